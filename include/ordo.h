@@ -1,0 +1,252 @@
+/*
+ * ordo: typed values to order-preserving byte keys.
+ *
+ * Keys made by ordo compare with plain memcmp (shorter key first on a tie)
+ * in the order of the values they encode. SPEC.md is normative for bytes.
+ *
+ * Conventions for every function below:
+ *  - The library never prints, never aborts and never allocates behind the
+ *    caller's back. Every failure is a returned ordo_status.
+ *  - A function that writes into caller memory (dst, cap) never writes past
+ *    cap and writes nothing at all when it fails.
+ *  - A pointer may be NULL only when its length is 0.
+ */
+#ifndef ORDO_H
+#define ORDO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(ORDO_STATIC_DEFINE)
+#  define ORDO_API
+#elif defined(_WIN32)
+#  ifdef ORDO_BUILDING
+#    define ORDO_API __declspec(dllexport)
+#  else
+#    define ORDO_API __declspec(dllimport)
+#  endif
+#else
+#  define ORDO_API __attribute__((visibility("default")))
+#endif
+
+#define ORDO_VERSION_MAJOR 0
+#define ORDO_VERSION_MINOR 1
+#define ORDO_VERSION_PATCH 0
+#define ORDO_VERSION_STRING "0.1.0"
+
+/* The library's version string, equal to ORDO_VERSION_STRING of the build. */
+ORDO_API const char *ordo_version(void);
+
+/* ---------------------------------------------------------------- status */
+
+/* Values are pinned: they never change meaning. New codes take new numbers.
+ * Rely only on == ORDO_OK or != ORDO_OK, never on arithmetic over them. */
+typedef enum ordo_status {
+    ORDO_OK = 0,
+
+    /* caller mistakes */
+    ORDO_ERR_NULL_ARG = 10,      /* a required pointer is NULL */
+    ORDO_ERR_INVALID_ARG = 11,   /* unknown flag bits, bad enum value, bad option */
+    ORDO_ERR_BAD_STATE = 12,     /* a part added after --first/--last sealed the key */
+
+    /* values */
+    ORDO_ERR_BAD_TYPE = 20,      /* the type is unknown or the format cannot hold it */
+    ORDO_ERR_INVALID_VALUE = 21, /* the text of a value does not parse */
+    ORDO_ERR_OUT_OF_RANGE = 22,  /* the value parses but does not fit its type */
+
+    /* sizes */
+    ORDO_ERR_DST_TOO_SMALL = 30, /* the destination's capacity is too small; nothing written */
+    ORDO_ERR_SIZE_OVERFLOW = 31, /* a size computation would overflow size_t */
+
+    /* key text forms and key structure */
+    ORDO_ERR_BAD_HEX_CHAR = 40,  /* a character that is not a hex digit */
+    ORDO_ERR_ODD_HEX_LENGTH = 41,/* an odd number of hex digits */
+    ORDO_ERR_BAD_JSON = 42,      /* not a JSON string and not null */
+    ORDO_ERR_NO_PARTS = 43,      /* a key needs at least one part */
+    ORDO_ERR_NO_SEPARATOR = 44,  /* a primary key without a 00 byte */
+    ORDO_ERR_EMPTY_HALF = 45,    /* a primary key with an empty partition or row key */
+    ORDO_ERR_MALFORMED_KEY = 50, /* a key that cannot have been produced by the format */
+
+    /* implementation selection */
+    ORDO_ERR_UNKNOWN_IMPL = 60,    /* ORDO_IMPL names no implementation */
+    ORDO_ERR_UNSUPPORTED_IMPL = 61 /* the implementation is not built or this CPU lacks it */
+} ordo_status;
+
+/* A constant name such as "ORDO_ERR_DST_TOO_SMALL"; "ORDO_ERR_UNKNOWN" for a
+ * value that is not a status. */
+ORDO_API const char *ordo_status_name(ordo_status s);
+/* A short constant English description, for messages. */
+ORDO_API const char *ordo_status_message(ordo_status s);
+
+/* ----------------------------------------------------------------- types */
+
+/* Value types. Values are pinned. */
+typedef enum ordo_type {
+    ORDO_TYPE_STRING = 1,
+    ORDO_TYPE_BYTES = 2,
+    ORDO_TYPE_UUID = 3,
+    ORDO_TYPE_BOOL = 4,
+    ORDO_TYPE_INT8 = 5,
+    ORDO_TYPE_INT16 = 6,
+    ORDO_TYPE_INT32 = 7,
+    ORDO_TYPE_INT64 = 8,
+    ORDO_TYPE_INT = 9,      /* the plain integer: always 64 bits */
+    ORDO_TYPE_UINT8 = 10,
+    ORDO_TYPE_UINT16 = 11,
+    ORDO_TYPE_UINT32 = 12,
+    ORDO_TYPE_UINT64 = 13,
+    ORDO_TYPE_FLOAT32 = 14,
+    ORDO_TYPE_FLOAT64 = 15,
+    ORDO_TYPE_TIME = 16,    /* Unix time in nanoseconds, int64 */
+    ORDO_TYPE_DURATION = 17,/* nanoseconds, int64 */
+    ORDO_TYPE_NIL = 18,
+    ORDO_TYPE_END = 19
+} ordo_type;
+
+/* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
+ORDO_API const char *ordo_type_name(ordo_type t);
+
+/* ---------------------------------------------------- LexKey row builder */
+
+/* Builder flags. */
+#define ORDO_LEXKEY_LEGACY 1u /* native widths (lexkey-legacy) instead of canonical 64-bit */
+
+/* Upper bound of the size of a LexKey of nparts parts whose string and bytes
+ * parts hold var_bytes bytes in all, separators and a first/last suffix
+ * included. No overflow check: use ordo_lexkey_bound() for untrusted sizes. */
+#define ORDO_LEXKEY_BOUND(nparts, var_bytes) ((size_t)(var_bytes) + 17u * (size_t)(nparts))
+
+/* The builder writes one key into caller memory. It never allocates or
+ * grows. Each part is written whole (with its 00 separator) or not at all.
+ * The first error sticks: later calls return it and change nothing. Fields
+ * are private; the struct is public only so that it can live on the stack. */
+typedef struct ordo_lexkey {
+    uint8_t *priv_buf;
+    size_t priv_cap;
+    size_t priv_len;
+    size_t priv_parts;
+    unsigned priv_flags;
+    int priv_sealed;
+    ordo_status priv_err;
+} ordo_lexkey;
+
+/* Starts a key in buf[0..cap). flags: 0 (canonical, `lexkey`) or
+ * ORDO_LEXKEY_LEGACY. A bad flag or a NULL buf with cap > 0 becomes the
+ * builder's sticky error. b must not be NULL. */
+ORDO_API void ordo_lexkey_init(ordo_lexkey *b, void *buf, size_t cap, unsigned flags);
+
+/* Parts. Each returns the builder's status after the call. */
+ORDO_API ordo_status ordo_lexkey_string(ordo_lexkey *b, const char *s, size_t n);
+ORDO_API ordo_status ordo_lexkey_bytes(ordo_lexkey *b, const void *p, size_t n);
+ORDO_API ordo_status ordo_lexkey_uuid(ordo_lexkey *b, const uint8_t uuid[16]);
+ORDO_API ordo_status ordo_lexkey_bool(ordo_lexkey *b, bool v);
+ORDO_API ordo_status ordo_lexkey_int8(ordo_lexkey *b, int8_t v);
+ORDO_API ordo_status ordo_lexkey_int16(ordo_lexkey *b, int16_t v);
+ORDO_API ordo_status ordo_lexkey_int32(ordo_lexkey *b, int32_t v);
+ORDO_API ordo_status ordo_lexkey_int64(ordo_lexkey *b, int64_t v);
+ORDO_API ordo_status ordo_lexkey_int(ordo_lexkey *b, int64_t v);
+ORDO_API ordo_status ordo_lexkey_uint8(ordo_lexkey *b, uint8_t v);
+ORDO_API ordo_status ordo_lexkey_uint16(ordo_lexkey *b, uint16_t v);
+ORDO_API ordo_status ordo_lexkey_uint32(ordo_lexkey *b, uint32_t v);
+ORDO_API ordo_status ordo_lexkey_uint64(ordo_lexkey *b, uint64_t v);
+ORDO_API ordo_status ordo_lexkey_float32(ordo_lexkey *b, float v);
+ORDO_API ordo_status ordo_lexkey_float64(ordo_lexkey *b, double v);
+ORDO_API ordo_status ordo_lexkey_time(ordo_lexkey *b, int64_t unix_ns);
+ORDO_API ordo_status ordo_lexkey_duration(ordo_lexkey *b, int64_t ns);
+ORDO_API ordo_status ordo_lexkey_nil(ordo_lexkey *b);
+ORDO_API ordo_status ordo_lexkey_end(ordo_lexkey *b);
+
+/* EncodeFirst / EncodeLast: append the 00 / ff suffix and seal the key (a
+ * later part is ORDO_ERR_BAD_STATE). Zero parts is ORDO_ERR_NO_PARTS. */
+ORDO_API ordo_status ordo_lexkey_first(ordo_lexkey *b);
+ORDO_API ordo_status ordo_lexkey_last(ordo_lexkey *b);
+
+/* The key so far. finish() returns the sticky error, or ORDO_ERR_NO_PARTS
+ * for a key without parts, else ORDO_OK; *len (if not NULL) receives the
+ * length of the valid bytes written, also on error. */
+ORDO_API ordo_status ordo_lexkey_finish(const ordo_lexkey *b, size_t *len);
+ORDO_API size_t ordo_lexkey_length(const ordo_lexkey *b);
+
+/* Exact size of one part's encoding, separator excluded. len is the byte
+ * length for STRING and BYTES and is ignored otherwise. */
+ORDO_API ordo_status ordo_lexkey_part_size(ordo_type t, size_t len, unsigned flags, size_t *size);
+/* ORDO_LEXKEY_BOUND with an overflow check (ORDO_ERR_SIZE_OVERFLOW). */
+ORDO_API ordo_status ordo_lexkey_bound(size_t nparts, size_t var_bytes, size_t *bound);
+
+/* --------------------------------------------- primary and range keys */
+
+/* partition 00 row. Both halves must be non-empty (ORDO_ERR_EMPTY_HALF). */
+ORDO_API ordo_status ordo_pk_encode(const void *partition, size_t plen, const void *row,
+                                    size_t rlen, void *dst, size_t cap, size_t *out_len);
+/* Splits at the first 00: partition = key[0 .. *plen), row = key[*row_off .. len).
+ * ORDO_ERR_NO_SEPARATOR when there is no 00 (the empty key included),
+ * ORDO_ERR_EMPTY_HALF when either side is empty. Reads only; copies nothing. */
+ORDO_API ordo_status ordo_pk_split(const void *key, size_t len, size_t *plen, size_t *row_off);
+
+/* Range bounds of partition P with optional row bounds; [lower, upper).
+ * lower = P 00 L (P 00 when L is empty); upper = P 00 U ff (P ff when U is
+ * empty). An empty bound is the same as no bound; P may be empty. */
+ORDO_API ordo_status ordo_range_lower(const void *partition, size_t plen, const void *lo,
+                                      size_t lolen, void *dst, size_t cap, size_t *out_len);
+ORDO_API ordo_status ordo_range_upper(const void *partition, size_t plen, const void *up,
+                                      size_t uplen, void *dst, size_t cap, size_t *out_len);
+
+/* memcmp order, shorter first on a common prefix: -1, 0 or 1. */
+ORDO_API int ordo_compare(const void *a, size_t alen, const void *b, size_t blen);
+
+/* ------------------------------------------------------ hex and JSON */
+
+/* Lowercase hex, two digits per byte, no terminator written. cap >= 2*n. */
+ORDO_API ordo_status ordo_hex_encode(const void *key, size_t n, char *dst, size_t cap,
+                                     size_t *out_len);
+/* Either case in. ORDO_ERR_BAD_HEX_CHAR (then *err_pos, if not NULL, is the
+ * offset of the first bad character; "0x", spaces and newlines are bad) is
+ * reported before ORDO_ERR_ODD_HEX_LENGTH. The empty text is the empty key. */
+ORDO_API ordo_status ordo_hex_decode(const char *src, size_t n, void *dst, size_t cap,
+                                     size_t *out_len, size_t *err_pos);
+/* A JSON string holding the lowercase hex: "\"68656c6c6f\"". cap >= 2*n+2. */
+ORDO_API ordo_status ordo_json_encode(const void *key, size_t n, char *dst, size_t cap,
+                                      size_t *out_len);
+/* JSON null or "" give the empty key; a JSON string of hex gives its bytes
+ * (no JSON escapes: a backslash is a bad hex character); surrounding JSON
+ * whitespace is allowed; anything else is ORDO_ERR_BAD_JSON. */
+ORDO_API ordo_status ordo_json_decode(const char *src, size_t n, void *dst, size_t cap,
+                                      size_t *out_len);
+
+/* ------------------------------------------------------- text parsers */
+
+/* 8-4-4-4-12 hex digits, either case, to 16 bytes in network order. */
+ORDO_API ordo_status ordo_parse_uuid(const char *s, size_t n, uint8_t out[16]);
+/* RFC 3339: YYYY-MM-DD(T|t| )HH:MM:SS[.1-9 digits](Z|z|+HH:MM|-HH:MM), to
+ * Unix nanoseconds. Instants outside the int64 nanosecond range (before
+ * 1677-09-21T00:12:43.145224192Z or after 2262-04-11T23:47:16.854775807Z)
+ * are ORDO_ERR_OUT_OF_RANGE, never wrapped. */
+ORDO_API ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_ns);
+/* Seconds + nanoseconds (any sign, normalised) to Unix nanoseconds, with
+ * ORDO_ERR_OUT_OF_RANGE instead of a wrap. */
+ORDO_API ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *unix_ns);
+
+/* ------------------------------------------------ implementations, CPU */
+
+/* CPU feature bits as detected once at first use. */
+#define ORDO_CPU_SSE41 1u
+#define ORDO_CPU_AVX2 2u
+#define ORDO_CPU_NEON 4u
+ORDO_API unsigned ordo_cpu_features(void);
+
+/* The kernel implementation in use ("scalar", "sse41", "avx2", "neon"),
+ * chosen once: the best this CPU supports, or the one named by the
+ * environment variable ORDO_IMPL. *status (if not NULL) receives
+ * ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when ORDO_IMPL cannot be
+ * honoured; batch calls then fail with that status rather than fall back. */
+ORDO_API const char *ordo_impl_name(ordo_status *status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORDO_H */

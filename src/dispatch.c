@@ -1,0 +1,118 @@
+/* CPU detection and the choice of kernel implementation, made once. */
+#include "ordo_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#  include <cpuid.h>
+#  define ORDO_X86 1
+#endif
+
+#if ORDO_X86
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+static unsigned detect(void)
+{
+    unsigned f = 0;
+#if ORDO_X86
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    if (c & (1u << 19))
+        f |= ORDO_CPU_SSE41;
+    /* AVX2 needs OSXSAVE and AVX, the OS saving XMM and YMM state, and the
+     * AVX2 bit of leaf 7. */
+    int osxsave = (c & (1u << 27)) != 0, avx = (c & (1u << 28)) != 0;
+    if (osxsave && avx && (xgetbv0() & 6) == 6 && __get_cpuid_max(0, NULL) >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        if (b & (1u << 5))
+            f |= ORDO_CPU_AVX2;
+    }
+#elif defined(__aarch64__)
+    f |= ORDO_CPU_NEON; /* baseline on AArch64 */
+#endif
+    return f;
+}
+
+/* Feature word + 1, so that 0 means "not detected yet". Every thread computes
+ * the same answer, so a race on first use is benign. */
+static _Atomic unsigned cached_features;
+
+unsigned ordo_cpu_features(void)
+{
+    unsigned f = atomic_load_explicit(&cached_features, memory_order_relaxed);
+    if (f == 0) {
+        f = detect() + 1;
+        atomic_store_explicit(&cached_features, f, memory_order_relaxed);
+    }
+    return f - 1;
+}
+
+typedef struct impl_entry {
+    const char *name;
+    unsigned needs; /* CPU feature bits */
+    int built;      /* compiled into this library */
+} impl_entry;
+
+/* Best first; scalar last and always available. */
+static const impl_entry impls[] = {
+#ifdef ORDO_HAVE_AVX2
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, 1},
+#else
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, 0},
+#endif
+#ifdef ORDO_HAVE_SSE41
+    {"sse41", ORDO_CPU_SSE41, 1},
+#else
+    {"sse41", ORDO_CPU_SSE41, 0},
+#endif
+#ifdef ORDO_HAVE_NEON
+    {"neon", ORDO_CPU_NEON, 1},
+#else
+    {"neon", ORDO_CPU_NEON, 0},
+#endif
+    {"scalar", 0, 1},
+};
+#define N_IMPLS (sizeof impls / sizeof impls[0])
+
+/* Index into impls + 1 in the low byte, status in the next bits; 0 = unset. */
+static _Atomic unsigned cached_choice;
+
+static unsigned choose(void)
+{
+    unsigned cpu = ordo_cpu_features();
+    const char *want = getenv("ORDO_IMPL");
+    if (want && *want) {
+        for (unsigned i = 0; i < N_IMPLS; i++) {
+            if (strcmp(want, impls[i].name) != 0)
+                continue;
+            if (impls[i].built && (cpu & impls[i].needs) == impls[i].needs)
+                return i + 1;
+            return (N_IMPLS) | (unsigned)ORDO_ERR_UNSUPPORTED_IMPL << 8;
+        }
+        return (N_IMPLS) | (unsigned)ORDO_ERR_UNKNOWN_IMPL << 8;
+    }
+    for (unsigned i = 0; i < N_IMPLS; i++)
+        if (impls[i].built && (cpu & impls[i].needs) == impls[i].needs)
+            return i + 1;
+    return N_IMPLS; /* unreachable: scalar always qualifies */
+}
+
+const char *ordo_impl_name(ordo_status *status)
+{
+    unsigned c = atomic_load_explicit(&cached_choice, memory_order_relaxed);
+    if (c == 0) {
+        c = choose();
+        atomic_store_explicit(&cached_choice, c, memory_order_relaxed);
+    }
+    if (status)
+        *status = (ordo_status)(c >> 8);
+    return impls[(c & 0xff) - 1].name;
+}

@@ -1,0 +1,74 @@
+/* Every status and type name, in one place. */
+#include "ordo_internal.h"
+
+#define ORDO_STATUSES(X)                                                                  \
+    X(ORDO_OK, "success")                                                                 \
+    X(ORDO_ERR_NULL_ARG, "a required pointer is NULL")                                    \
+    X(ORDO_ERR_INVALID_ARG, "invalid argument or flag")                                   \
+    X(ORDO_ERR_BAD_STATE, "the key is sealed by a first/last suffix")                     \
+    X(ORDO_ERR_BAD_TYPE, "unknown type, or one the format cannot hold")                   \
+    X(ORDO_ERR_INVALID_VALUE, "invalid value text")                                       \
+    X(ORDO_ERR_OUT_OF_RANGE, "value out of range for its type")                           \
+    X(ORDO_ERR_DST_TOO_SMALL, "destination too small")                                    \
+    X(ORDO_ERR_SIZE_OVERFLOW, "size overflows size_t")                                    \
+    X(ORDO_ERR_BAD_HEX_CHAR, "invalid hex character")                                     \
+    X(ORDO_ERR_ODD_HEX_LENGTH, "odd number of hex digits")                                \
+    X(ORDO_ERR_BAD_JSON, "not a JSON string of hex or null")                              \
+    X(ORDO_ERR_NO_PARTS, "no parts provided")                                             \
+    X(ORDO_ERR_NO_SEPARATOR, "primary key has no 00 separator")                           \
+    X(ORDO_ERR_EMPTY_HALF, "primary key has an empty partition or row key")               \
+    X(ORDO_ERR_MALFORMED_KEY, "malformed key")                                            \
+    X(ORDO_ERR_UNKNOWN_IMPL, "unknown implementation name in ORDO_IMPL")                  \
+    X(ORDO_ERR_UNSUPPORTED_IMPL, "implementation not built or not supported by this CPU")
+
+const char *ordo_status_name(ordo_status s)
+{
+    switch (s) {
+#define NAME(c, m) \
+    case c:        \
+        return #c;
+        ORDO_STATUSES(NAME)
+#undef NAME
+    }
+    return "ORDO_ERR_UNKNOWN";
+}
+
+const char *ordo_status_message(ordo_status s)
+{
+    switch (s) {
+#define MSG(c, m) \
+    case c:       \
+        return m;
+        ORDO_STATUSES(MSG)
+#undef MSG
+    }
+    return "unknown status";
+}
+
+const char *ordo_type_name(ordo_type t)
+{
+    switch (t) {
+    case ORDO_TYPE_STRING: return "string";
+    case ORDO_TYPE_BYTES: return "bytes";
+    case ORDO_TYPE_UUID: return "uuid";
+    case ORDO_TYPE_BOOL: return "bool";
+    case ORDO_TYPE_INT8: return "int8";
+    case ORDO_TYPE_INT16: return "int16";
+    case ORDO_TYPE_INT32: return "int32";
+    case ORDO_TYPE_INT64: return "int64";
+    case ORDO_TYPE_INT: return "int";
+    case ORDO_TYPE_UINT8: return "uint8";
+    case ORDO_TYPE_UINT16: return "uint16";
+    case ORDO_TYPE_UINT32: return "uint32";
+    case ORDO_TYPE_UINT64: return "uint64";
+    case ORDO_TYPE_FLOAT32: return "float32";
+    case ORDO_TYPE_FLOAT64: return "float64";
+    case ORDO_TYPE_TIME: return "time";
+    case ORDO_TYPE_DURATION: return "duration";
+    case ORDO_TYPE_NIL: return "nil";
+    case ORDO_TYPE_END: return "end";
+    }
+    return NULL;
+}
+
+const char *ordo_version(void) { return ORDO_VERSION_STRING; }

@@ -1,0 +1,164 @@
+/* The ordo tool: every SPEC vector through `ordo encode`, the key helpers,
+ * and the bad-argument contract (message on stderr, status 2, no stdout). */
+#include "ordo_test.h"
+#include "tool_run.h"
+
+#define TOOL ORDO_TOOL_PATH
+
+static void expect_out(const char *const *argv, const char *want)
+{
+    tool_result r;
+    tool_run(TOOL, argv, NULL, &r);
+    if (r.status != 0 || strcmp(r.out, want) != 0)
+        fail_msg("ordo %s %s: status %d\n  out  '%s'\n  want '%s'\n  err  '%s'", argv[1],
+                 argv[2] ? argv[2] : "", r.status, r.out, want, r.err);
+}
+
+static void expect_fail(const char *const *argv, const char *needle)
+{
+    tool_result r;
+    tool_run(TOOL, argv, NULL, &r);
+    if (r.status != 2 || r.out[0] != 0 || !strstr(r.err, needle))
+        fail_msg("ordo %s %s: status %d, out '%s', err '%s' (wanted status 2 and '%s')", argv[1],
+                 argv[2] ? argv[2] : "", r.status, r.out, r.err, needle);
+}
+
+#define ENC(part, want) expect_out((const char *const[]){"ordo", "encode", part, NULL}, want "\n")
+#define LEG(part, want)                                                                     \
+    expect_out((const char *const[]){"ordo", "encode", "--format", "lexkey-legacy", part,   \
+                                     NULL},                                                 \
+               want "\n")
+
+static void spec_vectors(void **state)
+{
+    (void)state;
+    ENC("string:hello", "68656c6c6f");
+    ENC("uuid:550e8400-e29b-41d4-a716-446655440000", "550e8400e29b41d4a716446655440000");
+    ENC("int64:123", "800000000000007b");
+    ENC("int64:-123", "7fffffffffffff85");
+    ENC("int32:-123", "7fffffffffffff85");
+    ENC("uint8:255", "00000000000000ff");
+    ENC("uint16:123", "000000000000007b");
+    ENC("uint32:123", "000000000000007b");
+    ENC("uint64:123", "000000000000007b");
+    ENC("float32:3.14", "c0091eb860000000");
+    ENC("float32:-3.14", "3ff6e1479fffffff");
+    ENC("float64:3.14", "c0091eb851eb851f");
+    ENC("float64:nan", "7ff8000000000001");
+    ENC("bool:false", "00");
+    ENC("bool:true", "01");
+    ENC("time:1970-01-01T00:00:00Z", "8000000000000000");
+    ENC("time:2023-11-14T22:13:20Z", "97979cfe362a0000");
+    ENC("duration:42", "800000000000002a");
+    ENC("nil", "00");
+    ENC("end", "ff");
+    expect_out((const char *const[]){"ordo", "encode", "string:foo", "int:42", "bool:true", NULL},
+               "666f6f00800000000000002a0001\n");
+    LEG("int32:-123", "7fffff85");
+    LEG("int16:-123", "7f85");
+    LEG("uint8:255", "ff");
+    LEG("uint16:123", "007b");
+    LEG("uint32:123", "0000007b");
+    LEG("float32:3.14", "c048f5c3");
+    LEG("float32:-3.14", "3fb70a3c");
+    expect_out((const char *const[]){"ordo", "pk", "--partition", "706172746974696f6e", "--row",
+                                     "726f77", NULL},
+               "706172746974696f6e00726f77\n");
+    expect_out((const char *const[]){"ordo", "pk", "--split", "706172746974696f6e00726f77", NULL},
+               "706172746974696f6e 726f77\n");
+    expect_out((const char *const[]){"ordo", "range", "--partition", "70617274", "--lower",
+                                     "7374617274", "--upper", "656e64", NULL},
+               "70617274007374617274 7061727400656e64ff\n");
+    expect_out((const char *const[]){"ordo", "range", "--partition", "70617274", NULL},
+               "7061727400 70617274ff\n");
+}
+
+static void other_forms(void **state)
+{
+    (void)state;
+    ENC("float64:-0", "0000000000000000");
+    ENC("float64:inf", "fff0000000000000");
+    ENC("float64:-inf", "000fffffffffffff");
+    ENC("float64:1e0", "bff0000000000000");
+    ENC("float32:nan", "7ff8000000000001");
+    LEG("float32:nan", "7fc00001");
+    LEG("int8:-123", "05");
+    ENC("int8:-128", "7fffffffffffff80");
+    ENC("bytes:00FF", "00ff");
+    ENC("string:", "");
+    ENC("time:2023-11-15T03:43:20+05:30", "97979cfe362a0000");
+    ENC("time:1970-01-01T00:00:00.000000001Z", "8000000000000001");
+    ENC("uint64:18446744073709551615", "ffffffffffffffff");
+    ENC("int64:-9223372036854775808", "0000000000000000");
+    expect_out((const char *const[]){"ordo", "encode", "--first", "string:a", NULL}, "6100\n");
+    expect_out((const char *const[]){"ordo", "encode", "--last", "string:a", "nil", NULL},
+               "610000ff\n");
+    expect_out((const char *const[]){"ordo", "encode", "--", "string:--x", NULL}, "2d2d78\n");
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ORDO_VERSION_STRING));
+    assert_non_null(strstr(r.out, "implementation: "));
+    assert_non_null(strstr(r.out, "cpu features:"));
+}
+
+#define BAD(needle, ...) expect_fail((const char *const[]){"ordo", __VA_ARGS__, NULL}, needle)
+
+static void bad_arguments(void **state)
+{
+    (void)state;
+    BAD("int8:128", "encode", "int8:128");
+    BAD("int8:-129", "encode", "int8:-129");
+    BAD("uint8:-1", "encode", "uint8:-1");
+    BAD("uint64:18446744073709551616", "encode", "uint64:18446744073709551616");
+    BAD("int64:9223372036854775808", "encode", "int64:9223372036854775808");
+    BAD("int32:12x", "encode", "int32:12x");
+    BAD("int32: 1", "encode", "int32: 1");
+    BAD("int32:", "encode", "int32:");
+    BAD("float64:1e400", "encode", "float64:1e400");
+    BAD("float32:1e39", "encode", "float32:1e39");
+    BAD("float64:0x1p3", "encode", "float64:0x1p3");
+    BAD("float64:1.5z", "encode", "float64:1.5z");
+    BAD("bool:yes", "encode", "bool:yes");
+    BAD("uuid:xyz", "encode", "uuid:xyz");
+    BAD("bytes part", "encode", "bytes:abc");
+    BAD("bytes part", "encode", "bytes:0x00");
+    BAD("time:2300-01-01T00:00:00Z", "encode", "time:2300-01-01T00:00:00Z");
+    BAD("time:2023-11-14", "encode", "time:2023-11-14");
+    BAD("duration:1.5", "encode", "duration:1.5");
+    BAD("unknown type 'int128'", "encode", "int128:1");
+    BAD("hello", "encode", "hello");
+    BAD("no parts", "encode");
+    BAD("no parts", "encode", "--first");
+    BAD("cannot be combined", "encode", "--first", "--last", "nil");
+    BAD("unknown format", "encode", "--format", "ordered2", "nil");
+    BAD("--format", "encode", "--format");
+    BAD("--bogus", "encode", "--bogus", "nil");
+}
+
+static void bad_key_helpers(void **state)
+{
+    (void)state;
+    BAD("primary key has no 00 separator", "pk", "--split", "6162");
+    BAD("empty partition", "pk", "--split", "006162");
+    BAD("empty partition", "pk", "--split", "616200");
+    BAD("empty partition", "pk", "--partition", "", "--row", "61");
+    BAD("invalid hex character at offset 1", "pk", "--partition", "0x61", "--row", "61");
+    BAD("odd number of hex digits", "pk", "--partition", "616", "--row", "61");
+    BAD("--row HEX", "pk", "--partition", "61");
+    BAD("--partition HEX", "range", "--lower", "61");
+    BAD("--upper", "range", "--partition", "61", "--upper", "zz");
+    BAD("unknown command", "frobnicate");
+    expect_fail((const char *const[]){"ordo", NULL}, "missing command");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spec_vectors),
+        cmocka_unit_test(other_forms),
+        cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(bad_key_helpers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,207 @@
+/* Text forms: hex, JSON, UUID, RFC 3339 and Unix time; status names. */
+#include "ordo_test.h"
+
+static void hex_round_trip(void **state)
+{
+    (void)state;
+    uint8_t key[256], back[256];
+    char text[513];
+    for (int i = 0; i < 256; i++)
+        key[i] = (uint8_t)(i * 7 + 3);
+    size_t n = 0, m = 0, pos = 0;
+    assert_status(ordo_hex_encode(key, 256, text, sizeof text, &n), ORDO_OK);
+    assert_int_equal(n, 512);
+    for (size_t i = 0; i < n; i++)
+        assert_true((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f'));
+    assert_status(ordo_hex_decode(text, n, back, sizeof back, &m, &pos), ORDO_OK);
+    assert_int_equal(m, 256);
+    assert_memory_equal(back, key, 256);
+    /* Uppercase in. */
+    assert_status(ordo_hex_decode("DEADbeef", 8, back, sizeof back, &m, NULL), ORDO_OK);
+    assert_key_hex(back, m, "deadbeef");
+    /* Empty. */
+    assert_status(ordo_hex_decode("", 0, back, sizeof back, &m, NULL), ORDO_OK);
+    assert_int_equal(m, 0);
+    assert_status(ordo_hex_encode(NULL, 0, NULL, 0, &m), ORDO_OK);
+    assert_int_equal(m, 0);
+}
+
+static void hex_errors(void **state)
+{
+    (void)state;
+    uint8_t out[16];
+    memset(out, 0xa5, sizeof out);
+    size_t n = 77, pos = 0;
+    assert_status(ordo_hex_decode("abc", 3, out, sizeof out, &n, &pos), ORDO_ERR_ODD_HEX_LENGTH);
+    assert_status(ordo_hex_decode("0x12", 4, out, sizeof out, &n, &pos), ORDO_ERR_BAD_HEX_CHAR);
+    assert_int_equal(pos, 1);
+    assert_status(ordo_hex_decode("12 34", 5, out, sizeof out, &n, &pos), ORDO_ERR_BAD_HEX_CHAR);
+    assert_int_equal(pos, 2);
+    assert_status(ordo_hex_decode("1234\n", 5, out, sizeof out, &n, &pos), ORDO_ERR_BAD_HEX_CHAR);
+    assert_int_equal(pos, 4);
+    /* Both problems: the bad character wins, even when it dangles. */
+    assert_status(ordo_hex_decode("12g", 3, out, sizeof out, &n, &pos), ORDO_ERR_BAD_HEX_CHAR);
+    assert_int_equal(pos, 2);
+    assert_status(ordo_hex_decode("1234", 4, out, 1, &n, &pos), ORDO_ERR_DST_TOO_SMALL);
+    assert_int_equal(n, 77);
+    for (size_t i = 0; i < sizeof out; i++)
+        assert_int_equal(out[i], 0xa5);
+    char text[8];
+    assert_status(ordo_hex_encode("\x01\x02", 2, text, 3, &n), ORDO_ERR_DST_TOO_SMALL);
+}
+
+static void json_forms(void **state)
+{
+    (void)state;
+    uint8_t out[16];
+    char text[32];
+    size_t n = 0;
+    assert_status(ordo_json_encode("hello", 5, text, sizeof text, &n), ORDO_OK);
+    assert_int_equal(n, 12);
+    assert_memory_equal(text, "\"68656c6c6f\"", 12);
+    assert_status(ordo_json_encode(NULL, 0, text, sizeof text, &n), ORDO_OK);
+    assert_int_equal(n, 2);
+    assert_memory_equal(text, "\"\"", 2);
+    assert_status(ordo_json_encode("hello", 5, text, 11, &n), ORDO_ERR_DST_TOO_SMALL);
+
+    assert_status(ordo_json_decode("\"68656C6c6f\"", 12, out, sizeof out, &n), ORDO_OK);
+    assert_key_hex(out, n, "68656c6c6f");
+    n = 9;
+    assert_status(ordo_json_decode("null", 4, out, sizeof out, &n), ORDO_OK);
+    assert_int_equal(n, 0);
+    n = 9;
+    assert_status(ordo_json_decode("\"\"", 2, out, sizeof out, &n), ORDO_OK);
+    assert_int_equal(n, 0);
+    assert_status(ordo_json_decode(" \"00\"\n", 6, out, sizeof out, &n), ORDO_OK);
+    assert_key_hex(out, n, "00");
+
+    static const char *bad[] = {"", "nul", "NULL", "42", "{}", "[]", "\"", "\"6\"",
+                                "\"0x00\"", "\"\\u0041\"", "'00'", "true", "\"00\" x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = 55;
+        ordo_status s = ordo_json_decode(bad[i], strlen(bad[i]), out, sizeof out, &n);
+        if (s != ORDO_ERR_BAD_JSON && s != ORDO_ERR_ODD_HEX_LENGTH)
+            fail_msg("'%s' gave %s", bad[i], ordo_status_name(s));
+        assert_int_equal(n, 55);
+    }
+}
+
+static void uuids(void **state)
+{
+    (void)state;
+    uint8_t u[16];
+    assert_status(ordo_parse_uuid("550e8400-e29b-41d4-a716-446655440000", 36, u), ORDO_OK);
+    assert_key_hex(u, 16, "550e8400e29b41d4a716446655440000");
+    assert_status(ordo_parse_uuid("550E8400-E29B-41D4-A716-446655440000", 36, u), ORDO_OK);
+    assert_key_hex(u, 16, "550e8400e29b41d4a716446655440000");
+    static const char *bad[] = {"550e8400e29b41d4a716446655440000",
+                                "550e8400-e29b-41d4-a716-44665544000",
+                                "550e8400-e29b-41d4-a716-4466554400000",
+                                "550e8400_e29b-41d4-a716-446655440000",
+                                "550e8400-e29b-41d4-a716-44665544000g",
+                                "{50e8400-e29b-41d4-a716-446655440000"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_status(ordo_parse_uuid(bad[i], strlen(bad[i]), u), ORDO_ERR_INVALID_VALUE);
+}
+
+static void rfc3339(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int64_t ns;
+    } ok[] = {
+        {"1970-01-01T00:00:00Z", 0},
+        {"2023-11-14T22:13:20Z", INT64_C(1700000000000000000)},
+        {"2023-11-14t22:13:20z", INT64_C(1700000000000000000)},
+        {"2023-11-14 22:13:20Z", INT64_C(1700000000000000000)},
+        {"2023-11-15T03:43:20+05:30", INT64_C(1700000000000000000)},
+        {"2023-11-14T21:13:20-01:00", INT64_C(1700000000000000000)},
+        {"1970-01-01T00:00:00.5Z", 500000000},
+        {"1970-01-01T00:00:00.000000001Z", 1},
+        {"1969-12-31T23:59:59.999999999Z", -1},
+        {"2000-02-29T00:00:00Z", INT64_C(951782400000000000)},
+        {"2262-04-11T23:47:16.854775807Z", INT64_MAX},
+        {"1677-09-21T00:12:43.145224192Z", INT64_MIN},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int64_t ns = 42;
+        ordo_status s = ordo_parse_rfc3339(ok[i].text, strlen(ok[i].text), &ns);
+        if (s != ORDO_OK || ns != ok[i].ns)
+            fail_msg("%s: %s %lld", ok[i].text, ordo_status_name(s), (long long)ns);
+    }
+    static const char *range[] = {"2262-04-11T23:47:16.854775808Z", "1677-09-21T00:12:43.145224191Z",
+                                  "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"};
+    for (size_t i = 0; i < sizeof range / sizeof range[0]; i++) {
+        int64_t ns = 42;
+        assert_status(ordo_parse_rfc3339(range[i], strlen(range[i]), &ns), ORDO_ERR_OUT_OF_RANGE);
+        assert_int_equal(ns, 42);
+    }
+    static const char *bad[] = {"", "2023-11-14", "2023-11-14T22:13:20", "2023-13-01T00:00:00Z",
+                                "2023-02-29T00:00:00Z", "2023-11-14T24:00:00Z",
+                                "2023-11-14T22:60:00Z", "2023-11-14T22:13:60Z",
+                                "2023-11-14T22:13:20.Z", "2023-11-14T22:13:20.1234567890Z",
+                                "2023-11-14T22:13:20+0530", "2023-11-14T22:13:20Z ",
+                                "2023-11-14X22:13:20Z", "2023-1-14T22:13:20Z",
+                                "2023-11-14T22:13:20+24:00"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t ns = 42;
+        ordo_status s = ordo_parse_rfc3339(bad[i], strlen(bad[i]), &ns);
+        if (s != ORDO_ERR_INVALID_VALUE)
+            fail_msg("'%s' gave %s", bad[i], ordo_status_name(s));
+    }
+}
+
+static void unix_time(void **state)
+{
+    (void)state;
+    int64_t ns = 0;
+    assert_status(ordo_time_from_unix(1, -1, &ns), ORDO_OK);
+    assert_int_equal(ns, 999999999);
+    assert_status(ordo_time_from_unix(-1, 1500000000, &ns), ORDO_OK);
+    assert_int_equal(ns, 500000000);
+    assert_status(ordo_time_from_unix(-9223372037, 145224192, &ns), ORDO_OK);
+    assert_true(ns == INT64_MIN);
+    assert_status(ordo_time_from_unix(9223372036, 854775807, &ns), ORDO_OK);
+    assert_true(ns == INT64_MAX);
+    assert_status(ordo_time_from_unix(9223372036, 854775808, &ns), ORDO_ERR_OUT_OF_RANGE);
+    assert_status(ordo_time_from_unix(-9223372037, 145224191, &ns), ORDO_ERR_OUT_OF_RANGE);
+    assert_status(ordo_time_from_unix(INT64_MAX, INT64_MAX, &ns), ORDO_ERR_OUT_OF_RANGE);
+    assert_status(ordo_time_from_unix(INT64_MIN, INT64_MIN, &ns), ORDO_ERR_OUT_OF_RANGE);
+    assert_status(ordo_time_from_unix(INT64_MIN / 1000000000, INT64_MIN % 1000000000 - 1, &ns),
+                  ORDO_ERR_OUT_OF_RANGE);
+}
+
+static void status_names(void **state)
+{
+    (void)state;
+    static const ordo_status all[] = {
+        ORDO_OK, ORDO_ERR_NULL_ARG, ORDO_ERR_INVALID_ARG, ORDO_ERR_BAD_STATE, ORDO_ERR_BAD_TYPE,
+        ORDO_ERR_INVALID_VALUE, ORDO_ERR_OUT_OF_RANGE, ORDO_ERR_DST_TOO_SMALL,
+        ORDO_ERR_SIZE_OVERFLOW, ORDO_ERR_BAD_HEX_CHAR, ORDO_ERR_ODD_HEX_LENGTH, ORDO_ERR_BAD_JSON,
+        ORDO_ERR_NO_PARTS, ORDO_ERR_NO_SEPARATOR, ORDO_ERR_EMPTY_HALF, ORDO_ERR_MALFORMED_KEY,
+        ORDO_ERR_UNKNOWN_IMPL, ORDO_ERR_UNSUPPORTED_IMPL};
+    size_t n = sizeof all / sizeof all[0];
+    for (size_t i = 0; i < n; i++) {
+        assert_string_not_equal(ordo_status_name(all[i]), "ORDO_ERR_UNKNOWN");
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(ordo_status_name(all[i]), ordo_status_name(all[j]));
+    }
+    assert_string_equal(ordo_status_name(ORDO_OK), "ORDO_OK");
+    assert_string_equal(ordo_status_name((ordo_status)12345), "ORDO_ERR_UNKNOWN");
+    /* Pinned values. */
+    assert_int_equal(ORDO_ERR_DST_TOO_SMALL, 30);
+    assert_int_equal(ORDO_ERR_MALFORMED_KEY, 50);
+    assert_string_equal(ordo_version(), ORDO_VERSION_STRING);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hex_round_trip), cmocka_unit_test(hex_errors),
+        cmocka_unit_test(json_forms),     cmocka_unit_test(uuids),
+        cmocka_unit_test(rfc3339),        cmocka_unit_test(unix_time),
+        cmocka_unit_test(status_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,28 @@
+/* Shared helpers of the ordo tool's commands. */
+#ifndef ORDO_CLI_H
+#define ORDO_CLI_H
+
+#include "ordo.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit status of every usage or input error. */
+#define CLI_EXIT_BAD_INPUT 2
+
+/* Prints "ordo: <message>" on stderr and exits with status 2. */
+void cli_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Allocates or exits with a message (the tool, unlike the library, may allocate). */
+void *cli_alloc(size_t n);
+/* Decodes a hex argument of option `what`, or fails naming it. *out is
+ * malloc'd (never NULL); *len its length. */
+void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len);
+/* Writes the key as lowercase hex, then `end` (a newline or a space). */
+void cli_print_hex(const void *key, size_t n, char end);
+
+int cmd_encode(int argc, char **argv);
+int cmd_pk(int argc, char **argv);
+int cmd_range(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+#endif

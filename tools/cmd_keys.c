@@ -1,0 +1,110 @@
+/* ordo pk, ordo range, ordo version. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Matches "--name VALUE" or "--name=VALUE"; advances *i past the value. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0')
+        return 0;
+    if (*i + 1 >= argc)
+        cli_fail("%s needs a value", name);
+    *value = argv[++*i];
+    return 1;
+}
+
+int cmd_pk(int argc, char **argv)
+{
+    const char *part = NULL, *row = NULL, *split = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!opt_value(argc, argv, &i, "--partition", &part) &&
+            !opt_value(argc, argv, &i, "--row", &row) &&
+            !opt_value(argc, argv, &i, "--split", &split))
+            cli_fail("pk: unknown argument '%s'", argv[i]);
+    }
+    if (split) {
+        if (part || row)
+            cli_fail("pk: --split cannot be combined with --partition or --row");
+        uint8_t *key;
+        size_t len, plen, roff;
+        cli_hex_arg("pk --split", split, &key, &len);
+        ordo_status s = ordo_pk_split(key, len, &plen, &roff);
+        if (s != ORDO_OK)
+            cli_fail("pk --split: %s: '%s'", ordo_status_message(s), split);
+        cli_print_hex(key, plen, ' ');
+        cli_print_hex(key + roff, len - roff, '\n');
+        free(key);
+        return 0;
+    }
+    if (!part || !row)
+        cli_fail("pk: needs --partition HEX and --row HEX, or --split HEX");
+    uint8_t *p, *r;
+    size_t plen, rlen, len;
+    cli_hex_arg("pk --partition", part, &p, &plen);
+    cli_hex_arg("pk --row", row, &r, &rlen);
+    uint8_t *key = cli_alloc(plen + rlen + 1);
+    ordo_status s = ordo_pk_encode(p, plen, r, rlen, key, plen + rlen + 1, &len);
+    if (s != ORDO_OK)
+        cli_fail("pk: %s", ordo_status_message(s));
+    cli_print_hex(key, len, '\n');
+    free(p), free(r), free(key);
+    return 0;
+}
+
+int cmd_range(int argc, char **argv)
+{
+    const char *part = NULL, *lo = "", *up = "";
+    for (int i = 1; i < argc; i++) {
+        if (!opt_value(argc, argv, &i, "--partition", &part) &&
+            !opt_value(argc, argv, &i, "--lower", &lo) &&
+            !opt_value(argc, argv, &i, "--upper", &up))
+            cli_fail("range: unknown argument '%s'", argv[i]);
+    }
+    if (!part)
+        cli_fail("range: needs --partition HEX");
+    uint8_t *p, *l, *u;
+    size_t plen, llen, ulen, n1, n2;
+    cli_hex_arg("range --partition", part, &p, &plen);
+    cli_hex_arg("range --lower", lo, &l, &llen);
+    cli_hex_arg("range --upper", up, &u, &ulen);
+    size_t cap = plen + llen + ulen + 2;
+    uint8_t *lower = cli_alloc(cap), *upper = cli_alloc(cap);
+    ordo_status s = ordo_range_lower(p, plen, l, llen, lower, cap, &n1);
+    if (s == ORDO_OK)
+        s = ordo_range_upper(p, plen, u, ulen, upper, cap, &n2);
+    if (s != ORDO_OK)
+        cli_fail("range: %s", ordo_status_message(s));
+    cli_print_hex(lower, n1, ' ');
+    cli_print_hex(upper, n2, '\n');
+    free(p), free(l), free(u), free(lower), free(upper);
+    return 0;
+}
+
+int cmd_version(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1)
+        cli_fail("version takes no arguments");
+    ordo_status s;
+    const char *impl = ordo_impl_name(&s);
+    unsigned f = ordo_cpu_features();
+    printf("ordo %s\n", ordo_version());
+    if (s != ORDO_OK)
+        printf("implementation: none (ORDO_IMPL: %s)\n", ordo_status_message(s));
+    else
+        printf("implementation: %s\n", impl);
+    printf("cpu features:%s%s%s%s\n", (f & ORDO_CPU_SSE41) ? " sse4.1" : "",
+           (f & ORDO_CPU_AVX2) ? " avx2" : "", (f & ORDO_CPU_NEON) ? " neon" : "",
+           f ? "" : " none");
+    return s == ORDO_OK ? 0 : CLI_EXIT_BAD_INPUT;
+}

@@ -1,0 +1,37 @@
+/* The ordo command-line tool: command dispatch and usage. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: ordo COMMAND [ARGS]\n"
+    "\n"
+    "  encode [--format lexkey|lexkey-legacy] [--first|--last] PART...\n"
+    "      PART is TYPE:VALUE (string bytes uuid bool int int8 int16 int32 int64\n"
+    "      uint8 uint16 uint32 uint64 float32 float64 time duration) or nil, end\n"
+    "  pk --partition HEX --row HEX        print the primary key\n"
+    "  pk --split HEX                      print \"PARTITION_HEX ROW_HEX\"\n"
+    "  range --partition HEX [--lower HEX] [--upper HEX]\n"
+    "                                      print \"LOWER_HEX UPPER_HEX\"\n"
+    "  version                             version, SIMD implementation, CPU features\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        cli_fail("missing command\n%s", usage);
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "encode"))
+        return cmd_encode(argc - 1, argv + 1);
+    if (!strcmp(cmd, "pk"))
+        return cmd_pk(argc - 1, argv + 1);
+    if (!strcmp(cmd, "range"))
+        return cmd_range(argc - 1, argv + 1);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
+        return cmd_version(argc - 1, argv + 1);
+    cli_fail("unknown command '%s'\n%s", cmd, usage);
+}
