@@ -212,9 +212,10 @@ ORDO_API ordo_status ordo_hex_decode(const char *src, size_t n, void *dst, size_
 /* A JSON string holding the lowercase hex: "\"68656c6c6f\"". cap >= 2*n+2. */
 ORDO_API ordo_status ordo_json_encode(const void *key, size_t n, char *dst, size_t cap,
                                       size_t *out_len);
-/* JSON null or "" give the empty key; a JSON string of hex gives its bytes
- * (no JSON escapes: a backslash is a bad hex character); surrounding JSON
- * whitespace is allowed; anything else is ORDO_ERR_BAD_JSON. */
+/* JSON null or "" give the empty key; a JSON string of hex gives its bytes;
+ * surrounding JSON whitespace is allowed. Anything else, JSON escapes and
+ * non-hex characters inside the quotes included, is ORDO_ERR_BAD_JSON; an
+ * odd number of digits is ORDO_ERR_ODD_HEX_LENGTH. */
 ORDO_API ordo_status ordo_json_decode(const char *src, size_t n, void *dst, size_t cap,
                                       size_t *out_len);
 
@@ -230,6 +231,76 @@ ORDO_API ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_n
 /* Seconds + nanoseconds (any sign, normalised) to Unix nanoseconds, with
  * ORDO_ERR_OUT_OF_RANGE instead of a wrap. */
 ORDO_API ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *unix_ns);
+
+/* --------------------------------------------------- columnar batches */
+
+/* Key formats of the batch API. Values are pinned. */
+typedef enum ordo_format {
+    ORDO_FORMAT_LEXKEY = 1,        /* LexKey, canonical widths */
+    ORDO_FORMAT_LEXKEY_LEGACY = 2  /* LexKey, native widths */
+} ordo_format;
+
+/* Units of a TIME column's int64 values (Arrow timestamps and date32). */
+typedef enum ordo_time_unit {
+    ORDO_UNIT_NS = 0,   /* nanoseconds (the default) */
+    ORDO_UNIT_US = 1,   /* microseconds */
+    ORDO_UNIT_MS = 2,   /* milliseconds */
+    ORDO_UNIT_S = 3,    /* seconds */
+    ORDO_UNIT_DAY32 = 4 /* days as int32 values (Arrow date32) */
+} ordo_time_unit;
+
+/* One column of a batch, in Arrow's memory layout. Row i of the column is
+ * element (offset + i) of its buffers. Nothing is copied or owned.
+ *  - values: the elements, one C value each: int8_t .. int64_t, uint8_t ..
+ *    uint64_t, float, double; int64_t for INT, TIME (in time_unit; int32_t
+ *    for ORDO_UNIT_DAY32) and DURATION (ns); 16 bytes per UUID; an LSB-first
+ *    bitmap for BOOL; the concatenated bytes for STRING and BYTES.
+ *  - offsets: STRING and BYTES only: offset+n+1 int32_t or int64_t
+ *    (offset_bits 32 or 64) positions into values, non-decreasing.
+ *  - validity: LSB-first bitmap, 1 = valid; NULL means no NULLs. A NULL in
+ *    the LexKey formats encodes as the nil byte 00.
+ *  - NIL and END columns need no buffers: every row is the constant. */
+typedef struct ordo_column {
+    ordo_type type;
+    const void *values;
+    const void *offsets;
+    const uint8_t *validity;
+    size_t offset;
+    uint8_t offset_bits;
+    uint8_t time_unit;
+} ordo_column;
+
+/* Where a batch call failed: the row (relative to the batch) and column. */
+typedef struct ordo_batch_error {
+    size_t row;
+    size_t column;
+} ordo_batch_error;
+
+/* Pass 1: the exact total size of the nrows keys, and *stride (may be NULL)
+ * = the common key length when every key has the same length (all columns
+ * fixed width, no NULLs), else 0. Validates everything the encoder will:
+ * on error, *where (may be NULL) tells the row and column. ncols >= 1. */
+ORDO_API ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t ncols,
+                                     size_t nrows, size_t *total, size_t *stride,
+                                     ordo_batch_error *where);
+
+/* Pass 2: encodes the nrows keys back to back into dst[0..cap). Key i is
+ * dst[offsets[i] .. offsets[i+1]); offsets has nrows+1 entries and may be
+ * NULL only when the batch has a fixed stride (key i at i*stride). The
+ * result is byte-identical to building each row with the row API. On error
+ * nothing is written to dst or offsets. Uses the implementation that
+ * ordo_impl_name() reports. */
+ORDO_API ordo_status ordo_batch_encode(ordo_format fmt, const ordo_column *cols, size_t ncols,
+                                       size_t nrows, void *dst, size_t cap, size_t *offsets,
+                                       ordo_batch_error *where);
+
+/* The same with a named implementation ("scalar", "sse41", "avx2", "neon"):
+ * ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when it cannot run
+ * here. For benchmarks and tests. */
+ORDO_API ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt,
+                                            const ordo_column *cols, size_t ncols, size_t nrows,
+                                            void *dst, size_t cap, size_t *offsets,
+                                            ordo_batch_error *where);
 
 /* ------------------------------------------------ implementations, CPU */
 

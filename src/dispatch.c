@@ -1,4 +1,5 @@
 /* CPU detection and the choice of kernel implementation, made once. */
+#include "dispatch.h"
 #include "ordo_internal.h"
 
 #include <stdatomic.h>
@@ -57,62 +58,102 @@ unsigned ordo_cpu_features(void)
 
 typedef struct impl_entry {
     const char *name;
-    unsigned needs; /* CPU feature bits */
-    int built;      /* compiled into this library */
+    unsigned needs;           /* CPU feature bits */
+    const ordo_kernels *kern; /* NULL: not built (or the scalar reference) */
 } impl_entry;
 
 /* Best first; scalar last and always available. */
 static const impl_entry impls[] = {
 #ifdef ORDO_HAVE_AVX2
-    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, 1},
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx2},
 #else
-    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, 0},
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_SSE41
-    {"sse41", ORDO_CPU_SSE41, 1},
+    {"sse41", ORDO_CPU_SSE41, &ordo_kernels_sse41},
 #else
-    {"sse41", ORDO_CPU_SSE41, 0},
+    {"sse41", ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_NEON
-    {"neon", ORDO_CPU_NEON, 1},
+    {"neon", ORDO_CPU_NEON, &ordo_kernels_neon},
 #else
-    {"neon", ORDO_CPU_NEON, 0},
+    {"neon", ORDO_CPU_NEON, NULL},
 #endif
-    {"scalar", 0, 1},
+    {"scalar", 0, NULL},
 };
 #define N_IMPLS (sizeof impls / sizeof impls[0])
+#define SCALAR (N_IMPLS - 1)
 
-/* Index into impls + 1 in the low byte, status in the next bits; 0 = unset. */
+static int runnable(unsigned i)
+{
+    unsigned cpu = ordo_cpu_features();
+    return (i == SCALAR || impls[i].kern) && (cpu & impls[i].needs) == impls[i].needs;
+}
+
+/* Index of the named implementation, or a status. */
+static ordo_status find(const char *name, unsigned *index)
+{
+    for (unsigned i = 0; i < N_IMPLS; i++) {
+        if (strcmp(name, impls[i].name) != 0)
+            continue;
+        if (!runnable(i))
+            return ORDO_ERR_UNSUPPORTED_IMPL;
+        *index = i;
+        return ORDO_OK;
+    }
+    return ORDO_ERR_UNKNOWN_IMPL;
+}
+
+/* (index + 1) | status << 8; 0 = not chosen yet. An emulated kernel is
+ * never in this registry, so it is never chosen. */
 static _Atomic unsigned cached_choice;
 
 static unsigned choose(void)
 {
-    unsigned cpu = ordo_cpu_features();
     const char *want = getenv("ORDO_IMPL");
     if (want && *want) {
-        for (unsigned i = 0; i < N_IMPLS; i++) {
-            if (strcmp(want, impls[i].name) != 0)
-                continue;
-            if (impls[i].built && (cpu & impls[i].needs) == impls[i].needs)
-                return i + 1;
-            return (N_IMPLS) | (unsigned)ORDO_ERR_UNSUPPORTED_IMPL << 8;
-        }
-        return (N_IMPLS) | (unsigned)ORDO_ERR_UNKNOWN_IMPL << 8;
+        unsigned i = SCALAR;
+        ordo_status s = find(want, &i);
+        return (i + 1) | (unsigned)s << 8;
     }
     for (unsigned i = 0; i < N_IMPLS; i++)
-        if (impls[i].built && (cpu & impls[i].needs) == impls[i].needs)
+        if (runnable(i))
             return i + 1;
-    return N_IMPLS; /* unreachable: scalar always qualifies */
+    return SCALAR + 1;
 }
 
-const char *ordo_impl_name(ordo_status *status)
+static unsigned choice(void)
 {
     unsigned c = atomic_load_explicit(&cached_choice, memory_order_relaxed);
     if (c == 0) {
         c = choose();
         atomic_store_explicit(&cached_choice, c, memory_order_relaxed);
     }
+    return c;
+}
+
+const char *ordo_impl_name(ordo_status *status)
+{
+    unsigned c = choice();
     if (status)
         *status = (ordo_status)(c >> 8);
     return impls[(c & 0xff) - 1].name;
+}
+
+ordo_status ordo_impl_lookup(const char *name, const ordo_kernels **k)
+{
+    unsigned i = SCALAR;
+    ordo_status s = find(name, &i);
+    if (s == ORDO_OK)
+        *k = impls[i].kern;
+    return s;
+}
+
+ordo_status ordo_impl_active(const ordo_kernels **k)
+{
+    unsigned c = choice();
+    if (c >> 8)
+        return (ordo_status)(c >> 8);
+    *k = impls[(c & 0xff) - 1].kern;
+    return ORDO_OK;
 }

@@ -1,0 +1,142 @@
+/* The kernel bodies, written once over a small set of vector primitives
+ * that each ISA file defines before including this header (static inline
+ * helpers only: every function here is static, so copies compiled with
+ * different ISA flags can never be merged by the linker).
+ *
+ * The including file defines:
+ *   V                      the vector type; V_BYTES its size in bytes
+ *   v_loadu(p), v_storeu(p, v)
+ *   v_xor(a, b), v_or(a, b), v_set1_64(x), v_set1_32(x), v_set1_16(x), v_set1_8(x)
+ *   v_bswap64(v), v_bswap32(v), v_bswap16(v)
+ *   v_widen_i32(p), v_widen_i16(p), v_widen_i8(p)    V_BYTES/8 lanes, sign-extended to 64
+ *   v_widen_u32(p), v_widen_u16(p), v_widen_u8(p)    zero-extended to 64
+ *   v_widen_f32(p)                                    float32 -> float64 bits
+ *   v_f64_lt0(v), v_f64_nan(v), v_f32_lt0(v), v_f32_nan(v)   all-ones lanes where true
+ *   v_select(mask, a, b)                              a where mask, else b
+ *   ORDO_KERNELS_NAME                                 the table's symbol
+ *   ORDO_KERNELS_LABEL                                its name string
+ */
+#ifndef ORDO_SIMD_BODY_H
+#define ORDO_SIMD_BODY_H
+
+#include "kernels.h"
+
+#define L64 (V_BYTES / 8)
+#define L32 (V_BYTES / 4)
+#define L16 (V_BYTES / 2)
+#define L8 (V_BYTES)
+
+/* Writes the lanes of v, w bytes each, to dst + k*stride. */
+static inline void v_put(uint8_t *dst, size_t stride, V v, size_t w)
+{
+    if (stride == w) {
+        v_storeu(dst, v);
+        return;
+    }
+    uint8_t t[V_BYTES];
+    v_storeu(t, v);
+    switch (w) { /* constant sizes: each copy is one move */
+    case 8:
+        for (size_t k = 0; k < L64; k++)
+            memcpy(dst + k * stride, t + 8 * k, 8);
+        break;
+    case 4:
+        for (size_t k = 0; k < L32; k++)
+            memcpy(dst + k * stride, t + 4 * k, 4);
+        break;
+    case 2:
+        for (size_t k = 0; k < L16; k++)
+            memcpy(dst + k * stride, t + 2 * k, 2);
+        break;
+    default:
+        for (size_t k = 0; k < L8; k++)
+            dst[k * stride] = t[k];
+        break;
+    }
+}
+
+/* The LexKey float rule on lanes of bits: NaN -> fixed word; x < 0 -> NOT;
+ * else (-0.0 included) XOR sign. x < 0 lanes XOR all ones = sign | mask. */
+static inline V lex_f64(V bits)
+{
+    V r = v_xor(bits, v_or(v_set1_64(ORDO_SIGN64), v_f64_lt0(bits)));
+    return v_select(v_f64_nan(bits), v_set1_64(ORDO_LEXKEY_NAN64), r);
+}
+
+static inline V lex_f32(V bits)
+{
+    V r = v_xor(bits, v_or(v_set1_32(ORDO_SIGN32), v_f32_lt0(bits)));
+    return v_select(v_f32_nan(bits), v_set1_32(ORDO_LEXKEY_NAN32), r);
+}
+
+static inline V sign64(V v) { return v_xor(v, v_set1_64(ORDO_SIGN64)); }
+static inline V ident(V v) { return v; }
+
+#define KERNEL(NAME, OP, LANES, W, LOAD, XFORM, SWAP)                                     \
+    static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride)              \
+    {                                                                                     \
+        const uint8_t *s = (const uint8_t *)src;                                          \
+        size_t i = 0;                                                                     \
+        for (; i + (LANES) <= n; i += (LANES))                                            \
+            v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                        \
+        ordo_op_tail(OP, src, i, n, dst, stride);                                         \
+    }
+
+/* Canonical widths: 8-byte payloads. */
+KERNEL(k_i64, ORDO_OP_I64, L64, 8, v_loadu(s + 8 * i), sign64, v_bswap64)
+KERNEL(k_i32_w, ORDO_OP_I32_W, L64, 8, v_widen_i32(s + 4 * i), sign64, v_bswap64)
+KERNEL(k_i16_w, ORDO_OP_I16_W, L64, 8, v_widen_i16(s + 2 * i), sign64, v_bswap64)
+KERNEL(k_i8_w, ORDO_OP_I8_W, L64, 8, v_widen_i8(s + i), sign64, v_bswap64)
+KERNEL(k_u64, ORDO_OP_U64, L64, 8, v_loadu(s + 8 * i), ident, v_bswap64)
+KERNEL(k_u32_w, ORDO_OP_U32_W, L64, 8, v_widen_u32(s + 4 * i), ident, v_bswap64)
+KERNEL(k_u16_w, ORDO_OP_U16_W, L64, 8, v_widen_u16(s + 2 * i), ident, v_bswap64)
+KERNEL(k_u8_w, ORDO_OP_U8_W, L64, 8, v_widen_u8(s + i), ident, v_bswap64)
+KERNEL(k_f64, ORDO_OP_F64_LEX, L64, 8, v_loadu(s + 8 * i), lex_f64, v_bswap64)
+KERNEL(k_f32_w, ORDO_OP_F32_W_LEX, L64, 8, v_widen_f32(s + 4 * i), lex_f64, v_bswap64)
+
+/* Native widths. */
+static inline V sign32(V v) { return v_xor(v, v_set1_32(ORDO_SIGN32)); }
+static inline V sign16(V v) { return v_xor(v, v_set1_16(0x8000)); }
+static inline V sign8(V v) { return v_xor(v, v_set1_8(0x80)); }
+KERNEL(k_i32, ORDO_OP_I32, L32, 4, v_loadu(s + 4 * i), sign32, v_bswap32)
+KERNEL(k_u32, ORDO_OP_U32, L32, 4, v_loadu(s + 4 * i), ident, v_bswap32)
+KERNEL(k_f32, ORDO_OP_F32_LEX, L32, 4, v_loadu(s + 4 * i), lex_f32, v_bswap32)
+KERNEL(k_i16, ORDO_OP_I16, L16, 2, v_loadu(s + 2 * i), sign16, v_bswap16)
+KERNEL(k_u16, ORDO_OP_U16, L16, 2, v_loadu(s + 2 * i), ident, v_bswap16)
+KERNEL(k_i8, ORDO_OP_I8, L8, 1, v_loadu(s + i), sign8, ident)
+KERNEL(k_u8, ORDO_OP_U8, L8, 1, v_loadu(s + i), ident, ident)
+
+/* UUIDs: 16-byte moves. */
+static void k_copy16(const void *src, size_t n, uint8_t *dst, size_t stride)
+{
+    const uint8_t *s = (const uint8_t *)src;
+    for (size_t i = 0; i < n; i++)
+        memcpy(dst + i * stride, s + 16 * i, 16);
+}
+
+const ordo_kernels ORDO_KERNELS_NAME = {
+    ORDO_KERNELS_LABEL,
+    {
+        [ORDO_OP_I64] = k_i64,
+        [ORDO_OP_I32_W] = k_i32_w,
+        [ORDO_OP_I16_W] = k_i16_w,
+        [ORDO_OP_I8_W] = k_i8_w,
+        [ORDO_OP_U64] = k_u64,
+        [ORDO_OP_U32_W] = k_u32_w,
+        [ORDO_OP_U16_W] = k_u16_w,
+        [ORDO_OP_U8_W] = k_u8_w,
+        [ORDO_OP_F64_LEX] = k_f64,
+        [ORDO_OP_F32_W_LEX] = k_f32_w,
+        [ORDO_OP_I32] = k_i32,
+        [ORDO_OP_I16] = k_i16,
+        [ORDO_OP_I8] = k_i8,
+        [ORDO_OP_U32] = k_u32,
+        [ORDO_OP_U16] = k_u16,
+        [ORDO_OP_U8] = k_u8,
+        [ORDO_OP_F32_LEX] = k_f32,
+        [ORDO_OP_COPY16] = k_copy16,
+    },
+    ordo_bits_generic,
+};
+
+#endif /* ORDO_SIMD_BODY_H */

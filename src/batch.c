@@ -1,0 +1,212 @@
+/* The batch front end: validation and sizes (pass 1), offsets, and the
+ * hand-over to the chosen implementation (pass 2). */
+#include "batch.h"
+#include "dispatch.h"
+
+static int format_ok(ordo_format fmt)
+{
+    return fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY;
+}
+
+static size_t count_nulls(const ordo_column *c, size_t n)
+{
+    if (!c->validity)
+        return 0;
+    size_t valid = 0, i = 0, b = c->offset;
+    /* Bits up to a byte boundary, whole bytes, then the rest. */
+    for (; i < n && (b + i) % 8; i++)
+        valid += ordo_bit(c->validity, b + i);
+    for (; i + 8 <= n; i += 8)
+        valid += (size_t)__builtin_popcount(c->validity[(b + i) / 8]);
+    for (; i < n; i++)
+        valid += ordo_bit(c->validity, b + i);
+    return n - valid;
+}
+
+static ordo_status fail(ordo_batch_error *where, size_t row, size_t col, ordo_status s)
+{
+    if (where) {
+        where->row = row;
+        where->column = col;
+    }
+    return s;
+}
+
+/* Checks one column and adds its bytes over all rows to *bytes.
+ * *fixed_no_null tells whether it keeps the key length constant. */
+static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci, size_t n,
+                               size_t *bytes, int *constant, ordo_batch_error *where)
+{
+    int w = ordo_lexkey_fixed_width(c->type, ordo_fmt_flags(fmt));
+    if (w < 0)
+        return fail(where, 0, ci, ORDO_ERR_BAD_TYPE);
+    int needs_values = c->type != ORDO_TYPE_NIL && c->type != ORDO_TYPE_END;
+    if (n > 0 && needs_values && !c->values)
+        return fail(where, 0, ci, ORDO_ERR_NULL_ARG);
+    size_t sum = 0;
+    if (w == 0) { /* string, bytes */
+        if (n > 0 && !c->offsets)
+            return fail(where, 0, ci, ORDO_ERR_NULL_ARG);
+        if (c->offset_bits != 32 && c->offset_bits != 64)
+            return fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
+        int64_t prev = n ? ordo_col_offset_at(c, c->offset) : 0;
+        if (prev < 0)
+            return fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
+        for (size_t i = 0; i < n; i++) {
+            int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
+            if (next < prev)
+                return fail(where, i, ci, ORDO_ERR_INVALID_VALUE);
+            size_t len = ordo_col_valid(c, i) ? (size_t)(next - prev) : 1;
+            if (__builtin_add_overflow(sum, len, &sum))
+                return fail(where, i, ci, ORDO_ERR_SIZE_OVERFLOW);
+            prev = next;
+        }
+        *constant = 0;
+    } else {
+        if (c->type == ORDO_TYPE_TIME && c->time_unit > ORDO_UNIT_DAY32)
+            return fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
+        if (c->type == ORDO_TYPE_TIME && c->time_unit != ORDO_UNIT_NS) {
+            for (size_t i = 0; i < n; i++) {
+                int64_t ns;
+                if (ordo_col_valid(c, i) && !ordo_time_ns(c, i, &ns))
+                    return fail(where, i, ci, ORDO_ERR_OUT_OF_RANGE);
+            }
+        }
+        size_t nulls = count_nulls(c, n);
+        /* A NULL is the one nil byte instead of the w-byte payload. */
+        if (__builtin_mul_overflow(n - nulls, (size_t)w, &sum) ||
+            __builtin_add_overflow(sum, nulls, &sum))
+            return fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
+        *constant = nulls == 0;
+    }
+    if (__builtin_add_overflow(*bytes, sum, bytes))
+        return fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
+    return ORDO_OK;
+}
+
+static ordo_status plan_batch(ordo_format fmt, const ordo_column *cols, size_t ncols,
+                              size_t nrows, ordo_batch_plan *p, ordo_batch_error *where)
+{
+    if (!format_ok(fmt))
+        return fail(where, 0, 0, ORDO_ERR_INVALID_ARG);
+    if (!cols || ncols == 0)
+        return fail(where, 0, 0, ncols ? ORDO_ERR_NULL_ARG : ORDO_ERR_NO_PARTS);
+    size_t total = 0, seps;
+    int all_constant = 1;
+    for (size_t c = 0; c < ncols; c++) {
+        int constant = 1;
+        ordo_status s = column_size(fmt, &cols[c], c, nrows, &total, &constant, where);
+        if (s != ORDO_OK)
+            return s;
+        all_constant &= constant;
+    }
+    if (__builtin_mul_overflow(nrows, ncols - 1, &seps) ||
+        __builtin_add_overflow(total, seps, &total))
+        return fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
+    p->fmt = fmt;
+    p->cols = cols;
+    p->ncols = ncols;
+    p->nrows = nrows;
+    p->total = total;
+    p->stride = all_constant && nrows ? total / nrows : 0;
+    return ORDO_OK;
+}
+
+ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t ncols,
+                            size_t nrows, size_t *total, size_t *stride, ordo_batch_error *where)
+{
+    ordo_batch_plan p;
+    if (!total)
+        return ORDO_ERR_NULL_ARG;
+    ordo_status s = plan_batch(fmt, cols, ncols, nrows, &p, where);
+    if (s != ORDO_OK)
+        return s;
+    *total = p.total;
+    if (stride)
+        *stride = p.stride;
+    return ORDO_OK;
+}
+
+/* offsets[i] = start of key i: every key's length, then a prefix sum. */
+static void fill_offsets(const ordo_batch_plan *p, size_t *offsets)
+{
+    size_t n = p->nrows, base = p->ncols - 1;
+    unsigned flags = ordo_fmt_flags(p->fmt);
+    for (size_t c = 0; c < p->ncols; c++) {
+        int w = ordo_lexkey_fixed_width(p->cols[c].type, flags);
+        base += (size_t)w;
+    }
+    for (size_t i = 0; i < n; i++)
+        offsets[i + 1] = base;
+    for (size_t c = 0; c < p->ncols; c++) {
+        const ordo_column *col = &p->cols[c];
+        int w = ordo_lexkey_fixed_width(col->type, flags);
+        if (w == 0) {
+            for (size_t i = 0; i < n; i++) {
+                size_t j = col->offset + i;
+                offsets[i + 1] += ordo_col_valid(col, i)
+                                      ? (size_t)(ordo_col_offset_at(col, j + 1) -
+                                                 ordo_col_offset_at(col, j))
+                                      : 1;
+            }
+        } else if (col->validity && w > 1) {
+            for (size_t i = 0; i < n; i++)
+                if (!ordo_col_valid(col, i))
+                    offsets[i + 1] -= (size_t)w - 1;
+        }
+    }
+    offsets[0] = 0;
+    for (size_t i = 0; i < n; i++)
+        offsets[i + 1] += offsets[i];
+}
+
+ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
+                                      const ordo_column *cols, size_t ncols, size_t nrows,
+                                      void *dst, size_t cap, size_t *offsets,
+                                      ordo_batch_error *where)
+{
+    ordo_batch_plan p;
+    ordo_status s = plan_batch(fmt, cols, ncols, nrows, &p, where);
+    if (s != ORDO_OK)
+        return s;
+    if (!offsets && (p.stride == 0 && nrows > 0))
+        return fail(where, 0, 0, ORDO_ERR_NULL_ARG);
+    if (!dst && cap)
+        return ORDO_ERR_NULL_ARG;
+    if (p.total > cap)
+        return fail(where, 0, 0, ORDO_ERR_DST_TOO_SMALL);
+    if (offsets) {
+        if (p.stride) {
+            for (size_t i = 0; i <= nrows; i++)
+                offsets[i] = i * p.stride;
+        } else {
+            fill_offsets(&p, offsets);
+        }
+    }
+    if (nrows == 0)
+        return ORDO_OK;
+    const size_t *offs = p.stride ? NULL : offsets;
+    if (k)
+        ordo_batch_encode_tiled(k, &p, dst, offs);
+    else
+        ordo_batch_encode_scalar(&p, dst, offs);
+    return ORDO_OK;
+}
+
+ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt, const ordo_column *cols,
+                                   size_t ncols, size_t nrows, void *dst, size_t cap,
+                                   size_t *offsets, ordo_batch_error *where)
+{
+    const ordo_kernels *k = NULL;
+    ordo_status s = impl ? ordo_impl_lookup(impl, &k) : ordo_impl_active(&k);
+    if (s != ORDO_OK)
+        return s;
+    return ordo_batch_encode_kernels(k, fmt, cols, ncols, nrows, dst, cap, offsets, where);
+}
+
+ordo_status ordo_batch_encode(ordo_format fmt, const ordo_column *cols, size_t ncols,
+                              size_t nrows, void *dst, size_t cap, size_t *offsets,
+                              ordo_batch_error *where)
+{
+    return ordo_batch_encode_impl(NULL, fmt, cols, ncols, nrows, dst, cap, offsets, where);
+}

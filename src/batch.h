@@ -1,0 +1,95 @@
+/* Private: what the batch front end, the scalar reference and the tiled
+ * driver share about columns. */
+#ifndef ORDO_BATCH_H
+#define ORDO_BATCH_H
+
+#include "kernels.h"
+#include "ordo_internal.h"
+
+/* Rows per tile of the tiled driver: a tile's keys stay in L1/L2 while every
+ * column is written into them. */
+#define ORDO_TILE_ROWS 256
+
+static inline unsigned ordo_fmt_flags(ordo_format fmt)
+{
+    return fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
+}
+
+static inline int ordo_bit(const uint8_t *bits, size_t i)
+{
+    return (bits[i >> 3] >> (i & 7)) & 1;
+}
+
+/* Row i (relative to the batch) is valid. */
+static inline int ordo_col_valid(const ordo_column *c, size_t i)
+{
+    return !c->validity || ordo_bit(c->validity, c->offset + i);
+}
+
+/* Offset entry j (absolute index into the offsets buffer). */
+static inline int64_t ordo_col_offset_at(const ordo_column *c, size_t j)
+{
+    if (c->offset_bits == 64)
+        return ORDO_LOAD(int64_t, c->offsets, j);
+    return ORDO_LOAD(int32_t, c->offsets, j);
+}
+
+/* The kernel op of a fixed-width column, or -1 for the types the driver
+ * handles itself (strings, bytes, bool, nil, end, time not in ns). */
+static inline int ordo_col_op(ordo_format fmt, const ordo_column *c)
+{
+    int legacy = fmt == ORDO_FORMAT_LEXKEY_LEGACY;
+    switch (c->type) {
+    case ORDO_TYPE_INT64:
+    case ORDO_TYPE_INT:
+    case ORDO_TYPE_DURATION: return ORDO_OP_I64;
+    case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_NS ? ORDO_OP_I64 : -1;
+    case ORDO_TYPE_INT32: return legacy ? ORDO_OP_I32 : ORDO_OP_I32_W;
+    case ORDO_TYPE_INT16: return legacy ? ORDO_OP_I16 : ORDO_OP_I16_W;
+    case ORDO_TYPE_INT8: return legacy ? ORDO_OP_I8 : ORDO_OP_I8_W;
+    case ORDO_TYPE_UINT64: return ORDO_OP_U64;
+    case ORDO_TYPE_UINT32: return legacy ? ORDO_OP_U32 : ORDO_OP_U32_W;
+    case ORDO_TYPE_UINT16: return legacy ? ORDO_OP_U16 : ORDO_OP_U16_W;
+    case ORDO_TYPE_UINT8: return legacy ? ORDO_OP_U8 : ORDO_OP_U8_W;
+    case ORDO_TYPE_FLOAT64: return ORDO_OP_F64_LEX;
+    case ORDO_TYPE_FLOAT32: return legacy ? ORDO_OP_F32_LEX : ORDO_OP_F32_W_LEX;
+    case ORDO_TYPE_UUID: return ORDO_OP_COPY16;
+    default: return -1;
+    }
+}
+
+/* A TIME value in its column's unit to nanoseconds; 0 when it overflows. */
+static inline int ordo_time_ns(const ordo_column *c, size_t i, int64_t *ns)
+{
+    static const int64_t scale[] = {1, 1000, 1000000, 1000000000};
+    size_t j = c->offset + i;
+    if (c->time_unit == ORDO_UNIT_DAY32) {
+        int64_t days = ORDO_LOAD(int32_t, c->values, j);
+        return !__builtin_mul_overflow(days, INT64_C(86400000000000), ns);
+    }
+    int64_t v = ORDO_LOAD(int64_t, c->values, j);
+    return !__builtin_mul_overflow(v, scale[c->time_unit], ns);
+}
+
+/* The front end's findings, handed to the encoders. */
+typedef struct ordo_batch_plan {
+    ordo_format fmt;
+    const ordo_column *cols;
+    size_t ncols, nrows;
+    size_t total, stride;
+} ordo_batch_plan;
+
+/* Pass 1 and 2 with explicit kernels (NULL: the scalar reference); what
+ * ordo_batch_encode_impl runs after looking the implementation up. */
+ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
+                                      const ordo_column *cols, size_t ncols, size_t nrows,
+                                      void *dst, size_t cap, size_t *offsets,
+                                      ordo_batch_error *where);
+
+/* The scalar reference: row after row, part after part, as the SPEC reads. */
+void ordo_batch_encode_scalar(const ordo_batch_plan *p, uint8_t *dst, const size_t *offsets);
+/* The tiled column-at-a-time driver over an implementation's kernels. */
+void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,
+                             const size_t *offsets);
+
+#endif /* ORDO_BATCH_H */

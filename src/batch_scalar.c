@@ -1,0 +1,56 @@
+/* The scalar reference of the batch encoder: each row built part by part,
+ * exactly as the SPEC reads. Compiled without auto-vectorisation so that it
+ * is a real baseline for the kernels. */
+#include "batch.h"
+
+/* Writes row r's part of column c at p; returns the bytes written. */
+static size_t put_part(const ordo_batch_plan *pl, const ordo_column *c, size_t r, uint8_t *p)
+{
+    if (!ordo_col_valid(c, r)) {
+        p[0] = 0x00; /* nil */
+        return 1;
+    }
+    size_t j = c->offset + r;
+    switch (c->type) {
+    case ORDO_TYPE_STRING:
+    case ORDO_TYPE_BYTES: {
+        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        memcpy(p, (const uint8_t *)c->values + a, (size_t)(b - a));
+        return (size_t)(b - a);
+    }
+    case ORDO_TYPE_BOOL:
+        p[0] = (uint8_t)ordo_bit(c->values, j);
+        return 1;
+    case ORDO_TYPE_NIL:
+        p[0] = 0x00;
+        return 1;
+    case ORDO_TYPE_END:
+        p[0] = 0xff;
+        return 1;
+    case ORDO_TYPE_TIME:
+        if (c->time_unit != ORDO_UNIT_NS) {
+            int64_t ns = 0;
+            ordo_time_ns(c, r, &ns); /* range checked by the front end */
+            ordo_store_be64(p, ordo_lexkey_i64_word(ns));
+            return 8;
+        }
+        break;
+    default:
+        break;
+    }
+    int op = ordo_col_op(pl->fmt, c);
+    ordo_op_one((ordo_op)op, c->values, j, p);
+    return ordo_op_shape[op].width;
+}
+
+void ordo_batch_encode_scalar(const ordo_batch_plan *pl, uint8_t *dst, const size_t *offsets)
+{
+    for (size_t r = 0; r < pl->nrows; r++) {
+        uint8_t *p = dst + (offsets ? offsets[r] : r * pl->stride);
+        for (size_t c = 0; c < pl->ncols; c++) {
+            if (c > 0)
+                *p++ = 0x00; /* separator */
+            p += put_part(pl, &pl->cols[c], r, p);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+/* Private: the kernel table every implementation fills, and the per-value
+ * rules the kernels share. Included by src/ and by simd/ files; defines no
+ * external symbols except the tables declared at the end. */
+#ifndef ORDO_KERNELS_H
+#define ORDO_KERNELS_H
+
+#include "ordo.h"
+#include "rules.h"
+
+#include <string.h>
+
+/* Fixed-width transforms. Each reads n source elements and writes element
+ * i's encoded payload to dst + i*stride (stride >= the payload width). */
+typedef enum ordo_op {
+    /* canonical LexKey: every payload is 8 bytes */
+    ORDO_OP_I64,    /* int64 (also int, time in ns, duration): XOR sign, BE */
+    ORDO_OP_I32_W,  /* int32 widened to int64 */
+    ORDO_OP_I16_W,
+    ORDO_OP_I8_W,
+    ORDO_OP_U64,    /* uint64: BE */
+    ORDO_OP_U32_W,  /* uint32 widened to uint64 */
+    ORDO_OP_U16_W,
+    ORDO_OP_U8_W,
+    ORDO_OP_F64_LEX,   /* LexKey float rule on float64 */
+    ORDO_OP_F32_W_LEX, /* float32 widened exactly to float64, then the rule */
+    /* native widths (lexkey-legacy) */
+    ORDO_OP_I32,    /* 4 bytes, XOR 80000000 */
+    ORDO_OP_I16,    /* 2 bytes, XOR 8000 */
+    ORDO_OP_I8,     /* 1 byte, XOR 80 */
+    ORDO_OP_U32,
+    ORDO_OP_U16,
+    ORDO_OP_U8,
+    ORDO_OP_F32_LEX, /* LexKey float rule on float32, 4 bytes */
+    ORDO_OP_COPY16,  /* UUID: 16 bytes as they are */
+    ORDO_OP_COUNT
+} ordo_op;
+
+typedef void (*ordo_fixed_fn)(const void *src, size_t n, uint8_t *dst, size_t stride);
+/* BOOL: bit (bit0 + i) of the LSB-first bitmap to byte 00/01 at dst + i*stride. */
+typedef void (*ordo_bits_fn)(const uint8_t *bits, size_t bit0, size_t n, uint8_t *dst,
+                             size_t stride);
+
+typedef struct ordo_kernels {
+    const char *name;
+    ordo_fixed_fn fixed[ORDO_OP_COUNT];
+    ordo_bits_fn bits;
+} ordo_kernels;
+
+/* Source element size and payload width of every op. */
+static const struct {
+    unsigned char src_size, width;
+} ordo_op_shape[ORDO_OP_COUNT] = {
+    [ORDO_OP_I64] = {8, 8},   [ORDO_OP_I32_W] = {4, 8},    [ORDO_OP_I16_W] = {2, 8},
+    [ORDO_OP_I8_W] = {1, 8},  [ORDO_OP_U64] = {8, 8},      [ORDO_OP_U32_W] = {4, 8},
+    [ORDO_OP_U16_W] = {2, 8}, [ORDO_OP_U8_W] = {1, 8},     [ORDO_OP_F64_LEX] = {8, 8},
+    [ORDO_OP_F32_W_LEX] = {4, 8}, [ORDO_OP_I32] = {4, 4},  [ORDO_OP_I16] = {2, 2},
+    [ORDO_OP_I8] = {1, 1},    [ORDO_OP_U32] = {4, 4},      [ORDO_OP_U16] = {2, 2},
+    [ORDO_OP_U8] = {1, 1},    [ORDO_OP_F32_LEX] = {4, 4},  [ORDO_OP_COPY16] = {16, 16},
+};
+
+/* Loads element i of an array of `size`-byte elements. */
+#define ORDO_LOAD(T, src, i) ordo_load_##T((const uint8_t *)(src) + sizeof(T) * (i))
+#define ORDO_DEFINE_LOAD(T)                                       \
+    static inline T ordo_load_##T(const uint8_t *p)              \
+    {                                                             \
+        T v;                                                      \
+        memcpy(&v, p, sizeof v);                                  \
+        return v;                                                 \
+    }
+ORDO_DEFINE_LOAD(int64_t)
+ORDO_DEFINE_LOAD(int32_t)
+ORDO_DEFINE_LOAD(int16_t)
+ORDO_DEFINE_LOAD(int8_t)
+ORDO_DEFINE_LOAD(uint64_t)
+ORDO_DEFINE_LOAD(uint32_t)
+ORDO_DEFINE_LOAD(uint16_t)
+ORDO_DEFINE_LOAD(uint8_t)
+ORDO_DEFINE_LOAD(double)
+ORDO_DEFINE_LOAD(float)
+
+/* Element i of an op, written at d: the SPEC's rule, one value at a time.
+ * The scalar reference uses it for every value, the kernels for tails. */
+static inline void ordo_op_one(ordo_op op, const void *src, size_t i, uint8_t *d)
+{
+    switch (op) {
+    case ORDO_OP_I64: ordo_store_be64(d, ordo_lexkey_i64_word(ORDO_LOAD(int64_t, src, i))); break;
+    case ORDO_OP_I32_W: ordo_store_be64(d, ordo_lexkey_i64_word(ORDO_LOAD(int32_t, src, i))); break;
+    case ORDO_OP_I16_W: ordo_store_be64(d, ordo_lexkey_i64_word(ORDO_LOAD(int16_t, src, i))); break;
+    case ORDO_OP_I8_W: ordo_store_be64(d, ordo_lexkey_i64_word(ORDO_LOAD(int8_t, src, i))); break;
+    case ORDO_OP_U64: ordo_store_be64(d, ORDO_LOAD(uint64_t, src, i)); break;
+    case ORDO_OP_U32_W: ordo_store_be64(d, ORDO_LOAD(uint32_t, src, i)); break;
+    case ORDO_OP_U16_W: ordo_store_be64(d, ORDO_LOAD(uint16_t, src, i)); break;
+    case ORDO_OP_U8_W: ordo_store_be64(d, ORDO_LOAD(uint8_t, src, i)); break;
+    case ORDO_OP_F64_LEX: ordo_store_be64(d, ordo_lexkey_f64_word(ORDO_LOAD(double, src, i))); break;
+    case ORDO_OP_F32_W_LEX:
+        ordo_store_be64(d, ordo_lexkey_f64_word((double)ORDO_LOAD(float, src, i)));
+        break;
+    case ORDO_OP_I32: ordo_store_be32(d, (uint32_t)ORDO_LOAD(int32_t, src, i) ^ ORDO_SIGN32); break;
+    case ORDO_OP_I16:
+        ordo_store_be16(d, (uint16_t)((uint16_t)ORDO_LOAD(int16_t, src, i) ^ 0x8000u));
+        break;
+    case ORDO_OP_I8: d[0] = (uint8_t)((uint8_t)ORDO_LOAD(int8_t, src, i) ^ 0x80u); break;
+    case ORDO_OP_U32: ordo_store_be32(d, ORDO_LOAD(uint32_t, src, i)); break;
+    case ORDO_OP_U16: ordo_store_be16(d, ORDO_LOAD(uint16_t, src, i)); break;
+    case ORDO_OP_U8: d[0] = ORDO_LOAD(uint8_t, src, i); break;
+    case ORDO_OP_F32_LEX: ordo_store_be32(d, ordo_lexkey_f32_word(ORDO_LOAD(float, src, i))); break;
+    case ORDO_OP_COPY16: memcpy(d, (const uint8_t *)src + 16 * i, 16); break;
+    case ORDO_OP_COUNT: break;
+    }
+}
+
+/* Elements [i0, n) one at a time: the kernels' tail. */
+static inline void ordo_op_tail(ordo_op op, const void *src, size_t i0, size_t n, uint8_t *dst,
+                                size_t stride)
+{
+    for (size_t i = i0; i < n; i++)
+        ordo_op_one(op, src, i, dst + i * stride);
+}
+
+static inline void ordo_bits_generic(const uint8_t *bits, size_t bit0, size_t n, uint8_t *dst,
+                                     size_t stride)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t b = bit0 + i;
+        dst[i * stride] = (uint8_t)((bits[b >> 3] >> (b & 7)) & 1);
+    }
+}
+
+/* The tables, one per built implementation (hidden symbols). */
+extern const ordo_kernels ordo_kernels_sse41;
+extern const ordo_kernels ordo_kernels_avx2;
+extern const ordo_kernels ordo_kernels_neon;
+#ifdef ORDO_ALLOW_EMULATED_KERNELS
+extern const ordo_kernels ordo_kernels_neon_emulated;
+#endif
+
+#endif /* ORDO_KERNELS_H */

@@ -1,0 +1,530 @@
+/* The batch encoder: every implementation this CPU runs (and the emulated
+ * NEON kernels when built) against the scalar path and against the row
+ * API, over every length up to three vector widths plus one, misaligned
+ * inputs and outputs, random NULLs and edge values; and its error paths. */
+#include "ordo_test.h"
+
+#include "batch.h"
+#include "dispatch.h"
+
+#include <float.h>
+#include <math.h>
+
+typedef struct impl {
+    const char *name;
+    const ordo_kernels *k; /* NULL: the scalar reference */
+} impl;
+
+static impl impls[8];
+static size_t n_impls;
+
+static int setup(void **state)
+{
+    (void)state;
+    static const char *names[] = {"scalar", "sse41", "avx2", "neon"};
+    n_impls = 0;
+    for (size_t i = 0; i < 4; i++) {
+        const ordo_kernels *k = NULL;
+        ordo_status s = ordo_impl_lookup(names[i], &k);
+        if (s == ORDO_OK)
+            impls[n_impls++] = (impl){names[i], k};
+        else
+            printf("# skipping %s: %s\n", names[i], ordo_status_message(s));
+    }
+#ifdef ORDO_ALLOW_EMULATED_KERNELS
+    impls[n_impls++] = (impl){"neon-emulated", &ordo_kernels_neon_emulated};
+#endif
+    for (size_t i = 0; i < n_impls; i++)
+        printf("# testing %s\n", impls[i].name);
+    return n_impls > 0 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ kernels */
+
+static void fill_edges(ordo_op op, uint8_t *src, size_t n, uint64_t *seed)
+{
+    size_t sz = ordo_op_shape[op].src_size;
+    for (size_t i = 0; i < n * sz; i++)
+        src[i] = (uint8_t)t_rand(seed);
+    if (op == ORDO_OP_F64_LEX) {
+        static const double e[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, DBL_MAX, -DBL_MAX,
+                                   DBL_MIN, -DBL_MIN, 4.9e-324, -4.9e-324, 1.0, -1.0};
+        for (size_t i = 0; i < n; i += 2)
+            memcpy(src + 8 * i, &e[(i / 2) % 14], 8);
+    } else if (op == ORDO_OP_F32_W_LEX || op == ORDO_OP_F32_LEX) {
+        static const float e[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, FLT_MAX, -FLT_MAX,
+                                  FLT_MIN, -FLT_MIN, 1e-45f, -1e-45f, 1.0f, -1.0f};
+        for (size_t i = 0; i < n; i += 2)
+            memcpy(src + 4 * i, &e[(i / 2) % 14], 4);
+    } else {
+        /* min and max of every width: all-zero and all-ones, lone top bits */
+        for (size_t i = 0; i < n; i += 3)
+            memset(src + sz * i, (i / 3) % 2 ? 0xff : 0x00, sz);
+        for (size_t i = 1; i < n; i += 5) {
+            memset(src + sz * i, (i / 5) % 2 ? 0xff : 0x00, sz);
+            src[sz * i + sz - 1] ^= 0x80;
+        }
+    }
+}
+
+static void kernels_vs_scalar(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    enum { MAXN = 3 * 32 + 1, SLACK = 64 };
+    static uint8_t src[16 * MAXN + 32], got[(16 + 7) * MAXN + SLACK], want[(16 + 7) * MAXN + SLACK];
+    int ran = 0;
+    for (size_t m = 0; m < n_impls; m++) {
+        if (!impls[m].k)
+            continue;
+        ran++;
+        for (int op = 0; op < ORDO_OP_COUNT; op++) {
+            size_t w = ordo_op_shape[op].width;
+            for (size_t n = 0; n <= MAXN; n++) {
+                size_t sa = n % 16, da = (n * 7) % 16; /* misalignments 0..15 */
+                size_t stride = (n % 3 == 0) ? w : w + 1 + n % 7;
+                fill_edges((ordo_op)op, src + sa, n, &seed);
+                memset(got, 0xa5, sizeof got);
+                memset(want, 0xa5, sizeof want);
+                impls[m].k->fixed[op](src + sa, n, got + da, stride);
+                for (size_t i = 0; i < n; i++)
+                    ordo_op_one((ordo_op)op, src + sa, i, want + da + i * stride);
+                if (memcmp(got, want, sizeof got) != 0)
+                    fail_msg("%s op %d n %zu stride %zu differs from the scalar rule",
+                             impls[m].name, op, n, stride);
+            }
+        }
+        /* bools from a bitmap at every bit offset */
+        for (size_t n = 0; n <= MAXN; n++) {
+            size_t bit0 = n % 8, stride = 1 + n % 3;
+            for (size_t i = 0; i < sizeof src; i++)
+                src[i] = (uint8_t)t_rand(&seed);
+            memset(got, 0xa5, sizeof got);
+            memset(want, 0xa5, sizeof want);
+            impls[m].k->bits(src, bit0, n, got, stride);
+            ordo_bits_generic(src, bit0, n, want, stride);
+            assert_memory_equal(got, want, sizeof got);
+        }
+    }
+    printf("# %d kernel tables checked\n", ran);
+}
+
+/* ------------------------------------------------------------ columns */
+
+typedef struct colbuf {
+    ordo_column col;
+    uint8_t *values, *offsets, *validity; /* owned, values shifted by `shift` */
+} colbuf;
+
+static const ordo_type all_types[] = {
+    ORDO_TYPE_STRING, ORDO_TYPE_BYTES,  ORDO_TYPE_UUID,    ORDO_TYPE_BOOL,    ORDO_TYPE_INT8,
+    ORDO_TYPE_INT16,  ORDO_TYPE_INT32,  ORDO_TYPE_INT64,   ORDO_TYPE_INT,     ORDO_TYPE_UINT8,
+    ORDO_TYPE_UINT16, ORDO_TYPE_UINT32, ORDO_TYPE_UINT64,  ORDO_TYPE_FLOAT32, ORDO_TYPE_FLOAT64,
+    ORDO_TYPE_TIME,   ORDO_TYPE_DURATION, ORDO_TYPE_NIL,   ORDO_TYPE_END,
+};
+#define N_TYPES (sizeof all_types / sizeof all_types[0])
+
+static size_t elem_size(const ordo_column *c)
+{
+    switch (c->type) {
+    case ORDO_TYPE_INT8: case ORDO_TYPE_UINT8: return 1;
+    case ORDO_TYPE_INT16: case ORDO_TYPE_UINT16: return 2;
+    case ORDO_TYPE_INT32: case ORDO_TYPE_UINT32: case ORDO_TYPE_FLOAT32: return 4;
+    case ORDO_TYPE_UUID: return 16;
+    case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_DAY32 ? 4 : 8;
+    default: return 8;
+    }
+}
+
+/* A column of n rows after `off` leading rows, its values buffer shifted
+ * by `shift` bytes, with NULLs at rate null_pct. */
+static void make_column(colbuf *cb, ordo_type t, size_t n, size_t off, size_t shift,
+                        int null_pct, uint64_t *seed)
+{
+    memset(cb, 0, sizeof *cb);
+    ordo_column *c = &cb->col;
+    c->type = t;
+    c->offset = off;
+    size_t rows = n + off;
+    if (t == ORDO_TYPE_TIME)
+        c->time_unit = (uint8_t)(t_rand(seed) % 5);
+    if (null_pct) {
+        cb->validity = malloc(rows / 8 + 1);
+        for (size_t i = 0; i < rows / 8 + 1; i++)
+            cb->validity[i] = 0;
+        for (size_t i = 0; i < rows; i++)
+            if ((int)(t_rand(seed) % 100) >= null_pct)
+                cb->validity[i / 8] |= (uint8_t)(1u << (i % 8));
+        c->validity = cb->validity;
+    }
+    if (t == ORDO_TYPE_NIL || t == ORDO_TYPE_END)
+        return;
+    if (t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES) {
+        int wide = t_rand(seed) & 1;
+        c->offset_bits = wide ? 64 : 32;
+        cb->offsets = malloc((rows + 1) * 8 + 8);
+        size_t total = 0;
+        int64_t *lens = malloc(sizeof(int64_t) * rows);
+        for (size_t i = 0; i < rows; i++) {
+            lens[i] = (int64_t)(t_rand(seed) % 4 == 0 ? 0 : t_rand(seed) % 40);
+            total += (size_t)lens[i];
+        }
+        int64_t at = 7; /* offsets need not start at 0 */
+        total += 7;
+        cb->values = malloc(total + shift + 1);
+        for (size_t i = 0; i < total + shift + 1; i++) {
+            uint64_t r = t_rand(seed) % 4; /* full of 00 and ff */
+            cb->values[i] = r == 0 ? 0x00 : r == 1 ? 0xff : (uint8_t)t_rand(seed);
+        }
+        for (size_t i = 0; i <= rows; i++) {
+            if (wide) {
+                memcpy(cb->offsets + 8 * i, &at, 8);
+            } else {
+                int32_t a32 = (int32_t)at;
+                memcpy(cb->offsets + 4 * i, &a32, 4);
+            }
+            if (i < rows)
+                at += lens[i];
+        }
+        free(lens);
+        c->offsets = cb->offsets;
+        c->values = cb->values + shift;
+        return;
+    }
+    size_t es = elem_size(c), bytes = t == ORDO_TYPE_BOOL ? rows / 8 + 1 : rows * es;
+    cb->values = malloc(bytes + shift + 1);
+    uint8_t *v = cb->values + shift;
+    for (size_t i = 0; i < bytes; i++)
+        v[i] = (uint8_t)t_rand(seed);
+    if (t == ORDO_TYPE_TIME && c->time_unit != ORDO_UNIT_NS) {
+        /* in range for the unit: at most ±2^31 seconds */
+        for (size_t i = 0; i < rows; i++) {
+            int64_t x = (int64_t)(t_rand(seed) % 4000000000u) - 2000000000;
+            if (c->time_unit == ORDO_UNIT_DAY32) {
+                int32_t d = (int32_t)(x % 100000);
+                memcpy(v + 4 * i, &d, 4);
+            } else {
+                memcpy(v + 8 * i, &x, 8);
+            }
+        }
+    }
+    if (t == ORDO_TYPE_FLOAT64 || t == ORDO_TYPE_FLOAT32)
+        fill_edges(t == ORDO_TYPE_FLOAT64 ? ORDO_OP_F64_LEX : ORDO_OP_F32_LEX, v, rows, seed);
+    c->values = v;
+}
+
+static void free_column(colbuf *cb)
+{
+    free(cb->values);
+    free(cb->offsets);
+    free(cb->validity);
+}
+
+#define DEF_RD(T)                                  \
+    static T rd_##T(const uint8_t *v, size_t j)    \
+    {                                              \
+        T x;                                       \
+        memcpy(&x, v + sizeof(T) * j, sizeof(T));  \
+        return x;                                  \
+    }
+DEF_RD(int8_t)
+DEF_RD(int16_t)
+DEF_RD(int32_t)
+DEF_RD(int64_t)
+DEF_RD(uint8_t)
+DEF_RD(uint16_t)
+DEF_RD(uint32_t)
+DEF_RD(uint64_t)
+DEF_RD(float)
+DEF_RD(double)
+
+/* Row r through the row API: the independent reference. */
+static void row_key(const colbuf *cbs, size_t ncols, size_t r, unsigned flags, uint8_t *out,
+                    size_t cap, size_t *len)
+{
+    ordo_lexkey b;
+    ordo_lexkey_init(&b, out, cap, flags);
+    for (size_t c = 0; c < ncols; c++) {
+        const ordo_column *col = &cbs[c].col;
+        size_t j = col->offset + r;
+        const uint8_t *v = col->values;
+        if (col->validity && !((col->validity[j / 8] >> (j % 8)) & 1)) {
+            ordo_lexkey_nil(&b);
+            continue;
+        }
+#define RD(T) rd_##T(v, j)
+        switch (col->type) {
+        case ORDO_TYPE_STRING:
+        case ORDO_TYPE_BYTES: {
+            int64_t a, z;
+            if (col->offset_bits == 64) {
+                memcpy(&a, (const uint8_t *)col->offsets + 8 * j, 8);
+                memcpy(&z, (const uint8_t *)col->offsets + 8 * j + 8, 8);
+            } else {
+                int32_t a32, z32;
+                memcpy(&a32, (const uint8_t *)col->offsets + 4 * j, 4);
+                memcpy(&z32, (const uint8_t *)col->offsets + 4 * j + 4, 4);
+                a = a32, z = z32;
+            }
+            if (col->type == ORDO_TYPE_STRING)
+                ordo_lexkey_string(&b, (const char *)v + a, (size_t)(z - a));
+            else
+                ordo_lexkey_bytes(&b, v + a, (size_t)(z - a));
+            break;
+        }
+        case ORDO_TYPE_UUID: ordo_lexkey_uuid(&b, v + 16 * j); break;
+        case ORDO_TYPE_BOOL: ordo_lexkey_bool(&b, (v[j / 8] >> (j % 8)) & 1); break;
+        case ORDO_TYPE_INT8: ordo_lexkey_int8(&b, RD(int8_t)); break;
+        case ORDO_TYPE_INT16: ordo_lexkey_int16(&b, RD(int16_t)); break;
+        case ORDO_TYPE_INT32: ordo_lexkey_int32(&b, RD(int32_t)); break;
+        case ORDO_TYPE_INT64: ordo_lexkey_int64(&b, RD(int64_t)); break;
+        case ORDO_TYPE_INT: ordo_lexkey_int(&b, RD(int64_t)); break;
+        case ORDO_TYPE_UINT8: ordo_lexkey_uint8(&b, RD(uint8_t)); break;
+        case ORDO_TYPE_UINT16: ordo_lexkey_uint16(&b, RD(uint16_t)); break;
+        case ORDO_TYPE_UINT32: ordo_lexkey_uint32(&b, RD(uint32_t)); break;
+        case ORDO_TYPE_UINT64: ordo_lexkey_uint64(&b, RD(uint64_t)); break;
+        case ORDO_TYPE_FLOAT32: ordo_lexkey_float32(&b, RD(float)); break;
+        case ORDO_TYPE_FLOAT64: ordo_lexkey_float64(&b, RD(double)); break;
+        case ORDO_TYPE_DURATION: ordo_lexkey_duration(&b, RD(int64_t)); break;
+        case ORDO_TYPE_TIME: {
+            int64_t ns;
+            switch (col->time_unit) {
+            case ORDO_UNIT_NS: ns = RD(int64_t); break;
+            case ORDO_UNIT_US: assert_status(ordo_time_from_unix(0, RD(int64_t) * 1000, &ns), ORDO_OK); break;
+            case ORDO_UNIT_MS: assert_status(ordo_time_from_unix(RD(int64_t) / 1000, RD(int64_t) % 1000 * 1000000, &ns), ORDO_OK); break;
+            case ORDO_UNIT_S: assert_status(ordo_time_from_unix(RD(int64_t), 0, &ns), ORDO_OK); break;
+            default: assert_status(ordo_time_from_unix((int64_t)RD(int32_t) * 86400, 0, &ns), ORDO_OK); break;
+            }
+            ordo_lexkey_time(&b, ns);
+            break;
+        }
+        case ORDO_TYPE_NIL: ordo_lexkey_nil(&b); break;
+        case ORDO_TYPE_END: ordo_lexkey_end(&b); break;
+        }
+#undef RD
+    }
+    assert_status(ordo_lexkey_finish(&b, len), ORDO_OK);
+}
+
+/* Encodes with every implementation and compares each key with the row
+ * API's. dst_shift misaligns the output. */
+static void check_batch(colbuf *cbs, size_t ncols, size_t n, ordo_format fmt, size_t dst_shift)
+{
+    ordo_column cols[16];
+    for (size_t c = 0; c < ncols; c++)
+        cols[c] = cbs[c].col;
+    size_t total = 0, stride = 0;
+    assert_status(ordo_batch_size(fmt, cols, ncols, n, &total, &stride, NULL), ORDO_OK);
+    uint8_t *buf = malloc(total + dst_shift + 1), *dst = buf + dst_shift;
+    size_t *offs = malloc(sizeof(size_t) * (n + 1));
+    uint8_t row[4096];
+    unsigned flags = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
+    for (size_t m = 0; m < n_impls; m++) {
+        memset(buf, 0xa5, total + dst_shift + 1);
+        int use_offsets = !stride || (n % 2);
+        ordo_batch_error where = {0, 0};
+        assert_status(ordo_batch_encode_kernels(impls[m].k, fmt, cols, ncols, n, dst, total,
+                                                use_offsets ? offs : NULL, &where),
+                      ORDO_OK);
+        assert_int_equal(buf[total + dst_shift], 0xa5);
+        for (size_t i = 0; i < dst_shift; i++)
+            assert_int_equal(buf[i], 0xa5);
+        size_t at = 0;
+        for (size_t r = 0; r < n; r++) {
+            size_t len = 0;
+            row_key(cbs, ncols, r, flags, row, sizeof row, &len);
+            size_t start = use_offsets ? offs[r] : r * stride;
+            size_t end = use_offsets ? offs[r + 1] : (r + 1) * stride;
+            assert_int_equal(start, at);
+            if (end - start != len || memcmp(dst + start, row, len) != 0) {
+                char g[1024], w[1024];
+                t_hex(dst + start, end - start > 500 ? 500 : end - start, g);
+                t_hex(row, len > 500 ? 500 : len, w);
+                fail_msg("%s: row %zu of %zu differs from the row API\n  got  %s\n  want %s",
+                         impls[m].name, r, n, g, w);
+            }
+            at = end;
+        }
+        assert_int_equal(at, total);
+    }
+    free(buf);
+    free(offs);
+}
+
+static void single_columns(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (size_t t = 0; t < N_TYPES; t++) {
+        for (size_t n = 0; n <= 3 * 32 + 1; n++) {
+            colbuf cb;
+            int nulls = (n % 3 == 0) ? 0 : (int)(n % 3) * 30;
+            make_column(&cb, all_types[t], n, n % 5, n % 16, nulls, &seed);
+            check_batch(&cb, 1, n, (n & 1) ? ORDO_FORMAT_LEXKEY_LEGACY : ORDO_FORMAT_LEXKEY,
+                        (n * 3) % 16);
+            free_column(&cb);
+        }
+    }
+}
+
+static void mixed_schemas(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (int round = 0; round < 150; round++) {
+        size_t ncols = 1 + t_rand(&seed) % 6;
+        size_t n = t_rand(&seed) % 4 == 0 ? t_rand(&seed) % 1200 : t_rand(&seed) % 80;
+        colbuf cbs[8];
+        for (size_t c = 0; c < ncols; c++) {
+            ordo_type t = all_types[t_rand(&seed) % N_TYPES];
+            int nulls = t_rand(&seed) % 3 == 0 ? (int)(t_rand(&seed) % 101) : 0;
+            make_column(&cbs[c], t, n, t_rand(&seed) % 9, t_rand(&seed) % 16, nulls, &seed);
+        }
+        for (int fmt = ORDO_FORMAT_LEXKEY; fmt <= ORDO_FORMAT_LEXKEY_LEGACY; fmt++)
+            check_batch(cbs, ncols, n, (ordo_format)fmt, t_rand(&seed) % 16);
+        for (size_t c = 0; c < ncols; c++)
+            free_column(&cbs[c]);
+    }
+}
+
+/* A fixed-width batch without NULLs reports its stride and needs no offsets. */
+static void fixed_stride(void **state)
+{
+    (void)state;
+    int64_t a[5] = {1, -2, 3, INT64_MIN, INT64_MAX};
+    double b[5] = {1.5, -0.0, NAN, INFINITY, -1e300};
+    int32_t c[5] = {7, -7, 0, INT32_MIN, INT32_MAX};
+    uint8_t allvalid = 0x1f;
+    ordo_column cols[3] = {{.type = ORDO_TYPE_INT64, .values = a},
+                           {.type = ORDO_TYPE_FLOAT64, .values = b, .validity = &allvalid},
+                           {.type = ORDO_TYPE_INT32, .values = c}};
+    size_t total = 0, stride = 0;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, cols, 3, 5, &total, &stride, NULL), ORDO_OK);
+    assert_int_equal(stride, 26);
+    assert_int_equal(total, 130);
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY_LEGACY, cols, 3, 5, &total, &stride, NULL),
+                  ORDO_OK);
+    assert_int_equal(stride, 22);
+    uint8_t nulls = 0x1d; /* row 1 is NULL */
+    cols[1].validity = &nulls;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, cols, 3, 5, &total, &stride, NULL), ORDO_OK);
+    assert_int_equal(stride, 0);
+    assert_int_equal(total, 130 - 7);
+    uint8_t out[200];
+    for (size_t m = 0; m < n_impls; m++)
+        assert_status(ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_LEXKEY, cols, 3, 5, out,
+                                                sizeof out, NULL, NULL),
+                      ORDO_ERR_NULL_ARG);
+}
+
+/* ------------------------------------------------------------- errors */
+
+static void capacity_and_errors(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    colbuf cbs[3];
+    make_column(&cbs[0], ORDO_TYPE_STRING, 40, 2, 1, 20, &seed);
+    make_column(&cbs[1], ORDO_TYPE_INT32, 40, 0, 0, 10, &seed);
+    make_column(&cbs[2], ORDO_TYPE_FLOAT64, 40, 1, 3, 0, &seed);
+    ordo_column cols[3] = {cbs[0].col, cbs[1].col, cbs[2].col};
+    size_t total = 0;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, cols, 3, 40, &total, NULL, NULL), ORDO_OK);
+    uint8_t *full = malloc(total), *buf = malloc(total + 64);
+    size_t offs[41], offs2[41];
+    assert_status(ordo_batch_encode(ORDO_FORMAT_LEXKEY, cols, 3, 40, full, total, offs, NULL),
+                  ORDO_OK);
+    for (size_t m = 0; m < n_impls; m++) {
+        for (size_t cap = 0; cap <= total; cap++) {
+            memset(buf, 0xa5, total + 64);
+            memset(offs2, 0xa5, sizeof offs2);
+            ordo_status s = ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_LEXKEY, cols, 3,
+                                                      40, buf, cap, offs2, NULL);
+            if (cap < total) {
+                assert_status(s, ORDO_ERR_DST_TOO_SMALL);
+                for (size_t i = 0; i < total + 64; i++)
+                    assert_int_equal(buf[i], 0xa5);
+                for (size_t i = 0; i < sizeof offs2; i++)
+                    assert_int_equal(((uint8_t *)offs2)[i], 0xa5);
+            } else {
+                assert_status(s, ORDO_OK);
+                assert_memory_equal(buf, full, total);
+                assert_memory_equal(offs2, offs, sizeof offs);
+                assert_int_equal(buf[total], 0xa5);
+            }
+        }
+    }
+    ordo_batch_error where = {99, 99};
+    /* Decreasing offsets: an error naming the row and column. */
+    int32_t bad_offs[4] = {0, 3, 2, 5};
+    ordo_column sc = {.type = ORDO_TYPE_STRING, .values = "abcde", .offsets = bad_offs,
+                      .offset_bits = 32};
+    ordo_column two[2] = {cols[1], sc};
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, two, 2, 3, &total, NULL, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(where.row, 1);
+    assert_int_equal(where.column, 1);
+    assert_status(ordo_batch_encode(ORDO_FORMAT_LEXKEY, two, 2, 3, buf, total + 64, offs2, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    int32_t neg_offs[2] = {-1, 2};
+    sc.offsets = neg_offs;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 1, &total, NULL, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    sc.offsets = bad_offs;
+    sc.offset_bits = 16;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 1, &total, NULL, &where),
+                  ORDO_ERR_INVALID_ARG);
+    sc.offsets = NULL;
+    sc.offset_bits = 32;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 1, &total, NULL, &where),
+                  ORDO_ERR_NULL_ARG);
+    /* Time out of range after the unit conversion: row 2. */
+    int64_t secs[3] = {0, -5, INT64_C(9300000000)};
+    ordo_column tc = {.type = ORDO_TYPE_TIME, .values = secs, .time_unit = ORDO_UNIT_S};
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &tc, 1, 3, &total, NULL, &where),
+                  ORDO_ERR_OUT_OF_RANGE);
+    assert_int_equal(where.row, 2);
+    uint8_t valid2 = 0x3; /* ... unless that row is NULL */
+    tc.validity = &valid2;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &tc, 1, 3, &total, NULL, &where), ORDO_OK);
+    tc.time_unit = 9;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &tc, 1, 3, &total, NULL, &where),
+                  ORDO_ERR_INVALID_ARG);
+    /* Bad type, format, shapes. */
+    ordo_column bt = {.type = (ordo_type)99, .values = secs};
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &bt, 1, 3, &total, NULL, &where),
+                  ORDO_ERR_BAD_TYPE);
+    assert_status(ordo_batch_size((ordo_format)7, cols, 3, 40, &total, NULL, &where),
+                  ORDO_ERR_INVALID_ARG);
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, cols, 0, 40, &total, NULL, &where),
+                  ORDO_ERR_NO_PARTS);
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, NULL, 2, 40, &total, NULL, &where),
+                  ORDO_ERR_NULL_ARG);
+    ordo_column nv = {.type = ORDO_TYPE_INT64};
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &nv, 1, 3, &total, NULL, &where),
+                  ORDO_ERR_NULL_ARG);
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &nv, 1, 0, &total, NULL, &where), ORDO_OK);
+    assert_int_equal(total, 0);
+    assert_status(ordo_batch_encode_impl("avx512", ORDO_FORMAT_LEXKEY, cols, 3, 40, full, total,
+                                         offs, NULL),
+                  ORDO_ERR_UNKNOWN_IMPL);
+#if !defined(__aarch64__)
+    assert_status(ordo_batch_encode_impl("neon", ORDO_FORMAT_LEXKEY, cols, 3, 40, full, total,
+                                         offs, NULL),
+                  ORDO_ERR_UNSUPPORTED_IMPL);
+#endif
+    free(full);
+    free(buf);
+    for (int c = 0; c < 3; c++)
+        free_column(&cbs[c]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(single_columns),
+        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(fixed_stride),
+        cmocka_unit_test(capacity_and_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
