@@ -96,6 +96,12 @@ static inline V v_f32_nan(V v)
 }
 static inline V v_select(V m, V a, V b) { return simde_vbslq_u8(m, a, b); }
 
+static inline void v_scatter64(uint8_t *d, size_t s, V v)
+{
+    simde_vst1_u8(d, simde_vget_low_u8(v));
+    simde_vst1_u8(d + s, simde_vget_high_u8(v));
+}
+
 #if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
 #  define ORDO_KERNELS_LABEL "neon"
 #else

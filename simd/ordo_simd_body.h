@@ -13,6 +13,7 @@
  *   v_widen_f32(p)                                    float32 -> float64 bits
  *   v_f64_lt0(v), v_f64_nan(v), v_f32_lt0(v), v_f32_nan(v)   all-ones lanes where true
  *   v_select(mask, a, b)                              a where mask, else b
+ *   v_scatter64(dst, stride, v)                       8-byte lane k to dst + k*stride
  *   ORDO_KERNELS_NAME                                 the table's symbol
  *   ORDO_KERNELS_LABEL                                its name string
  */
@@ -33,13 +34,13 @@ static inline void v_put(uint8_t *dst, size_t stride, V v, size_t w)
         v_storeu(dst, v);
         return;
     }
+    if (w == 8) {
+        v_scatter64(dst, stride, v);
+        return;
+    }
     uint8_t t[V_BYTES];
     v_storeu(t, v);
     switch (w) { /* constant sizes: each copy is one move */
-    case 8:
-        for (size_t k = 0; k < L64; k++)
-            memcpy(dst + k * stride, t + 8 * k, 8);
-        break;
     case 4:
         for (size_t k = 0; k < L32; k++)
             memcpy(dst + k * stride, t + 4 * k, 4);

@@ -77,6 +77,12 @@ static inline V v_f32_nan(V v)
 }
 static inline V v_select(V m, V a, V b) { return simde_mm_blendv_epi8(b, a, m); }
 
+static inline void v_scatter64(uint8_t *d, size_t s, V v)
+{
+    simde_mm_storel_epi64((void *)d, v);
+    simde_mm_storeh_pd((simde_float64 *)(void *)(d + s), simde_mm_castsi128_pd(v));
+}
+
 #define ORDO_KERNELS_NAME ordo_kernels_sse41
 #define ORDO_KERNELS_LABEL "sse41"
 #include "ordo_simd_body.h"

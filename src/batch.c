@@ -52,6 +52,21 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
         int64_t prev = n ? ordo_col_offset_at(c, c->offset) : 0;
         if (prev < 0)
             return fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
+        /* Without NULLs the bytes are last - first once the offsets are
+         * known to be non-decreasing: one branch-free pass. */
+        int monotonic = 1;
+        if (!c->validity) {
+            int64_t p = prev;
+            for (size_t i = 0; i < n; i++) {
+                int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
+                monotonic &= next >= p;
+                p = next;
+            }
+            if (monotonic) {
+                sum = (size_t)(p - prev);
+                n = 0; /* done */
+            }
+        }
         for (size_t i = 0; i < n; i++) {
             int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
             if (next < prev)
@@ -127,39 +142,6 @@ ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t nco
     return ORDO_OK;
 }
 
-/* offsets[i] = start of key i: every key's length, then a prefix sum. */
-static void fill_offsets(const ordo_batch_plan *p, size_t *offsets)
-{
-    size_t n = p->nrows, base = p->ncols - 1;
-    unsigned flags = ordo_fmt_flags(p->fmt);
-    for (size_t c = 0; c < p->ncols; c++) {
-        int w = ordo_lexkey_fixed_width(p->cols[c].type, flags);
-        base += (size_t)w;
-    }
-    for (size_t i = 0; i < n; i++)
-        offsets[i + 1] = base;
-    for (size_t c = 0; c < p->ncols; c++) {
-        const ordo_column *col = &p->cols[c];
-        int w = ordo_lexkey_fixed_width(col->type, flags);
-        if (w == 0) {
-            for (size_t i = 0; i < n; i++) {
-                size_t j = col->offset + i;
-                offsets[i + 1] += ordo_col_valid(col, i)
-                                      ? (size_t)(ordo_col_offset_at(col, j + 1) -
-                                                 ordo_col_offset_at(col, j))
-                                      : 1;
-            }
-        } else if (col->validity && w > 1) {
-            for (size_t i = 0; i < n; i++)
-                if (!ordo_col_valid(col, i))
-                    offsets[i + 1] -= (size_t)w - 1;
-        }
-    }
-    offsets[0] = 0;
-    for (size_t i = 0; i < n; i++)
-        offsets[i + 1] += offsets[i];
-}
-
 ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
                                       const ordo_column *cols, size_t ncols, size_t nrows,
                                       void *dst, size_t cap, size_t *offsets,
@@ -176,16 +158,13 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
     if (p.total > cap)
         return fail(where, 0, 0, ORDO_ERR_DST_TOO_SMALL);
     if (offsets) {
-        if (p.stride) {
-            for (size_t i = 0; i <= nrows; i++)
+        offsets[0] = 0;
+        if (p.stride)
+            for (size_t i = 1; i <= nrows; i++)
                 offsets[i] = i * p.stride;
-        } else {
-            fill_offsets(&p, offsets);
-        }
     }
-    if (nrows == 0)
-        return ORDO_OK;
-    const size_t *offs = p.stride ? NULL : offsets;
+    /* Variable lengths: the encoders fill the offsets as they go. */
+    size_t *offs = p.stride ? NULL : offsets;
     if (k)
         ordo_batch_encode_tiled(k, &p, dst, offs);
     else

@@ -8,7 +8,7 @@
 
 /* Rows per tile of the tiled driver: a tile's keys stay in L1/L2 while every
  * column is written into them. */
-#define ORDO_TILE_ROWS 256
+#define ORDO_TILE_ROWS 64
 
 static inline unsigned ordo_fmt_flags(ordo_format fmt)
 {
@@ -86,10 +86,17 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
                                       void *dst, size_t cap, size_t *offsets,
                                       ordo_batch_error *where);
 
+/* offsets[r0+1 .. r0+n] from offsets[r0]: the ends of keys r0 .. r0+n-1. */
+void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *offsets);
+
+/* The encoders below write the keys; with offsets (variable lengths) they
+ * also fill offsets[1..nrows] (offsets[0] is 0); without, key i is at
+ * i * stride. */
+
 /* The scalar reference: row after row, part after part, as the SPEC reads. */
-void ordo_batch_encode_scalar(const ordo_batch_plan *p, uint8_t *dst, const size_t *offsets);
+void ordo_batch_encode_scalar(const ordo_batch_plan *p, uint8_t *dst, size_t *offsets);
 /* The tiled column-at-a-time driver over an implementation's kernels. */
 void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,
-                             const size_t *offsets);
+                             size_t *offsets);
 
 #endif /* ORDO_BATCH_H */

@@ -43,8 +43,10 @@ static size_t put_part(const ordo_batch_plan *pl, const ordo_column *c, size_t r
     return ordo_op_shape[op].width;
 }
 
-void ordo_batch_encode_scalar(const ordo_batch_plan *pl, uint8_t *dst, const size_t *offsets)
+void ordo_batch_encode_scalar(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets)
 {
+    if (offsets)
+        ordo_batch_offsets(pl, 0, pl->nrows, offsets);
     for (size_t r = 0; r < pl->nrows; r++) {
         uint8_t *p = dst + (offsets ? offsets[r] : r * pl->stride);
         for (size_t c = 0; c < pl->ncols; c++) {

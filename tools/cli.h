@@ -24,5 +24,6 @@ int cmd_encode(int argc, char **argv);
 int cmd_pk(int argc, char **argv);
 int cmd_range(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -14,6 +14,8 @@ static const char usage[] =
     "  pk --split HEX                      print \"PARTITION_HEX ROW_HEX\"\n"
     "  range --partition HEX [--lower HEX] [--upper HEX]\n"
     "                                      print \"LOWER_HEX UPPER_HEX\"\n"
+    "  bench --schema SCHEMA --rows N [--format F] [--batch B] [--impl LIST] [--json]\n"
+    "                                      encode N generated rows with each implementation\n"
     "  version                             version, SIMD implementation, CPU features\n";
 
 int main(int argc, char **argv)
@@ -31,6 +33,8 @@ int main(int argc, char **argv)
         return cmd_pk(argc - 1, argv + 1);
     if (!strcmp(cmd, "range"))
         return cmd_range(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench"))
+        return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
         return cmd_version(argc - 1, argv + 1);
     cli_fail("unknown command '%s'\n%s", cmd, usage);

@@ -1,0 +1,278 @@
+/* ordo bench: encode N generated rows with each implementation, and copy
+ * the same number of output bytes with memcpy, in one run. */
+#include "cli.h"
+#include "columns.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t rng = UINT64_C(0x2545f4914f6cdd1d);
+
+static uint64_t next(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * UINT64_C(2685821657736338717);
+}
+
+/* Random values of every type; text is 8 to 16 letters (about 12). */
+static void generate(batchbuf *b, size_t rows)
+{
+    const schema *s = b->s;
+    for (size_t c = 0; c < s->ncols; c++) {
+        const schema_column *sc = &s->cols[c];
+        for (size_t r = 0; r < rows; r++) {
+            uint64_t x = next();
+            switch (sc->type) {
+            case ORDO_TYPE_STRING:
+            case ORDO_TYPE_BYTES: {
+                size_t n = 8 + x % 9;
+                uint8_t *p = batchbuf_reserve_bytes(b, c, r, n);
+                for (size_t i = 0; i < n; i++)
+                    p[i] = (uint8_t)('a' + (next() % 26));
+                break;
+            }
+            case ORDO_TYPE_BOOL:
+                batchbuf_set_bool(b, c, r, (int)(x & 1));
+                break;
+            case ORDO_TYPE_FLOAT64: {
+                double d = ((double)(int64_t)x) / 1e6;
+                memcpy(batchbuf_slot(b, c, r), &d, 8);
+                break;
+            }
+            case ORDO_TYPE_FLOAT32: {
+                float f = (float)((double)(int32_t)x / 1e3);
+                memcpy(batchbuf_slot(b, c, r), &f, 4);
+                break;
+            }
+            case ORDO_TYPE_UUID: {
+                uint64_t y = next();
+                memcpy(batchbuf_slot(b, c, r), &x, 8);
+                memcpy((uint8_t *)batchbuf_slot(b, c, r) + 8, &y, 8);
+                break;
+            }
+            case ORDO_TYPE_TIME:
+                if (sc->time_unit == ORDO_UNIT_DAY32) {
+                    int32_t d = (int32_t)(x % 40000);
+                    memcpy(batchbuf_slot(b, c, r), &d, 4);
+                } else {
+                    int64_t ns = (int64_t)(x % (UINT64_C(1) << 62));
+                    memcpy(batchbuf_slot(b, c, r), &ns, 8);
+                }
+                break;
+            default:
+                memcpy(batchbuf_slot(b, c, r), &x, batchbuf_value_size(sc));
+                break;
+            }
+        }
+    }
+    b->rows = rows;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct job {
+    const char *impl; /* NULL: memcpy */
+    ordo_format fmt;
+    ordo_column *cols;
+    size_t ncols, rows, batch;
+    uint8_t *dst, *src_copy;
+    size_t total;
+    size_t *offsets;
+    size_t *chunk_at; /* output position of each batch */
+} job;
+
+static ordo_status run_once(const job *j)
+{
+    if (!j->impl) {
+        memcpy(j->dst, j->src_copy, j->total);
+        return ORDO_OK;
+    }
+    for (size_t r0 = 0, k = 0; r0 < j->rows; r0 += j->batch, k++) {
+        size_t n = j->rows - r0 < j->batch ? j->rows - r0 : j->batch;
+        ordo_column cols[64];
+        for (size_t c = 0; c < j->ncols; c++) {
+            cols[c] = j->cols[c];
+            cols[c].offset += r0;
+        }
+        ordo_status s = ordo_batch_encode_impl(j->impl, j->fmt, cols, j->ncols, n,
+                                               j->dst + j->chunk_at[k], j->total - j->chunk_at[k],
+                                               j->offsets + r0 + k, NULL);
+        if (s != ORDO_OK)
+            return s;
+    }
+    return ORDO_OK;
+}
+
+/* Best seconds per run over several measurements of at least 50 ms each. */
+static double measure(const job *j, ordo_status *status)
+{
+    size_t iters = 1;
+    double best = 1e30;
+    *status = run_once(j); /* warm-up, and pages touched */
+    if (*status != ORDO_OK)
+        return 0;
+    for (;;) {
+        double t0 = now();
+        for (size_t i = 0; i < iters; i++)
+            run_once(j);
+        double t = now() - t0;
+        if (t >= 0.05 || iters >= (SIZE_MAX >> 2))
+            break;
+        iters *= t > 0.005 ? (size_t)(0.06 / t) + 1 : 16;
+    }
+    for (int rep = 0; rep < 7; rep++) {
+        double t0 = now();
+        for (size_t i = 0; i < iters; i++)
+            run_once(j);
+        double t = (now() - t0) / (double)iters;
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static const char *opt_arg(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != 0)
+        return NULL;
+    if (*i + 1 >= argc)
+        cli_fail("bench: %s needs a value", name);
+    return argv[++*i];
+}
+
+static size_t parse_count(const char *what, const char *v)
+{
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (!*v || *end || x == 0 || v[0] == '-')
+        cli_fail("bench: %s: expected a positive integer, got '%s'", what, v);
+    return (size_t)x;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const char *format = "lexkey", *schema_text = NULL, *impls = NULL, *v;
+    size_t rows = 0, batch = 0;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if ((v = opt_arg(argc, argv, &i, "--format")))
+            format = v;
+        else if ((v = opt_arg(argc, argv, &i, "--schema")))
+            schema_text = v;
+        else if ((v = opt_arg(argc, argv, &i, "--rows")))
+            rows = parse_count("--rows", v);
+        else if ((v = opt_arg(argc, argv, &i, "--batch")))
+            batch = parse_count("--batch", v);
+        else if ((v = opt_arg(argc, argv, &i, "--impl")))
+            impls = v;
+        else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else
+            cli_fail("bench: unknown argument '%s'", argv[i]);
+    }
+    if (!schema_text || !rows)
+        cli_fail("bench: needs --schema SCHEMA and --rows N");
+    ordo_format fmt = schema_format(format);
+    if (!fmt)
+        cli_fail("bench: --format: unknown format '%s' (lexkey, lexkey-legacy)", format);
+    schema s;
+    char err[256];
+    if (!schema_parse(schema_text, format, &s, err, sizeof err))
+        cli_fail("bench: --schema: %s", err);
+    if (s.ncols > 64)
+        cli_fail("bench: --schema: at most 64 columns");
+    if (!batch || batch > rows)
+        batch = rows;
+
+    batchbuf b;
+    batchbuf_init(&b, &s, rows);
+    generate(&b, rows);
+    ordo_column *cols = (ordo_column *)batchbuf_view(&b);
+    size_t nchunks = (rows + batch - 1) / batch;
+    size_t *chunk_at = cli_alloc((nchunks + 1) * sizeof(size_t)), total = 0, stride = 0;
+    for (size_t k = 0; k < nchunks; k++) {
+        ordo_column cc[64];
+        size_t n = rows - k * batch < batch ? rows - k * batch : batch, t = 0;
+        for (size_t c = 0; c < s.ncols; c++)
+            cc[c] = cols[c], cc[c].offset = k * batch;
+        ordo_status st = ordo_batch_size(fmt, cc, s.ncols, n, &t, &stride, NULL);
+        if (st != ORDO_OK)
+            cli_fail("bench: %s", ordo_status_message(st));
+        chunk_at[k] = total;
+        total += t;
+    }
+    uint8_t *dst = cli_alloc(total), *src = cli_alloc(total);
+    size_t *offsets = cli_alloc((rows + nchunks) * sizeof(size_t));
+    memset(dst, 0, total);
+    memset(src, 1, total);
+
+    char list[256];
+    int explicit_list = impls != NULL;
+    snprintf(list, sizeof list, "%s", impls ? impls : "scalar,sse41,avx2,neon");
+    struct result {
+        const char *name;
+        double secs;
+    } res[8];
+    size_t nres = 0;
+    for (char *tok = strtok(list, ","); tok && nres < 7; tok = strtok(NULL, ",")) {
+        job j = {tok, fmt, cols, s.ncols, rows, batch, dst, src, total, offsets, chunk_at};
+        ordo_status st;
+        double secs = measure(&j, &st);
+        if (st == ORDO_ERR_UNSUPPORTED_IMPL && !explicit_list)
+            continue;
+        if (st != ORDO_OK)
+            cli_fail("bench: --impl %s: %s", tok, ordo_status_message(st));
+        res[nres++] = (struct result){tok, secs};
+    }
+    job mj = {NULL, fmt, cols, s.ncols, rows, batch, dst, src, total, offsets, chunk_at};
+    ordo_status st;
+    res[nres++] = (struct result){"memcpy", measure(&mj, &st)};
+
+    double scalar = 0, mem = res[nres - 1].secs;
+    for (size_t i = 0; i < nres; i++)
+        if (!strcmp(res[i].name, "scalar"))
+            scalar = res[i].secs;
+    if (json) {
+        printf("{\"schema\": \"");
+        for (const char *p = schema_text; *p; p++)
+            printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+        printf("\", \"format\": \"%s\", \"rows\": %zu, \"batch\": %zu, \"key_bytes\": %zu, "
+               "\"results\": [",
+               format, rows, batch, total);
+        for (size_t i = 0; i < nres; i++)
+            printf("%s{\"impl\": \"%s\", \"rows_per_s\": %.0f, \"bytes_per_s\": %.0f, "
+                   "\"values_per_s\": %.0f}",
+                   i ? ", " : "", res[i].name, (double)rows / res[i].secs,
+                   (double)total / res[i].secs, (double)rows * (double)s.ncols / res[i].secs);
+        printf("]}\n");
+    } else {
+        printf("schema: %s\nformat: %s  rows: %zu  batch: %zu  key bytes: %zu (%s)\n",
+               schema_text, format, rows, batch, total,
+               stride ? "fixed stride" : "variable length");
+        printf("%-8s %14s %16s %12s %10s %10s\n", "impl", "rows/s", "values/s", "GB/s",
+               "x scalar", "x memcpy");
+        for (size_t i = 0; i < nres; i++)
+            printf("%-8s %14.0f %16.0f %12.3f %10.2f %10.2f\n", res[i].name,
+                   (double)rows / res[i].secs, (double)rows * (double)s.ncols / res[i].secs,
+                   (double)total / res[i].secs / 1e9, scalar ? scalar / res[i].secs : 0.0,
+                   mem / res[i].secs);
+    }
+    free(dst), free(src), free(offsets), free(chunk_at);
+    batchbuf_free(&b);
+    schema_free(&s);
+    return 0;
+}

@@ -1,0 +1,269 @@
+#include "schema.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    sql_type sql;
+    const char *canonical;
+} type_names[] = {
+    {"boolean", SQL_BOOLEAN, "boolean"},
+    {"bool", SQL_BOOLEAN, "boolean"},
+    {"tinyint", SQL_TINYINT, "tinyint"},
+    {"int1", SQL_TINYINT, "tinyint"},
+    {"smallint", SQL_SMALLINT, "smallint"},
+    {"int2", SQL_SMALLINT, "smallint"},
+    {"integer", SQL_INTEGER, "integer"},
+    {"int", SQL_INTEGER, "integer"},
+    {"int4", SQL_INTEGER, "integer"},
+    {"bigint", SQL_BIGINT, "bigint"},
+    {"int8", SQL_BIGINT, "bigint"},
+    {"hugeint", SQL_HUGEINT, "hugeint"},
+    {"int128", SQL_HUGEINT, "hugeint"},
+    {"utinyint", SQL_UTINYINT, "utinyint"},
+    {"uint8", SQL_UTINYINT, "utinyint"},
+    {"usmallint", SQL_USMALLINT, "usmallint"},
+    {"uint16", SQL_USMALLINT, "usmallint"},
+    {"uinteger", SQL_UINTEGER, "uinteger"},
+    {"uint32", SQL_UINTEGER, "uinteger"},
+    {"ubigint", SQL_UBIGINT, "ubigint"},
+    {"uint64", SQL_UBIGINT, "ubigint"},
+    {"real", SQL_REAL, "real"},
+    {"float4", SQL_REAL, "real"},
+    {"double precision", SQL_DOUBLE, "double precision"},
+    {"double", SQL_DOUBLE, "double precision"},
+    {"float8", SQL_DOUBLE, "double precision"},
+    {"float", SQL_DOUBLE, "double precision"},
+    {"numeric", SQL_NUMERIC, "numeric"},
+    {"decimal", SQL_NUMERIC, "numeric"},
+    {"text", SQL_TEXT, "text"},
+    {"varchar", SQL_TEXT, "text"},
+    {"character varying", SQL_TEXT, "text"},
+    {"char", SQL_BPCHAR, "character"},
+    {"character", SQL_BPCHAR, "character"},
+    {"bpchar", SQL_BPCHAR, "character"},
+    {"bytea", SQL_BYTEA, "bytea"},
+    {"blob", SQL_BYTEA, "bytea"},
+    {"uuid", SQL_UUID, "uuid"},
+    {"date", SQL_DATE, "date"},
+    {"time", SQL_TIME, "time"},
+    {"time without time zone", SQL_TIME, "time"},
+    {"timetz", SQL_TIMETZ, "timetz"},
+    {"time with time zone", SQL_TIMETZ, "timetz"},
+    {"timestamp", SQL_TIMESTAMP, "timestamp"},
+    {"timestamp without time zone", SQL_TIMESTAMP, "timestamp"},
+    {"timestamptz", SQL_TIMESTAMPTZ, "timestamptz"},
+    {"timestamp with time zone", SQL_TIMESTAMPTZ, "timestamptz"},
+    {"interval", SQL_INTERVAL, "interval"},
+    {"inet", SQL_INET, "inet"},
+    {"cidr", SQL_CIDR, "cidr"},
+    {"macaddr", SQL_MACADDR, "macaddr"},
+    {"macaddr8", SQL_MACADDR8, "macaddr8"},
+    {"pg_lsn", SQL_PG_LSN, "pg_lsn"},
+};
+
+ordo_format schema_format(const char *name)
+{
+    if (!strcmp(name, "lexkey"))
+        return ORDO_FORMAT_LEXKEY;
+    if (!strcmp(name, "lexkey-legacy"))
+        return ORDO_FORMAT_LEXKEY_LEGACY;
+    return (ordo_format)0;
+}
+
+/* The LexKey part for an SQL type, or 0 when LexKey cannot hold it. */
+static ordo_type lexkey_part(sql_type t, uint8_t *unit)
+{
+    *unit = ORDO_UNIT_NS;
+    switch (t) {
+    case SQL_BOOLEAN: return ORDO_TYPE_BOOL;
+    case SQL_TINYINT: return ORDO_TYPE_INT8;
+    case SQL_SMALLINT: return ORDO_TYPE_INT16;
+    case SQL_INTEGER: return ORDO_TYPE_INT32;
+    case SQL_BIGINT: return ORDO_TYPE_INT64;
+    case SQL_UTINYINT: return ORDO_TYPE_UINT8;
+    case SQL_USMALLINT: return ORDO_TYPE_UINT16;
+    case SQL_UINTEGER: return ORDO_TYPE_UINT32;
+    case SQL_UBIGINT: return ORDO_TYPE_UINT64;
+    case SQL_REAL: return ORDO_TYPE_FLOAT32;
+    case SQL_DOUBLE: return ORDO_TYPE_FLOAT64;
+    case SQL_TEXT:
+    case SQL_BPCHAR: return ORDO_TYPE_STRING;
+    case SQL_BYTEA: return ORDO_TYPE_BYTES;
+    case SQL_UUID: return ORDO_TYPE_UUID;
+    case SQL_TIMESTAMPTZ:
+    case SQL_TIMESTAMP: return ORDO_TYPE_TIME;
+    case SQL_DATE: *unit = ORDO_UNIT_DAY32; return ORDO_TYPE_TIME;
+    default: return (ordo_type)0;
+    }
+}
+
+/* Lowercases and collapses whitespace; drops a "(...)" type modifier. */
+static void normalise(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    int depth = 0, space = 0;
+    for (size_t i = 0; i < n && o + 1 < cap; i++) {
+        char c = s[i];
+        if (c == '(') {
+            depth++;
+            continue;
+        }
+        if (c == ')') {
+            depth -= depth > 0;
+            continue;
+        }
+        if (depth)
+            continue;
+        if (isspace((unsigned char)c)) {
+            space = o > 0;
+            continue;
+        }
+        if (space && o + 2 < cap)
+            out[o++] = ' ';
+        space = 0;
+        out[o++] = (char)tolower((unsigned char)c);
+    }
+    out[o] = 0;
+}
+
+/* Removes a trailing word (" word") from s when present. */
+static int strip_suffix(char *s, const char *word)
+{
+    size_t n = strlen(s), w = strlen(word);
+    if (n > w && s[n - w - 1] == ' ' && !strcmp(s + n - w, word)) {
+        s[n - w - 1] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_column(const char *s, size_t n, const char *format, schema_column *c, char *err,
+                        size_t errlen, size_t index)
+{
+    memset(c, 0, sizeof *c);
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    /* the name: an identifier or a double-quoted name */
+    size_t k = 0;
+    if (n && *s == '"') {
+        for (k = 1; k < n && s[k] != '"'; k++)
+            ;
+        if (k >= n) {
+            snprintf(err, errlen, "column %zu: unterminated quoted name", index + 1);
+            return 0;
+        }
+        snprintf(c->name, sizeof c->name, "%.*s", (int)(k - 1), s + 1);
+        k++;
+    } else {
+        while (k < n && !isspace((unsigned char)s[k]))
+            k++;
+        snprintf(c->name, sizeof c->name, "%.*s", (int)k, s);
+    }
+    if (!c->name[0]) {
+        snprintf(err, errlen, "column %zu: missing name", index + 1);
+        return 0;
+    }
+    char rest[256];
+    normalise(s + k, n - k, rest, sizeof rest);
+    if (strip_suffix(rest, "nulls first"))
+        c->nulls_first = 1, c->order_given = 2;
+    else if (strip_suffix(rest, "nulls last"))
+        c->nulls_first = 0, c->order_given = 2;
+    int dir_given = 0;
+    if (strip_suffix(rest, "desc"))
+        c->desc = 1, dir_given = 1;
+    else if (strip_suffix(rest, "asc"))
+        dir_given = 1;
+    if (c->order_given != 2)
+        c->nulls_first = c->desc; /* PostgreSQL: DESC defaults to NULLS FIRST */
+    c->order_given |= dir_given;
+    if (!rest[0]) {
+        snprintf(err, errlen, "column '%s': missing type", c->name);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
+        if (!strcmp(rest, type_names[i].name)) {
+            c->sql = type_names[i].sql;
+            c->sql_name = type_names[i].canonical;
+            break;
+        }
+    }
+    if (!c->sql) {
+        snprintf(err, errlen, "column '%s': unknown type '%s'", c->name, rest);
+        return 0;
+    }
+    ordo_format fmt = schema_format(format);
+    if (fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY) {
+        c->type = lexkey_part(c->sql, &c->time_unit);
+        if (!c->type) {
+            snprintf(err, errlen, "column '%s': the %s format cannot hold type %s", c->name,
+                     format, c->sql_name);
+            return 0;
+        }
+        if (c->order_given) {
+            snprintf(err, errlen,
+                     "column '%s': the %s format has no ASC/DESC or NULLS FIRST/LAST "
+                     "(use --format ordered)",
+                     c->name, format);
+            return 0;
+        }
+    } else {
+        snprintf(err, errlen, "unknown format '%s'", format);
+        return 0;
+    }
+    return 1;
+}
+
+int schema_parse(const char *text, const char *format, schema *s, char *err, size_t errlen)
+{
+    s->cols = NULL;
+    s->ncols = 0;
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == ',';
+    s->cols = calloc(cap, sizeof *s->cols);
+    if (!s->cols) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    const char *start = text;
+    int depth = 0, quoted = 0;
+    for (const char *p = text;; p++) {
+        if (*p == '"')
+            quoted = !quoted;
+        else if (!quoted && *p == '(')
+            depth++;
+        else if (!quoted && *p == ')')
+            depth--;
+        if (*p == '\0' || (*p == ',' && !depth && !quoted)) {
+            if (!parse_column(start, (size_t)(p - start), format, &s->cols[s->ncols], err,
+                              errlen, s->ncols)) {
+                schema_free(s);
+                return 0;
+            }
+            for (size_t i = 0; i < s->ncols; i++) {
+                if (!strcmp(s->cols[i].name, s->cols[s->ncols].name)) {
+                    snprintf(err, errlen, "column '%s' appears twice", s->cols[i].name);
+                    schema_free(s);
+                    return 0;
+                }
+            }
+            s->ncols++;
+            if (*p == '\0')
+                break;
+            start = p + 1;
+        }
+    }
+    return 1;
+}
+
+void schema_free(schema *s)
+{
+    free(s->cols);
+    s->cols = NULL;
+    s->ncols = 0;
+}

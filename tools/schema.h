@@ -1,0 +1,66 @@
+/* The tool's schemas: "name TYPE [ASC|DESC] [NULLS FIRST|NULLS LAST], ..."
+ * with PostgreSQL's type names (and DuckDB's for what PostgreSQL lacks). */
+#ifndef ORDO_SCHEMA_H
+#define ORDO_SCHEMA_H
+
+#include "ordo.h"
+
+#include <stddef.h>
+
+/* The SQL types the tool knows, whatever the key format. */
+typedef enum sql_type {
+    SQL_BOOLEAN = 1,
+    SQL_TINYINT,
+    SQL_SMALLINT,
+    SQL_INTEGER,
+    SQL_BIGINT,
+    SQL_HUGEINT,
+    SQL_UTINYINT,
+    SQL_USMALLINT,
+    SQL_UINTEGER,
+    SQL_UBIGINT,
+    SQL_REAL,
+    SQL_DOUBLE,
+    SQL_NUMERIC,
+    SQL_TEXT,
+    SQL_BPCHAR, /* char(n): trailing spaces do not count */
+    SQL_BYTEA,
+    SQL_UUID,
+    SQL_DATE,
+    SQL_TIME,
+    SQL_TIMETZ,
+    SQL_TIMESTAMP,
+    SQL_TIMESTAMPTZ,
+    SQL_INTERVAL,
+    SQL_INET,
+    SQL_CIDR,
+    SQL_MACADDR,
+    SQL_MACADDR8,
+    SQL_PG_LSN
+} sql_type;
+
+typedef struct schema_column {
+    char name[64];
+    sql_type sql;
+    const char *sql_name; /* canonical name, for messages */
+    int desc;             /* 1 for DESC */
+    int nulls_first;      /* PostgreSQL's default: DESC is NULLS FIRST */
+    int order_given;      /* ASC/DESC/NULLS written explicitly */
+    ordo_type type;       /* the part type in the chosen format */
+    uint8_t time_unit;    /* for TIME parts */
+} schema_column;
+
+typedef struct schema {
+    schema_column *cols;
+    size_t ncols;
+} schema;
+
+/* Parses text into s (malloc'd columns) for the key format `format`
+ * ("lexkey", "lexkey-legacy"). On error returns 0 and writes a message
+ * naming the column into err. */
+int schema_parse(const char *text, const char *format, schema *s, char *err, size_t errlen);
+void schema_free(schema *s);
+/* ordo_format for a format name, or 0. */
+ordo_format schema_format(const char *name);
+
+#endif
