@@ -77,14 +77,21 @@ static inline V v_f32_nan(V v)
 }
 static inline V v_select(V m, V a, V b) { return simde_mm256_blendv_epi8(b, a, m); }
 
-/* movq / movhps straight from the register: no trip through memory. */
+/* The high 8 bytes of x to an unaligned address: movhps, through a
+ * builtin (a plain C double store would be a misaligned access). */
+static inline void store_hi64(uint8_t *d, simde__m128i x)
+{
+    simde_mm_storeh_pi((simde__m64 *)(void *)d, simde_mm_castsi128_ps(x));
+}
+
+/* Lanes straight from the register (movq, pextrq): no trip through memory. */
 static inline void v_scatter64(uint8_t *d, size_t s, V v)
 {
     simde__m128i lo = simde_mm256_castsi256_si128(v), hi = simde_mm256_extracti128_si256(v, 1);
     simde_mm_storel_epi64((void *)d, lo);
-    simde_mm_storeh_pd((simde_float64 *)(void *)(d + s), simde_mm_castsi128_pd(lo));
+    store_hi64(d + s, lo);
     simde_mm_storel_epi64((void *)(d + 2 * s), hi);
-    simde_mm_storeh_pd((simde_float64 *)(void *)(d + 3 * s), simde_mm_castsi128_pd(hi));
+    store_hi64(d + 3 * s, hi);
 }
 
 #define ORDO_KERNELS_NAME ordo_kernels_avx2

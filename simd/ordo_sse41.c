@@ -77,10 +77,18 @@ static inline V v_f32_nan(V v)
 }
 static inline V v_select(V m, V a, V b) { return simde_mm_blendv_epi8(b, a, m); }
 
+/* The high 8 bytes of x to an unaligned address: movhps, through a
+ * builtin (a plain C double store would be a misaligned access). */
+static inline void store_hi64(uint8_t *d, simde__m128i x)
+{
+    simde_mm_storeh_pi((simde__m64 *)(void *)d, simde_mm_castsi128_ps(x));
+}
+
+/* Lanes straight from the register (movq, pextrq): no trip through memory. */
 static inline void v_scatter64(uint8_t *d, size_t s, V v)
 {
     simde_mm_storel_epi64((void *)d, v);
-    simde_mm_storeh_pd((simde_float64 *)(void *)(d + s), simde_mm_castsi128_pd(v));
+    store_hi64(d + s, v);
 }
 
 #define ORDO_KERNELS_NAME ordo_kernels_sse41
