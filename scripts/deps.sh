@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # Installs what ordo needs to build and test, from Debian's packages.
+# --cross also installs the AArch64 cross compiler, qemu-user and the arm64
+# cmocka the NEON test build needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev
       libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ "${1:-}" = "--cross" ]; then
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $sudo dpkg --add-architecture arm64
+    rm -f /tmp/.ordo-apt-updated
+  fi
+  pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcmocka-dev:arm64)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
