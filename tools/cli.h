@@ -12,6 +12,8 @@
 
 /* Prints "ordo: <message>" on stderr and exits with status 2. */
 void cli_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* The same without the "ordo: " prefix, for "FILE:LINE:COLUMN: message". */
+void cli_fail_plain(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* Allocates or exits with a message (the tool, unlike the library, may allocate). */
 void *cli_alloc(size_t n);
 /* Decodes a hex argument of option `what`, or fails naming it. *out is
@@ -25,5 +27,8 @@ int cmd_pk(int argc, char **argv);
 int cmd_range(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* ordo encode --schema: CSV from path ("-" = stdin) to keys on stdout. */
+int encode_csv(const char *format, const char *schema, int header, const char *output,
+               const char *path);
 
 #endif

@@ -17,6 +17,17 @@ void cli_fail(const char *fmt, ...)
     exit(CLI_EXIT_BAD_INPUT);
 }
 
+void cli_fail_plain(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(CLI_EXIT_BAD_INPUT);
+}
+
 void *cli_alloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

@@ -1,12 +1,10 @@
 /* ordo encode: one key from PART arguments. */
 #include "cli.h"
+#include "pgtext.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 typedef struct part {
     ordo_type type;
@@ -35,97 +33,6 @@ static const struct {
     {"time", ORDO_TYPE_TIME},     {"duration", ORDO_TYPE_DURATION},
 };
 
-/* Decimal digits with an optional sign, nothing else. 0 on bad text. */
-static int parse_decimal(const char *s, int *neg, uint64_t *mag, int *overflow)
-{
-    *neg = 0;
-    *overflow = 0;
-    if (*s == '-' || *s == '+')
-        *neg = *s++ == '-';
-    if (!*s)
-        return 0;
-    uint64_t m = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return 0;
-        if (__builtin_mul_overflow(m, 10, &m) || __builtin_add_overflow(m, (uint64_t)(*s - '0'), &m))
-            *overflow = 1;
-    }
-    *mag = m;
-    return 1;
-}
-
-static int parse_signed(const char *s, int64_t max, int64_t *out, const char **why)
-{
-    int neg, of;
-    uint64_t m;
-    if (!parse_decimal(s, &neg, &m, &of)) {
-        *why = "not an integer";
-        return 0;
-    }
-    /* |min| = max + 1 for every two's-complement width. */
-    if (of || (neg && m > (uint64_t)max + 1) || (!neg && m > (uint64_t)max)) {
-        *why = "out of range";
-        return 0;
-    }
-    *out = neg ? (int64_t)(0 - m) : (int64_t)m;
-    return 1;
-}
-
-static int parse_unsigned(const char *s, uint64_t max, uint64_t *out, const char **why)
-{
-    int neg, of;
-    uint64_t m;
-    if (!parse_decimal(s, &neg, &m, &of)) {
-        *why = "not an unsigned integer";
-        return 0;
-    }
-    if (of || m > max || (neg && m != 0)) {
-        *why = "out of range";
-        return 0;
-    }
-    *out = m;
-    return 1;
-}
-
-/* A decimal or exponent literal, or nan/inf/infinity with an optional sign
- * (any case). Hex floats and trailing text are refused. */
-static int float_syntax_ok(const char *s)
-{
-    const char *p = s;
-    if (*p == '+' || *p == '-')
-        p++;
-    if (!strcasecmp(p, "nan") || !strcasecmp(p, "inf") || !strcasecmp(p, "infinity"))
-        return 1;
-    int digits = 0;
-    while (*p >= '0' && *p <= '9')
-        p++, digits++;
-    if (*p == '.') {
-        p++;
-        while (*p >= '0' && *p <= '9')
-            p++, digits++;
-    }
-    if (!digits)
-        return 0;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!(*p >= '0' && *p <= '9'))
-            return 0;
-        while (*p >= '0' && *p <= '9')
-            p++;
-    }
-    return *p == '\0';
-}
-
-static int is_inf_word(const char *s)
-{
-    if (*s == '+' || *s == '-')
-        s++;
-    return !strcasecmp(s, "inf") || !strcasecmp(s, "infinity");
-}
-
 static void parse_part(const char *arg, part *p)
 {
     memset(p, 0, sizeof *p);
@@ -143,14 +50,13 @@ static void parse_part(const char *arg, part *p)
         cli_fail("encode: bad part '%s': expected TYPE:VALUE, nil or end", arg);
     size_t tlen = (size_t)(colon - arg);
     const char *val = colon + 1, *why = NULL;
+    size_t vlen = strlen(val);
     p->type = 0;
     for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
         if (strlen(type_names[i].name) == tlen && !strncmp(arg, type_names[i].name, tlen))
             p->type = type_names[i].type;
     if (!p->type)
         cli_fail("encode: bad part '%s': unknown type '%.*s'", arg, (int)tlen, arg);
-    int ok = 1;
-    errno = 0;
     switch (p->type) {
     case ORDO_TYPE_STRING:
         p->data = (const uint8_t *)val;
@@ -163,50 +69,38 @@ static void parse_part(const char *arg, part *p)
         break;
     }
     case ORDO_TYPE_UUID:
-        ok = ordo_parse_uuid(val, strlen(val), p->v.uuid) == ORDO_OK;
-        why = "expected the 8-4-4-4-12 hex form";
+        if (ordo_parse_uuid(val, vlen, p->v.uuid) != ORDO_OK)
+            why = "expected the 8-4-4-4-12 hex form";
         break;
     case ORDO_TYPE_BOOL:
-        ok = !strcmp(val, "true") || !strcmp(val, "false");
+        if (strcmp(val, "true") && strcmp(val, "false"))
+            why = "expected true or false";
         p->v.b = !strcmp(val, "true");
-        why = "expected true or false";
         break;
-    case ORDO_TYPE_INT8: ok = parse_signed(val, INT8_MAX, &p->v.i, &why); break;
-    case ORDO_TYPE_INT16: ok = parse_signed(val, INT16_MAX, &p->v.i, &why); break;
-    case ORDO_TYPE_INT32: ok = parse_signed(val, INT32_MAX, &p->v.i, &why); break;
+    case ORDO_TYPE_INT8: why = pg_parse_int(val, vlen, INT8_MIN, INT8_MAX, &p->v.i); break;
+    case ORDO_TYPE_INT16: why = pg_parse_int(val, vlen, INT16_MIN, INT16_MAX, &p->v.i); break;
+    case ORDO_TYPE_INT32: why = pg_parse_int(val, vlen, INT32_MIN, INT32_MAX, &p->v.i); break;
     case ORDO_TYPE_INT:
     case ORDO_TYPE_INT64:
-    case ORDO_TYPE_DURATION: ok = parse_signed(val, INT64_MAX, &p->v.i, &why); break;
-    case ORDO_TYPE_UINT8: ok = parse_unsigned(val, UINT8_MAX, &p->v.u, &why); break;
-    case ORDO_TYPE_UINT16: ok = parse_unsigned(val, UINT16_MAX, &p->v.u, &why); break;
-    case ORDO_TYPE_UINT32: ok = parse_unsigned(val, UINT32_MAX, &p->v.u, &why); break;
-    case ORDO_TYPE_UINT64: ok = parse_unsigned(val, UINT64_MAX, &p->v.u, &why); break;
-    case ORDO_TYPE_FLOAT32:
-    case ORDO_TYPE_FLOAT64:
-        why = "expected a decimal or exponent literal, nan, inf or -inf";
-        ok = float_syntax_ok(val);
-        if (ok && p->type == ORDO_TYPE_FLOAT32) {
-            p->v.f32 = strtof(val, NULL); /* rounds once, straight to float32 */
-            if (isinf(p->v.f32) && !is_inf_word(val))
-                ok = 0, why = "out of range for float32";
-        } else if (ok) {
-            p->v.f64 = strtod(val, NULL);
-            if (isinf(p->v.f64) && !is_inf_word(val))
-                ok = 0, why = "out of range for float64";
-        }
-        break;
+    case ORDO_TYPE_DURATION: why = pg_parse_int(val, vlen, INT64_MIN, INT64_MAX, &p->v.i); break;
+    case ORDO_TYPE_UINT8: why = pg_parse_uint(val, vlen, UINT8_MAX, &p->v.u); break;
+    case ORDO_TYPE_UINT16: why = pg_parse_uint(val, vlen, UINT16_MAX, &p->v.u); break;
+    case ORDO_TYPE_UINT32: why = pg_parse_uint(val, vlen, UINT32_MAX, &p->v.u); break;
+    case ORDO_TYPE_UINT64: why = pg_parse_uint(val, vlen, UINT64_MAX, &p->v.u); break;
+    case ORDO_TYPE_FLOAT32: why = pg_parse_float(val, vlen, &p->v.f32); break;
+    case ORDO_TYPE_FLOAT64: why = pg_parse_double(val, vlen, &p->v.f64); break;
     case ORDO_TYPE_TIME: {
-        ordo_status s = ordo_parse_rfc3339(val, strlen(val), &p->v.i);
-        ok = s == ORDO_OK;
-        why = s == ORDO_ERR_OUT_OF_RANGE
-                  ? "outside the int64 nanosecond range (1677-09-21 to 2262-04-11)"
-                  : "expected RFC 3339, e.g. 2023-11-14T22:13:20Z";
+        ordo_status s = ordo_parse_rfc3339(val, vlen, &p->v.i);
+        if (s == ORDO_ERR_OUT_OF_RANGE)
+            why = "outside the int64 nanosecond range (1677-09-21 to 2262-04-11)";
+        else if (s != ORDO_OK)
+            why = "expected RFC 3339, e.g. 2023-11-14T22:13:20Z";
         break;
     }
     default:
         break;
     }
-    if (!ok)
+    if (why)
         cli_fail("encode: bad part '%s': %s", arg, why);
 }
 
@@ -236,42 +130,75 @@ static ordo_status add_part(ordo_lexkey *b, const part *p)
     return ORDO_ERR_BAD_TYPE;
 }
 
+/* "--name VALUE" or "--name=VALUE" at argv[*i]. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc)
+        cli_fail("encode: %s needs a value", name);
+    return argv[++*i];
+}
+
 int cmd_encode(int argc, char **argv)
 {
-    unsigned flags = 0;
-    int first = 0, last = 0, nparts = 0, opts_done = 0;
-    part *parts = cli_alloc(sizeof(part) * (size_t)argc);
-    size_t var_bytes = 0;
+    const char *format = "lexkey", *schema = NULL, *output = "hex", *v;
+    int first = 0, last = 0, header = 0, nparts = 0, opts_done = 0, nargs = 0;
+    char **args = cli_alloc(sizeof(char *) * (size_t)argc);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!opts_done && !strcmp(a, "--")) {
+        if (opts_done || a[0] != '-' || a[1] != '-') {
+            args[nargs++] = argv[i];
+        } else if (!strcmp(a, "--")) {
             opts_done = 1;
-        } else if (!opts_done && (!strcmp(a, "--format") || !strncmp(a, "--format=", 9))) {
-            const char *f = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!f)
-                cli_fail("encode: --format needs a value");
-            if (!strcmp(f, "lexkey"))
-                flags = 0;
-            else if (!strcmp(f, "lexkey-legacy"))
-                flags = ORDO_LEXKEY_LEGACY;
-            else
-                cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy)", f);
-        } else if (!opts_done && !strcmp(a, "--first")) {
+        } else if ((v = opt_value(argc, argv, &i, "--format"))) {
+            format = v;
+        } else if ((v = opt_value(argc, argv, &i, "--schema"))) {
+            schema = v;
+        } else if ((v = opt_value(argc, argv, &i, "--output"))) {
+            output = v;
+        } else if (!strcmp(a, "--header")) {
+            header = 1;
+        } else if (!strcmp(a, "--first")) {
             first = 1;
-        } else if (!opts_done && !strcmp(a, "--last")) {
+        } else if (!strcmp(a, "--last")) {
             last = 1;
-        } else if (!opts_done && a[0] == '-' && a[1] == '-') {
-            cli_fail("encode: unknown option '%s'", a);
         } else {
-            parse_part(a, &parts[nparts]);
-            var_bytes += parts[nparts].len;
-            nparts++;
+            cli_fail("encode: unknown option '%s'", a);
         }
     }
+    if (schema) {
+        if (first || last)
+            cli_fail("encode: --first/--last apply to PART arguments, not to --schema input");
+        if (nargs > 1)
+            cli_fail("encode: --schema reads one FILE (or - for standard input), got %d", nargs);
+        int rc = encode_csv(format, schema, header, output, nargs ? args[0] : "-");
+        free(args);
+        return rc;
+    }
+    if (header || strcmp(output, "hex"))
+        cli_fail("encode: --header and --output apply to --schema input");
+    unsigned flags = 0;
+    if (!strcmp(format, "lexkey-legacy"))
+        flags = ORDO_LEXKEY_LEGACY;
+    else if (strcmp(format, "lexkey"))
+        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy)", format);
     if (first && last)
         cli_fail("encode: --first and --last cannot be combined");
-    if (nparts == 0)
+    if (nargs == 0)
         cli_fail("encode: no parts provided");
+    part *parts = cli_alloc(sizeof(part) * (size_t)nargs);
+    size_t var_bytes = 0;
+    for (int i = 0; i < nargs; i++) {
+        parse_part(args[i], &parts[nparts]);
+        var_bytes += parts[nparts].len;
+        nparts++;
+    }
     size_t cap = ORDO_LEXKEY_BOUND(nparts, var_bytes), len = 0;
     uint8_t *key = cli_alloc(cap);
     ordo_lexkey b;
@@ -292,6 +219,7 @@ int cmd_encode(int argc, char **argv)
         if (parts[i].type == ORDO_TYPE_BYTES)
             free((void *)parts[i].data);
     free(parts);
+    free(args);
     free(key);
     return 0;
 }

@@ -10,6 +10,8 @@ static const char usage[] =
     "  encode [--format lexkey|lexkey-legacy] [--first|--last] PART...\n"
     "      PART is TYPE:VALUE (string bytes uuid bool int int8 int16 int32 int64\n"
     "      uint8 uint16 uint32 uint64 float32 float64 time duration) or nil, end\n"
+    "  encode --format F --schema SCHEMA [--header] [--output hex|raw] [FILE|-]\n"
+    "      CSV as PostgreSQL's COPY (FORMAT csv) writes it, one key per row\n"
     "  pk --partition HEX --row HEX        print the primary key\n"
     "  pk --split HEX                      print \"PARTITION_HEX ROW_HEX\"\n"
     "  range --partition HEX [--lower HEX] [--upper HEX]\n"

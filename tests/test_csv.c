@@ -1,0 +1,234 @@
+/* ordo encode --schema: PostgreSQL CSV in, one key per row out, checked
+ * against keys built with the row API; the CSV forms; FILE:LINE:COLUMN
+ * errors with the rows before a bad one written and nothing of it. */
+#include "ordo_test.h"
+#include "tool_run.h"
+
+#include <math.h>
+
+#define TOOL ORDO_TOOL_PATH
+
+static void run_csv(const char *schema, const char *extra, const char *csv, tool_result *r)
+{
+    const char *argv[8] = {"ordo", "encode", "--schema", schema, NULL, NULL, NULL, NULL};
+    int k = 4;
+    if (extra)
+        argv[k++] = extra;
+    argv[k++] = "-";
+    tool_run(TOOL, argv, csv, r);
+}
+
+/* Appends a key's hex and a newline to out. */
+static void add_line(char *out, const ordo_lexkey *b)
+{
+    size_t len = 0;
+    assert_status(ordo_lexkey_finish(b, &len), ORDO_OK);
+    char hex[1024];
+    t_hex(b->priv_buf, len, hex);
+    strcat(out, hex);
+    strcat(out, "\n");
+}
+
+static void every_type(void **state)
+{
+    (void)state;
+    const char *schema = "b boolean, i8 tinyint, i16 smallint, i32 integer, i64 bigint, "
+                         "u8 utinyint, u16 usmallint, u32 uinteger, u64 ubigint, r real, "
+                         "d double precision, t text, by bytea, id uuid, ts timestamptz, "
+                         "tn timestamp, dt date, c char(5)";
+    const char *csv =
+        "t,-128,-32768,-2147483648,-9223372036854775808,0,0,0,0,-0,-0,\"\",\\x,"
+        "550e8400-e29b-41d4-a716-446655440000,1970-01-01 00:00:00+00,1970-01-01 00:00:00,"
+        "1970-01-01,\"ab   \"\n"
+        "f,127,32767,2147483647,9223372036854775807,255,65535,4294967295,"
+        "18446744073709551615,3.14,Infinity,\"a,\"\"b\"\"\nc\",\\x00ff,"
+        "{550E8400E29B41D4A716446655440000},2023-11-15 03:43:20.123456789+05:30,"
+        "2023-11-14 22:13:20.5,2262-04-11,x\n"
+        ",,,,,,,,,,,,,,,,,\n"
+        "true,1,2,3,4,5,6,7,8,NaN,-Infinity,zz,\\xAB,550e8400-e29b-41d4-a716-446655440000,"
+        "2023-11-14 22:13:20+05:21:10,1677-09-22 00:00:00,1677-09-22,\"\"\n";
+    tool_result r;
+    run_csv(schema, NULL, csv, &r);
+    if (r.status != 0)
+        fail_msg("status %d: %s", r.status, r.err);
+    static char want[8192];
+    want[0] = 0;
+    uint8_t buf[512];
+    ordo_lexkey b;
+    static const uint8_t u[16] = {0x55, 0x0e, 0x84, 0x00, 0xe2, 0x9b, 0x41, 0xd4,
+                                  0xa7, 0x16, 0x44, 0x66, 0x55, 0x44, 0x00, 0x00};
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    ordo_lexkey_bool(&b, true), ordo_lexkey_int8(&b, -128), ordo_lexkey_int16(&b, -32768);
+    ordo_lexkey_int32(&b, INT32_MIN), ordo_lexkey_int64(&b, INT64_MIN), ordo_lexkey_uint8(&b, 0);
+    ordo_lexkey_uint16(&b, 0), ordo_lexkey_uint32(&b, 0), ordo_lexkey_uint64(&b, 0);
+    ordo_lexkey_float32(&b, -0.0f), ordo_lexkey_float64(&b, -0.0), ordo_lexkey_string(&b, "", 0);
+    ordo_lexkey_bytes(&b, "", 0), ordo_lexkey_uuid(&b, u), ordo_lexkey_time(&b, 0);
+    ordo_lexkey_time(&b, 0), ordo_lexkey_time(&b, 0), ordo_lexkey_string(&b, "ab", 2);
+    add_line(want, &b);
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    ordo_lexkey_bool(&b, false), ordo_lexkey_int8(&b, 127), ordo_lexkey_int16(&b, 32767);
+    ordo_lexkey_int32(&b, INT32_MAX), ordo_lexkey_int64(&b, INT64_MAX);
+    ordo_lexkey_uint8(&b, 255), ordo_lexkey_uint16(&b, 65535), ordo_lexkey_uint32(&b, UINT32_MAX);
+    ordo_lexkey_uint64(&b, UINT64_MAX), ordo_lexkey_float32(&b, 3.14f);
+    ordo_lexkey_float64(&b, INFINITY), ordo_lexkey_string(&b, "a,\"b\"\nc", 7);
+    ordo_lexkey_bytes(&b, "\x00\xff", 2), ordo_lexkey_uuid(&b, u);
+    ordo_lexkey_time(&b, INT64_C(1700000000123456789));
+    ordo_lexkey_time(&b, INT64_C(1700000000500000000));
+    ordo_lexkey_time(&b, INT64_C(9223286400000000000)); /* 2262-04-11 */
+    ordo_lexkey_string(&b, "x", 1);
+    add_line(want, &b);
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    for (int i = 0; i < 18; i++)
+        ordo_lexkey_nil(&b);
+    add_line(want, &b);
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    ordo_lexkey_bool(&b, true), ordo_lexkey_int8(&b, 1), ordo_lexkey_int16(&b, 2);
+    ordo_lexkey_int32(&b, 3), ordo_lexkey_int64(&b, 4), ordo_lexkey_uint8(&b, 5);
+    ordo_lexkey_uint16(&b, 6), ordo_lexkey_uint32(&b, 7), ordo_lexkey_uint64(&b, 8);
+    ordo_lexkey_float32(&b, NAN), ordo_lexkey_float64(&b, -INFINITY);
+    ordo_lexkey_string(&b, "zz", 2), ordo_lexkey_bytes(&b, "\xab", 1), ordo_lexkey_uuid(&b, u);
+    ordo_lexkey_time(&b, (INT64_C(1700000000) - 19270) * 1000000000); /* +05:21:10 */
+    ordo_lexkey_time(&b, INT64_C(-9223286400000000000));      /* 1677-09-22 */
+    ordo_lexkey_time(&b, INT64_C(-9223286400000000000));
+    ordo_lexkey_string(&b, "", 0);
+    add_line(want, &b);
+    assert_string_equal(r.out, want);
+
+    /* Legacy widths through the same path. */
+    run_csv("a integer, b real", "--format=lexkey-legacy", "-123,3.14\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "7fffff8500c048f5c3\n");
+}
+
+static void csv_forms(void **state)
+{
+    (void)state;
+    tool_result r;
+    /* BOM, CRLF, a quoted CRLF, a last line without a newline, a header */
+    run_csv("a bigint, s text", "--header", "\xef\xbb\xbf" "a,s\r\n1,x\r\n2,\"y\r\nz\"", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "80000000000000010078\n800000000000000200790d0a7a\n");
+    /* An empty input is no keys; a lone empty line is a row of one NULL. */
+    run_csv("a bigint", NULL, "", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    run_csv("a bigint", NULL, "\n5\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "00\n8000000000000005\n");
+    /* Raw output: 4-byte big-endian length, then the key. */
+    run_csv("a smallint", "--output=raw", "1\n\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(r.out, "\0\0\0\x08\x80\0\0\0\0\0\0\x01\0\0\0\x01\0", 17);
+}
+
+/* The message must be exactly FILE:LINE:COLUMN: ..., and the rows before
+ * the bad one are written. */
+static void expect_error(const char *schema, const char *csv, const char *out, const char *err)
+{
+    tool_result r;
+    run_csv(schema, NULL, csv, &r);
+    if (r.status != 2 || strcmp(r.out, out) != 0 || strncmp(r.err, err, strlen(err)) != 0)
+        fail_msg("status %d\n  out '%s' (want '%s')\n  err '%s' (want '%s...')", r.status, r.out,
+                 out, r.err, err);
+}
+
+static void bad_rows(void **state)
+{
+    (void)state;
+    const char *one = "8000000000000001\n";
+    expect_error("a bigint", "1\nx\n3\n", one, "<stdin>:2:1: column 'a' (bigint): expected an integer: 'x'");
+    expect_error("a bigint", "1\n9223372036854775808\n", one, "<stdin>:2:1: column 'a' (bigint): out of range");
+    expect_error("a bigint, b integer", "1,2\n2,2147483648\n", "8000000000000001008000000000000002\n", "<stdin>:2:3: column 'b' (integer): out of range");
+    expect_error("a bigint, b text", "1,x\n2\n", "80000000000000010078\n", "<stdin>:2:2: expected 2 fields, found 1");
+    expect_error("a bigint, b text", "1,x\n2,\"abc\n", "80000000000000010078\n", "<stdin>:2:3: unterminated quoted field");
+    expect_error("a bigint, b text", "1,x\n2,a\"b\n", "80000000000000010078\n", "<stdin>:2:4: quote inside an unquoted field");
+    expect_error("a bigint, b text", "1,\"x\"y\n", "", "<stdin>:1:6: unexpected character after a closing quote");
+    /* a quoted newline moves the line count on */
+    expect_error("a bigint, b text", "1,\"x\ny\"\n2,z,q\n", "800000000000000100780a79\n", "<stdin>:3:6: expected 2 fields, found 3");
+    expect_error("t timestamptz", "2300-01-01 00:00:00+00\n", "", "<stdin>:1:1: column 't' (timestamptz): outside the lexkey time range");
+    expect_error("t timestamptz", "infinity\n", "", "<stdin>:1:1: column 't' (timestamptz): outside");
+    expect_error("t timestamptz", "0044-03-15 12:00:00+00 BC\n", "", "<stdin>:1:1: column 't' (timestamptz): outside");
+    expect_error("t timestamptz", "2023-11-14 22:13:20\n", "", "<stdin>:1:1: column 't' (timestamptz): timestamptz needs a UTC offset");
+    expect_error("t timestamp", "2023-11-14 22:13:20+00\n", "", "<stdin>:1:1: column 't' (timestamp): timestamp (without time zone) takes no UTC offset");
+    expect_error("d date", "2023-02-29\n", "", "<stdin>:1:1: column 'd' (date): date out of range");
+    expect_error("b boolean", "maybe\n", "", "<stdin>:1:1: column 'b' (boolean): expected a boolean");
+    expect_error("b bytea", "\\x0\n", "", "<stdin>:1:1: column 'b' (bytea): odd number");
+    expect_error("b bytea", "00\n", "", "<stdin>:1:1: column 'b' (bytea): expected bytea hex form");
+    expect_error("u uuid", "550e8400-e29b-41d4-a716-44665544000\n", "", "<stdin>:1:1: column 'u' (uuid): expected a UUID");
+    expect_error("r real", "1e39\n", "", "<stdin>:1:1: column 'r' (real): out of range for real");
+    expect_error("r double precision", "0x10\n", "", "<stdin>:1:1: column 'r' (double precision): expected a number");
+    expect_error("a utinyint", "-1\n", "", "<stdin>:1:1: column 'a' (utinyint): out of range");
+}
+
+static void bad_schemas_and_headers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *schema, *needle;
+    } bad[] = {
+        {"a numeric", "the lexkey format cannot hold type numeric"},
+        {"a hugeint", "cannot hold type hugeint"},
+        {"a interval", "cannot hold type interval"},
+        {"a bigint DESC", "no ASC/DESC"},
+        {"a bigint NULLS FIRST", "no ASC/DESC"},
+        {"a biginteger", "unknown type 'biginteger'"},
+        {"a", "missing type"},
+        {"a bigint, a text", "appears twice"},
+        {"a bigint,", "missing name"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tool_result r;
+        run_csv(bad[i].schema, NULL, "1\n", &r);
+        if (r.status != 2 || r.out[0] || !strstr(r.err, bad[i].needle))
+            fail_msg("schema '%s': status %d, err '%s'", bad[i].schema, r.status, r.err);
+    }
+    /* Type aliases and modifiers are accepted. */
+    tool_result r;
+    run_csv("a int8, b float8, c varchar(12), d character varying, e numeric(10,2) ", NULL, "", &r);
+    assert_int_equal(r.status, 2); /* numeric still cannot be held */
+    run_csv("a int8, b float8, c varchar(12), \"Odd Name\" int4, e bool", NULL, "1,2,x,3,t\n", &r);
+    assert_int_equal(r.status, 0);
+    run_csv("a bigint, b text", "--header", "a,c\n1,x\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "<stdin>:1:3: header field 2 is 'c', the schema says 'b'\n");
+    run_csv("a bigint, b text", "--header", "a\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "the header has 1 fields, the schema 2"));
+    /* A missing file is named. */
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--schema", "a bigint", "/nonexistent.csv", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "/nonexistent.csv"));
+}
+
+/* ORDO_IMPL picks the implementation; an unknown one is an error. */
+static void impl_override(void **state)
+{
+    (void)state;
+    tool_result r;
+    setenv("ORDO_IMPL", "scalar", 1);
+    tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "implementation: scalar"));
+    run_csv("a bigint", NULL, "1\n", &r);
+    assert_string_equal(r.out, "8000000000000001\n");
+    setenv("ORDO_IMPL", "avx512", 1);
+    tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "unknown implementation name"));
+    run_csv("a bigint", NULL, "1\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "unknown implementation name"));
+    unsetenv("ORDO_IMPL");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_type),
+        cmocka_unit_test(csv_forms),
+        cmocka_unit_test(bad_rows),
+        cmocka_unit_test(bad_schemas_and_headers),
+        cmocka_unit_test(impl_override),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

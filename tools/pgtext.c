@@ -1,0 +1,368 @@
+#include "pgtext.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int word_is(const char *s, size_t n, const char *w)
+{
+    return strlen(w) == n && strncasecmp(s, w, n) == 0;
+}
+
+const char *pg_parse_bool(const char *s, size_t n, int *out)
+{
+    static const char *yes[] = {"t", "true", "y", "yes", "on", "1"};
+    static const char *no[] = {"f", "false", "n", "no", "off", "0"};
+    for (size_t i = 0; i < 6; i++) {
+        if (word_is(s, n, yes[i])) {
+            *out = 1;
+            return NULL;
+        }
+        if (word_is(s, n, no[i])) {
+            *out = 0;
+            return NULL;
+        }
+    }
+    return "expected a boolean (t or f)";
+}
+
+/* Sign and magnitude of a decimal integer; NULL or a message. */
+static const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
+{
+    size_t i = 0;
+    *neg = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        *neg = s[i++] == '-';
+    if (i == n)
+        return "expected an integer";
+    uint64_t m = 0;
+    int over = 0;
+    for (; i < n; i++) {
+        if (!is_digit(s[i]))
+            return "expected an integer";
+        over |= __builtin_mul_overflow(m, 10, &m);
+        over |= __builtin_add_overflow(m, (uint64_t)(s[i] - '0'), &m);
+    }
+    *mag = m;
+    return over ? "out of range" : NULL;
+}
+
+const char *pg_parse_int(const char *s, size_t n, int64_t min, int64_t max, int64_t *out)
+{
+    int neg;
+    uint64_t m = 0;
+    const char *e = decimal(s, n, &neg, &m);
+    if (e)
+        return e;
+    if (neg ? m > (uint64_t)(-(min + 1)) + 1 : m > (uint64_t)max)
+        return "out of range";
+    *out = neg ? (int64_t)(0 - m) : (int64_t)m;
+    return NULL;
+}
+
+const char *pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+    int neg;
+    uint64_t m = 0;
+    const char *e = decimal(s, n, &neg, &m);
+    if (e)
+        return e;
+    if (m > max || (neg && m))
+        return "out of range";
+    *out = m;
+    return NULL;
+}
+
+/* Copies a float literal into buf as a C string after checking its shape:
+ * a decimal or exponent literal, or nan/inf/infinity with a sign. Hex
+ * floats, spaces and trailing text are refused. 0 when malformed. */
+static int float_text(const char *s, size_t n, char *buf, size_t cap, int *special)
+{
+    size_t i = 0;
+    *special = 0;
+    if (n == 0 || n >= cap)
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (s[0] == '+' || s[0] == '-')
+        i++;
+    if (word_is(s + i, n - i, "nan") || word_is(s + i, n - i, "inf") ||
+        word_is(s + i, n - i, "infinity")) {
+        *special = 1;
+        return 1;
+    }
+    size_t digits = 0;
+    while (i < n && is_digit(s[i]))
+        i++, digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && is_digit(s[i]); i++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (i == n || !is_digit(s[i]))
+            return 0;
+        while (i < n && is_digit(s[i]))
+            i++;
+    }
+    return i == n;
+}
+
+const char *pg_parse_double(const char *s, size_t n, double *out)
+{
+    char buf[512];
+    int special;
+    if (!float_text(s, n, buf, sizeof buf, &special))
+        return "expected a number, NaN, Infinity or -Infinity";
+    errno = 0;
+    double d = strtod(buf, NULL);
+    /* As PostgreSQL: overflow and underflow to zero are errors. */
+    if (!special && errno == ERANGE && (d == 0 || isinf(d)))
+        return "out of range for double precision";
+    *out = d;
+    return NULL;
+}
+
+const char *pg_parse_float(const char *s, size_t n, float *out)
+{
+    char buf[512];
+    int special;
+    if (!float_text(s, n, buf, sizeof buf, &special))
+        return "expected a number, NaN, Infinity or -Infinity";
+    errno = 0;
+    float f = strtof(buf, NULL); /* rounds once, straight to float32 */
+    if (!special && errno == ERANGE && (f == 0 || isinf(f)))
+        return "out of range for real";
+    *out = f;
+    return NULL;
+}
+
+static int hexval(char c)
+{
+    if (is_digit(c))
+        return c - '0';
+    c = (char)(c | 0x20);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+const char *pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *len)
+{
+    if (n < 2 || s[0] != '\\' || s[1] != 'x')
+        return "expected bytea hex form \\x...";
+    if (n % 2)
+        return "odd number of hex digits in bytea";
+    for (size_t i = 2; i < n; i += 2) {
+        int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+        if (hi < 0 || lo < 0)
+            return "invalid hex digit in bytea";
+        out[(i - 2) / 2] = (uint8_t)(hi << 4 | lo);
+    }
+    *len = (n - 2) / 2;
+    return NULL;
+}
+
+const char *pg_parse_uuid(const char *s, size_t n, uint8_t out[16])
+{
+    uint8_t tmp[16];
+    size_t k = 0, i = 0;
+    if (n >= 2 && s[0] == '{' && s[n - 1] == '}')
+        s++, n -= 2;
+    int hyphens = n == 36;
+    if (n != 36 && n != 32)
+        return "expected a UUID";
+    while (i < n) {
+        if (hyphens && (i == 8 || i == 13 || i == 18 || i == 23)) {
+            if (s[i++] != '-')
+                return "expected a UUID";
+            continue;
+        }
+        int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+        if (hi < 0 || lo < 0)
+            return "expected a UUID";
+        tmp[k++] = (uint8_t)(hi << 4 | lo);
+        i += 2;
+    }
+    memcpy(out, tmp, 16);
+    return NULL;
+}
+
+/* ------------------------------------------------------------ time */
+
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+static int days_in_month(int64_t y, int m)
+{
+    static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return dm[m - 1] + (m == 2 && leap);
+}
+
+/* Reads exactly w digits at s[*i]. */
+static int fixed(const char *s, size_t n, size_t *i, int w, int *v)
+{
+    int x = 0;
+    for (int k = 0; k < w; k++) {
+        if (*i >= n || !is_digit(s[*i]))
+            return 0;
+        x = x * 10 + (s[(*i)++] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+/* Infinity words; 1 when s is one of them. */
+static int infinity(const char *s, size_t n, pg_instant *t)
+{
+    memset(t, 0, sizeof *t);
+    if (word_is(s, n, "infinity") || word_is(s, n, "+infinity"))
+        t->infinite = 1;
+    else if (word_is(s, n, "-infinity"))
+        t->infinite = -1;
+    return t->infinite != 0;
+}
+
+/* YYYY[Y...]-MM-DD; the year's astronomical value comes later with BC. */
+static const char *date_part(const char *s, size_t n, size_t *i, int64_t *year, int *mon,
+                             int *day)
+{
+    int64_t y = 0;
+    size_t digits = 0;
+    while (*i < n && is_digit(s[*i]) && digits < 9)
+        y = y * 10 + (s[(*i)++] - '0'), digits++;
+    if (digits < 4 || *i >= n || s[*i] != '-')
+        return "expected a date YYYY-MM-DD";
+    (*i)++;
+    if (!fixed(s, n, i, 2, mon) || *i >= n || s[(*i)++] != '-' || !fixed(s, n, i, 2, day))
+        return "expected a date YYYY-MM-DD";
+    if (y == 0)
+        return "year 0 does not exist (use 0001 BC)";
+    *year = y;
+    return NULL;
+}
+
+/* An optional " BC" at s[*i], then the end. Turns the year astronomical. */
+static const char *era_and_end(const char *s, size_t n, size_t *i, int64_t *year)
+{
+    if (n - *i == 3 && (s[*i] == ' ') && (s[*i + 1] == 'B' || s[*i + 1] == 'b') &&
+        (s[*i + 2] == 'C' || s[*i + 2] == 'c')) {
+        *year = 1 - *year;
+        *i = n;
+    }
+    return *i == n ? NULL : "unexpected text after the value";
+}
+
+const char *pg_parse_date(const char *s, size_t n, pg_instant *t)
+{
+    if (infinity(s, n, t))
+        return NULL;
+    size_t i = 0;
+    int64_t y;
+    int mo, d;
+    const char *e = date_part(s, n, &i, &y, &mo, &d);
+    if (!e)
+        e = era_and_end(s, n, &i, &y);
+    if (e)
+        return e;
+    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
+        return "date out of range";
+    t->days = days_from_civil(y, mo, d);
+    return NULL;
+}
+
+const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant *t)
+{
+    if (infinity(s, n, t))
+        return NULL;
+    size_t i = 0;
+    int64_t y;
+    int mo, d, h, mi, se;
+    const char *e = date_part(s, n, &i, &y, &mo, &d);
+    if (e)
+        return e;
+    if (i >= n || (s[i] != ' ' && s[i] != 'T' && s[i] != 't'))
+        return "expected a timestamp YYYY-MM-DD HH:MM:SS";
+    i++;
+    if (!fixed(s, n, &i, 2, &h) || i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &mi) ||
+        i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &se))
+        return "expected a timestamp YYYY-MM-DD HH:MM:SS";
+    int64_t frac_ns = 0;
+    if (i < n && s[i] == '.') {
+        int nd = 0;
+        for (i++; i < n && is_digit(s[i]); i++) {
+            if (++nd > 9)
+                return "more than 9 fraction digits";
+            frac_ns = frac_ns * 10 + (s[i] - '0');
+        }
+        if (!nd)
+            return "expected fraction digits after '.'";
+        for (; nd < 9; nd++)
+            frac_ns *= 10;
+    }
+    int32_t off = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-')) {
+        int sign = s[i++] == '-' ? -1 : 1, oh, om = 0, os = 0;
+        if (!fixed(s, n, &i, 2, &oh))
+            return "expected a UTC offset +HH[:MM[:SS]]";
+        if (i < n && s[i] == ':') {
+            i++;
+            if (!fixed(s, n, &i, 2, &om))
+                return "expected a UTC offset +HH[:MM[:SS]]";
+            if (i < n && s[i] == ':') {
+                i++;
+                if (!fixed(s, n, &i, 2, &os))
+                    return "expected a UTC offset +HH[:MM[:SS]]";
+            }
+        }
+        if (oh > 15 || om > 59 || os > 59)
+            return "UTC offset out of range";
+        off = sign * (oh * 3600 + om * 60 + os);
+        t->has_offset = 1;
+    } else if (i < n && (s[i] == 'Z' || s[i] == 'z')) {
+        i++;
+        t->has_offset = 1;
+    }
+    if ((e = era_and_end(s, n, &i, &y)))
+        return e;
+    if (with_tz && !t->has_offset)
+        return "timestamptz needs a UTC offset";
+    if (!with_tz && t->has_offset)
+        return "timestamp (without time zone) takes no UTC offset";
+    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || mi > 59 || se > 60 ||
+        h > 24 || (h == 24 && (mi || se || frac_ns)))
+        return "timestamp out of range";
+    t->days = days_from_civil(y, mo, d);
+    t->offset_s = off;
+    t->micros = ((int64_t)h * 3600 + mi * 60 + se - off) * 1000000 + frac_ns / 1000;
+    t->nanos = (int32_t)(frac_ns % 1000);
+    return NULL;
+}
+
+int pg_instant_unix_ns(const pg_instant *t, int64_t *ns)
+{
+    int64_t us, v, nanos = t->nanos;
+    if (t->infinite)
+        return 0;
+    if (__builtin_mul_overflow(t->days, INT64_C(86400000000), &us) ||
+        __builtin_add_overflow(us, t->micros, &us))
+        return 0;
+    if (us < 0 && nanos > 0) /* keep the product in range near INT64_MIN */
+        us += 1, nanos -= 1000;
+    if (__builtin_mul_overflow(us, INT64_C(1000), &v) || __builtin_add_overflow(v, nanos, &v))
+        return 0;
+    *ns = v;
+    return 1;
+}
