@@ -240,7 +240,8 @@ typedef enum ordo_format {
     ORDO_FORMAT_LEXKEY_LEGACY = 2  /* LexKey, native widths */
 } ordo_format;
 
-/* Units of a TIME column's int64 values (Arrow timestamps and date32). */
+/* Units of a TIME or DURATION column's values (Arrow timestamps, durations,
+ * date32 and date64). */
 typedef enum ordo_time_unit {
     ORDO_UNIT_NS = 0,   /* nanoseconds (the default) */
     ORDO_UNIT_US = 1,   /* microseconds */
@@ -252,8 +253,8 @@ typedef enum ordo_time_unit {
 /* One column of a batch, in Arrow's memory layout. Row i of the column is
  * element (offset + i) of its buffers. Nothing is copied or owned.
  *  - values: the elements, one C value each: int8_t .. int64_t, uint8_t ..
- *    uint64_t, float, double; int64_t for INT, TIME (in time_unit; int32_t
- *    for ORDO_UNIT_DAY32) and DURATION (ns); 16 bytes per UUID; an LSB-first
+ *    uint64_t, float, double; int64_t for INT, and for TIME and DURATION in
+ *    time_unit (int32_t for ORDO_UNIT_DAY32); 16 bytes per UUID; an LSB-first
  *    bitmap for BOOL; the concatenated bytes for STRING and BYTES.
  *  - offsets: STRING and BYTES only: offset+n+1 int32_t or int64_t
  *    (offset_bits 32 or 64) positions into values, non-decreasing.
@@ -301,6 +302,55 @@ ORDO_API ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt,
                                             const ordo_column *cols, size_t ncols, size_t nrows,
                                             void *dst, size_t cap, size_t *offsets,
                                             ordo_batch_error *where);
+
+/* ------------------------------------------- Arrow C Data Interface */
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+#endif
+
+/* Describes one Arrow array as an ordo column (reading only: nothing is
+ * copied, owned or released). Formats: b c C s S i I l L f g u U z Z,
+ * w:16 (as UUID), tdD (date32), tdm (date64), ts{s,m,u,n}:ZONE (an instant,
+ * whatever the zone), tD{s,m,u,n} (duration), n (all NULL). Anything else,
+ * a dictionary, or missing buffers is ORDO_ERR_BAD_TYPE / ORDO_ERR_NULL_ARG;
+ * *nrows (if not NULL) receives the array's length. */
+ORDO_API ordo_status ordo_arrow_column(const struct ArrowSchema *schema,
+                                       const struct ArrowArray *array, ordo_column *col,
+                                       size_t *nrows);
+/* A struct array ("+s") as a batch: one column per child, in order. A struct
+ * with NULL rows is ORDO_ERR_BAD_TYPE (a row key needs its fields). cols has
+ * room for cap columns (ORDO_ERR_DST_TOO_SMALL otherwise); *ncols and
+ * *nrows receive the batch's shape. */
+ORDO_API ordo_status ordo_arrow_struct(const struct ArrowSchema *schema,
+                                       const struct ArrowArray *array, ordo_column *cols,
+                                       size_t cap, size_t *ncols, size_t *nrows);
 
 /* ------------------------------------------------ implementations, CPU */
 

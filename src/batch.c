@@ -78,9 +78,10 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
         }
         *constant = 0;
     } else {
-        if (c->type == ORDO_TYPE_TIME && c->time_unit > ORDO_UNIT_DAY32)
+        if ((c->type == ORDO_TYPE_TIME || c->type == ORDO_TYPE_DURATION) &&
+            c->time_unit > ORDO_UNIT_DAY32)
             return fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
-        if (c->type == ORDO_TYPE_TIME && c->time_unit != ORDO_UNIT_NS) {
+        if (ordo_col_scaled(c)) {
             for (size_t i = 0; i < n; i++) {
                 int64_t ns;
                 if (ordo_col_valid(c, i) && !ordo_time_ns(c, i, &ns))

@@ -34,16 +34,23 @@ static inline int64_t ordo_col_offset_at(const ordo_column *c, size_t j)
     return ORDO_LOAD(int32_t, c->offsets, j);
 }
 
+/* A TIME or DURATION column whose values need scaling to nanoseconds. */
+static inline int ordo_col_scaled(const ordo_column *c)
+{
+    return (c->type == ORDO_TYPE_TIME || c->type == ORDO_TYPE_DURATION) &&
+           c->time_unit != ORDO_UNIT_NS;
+}
+
 /* The kernel op of a fixed-width column, or -1 for the types the driver
- * handles itself (strings, bytes, bool, nil, end, time not in ns). */
+ * handles itself (strings, bytes, bool, nil, end, scaled times). */
 static inline int ordo_col_op(ordo_format fmt, const ordo_column *c)
 {
     int legacy = fmt == ORDO_FORMAT_LEXKEY_LEGACY;
     switch (c->type) {
     case ORDO_TYPE_INT64:
-    case ORDO_TYPE_INT:
-    case ORDO_TYPE_DURATION: return ORDO_OP_I64;
-    case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_NS ? ORDO_OP_I64 : -1;
+    case ORDO_TYPE_INT: return ORDO_OP_I64;
+    case ORDO_TYPE_TIME:
+    case ORDO_TYPE_DURATION: return c->time_unit == ORDO_UNIT_NS ? ORDO_OP_I64 : -1;
     case ORDO_TYPE_INT32: return legacy ? ORDO_OP_I32 : ORDO_OP_I32_W;
     case ORDO_TYPE_INT16: return legacy ? ORDO_OP_I16 : ORDO_OP_I16_W;
     case ORDO_TYPE_INT8: return legacy ? ORDO_OP_I8 : ORDO_OP_I8_W;
@@ -58,7 +65,8 @@ static inline int ordo_col_op(ordo_format fmt, const ordo_column *c)
     }
 }
 
-/* A TIME value in its column's unit to nanoseconds; 0 when it overflows. */
+/* A TIME or DURATION value in its column's unit to nanoseconds; 0 when it
+ * overflows. */
 static inline int ordo_time_ns(const ordo_column *c, size_t i, int64_t *ns)
 {
     static const int64_t scale[] = {1, 1000, 1000000, 1000000000};

@@ -28,7 +28,8 @@ static size_t put_part(const ordo_batch_plan *pl, const ordo_column *c, size_t r
         p[0] = 0xff;
         return 1;
     case ORDO_TYPE_TIME:
-        if (c->time_unit != ORDO_UNIT_NS) {
+    case ORDO_TYPE_DURATION:
+        if (ordo_col_scaled(c)) {
             int64_t ns = 0;
             ordo_time_ns(c, r, &ns); /* range checked by the front end */
             ordo_store_be64(p, ordo_lexkey_i64_word(ns));

@@ -76,7 +76,7 @@ static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_
             k->fixed[op]((const uint8_t *)col->values + j * ordo_op_shape[op].src_size, n,
                          out + at, stride);
             at += ordo_op_shape[op].width;
-        } else if (col->type == ORDO_TYPE_TIME) {
+        } else if (ordo_col_scaled(col)) {
             int64_t ns[ORDO_TILE_ROWS];
             for (size_t i = 0; i < n; i++)
                 ordo_time_ns(col, r0 + i, &ns[i]);
@@ -139,7 +139,7 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
         if (op >= 0) {
             w = ordo_op_shape[op].width;
             k->fixed[op]((const uint8_t *)col->values + j * ordo_op_shape[op].src_size, n, tmp, w);
-        } else if (col->type == ORDO_TYPE_TIME) {
+        } else if (ordo_col_scaled(col)) {
             int64_t ns[ORDO_TILE_ROWS];
             for (size_t i = 0; i < n; i++)
                 if (!ordo_col_valid(col, r0 + i) || !ordo_time_ns(col, r0 + i, &ns[i]))

@@ -131,7 +131,8 @@ static size_t elem_size(const ordo_column *c)
     case ORDO_TYPE_INT16: case ORDO_TYPE_UINT16: return 2;
     case ORDO_TYPE_INT32: case ORDO_TYPE_UINT32: case ORDO_TYPE_FLOAT32: return 4;
     case ORDO_TYPE_UUID: return 16;
-    case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_DAY32 ? 4 : 8;
+    case ORDO_TYPE_TIME:
+    case ORDO_TYPE_DURATION: return c->time_unit == ORDO_UNIT_DAY32 ? 4 : 8;
     default: return 8;
     }
 }
@@ -146,7 +147,7 @@ static void make_column(colbuf *cb, ordo_type t, size_t n, size_t off, size_t sh
     c->type = t;
     c->offset = off;
     size_t rows = n + off;
-    if (t == ORDO_TYPE_TIME)
+    if (t == ORDO_TYPE_TIME || t == ORDO_TYPE_DURATION)
         c->time_unit = (uint8_t)(t_rand(seed) % 5);
     if (null_pct) {
         cb->validity = malloc(rows / 8 + 1);
@@ -196,7 +197,7 @@ static void make_column(colbuf *cb, ordo_type t, size_t n, size_t off, size_t sh
     uint8_t *v = cb->values + shift;
     for (size_t i = 0; i < bytes; i++)
         v[i] = (uint8_t)t_rand(seed);
-    if (t == ORDO_TYPE_TIME && c->time_unit != ORDO_UNIT_NS) {
+    if ((t == ORDO_TYPE_TIME || t == ORDO_TYPE_DURATION) && c->time_unit != ORDO_UNIT_NS) {
         /* in range for the unit: at most ±2^31 seconds */
         for (size_t i = 0; i < rows; i++) {
             int64_t x = (int64_t)(t_rand(seed) % 4000000000u) - 2000000000;
@@ -285,7 +286,7 @@ static void row_key(const colbuf *cbs, size_t ncols, size_t r, unsigned flags, u
         case ORDO_TYPE_UINT64: ordo_lexkey_uint64(&b, RD(uint64_t)); break;
         case ORDO_TYPE_FLOAT32: ordo_lexkey_float32(&b, RD(float)); break;
         case ORDO_TYPE_FLOAT64: ordo_lexkey_float64(&b, RD(double)); break;
-        case ORDO_TYPE_DURATION: ordo_lexkey_duration(&b, RD(int64_t)); break;
+        case ORDO_TYPE_DURATION:
         case ORDO_TYPE_TIME: {
             int64_t ns;
             switch (col->time_unit) {
@@ -295,7 +296,10 @@ static void row_key(const colbuf *cbs, size_t ncols, size_t r, unsigned flags, u
             case ORDO_UNIT_S: assert_status(ordo_time_from_unix(RD(int64_t), 0, &ns), ORDO_OK); break;
             default: assert_status(ordo_time_from_unix((int64_t)RD(int32_t) * 86400, 0, &ns), ORDO_OK); break;
             }
-            ordo_lexkey_time(&b, ns);
+            if (col->type == ORDO_TYPE_TIME)
+                ordo_lexkey_time(&b, ns);
+            else
+                ordo_lexkey_duration(&b, ns);
             break;
         }
         case ORDO_TYPE_NIL: ordo_lexkey_nil(&b); break;

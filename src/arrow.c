@@ -1,0 +1,133 @@
+/* Arrow C Data Interface arrays described as ordo columns: reading only,
+ * never owning, never releasing. */
+#include "ordo_internal.h"
+
+typedef struct arrow_format {
+    const char *format;
+    ordo_type type;
+    uint8_t unit;
+    uint8_t offset_bits; /* variable-width: 32 or 64 */
+} arrow_format;
+
+static const arrow_format formats[] = {
+    {"b", ORDO_TYPE_BOOL, 0, 0},      {"c", ORDO_TYPE_INT8, 0, 0},
+    {"C", ORDO_TYPE_UINT8, 0, 0},     {"s", ORDO_TYPE_INT16, 0, 0},
+    {"S", ORDO_TYPE_UINT16, 0, 0},    {"i", ORDO_TYPE_INT32, 0, 0},
+    {"I", ORDO_TYPE_UINT32, 0, 0},    {"l", ORDO_TYPE_INT64, 0, 0},
+    {"L", ORDO_TYPE_UINT64, 0, 0},    {"f", ORDO_TYPE_FLOAT32, 0, 0},
+    {"g", ORDO_TYPE_FLOAT64, 0, 0},   {"u", ORDO_TYPE_STRING, 0, 32},
+    {"U", ORDO_TYPE_STRING, 0, 64},   {"z", ORDO_TYPE_BYTES, 0, 32},
+    {"Z", ORDO_TYPE_BYTES, 0, 64},    {"w:16", ORDO_TYPE_UUID, 0, 0},
+    {"tdD", ORDO_TYPE_TIME, ORDO_UNIT_DAY32, 0},
+    {"tdm", ORDO_TYPE_TIME, ORDO_UNIT_MS, 0},
+    {"tDs", ORDO_TYPE_DURATION, ORDO_UNIT_S, 0},
+    {"tDm", ORDO_TYPE_DURATION, ORDO_UNIT_MS, 0},
+    {"tDu", ORDO_TYPE_DURATION, ORDO_UNIT_US, 0},
+    {"tDn", ORDO_TYPE_DURATION, ORDO_UNIT_NS, 0},
+    {"n", ORDO_TYPE_NIL, 0, 0},
+};
+
+/* Timestamps are "ts" + unit + ":" + zone; the zone does not change the
+ * instant, which Arrow stores as UTC. */
+static int timestamp_unit(const char *f, uint8_t *unit)
+{
+    if (f[0] != 't' || f[1] != 's' || !f[2] || f[3] != ':')
+        return 0;
+    switch (f[2]) {
+    case 's': *unit = ORDO_UNIT_S; return 1;
+    case 'm': *unit = ORDO_UNIT_MS; return 1;
+    case 'u': *unit = ORDO_UNIT_US; return 1;
+    case 'n': *unit = ORDO_UNIT_NS; return 1;
+    }
+    return 0;
+}
+
+/* One array at an extra row offset (a struct's own offset). */
+static ordo_status column_at(const struct ArrowSchema *schema, const struct ArrowArray *array,
+                             int64_t extra_offset, ordo_column *col)
+{
+    if (!schema || !array || !col || !schema->format)
+        return ORDO_ERR_NULL_ARG;
+    if (schema->dictionary || array->dictionary)
+        return ORDO_ERR_BAD_TYPE;
+    if (array->length < 0 || array->offset < 0)
+        return ORDO_ERR_INVALID_VALUE;
+    arrow_format fmt = {NULL, (ordo_type)0, 0, 0};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(schema->format, formats[i].format))
+            fmt = formats[i];
+    if (!fmt.type && timestamp_unit(schema->format, &fmt.unit))
+        fmt.type = ORDO_TYPE_TIME;
+    if (!fmt.type)
+        return ORDO_ERR_BAD_TYPE;
+    int64_t want = fmt.type == ORDO_TYPE_NIL ? 0 : fmt.offset_bits ? 3 : 2;
+    if (array->n_buffers < want || (want && !array->buffers))
+        return ORDO_ERR_NULL_ARG;
+    int empty = array->length == 0;
+    memset(col, 0, sizeof *col);
+    col->type = fmt.type;
+    col->time_unit = fmt.unit;
+    col->offset = (size_t)(array->offset + extra_offset);
+    if (fmt.type == ORDO_TYPE_NIL)
+        return ORDO_OK;
+    /* A validity buffer may be left out when nothing is NULL. */
+    col->validity = array->null_count == 0 ? NULL : (const uint8_t *)array->buffers[0];
+    if (array->null_count != 0 && !col->validity && !empty)
+        return ORDO_ERR_NULL_ARG;
+    if (fmt.offset_bits) {
+        col->offsets = array->buffers[1];
+        col->values = array->buffers[2];
+        col->offset_bits = fmt.offset_bits;
+        if (!col->offsets && !empty)
+            return ORDO_ERR_NULL_ARG;
+    } else {
+        col->values = array->buffers[1];
+        if (!col->values && !empty)
+            return ORDO_ERR_NULL_ARG;
+    }
+    return ORDO_OK;
+}
+
+ordo_status ordo_arrow_column(const struct ArrowSchema *schema, const struct ArrowArray *array,
+                              ordo_column *col, size_t *nrows)
+{
+    ordo_status s = column_at(schema, array, 0, col);
+    if (s == ORDO_OK && nrows)
+        *nrows = (size_t)array->length;
+    return s;
+}
+
+ordo_status ordo_arrow_struct(const struct ArrowSchema *schema, const struct ArrowArray *array,
+                              ordo_column *cols, size_t cap, size_t *ncols, size_t *nrows)
+{
+    if (!schema || !array || !ncols || !schema->format || (!cols && cap))
+        return ORDO_ERR_NULL_ARG;
+    if (strcmp(schema->format, "+s") != 0)
+        return ORDO_ERR_BAD_TYPE;
+    if (array->null_count != 0)
+        return ORDO_ERR_BAD_TYPE;
+    if (schema->n_children != array->n_children || schema->n_children < 0)
+        return ORDO_ERR_INVALID_VALUE;
+    size_t n = (size_t)schema->n_children;
+    if (n > cap)
+        return ORDO_ERR_DST_TOO_SMALL;
+    if (n && (!schema->children || !array->children))
+        return ORDO_ERR_NULL_ARG;
+    if (array->length < 0 || array->offset < 0)
+        return ORDO_ERR_INVALID_VALUE;
+    for (size_t i = 0; i < n; i++) {
+        const struct ArrowArray *child = array->children[i];
+        if (!child)
+            return ORDO_ERR_NULL_ARG;
+        /* A child must cover the struct's rows. */
+        if (child->length < array->offset + array->length)
+            return ORDO_ERR_INVALID_VALUE;
+        ordo_status s = column_at(schema->children[i], child, array->offset, &cols[i]);
+        if (s != ORDO_OK)
+            return s;
+    }
+    *ncols = n;
+    if (nrows)
+        *nrows = (size_t)array->length;
+    return ORDO_OK;
+}

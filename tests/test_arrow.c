@@ -1,0 +1,206 @@
+/* Arrow C Data Interface input: hand-built arrays (sliced, with NULLs, of
+ * every supported format) encode exactly as the row API does; unsupported
+ * formats are errors; nothing is released. */
+#include "ordo_test.h"
+
+static int released;
+static void no_release_schema(struct ArrowSchema *s) { (void)s; released++; }
+static void no_release_array(struct ArrowArray *a) { (void)a; released++; }
+
+static struct ArrowSchema schema_of(const char *format)
+{
+    return (struct ArrowSchema){.format = format, .release = no_release_schema};
+}
+
+static struct ArrowArray array_of(int64_t length, int64_t offset, int64_t null_count,
+                                  int64_t n_buffers, const void **buffers)
+{
+    return (struct ArrowArray){.length = length, .null_count = null_count, .offset = offset,
+                               .n_buffers = n_buffers, .buffers = buffers,
+                               .release = no_release_array};
+}
+
+/* Encodes the struct batch and compares key i with want_hex[i]. */
+static void expect_keys(const struct ArrowSchema *s, const struct ArrowArray *a,
+                        const char *const *want_hex)
+{
+    ordo_column cols[8];
+    size_t ncols = 0, nrows = 0, total = 0;
+    assert_status(ordo_arrow_struct(s, a, cols, 8, &ncols, &nrows), ORDO_OK);
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, cols, ncols, nrows, &total, NULL, NULL),
+                  ORDO_OK);
+    uint8_t out[1024];
+    size_t offs[16];
+    assert_status(ordo_batch_encode(ORDO_FORMAT_LEXKEY, cols, ncols, nrows, out, sizeof out, offs,
+                                    NULL),
+                  ORDO_OK);
+    for (size_t i = 0; i < nrows; i++)
+        assert_key_hex(out + offs[i], offs[i + 1] - offs[i], want_hex[i]);
+}
+
+static void struct_batch(void **state)
+{
+    (void)state;
+    /* int64 with a NULL, utf8 with a NULL, bool, timestamp[us, UTC], date32,
+     * fixed_size_binary(16), large binary; the struct is sliced to rows 1..3. */
+    int64_t i64[4] = {10, -1, 0, 7};
+    uint8_t i64_valid = 0x0b; /* row 2 NULL */
+    const void *b_i64[2] = {&i64_valid, i64};
+    int32_t s_off[5] = {0, 1, 3, 3, 6};
+    const char *s_data = "abbccc";
+    uint8_t s_valid = 0x0b; /* row 2 NULL */
+    const void *b_s[3] = {&s_valid, s_off, s_data};
+    uint8_t bits = 0x05; /* rows 0 and 2 true */
+    const void *b_b[2] = {NULL, &bits};
+    int64_t ts[4] = {0, 1700000000000000, -1, 1};
+    const void *b_ts[2] = {NULL, ts};
+    int32_t days[4] = {0, 1, -1, 19675};
+    const void *b_d[2] = {NULL, days};
+    uint8_t uu[64];
+    for (int k = 0; k < 64; k++)
+        uu[k] = (uint8_t)k;
+    const void *b_u[2] = {NULL, uu};
+    int64_t z_off[5] = {0, 0, 2, 2, 3};
+    const uint8_t z_data[3] = {0x00, 0xff, 0x10};
+    const void *b_z[3] = {NULL, z_off, z_data};
+
+    struct ArrowSchema cs[7] = {schema_of("l"), schema_of("u"), schema_of("b"),
+                                schema_of("tsu:UTC"), schema_of("tdD"), schema_of("w:16"),
+                                schema_of("Z")};
+    struct ArrowArray ca[7] = {array_of(4, 0, 1, 2, b_i64), array_of(4, 0, 1, 3, b_s),
+                               array_of(4, 0, 0, 2, b_b),   array_of(4, 0, 0, 2, b_ts),
+                               array_of(4, 0, 0, 2, b_d),   array_of(4, 0, 0, 2, b_u),
+                               array_of(4, 0, 0, 3, b_z)};
+    struct ArrowSchema *sp[7];
+    struct ArrowArray *ap[7];
+    for (int k = 0; k < 7; k++)
+        sp[k] = &cs[k], ap[k] = &ca[k];
+    struct ArrowSchema s = schema_of("+s");
+    s.n_children = 7;
+    s.children = sp;
+    const void *b_struct[1] = {NULL};
+    struct ArrowArray a = array_of(3, 1, 0, 1, b_struct);
+    a.n_children = 7;
+    a.children = ap;
+
+    /* Rows 1, 2, 3 of every child, built with the row API. */
+    static char want[3][512];
+    const char *wp[3];
+    for (int r = 1; r <= 3; r++) {
+        uint8_t buf[256];
+        size_t len;
+        ordo_lexkey b;
+        ordo_lexkey_init(&b, buf, sizeof buf, 0);
+        if (r == 2)
+            ordo_lexkey_nil(&b), ordo_lexkey_nil(&b);
+        else
+            ordo_lexkey_int64(&b, i64[r]), ordo_lexkey_string(&b, s_data + s_off[r], (size_t)(s_off[r + 1] - s_off[r]));
+        ordo_lexkey_bool(&b, (bits >> r) & 1);
+        ordo_lexkey_time(&b, ts[r] * 1000);
+        ordo_lexkey_time(&b, (int64_t)days[r] * 86400 * 1000000000);
+        ordo_lexkey_uuid(&b, uu + 16 * r);
+        ordo_lexkey_bytes(&b, z_data + z_off[r], (size_t)(z_off[r + 1] - z_off[r]));
+        assert_status(ordo_lexkey_finish(&b, &len), ORDO_OK);
+        t_hex(buf, len, want[r - 1]);
+        wp[r - 1] = want[r - 1];
+    }
+    released = 0;
+    expect_keys(&s, &a, wp);
+    assert_int_equal(released, 0);
+}
+
+static void every_format(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *format;
+        ordo_type type;
+    } ok[] = {
+        {"b", ORDO_TYPE_BOOL},      {"c", ORDO_TYPE_INT8},     {"C", ORDO_TYPE_UINT8},
+        {"s", ORDO_TYPE_INT16},     {"S", ORDO_TYPE_UINT16},   {"i", ORDO_TYPE_INT32},
+        {"I", ORDO_TYPE_UINT32},    {"l", ORDO_TYPE_INT64},    {"L", ORDO_TYPE_UINT64},
+        {"f", ORDO_TYPE_FLOAT32},   {"g", ORDO_TYPE_FLOAT64},  {"w:16", ORDO_TYPE_UUID},
+        {"tdD", ORDO_TYPE_TIME},    {"tdm", ORDO_TYPE_TIME},   {"tss:", ORDO_TYPE_TIME},
+        {"tsm:Europe/Paris", ORDO_TYPE_TIME}, {"tsn:", ORDO_TYPE_TIME},
+        {"tDs", ORDO_TYPE_DURATION}, {"tDn", ORDO_TYPE_DURATION}, {"n", ORDO_TYPE_NIL},
+    };
+    int64_t vals[2] = {1, 2};
+    const void *bufs[2] = {NULL, vals};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        struct ArrowSchema s = schema_of(ok[i].format);
+        struct ArrowArray a = array_of(2, 0, 0, 2, bufs);
+        ordo_column c;
+        size_t n = 0;
+        assert_status(ordo_arrow_column(&s, &a, &c, &n), ORDO_OK);
+        assert_int_equal(c.type, ok[i].type);
+        assert_int_equal(n, 2);
+    }
+    /* Units are carried: date32 days, seconds for tss. */
+    struct ArrowSchema s = schema_of("tss:UTC");
+    struct ArrowArray a = array_of(2, 0, 0, 2, bufs);
+    ordo_column c;
+    assert_status(ordo_arrow_column(&s, &a, &c, NULL), ORDO_OK);
+    assert_int_equal(c.time_unit, ORDO_UNIT_S);
+
+    static const char *bad[] = {"e", "w:8", "+l", "+s", "d:10,2", "tts", "tsx:", "ts", "vu", "ttn"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct ArrowSchema bs = schema_of(bad[i]);
+        assert_status(ordo_arrow_column(&bs, &a, &c, NULL), ORDO_ERR_BAD_TYPE);
+    }
+    /* Dictionaries, missing buffers, negative lengths. */
+    struct ArrowSchema dict = schema_of("l"), values = schema_of("u");
+    dict.dictionary = &values;
+    assert_status(ordo_arrow_column(&dict, &a, &c, NULL), ORDO_ERR_BAD_TYPE);
+    struct ArrowSchema ls = schema_of("l");
+    const void *nobufs[2] = {NULL, NULL};
+    struct ArrowArray na = array_of(2, 0, 0, 2, nobufs);
+    assert_status(ordo_arrow_column(&ls, &na, &c, NULL), ORDO_ERR_NULL_ARG);
+    struct ArrowArray nulls_without_bitmap = array_of(2, 0, 1, 2, bufs);
+    assert_status(ordo_arrow_column(&ls, &nulls_without_bitmap, &c, NULL), ORDO_ERR_NULL_ARG);
+    struct ArrowArray few = array_of(2, 0, 0, 1, bufs);
+    assert_status(ordo_arrow_column(&ls, &few, &c, NULL), ORDO_ERR_NULL_ARG);
+    struct ArrowArray neg = array_of(-1, 0, 0, 2, bufs);
+    assert_status(ordo_arrow_column(&ls, &neg, &c, NULL), ORDO_ERR_INVALID_VALUE);
+    assert_status(ordo_arrow_column(NULL, &a, &c, NULL), ORDO_ERR_NULL_ARG);
+}
+
+static void struct_errors(void **state)
+{
+    (void)state;
+    int64_t vals[2] = {1, 2};
+    const void *bufs[2] = {NULL, vals};
+    struct ArrowSchema child_s = schema_of("l"), *csp = &child_s;
+    struct ArrowArray child_a = array_of(2, 0, 0, 2, bufs), *cap = &child_a;
+    struct ArrowSchema s = schema_of("+s");
+    s.n_children = 1;
+    s.children = &csp;
+    struct ArrowArray a = array_of(2, 0, 0, 1, bufs);
+    a.n_children = 1;
+    a.children = &cap;
+    ordo_column cols[2];
+    size_t nc, nr;
+    assert_status(ordo_arrow_struct(&s, &a, cols, 2, &nc, &nr), ORDO_OK);
+    assert_status(ordo_arrow_struct(&s, &a, cols, 0, &nc, &nr), ORDO_ERR_DST_TOO_SMALL);
+    a.null_count = 1;
+    assert_status(ordo_arrow_struct(&s, &a, cols, 2, &nc, &nr), ORDO_ERR_BAD_TYPE);
+    a.null_count = 0;
+    a.length = 3; /* longer than its child */
+    assert_status(ordo_arrow_struct(&s, &a, cols, 2, &nc, &nr), ORDO_ERR_INVALID_VALUE);
+    a.length = 2;
+    a.n_children = 2;
+    assert_status(ordo_arrow_struct(&s, &a, cols, 2, &nc, &nr), ORDO_ERR_INVALID_VALUE);
+    a.n_children = 1;
+    struct ArrowSchema notstruct = schema_of("l");
+    assert_status(ordo_arrow_struct(&notstruct, &a, cols, 2, &nc, &nr), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(released, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(struct_batch),
+        cmocka_unit_test(every_format),
+        cmocka_unit_test(struct_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
