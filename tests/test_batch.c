@@ -314,14 +314,14 @@ static void row_key(const colbuf *cbs, size_t ncols, size_t r, unsigned flags, u
  * API's. dst_shift misaligns the output. */
 static void check_batch(colbuf *cbs, size_t ncols, size_t n, ordo_format fmt, size_t dst_shift)
 {
-    ordo_column cols[16];
+    ordo_column cols[80];
     for (size_t c = 0; c < ncols; c++)
         cols[c] = cbs[c].col;
     size_t total = 0, stride = 0;
     assert_status(ordo_batch_size(fmt, cols, ncols, n, &total, &stride, NULL), ORDO_OK);
     uint8_t *buf = malloc(total + dst_shift + 1), *dst = buf + dst_shift;
     size_t *offs = malloc(sizeof(size_t) * (n + 1));
-    uint8_t row[4096];
+    static uint8_t row[16384];
     unsigned flags = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
     for (size_t m = 0; m < n_impls; m++) {
         memset(buf, 0xa5, total + dst_shift + 1);
@@ -387,6 +387,26 @@ static void mixed_schemas(void **state)
         for (int fmt = ORDO_FORMAT_LEXKEY; fmt <= ORDO_FORMAT_LEXKEY_LEGACY; fmt++)
             check_batch(cbs, ncols, n, (ordo_format)fmt, t_rand(&seed) % 16);
         for (size_t c = 0; c < ncols; c++)
+            free_column(&cbs[c]);
+    }
+}
+
+/* More columns than the row-major tile path takes (64): the cursor path. */
+static void wide_schemas(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (int round = 0; round < 4; round++) {
+        enum { NC = 70 };
+        static colbuf cbs[NC];
+        size_t n = 1 + t_rand(&seed) % 150;
+        for (size_t c = 0; c < NC; c++) {
+            ordo_type t = c % 7 == 3 ? ORDO_TYPE_STRING : all_types[t_rand(&seed) % N_TYPES];
+            make_column(&cbs[c], t, n, t_rand(&seed) % 4, t_rand(&seed) % 8,
+                        round % 2 ? 20 : 0, &seed);
+        }
+        check_batch(cbs, NC, n, ORDO_FORMAT_LEXKEY, round);
+        for (size_t c = 0; c < NC; c++)
             free_column(&cbs[c]);
     }
 }
@@ -527,7 +547,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(single_columns),
-        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(fixed_stride),
+        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(wide_schemas),
+        cmocka_unit_test(fixed_stride),
         cmocka_unit_test(capacity_and_errors),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
