@@ -32,6 +32,23 @@ static ordo_status fail(ordo_batch_error *where, size_t row, size_t col, ordo_st
     return s;
 }
 
+/* Offsets offset .. offset+n never decrease: one branch-free pass per
+ * offset width, which the compiler can vectorise. */
+static int offsets_monotonic(const ordo_column *c, size_t n)
+{
+    int ok = 1;
+    if (c->offset_bits == 64) {
+        const uint8_t *o = (const uint8_t *)c->offsets + 8 * c->offset;
+        for (size_t i = 0; i < n; i++)
+            ok &= ORDO_LOAD(int64_t, o, i + 1) >= ORDO_LOAD(int64_t, o, i);
+    } else {
+        const uint8_t *o = (const uint8_t *)c->offsets + 4 * c->offset;
+        for (size_t i = 0; i < n; i++)
+            ok &= ORDO_LOAD(int32_t, o, i + 1) >= ORDO_LOAD(int32_t, o, i);
+    }
+    return ok;
+}
+
 /* Checks one column and adds its bytes over all rows to *bytes.
  * *fixed_no_null tells whether it keeps the key length constant. */
 static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci, size_t n,
@@ -54,18 +71,9 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
             return fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
         /* Without NULLs the bytes are last - first once the offsets are
          * known to be non-decreasing: one branch-free pass. */
-        int monotonic = 1;
-        if (!c->validity) {
-            int64_t p = prev;
-            for (size_t i = 0; i < n; i++) {
-                int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
-                monotonic &= next >= p;
-                p = next;
-            }
-            if (monotonic) {
-                sum = (size_t)(p - prev);
-                n = 0; /* done */
-            }
+        if (n > 0 && !c->validity && offsets_monotonic(c, n)) {
+            sum = (size_t)(ordo_col_offset_at(c, c->offset + n) - prev);
+            n = 0; /* done */
         }
         for (size_t i = 0; i < n; i++) {
             int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
@@ -125,6 +133,9 @@ static ordo_status plan_batch(ordo_format fmt, const ordo_column *cols, size_t n
     p->nrows = nrows;
     p->total = total;
     p->stride = all_constant && nrows ? total / nrows : 0;
+    p->base = ncols - 1;
+    for (size_t c = 0; c < ncols; c++)
+        p->base += (size_t)ordo_lexkey_fixed_width(cols[c].type, ordo_fmt_flags(fmt));
     return ORDO_OK;
 }
 

@@ -85,6 +85,7 @@ typedef struct ordo_batch_plan {
     const ordo_column *cols;
     size_t ncols, nrows;
     size_t total, stride;
+    size_t base; /* key length if every string were empty and nothing NULL */
 } ordo_batch_plan;
 
 /* Pass 1 and 2 with explicit kernels (NULL: the scalar reference); what

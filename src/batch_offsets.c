@@ -4,25 +4,22 @@
 
 void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *offsets)
 {
-    size_t base = p->ncols - 1;
+    size_t base = p->base;
     unsigned flags = ordo_fmt_flags(p->fmt);
-    for (size_t c = 0; c < p->ncols; c++) {
-        int w = ordo_lexkey_fixed_width(p->cols[c].type, flags);
-        base += (size_t)w;
-    }
     offsets += r0; /* offsets[0] is the tile's start, already known */
     for (size_t i = 0; i < n; i++)
         offsets[i + 1] = base;
     for (size_t c = 0; c < p->ncols; c++) {
         const ordo_column *col = &p->cols[c];
         int w = ordo_lexkey_fixed_width(col->type, flags);
-        if (w == 0 && !col->validity) {
-            int64_t a = ordo_col_offset_at(col, col->offset + r0);
-            for (size_t i = 0; i < n; i++) {
-                int64_t b = ordo_col_offset_at(col, col->offset + r0 + i + 1);
-                offsets[i + 1] += (size_t)(b - a);
-                a = b;
-            }
+        if (w == 0 && !col->validity && col->offset_bits == 64) {
+            const uint8_t *o = (const uint8_t *)col->offsets + 8 * (col->offset + r0);
+            for (size_t i = 0; i < n; i++)
+                offsets[i + 1] += (size_t)(ORDO_LOAD(int64_t, o, i + 1) - ORDO_LOAD(int64_t, o, i));
+        } else if (w == 0 && !col->validity) {
+            const uint8_t *o = (const uint8_t *)col->offsets + 4 * (col->offset + r0);
+            for (size_t i = 0; i < n; i++)
+                offsets[i + 1] += (size_t)(ORDO_LOAD(int32_t, o, i + 1) - ORDO_LOAD(int32_t, o, i));
         } else if (w == 0) {
             for (size_t i = 0; i < n; i++) {
                 size_t j = col->offset + r0 + i;
