@@ -22,4 +22,25 @@ build_and_test clang -DCMAKE_C_COMPILER=clang
 build_and_test scalar -DORDO_ENABLE_SSE41=OFF -DORDO_ENABLE_AVX2=OFF
 build_and_test sanitize -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
 build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake
+
+# libFuzzer harnesses (clang, ASan+UBSan), each for a short bounded time on
+# a copy of its seed corpus. FUZZ_SECONDS runs them longer.
+seconds=${FUZZ_SECONDS:-10}
+echo "== build-test/fuzz: ${seconds}s per harness"
+cmake -S . -B build-test/fuzz -DCMAKE_C_COMPILER=clang -DORDO_FUZZ=ON -DORDO_BUILD_TESTS=OFF \
+      -DORDO_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-test/fuzz -j "$jobs"
+for harness in build-test/fuzz/fuzz/fuzz_*; do
+  target=${harness##*/fuzz_}
+  work=$(mktemp -d)
+  cp fuzz/corpus/"$target"/* "$work"/
+  if ! "$harness" -max_total_time="$seconds" -max_len=4096 -print_final_stats=0 "$work" \
+        > "$work.log" 2>&1; then
+    tail -40 "$work.log"
+    echo "fuzz_$target failed: the input is in $work (add it to fuzz/corpus/$target)"
+    exit 1
+  fi
+  echo "fuzz_$target: $(grep -o 'Done [0-9]* runs' "$work.log")"
+  rm -rf "$work" "$work.log"
+done
 echo "all test builds passed"

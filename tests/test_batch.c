@@ -6,6 +6,7 @@
 
 #include "batch.h"
 #include "dispatch.h"
+#include "row_reference.h"
 
 #include <float.h>
 #include <math.h>
@@ -221,95 +222,6 @@ static void free_column(colbuf *cb)
     free(cb->validity);
 }
 
-#define DEF_RD(T)                                  \
-    static T rd_##T(const uint8_t *v, size_t j)    \
-    {                                              \
-        T x;                                       \
-        memcpy(&x, v + sizeof(T) * j, sizeof(T));  \
-        return x;                                  \
-    }
-DEF_RD(int8_t)
-DEF_RD(int16_t)
-DEF_RD(int32_t)
-DEF_RD(int64_t)
-DEF_RD(uint8_t)
-DEF_RD(uint16_t)
-DEF_RD(uint32_t)
-DEF_RD(uint64_t)
-DEF_RD(float)
-DEF_RD(double)
-
-/* Row r through the row API: the independent reference. */
-static void row_key(const colbuf *cbs, size_t ncols, size_t r, unsigned flags, uint8_t *out,
-                    size_t cap, size_t *len)
-{
-    ordo_lexkey b;
-    ordo_lexkey_init(&b, out, cap, flags);
-    for (size_t c = 0; c < ncols; c++) {
-        const ordo_column *col = &cbs[c].col;
-        size_t j = col->offset + r;
-        const uint8_t *v = col->values;
-        if (col->validity && !((col->validity[j / 8] >> (j % 8)) & 1)) {
-            ordo_lexkey_nil(&b);
-            continue;
-        }
-#define RD(T) rd_##T(v, j)
-        switch (col->type) {
-        case ORDO_TYPE_STRING:
-        case ORDO_TYPE_BYTES: {
-            int64_t a, z;
-            if (col->offset_bits == 64) {
-                memcpy(&a, (const uint8_t *)col->offsets + 8 * j, 8);
-                memcpy(&z, (const uint8_t *)col->offsets + 8 * j + 8, 8);
-            } else {
-                int32_t a32, z32;
-                memcpy(&a32, (const uint8_t *)col->offsets + 4 * j, 4);
-                memcpy(&z32, (const uint8_t *)col->offsets + 4 * j + 4, 4);
-                a = a32, z = z32;
-            }
-            if (col->type == ORDO_TYPE_STRING)
-                ordo_lexkey_string(&b, (const char *)v + a, (size_t)(z - a));
-            else
-                ordo_lexkey_bytes(&b, v + a, (size_t)(z - a));
-            break;
-        }
-        case ORDO_TYPE_UUID: ordo_lexkey_uuid(&b, v + 16 * j); break;
-        case ORDO_TYPE_BOOL: ordo_lexkey_bool(&b, (v[j / 8] >> (j % 8)) & 1); break;
-        case ORDO_TYPE_INT8: ordo_lexkey_int8(&b, RD(int8_t)); break;
-        case ORDO_TYPE_INT16: ordo_lexkey_int16(&b, RD(int16_t)); break;
-        case ORDO_TYPE_INT32: ordo_lexkey_int32(&b, RD(int32_t)); break;
-        case ORDO_TYPE_INT64: ordo_lexkey_int64(&b, RD(int64_t)); break;
-        case ORDO_TYPE_INT: ordo_lexkey_int(&b, RD(int64_t)); break;
-        case ORDO_TYPE_UINT8: ordo_lexkey_uint8(&b, RD(uint8_t)); break;
-        case ORDO_TYPE_UINT16: ordo_lexkey_uint16(&b, RD(uint16_t)); break;
-        case ORDO_TYPE_UINT32: ordo_lexkey_uint32(&b, RD(uint32_t)); break;
-        case ORDO_TYPE_UINT64: ordo_lexkey_uint64(&b, RD(uint64_t)); break;
-        case ORDO_TYPE_FLOAT32: ordo_lexkey_float32(&b, RD(float)); break;
-        case ORDO_TYPE_FLOAT64: ordo_lexkey_float64(&b, RD(double)); break;
-        case ORDO_TYPE_DURATION:
-        case ORDO_TYPE_TIME: {
-            int64_t ns;
-            switch (col->time_unit) {
-            case ORDO_UNIT_NS: ns = RD(int64_t); break;
-            case ORDO_UNIT_US: assert_status(ordo_time_from_unix(0, RD(int64_t) * 1000, &ns), ORDO_OK); break;
-            case ORDO_UNIT_MS: assert_status(ordo_time_from_unix(RD(int64_t) / 1000, RD(int64_t) % 1000 * 1000000, &ns), ORDO_OK); break;
-            case ORDO_UNIT_S: assert_status(ordo_time_from_unix(RD(int64_t), 0, &ns), ORDO_OK); break;
-            default: assert_status(ordo_time_from_unix((int64_t)RD(int32_t) * 86400, 0, &ns), ORDO_OK); break;
-            }
-            if (col->type == ORDO_TYPE_TIME)
-                ordo_lexkey_time(&b, ns);
-            else
-                ordo_lexkey_duration(&b, ns);
-            break;
-        }
-        case ORDO_TYPE_NIL: ordo_lexkey_nil(&b); break;
-        case ORDO_TYPE_END: ordo_lexkey_end(&b); break;
-        }
-#undef RD
-    }
-    assert_status(ordo_lexkey_finish(&b, len), ORDO_OK);
-}
-
 /* Encodes with every implementation and compares each key with the row
  * API's. dst_shift misaligns the output. */
 static void check_batch(colbuf *cbs, size_t ncols, size_t n, ordo_format fmt, size_t dst_shift)
@@ -336,7 +248,7 @@ static void check_batch(colbuf *cbs, size_t ncols, size_t n, ordo_format fmt, si
         size_t at = 0;
         for (size_t r = 0; r < n; r++) {
             size_t len = 0;
-            row_key(cbs, ncols, r, flags, row, sizeof row, &len);
+            assert_status(ref_row_key(cols, ncols, r, flags, row, sizeof row, &len), ORDO_OK);
             size_t start = use_offsets ? offs[r] : r * stride;
             size_t end = use_offsets ? offs[r + 1] : (r + 1) * stride;
             assert_int_equal(start, at);

@@ -50,6 +50,48 @@ static void hex_errors(void **state)
     assert_status(ordo_hex_encode("\x01\x02", 2, text, 3, &n), ORDO_ERR_DST_TOO_SMALL);
 }
 
+/* Every capacity from 0 to the exact size: nothing written on failure, the
+ * bounded success equal to the unbounded one. */
+static void text_capacities(void **state)
+{
+    (void)state;
+    static const uint8_t key[5] = {0x00, 0x01, 0x7f, 0x80, 0xff};
+    char want_hex[] = "00017f80ff", want_json[] = "\"00017f80ff\"";
+    for (size_t cap = 0; cap <= 12; cap++) {
+        char out[32];
+        uint8_t bin[32];
+        size_t n = 99;
+        memset(out, 0x5a, sizeof out);
+        ordo_status s = ordo_hex_encode(key, 5, out, cap, &n);
+        assert_status(s, cap >= 10 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL);
+        for (size_t i = s == ORDO_OK ? 10 : 0; i < sizeof out; i++)
+            assert_int_equal((uint8_t)out[i], 0x5a);
+        if (s == ORDO_OK)
+            assert_memory_equal(out, want_hex, 10);
+        memset(out, 0x5a, sizeof out);
+        s = ordo_json_encode(key, 5, out, cap, &n);
+        assert_status(s, cap >= 12 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL);
+        for (size_t i = s == ORDO_OK ? 12 : 0; i < sizeof out; i++)
+            assert_int_equal((uint8_t)out[i], 0x5a);
+        if (s == ORDO_OK)
+            assert_memory_equal(out, want_json, 12);
+        memset(bin, 0x5a, sizeof bin);
+        n = 99;
+        s = ordo_hex_decode(want_hex, 10, bin, cap, &n, NULL);
+        assert_status(s, cap >= 5 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL);
+        for (size_t i = s == ORDO_OK ? 5 : 0; i < sizeof bin; i++)
+            assert_int_equal(bin[i], 0x5a);
+        assert_int_equal(n, s == ORDO_OK ? 5 : 99);
+        memset(bin, 0x5a, sizeof bin);
+        s = ordo_json_decode(want_json, 12, bin, cap, &n);
+        assert_status(s, cap >= 5 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL);
+        for (size_t i = s == ORDO_OK ? 5 : 0; i < sizeof bin; i++)
+            assert_int_equal(bin[i], 0x5a);
+        if (s == ORDO_OK)
+            assert_memory_equal(bin, key, 5);
+    }
+}
+
 static void json_forms(void **state)
 {
     (void)state;
@@ -199,6 +241,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hex_round_trip), cmocka_unit_test(hex_errors),
+        cmocka_unit_test(text_capacities),
         cmocka_unit_test(json_forms),     cmocka_unit_test(uuids),
         cmocka_unit_test(rfc3339),        cmocka_unit_test(unix_time),
         cmocka_unit_test(status_names),

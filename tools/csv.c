@@ -7,11 +7,13 @@
 
 #define CSV_CHUNK ((size_t)1 << 20)
 
-void csv_open(csv_reader *r, FILE *f)
+void csv_open(csv_reader *r, FILE *f) { csv_open_sized(r, f, CSV_CHUNK); }
+
+void csv_open_sized(csv_reader *r, FILE *f, size_t cap)
 {
     memset(r, 0, sizeof *r);
     r->f = f;
-    r->cap = CSV_CHUNK;
+    r->cap = cap ? cap : 1;
     r->buf = cli_alloc(r->cap);
     r->line = 1;
     r->fields_cap = 16;

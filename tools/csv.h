@@ -30,6 +30,9 @@ typedef struct csv_reader {
 } csv_reader;
 
 void csv_open(csv_reader *r, FILE *f);
+/* The same with an initial buffer of `cap` bytes (it grows for longer rows);
+ * small buffers exercise the refill paths in tests. */
+void csv_open_sized(csv_reader *r, FILE *f, size_t cap);
 void csv_close(csv_reader *r);
 /* 1: a row is in r->fields[0 .. r->nfields); 0: end of input; -1: error
  * (r->err, r->err_line, r->err_column). */

@@ -1,0 +1,39 @@
+/* Every kernel table this build has (and this CPU runs) against the
+ * scalar rule, on arbitrary bytes, lengths, strides and alignments. */
+#include "fuzz_util.h"
+#include "dispatch.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 3)
+        return 0;
+    ordo_op op = (ordo_op)(data[0] % ORDO_OP_COUNT);
+    size_t w = ordo_op_shape[op].width, es = ordo_op_shape[op].src_size;
+    size_t stride = w + data[1] % 9, shift = data[2] % 16;
+    const uint8_t *src = data + 3;
+    size_t n = (size - 3) / es;
+    size_t cap = n * stride + shift + 16;
+    uint8_t *want = calloc(cap, 1), *got = malloc(cap);
+    for (size_t i = 0; i < n; i++)
+        ordo_op_one(op, src, i, want + shift + i * stride);
+    static const char *names[] = {"sse41", "avx2", "neon"};
+    for (int m = 0; m < 3; m++) {
+        const ordo_kernels *k = NULL;
+        if (ordo_impl_lookup(names[m], &k) != ORDO_OK || !k)
+            continue;
+        memset(got, 0, cap);
+        k->fixed[op](src, n, got + shift, stride);
+        CHECK(memcmp(got, want, cap) == 0);
+        /* bools: every bit of the input after a bit offset */
+        size_t bit0 = data[1] % 8, nbits = (size - 3) * 8 > bit0 ? (size - 3) * 8 - bit0 : 0;
+        uint8_t *bg = calloc(nbits + 1, 1), *bw = calloc(nbits + 1, 1);
+        k->bits(src, bit0, nbits, bg, 1);
+        ordo_bits_generic(src, bit0, nbits, bw, 1);
+        CHECK(memcmp(bg, bw, nbits + 1) == 0);
+        free(bg);
+        free(bw);
+    }
+    free(want);
+    free(got);
+    return 0;
+}
