@@ -71,6 +71,8 @@ typedef enum ordo_status {
     ORDO_ERR_NO_SEPARATOR = 44,  /* a primary key without a 00 byte */
     ORDO_ERR_EMPTY_HALF = 45,    /* a primary key with an empty partition or row key */
     ORDO_ERR_MALFORMED_KEY = 50, /* a key that cannot have been produced by the format */
+    ORDO_ERR_INVALID_ORDER = 51, /* an order that is not one of the four ordo_order values */
+    ORDO_ERR_NO_BOUND = 52,      /* a prefix (empty or all ff) with no finite upper bound */
 
     /* implementation selection */
     ORDO_ERR_UNKNOWN_IMPL = 60,    /* ORDO_IMPL names no implementation */
@@ -105,7 +107,18 @@ typedef enum ordo_type {
     ORDO_TYPE_TIME = 16,    /* Unix time in nanoseconds, int64 */
     ORDO_TYPE_DURATION = 17,/* nanoseconds, int64 */
     ORDO_TYPE_NIL = 18,
-    ORDO_TYPE_END = 19
+    ORDO_TYPE_END = 19,
+    /* the ordered format's further types */
+    ORDO_TYPE_INT128 = 20,      /* hugeint: high int64, low uint64 */
+    ORDO_TYPE_DATE = 21,        /* int32 days since 2000-01-01 */
+    ORDO_TYPE_TIME_OF_DAY = 22, /* int64 microseconds since midnight (PostgreSQL time) */
+    ORDO_TYPE_TIMESTAMP = 23,   /* int64 microseconds since 2000-01-01 00:00 */
+    ORDO_TYPE_TIMESTAMPTZ = 24, /* int64 microseconds since 2000-01-01 00:00 UTC */
+    ORDO_TYPE_INTERVAL = 25,    /* months, days, microseconds */
+    ORDO_TYPE_ENUM = 26,        /* uint32 sort rank */
+    ORDO_TYPE_PG_LSN = 27,      /* uint64 */
+    ORDO_TYPE_MACADDR = 28,     /* 6 bytes */
+    ORDO_TYPE_MACADDR8 = 29     /* 8 bytes */
 } ordo_type;
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
@@ -218,6 +231,130 @@ ORDO_API ordo_status ordo_json_encode(const void *key, size_t n, char *dst, size
  * odd number of digits is ORDO_ERR_ODD_HEX_LENGTH. */
 ORDO_API ordo_status ordo_json_decode(const char *src, size_t n, void *dst, size_t cap,
                                       size_t *out_len);
+
+/* ---------------------------------------------- the ordered format */
+
+/* Per-field order. Values are pinned (they are Schottky's). */
+typedef enum ordo_order {
+    ORDO_ASC_NULLS_FIRST = 0,
+    ORDO_ASC_NULLS_LAST = 1, /* SQL's ASC */
+    ORDO_DESC_NULLS_FIRST = 2, /* SQL's DESC */
+    ORDO_DESC_NULLS_LAST = 3
+} ordo_order;
+
+/* PostgreSQL's bounds, in the ordered format's units. */
+#define ORDO_DATE_MIN INT32_C(-2451545)                        /* 4714-11-24 BC */
+#define ORDO_DATE_END INT32_C(2145031949)                      /* 5874898-01-01, excluded */
+#define ORDO_TIMESTAMP_MIN INT64_C(-211813488000000000)        /* 4714-11-24 00:00 BC */
+#define ORDO_TIMESTAMP_END INT64_C(9223371331200000000)        /* 294277-01-01, excluded */
+#define ORDO_TIME_MAX INT64_C(86400000000)                     /* 24:00:00, included */
+/* The infinities of date and timestamp(tz) are the type's extremes. */
+#define ORDO_DATE_NEG_INFINITY INT32_MIN
+#define ORDO_DATE_INFINITY INT32_MAX
+#define ORDO_TIMESTAMP_NEG_INFINITY INT64_MIN
+#define ORDO_TIMESTAMP_INFINITY INT64_MAX
+
+/* Upper bound of an ordered key whose bytes fields hold var_bytes bytes in
+ * all, over nfields fields (17 bytes covers every fixed field). */
+#define ORDO_KEY_BOUND(nfields, var_bytes) (2u * (size_t)(var_bytes) + 17u * (size_t)(nfields) + 2u * (size_t)(nfields))
+
+/* An ordered key under construction in caller memory: the same contract as
+ * the LexKey builder (whole fields or nothing, sticky first error, no
+ * allocation). Fields are private. */
+typedef struct ordo_key {
+    uint8_t *priv_buf;
+    size_t priv_cap;
+    size_t priv_len;
+    ordo_status priv_err;
+} ordo_key;
+
+/* Starts a key in buf[0..cap) after `len` bytes already there (a table tag,
+ * say), which are kept. len > cap is ORDO_ERR_INVALID_ARG (sticky). */
+ORDO_API void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len);
+/* Every field takes its order; a bad order is ORDO_ERR_INVALID_ORDER. A
+ * NULL is a field of its own: the presence byte alone. */
+ORDO_API ordo_status ordo_key_null(ordo_key *k, ordo_order o);
+ORDO_API ordo_status ordo_key_bool(ordo_key *k, ordo_order o, bool v);
+ORDO_API ordo_status ordo_key_int8(ordo_key *k, ordo_order o, int8_t v);
+ORDO_API ordo_status ordo_key_int16(ordo_key *k, ordo_order o, int16_t v);
+ORDO_API ordo_status ordo_key_int32(ordo_key *k, ordo_order o, int32_t v);
+ORDO_API ordo_status ordo_key_int64(ordo_key *k, ordo_order o, int64_t v);
+ORDO_API ordo_status ordo_key_int128(ordo_key *k, ordo_order o, int64_t hi, uint64_t lo);
+ORDO_API ordo_status ordo_key_uint8(ordo_key *k, ordo_order o, uint8_t v);
+ORDO_API ordo_status ordo_key_uint16(ordo_key *k, ordo_order o, uint16_t v);
+ORDO_API ordo_status ordo_key_uint32(ordo_key *k, ordo_order o, uint32_t v);
+ORDO_API ordo_status ordo_key_uint64(ordo_key *k, ordo_order o, uint64_t v);
+/* NaN (any) above +Infinity, all NaNs equal; -0 equal to 0. */
+ORDO_API ordo_status ordo_key_float32(ordo_key *k, ordo_order o, float v);
+ORDO_API ordo_status ordo_key_float64(ordo_key *k, ordo_order o, double v);
+/* Byte strings (text in the C collation, bytea): 00 escaped as 00 ff, then
+ * the terminator 00 00. */
+ORDO_API ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *p, size_t n);
+ORDO_API ordo_status ordo_key_text(ordo_key *k, ordo_order o, const char *s, size_t n);
+ORDO_API ordo_status ordo_key_uuid(ordo_key *k, ordo_order o, const uint8_t uuid[16]);
+/* Temporal values in PostgreSQL's units and ranges (ORDO_ERR_OUT_OF_RANGE
+ * outside them; the infinities are the type's extremes). */
+ORDO_API ordo_status ordo_key_date(ordo_key *k, ordo_order o, int32_t days_since_2000);
+ORDO_API ordo_status ordo_key_time(ordo_key *k, ordo_order o, int64_t micros);
+ORDO_API ordo_status ordo_key_timestamp(ordo_key *k, ordo_order o, int64_t micros_since_2000);
+ORDO_API ordo_status ordo_key_timestamptz(ordo_key *k, ordo_order o, int64_t micros_since_2000);
+/* Ordered as PostgreSQL does: by micros + 86400e6 * (days + 30 * months);
+ * all-minimum and all-maximum triples are -infinity and infinity. */
+ORDO_API ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months, int32_t days,
+                                       int64_t micros);
+ORDO_API ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank);
+ORDO_API ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn);
+ORDO_API ordo_status ordo_key_macaddr(ordo_key *k, ordo_order o, const uint8_t mac[6]);
+ORDO_API ordo_status ordo_key_macaddr8(ordo_key *k, ordo_order o, const uint8_t mac[8]);
+/* The key's length and the sticky error (ORDO_OK when none). */
+ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
+
+/* Exact field sizes, presence byte included: fixed types (len ignored), and
+ * BYTES/STRING from the value itself (n + zero bytes + 3). */
+ORDO_API ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size);
+/* Worst case of a bytes field of n bytes: 2n + 3 (ORDO_ERR_SIZE_OVERFLOW). */
+ORDO_API ordo_status ordo_key_bytes_bound(size_t n, size_t *size);
+
+/* Appends to dst[*dst_len .. cap) the smallest key above every key that
+ * starts with prefix (cut between fields): drop trailing ff bytes, add 1 to
+ * the last byte. ORDO_ERR_NO_BOUND for an empty or all-ff prefix. dst may
+ * be prefix itself (*dst_len = 0). Writes nothing on error. */
+ORDO_API ordo_status ordo_prefix_upper_bound(const void *prefix, size_t n, void *dst, size_t cap,
+                                             size_t *dst_len);
+
+/* Reads an ordered key back, field by field in schema order, with the
+ * orders used to build it. Errors are sticky; a malformed or non-canonical
+ * field is ORDO_ERR_MALFORMED_KEY and nothing past the key is ever read. */
+typedef struct ordo_key_reader {
+    const uint8_t *priv_key;
+    size_t priv_len, priv_pos;
+    ordo_status priv_err;
+} ordo_key_reader;
+
+ORDO_API void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len);
+/* Each read sets *is_null; a NULL gives a zero value. */
+ORDO_API ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null);
+ORDO_API ordo_status ordo_key_read_int(ordo_key_reader *r, ordo_order o, ordo_type t, int64_t *v,
+                                       bool *is_null); /* INT8..INT64, DATE, TIME_OF_DAY, TIMESTAMP(TZ) */
+ORDO_API ordo_status ordo_key_read_uint(ordo_key_reader *r, ordo_order o, ordo_type t, uint64_t *v,
+                                        bool *is_null); /* UINT8..UINT64, ENUM, PG_LSN */
+/* INT128, and INTERVAL as its order value (the triple itself is not kept). */
+ORDO_API ordo_status ordo_key_read_int128(ordo_key_reader *r, ordo_order o, int64_t *hi,
+                                          uint64_t *lo, bool *is_null);
+ORDO_API ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v,
+                                           bool *is_null);
+ORDO_API ordo_status ordo_key_read_float32(ordo_key_reader *r, ordo_order o, float *v,
+                                           bool *is_null);
+/* UUID, MACADDR, MACADDR8: 16, 6 or 8 raw bytes into out. */
+ORDO_API ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_type t,
+                                         uint8_t *out, bool *is_null);
+/* Bytes and text into dst[0..cap): on ORDO_ERR_DST_TOO_SMALL nothing is
+ * written or consumed (not sticky) and *len is the size needed. */
+ORDO_API ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, size_t cap,
+                                         size_t *len, bool *is_null);
+/* Bytes not read yet (0 after a complete, matching decode). */
+ORDO_API size_t ordo_key_reader_remaining(const ordo_key_reader *r);
+ORDO_API ordo_status ordo_key_reader_status(const ordo_key_reader *r);
 
 /* ------------------------------------------------------- text parsers */
 

@@ -44,8 +44,9 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
     case ORDO_TYPE_TIME:
     case ORDO_TYPE_DURATION:
         return 8;
+    default: /* the ordered format's types: LexKey cannot hold them */
+        return -1;
     }
-    return -1;
 }
 
 #endif /* ORDO_INTERNAL_H */

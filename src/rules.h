@@ -67,4 +67,28 @@ static inline uint32_t ordo_lexkey_f32_word(float x)
     return x < 0 ? ~bits : bits ^ ORDO_SIGN32;
 }
 
+/* The ordered format's float rule: every NaN is all ones (above +inf),
+ * -0 is +0, negatives are complemented, the rest get the sign bit. */
+static inline uint64_t ordo_ordered_f64_word(double x)
+{
+    uint64_t bits;
+    if (x != x)
+        return ~UINT64_C(0);
+    if (x == 0)
+        return ORDO_SIGN64;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & ORDO_SIGN64) ? ~bits : bits ^ ORDO_SIGN64;
+}
+
+static inline uint32_t ordo_ordered_f32_word(float x)
+{
+    uint32_t bits;
+    if (x != x)
+        return ~UINT32_C(0);
+    if (x == 0)
+        return ORDO_SIGN32;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & ORDO_SIGN32) ? ~bits : bits ^ ORDO_SIGN32;
+}
+
 #endif /* ORDO_RULES_H */

@@ -18,6 +18,8 @@
     X(ORDO_ERR_NO_SEPARATOR, "primary key has no 00 separator")                           \
     X(ORDO_ERR_EMPTY_HALF, "primary key has an empty partition or row key")               \
     X(ORDO_ERR_MALFORMED_KEY, "malformed key")                                            \
+    X(ORDO_ERR_INVALID_ORDER, "invalid order (not one of the four ordo_order values)")    \
+    X(ORDO_ERR_NO_BOUND, "the prefix has no finite upper bound")                          \
     X(ORDO_ERR_UNKNOWN_IMPL, "unknown implementation name in ORDO_IMPL")                  \
     X(ORDO_ERR_UNSUPPORTED_IMPL, "implementation not built or not supported by this CPU")
 
@@ -67,6 +69,16 @@ const char *ordo_type_name(ordo_type t)
     case ORDO_TYPE_DURATION: return "duration";
     case ORDO_TYPE_NIL: return "nil";
     case ORDO_TYPE_END: return "end";
+    case ORDO_TYPE_INT128: return "int128";
+    case ORDO_TYPE_DATE: return "date";
+    case ORDO_TYPE_TIME_OF_DAY: return "time_of_day";
+    case ORDO_TYPE_TIMESTAMP: return "timestamp";
+    case ORDO_TYPE_TIMESTAMPTZ: return "timestamptz";
+    case ORDO_TYPE_INTERVAL: return "interval";
+    case ORDO_TYPE_ENUM: return "enum";
+    case ORDO_TYPE_PG_LSN: return "pg_lsn";
+    case ORDO_TYPE_MACADDR: return "macaddr";
+    case ORDO_TYPE_MACADDR8: return "macaddr8";
     }
     return NULL;
 }

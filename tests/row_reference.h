@@ -94,6 +94,7 @@ static ordo_status ref_row_key(const ordo_column *cols, size_t ncols, size_t r, 
         }
         case ORDO_TYPE_NIL: ordo_lexkey_nil(&b); break;
         case ORDO_TYPE_END: ordo_lexkey_end(&b); break;
+        default: return ORDO_ERR_BAD_TYPE;
         }
 #undef RD
     }

@@ -40,8 +40,8 @@ static ordo_status apply(ordo_lexkey *b, const op *o)
     case ORDO_TYPE_DURATION: return ordo_lexkey_duration(b, o->i);
     case ORDO_TYPE_NIL: return ordo_lexkey_nil(b);
     case ORDO_TYPE_END: return ordo_lexkey_end(b);
+    default: return ORDO_ERR_BAD_TYPE;
     }
-    return ORDO_ERR_BAD_TYPE;
 }
 
 /* Runs ops into a buffer of capacity cap followed by guard bytes. Returns

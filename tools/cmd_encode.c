@@ -126,8 +126,8 @@ static ordo_status add_part(ordo_lexkey *b, const part *p)
     case ORDO_TYPE_DURATION: return ordo_lexkey_duration(b, p->v.i);
     case ORDO_TYPE_NIL: return ordo_lexkey_nil(b);
     case ORDO_TYPE_END: return ordo_lexkey_end(b);
+    default: return ORDO_ERR_BAD_TYPE; /* PART types are the LexKey ones only */
     }
-    return ORDO_ERR_BAD_TYPE;
 }
 
 /* "--name VALUE" or "--name=VALUE" at argv[*i]. */

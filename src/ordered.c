@@ -1,0 +1,291 @@
+/* The ordered format's row builder, size helpers and prefix bound. */
+#include "ordo_internal.h"
+
+static int order_ok(ordo_order o) { return (unsigned)o <= ORDO_DESC_NULLS_LAST; }
+static int desc(ordo_order o) { return o >= ORDO_DESC_NULLS_FIRST; }
+static int nulls_first(ordo_order o) { return o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST; }
+
+/* Presence bytes: NULLS FIRST 00 null / 01 present; NULLS LAST 01 / 00. */
+static uint8_t present_byte(ordo_order o) { return nulls_first(o) ? 0x01 : 0x00; }
+static uint8_t null_byte(ordo_order o) { return nulls_first(o) ? 0x00 : 0x01; }
+
+static ordo_status stick(ordo_key *k, ordo_status s)
+{
+    if (k->priv_err == ORDO_OK)
+        k->priv_err = s;
+    return k->priv_err;
+}
+
+void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
+{
+    if (!k)
+        return;
+    k->priv_buf = buf;
+    k->priv_cap = buf ? cap : 0;
+    k->priv_len = 0;
+    k->priv_err = ORDO_OK;
+    if (!buf && cap)
+        k->priv_err = ORDO_ERR_NULL_ARG;
+    else if (len > k->priv_cap)
+        k->priv_err = ORDO_ERR_INVALID_ARG;
+    else
+        k->priv_len = len;
+}
+
+/* Checks the state, the order and the room for 1 + n bytes. */
+static ordo_status begin(ordo_key *k, ordo_order o, size_t n)
+{
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    if (!order_ok(o))
+        return stick(k, ORDO_ERR_INVALID_ORDER);
+    if (k->priv_cap - k->priv_len < 1 || k->priv_cap - k->priv_len - 1 < n)
+        return stick(k, ORDO_ERR_DST_TOO_SMALL);
+    return ORDO_OK;
+}
+
+/* One present field: presence byte, then the ASC payload, complemented
+ * for DESC. */
+static ordo_status field(ordo_key *k, ordo_order o, const uint8_t *payload, size_t n)
+{
+    ordo_status s = begin(k, o, n);
+    if (s != ORDO_OK)
+        return s;
+    uint8_t *p = k->priv_buf + k->priv_len;
+    p[0] = present_byte(o);
+    uint8_t mask = desc(o) ? 0xff : 0x00;
+    for (size_t i = 0; i < n; i++)
+        p[1 + i] = payload[i] ^ mask;
+    k->priv_len += 1 + n;
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_null(ordo_key *k, ordo_order o)
+{
+    ordo_status s = begin(k, o, 0);
+    if (s != ORDO_OK)
+        return s;
+    k->priv_buf[k->priv_len++] = null_byte(o);
+    return ORDO_OK;
+}
+
+static ordo_status be64(ordo_key *k, ordo_order o, uint64_t w)
+{
+    uint8_t t[8];
+    ordo_store_be64(t, w);
+    return field(k, o, t, 8);
+}
+
+static ordo_status be32(ordo_key *k, ordo_order o, uint32_t w)
+{
+    uint8_t t[4];
+    ordo_store_be32(t, w);
+    return field(k, o, t, 4);
+}
+
+static ordo_status be16(ordo_key *k, ordo_order o, uint16_t w)
+{
+    uint8_t t[2];
+    ordo_store_be16(t, w);
+    return field(k, o, t, 2);
+}
+
+static ordo_status one(ordo_key *k, ordo_order o, uint8_t b) { return field(k, o, &b, 1); }
+
+ordo_status ordo_key_bool(ordo_key *k, ordo_order o, bool v) { return one(k, o, v ? 1 : 0); }
+ordo_status ordo_key_int8(ordo_key *k, ordo_order o, int8_t v) { return one(k, o, (uint8_t)((uint8_t)v ^ 0x80u)); }
+ordo_status ordo_key_int16(ordo_key *k, ordo_order o, int16_t v) { return be16(k, o, (uint16_t)((uint16_t)v ^ 0x8000u)); }
+ordo_status ordo_key_int32(ordo_key *k, ordo_order o, int32_t v) { return be32(k, o, (uint32_t)v ^ ORDO_SIGN32); }
+ordo_status ordo_key_int64(ordo_key *k, ordo_order o, int64_t v) { return be64(k, o, (uint64_t)v ^ ORDO_SIGN64); }
+ordo_status ordo_key_uint8(ordo_key *k, ordo_order o, uint8_t v) { return one(k, o, v); }
+ordo_status ordo_key_uint16(ordo_key *k, ordo_order o, uint16_t v) { return be16(k, o, v); }
+ordo_status ordo_key_uint32(ordo_key *k, ordo_order o, uint32_t v) { return be32(k, o, v); }
+ordo_status ordo_key_uint64(ordo_key *k, ordo_order o, uint64_t v) { return be64(k, o, v); }
+ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank) { return be32(k, o, rank); }
+ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn) { return be64(k, o, lsn); }
+ordo_status ordo_key_float32(ordo_key *k, ordo_order o, float v) { return be32(k, o, ordo_ordered_f32_word(v)); }
+ordo_status ordo_key_float64(ordo_key *k, ordo_order o, double v) { return be64(k, o, ordo_ordered_f64_word(v)); }
+
+ordo_status ordo_key_int128(ordo_key *k, ordo_order o, int64_t hi, uint64_t lo)
+{
+    uint8_t t[16];
+    ordo_store_be64(t, (uint64_t)hi ^ ORDO_SIGN64);
+    ordo_store_be64(t + 8, lo);
+    return field(k, o, t, 16);
+}
+
+static ordo_status raw(ordo_key *k, ordo_order o, const uint8_t *p, size_t n)
+{
+    if (!p)
+        return k ? stick(k, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
+    return field(k, o, p, n);
+}
+
+ordo_status ordo_key_uuid(ordo_key *k, ordo_order o, const uint8_t u[16]) { return raw(k, o, u, 16); }
+ordo_status ordo_key_macaddr(ordo_key *k, ordo_order o, const uint8_t m[6]) { return raw(k, o, m, 6); }
+ordo_status ordo_key_macaddr8(ordo_key *k, ordo_order o, const uint8_t m[8]) { return raw(k, o, m, 8); }
+
+/* Values are checked before the order and the room (the notes' rule). */
+static ordo_status value_error(ordo_key *k, ordo_status s)
+{
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    return k->priv_err != ORDO_OK ? k->priv_err : stick(k, s);
+}
+
+ordo_status ordo_key_date(ordo_key *k, ordo_order o, int32_t d)
+{
+    if (d != ORDO_DATE_NEG_INFINITY && d != ORDO_DATE_INFINITY &&
+        (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
+        return value_error(k, ORDO_ERR_OUT_OF_RANGE);
+    return ordo_key_int32(k, o, d);
+}
+
+ordo_status ordo_key_time(ordo_key *k, ordo_order o, int64_t us)
+{
+    if (us < 0 || us > ORDO_TIME_MAX)
+        return value_error(k, ORDO_ERR_OUT_OF_RANGE);
+    return ordo_key_int64(k, o, us);
+}
+
+static int timestamp_ok(int64_t us)
+{
+    return us == ORDO_TIMESTAMP_NEG_INFINITY || us == ORDO_TIMESTAMP_INFINITY ||
+           (us >= ORDO_TIMESTAMP_MIN && us < ORDO_TIMESTAMP_END);
+}
+
+ordo_status ordo_key_timestamp(ordo_key *k, ordo_order o, int64_t us)
+{
+    if (!timestamp_ok(us))
+        return value_error(k, ORDO_ERR_OUT_OF_RANGE);
+    return ordo_key_int64(k, o, us);
+}
+
+ordo_status ordo_key_timestamptz(ordo_key *k, ordo_order o, int64_t us)
+{
+    return ordo_key_timestamp(k, o, us);
+}
+
+ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months, int32_t days,
+                              int64_t us)
+{
+    __extension__ typedef __int128 i128;
+    i128 v;
+    if (months == INT32_MIN && days == INT32_MIN && us == INT64_MIN)
+        v = -(((i128)1) << 126) * 2; /* -infinity: the int128 minimum */
+    else if (months == INT32_MAX && days == INT32_MAX && us == INT64_MAX)
+        v = ~(-(((i128)1) << 126) * 2); /* infinity: the int128 maximum */
+    else
+        v = (i128)us + (i128)86400000000 * ((i128)days + (i128)30 * months);
+    return ordo_key_int128(k, o, (int64_t)(v >> 64), (uint64_t)v);
+}
+
+static size_t zeros(const uint8_t *p, size_t n)
+{
+    size_t z = 0;
+    for (const uint8_t *q = n ? memchr(p, 0, n) : NULL; q; q = memchr(q + 1, 0, n - (size_t)(q + 1 - p)))
+        z++;
+    return z;
+}
+
+ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *src, size_t n)
+{
+    const uint8_t *p = src;
+    if (!p && n)
+        return k ? stick(k, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
+    size_t z = zeros(p, n), need;
+    if (__builtin_add_overflow(n, z + 2, &need))
+        return value_error(k, ORDO_ERR_SIZE_OVERFLOW);
+    ordo_status s = begin(k, o, need);
+    if (s != ORDO_OK)
+        return s;
+    uint8_t *d = k->priv_buf + k->priv_len, mask = desc(o) ? 0xff : 0x00;
+    *d++ = present_byte(o);
+    for (size_t i = 0; i < n; i++) {
+        *d++ = p[i] ^ mask;
+        if (p[i] == 0)
+            *d++ = 0xff ^ mask; /* 00 -> 00 ff */
+    }
+    d[0] = mask, d[1] = mask; /* terminator 00 00 */
+    k->priv_len += 1 + need;
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_text(ordo_key *k, ordo_order o, const char *s, size_t n)
+{
+    return ordo_key_bytes(k, o, s, n);
+}
+
+ordo_status ordo_key_finish(const ordo_key *k, size_t *len)
+{
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    if (len)
+        *len = k->priv_len;
+    return k->priv_err;
+}
+
+ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size)
+{
+    static const struct {
+        ordo_type t;
+        unsigned char bytes;
+    } fixed[] = {
+        {ORDO_TYPE_BOOL, 2},        {ORDO_TYPE_INT8, 2},       {ORDO_TYPE_UINT8, 2},
+        {ORDO_TYPE_INT16, 3},       {ORDO_TYPE_UINT16, 3},     {ORDO_TYPE_INT32, 5},
+        {ORDO_TYPE_UINT32, 5},      {ORDO_TYPE_FLOAT32, 5},    {ORDO_TYPE_ENUM, 5},
+        {ORDO_TYPE_DATE, 5},        {ORDO_TYPE_INT64, 9},      {ORDO_TYPE_UINT64, 9},
+        {ORDO_TYPE_FLOAT64, 9},     {ORDO_TYPE_PG_LSN, 9},     {ORDO_TYPE_TIME_OF_DAY, 9},
+        {ORDO_TYPE_TIMESTAMP, 9},   {ORDO_TYPE_TIMESTAMPTZ, 9}, {ORDO_TYPE_INT128, 17},
+        {ORDO_TYPE_INTERVAL, 17},   {ORDO_TYPE_UUID, 17},      {ORDO_TYPE_MACADDR, 7},
+        {ORDO_TYPE_MACADDR8, 9},    {ORDO_TYPE_NIL, 1},
+    };
+    if (!size)
+        return ORDO_ERR_NULL_ARG;
+    if (t == ORDO_TYPE_BYTES || t == ORDO_TYPE_STRING) {
+        if (!p && n)
+            return ORDO_ERR_NULL_ARG;
+        size_t z = zeros(p, n);
+        if (__builtin_add_overflow(n, z + 3, size))
+            return ORDO_ERR_SIZE_OVERFLOW;
+        return ORDO_OK;
+    }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        if (fixed[i].t == t) {
+            *size = fixed[i].bytes;
+            return ORDO_OK;
+        }
+    }
+    return ORDO_ERR_BAD_TYPE;
+}
+
+ordo_status ordo_key_bytes_bound(size_t n, size_t *size)
+{
+    if (!size)
+        return ORDO_ERR_NULL_ARG;
+    if (n > (SIZE_MAX - 3) / 2)
+        return ORDO_ERR_SIZE_OVERFLOW;
+    *size = 2 * n + 3;
+    return ORDO_OK;
+}
+
+ordo_status ordo_prefix_upper_bound(const void *prefix, size_t n, void *dst, size_t cap,
+                                    size_t *dst_len)
+{
+    const uint8_t *p = prefix;
+    if (!dst_len || (!p && n) || (!dst && cap))
+        return ORDO_ERR_NULL_ARG;
+    while (n && p[n - 1] == 0xff)
+        n--;
+    if (n == 0)
+        return ORDO_ERR_NO_BOUND;
+    if (*dst_len > cap || cap - *dst_len < n)
+        return ORDO_ERR_DST_TOO_SMALL;
+    uint8_t *d = (uint8_t *)dst + *dst_len;
+    memmove(d, p, n - 1); /* in-place use is allowed */
+    d[n - 1] = (uint8_t)(p[n - 1] + 1);
+    *dst_len += n;
+    return ORDO_OK;
+}

@@ -1,0 +1,465 @@
+/* The ordered format's row builder, decoder and prefix bound: vectors in
+ * all four orders, ordering properties, round trips, malformed keys. */
+#include "ordo_test.h"
+
+#include <float.h>
+#include <math.h>
+
+static const ordo_order orders[4] = {ORDO_ASC_NULLS_FIRST, ORDO_ASC_NULLS_LAST,
+                                     ORDO_DESC_NULLS_FIRST, ORDO_DESC_NULLS_LAST};
+
+typedef struct key {
+    uint8_t b[128];
+    size_t n;
+} key;
+
+#define K(k, call)                                                 \
+    do {                                                           \
+        ordo_key kb_;                                              \
+        ordo_key_init(&kb_, (k)->b, sizeof (k)->b, 0);             \
+        ordo_key *kk = &kb_;                                       \
+        call;                                                      \
+        assert_status(ordo_key_finish(&kb_, &(k)->n), ORDO_OK);    \
+    } while (0)
+
+#define VEC(call, hex)                \
+    do {                              \
+        key v_;                       \
+        K(&v_, call);                 \
+        assert_key_hex(v_.b, v_.n, hex); \
+    } while (0)
+
+static void vectors(void **state)
+{
+    (void)state;
+    /* presence bytes and DESC complement, every order */
+    VEC(ordo_key_null(kk, ORDO_ASC_NULLS_FIRST), "00");
+    VEC(ordo_key_null(kk, ORDO_ASC_NULLS_LAST), "01");
+    VEC(ordo_key_null(kk, ORDO_DESC_NULLS_FIRST), "00");
+    VEC(ordo_key_null(kk, ORDO_DESC_NULLS_LAST), "01");
+    VEC(ordo_key_int32(kk, ORDO_ASC_NULLS_FIRST, 1), "0180000001");
+    VEC(ordo_key_int32(kk, ORDO_ASC_NULLS_LAST, 1), "0080000001");
+    VEC(ordo_key_int32(kk, ORDO_DESC_NULLS_FIRST, 1), "017ffffffe");
+    VEC(ordo_key_int32(kk, ORDO_DESC_NULLS_LAST, 1), "007ffffffe");
+    /* widths are the declared ones */
+    VEC(ordo_key_int8(kk, ORDO_ASC_NULLS_LAST, -1), "007f");
+    VEC(ordo_key_int16(kk, ORDO_ASC_NULLS_LAST, -2), "007ffe");
+    VEC(ordo_key_int64(kk, ORDO_ASC_NULLS_LAST, 5), "008000000000000005");
+    VEC(ordo_key_uint16(kk, ORDO_ASC_NULLS_LAST, 258), "000102");
+    VEC(ordo_key_int128(kk, ORDO_ASC_NULLS_LAST, -1, UINT64_MAX), "007fffffffffffffffffffffffffffffff");
+    VEC(ordo_key_bool(kk, ORDO_ASC_NULLS_LAST, true), "0001");
+    VEC(ordo_key_bool(kk, ORDO_DESC_NULLS_FIRST, true), "01fe");
+    /* floats: NaN all ones, -0 = +0 */
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, NAN), "00ffffffffffffffff");
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, -NAN), "00ffffffffffffffff");
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, -0.0), "008000000000000000");
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, 0.0), "008000000000000000");
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, 1.0), "00bff0000000000000");
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, -1.0), "00400fffffffffffff");
+    VEC(ordo_key_float64(kk, ORDO_ASC_NULLS_LAST, INFINITY), "00fff0000000000000");
+    VEC(ordo_key_float32(kk, ORDO_ASC_NULLS_LAST, 1.0f), "00bf800000");
+    VEC(ordo_key_float32(kk, ORDO_DESC_NULLS_FIRST, NAN), "0100000000");
+    /* byte strings: 00 -> 00 ff, terminator 00 00; DESC complements it all */
+    VEC(ordo_key_text(kk, ORDO_ASC_NULLS_LAST, "a\0b", 3), "006100ff620000");
+    VEC(ordo_key_text(kk, ORDO_DESC_NULLS_FIRST, "a\0b", 3), "019eff009dffff");
+    VEC(ordo_key_bytes(kk, ORDO_ASC_NULLS_LAST, "", 0), "000000");
+    VEC(ordo_key_bytes(kk, ORDO_ASC_NULLS_LAST, "\xff", 1), "00ff0000");
+    VEC(ordo_key_bytes(kk, ORDO_DESC_NULLS_LAST, "\xff", 1), "0000ffff");
+    /* temporal: PostgreSQL's epoch 2000-01-01 and units */
+    VEC(ordo_key_date(kk, ORDO_ASC_NULLS_LAST, 0), "0080000000");
+    VEC(ordo_key_date(kk, ORDO_ASC_NULLS_LAST, ORDO_DATE_INFINITY), "00ffffffff");
+    VEC(ordo_key_date(kk, ORDO_ASC_NULLS_LAST, ORDO_DATE_NEG_INFINITY), "0000000000");
+    VEC(ordo_key_timestamptz(kk, ORDO_ASC_NULLS_LAST, 1), "008000000000000001");
+    VEC(ordo_key_time(kk, ORDO_ASC_NULLS_LAST, ORDO_TIME_MAX), "00800000141dd76000");
+    /* interval: one month = 30 days; infinities are the int128 extremes */
+    VEC(ordo_key_interval(kk, ORDO_ASC_NULLS_LAST, 1, 0, 0), "0080000000000000000000025b7f3d4000");
+    VEC(ordo_key_interval(kk, ORDO_ASC_NULLS_LAST, 0, 30, 0), "0080000000000000000000025b7f3d4000");
+    VEC(ordo_key_interval(kk, ORDO_ASC_NULLS_LAST, INT32_MIN, INT32_MIN, INT64_MIN), "0000000000000000000000000000000000");
+    VEC(ordo_key_interval(kk, ORDO_ASC_NULLS_LAST, INT32_MAX, INT32_MAX, INT64_MAX), "00ffffffffffffffffffffffffffffffff");
+    VEC(ordo_key_enum(kk, ORDO_ASC_NULLS_LAST, 3), "0000000003");
+    VEC(ordo_key_pg_lsn(kk, ORDO_ASC_NULLS_LAST, UINT64_C(0x16B374D848)), "0000000016b374d848");
+    static const uint8_t mac[8] = {0x08, 0x00, 0x2b, 0x01, 0x02, 0x03, 0x04, 0x05};
+    VEC(ordo_key_macaddr(kk, ORDO_ASC_NULLS_LAST, mac), "0008002b010203");
+    VEC(ordo_key_macaddr8(kk, ORDO_DESC_NULLS_LAST, mac), "00f7ffd4fefdfcfbfa");
+    /* a composite key: fields back to back, after a kept tag byte */
+    key c;
+    c.b[0] = 0x07;
+    ordo_key kb;
+    ordo_key_init(&kb, c.b, sizeof c.b, 1);
+    ordo_key_int32(&kb, ORDO_ASC_NULLS_LAST, 1);
+    ordo_key_null(&kb, ORDO_DESC_NULLS_FIRST);
+    ordo_key_text(&kb, ORDO_DESC_NULLS_FIRST, "z", 1);
+    assert_status(ordo_key_finish(&kb, &c.n), ORDO_OK);
+    assert_key_hex(c.b, c.n, "07 0080000001 00 0185ffff");
+}
+
+/* ------------------------------------------------------------ order */
+
+static int sgn(int x) { return (x > 0) - (x < 0); }
+
+/* Expected sign of comparing (a, a_null) with (b, b_null) in order o,
+ * given the sign of comparing the values. */
+static int expect(ordo_order o, int a_null, int b_null, int value_cmp)
+{
+    int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
+    if (a_null || b_null) {
+        if (a_null && b_null)
+            return 0;
+        return a_null ? (nf ? -1 : 1) : (nf ? 1 : -1);
+    }
+    return o >= ORDO_DESC_NULLS_FIRST ? -value_cmp : value_cmp;
+}
+
+static void check(ordo_order o, const key *a, const key *b, int a_null, int b_null, int vc)
+{
+    int got = sgn(ordo_compare(a->b, a->n, b->b, b->n)), want = expect(o, a_null, b_null, vc);
+    if (got != want) {
+        char ha[300], hb[300];
+        t_hex(a->b, a->n, ha);
+        t_hex(b->b, b->n, hb);
+        fail_msg("order %d: %s vs %s gave %d, want %d", o, ha, hb, got, want);
+    }
+}
+
+static double pick_double(uint64_t *s)
+{
+    static const double e[] = {-INFINITY, -DBL_MAX, -1.0, -DBL_MIN, -4.9e-324, -0.0, 0.0,
+                               4.9e-324, DBL_MIN, 1.0, DBL_MAX, INFINITY, NAN};
+    uint64_t r = t_rand(s);
+    if (r % 2)
+        return e[(r >> 8) % 13];
+    double d;
+    uint64_t bits = t_rand(s);
+    memcpy(&d, &bits, 8);
+    return d;
+}
+
+/* PostgreSQL's float order: NaN equal to NaN and above everything. */
+static int cmp_pg_double(double x, double y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y) ? 0 : isnan(x) ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
+static void ordering(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (int i = 0; i < 4000; i++) {
+        ordo_order o = orders[i % 4];
+        int an = t_rand(&seed) % 8 == 0, bn = t_rand(&seed) % 8 == 0;
+        key a, b;
+        /* int64 */
+        int64_t x = (int64_t)t_rand(&seed) >> (t_rand(&seed) % 64), y = (int64_t)t_rand(&seed) >> (t_rand(&seed) % 64);
+        K(&a, an ? ordo_key_null(kk, o) : ordo_key_int64(kk, o, x));
+        K(&b, bn ? ordo_key_null(kk, o) : ordo_key_int64(kk, o, y));
+        check(o, &a, &b, an, bn, (x > y) - (x < y));
+        /* int16 */
+        int16_t x16 = (int16_t)x, y16 = (int16_t)y;
+        K(&a, ordo_key_int16(kk, o, x16));
+        K(&b, ordo_key_int16(kk, o, y16));
+        check(o, &a, &b, 0, 0, (x16 > y16) - (x16 < y16));
+        /* int128 */
+        int64_t xh = x >> 60, yh = y >> 60;
+        uint64_t xl = t_rand(&seed), yl = t_rand(&seed);
+        K(&a, ordo_key_int128(kk, o, xh, xl));
+        K(&b, ordo_key_int128(kk, o, yh, yl));
+        check(o, &a, &b, 0, 0, xh != yh ? (xh > yh) - (xh < yh) : (xl > yl) - (xl < yl));
+        /* floats, PostgreSQL's order */
+        double dx = pick_double(&seed), dy = pick_double(&seed);
+        K(&a, an ? ordo_key_null(kk, o) : ordo_key_float64(kk, o, dx));
+        K(&b, bn ? ordo_key_null(kk, o) : ordo_key_float64(kk, o, dy));
+        check(o, &a, &b, an, bn, cmp_pg_double(dx, dy));
+        float fx = (float)dx, fy = (float)dy;
+        K(&a, ordo_key_float32(kk, o, fx));
+        K(&b, ordo_key_float32(kk, o, fy));
+        check(o, &a, &b, 0, 0, cmp_pg_double(fx, fy));
+        /* byte strings of 00, 01, ff: C collation, proper prefixes first */
+        char sx[6], sy[6];
+        size_t nx = t_rand(&seed) % 6, ny = t_rand(&seed) % 6;
+        static const char alpha[3] = {0x00, 0x01, (char)0xff};
+        for (size_t k = 0; k < nx; k++)
+            sx[k] = alpha[t_rand(&seed) % 3];
+        for (size_t k = 0; k < ny; k++)
+            sy[k] = alpha[t_rand(&seed) % 3];
+        int c = memcmp(sx, sy, nx < ny ? nx : ny);
+        c = c ? sgn(c) : (nx > ny) - (nx < ny);
+        K(&a, ordo_key_text(kk, o, sx, nx));
+        K(&b, ordo_key_text(kk, o, sy, ny));
+        check(o, &a, &b, 0, 0, c);
+        /* two fields: the string decides unless equal, then the int */
+        K(&a, (ordo_key_bytes(kk, o, sx, nx), ordo_key_int32(kk, ORDO_ASC_NULLS_LAST, (int32_t)x)));
+        K(&b, (ordo_key_bytes(kk, o, sy, ny), ordo_key_int32(kk, ORDO_ASC_NULLS_LAST, (int32_t)y)));
+        int tail = ((int32_t)x > (int32_t)y) - ((int32_t)x < (int32_t)y);
+        int got = sgn(ordo_compare(a.b, a.n, b.b, b.n));
+        assert_int_equal(got, c ? expect(o, 0, 0, c) : tail);
+        /* interval: 1 month = 30 days */
+        int32_t mx = (int32_t)(t_rand(&seed) % 5) - 2, dxd = (int32_t)(t_rand(&seed) % 61) - 30;
+        int32_t my = (int32_t)(t_rand(&seed) % 5) - 2, dyd = (int32_t)(t_rand(&seed) % 61) - 30;
+        int64_t ux = (int64_t)(t_rand(&seed) % 3) - 1, uy = (int64_t)(t_rand(&seed) % 3) - 1;
+        __extension__ __int128 vx = ux + (__int128)86400000000 * (dxd + 30 * mx),
+                                vy = uy + (__int128)86400000000 * (dyd + 30 * my);
+        K(&a, ordo_key_interval(kk, o, mx, dxd, ux));
+        K(&b, ordo_key_interval(kk, o, my, dyd, uy));
+        check(o, &a, &b, 0, 0, (vx > vy) - (vx < vy));
+    }
+}
+
+/* ------------------------------------------------------- round trips */
+
+static void round_trips(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (int i = 0; i < 2000; i++) {
+        ordo_order o = orders[i % 4];
+        int64_t i64 = (int64_t)t_rand(&seed);
+        int32_t date = (int32_t)(t_rand(&seed) % 4000000) - 2000000;
+        uint64_t u64 = t_rand(&seed);
+        double d = pick_double(&seed);
+        char text[8];
+        size_t tn = t_rand(&seed) % 8;
+        for (size_t k = 0; k < tn; k++)
+            text[k] = (char)(t_rand(&seed) % 3 == 0 ? 0 : t_rand(&seed));
+        int null_at = (int)(t_rand(&seed) % 7);
+        key k;
+        K(&k, (null_at == 0 ? ordo_key_null(kk, o) : ordo_key_int64(kk, o, i64),
+               null_at == 1 ? ordo_key_null(kk, o) : ordo_key_date(kk, o, date),
+               null_at == 2 ? ordo_key_null(kk, o) : ordo_key_uint64(kk, o, u64),
+               null_at == 3 ? ordo_key_null(kk, o) : ordo_key_float64(kk, o, d),
+               null_at == 4 ? ordo_key_null(kk, o) : ordo_key_text(kk, o, text, tn),
+               ordo_key_bool(kk, o, i & 1), ordo_key_int8(kk, o, (int8_t)i64)));
+        ordo_key_reader r;
+        ordo_key_reader_init(&r, k.b, k.n);
+        bool isnull, bv;
+        int64_t iv;
+        uint64_t uv;
+        double dv;
+        char back[8];
+        size_t bn = 0;
+        assert_status(ordo_key_read_int(&r, o, ORDO_TYPE_INT64, &iv, &isnull), ORDO_OK);
+        assert_true(isnull == (null_at == 0) && (isnull || iv == i64));
+        assert_status(ordo_key_read_int(&r, o, ORDO_TYPE_DATE, &iv, &isnull), ORDO_OK);
+        assert_true(isnull == (null_at == 1) && (isnull || iv == date));
+        assert_status(ordo_key_read_uint(&r, o, ORDO_TYPE_UINT64, &uv, &isnull), ORDO_OK);
+        assert_true(isnull == (null_at == 2) && (isnull || uv == u64));
+        assert_status(ordo_key_read_float64(&r, o, &dv, &isnull), ORDO_OK);
+        assert_true(isnull == (null_at == 3));
+        if (!isnull)
+            assert_true(isnan(d) ? isnan(dv) : (dv == d && !signbit(dv) == !(signbit(d) && d != 0)));
+        assert_status(ordo_key_read_bytes(&r, o, back, sizeof back, &bn, &isnull), ORDO_OK);
+        assert_true(isnull == (null_at == 4));
+        if (!isnull) {
+            assert_int_equal(bn, tn);
+            assert_memory_equal(back, text, tn);
+        }
+        assert_status(ordo_key_read_bool(&r, o, &bv, &isnull), ORDO_OK);
+        assert_true(bv == (i & 1));
+        assert_status(ordo_key_read_int(&r, o, ORDO_TYPE_INT8, &iv, &isnull), ORDO_OK);
+        assert_int_equal(iv, (int8_t)i64);
+        assert_int_equal(ordo_key_reader_remaining(&r), 0);
+    }
+    /* int128 and interval's order value */
+    key k;
+    K(&k, (ordo_key_int128(kk, ORDO_DESC_NULLS_LAST, -5, 77), ordo_key_interval(kk, ORDO_ASC_NULLS_FIRST, -1, 2, 3)));
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, k.b, k.n);
+    int64_t hi;
+    uint64_t lo;
+    bool isnull;
+    assert_status(ordo_key_read_int128(&r, ORDO_DESC_NULLS_LAST, &hi, &lo, &isnull), ORDO_OK);
+    assert_true(hi == -5 && lo == 77 && !isnull);
+    assert_status(ordo_key_read_int128(&r, ORDO_ASC_NULLS_FIRST, &hi, &lo, &isnull), ORDO_OK);
+    assert_true(hi == -1 && lo == (uint64_t)(3 + 86400000000LL * (2 - 30))); /* negative value */
+}
+
+/* --------------------------------------------------------- malformed */
+
+static void expect_malformed(const char *hex, ordo_order o, int kind)
+{
+    uint8_t b[64];
+    size_t n = t_unhex(hex, b, sizeof b);
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, b, n);
+    bool isnull = false, bv;
+    int64_t iv;
+    double dv;
+    float fv;
+    uint8_t buf[16];
+    size_t len;
+    ordo_status s;
+    switch (kind) {
+    case 0: s = ordo_key_read_int(&r, o, ORDO_TYPE_INT32, &iv, &isnull); break;
+    case 1: s = ordo_key_read_bool(&r, o, &bv, &isnull); break;
+    case 2: s = ordo_key_read_float64(&r, o, &dv, &isnull); break;
+    case 3: s = ordo_key_read_float32(&r, o, &fv, &isnull); break;
+    case 4: s = ordo_key_read_bytes(&r, o, buf, sizeof buf, &len, &isnull); break;
+    case 5: s = ordo_key_read_int(&r, o, ORDO_TYPE_DATE, &iv, &isnull); break;
+    case 6: s = ordo_key_read_int(&r, o, ORDO_TYPE_TIME_OF_DAY, &iv, &isnull); break;
+    default: s = ordo_key_read_int(&r, o, ORDO_TYPE_TIMESTAMP, &iv, &isnull); break;
+    }
+    if (s != ORDO_ERR_MALFORMED_KEY)
+        fail_msg("'%s' kind %d gave %s", hex, kind, ordo_status_name(s));
+    /* sticky */
+    assert_status(ordo_key_read_bool(&r, o, &bv, &isnull), ORDO_ERR_MALFORMED_KEY);
+}
+
+static void malformed(void **state)
+{
+    (void)state;
+    expect_malformed("", ORDO_ASC_NULLS_LAST, 0);            /* no presence byte */
+    expect_malformed("02", ORDO_ASC_NULLS_LAST, 0);          /* bad presence byte */
+    expect_malformed("01", ORDO_ASC_NULLS_FIRST, 0);         /* truncated payload */
+    expect_malformed("00800000", ORDO_ASC_NULLS_LAST, 0);    /* truncated payload */
+    expect_malformed("0002", ORDO_ASC_NULLS_LAST, 1);        /* bool 02 */
+    expect_malformed("01fd", ORDO_DESC_NULLS_FIRST, 1);      /* bool 02 under DESC */
+    expect_malformed("007fffffffffffffff", ORDO_ASC_NULLS_LAST, 2); /* the -0 pattern */
+    expect_malformed("00fff8000000000000", ORDO_ASC_NULLS_LAST, 2); /* a NaN not all ones */
+    expect_malformed("007fffffff", ORDO_ASC_NULLS_LAST, 3);
+    expect_malformed("00ffc00000", ORDO_ASC_NULLS_LAST, 3);
+    expect_malformed("006100", ORDO_ASC_NULLS_LAST, 4);      /* ends inside the field */
+    expect_malformed("00610001", ORDO_ASC_NULLS_LAST, 4);    /* 00 then neither 00 nor ff */
+    expect_malformed("0061", ORDO_ASC_NULLS_LAST, 4);        /* no terminator */
+    expect_malformed("019eff", ORDO_DESC_NULLS_FIRST, 4);    /* DESC: ends inside */
+    expect_malformed("00006a8c78", ORDO_ASC_NULLS_LAST, 5);  /* date below 4714 BC */
+    expect_malformed("008000001441dd7600", ORDO_ASC_NULLS_LAST, 6);  /* time above 24:00 */
+    expect_malformed("007fffffffffffffff", ORDO_ASC_NULLS_LAST, 6);  /* time -1 */
+    expect_malformed("000000000000000001", ORDO_ASC_NULLS_LAST, 7);  /* below 4714 BC */
+    /* an order that does not exist, reading and writing */
+    uint8_t b[4] = {0, 0x80, 0, 0};
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, b, 4);
+    bool isnull;
+    int64_t iv;
+    assert_status(ordo_key_read_int(&r, (ordo_order)4, ORDO_TYPE_INT32, &iv, &isnull),
+                  ORDO_ERR_INVALID_ORDER);
+    ordo_key k;
+    ordo_key_init(&k, b, sizeof b, 0);
+    assert_status(ordo_key_int8(&k, (ordo_order)9, 1), ORDO_ERR_INVALID_ORDER);
+    assert_status(ordo_key_int8(&k, ORDO_ASC_NULLS_LAST, 1), ORDO_ERR_INVALID_ORDER);
+}
+
+/* ------------------------------------------------- sizes and errors */
+
+static void capacities(void **state)
+{
+    (void)state;
+    uint8_t full[64], buf[96];
+    size_t exact = 0;
+    ordo_key k;
+    ordo_key_init(&k, full, sizeof full, 0);
+    ordo_key_text(&k, ORDO_DESC_NULLS_LAST, "a\0\0b", 4);
+    ordo_key_float32(&k, ORDO_ASC_NULLS_FIRST, -2.5f);
+    ordo_key_null(&k, ORDO_ASC_NULLS_LAST);
+    ordo_key_interval(&k, ORDO_ASC_NULLS_LAST, 1, 2, 3);
+    assert_status(ordo_key_finish(&k, &exact), ORDO_OK);
+    size_t sizes = 0, s1;
+    assert_status(ordo_key_field_size(ORDO_TYPE_STRING, "a\0\0b", 4, &s1), ORDO_OK);
+    sizes += s1;
+    assert_status(ordo_key_field_size(ORDO_TYPE_FLOAT32, NULL, 0, &s1), ORDO_OK);
+    sizes += s1;
+    assert_status(ordo_key_field_size(ORDO_TYPE_NIL, NULL, 0, &s1), ORDO_OK);
+    sizes += s1;
+    assert_status(ordo_key_field_size(ORDO_TYPE_INTERVAL, NULL, 0, &s1), ORDO_OK);
+    sizes += s1;
+    assert_int_equal(sizes, exact);
+    assert_true(exact <= ORDO_KEY_BOUND(4, 4));
+    for (size_t cap = 0; cap <= exact; cap++) {
+        memset(buf, 0xa5, sizeof buf);
+        size_t len = 0;
+        ordo_key_init(&k, buf, cap, 0);
+        ordo_key_text(&k, ORDO_DESC_NULLS_LAST, "a\0\0b", 4);
+        ordo_key_float32(&k, ORDO_ASC_NULLS_FIRST, -2.5f);
+        ordo_key_null(&k, ORDO_ASC_NULLS_LAST);
+        ordo_key_interval(&k, ORDO_ASC_NULLS_LAST, 1, 2, 3);
+        ordo_status s = ordo_key_finish(&k, &len);
+        assert_status(s, cap < exact ? ORDO_ERR_DST_TOO_SMALL : ORDO_OK);
+        assert_memory_equal(buf, full, len);
+        for (size_t i = len; i < sizeof buf; i++)
+            assert_int_equal(buf[i], 0xa5);
+    }
+    /* a too-short bytes destination: not sticky, tells the size needed */
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, full, exact);
+    uint8_t small[2];
+    size_t len = 0;
+    bool isnull;
+    memset(small, 0xa5, 2);
+    assert_status(ordo_key_read_bytes(&r, ORDO_DESC_NULLS_LAST, small, 2, &len, &isnull),
+                  ORDO_ERR_DST_TOO_SMALL);
+    assert_int_equal(len, 4);
+    assert_int_equal(small[0], 0xa5);
+    uint8_t big[4];
+    assert_status(ordo_key_read_bytes(&r, ORDO_DESC_NULLS_LAST, big, 4, &len, &isnull), ORDO_OK);
+    assert_memory_equal(big, "a\0\0b", 4);
+    /* out-of-domain values are errors, checked before the room */
+    ordo_key_init(&k, buf, 0, 0);
+    assert_status(ordo_key_date(&k, ORDO_ASC_NULLS_LAST, ORDO_DATE_END), ORDO_ERR_OUT_OF_RANGE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_date(&k, ORDO_ASC_NULLS_LAST, ORDO_DATE_MIN - 1), ORDO_ERR_OUT_OF_RANGE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_time(&k, ORDO_ASC_NULLS_LAST, ORDO_TIME_MAX + 1), ORDO_ERR_OUT_OF_RANGE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_timestamp(&k, ORDO_ASC_NULLS_LAST, ORDO_TIMESTAMP_END), ORDO_ERR_OUT_OF_RANGE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_timestamptz(&k, ORDO_ASC_NULLS_LAST, ORDO_TIMESTAMP_MIN - 1), ORDO_ERR_OUT_OF_RANGE);
+    ordo_key_init(&k, buf, 4, 5);
+    assert_status(ordo_key_null(&k, ORDO_ASC_NULLS_LAST), ORDO_ERR_INVALID_ARG);
+    assert_status(ordo_key_bytes_bound(5, &s1), ORDO_OK);
+    assert_int_equal(s1, 13);
+    assert_status(ordo_key_bytes_bound(SIZE_MAX / 2, &s1), ORDO_ERR_SIZE_OVERFLOW);
+    assert_status(ordo_key_field_size((ordo_type)99, NULL, 0, &s1), ORDO_ERR_BAD_TYPE);
+}
+
+static void prefix_bounds(void **state)
+{
+    (void)state;
+    uint8_t out[16], p[4] = {0x61, 0x62, 0xff, 0xff};
+    size_t len = 0;
+    assert_status(ordo_prefix_upper_bound(p, 2, out, sizeof out, &len), ORDO_OK);
+    assert_key_hex(out, len, "6163");
+    len = 0;
+    assert_status(ordo_prefix_upper_bound(p, 4, out, sizeof out, &len), ORDO_OK);
+    assert_key_hex(out, len, "6163");
+    len = 0;
+    assert_status(ordo_prefix_upper_bound(p + 2, 2, out, sizeof out, &len), ORDO_ERR_NO_BOUND);
+    assert_status(ordo_prefix_upper_bound(NULL, 0, out, sizeof out, &len), ORDO_ERR_NO_BOUND);
+    assert_int_equal(len, 0);
+    /* appends; short buffer writes nothing */
+    out[0] = 0x09;
+    len = 1;
+    memset(out + 1, 0xa5, sizeof out - 1);
+    assert_status(ordo_prefix_upper_bound(p, 4, out, 2, &len), ORDO_ERR_DST_TOO_SMALL);
+    assert_int_equal(len, 1);
+    assert_int_equal(out[1], 0xa5);
+    assert_status(ordo_prefix_upper_bound(p, 4, out, 3, &len), ORDO_OK);
+    assert_key_hex(out, len, "096163");
+    /* in place */
+    len = 0;
+    assert_status(ordo_prefix_upper_bound(p, 3, p, 4, &len), ORDO_OK);
+    assert_key_hex(p, len, "6163");
+    /* the bound of a real key prefix is above every key with that prefix */
+    uint8_t kb[64], ub[64];
+    ordo_key k;
+    ordo_key_init(&k, kb, sizeof kb, 0);
+    ordo_key_int32(&k, ORDO_DESC_NULLS_FIRST, -1); /* 01 80000000 */
+    size_t kn;
+    ordo_key_finish(&k, &kn);
+    size_t un = 0;
+    assert_status(ordo_prefix_upper_bound(kb, kn, ub, sizeof ub, &un), ORDO_OK);
+    ordo_key_text(&k, ORDO_ASC_NULLS_LAST, "\xff\xff", 2);
+    size_t kn2;
+    ordo_key_finish(&k, &kn2);
+    assert_true(ordo_compare(kb, kn2, ub, un) < 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vectors),     cmocka_unit_test(ordering),
+        cmocka_unit_test(round_trips), cmocka_unit_test(malformed),
+        cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
