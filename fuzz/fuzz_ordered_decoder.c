@@ -1,0 +1,92 @@
+/* The ordered-format decoder on arbitrary keys and schemas: it never reads
+ * past the key, and whatever it accepts is canonical: building the decoded
+ * values again with the same orders gives the same bytes. */
+#include "fuzz_util.h"
+
+static const ordo_type types[] = {
+    ORDO_TYPE_BOOL,    ORDO_TYPE_INT8,     ORDO_TYPE_INT16,     ORDO_TYPE_INT32,
+    ORDO_TYPE_INT64,   ORDO_TYPE_UINT8,    ORDO_TYPE_UINT32,    ORDO_TYPE_UINT64,
+    ORDO_TYPE_FLOAT32, ORDO_TYPE_FLOAT64,  ORDO_TYPE_BYTES,     ORDO_TYPE_UUID,
+    ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_INT128,
+    ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,
+};
+#define NT (sizeof types / sizeof types[0])
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    size_t nf = 1 + data[0] % 6;
+    if (size < 1 + nf)
+        return 0;
+    const uint8_t *spec = data + 1, *key = data + 1 + nf;
+    size_t klen = size - 1 - nf;
+    /* a copy of exactly klen bytes, so that ASan sees any over-read */
+    uint8_t *k = malloc(klen ? klen : 1);
+    memcpy(k, key, klen);
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, k, klen);
+    uint8_t *again = malloc(klen + 64);
+    ordo_key b;
+    ordo_key_init(&b, again, klen + 64, 0);
+    for (size_t f = 0; f < nf; f++) {
+        ordo_type t = types[spec[f] % NT];
+        ordo_order o = (ordo_order)(spec[f] >> 6);
+        bool isnull = false, bv = false;
+        int64_t iv = 0, hi = 0;
+        uint64_t uv = 0, lo = 0;
+        double dv = 0;
+        float fv = 0;
+        uint8_t raw[16], bytes[64];
+        size_t blen = 0;
+        ordo_status s;
+        switch (t) {
+        case ORDO_TYPE_BOOL: s = ordo_key_read_bool(&r, o, &bv, &isnull); break;
+        case ORDO_TYPE_FLOAT32: s = ordo_key_read_float32(&r, o, &fv, &isnull); break;
+        case ORDO_TYPE_FLOAT64: s = ordo_key_read_float64(&r, o, &dv, &isnull); break;
+        case ORDO_TYPE_BYTES: s = ordo_key_read_bytes(&r, o, bytes, sizeof bytes, &blen, &isnull); break;
+        case ORDO_TYPE_UUID:
+        case ORDO_TYPE_MACADDR: s = ordo_key_read_fixed(&r, o, t, raw, &isnull); break;
+        case ORDO_TYPE_INT128: s = ordo_key_read_int128(&r, o, &hi, &lo, &isnull); break;
+        case ORDO_TYPE_UINT8:
+        case ORDO_TYPE_UINT32:
+        case ORDO_TYPE_UINT64:
+        case ORDO_TYPE_ENUM: s = ordo_key_read_uint(&r, o, t, &uv, &isnull); break;
+        default: s = ordo_key_read_int(&r, o, t, &iv, &isnull); break;
+        }
+        if (s != ORDO_OK)
+            break;
+        if (isnull) {
+            ordo_key_null(&b, o);
+            continue;
+        }
+        switch (t) {
+        case ORDO_TYPE_BOOL: ordo_key_bool(&b, o, bv); break;
+        case ORDO_TYPE_INT8: ordo_key_int8(&b, o, (int8_t)iv); break;
+        case ORDO_TYPE_INT16: ordo_key_int16(&b, o, (int16_t)iv); break;
+        case ORDO_TYPE_INT32: ordo_key_int32(&b, o, (int32_t)iv); break;
+        case ORDO_TYPE_INT64: ordo_key_int64(&b, o, iv); break;
+        case ORDO_TYPE_UINT8: ordo_key_uint8(&b, o, (uint8_t)uv); break;
+        case ORDO_TYPE_UINT32: ordo_key_uint32(&b, o, (uint32_t)uv); break;
+        case ORDO_TYPE_UINT64: ordo_key_uint64(&b, o, uv); break;
+        case ORDO_TYPE_ENUM: ordo_key_enum(&b, o, (uint32_t)uv); break;
+        case ORDO_TYPE_FLOAT32: ordo_key_float32(&b, o, fv); break;
+        case ORDO_TYPE_FLOAT64: ordo_key_float64(&b, o, dv); break;
+        case ORDO_TYPE_BYTES: ordo_key_bytes(&b, o, bytes, blen); break;
+        case ORDO_TYPE_UUID: ordo_key_uuid(&b, o, raw); break;
+        case ORDO_TYPE_MACADDR: ordo_key_macaddr(&b, o, raw); break;
+        case ORDO_TYPE_DATE: ordo_key_date(&b, o, (int32_t)iv); break;
+        case ORDO_TYPE_TIME_OF_DAY: ordo_key_time(&b, o, iv); break;
+        case ORDO_TYPE_TIMESTAMP: ordo_key_timestamp(&b, o, iv); break;
+        default: ordo_key_int128(&b, o, hi, lo); break;
+        }
+    }
+    size_t consumed = klen - ordo_key_reader_remaining(&r), blen = 0;
+    CHECK(consumed <= klen);
+    CHECK(ordo_key_finish(&b, &blen) == ORDO_OK);
+    /* every accepted field is canonical */
+    CHECK(blen == consumed && memcmp(again, k, consumed) == 0);
+    free(k);
+    free(again);
+    return 0;
+}
