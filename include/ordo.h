@@ -374,7 +374,8 @@ ORDO_API ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *uni
 /* Key formats of the batch API. Values are pinned. */
 typedef enum ordo_format {
     ORDO_FORMAT_LEXKEY = 1,        /* LexKey, canonical widths */
-    ORDO_FORMAT_LEXKEY_LEGACY = 2  /* LexKey, native widths */
+    ORDO_FORMAT_LEXKEY_LEGACY = 2, /* LexKey, native widths */
+    ORDO_FORMAT_ORDERED = 3        /* the ordered format: each column's `order` applies */
 } ordo_format;
 
 /* Units of a TIME or DURATION column's values (Arrow timestamps, durations,
@@ -397,7 +398,12 @@ typedef enum ordo_time_unit {
  *    (offset_bits 32 or 64) positions into values, non-decreasing.
  *  - validity: LSB-first bitmap, 1 = valid; NULL means no NULLs. A NULL in
  *    the LexKey formats encodes as the nil byte 00.
- *  - NIL and END columns need no buffers: every row is the constant. */
+ *  - NIL and END columns need no buffers: every row is the constant.
+ *  - The ordered format's types: INT128 as 16 bytes (little-endian two's
+ *    complement: low uint64, then high int64), DATE int32, TIME_OF_DAY,
+ *    TIMESTAMP and TIMESTAMPTZ int64, INTERVAL as ordo_interval, ENUM
+ *    uint32, PG_LSN uint64, MACADDR 6 bytes, MACADDR8 8 bytes; `order` is
+ *    the column's ordo_order (ignored by the LexKey formats). */
 typedef struct ordo_column {
     ordo_type type;
     const void *values;
@@ -406,7 +412,15 @@ typedef struct ordo_column {
     size_t offset;
     uint8_t offset_bits;
     uint8_t time_unit;
+    uint8_t order;
 } ordo_column;
+
+/* An INTERVAL column's element (PostgreSQL's representation). */
+typedef struct ordo_interval {
+    int32_t months;
+    int32_t days;
+    int64_t micros;
+} ordo_interval;
 
 /* Where a batch call failed: the row (relative to the batch) and column. */
 typedef struct ordo_batch_error {

@@ -4,7 +4,8 @@
 # cmocka the NEON test build needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev
-      libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev)
+      libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev
+      postgresql postgresql-client)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ "${1:-}" = "--cross" ]; then

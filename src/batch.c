@@ -5,7 +5,8 @@
 
 static int format_ok(ordo_format fmt)
 {
-    return fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY;
+    return fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY ||
+           fmt == ORDO_FORMAT_ORDERED;
 }
 
 static size_t count_nulls(const ordo_column *c, size_t n)
@@ -117,6 +118,14 @@ static ordo_status plan_batch(ordo_format fmt, const ordo_column *cols, size_t n
         return fail(where, 0, 0, ncols ? ORDO_ERR_NULL_ARG : ORDO_ERR_NO_PARTS);
     size_t total = 0, seps;
     int all_constant = 1;
+    if (fmt == ORDO_FORMAT_ORDERED) {
+        size_t stride = 0;
+        ordo_status s = ordo_ordered_plan(cols, ncols, nrows, &total, &stride, where);
+        if (s != ORDO_OK)
+            return s;
+        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, 0};
+        return ORDO_OK;
+    }
     for (size_t c = 0; c < ncols; c++) {
         int constant = 1;
         ordo_status s = column_size(fmt, &cols[c], c, nrows, &total, &constant, where);
@@ -177,7 +186,9 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
     }
     /* Variable lengths: the encoders fill the offsets as they go. */
     size_t *offs = p.stride ? NULL : offsets;
-    if (k)
+    if (fmt == ORDO_FORMAT_ORDERED)
+        ordo_ordered_encode(&p, dst, offs);
+    else if (k)
         ordo_batch_encode_tiled(k, &p, dst, offs);
     else
         ordo_batch_encode_scalar(&p, dst, offs);

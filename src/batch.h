@@ -102,6 +102,11 @@ void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *o
  * also fill offsets[1..nrows] (offsets[0] is 0); without, key i is at
  * i * stride. */
 
+/* The ordered format: validation and sizes, and the rows (src/batch_ordered.c). */
+ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *total,
+                              size_t *stride, ordo_batch_error *where);
+void ordo_ordered_encode(const ordo_batch_plan *p, uint8_t *dst, size_t *offsets);
+
 /* The scalar reference: row after row, part after part, as the SPEC reads. */
 void ordo_batch_encode_scalar(const ordo_batch_plan *p, uint8_t *dst, size_t *offsets);
 /* The tiled column-at-a-time driver over an implementation's kernels. */

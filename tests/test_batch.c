@@ -444,6 +444,35 @@ static void capacity_and_errors(void **state)
     assert_status(ordo_batch_encode_impl("avx512", ORDO_FORMAT_LEXKEY, cols, 3, 40, full, total,
                                          offs, NULL),
                   ORDO_ERR_UNKNOWN_IMPL);
+    /* The ordered format: each column's order; errors name row and column. */
+    int32_t dates[3] = {0, ORDO_DATE_INFINITY, ORDO_DATE_END};
+    int64_t ints[3] = {1, -1, 5};
+    ordo_column oc[2] = {{.type = ORDO_TYPE_INT64, .values = ints, .order = ORDO_DESC_NULLS_FIRST},
+                         {.type = ORDO_TYPE_DATE, .values = dates, .order = ORDO_ASC_NULLS_LAST}};
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, oc, 2, 3, &total, NULL, &where),
+                  ORDO_ERR_OUT_OF_RANGE);
+    assert_int_equal(where.row, 2);
+    assert_int_equal(where.column, 1);
+    size_t ostride = 0;
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, oc, 2, 2, &total, &ostride, &where), ORDO_OK);
+    assert_int_equal(total, 28);
+    assert_int_equal(ostride, 14);
+    uint8_t okeys[28], want[14];
+    assert_status(ordo_batch_encode(ORDO_FORMAT_ORDERED, oc, 2, 2, okeys, sizeof okeys, NULL, NULL),
+                  ORDO_OK);
+    ordo_key kb;
+    ordo_key_init(&kb, want, sizeof want, 0);
+    ordo_key_int64(&kb, ORDO_DESC_NULLS_FIRST, -1);
+    ordo_key_date(&kb, ORDO_ASC_NULLS_LAST, ORDO_DATE_INFINITY);
+    assert_memory_equal(okeys + 14, want, 14);
+    oc[0].order = 4;
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, oc, 2, 2, &total, NULL, &where),
+                  ORDO_ERR_INVALID_ORDER);
+    assert_int_equal(where.column, 0);
+    oc[0].order = 0;
+    oc[0].type = ORDO_TYPE_TIME; /* LexKey's nanosecond instant: not an ordered type */
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, oc, 2, 2, &total, NULL, &where),
+                  ORDO_ERR_BAD_TYPE);
 #if !defined(__aarch64__)
     assert_status(ordo_batch_encode_impl("neon", ORDO_FORMAT_LEXKEY, cols, 3, 40, full, total,
                                          offs, NULL),

@@ -182,6 +182,17 @@ static void bad_schemas_and_headers(void **state)
         if (r.status != 2 || r.out[0] || !strstr(r.err, bad[i].needle))
             fail_msg("schema '%s': status %d, err '%s'", bad[i].schema, r.status, r.err);
     }
+    /* The ordered format names what it cannot hold yet. */
+    {
+        tool_result rr;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "a numeric", "-", NULL}, "1\n", &rr);
+        assert_int_equal(rr.status, 2);
+        assert_non_null(strstr(rr.err, "the ordered format does not support type numeric yet"));
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "a interval DESC, b time", "-", NULL},
+                 "-1 years -2 mons +3 days -04:05:06.789,24:00:00\n1 day,25:00:00\n", &rr);
+        assert_int_equal(rr.status, 2);
+        assert_non_null(strstr(rr.err, "<stdin>:2:7: column 'b' (time): time out of range"));
+    }
     /* Type aliases and modifiers are accepted. */
     tool_result r;
     run_csv("a int8, b float8, c varchar(12), d character varying, e numeric(10,2) ", NULL, "", &r);

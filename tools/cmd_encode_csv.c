@@ -148,6 +148,61 @@ static const char *put_field(batchbuf *b, size_t c, size_t r, const csv_field *f
         }
         return NULL;
     }
+    case ORDO_TYPE_INT128: {
+        int64_t hi = 0;
+        uint64_t lo = 0;
+        if (!(e = pg_parse_int128(s, n, &hi, &lo))) {
+            memcpy(slot, &lo, 8);
+            memcpy((uint8_t *)slot + 8, &hi, 8);
+        }
+        return e;
+    }
+    case ORDO_TYPE_DATE: {
+        pg_instant t;
+        if ((e = pg_parse_date(s, n, &t)))
+            return e;
+        int64_t d = t.infinite > 0 ? ORDO_DATE_INFINITY : t.infinite < 0 ? ORDO_DATE_NEG_INFINITY
+                                                                         : t.days - 10957;
+        if (!t.infinite && (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
+            return "date out of range";
+        int32_t d32 = (int32_t)d;
+        memcpy(slot, &d32, 4);
+        return NULL;
+    }
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: {
+        pg_instant t;
+        if ((e = pg_parse_timestamp(s, n, sc->type == ORDO_TYPE_TIMESTAMPTZ, &t)))
+            return e;
+        int64_t us = t.infinite > 0 ? ORDO_TIMESTAMP_INFINITY : ORDO_TIMESTAMP_NEG_INFINITY;
+        if (!t.infinite) {
+            /* microseconds since 2000-01-01; PostgreSQL rounds to microseconds */
+            if (__builtin_mul_overflow(t.days - 10957, INT64_C(86400000000), &us) ||
+                __builtin_add_overflow(us, t.micros + (t.nanos >= 500), &us) ||
+                us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
+                return "timestamp out of range";
+        }
+        memcpy(slot, &us, 8);
+        return NULL;
+    }
+    case ORDO_TYPE_TIME_OF_DAY: {
+        int64_t us = 0;
+        if (!(e = pg_parse_time(s, n, &us)))
+            memcpy(slot, &us, 8);
+        return e;
+    }
+    case ORDO_TYPE_INTERVAL: {
+        ordo_interval iv;
+        if (!(e = pg_parse_interval(s, n, &iv.months, &iv.days, &iv.micros)))
+            memcpy(slot, &iv, sizeof iv);
+        return e;
+    }
+    case ORDO_TYPE_MACADDR: return pg_parse_mac(s, n, slot, 6);
+    case ORDO_TYPE_MACADDR8: return pg_parse_mac(s, n, slot, 8);
+    case ORDO_TYPE_PG_LSN:
+        if (!(e = pg_parse_lsn(s, n, &u)))
+            memcpy(slot, &u, 8);
+        return e;
     default:
         return "type not supported by this format";
     }
@@ -200,7 +255,7 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
 {
     ordo_format fmt = schema_format(format);
     if (!fmt)
-        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy)", format);
+        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered)", format);
     int raw = 0;
     if (!strcmp(output, "raw"))
         raw = 1;

@@ -15,7 +15,11 @@ size_t batchbuf_value_size(const schema_column *c)
     case ORDO_TYPE_INT32:
     case ORDO_TYPE_UINT32:
     case ORDO_TYPE_FLOAT32: return 4;
-    case ORDO_TYPE_UUID: return 16;
+    case ORDO_TYPE_UUID:
+    case ORDO_TYPE_INT128:
+    case ORDO_TYPE_INTERVAL: return 16;
+    case ORDO_TYPE_DATE: return 4;
+    case ORDO_TYPE_MACADDR: return 6;
     case ORDO_TYPE_STRING:
     case ORDO_TYPE_BYTES:
     case ORDO_TYPE_BOOL: return 0;
@@ -137,6 +141,7 @@ const ordo_column *batchbuf_view(batchbuf *b)
             .offset = 0,
             .offset_bits = 64,
             .time_unit = sc->time_unit,
+            .order = sc->order,
         };
     }
     return b->view;

@@ -366,3 +366,180 @@ int pg_instant_unix_ns(const pg_instant *t, int64_t *ns)
     *ns = v;
     return 1;
 }
+
+const char *pg_parse_time(const char *s, size_t n, int64_t *micros)
+{
+    size_t i = 0;
+    int h, m, sec;
+    if (!fixed(s, n, &i, 2, &h) || i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &m) ||
+        i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &sec))
+        return "expected a time HH:MM:SS";
+    int64_t frac = 0;
+    if (i < n && s[i] == '.') {
+        int nd = 0;
+        for (i++; i < n && is_digit(s[i]); i++) {
+            if (++nd > 6)
+                return "more than 6 fraction digits";
+            frac = frac * 10 + (s[i] - '0');
+        }
+        if (!nd)
+            return "expected fraction digits after '.'";
+        for (; nd < 6; nd++)
+            frac *= 10;
+    }
+    if (i != n)
+        return "unexpected text after the time";
+    if (m > 59 || sec > 59 || h > 24 || (h == 24 && (m || sec || frac)))
+        return "time out of range";
+    *micros = ((int64_t)h * 3600 + m * 60 + sec) * 1000000 + frac;
+    return NULL;
+}
+
+const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo)
+{
+    __extension__ typedef unsigned __int128 u128;
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i == n)
+        return "expected an integer";
+    u128 m = 0, limit = (u128)1 << 127; /* |min| */
+    for (; i < n; i++) {
+        if (!is_digit(s[i]))
+            return "expected an integer";
+        if (m > (limit - (u128)(s[i] - '0')) / 10)
+            return "out of range";
+        m = m * 10 + (u128)(s[i] - '0');
+    }
+    if (!neg && m == limit)
+        return "out of range";
+    u128 v = neg ? (u128)0 - m : m;
+    *hi = (int64_t)(v >> 64);
+    *lo = (uint64_t)v;
+    return NULL;
+}
+
+/* A signed decimal at s[*i]; spaces before it are skipped. */
+static int signed_number(const char *s, size_t n, size_t *i, int64_t *v)
+{
+    int neg = 0;
+    if (*i < n && (s[*i] == '-' || s[*i] == '+'))
+        neg = s[(*i)++] == '-';
+    if (*i >= n || !is_digit(s[*i]))
+        return 0;
+    int64_t x = 0;
+    while (*i < n && is_digit(s[*i])) {
+        if (x > (INT64_MAX - 9) / 10)
+            return 0;
+        x = x * 10 + (s[(*i)++] - '0');
+    }
+    *v = neg ? -x : x;
+    return 1;
+}
+
+const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t *days,
+                              int64_t *micros)
+{
+    if (word_is(s, n, "infinity")) {
+        *months = INT32_MAX, *days = INT32_MAX, *micros = INT64_MAX;
+        return NULL;
+    }
+    if (word_is(s, n, "-infinity")) {
+        *months = INT32_MIN, *days = INT32_MIN, *micros = INT64_MIN;
+        return NULL;
+    }
+    int64_t mo = 0, d = 0, us = 0;
+    size_t i = 0;
+    int any = 0;
+    while (i < n) {
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        size_t start = i;
+        int64_t v;
+        if (!signed_number(s, n, &i, &v))
+            return "expected an interval";
+        if (i < n && s[i] == ':') { /* the time part: [+-]HH:MM:SS[.ffffff] */
+            int neg = s[start] == '-';
+            int64_t tm;
+            /* hours may exceed 24 in an interval: parse them here */
+            int64_t h = neg ? -v : v;
+            int mm, ss;
+            i++;
+            if (!fixed(s, n, &i, 2, &mm) || i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &ss) ||
+                mm > 59 || ss > 59)
+                return "expected an interval time HH:MM:SS";
+            int64_t frac = 0;
+            if (i < n && s[i] == '.') {
+                int nd = 0;
+                for (i++; i < n && is_digit(s[i]); i++) {
+                    if (++nd > 6)
+                        return "more than 6 fraction digits";
+                    frac = frac * 10 + (s[i] - '0');
+                }
+                for (; nd < 6; nd++)
+                    frac *= 10;
+            }
+            if (h > INT64_MAX / 3600000000 - 1)
+                return "interval out of range";
+            tm = (h * 3600 + mm * 60 + ss) * 1000000 + frac;
+            us += neg ? -tm : tm;
+            any = 1;
+            continue;
+        }
+        while (i < n && s[i] == ' ')
+            i++;
+        size_t w = i;
+        while (i < n && s[i] != ' ')
+            i++;
+        const char *unit = s + w;
+        size_t ul = i - w;
+        if (word_is(unit, ul, "year") || word_is(unit, ul, "years"))
+            mo += v * 12;
+        else if (word_is(unit, ul, "mon") || word_is(unit, ul, "mons"))
+            mo += v;
+        else if (word_is(unit, ul, "day") || word_is(unit, ul, "days"))
+            d += v;
+        else
+            return "expected an interval unit (years, mons, days)";
+        any = 1;
+    }
+    if (!any)
+        return "expected an interval";
+    if (mo < INT32_MIN || mo > INT32_MAX || d < INT32_MIN || d > INT32_MAX)
+        return "interval out of range";
+    *months = (int32_t)mo, *days = (int32_t)d, *micros = us;
+    return NULL;
+}
+
+const char *pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes)
+{
+    if (n != bytes * 3 - 1)
+        return bytes == 6 ? "expected a macaddr xx:xx:xx:xx:xx:xx" : "expected a macaddr8";
+    for (size_t k = 0; k < bytes; k++) {
+        int hi = hexval(s[3 * k]), lo = hexval(s[3 * k + 1]);
+        if (hi < 0 || lo < 0 || (k + 1 < bytes && s[3 * k + 2] != ':'))
+            return bytes == 6 ? "expected a macaddr xx:xx:xx:xx:xx:xx" : "expected a macaddr8";
+        out[k] = (uint8_t)(hi << 4 | lo);
+    }
+    return NULL;
+}
+
+const char *pg_parse_lsn(const char *s, size_t n, uint64_t *lsn)
+{
+    uint64_t part[2] = {0, 0};
+    size_t i = 0;
+    for (int p = 0; p < 2; p++) {
+        size_t digits = 0;
+        while (i < n && hexval(s[i]) >= 0 && digits < 8)
+            part[p] = part[p] << 4 | (uint64_t)hexval(s[i++]), digits++;
+        if (!digits || (p == 0 && (i >= n || s[i++] != '/')))
+            return "expected a pg_lsn XXX/YYY";
+    }
+    if (i != n)
+        return "expected a pg_lsn XXX/YYY";
+    *lsn = part[0] << 32 | part[1];
+    return NULL;
+}

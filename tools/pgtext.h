@@ -35,4 +35,17 @@ const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant 
 /* The instant as Unix nanoseconds; 0 when it is infinite or out of range. */
 int pg_instant_unix_ns(const pg_instant *t, int64_t *ns);
 
+/* PostgreSQL time: HH:MM:SS[.ffffff] to microseconds, 24:00:00 allowed. */
+const char *pg_parse_time(const char *s, size_t n, int64_t *micros);
+/* A decimal integer of up to 128 bits (hugeint): high and low halves. */
+const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo);
+/* interval as PostgreSQL writes it (IntervalStyle postgres):
+ * [N year[s]] [N mon[s]] [N day[s]] [[+|-]HH:MM:SS[.ffffff]], or infinity. */
+const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t *days,
+                              int64_t *micros);
+/* macaddr (6 bytes) or macaddr8 (8) in the colon form PostgreSQL writes. */
+const char *pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes);
+/* pg_lsn: two hex numbers, XXX/YYY. */
+const char *pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
+
 #endif

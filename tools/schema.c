@@ -71,7 +71,42 @@ ordo_format schema_format(const char *name)
         return ORDO_FORMAT_LEXKEY;
     if (!strcmp(name, "lexkey-legacy"))
         return ORDO_FORMAT_LEXKEY_LEGACY;
+    if (!strcmp(name, "ordered"))
+        return ORDO_FORMAT_ORDERED;
     return (ordo_format)0;
+}
+
+/* The ordered format's field type for an SQL type, or 0 when it cannot
+ * hold it yet. */
+static ordo_type ordered_part(sql_type t)
+{
+    switch (t) {
+    case SQL_BOOLEAN: return ORDO_TYPE_BOOL;
+    case SQL_TINYINT: return ORDO_TYPE_INT8;
+    case SQL_SMALLINT: return ORDO_TYPE_INT16;
+    case SQL_INTEGER: return ORDO_TYPE_INT32;
+    case SQL_BIGINT: return ORDO_TYPE_INT64;
+    case SQL_HUGEINT: return ORDO_TYPE_INT128;
+    case SQL_UTINYINT: return ORDO_TYPE_UINT8;
+    case SQL_USMALLINT: return ORDO_TYPE_UINT16;
+    case SQL_UINTEGER: return ORDO_TYPE_UINT32;
+    case SQL_UBIGINT: return ORDO_TYPE_UINT64;
+    case SQL_REAL: return ORDO_TYPE_FLOAT32;
+    case SQL_DOUBLE: return ORDO_TYPE_FLOAT64;
+    case SQL_TEXT:
+    case SQL_BPCHAR: return ORDO_TYPE_STRING;
+    case SQL_BYTEA: return ORDO_TYPE_BYTES;
+    case SQL_UUID: return ORDO_TYPE_UUID;
+    case SQL_DATE: return ORDO_TYPE_DATE;
+    case SQL_TIME: return ORDO_TYPE_TIME_OF_DAY;
+    case SQL_TIMESTAMP: return ORDO_TYPE_TIMESTAMP;
+    case SQL_TIMESTAMPTZ: return ORDO_TYPE_TIMESTAMPTZ;
+    case SQL_INTERVAL: return ORDO_TYPE_INTERVAL;
+    case SQL_MACADDR: return ORDO_TYPE_MACADDR;
+    case SQL_MACADDR8: return ORDO_TYPE_MACADDR8;
+    case SQL_PG_LSN: return ORDO_TYPE_PG_LSN;
+    default: return (ordo_type)0; /* numeric, timetz, inet, cidr: not yet */
+    }
 }
 
 /* The LexKey part for an SQL type, or 0 when LexKey cannot hold it. */
@@ -211,6 +246,14 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
                      c->name, format);
             return 0;
         }
+    } else if (fmt == ORDO_FORMAT_ORDERED) {
+        c->type = ordered_part(c->sql);
+        if (!c->type) {
+            snprintf(err, errlen, "column '%s': the ordered format does not support type %s yet",
+                     c->name, c->sql_name);
+            return 0;
+        }
+        c->order = (uint8_t)((c->desc ? 2 : 0) + (c->nulls_first ? 0 : 1));
     } else {
         snprintf(err, errlen, "unknown format '%s'", format);
         return 0;

@@ -48,6 +48,7 @@ typedef struct schema_column {
     int order_given;      /* ASC/DESC/NULLS written explicitly */
     ordo_type type;       /* the part type in the chosen format */
     uint8_t time_unit;    /* for TIME parts */
+    uint8_t order;        /* ordo_order, for the ordered format */
 } schema_column;
 
 typedef struct schema {
@@ -56,7 +57,7 @@ typedef struct schema {
 } schema;
 
 /* Parses text into s (malloc'd columns) for the key format `format`
- * ("lexkey", "lexkey-legacy"). On error returns 0 and writes a message
+ * ("lexkey", "lexkey-legacy", "ordered"). On error returns 0 and writes a message
  * naming the column into err. */
 int schema_parse(const char *text, const char *format, schema *s, char *err, size_t errlen);
 void schema_free(schema *s);

@@ -1,0 +1,270 @@
+/* The ordered format against a real PostgreSQL: a throwaway server in a
+ * temporary directory (Unix socket only) fills tables with random values
+ * of every supported type, NULLs and extremes included; for every type in
+ * all four orders (and a multi-column schema) the rows are exported with
+ * COPY CSV in random order, encoded by `ordo encode --format ordered`,
+ * sorted with memcmp, and must come out in exactly PostgreSQL's ORDER BY
+ * order (a unique id breaks ties). The server is stopped even on failure. */
+#include "ordo_test.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TOOL ORDO_TOOL_PATH
+
+static char dir[] = "/tmp/ordo-pg-XXXXXX";
+static char bindir[256];
+static int server_up;
+
+/* Runs a shell command; returns its exit status. */
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* As the server's owner: root may not run PostgreSQL. */
+static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
+
+static int start_server(void **state)
+{
+    (void)state;
+    FILE *p = popen("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1", "r");
+    if (!p || !fgets(bindir, sizeof bindir, p)) {
+        fprintf(stderr, "PostgreSQL's server binaries are missing (Debian package postgresql)\n");
+        return -1;
+    }
+    pclose(p);
+    bindir[strcspn(bindir, "\n")] = 0;
+    if (!mkdtemp(dir))
+        return -1;
+    if (geteuid() == 0 && sh("chown postgres '%s'", dir) != 0)
+        return -1;
+    if (sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > '%s/initdb.log' 2>&1",
+           as_owner(), bindir, dir, dir) != 0) {
+        sh("cat '%s/initdb.log' >&2", dir);
+        return -1;
+    }
+    if (sh("%s'%s/pg_ctl' -D '%s/data' -l '%s/server.log' -w -o \"-k %s -c listen_addresses='' -F\" start > /dev/null",
+           as_owner(), bindir, dir, dir, dir) != 0) {
+        sh("cat '%s/server.log' >&2", dir);
+        return -1;
+    }
+    server_up = 1;
+    return 0;
+}
+
+static int stop_server(void **state)
+{
+    (void)state;
+    if (server_up)
+        sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(), bindir, dir);
+    sh("rm -rf '%s'", dir);
+    return 0;
+}
+
+static int psql(const char *sql, const char *out_file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/q.sql", dir);
+    FILE *f = fopen(path, "w");
+    fputs(sql, f);
+    fclose(f);
+    return sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d postgres -f '%s' > '%s' 2> '%s/psql.err'",
+              dir, path, out_file ? out_file : "/dev/null", dir);
+}
+
+/* Reads whole lines of a file into a NULL-terminated array. */
+static char **lines(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t cap = 1024;
+    char **v = malloc(cap * sizeof *v), buf[8192];
+    *n = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\n")] = 0;
+        if (*n + 1 >= cap)
+            v = realloc(v, (cap *= 2) * sizeof *v);
+        v[(*n)++] = strdup(buf);
+    }
+    v[*n] = NULL;
+    fclose(f);
+    return v;
+}
+
+static void free_lines(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+typedef struct keyed {
+    const char *hex;
+    long id;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    /* lowercase hex compares like the bytes it spells; a shorter prefix first */
+    return strcmp(((const keyed *)a)->hex, ((const keyed *)b)->hex);
+}
+
+/* Table `table` has columns id and the value columns of `cols` ("v1, v2");
+ * schema is ordo's ("v1 text DESC, v2 ..."); order_by the SQL ORDER BY. */
+static void check_order(const char *table, const char *cols, const char *schema,
+                        const char *order_by, const char *tz)
+{
+    char sql[2048], csv[512], ids[512], keys[512];
+    snprintf(csv, sizeof csv, "%s/rows.csv", dir);
+    snprintf(ids, sizeof ids, "%s/ids.txt", dir);
+    snprintf(keys, sizeof keys, "%s/keys.txt", dir);
+    snprintf(sql, sizeof sql,
+             "SET TimeZone = '%s';\n"
+             "COPY (SELECT %s, id FROM %s ORDER BY md5(id::text)) TO STDOUT (FORMAT csv);\n",
+             tz, cols, table);
+    assert_int_equal(psql(sql, csv), 0);
+    snprintf(sql, sizeof sql, "COPY (SELECT id FROM %s ORDER BY %s, id) TO STDOUT;\n", table,
+             order_by);
+    assert_int_equal(psql(sql, ids), 0);
+    char full_schema[1024];
+    snprintf(full_schema, sizeof full_schema, "%s, id integer", schema);
+    int rc = sh("'%s' encode --format ordered --schema '%s' '%s' > '%s' 2> '%s/ordo.err'", TOOL,
+                full_schema, csv, keys, dir);
+    if (rc != 0) {
+        sh("cat '%s/ordo.err' >&2", dir);
+        fail_msg("ordo encode failed for %s (%s)", table, schema);
+    }
+    size_t nrows, nkeys, nids;
+    char **rows = lines(csv, &nrows), **k = lines(keys, &nkeys), **want = lines(ids, &nids);
+    assert_int_equal(nrows, nkeys);
+    assert_int_equal(nids, nkeys);
+    keyed *kv = malloc(nkeys * sizeof *kv);
+    for (size_t i = 0; i < nkeys; i++) {
+        const char *last = strrchr(rows[i], ',');
+        kv[i] = (keyed){k[i], strtol(last + 1, NULL, 10)};
+    }
+    qsort(kv, nkeys, sizeof *kv, by_key);
+    for (size_t i = 0; i < nkeys; i++) {
+        if (kv[i].id != strtol(want[i], NULL, 10))
+            fail_msg("%s ORDER BY %s: position %zu is id %ld, PostgreSQL says %s (key %s)", table,
+                     order_by, i, kv[i].id, want[i], kv[i].hex);
+    }
+    free(kv);
+    free_lines(rows, nrows), free_lines(k, nkeys), free_lines(want, nids);
+}
+
+typedef struct typed {
+    const char *name;  /* SQL type */
+    const char *gen;   /* random value expression */
+    const char *extra; /* special values, as a VALUES list */
+    const char *tz;
+} typed;
+
+static const typed types[] = {
+    {"boolean", "random() < 0.5", "(true),(false)", "UTC"},
+    {"smallint", "(random()*65535 - 32768)::int", "(-32768),(32767),(0),(-1)", "UTC"},
+    {"integer", "(random()*4294967295 - 2147483648)::bigint", "(-2147483648),(2147483647),(0)", "UTC"},
+    {"bigint", "((random()-0.5)*1.8e19)::numeric", "(-9223372036854775808),(9223372036854775807),(0),(-1),(1)", "UTC"},
+    {"real", "((random()-0.5)*1e6)::real * (case when random()<0.2 then 1e-30 else 1 end)",
+     "('NaN'),('Infinity'),('-Infinity'),('-0'),('0'),(1e-40),(-1e-40),(3.4e38),(-3.4e38)", "UTC"},
+    {"double precision", "(random()-0.5)*10^(random()*600-300)",
+     "('NaN'),('NaN'),('Infinity'),('-Infinity'),('-0'),('0'),(1e-310),(-1e-310),(1.7976931348623157e308)", "UTC"},
+    {"text COLLATE \"C\"", "substr(md5(random()::text), 1, (random()*5)::int) || (case when random()<0.3 then 'é' else '' end)",
+     "(''),('a'),('ab'),('a b'),('~'),('ÿ'),(E'\\x01'),(E'\\x7f')", "UTC"},
+    {"bytea", "decode(substr(md5(random()::text), 1, (random()*6)::int*2), 'hex')",
+     "('\\x'),('\\x00'),('\\x0000'),('\\x0001'),('\\x00ff'),('\\xff'),('\\xff00'),('\\x01')", "UTC"},
+    {"uuid", "gen_random_uuid()", "('00000000-0000-0000-0000-000000000000'),('ffffffff-ffff-ffff-ffff-ffffffffffff')", "UTC"},
+    {"date", "'2000-01-01'::date + (random()*4000000 - 2000000)::int",
+     "('infinity'),('-infinity'),('4714-11-24 BC'),('0001-01-01 BC'),('0001-01-01'),('5874897-12-31')", "UTC"},
+    {"time", "'00:00'::time + random() * interval '24 hours'", "('00:00'),('24:00:00'),('23:59:59.999999')", "UTC"},
+    {"timestamp", "'2000-01-01'::timestamp + (random()-0.5) * interval '4000 years'",
+     "('infinity'),('-infinity'),('4714-11-24 00:00 BC'),('294276-12-31 23:59:59.999999'),('2000-01-01')", "UTC"},
+    {"timestamptz", "'2000-01-01'::timestamptz + (random()-0.5) * interval '300 years'",
+     "('infinity'),('-infinity'),('1900-01-01 00:00 UTC'),('1937-06-30 23:00 UTC'),('2000-01-01 UTC')",
+     "Europe/Amsterdam"},
+    {"timestamptz", "'2000-01-01'::timestamptz + (random()-0.5) * interval '300 years'",
+     "('4714-11-24 00:00 BC UTC'),('1900-01-01 UTC')", "Asia/Kolkata"},
+    {"interval", "make_interval(0, (random()*40-20)::int, 0, (random()*80-40)::int, (random()*100-50)::int, 0, random()*100-50)",
+     "('1 mon'),('30 days'),('-1 mon'),('0'),('720 hours'),('-1 years -2 mons +3 days -04:05:06.789')", "UTC"},
+    {"macaddr", "substr(md5(random()::text), 1, 12)::macaddr", "('00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff')", "UTC"},
+    {"macaddr8", "substr(md5(random()::text), 1, 16)::macaddr8", "('00:00:00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff:ff:ff')", "UTC"},
+    {"pg_lsn", "'0/0'::pg_lsn + (random()*1e15)::numeric", "('0/0'),('FFFFFFFF/FFFFFFFF')", "UTC"},
+};
+
+static const char *orders[4] = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
+                                "DESC NULLS LAST"};
+
+static void every_type_every_order(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char sql[4096], table[32];
+        snprintf(table, sizeof table, "t%zu", t);
+        snprintf(sql, sizeof sql,
+                 "CREATE TABLE %s (id serial, v %s);\n"
+                 "INSERT INTO %s (v) SELECT %s FROM generate_series(1, 400);\n"
+                 "INSERT INTO %s (v) VALUES %s, (NULL), (NULL);\n"
+                 "INSERT INTO %s (v) SELECT v FROM %s WHERE id %% 50 = 0;\n", /* duplicates */
+                 table, types[t].name, table, types[t].gen, table, types[t].extra, table, table);
+        if (psql(sql, NULL) != 0) {
+            sh("cat '%s/psql.err' >&2", dir);
+            fail_msg("could not fill %s", types[t].name);
+        }
+        /* ordo's schema spells the type without the collation */
+        char type[64];
+        snprintf(type, sizeof type, "%s", types[t].name);
+        char *coll = strstr(type, " COLLATE");
+        if (coll)
+            *coll = 0;
+        for (int o = 0; o < 4; o++) {
+            char schema[256], order_by[128];
+            snprintf(schema, sizeof schema, "v %s %s", type, orders[o]);
+            snprintf(order_by, sizeof order_by, "v %s", orders[o]);
+            check_order(table, "v", schema, order_by, types[t].tz);
+        }
+        /* PostgreSQL's defaults: ASC is NULLS LAST, DESC is NULLS FIRST */
+        char schema[256];
+        snprintf(schema, sizeof schema, "v %s DESC", type);
+        check_order(table, "v", schema, "v DESC", types[t].tz);
+        snprintf(schema, sizeof schema, "v %s", type);
+        check_order(table, "v", schema, "v", types[t].tz);
+    }
+}
+
+static void multi_column(void **state)
+{
+    (void)state;
+    const char *sql =
+        "CREATE TABLE m (id serial, a text COLLATE \"C\", b integer, c double precision, d date);\n"
+        "INSERT INTO m (a, b, c, d) SELECT\n"
+        "  (array['', 'a', 'ab', 'b', NULL])[1 + (random()*4)::int],\n"
+        "  (array[-1, 0, 1, NULL])[1 + (random()*3)::int],\n"
+        "  (array['NaN'::float8, '-Infinity', 0, 1.5, NULL])[1 + (random()*4)::int],\n"
+        "  (array['infinity'::date, '2000-01-01', '0044-03-15 BC', NULL])[1 + (random()*3)::int]\n"
+        "FROM generate_series(1, 600);\n";
+    if (psql(sql, NULL) != 0) {
+        sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the multi-column table");
+    }
+    check_order("m", "a, b, c, d",
+                "a text DESC, b integer ASC NULLS FIRST, c double precision, d date DESC NULLS LAST",
+                "a DESC, b ASC NULLS FIRST, c, d DESC NULLS LAST", "UTC");
+    check_order("m", "d, c, b, a", "d date, c double precision DESC, b integer DESC, a text",
+                "d, c DESC, b DESC, a", "UTC");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_type_every_order),
+        cmocka_unit_test(multi_column),
+    };
+    return cmocka_run_group_tests(tests, start_server, stop_server);
+}
