@@ -211,6 +211,41 @@ static void bad_schemas_and_headers(void **state)
     assert_non_null(strstr(r.err, "/nonexistent.csv"));
 }
 
+/* ordo decode / inspect: round trip and the errors. */
+static void decode_and_inspect(void **state)
+{
+    (void)state;
+    tool_result r;
+    const char *schema = "a bigint DESC, s text, d date NULLS FIRST";
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", schema, "-", NULL},
+             "1,\"x,y\",2000-01-01\n,,infinity\n-7,\"\",0044-03-15 BC\n", &r);
+    assert_int_equal(r.status, 0);
+    static char keys[sizeof r.out];
+    memcpy(keys, r.out, sizeof keys);
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--format", "ordered", "--schema", schema, "-", NULL}, keys, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "1,\"x,y\",2000-01-01\n,,infinity\n-7,\"\",0044-03-15 BC\n");
+    char first[256];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(keys, "\n"), keys);
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--schema", schema, first, NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "DESC NULLS FIRST"));
+    assert_non_null(strstr(r.out, "'x,y'"));
+    assert_non_null(strstr(r.out, "2000-01-01"));
+    /* malformed: a bad presence byte; leftover bytes; bad hex; LexKey refused */
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a bigint", "02", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "key 1, column 'a' at byte 0: malformed key"));
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a boolean", "000100", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "1 bytes left after the last column"));
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a boolean", "0x00", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--format", "lexkey", "--schema", "a boolean", "00", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "only the ordered format"));
+}
+
 /* ORDO_IMPL picks the implementation; an unknown one is an error. */
 static void impl_override(void **state)
 {
@@ -240,6 +275,7 @@ int main(void)
         cmocka_unit_test(bad_rows),
         cmocka_unit_test(bad_schemas_and_headers),
         cmocka_unit_test(impl_override),
+        cmocka_unit_test(decode_and_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

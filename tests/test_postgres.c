@@ -105,6 +105,24 @@ static void free_lines(char **v, size_t n)
     free(v);
 }
 
+/* "o.v1 IS NOT DISTINCT FROM b.v1 AND ..." for "v1, v2". */
+static const char *table_equal_clause(const char *cols)
+{
+    static char out[512];
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", cols);
+    out[0] = 0;
+    for (char *t = strtok(copy, ", "); t; t = strtok(NULL, ", ")) {
+        if (out[0])
+            strcat(out, " AND ");
+        strcat(out, "o.");
+        strcat(out, t);
+        strcat(out, " IS NOT DISTINCT FROM b.");
+        strcat(out, t);
+    }
+    return out;
+}
+
 typedef struct keyed {
     const char *hex;
     long id;
@@ -121,7 +139,7 @@ static int by_key(const void *a, const void *b)
 static void check_order(const char *table, const char *cols, const char *schema,
                         const char *order_by, const char *tz)
 {
-    char sql[2048], csv[512], ids[512], keys[512];
+    char sql[4096], csv[512], ids[512], keys[512];
     snprintf(csv, sizeof csv, "%s/rows.csv", dir);
     snprintf(ids, sizeof ids, "%s/ids.txt", dir);
     snprintf(keys, sizeof keys, "%s/keys.txt", dir);
@@ -158,6 +176,38 @@ static void check_order(const char *table, const char *cols, const char *schema,
     }
     free(kv);
     free_lines(rows, nrows), free_lines(k, nkeys), free_lines(want, nids);
+
+    /* Decoded back, loaded into PostgreSQL, every value is equal to its
+     * original (in PostgreSQL's own equality). */
+    char back[512];
+    snprintf(back, sizeof back, "%s/back.csv", dir);
+    rc = sh("'%s' decode --format ordered --schema '%s' < '%s' > '%s' 2> '%s/ordo.err'", TOOL,
+            full_schema, keys, back, dir);
+    if (rc != 0) {
+        sh("cat '%s/ordo.err' >&2", dir);
+        fail_msg("ordo decode failed for %s (%s)", table, schema);
+    }
+    char cmp[512];
+    snprintf(cmp, sizeof cmp, "%s/cmp.txt", dir);
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE back AS SELECT %s, id FROM %s WHERE false;\n"
+             "\\copy back FROM '%s' (FORMAT csv)\n"
+             "COPY (SELECT (SELECT count(*) FROM %s), count(*) FROM %s o JOIN back b USING (id) "
+             "WHERE %s) TO STDOUT;\n"
+             "DROP TABLE back;\n",
+             cols, table, back, table, table, table_equal_clause(cols));
+    if (psql(sql, cmp) != 0) {
+        sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not load the decoded rows of %s", table);
+    }
+    size_t ncmp;
+    char **c = lines(cmp, &ncmp);
+    assert_int_equal(ncmp, 1);
+    long all = 0, same = 0;
+    sscanf(c[0], "%ld\t%ld", &all, &same);
+    if (all != same)
+        fail_msg("%s: %ld of %ld values come back equal from decode", table, same, all);
+    free_lines(c, ncmp);
 }
 
 typedef struct typed {

@@ -27,6 +27,8 @@ int cmd_pk(int argc, char **argv);
 int cmd_range(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 /* ordo encode --schema: CSV from path ("-" = stdin) to keys on stdout. */
 int encode_csv(const char *format, const char *schema, int header, const char *output,
                const char *path);

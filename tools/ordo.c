@@ -12,6 +12,9 @@ static const char usage[] =
     "      uint8 uint16 uint32 uint64 float32 float64 time duration) or nil, end\n"
     "  encode --format F --schema SCHEMA [--header] [--output hex|raw] [FILE|-]\n"
     "      CSV as PostgreSQL's COPY (FORMAT csv) writes it, one key per row\n"
+    "  decode --format ordered --schema SCHEMA [HEX...|-]\n"
+    "                                      ordered keys back to CSV rows\n"
+    "  inspect --schema SCHEMA HEX         an ordered key, field by field\n"
     "  pk --partition HEX --row HEX        print the primary key\n"
     "  pk --split HEX                      print \"PARTITION_HEX ROW_HEX\"\n"
     "  range --partition HEX [--lower HEX] [--upper HEX]\n"
@@ -35,6 +38,10 @@ int main(int argc, char **argv)
         return cmd_pk(argc - 1, argv + 1);
     if (!strcmp(cmd, "range"))
         return cmd_range(argc - 1, argv + 1);
+    if (!strcmp(cmd, "decode"))
+        return cmd_decode(argc - 1, argv + 1);
+    if (!strcmp(cmd, "inspect"))
+        return cmd_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))

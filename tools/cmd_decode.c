@@ -1,0 +1,390 @@
+/* ordo decode and ordo inspect: ordered keys back to PostgreSQL's text
+ * forms, as CSV rows or as a field-by-field breakdown. */
+#include "cli.h"
+#include "schema.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shortest decimal that reads back as the same double (or float). */
+static void float_text(double d, int is_float, char *out, size_t cap)
+{
+    if (isnan(d)) {
+        snprintf(out, cap, "NaN");
+        return;
+    }
+    if (isinf(d)) {
+        snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, cap, "%.*g", prec, d);
+        if (is_float ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d)
+            return;
+    }
+}
+
+/* Civil date of days since 1970-01-01, proleptic Gregorian. */
+static void civil(int64_t z, int64_t *y, int *m, int *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = yoe + era * 400 + (*m <= 2);
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* YYYY-MM-DD of days since 2000-01-01; *bc set for years before 1. */
+static int date_text(int64_t days2000, char *out, size_t cap, int *bc)
+{
+    int64_t y;
+    int m, d;
+    civil(days2000 + 10957, &y, &m, &d);
+    *bc = y <= 0;
+    return snprintf(out, cap, "%04lld-%02d-%02d", (long long)(*bc ? 1 - y : y), m, d);
+}
+
+static int time_text(int64_t us, char *out, size_t cap)
+{
+    int n = snprintf(out, cap, "%02lld:%02lld:%02lld", (long long)(us / 3600000000),
+                     (long long)(us / 60000000 % 60), (long long)(us / 1000000 % 60));
+    if (us % 1000000) {
+        char frac[8];
+        snprintf(frac, sizeof frac, "%06lld", (long long)(us % 1000000));
+        for (int k = 5; k > 0 && frac[k] == '0'; k--)
+            frac[k] = 0;
+        n += snprintf(out + n, cap - (size_t)n, ".%s", frac);
+    }
+    return n;
+}
+
+static void timestamp_text(int64_t us, int tz, char *out, size_t cap)
+{
+    if (us == ORDO_TIMESTAMP_INFINITY || us == ORDO_TIMESTAMP_NEG_INFINITY) {
+        snprintf(out, cap, us > 0 ? "infinity" : "-infinity");
+        return;
+    }
+    int64_t days = floor_div(us, INT64_C(86400000000)), rem = us - days * INT64_C(86400000000);
+    int bc;
+    int n = date_text(days, out, cap, &bc);
+    out[n++] = ' ';
+    n += time_text(rem, out + n, cap - (size_t)n);
+    if (tz)
+        n += snprintf(out + n, cap - (size_t)n, "+00");
+    if (bc)
+        snprintf(out + n, cap - (size_t)n, " BC");
+}
+
+static void int128_text(int64_t hi, uint64_t lo, char *out, size_t cap)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 v = ((u128)(uint64_t)hi << 64) | lo;
+    int neg = hi < 0;
+    if (neg)
+        v = (u128)0 - v;
+    char tmp[48];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    size_t n = 0;
+    if (neg && n + 1 < cap)
+        out[n++] = '-';
+    while (k && n + 1 < cap)
+        out[n++] = tmp[--k];
+    out[n] = 0;
+}
+
+/* The interval's order value (microseconds) as days and a time. */
+static void interval_text(int64_t hi, uint64_t lo, char *out, size_t cap)
+{
+    __extension__ typedef __int128 i128;
+    __extension__ typedef unsigned __int128 u128;
+    i128 v = (i128)(((u128)(uint64_t)hi << 64) | lo);
+    if (hi == INT64_MIN && lo == 0) {
+        snprintf(out, cap, "-infinity");
+        return;
+    }
+    if (hi == INT64_MAX && lo == UINT64_MAX) {
+        snprintf(out, cap, "infinity");
+        return;
+    }
+    i128 day = 86400000000;
+    int64_t days = (int64_t)(v / day), rem = (int64_t)(v % day);
+    int n = 0;
+    if (days)
+        n = snprintf(out, cap, "%lld days ", (long long)days);
+    if (rem < 0)
+        out[n++] = '-', rem = -rem;
+    time_text(rem, out + n, cap - (size_t)n);
+}
+
+/* CSV quoting: empty text must be quoted ("" is not NULL). */
+static void csv_text(const uint8_t *p, size_t n, FILE *f)
+{
+    int quote = n == 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = p[i] == ',' || p[i] == '"' || p[i] == '\n' || p[i] == '\r';
+    if (!quote) {
+        fwrite(p, 1, n, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '"')
+            fputc('"', f);
+        fputc(p[i], f);
+    }
+    fputc('"', f);
+}
+
+/* Reads one field and prints its value; returns the status. A NULL prints
+ * nothing (an empty unquoted CSV field). */
+static ordo_status field_value(ordo_key_reader *r, const schema_column *c, FILE *f, int csv)
+{
+    ordo_order o = (ordo_order)c->order;
+    bool isnull = false;
+    char text[256];
+    text[0] = 0;
+    ordo_status s = ORDO_OK;
+    int64_t iv = 0, hi = 0;
+    uint64_t uv = 0, lo = 0;
+    uint8_t raw[16];
+    switch (c->type) {
+    case ORDO_TYPE_BOOL: {
+        bool b = false;
+        s = ordo_key_read_bool(r, o, &b, &isnull);
+        snprintf(text, sizeof text, "%s", b ? "t" : "f");
+        break;
+    }
+    case ORDO_TYPE_INT8:
+    case ORDO_TYPE_INT16:
+    case ORDO_TYPE_INT32:
+    case ORDO_TYPE_INT64:
+        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
+        snprintf(text, sizeof text, "%lld", (long long)iv);
+        break;
+    case ORDO_TYPE_UINT8:
+    case ORDO_TYPE_UINT16:
+    case ORDO_TYPE_UINT32:
+    case ORDO_TYPE_UINT64:
+        s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
+        snprintf(text, sizeof text, "%llu", (unsigned long long)uv);
+        break;
+    case ORDO_TYPE_PG_LSN:
+        s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
+        snprintf(text, sizeof text, "%llX/%llX", (unsigned long long)(uv >> 32),
+                 (unsigned long long)(uv & 0xffffffff));
+        break;
+    case ORDO_TYPE_INT128:
+        s = ordo_key_read_int128(r, o, &hi, &lo, &isnull);
+        int128_text(hi, lo, text, sizeof text);
+        break;
+    case ORDO_TYPE_INTERVAL:
+        s = ordo_key_read_int128(r, o, &hi, &lo, &isnull);
+        interval_text(hi, lo, text, sizeof text);
+        break;
+    case ORDO_TYPE_FLOAT32: {
+        float v = 0;
+        s = ordo_key_read_float32(r, o, &v, &isnull);
+        float_text(v, 1, text, sizeof text);
+        break;
+    }
+    case ORDO_TYPE_FLOAT64: {
+        double v = 0;
+        s = ordo_key_read_float64(r, o, &v, &isnull);
+        float_text(v, 0, text, sizeof text);
+        break;
+    }
+    case ORDO_TYPE_UUID:
+        s = ordo_key_read_fixed(r, o, c->type, raw, &isnull);
+        snprintf(text, sizeof text,
+                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", raw[0],
+                 raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
+                 raw[11], raw[12], raw[13], raw[14], raw[15]);
+        break;
+    case ORDO_TYPE_MACADDR:
+    case ORDO_TYPE_MACADDR8: {
+        s = ordo_key_read_fixed(r, o, c->type, raw, &isnull);
+        size_t n = c->type == ORDO_TYPE_MACADDR ? 6 : 8, at = 0;
+        for (size_t k = 0; k < n; k++)
+            at += (size_t)snprintf(text + at, sizeof text - at, k ? ":%02x" : "%02x", raw[k]);
+        break;
+    }
+    case ORDO_TYPE_DATE: {
+        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
+        int bc = 0;
+        if (iv == ORDO_DATE_INFINITY || iv == ORDO_DATE_NEG_INFINITY) {
+            snprintf(text, sizeof text, iv > 0 ? "infinity" : "-infinity");
+        } else {
+            int n = date_text(iv, text, sizeof text, &bc);
+            if (bc)
+                snprintf(text + n, sizeof text - (size_t)n, " BC");
+        }
+        break;
+    }
+    case ORDO_TYPE_TIME_OF_DAY:
+        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
+        time_text(iv, text, sizeof text);
+        break;
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ:
+        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
+        timestamp_text(iv, c->type == ORDO_TYPE_TIMESTAMPTZ, text, sizeof text);
+        break;
+    default: { /* text, bytea */
+        size_t len = 0;
+        uint8_t *buf = NULL;
+        /* an empty buffer first: enough for NULL and "", else the size */
+        s = ordo_key_read_bytes(r, o, NULL, 0, &len, &isnull);
+        if (s == ORDO_ERR_DST_TOO_SMALL) {
+            buf = cli_alloc(len);
+            s = ordo_key_read_bytes(r, o, buf, len, &len, &isnull);
+        }
+        if (s == ORDO_OK && !isnull) {
+            if (c->type == ORDO_TYPE_BYTES) {
+                fputs("\\x", f);
+                for (size_t k = 0; k < len; k++)
+                    fprintf(f, "%02x", buf[k]);
+            } else if (csv) {
+                csv_text(buf, len, f);
+            } else {
+                fputc('\'', f);
+                fwrite(buf, 1, len, f);
+                fputc('\'', f);
+            }
+        } else if (s == ORDO_OK && !csv) {
+            fputs("NULL", f);
+        }
+        free(buf);
+        return s;
+    }
+    }
+    if (s == ORDO_OK)
+        fputs(isnull ? (csv ? "" : "NULL") : text, f);
+    return s;
+}
+
+static const char *order_name(int o)
+{
+    static const char *names[] = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
+                                  "DESC NULLS LAST"};
+    return names[o & 3];
+}
+
+/* Decodes one key; prints a CSV row (or the inspect table). 0 on success,
+ * else prints the reason on stderr. */
+static int decode_one(const schema *s, const char *hex, int inspect, size_t index)
+{
+    uint8_t *key;
+    size_t len;
+    char what[64];
+    snprintf(what, sizeof what, "decode: key %zu", index);
+    cli_hex_arg(what, hex, &key, &len);
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, key, len);
+    if (inspect)
+        printf("%-5s %-16s %-16s %-17s %6s %6s  %s\n", "field", "name", "type", "order", "offset",
+               "bytes", "value");
+    for (size_t c = 0; c < s->ncols; c++) {
+        size_t at = len - ordo_key_reader_remaining(&r);
+        if (inspect)
+            printf("%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name, s->cols[c].sql_name,
+                   order_name(s->cols[c].order), at);
+        char *value = NULL;
+        size_t vlen = 0;
+        FILE *mem = open_memstream(&value, &vlen);
+        ordo_status st = field_value(&r, &s->cols[c], mem, !inspect);
+        fclose(mem);
+        if (st != ORDO_OK) {
+            fflush(stdout);
+            fprintf(stderr, "ordo: decode: key %zu, column '%s' at byte %zu: %s\n", index,
+                    s->cols[c].name, at, ordo_status_message(st));
+            free(value), free(key);
+            return 0;
+        }
+        size_t end = len - ordo_key_reader_remaining(&r);
+        if (inspect) {
+            printf("%6zu  ", end - at);
+            for (size_t k = at; k < end; k++)
+                printf("%02x", key[k]);
+            printf("  %s\n", value);
+        } else {
+            printf("%s%s", c ? "," : "", value);
+        }
+        free(value);
+    }
+    if (ordo_key_reader_remaining(&r)) {
+        fflush(stdout);
+        fprintf(stderr, "ordo: decode: key %zu: %zu bytes left after the last column (schema mismatch)\n",
+                index, ordo_key_reader_remaining(&r));
+        free(key);
+        return 0;
+    }
+    if (!inspect)
+        putchar('\n');
+    free(key);
+    return 1;
+}
+
+static int run(int argc, char **argv, int inspect)
+{
+    const char *format = "ordered", *schema_text = NULL;
+    const char *cmd = inspect ? "inspect" : "decode";
+    int nargs = 0;
+    char **args = cli_alloc(sizeof(char *) * (size_t)argc);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") && i + 1 < argc)
+            format = argv[++i];
+        else if (!strncmp(argv[i], "--format=", 9))
+            format = argv[i] + 9;
+        else if (!strcmp(argv[i], "--schema") && i + 1 < argc)
+            schema_text = argv[++i];
+        else if (!strncmp(argv[i], "--schema=", 9))
+            schema_text = argv[i] + 9;
+        else if (argv[i][0] == '-' && argv[i][1] == '-')
+            cli_fail("%s: unknown option '%s'", cmd, argv[i]);
+        else
+            args[nargs++] = argv[i];
+    }
+    if (strcmp(format, "ordered"))
+        cli_fail("%s: only the ordered format can be decoded (LexKey keys are not decodable)", cmd);
+    if (!schema_text)
+        cli_fail("%s: needs --schema SCHEMA", cmd);
+    schema s;
+    char err[256];
+    if (!schema_parse(schema_text, "ordered", &s, err, sizeof err))
+        cli_fail("%s: --schema: %s", cmd, err);
+    int ok = 1;
+    if (inspect && nargs != 1)
+        cli_fail("inspect: needs exactly one HEX key");
+    if (nargs == 0 || (nargs == 1 && !strcmp(args[0], "-"))) {
+        char *line = NULL;
+        size_t cap = 0, index = 0;
+        ssize_t n;
+        while (ok && (n = getline(&line, &cap, stdin)) > 0) {
+            while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+                line[--n] = 0;
+            ok = decode_one(&s, line, inspect, ++index);
+        }
+        free(line);
+    } else {
+        for (int i = 0; i < nargs && ok; i++)
+            ok = decode_one(&s, args[i], inspect, (size_t)i + 1);
+    }
+    schema_free(&s);
+    free(args);
+    return ok ? 0 : CLI_EXIT_BAD_INPUT;
+}
+
+int cmd_decode(int argc, char **argv) { return run(argc, argv, 0); }
+int cmd_inspect(int argc, char **argv) { return run(argc, argv, 1); }
