@@ -8,7 +8,7 @@ static const ordo_type types[] = {
     ORDO_TYPE_INT64,   ORDO_TYPE_UINT8,    ORDO_TYPE_UINT32,    ORDO_TYPE_UINT64,
     ORDO_TYPE_FLOAT32, ORDO_TYPE_FLOAT64,  ORDO_TYPE_BYTES,     ORDO_TYPE_UUID,
     ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_INT128,
-    ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,
+    ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,     ORDO_TYPE_NUMERIC,
 };
 #define NT (sizeof types / sizeof types[0])
 
@@ -45,6 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_FLOAT32: s = ordo_key_read_float32(&r, o, &fv, &isnull); break;
         case ORDO_TYPE_FLOAT64: s = ordo_key_read_float64(&r, o, &dv, &isnull); break;
         case ORDO_TYPE_BYTES: s = ordo_key_read_bytes(&r, o, bytes, sizeof bytes, &blen, &isnull); break;
+        case ORDO_TYPE_NUMERIC:
+            s = ordo_key_read_numeric(&r, o, (char *)bytes, sizeof bytes, &blen, &isnull);
+            break;
         case ORDO_TYPE_UUID:
         case ORDO_TYPE_MACADDR: s = ordo_key_read_fixed(&r, o, t, raw, &isnull); break;
         case ORDO_TYPE_INT128: s = ordo_key_read_int128(&r, o, &hi, &lo, &isnull); break;
@@ -73,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_FLOAT32: ordo_key_float32(&b, o, fv); break;
         case ORDO_TYPE_FLOAT64: ordo_key_float64(&b, o, dv); break;
         case ORDO_TYPE_BYTES: ordo_key_bytes(&b, o, bytes, blen); break;
+        case ORDO_TYPE_NUMERIC: CHECK(ordo_key_numeric(&b, o, (const char *)bytes, blen) == ORDO_OK); break;
         case ORDO_TYPE_UUID: ordo_key_uuid(&b, o, raw); break;
         case ORDO_TYPE_MACADDR: ordo_key_macaddr(&b, o, raw); break;
         case ORDO_TYPE_DATE: ordo_key_date(&b, o, (int32_t)iv); break;

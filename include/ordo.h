@@ -118,7 +118,8 @@ typedef enum ordo_type {
     ORDO_TYPE_ENUM = 26,        /* uint32 sort rank */
     ORDO_TYPE_PG_LSN = 27,      /* uint64 */
     ORDO_TYPE_MACADDR = 28,     /* 6 bytes */
-    ORDO_TYPE_MACADDR8 = 29     /* 8 bytes */
+    ORDO_TYPE_MACADDR8 = 29,    /* 8 bytes */
+    ORDO_TYPE_NUMERIC = 30      /* decimal text of any size, NaN, +-Infinity */
 } ordo_type;
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
@@ -302,6 +303,10 @@ ORDO_API ordo_status ordo_key_timestamptz(ordo_key *k, ordo_order o, int64_t mic
  * all-minimum and all-maximum triples are -infinity and infinity. */
 ORDO_API ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months, int32_t days,
                                        int64_t micros);
+/* numeric from its text: [+-]digits[.digits][e[+-]digits], .digits, or
+ * [+-]Infinity, [+-]NaN; equal values of any scale give equal keys.
+ * ORDO_ERR_INVALID_VALUE for anything else. */
+ORDO_API ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *text, size_t n);
 ORDO_API ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank);
 ORDO_API ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn);
 ORDO_API ordo_status ordo_key_macaddr(ordo_key *k, ordo_order o, const uint8_t mac[6]);
@@ -309,8 +314,10 @@ ORDO_API ordo_status ordo_key_macaddr8(ordo_key *k, ordo_order o, const uint8_t 
 /* The key's length and the sticky error (ORDO_OK when none). */
 ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
 
-/* Exact field sizes, presence byte included: fixed types (len ignored), and
- * BYTES/STRING from the value itself (n + zero bytes + 3). */
+/* Exact field sizes, presence byte included: fixed types (len ignored),
+ * BYTES/STRING from the value itself (n + zero bytes + 3), NUMERIC from its
+ * text (2 for zero and the specials, significant digits + 7 otherwise;
+ * ORDO_ERR_INVALID_VALUE for bad text). */
 ORDO_API ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size);
 /* Worst case of a bytes field of n bytes: 2n + 3 (ORDO_ERR_SIZE_OVERFLOW). */
 ORDO_API ordo_status ordo_key_bytes_bound(size_t n, size_t *size);
@@ -352,6 +359,10 @@ ORDO_API ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_
  * written or consumed (not sticky) and *len is the size needed. */
 ORDO_API ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, size_t cap,
                                          size_t *len, bool *is_null);
+/* numeric back as canonical text: [-]DIGITSeEXP, 0, NaN, Infinity or
+ * -Infinity; short dst as for bytes (not sticky, *len = size needed). */
+ORDO_API ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst,
+                                           size_t cap, size_t *len, bool *is_null);
 /* Bytes not read yet (0 after a complete, matching decode). */
 ORDO_API size_t ordo_key_reader_remaining(const ordo_key_reader *r);
 ORDO_API ordo_status ordo_key_reader_status(const ordo_key_reader *r);

@@ -20,10 +20,15 @@ static size_t elem_size(ordo_type t)
     }
 }
 
+/* Text-like columns: offsets into their bytes. */
+static int variable(ordo_type t)
+{
+    return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC;
+}
+
 static int supported(ordo_type t)
 {
-    return elem_size(t) || t == ORDO_TYPE_BOOL || t == ORDO_TYPE_STRING ||
-           t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NIL;
+    return elem_size(t) || variable(t) || t == ORDO_TYPE_BOOL || t == ORDO_TYPE_NIL;
 }
 
 /* Writes row r's field of column c with the row builder (cap bytes at p);
@@ -63,27 +68,29 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
         memcpy(&iv, v, sizeof iv);
         return ordo_key_interval(k, o, iv.months, iv.days, iv.micros);
     }
-    default: { /* string, bytes */
+    default: { /* string, bytes, numeric */
         int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-        return ordo_key_bytes(k, o, (const uint8_t *)c->values + a, (size_t)(b - a));
+        const char *text = (const char *)c->values + a;
+        if (c->type == ORDO_TYPE_NUMERIC)
+            return ordo_key_numeric(k, o, text, (size_t)(b - a));
+        return ordo_key_bytes(k, o, text, (size_t)(b - a));
     }
     }
 }
 
-/* Size of row r's field of column c. */
-static size_t field_size(const ordo_column *c, size_t r)
+/* Size of row r's field of column c (a numeric's text is checked here). */
+static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
 {
-    if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
-        return 1;
-    size_t size = 0;
-    if (c->type == ORDO_TYPE_STRING || c->type == ORDO_TYPE_BYTES) {
+    if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r)) {
+        *size = 1;
+        return ORDO_OK;
+    }
+    if (variable(c->type)) {
         size_t j = c->offset + r;
         int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-        ordo_key_field_size(c->type, (const uint8_t *)c->values + a, (size_t)(b - a), &size);
-    } else {
-        ordo_key_field_size(c->type, NULL, 0, &size);
+        return ordo_key_field_size(c->type, (const uint8_t *)c->values + a, (size_t)(b - a), size);
     }
-    return size;
+    return ordo_key_field_size(c->type, NULL, 0, size);
 }
 
 ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *total,
@@ -101,7 +108,7 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
             return ORDO_ERR_INVALID_ORDER;
         if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
             return ORDO_ERR_NULL_ARG;
-        int var = c->type == ORDO_TYPE_STRING || c->type == ORDO_TYPE_BYTES;
+        int var = variable(c->type);
         if (var && ((nrows && !c->offsets) || (c->offset_bits != 32 && c->offset_bits != 64)))
             return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
         /* the builder checks every value: a dry run on a scratch key */
@@ -114,7 +121,10 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
                 if (a < 0 || b < a)
                     return ORDO_ERR_INVALID_VALUE;
             }
-            size_t fs = field_size(c, r);
+            size_t fs = 0;
+            ordo_status fst = field_size(c, r, &fs);
+            if (fst != ORDO_OK)
+                return fst;
             if (!var) {
                 uint8_t scratch[24];
                 ordo_key k;
@@ -125,7 +135,9 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
             }
             if (__builtin_add_overflow(sum, fs, &sum))
                 return ORDO_ERR_SIZE_OVERFLOW;
-            constant &= !var && fs == field_size(c, 0);
+            size_t fs0 = 0;
+            field_size(c, 0, &fs0);
+            constant &= !var && fs == fs0;
         }
     }
     *total = sum;
@@ -138,8 +150,11 @@ void ordo_ordered_encode(const ordo_batch_plan *pl, uint8_t *dst, size_t *offset
     size_t at = 0;
     for (size_t r = 0; r < pl->nrows; r++) {
         size_t len = 0;
-        for (size_t c = 0; c < pl->ncols; c++)
-            len += field_size(&pl->cols[c], r);
+        for (size_t c = 0; c < pl->ncols; c++) {
+            size_t fs = 0;
+            field_size(&pl->cols[c], r, &fs); /* checked by the plan */
+            len += fs;
+        }
         ordo_key k;
         ordo_key_init(&k, dst + at, len, 0);
         for (size_t c = 0; c < pl->ncols; c++)

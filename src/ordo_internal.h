@@ -49,4 +49,7 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
     }
 }
 
+/* numeric's exact field size from its text (src/numeric.c). */
+ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
+
 #endif /* ORDO_INTERNAL_H */

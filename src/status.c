@@ -79,6 +79,7 @@ const char *ordo_type_name(ordo_type t)
     case ORDO_TYPE_PG_LSN: return "pg_lsn";
     case ORDO_TYPE_MACADDR: return "macaddr";
     case ORDO_TYPE_MACADDR8: return "macaddr8";
+    case ORDO_TYPE_NUMERIC: return "numeric";
     }
     return NULL;
 }

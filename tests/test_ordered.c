@@ -454,12 +454,103 @@ static void prefix_bounds(void **state)
     assert_true(ordo_compare(kb, kn2, ub, un) < 0);
 }
 
+/* numeric: class bytes, adjusted exponent, digits + 1, terminator. */
+static void numerics(void **state)
+{
+    (void)state;
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "1.50", 4), "000380000000020600");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "15e-1", 5), "000380000000020600");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "+001.5000", 9), "000380000000020600");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "-0.001", 6), "000180000002fdff");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "-0.0e5", 6), "0002");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, ".0", 2), "0002");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "NaN", 3), "0005");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "-NaN", 4), "0005");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "-Infinity", 9), "0000");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "Infinity", 8), "0004");
+    VEC(ordo_key_numeric(kk, ORDO_DESC_NULLS_FIRST, "Infinity", 8), "01fb");
+    VEC(ordo_key_numeric(kk, ORDO_ASC_NULLS_LAST, "1200", 4), "0003800000030203" "00");
+    static const char *bad[] = {"", "+", ".", "1..2", "1e", "1e+", "e5", "1.2.3", "nan", "inf",
+                                "Infinityx", " 1", "1 ", "0x10", "1e99999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t buf[32];
+        ordo_key k;
+        ordo_key_init(&k, buf, sizeof buf, 0);
+        if (ordo_key_numeric(&k, ORDO_ASC_NULLS_LAST, bad[i], strlen(bad[i])) != ORDO_ERR_INVALID_VALUE)
+            fail_msg("numeric '%s' accepted", bad[i]);
+        size_t sz;
+        assert_status(ordo_key_field_size(ORDO_TYPE_NUMERIC, bad[i], strlen(bad[i]), &sz),
+                      ORDO_ERR_INVALID_VALUE);
+    }
+    /* order and canonical text over random decimals */
+    uint64_t seed = t_seed();
+    for (int i = 0; i < 3000; i++) {
+        ordo_order o = orders[i % 4];
+        char ta[40], tb[40];
+        long long ma = (long long)(t_rand(&seed) % 2000001) - 1000000, mb = (long long)(t_rand(&seed) % 2000001) - 1000000;
+        int ea = (int)(t_rand(&seed) % 9) - 4, eb = (int)(t_rand(&seed) % 9) - 4;
+        snprintf(ta, sizeof ta, "%llde%d", ma, ea);
+        snprintf(tb, sizeof tb, "%llde%d", mb, eb);
+        /* exact: both scaled to the smaller exponent (at most 1e6 * 1e8) */
+        int emin = ea < eb ? ea : eb;
+        long long va = ma, vb = mb;
+        for (int k = emin; k < ea; k++)
+            va *= 10;
+        for (int k = emin; k < eb; k++)
+            vb *= 10;
+        key a, b;
+        K(&a, ordo_key_numeric(kk, o, ta, strlen(ta)));
+        K(&b, ordo_key_numeric(kk, o, tb, strlen(tb)));
+        int vc = (va > vb) - (va < vb);
+        check(o, &a, &b, 0, 0, vc);
+        size_t sz;
+        assert_status(ordo_key_field_size(ORDO_TYPE_NUMERIC, ta, strlen(ta), &sz), ORDO_OK);
+        assert_int_equal(sz, a.n);
+        /* decoded text encodes to the same key */
+        ordo_key_reader r;
+        ordo_key_reader_init(&r, a.b, a.n);
+        char text[64];
+        size_t len = 0;
+        bool isnull;
+        assert_status(ordo_key_read_numeric(&r, o, text, sizeof text, &len, &isnull), ORDO_OK);
+        assert_int_equal(ordo_key_reader_remaining(&r), 0);
+        key again;
+        K(&again, ordo_key_numeric(kk, o, text, len));
+        assert_int_equal(again.n, a.n);
+        assert_memory_equal(again.b, a.b, a.n);
+    }
+    /* malformed: class above 05, a leading zero digit, no terminator, short dst */
+    static const char *malformed_keys[] = {"0006", "0003800000000102", "00038000000002", "0003"};
+    for (size_t i = 0; i < 4; i++) {
+        uint8_t kb[16];
+        size_t n = t_unhex(malformed_keys[i], kb, sizeof kb), len;
+        ordo_key_reader r;
+        ordo_key_reader_init(&r, kb, n);
+        char text[16];
+        bool isnull;
+        if (ordo_key_read_numeric(&r, ORDO_ASC_NULLS_LAST, text, sizeof text, &len, &isnull) !=
+            ORDO_ERR_MALFORMED_KEY)
+            fail_msg("numeric key %s accepted", malformed_keys[i]);
+    }
+    uint8_t kb[16];
+    size_t n = t_unhex("000380000000020600", kb, sizeof kb), len = 0;
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, kb, n);
+    char small[3];
+    bool isnull;
+    assert_status(ordo_key_read_numeric(&r, ORDO_ASC_NULLS_LAST, small, sizeof small, &len, &isnull),
+                  ORDO_ERR_DST_TOO_SMALL);
+    assert_int_equal(len, 5); /* "15e-1" */
+    assert_int_equal(ordo_key_reader_remaining(&r), n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors),     cmocka_unit_test(ordering),
         cmocka_unit_test(round_trips), cmocka_unit_test(malformed),
         cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
+        cmocka_unit_test(numerics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -241,6 +241,20 @@ static ordo_status field_value(ordo_key_reader *r, const schema_column *c, FILE 
         s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
         timestamp_text(iv, c->type == ORDO_TYPE_TIMESTAMPTZ, text, sizeof text);
         break;
+    case ORDO_TYPE_NUMERIC: {
+        size_t len = 0;
+        s = ordo_key_read_numeric(r, o, text, sizeof text, &len, &isnull);
+        if (s == ORDO_ERR_DST_TOO_SMALL) { /* a long one */
+            char *big = cli_alloc(len);
+            s = ordo_key_read_numeric(r, o, big, len, &len, &isnull);
+            if (s == ORDO_OK)
+                fwrite(big, 1, len, f);
+            free(big);
+            return s;
+        }
+        text[s == ORDO_OK ? len : 0] = 0;
+        break;
+    }
     default: { /* text, bytea */
         size_t len = 0;
         uint8_t *buf = NULL;

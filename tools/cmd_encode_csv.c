@@ -50,7 +50,7 @@ static const char *put_field(batchbuf *b, size_t c, size_t r, const csv_field *f
         return NULL;
     }
     void *slot = sc->type == ORDO_TYPE_STRING || sc->type == ORDO_TYPE_BYTES ||
-                         sc->type == ORDO_TYPE_BOOL
+                         sc->type == ORDO_TYPE_BOOL || sc->type == ORDO_TYPE_NUMERIC
                      ? NULL
                      : batchbuf_slot(b, c, r);
     int64_t i = 0;
@@ -196,6 +196,13 @@ static const char *put_field(batchbuf *b, size_t c, size_t r, const csv_field *f
         if (!(e = pg_parse_interval(s, n, &iv.months, &iv.days, &iv.micros)))
             memcpy(slot, &iv, sizeof iv);
         return e;
+    }
+    case ORDO_TYPE_NUMERIC: {
+        size_t size;
+        if (ordo_key_field_size(ORDO_TYPE_NUMERIC, s, n, &size) != ORDO_OK)
+            return "expected a numeric (digits, '.', exponent, NaN or Infinity)";
+        batchbuf_push_bytes(b, c, r, s, n);
+        return NULL;
     }
     case ORDO_TYPE_MACADDR: return pg_parse_mac(s, n, slot, 6);
     case ORDO_TYPE_MACADDR8: return pg_parse_mac(s, n, slot, 8);

@@ -105,7 +105,8 @@ static ordo_type ordered_part(sql_type t)
     case SQL_MACADDR: return ORDO_TYPE_MACADDR;
     case SQL_MACADDR8: return ORDO_TYPE_MACADDR8;
     case SQL_PG_LSN: return ORDO_TYPE_PG_LSN;
-    default: return (ordo_type)0; /* numeric, timetz, inet, cidr: not yet */
+    case SQL_NUMERIC: return ORDO_TYPE_NUMERIC;
+    default: return (ordo_type)0; /* timetz, inet, cidr: not yet */
     }
 }
 
