@@ -222,7 +222,7 @@ static void status_names(void **state)
         ORDO_ERR_INVALID_VALUE, ORDO_ERR_OUT_OF_RANGE, ORDO_ERR_DST_TOO_SMALL,
         ORDO_ERR_SIZE_OVERFLOW, ORDO_ERR_BAD_HEX_CHAR, ORDO_ERR_ODD_HEX_LENGTH, ORDO_ERR_BAD_JSON,
         ORDO_ERR_NO_PARTS, ORDO_ERR_NO_SEPARATOR, ORDO_ERR_EMPTY_HALF, ORDO_ERR_MALFORMED_KEY,
-        ORDO_ERR_UNKNOWN_IMPL, ORDO_ERR_UNSUPPORTED_IMPL};
+        ORDO_ERR_INVALID_ORDER, ORDO_ERR_NO_BOUND, ORDO_ERR_UNKNOWN_IMPL, ORDO_ERR_UNSUPPORTED_IMPL};
     size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         assert_string_not_equal(ordo_status_name(all[i]), "ORDO_ERR_UNKNOWN");
