@@ -77,4 +77,18 @@ static inline uint64_t t_seed(void)
     return s ? s : 1;
 }
 
+/* Runs a shell command built like printf; returns its exit status (128 when
+ * it did not exit normally). For the tests that drive other programs. */
+static inline int t_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int t_sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return st >= 0 && (st & 0x7f) == 0 ? (st >> 8) & 0xff : 128;
+}
+
 #endif

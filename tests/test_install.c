@@ -7,17 +7,6 @@
 
 static char prefix[] = "/tmp/ordo-install-XXXXXX";
 
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    printf("# %s\n", cmd);
-    fflush(stdout);
-    return system(cmd);
-}
 
 static void read_file(const char *path, char *buf, size_t cap)
 {
@@ -33,36 +22,36 @@ static void install_and_consume(void **state)
     (void)state;
     char out[256];
     assert_non_null(mkdtemp(prefix));
-    assert_int_equal(sh("'%s' --install '%s' --prefix '%s' > '%s/install.log' 2>&1", ORDO_CMAKE,
+    assert_int_equal(t_sh("'%s' --install '%s' --prefix '%s' > '%s/install.log' 2>&1", ORDO_CMAKE,
                         ORDO_BUILD_DIR, prefix, prefix), 0);
     /* find_package(ordo) + ordo::ordo */
-    assert_int_equal(sh("'%s' -S '%s' -B '%s/consumer-build' -DCMAKE_PREFIX_PATH='%s' "
+    assert_int_equal(t_sh("'%s' -S '%s' -B '%s/consumer-build' -DCMAKE_PREFIX_PATH='%s' "
                         "-DCMAKE_C_COMPILER='%s' > '%s/consumer.log' 2>&1 && "
                         "'%s' --build '%s/consumer-build' >> '%s/consumer.log' 2>&1",
                         ORDO_CMAKE, ORDO_CONSUMER_DIR, prefix, prefix, ORDO_C_COMPILER, prefix,
                         ORDO_CMAKE, prefix, prefix),
                      0);
-    assert_int_equal(sh("'%s/consumer-build/consumer' > '%s/out1.txt'", prefix, prefix), 0);
+    assert_int_equal(t_sh("'%s/consumer-build/consumer' > '%s/out1.txt'", prefix, prefix), 0);
     snprintf(out, sizeof out, "%s/out1.txt", prefix);
     char text[256];
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f00800000000000002a0001\n");
     /* pkg-config, from the relocated prefix */
-    assert_int_equal(sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo.pc)) && "
+    assert_int_equal(t_sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo.pc)) && "
                         "export PKG_CONFIG_PATH && '%s' '%s/consumer.c' -o '%s/consumer-pc' "
                         "$(pkg-config --cflags --libs --static ordo)",
                         prefix, ORDO_C_COMPILER, ORDO_CONSUMER_DIR, prefix),
                      0);
-    assert_int_equal(sh("'%s/consumer-pc' > '%s/out2.txt'", prefix, prefix), 0);
+    assert_int_equal(t_sh("'%s/consumer-pc' > '%s/out2.txt'", prefix, prefix), 0);
     snprintf(out, sizeof out, "%s/out2.txt", prefix);
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f00800000000000002a0001\n");
     /* The tool is installed too. */
-    assert_int_equal(sh("'%s/bin/ordo' encode string:foo > '%s/out3.txt'", prefix, prefix), 0);
+    assert_int_equal(t_sh("'%s/bin/ordo' encode string:foo > '%s/out3.txt'", prefix, prefix), 0);
     snprintf(out, sizeof out, "%s/out3.txt", prefix);
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f\n");
-    sh("rm -rf '%s'", prefix);
+    t_sh("rm -rf '%s'", prefix);
 }
 
 int main(void)

@@ -16,17 +16,6 @@ static char dir[] = "/tmp/ordo-pg-XXXXXX";
 static char bindir[256];
 static int server_up;
 
-/* Runs a shell command; returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 /* As the server's owner: root may not run PostgreSQL. */
 static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
@@ -43,16 +32,16 @@ static int start_server(void **state)
     bindir[strcspn(bindir, "\n")] = 0;
     if (!mkdtemp(dir))
         return -1;
-    if (geteuid() == 0 && sh("chown postgres '%s'", dir) != 0)
+    if (geteuid() == 0 && t_sh("chown postgres '%s'", dir) != 0)
         return -1;
-    if (sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > '%s/initdb.log' 2>&1",
+    if (t_sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > '%s/initdb.log' 2>&1",
            as_owner(), bindir, dir, dir) != 0) {
-        sh("cat '%s/initdb.log' >&2", dir);
+        t_sh("cat '%s/initdb.log' >&2", dir);
         return -1;
     }
-    if (sh("%s'%s/pg_ctl' -D '%s/data' -l '%s/server.log' -w -o \"-k %s -c listen_addresses='' -F\" start > /dev/null",
+    if (t_sh("%s'%s/pg_ctl' -D '%s/data' -l '%s/server.log' -w -o \"-k %s -c listen_addresses='' -F\" start > /dev/null",
            as_owner(), bindir, dir, dir, dir) != 0) {
-        sh("cat '%s/server.log' >&2", dir);
+        t_sh("cat '%s/server.log' >&2", dir);
         return -1;
     }
     server_up = 1;
@@ -63,8 +52,8 @@ static int stop_server(void **state)
 {
     (void)state;
     if (server_up)
-        sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(), bindir, dir);
-    sh("rm -rf '%s'", dir);
+        t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(), bindir, dir);
+    t_sh("rm -rf '%s'", dir);
     return 0;
 }
 
@@ -75,7 +64,7 @@ static int psql(const char *sql, const char *out_file)
     FILE *f = fopen(path, "w");
     fputs(sql, f);
     fclose(f);
-    return sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d postgres -f '%s' > '%s' 2> '%s/psql.err'",
+    return t_sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d postgres -f '%s' > '%s' 2> '%s/psql.err'",
               dir, path, out_file ? out_file : "/dev/null", dir);
 }
 
@@ -153,10 +142,10 @@ static void check_order(const char *table, const char *cols, const char *schema,
     assert_int_equal(psql(sql, ids), 0);
     char full_schema[1024];
     snprintf(full_schema, sizeof full_schema, "%s, id integer", schema);
-    int rc = sh("'%s' encode --format ordered --schema '%s' '%s' > '%s' 2> '%s/ordo.err'", TOOL,
+    int rc = t_sh("'%s' encode --format ordered --schema '%s' '%s' > '%s' 2> '%s/ordo.err'", TOOL,
                 full_schema, csv, keys, dir);
     if (rc != 0) {
-        sh("cat '%s/ordo.err' >&2", dir);
+        t_sh("cat '%s/ordo.err' >&2", dir);
         fail_msg("ordo encode failed for %s (%s)", table, schema);
     }
     size_t nrows, nkeys, nids;
@@ -181,10 +170,10 @@ static void check_order(const char *table, const char *cols, const char *schema,
      * original (in PostgreSQL's own equality). */
     char back[512];
     snprintf(back, sizeof back, "%s/back.csv", dir);
-    rc = sh("'%s' decode --format ordered --schema '%s' < '%s' > '%s' 2> '%s/ordo.err'", TOOL,
+    rc = t_sh("'%s' decode --format ordered --schema '%s' < '%s' > '%s' 2> '%s/ordo.err'", TOOL,
             full_schema, keys, back, dir);
     if (rc != 0) {
-        sh("cat '%s/ordo.err' >&2", dir);
+        t_sh("cat '%s/ordo.err' >&2", dir);
         fail_msg("ordo decode failed for %s (%s)", table, schema);
     }
     char cmp[512];
@@ -197,7 +186,7 @@ static void check_order(const char *table, const char *cols, const char *schema,
              "DROP TABLE back;\n",
              cols, table, back, table, table, table_equal_clause(cols));
     if (psql(sql, cmp) != 0) {
-        sh("cat '%s/psql.err' >&2", dir);
+        t_sh("cat '%s/psql.err' >&2", dir);
         fail_msg("could not load the decoded rows of %s", table);
     }
     size_t ncmp;
@@ -268,7 +257,7 @@ static void every_type_every_order(void **state)
                  "INSERT INTO %s (v) SELECT v FROM %s WHERE id %% 50 = 0;\n", /* duplicates */
                  table, types[t].name, table, types[t].gen, table, types[t].extra, table, table);
         if (psql(sql, NULL) != 0) {
-            sh("cat '%s/psql.err' >&2", dir);
+            t_sh("cat '%s/psql.err' >&2", dir);
             fail_msg("could not fill %s", types[t].name);
         }
         /* ordo's schema spells the type without the collation */
@@ -304,7 +293,7 @@ static void multi_column(void **state)
         "  (array['infinity'::date, '2000-01-01', '0044-03-15 BC', NULL])[1 + (random()*3)::int]\n"
         "FROM generate_series(1, 600);\n";
     if (psql(sql, NULL) != 0) {
-        sh("cat '%s/psql.err' >&2", dir);
+        t_sh("cat '%s/psql.err' >&2", dir);
         fail_msg("could not fill the multi-column table");
     }
     check_order("m", "a, b, c, d",

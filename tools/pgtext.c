@@ -224,6 +224,34 @@ static int fixed(const char *s, size_t n, size_t *i, int w, int *v)
     return 1;
 }
 
+/* ":MM:SS" after the hours, both two digits. */
+static int minutes_seconds(const char *s, size_t n, size_t *i, int *m, int *sec)
+{
+    return *i < n && s[(*i)++] == ':' && fixed(s, n, i, 2, m) && *i < n && s[(*i)++] == ':' &&
+           fixed(s, n, i, 2, sec);
+}
+
+/* An optional ".ddd" at s[*i], scaled to `scale` digits (6: microseconds,
+ * 9: nanoseconds). NULL or a message. */
+static const char *fraction(const char *s, size_t n, size_t *i, int scale, int64_t *out)
+{
+    int64_t f = 0;
+    int nd = 0;
+    if (*i < n && s[*i] == '.') {
+        for ((*i)++; *i < n && is_digit(s[*i]); (*i)++) {
+            if (++nd > scale)
+                return scale == 9 ? "more than 9 fraction digits" : "more than 6 fraction digits";
+            f = f * 10 + (s[*i] - '0');
+        }
+        if (!nd)
+            return "expected fraction digits after '.'";
+        for (; nd < scale; nd++)
+            f *= 10;
+    }
+    *out = f;
+    return NULL;
+}
+
 /* Infinity words; 1 when s is one of them. */
 static int infinity(const char *s, size_t n, pg_instant *t)
 {
@@ -296,22 +324,11 @@ const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant 
     if (i >= n || (s[i] != ' ' && s[i] != 'T' && s[i] != 't'))
         return "expected a timestamp YYYY-MM-DD HH:MM:SS";
     i++;
-    if (!fixed(s, n, &i, 2, &h) || i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &mi) ||
-        i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &se))
+    if (!fixed(s, n, &i, 2, &h) || !minutes_seconds(s, n, &i, &mi, &se))
         return "expected a timestamp YYYY-MM-DD HH:MM:SS";
     int64_t frac_ns = 0;
-    if (i < n && s[i] == '.') {
-        int nd = 0;
-        for (i++; i < n && is_digit(s[i]); i++) {
-            if (++nd > 9)
-                return "more than 9 fraction digits";
-            frac_ns = frac_ns * 10 + (s[i] - '0');
-        }
-        if (!nd)
-            return "expected fraction digits after '.'";
-        for (; nd < 9; nd++)
-            frac_ns *= 10;
-    }
+    if ((e = fraction(s, n, &i, 9, &frac_ns)))
+        return e;
     int32_t off = 0;
     if (i < n && (s[i] == '+' || s[i] == '-')) {
         int sign = s[i++] == '-' ? -1 : 1, oh, om = 0, os = 0;
@@ -371,22 +388,12 @@ const char *pg_parse_time(const char *s, size_t n, int64_t *micros)
 {
     size_t i = 0;
     int h, m, sec;
-    if (!fixed(s, n, &i, 2, &h) || i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &m) ||
-        i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &sec))
-        return "expected a time HH:MM:SS";
     int64_t frac = 0;
-    if (i < n && s[i] == '.') {
-        int nd = 0;
-        for (i++; i < n && is_digit(s[i]); i++) {
-            if (++nd > 6)
-                return "more than 6 fraction digits";
-            frac = frac * 10 + (s[i] - '0');
-        }
-        if (!nd)
-            return "expected fraction digits after '.'";
-        for (; nd < 6; nd++)
-            frac *= 10;
-    }
+    const char *e;
+    if (!fixed(s, n, &i, 2, &h) || !minutes_seconds(s, n, &i, &m, &sec))
+        return "expected a time HH:MM:SS";
+    if ((e = fraction(s, n, &i, 6, &frac)))
+        return e;
     if (i != n)
         return "unexpected text after the time";
     if (m > 59 || sec > 59 || h > 24 || (h == 24 && (m || sec || frac)))
@@ -467,21 +474,12 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
             /* hours may exceed 24 in an interval: parse them here */
             int64_t h = neg ? -v : v;
             int mm, ss;
-            i++;
-            if (!fixed(s, n, &i, 2, &mm) || i >= n || s[i++] != ':' || !fixed(s, n, &i, 2, &ss) ||
-                mm > 59 || ss > 59)
-                return "expected an interval time HH:MM:SS";
             int64_t frac = 0;
-            if (i < n && s[i] == '.') {
-                int nd = 0;
-                for (i++; i < n && is_digit(s[i]); i++) {
-                    if (++nd > 6)
-                        return "more than 6 fraction digits";
-                    frac = frac * 10 + (s[i] - '0');
-                }
-                for (; nd < 6; nd++)
-                    frac *= 10;
-            }
+            const char *e;
+            if (!minutes_seconds(s, n, &i, &mm, &ss) || mm > 59 || ss > 59)
+                return "expected an interval time HH:MM:SS";
+            if ((e = fraction(s, n, &i, 6, &frac)))
+                return e;
             if (h > INT64_MAX / 3600000000 - 1)
                 return "interval out of range";
             tm = (h * 3600 + mm * 60 + ss) * 1000000 + frac;

@@ -76,65 +76,48 @@ ordo_format schema_format(const char *name)
     return (ordo_format)0;
 }
 
-/* The ordered format's field type for an SQL type, or 0 when it cannot
- * hold it yet. */
-static ordo_type ordered_part(sql_type t)
-{
-    switch (t) {
-    case SQL_BOOLEAN: return ORDO_TYPE_BOOL;
-    case SQL_TINYINT: return ORDO_TYPE_INT8;
-    case SQL_SMALLINT: return ORDO_TYPE_INT16;
-    case SQL_INTEGER: return ORDO_TYPE_INT32;
-    case SQL_BIGINT: return ORDO_TYPE_INT64;
-    case SQL_HUGEINT: return ORDO_TYPE_INT128;
-    case SQL_UTINYINT: return ORDO_TYPE_UINT8;
-    case SQL_USMALLINT: return ORDO_TYPE_UINT16;
-    case SQL_UINTEGER: return ORDO_TYPE_UINT32;
-    case SQL_UBIGINT: return ORDO_TYPE_UINT64;
-    case SQL_REAL: return ORDO_TYPE_FLOAT32;
-    case SQL_DOUBLE: return ORDO_TYPE_FLOAT64;
-    case SQL_TEXT:
-    case SQL_BPCHAR: return ORDO_TYPE_STRING;
-    case SQL_BYTEA: return ORDO_TYPE_BYTES;
-    case SQL_UUID: return ORDO_TYPE_UUID;
-    case SQL_DATE: return ORDO_TYPE_DATE;
-    case SQL_TIME: return ORDO_TYPE_TIME_OF_DAY;
-    case SQL_TIMESTAMP: return ORDO_TYPE_TIMESTAMP;
-    case SQL_TIMESTAMPTZ: return ORDO_TYPE_TIMESTAMPTZ;
-    case SQL_INTERVAL: return ORDO_TYPE_INTERVAL;
-    case SQL_MACADDR: return ORDO_TYPE_MACADDR;
-    case SQL_MACADDR8: return ORDO_TYPE_MACADDR8;
-    case SQL_PG_LSN: return ORDO_TYPE_PG_LSN;
-    case SQL_NUMERIC: return ORDO_TYPE_NUMERIC;
-    default: return (ordo_type)0; /* timetz, inet, cidr: not yet */
-    }
-}
+/* The part each format gives an SQL type (0: the format cannot hold it,
+ * or the ordered format does not support it yet). */
+static const struct {
+    sql_type sql;
+    ordo_type lexkey;
+    uint8_t lexkey_unit;
+    ordo_type ordered;
+} parts[] = {
+    {SQL_BOOLEAN, ORDO_TYPE_BOOL, 0, ORDO_TYPE_BOOL},
+    {SQL_TINYINT, ORDO_TYPE_INT8, 0, ORDO_TYPE_INT8},
+    {SQL_SMALLINT, ORDO_TYPE_INT16, 0, ORDO_TYPE_INT16},
+    {SQL_INTEGER, ORDO_TYPE_INT32, 0, ORDO_TYPE_INT32},
+    {SQL_BIGINT, ORDO_TYPE_INT64, 0, ORDO_TYPE_INT64},
+    {SQL_HUGEINT, 0, 0, ORDO_TYPE_INT128},
+    {SQL_UTINYINT, ORDO_TYPE_UINT8, 0, ORDO_TYPE_UINT8},
+    {SQL_USMALLINT, ORDO_TYPE_UINT16, 0, ORDO_TYPE_UINT16},
+    {SQL_UINTEGER, ORDO_TYPE_UINT32, 0, ORDO_TYPE_UINT32},
+    {SQL_UBIGINT, ORDO_TYPE_UINT64, 0, ORDO_TYPE_UINT64},
+    {SQL_REAL, ORDO_TYPE_FLOAT32, 0, ORDO_TYPE_FLOAT32},
+    {SQL_DOUBLE, ORDO_TYPE_FLOAT64, 0, ORDO_TYPE_FLOAT64},
+    {SQL_NUMERIC, 0, 0, ORDO_TYPE_NUMERIC},
+    {SQL_TEXT, ORDO_TYPE_STRING, 0, ORDO_TYPE_STRING},
+    {SQL_BPCHAR, ORDO_TYPE_STRING, 0, ORDO_TYPE_STRING},
+    {SQL_BYTEA, ORDO_TYPE_BYTES, 0, ORDO_TYPE_BYTES},
+    {SQL_UUID, ORDO_TYPE_UUID, 0, ORDO_TYPE_UUID},
+    {SQL_DATE, ORDO_TYPE_TIME, ORDO_UNIT_DAY32, ORDO_TYPE_DATE},
+    {SQL_TIME, 0, 0, ORDO_TYPE_TIME_OF_DAY},
+    {SQL_TIMESTAMP, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMP},
+    {SQL_TIMESTAMPTZ, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMPTZ},
+    {SQL_INTERVAL, 0, 0, ORDO_TYPE_INTERVAL},
+    {SQL_MACADDR, 0, 0, ORDO_TYPE_MACADDR},
+    {SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
+    {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
+    /* timetz, inet, cidr: no row, so no format holds them yet */
+};
 
-/* The LexKey part for an SQL type, or 0 when LexKey cannot hold it. */
-static ordo_type lexkey_part(sql_type t, uint8_t *unit)
+static int part_of(sql_type t)
 {
-    *unit = ORDO_UNIT_NS;
-    switch (t) {
-    case SQL_BOOLEAN: return ORDO_TYPE_BOOL;
-    case SQL_TINYINT: return ORDO_TYPE_INT8;
-    case SQL_SMALLINT: return ORDO_TYPE_INT16;
-    case SQL_INTEGER: return ORDO_TYPE_INT32;
-    case SQL_BIGINT: return ORDO_TYPE_INT64;
-    case SQL_UTINYINT: return ORDO_TYPE_UINT8;
-    case SQL_USMALLINT: return ORDO_TYPE_UINT16;
-    case SQL_UINTEGER: return ORDO_TYPE_UINT32;
-    case SQL_UBIGINT: return ORDO_TYPE_UINT64;
-    case SQL_REAL: return ORDO_TYPE_FLOAT32;
-    case SQL_DOUBLE: return ORDO_TYPE_FLOAT64;
-    case SQL_TEXT:
-    case SQL_BPCHAR: return ORDO_TYPE_STRING;
-    case SQL_BYTEA: return ORDO_TYPE_BYTES;
-    case SQL_UUID: return ORDO_TYPE_UUID;
-    case SQL_TIMESTAMPTZ:
-    case SQL_TIMESTAMP: return ORDO_TYPE_TIME;
-    case SQL_DATE: *unit = ORDO_UNIT_DAY32; return ORDO_TYPE_TIME;
-    default: return (ordo_type)0;
-    }
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i].sql == t)
+            return (int)i;
+    return -1;
 }
 
 /* Lowercases and collapses whitespace; drops a "(...)" type modifier. */
@@ -233,8 +216,10 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
         return 0;
     }
     ordo_format fmt = schema_format(format);
+    int part = part_of(c->sql);
     if (fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY) {
-        c->type = lexkey_part(c->sql, &c->time_unit);
+        c->type = part >= 0 ? parts[part].lexkey : (ordo_type)0;
+        c->time_unit = part >= 0 ? parts[part].lexkey_unit : 0;
         if (!c->type) {
             snprintf(err, errlen, "column '%s': the %s format cannot hold type %s", c->name,
                      format, c->sql_name);
@@ -248,7 +233,7 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
             return 0;
         }
     } else if (fmt == ORDO_FORMAT_ORDERED) {
-        c->type = ordered_part(c->sql);
+        c->type = part >= 0 ? parts[part].ordered : (ordo_type)0;
         if (!c->type) {
             snprintf(err, errlen, "column '%s': the ordered format does not support type %s yet",
                      c->name, c->sql_name);
