@@ -119,7 +119,8 @@ typedef enum ordo_type {
     ORDO_TYPE_PG_LSN = 27,      /* uint64 */
     ORDO_TYPE_MACADDR = 28,     /* 6 bytes */
     ORDO_TYPE_MACADDR8 = 29,    /* 8 bytes */
-    ORDO_TYPE_NUMERIC = 30      /* decimal text of any size, NaN, +-Infinity */
+    ORDO_TYPE_NUMERIC = 30,     /* decimal text of any size, NaN, +-Infinity */
+    ORDO_TYPE_TIMETZ = 31       /* ordo_timetz: local time and UTC offset */
 } ordo_type;
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
@@ -307,6 +308,11 @@ ORDO_API ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months
  * [+-]Infinity, [+-]NaN; equal values of any scale give equal keys.
  * ORDO_ERR_INVALID_VALUE for anything else. */
 ORDO_API ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *text, size_t n);
+/* timetz as PostgreSQL compares it: the UTC time first (not reduced modulo a
+ * day), then the zone (at one instant the larger east offset first). The
+ * local time is within [0, 24:00:00], the offset within +-15:59:59. */
+ORDO_API ordo_status ordo_key_timetz(ordo_key *k, ordo_order o, int64_t local_micros,
+                                     int32_t east_seconds);
 ORDO_API ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank);
 ORDO_API ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn);
 ORDO_API ordo_status ordo_key_macaddr(ordo_key *k, ordo_order o, const uint8_t mac[6]);
@@ -359,6 +365,8 @@ ORDO_API ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_
  * written or consumed (not sticky) and *len is the size needed. */
 ORDO_API ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, size_t cap,
                                          size_t *len, bool *is_null);
+ORDO_API ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *local_micros,
+                                          int32_t *east_seconds, bool *is_null);
 /* numeric back as canonical text: [-]DIGITSeEXP, 0, NaN, Infinity or
  * -Infinity; short dst as for bytes (not sticky, *len = size needed). */
 ORDO_API ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst,
@@ -425,6 +433,13 @@ typedef struct ordo_column {
     uint8_t time_unit;
     uint8_t order;
 } ordo_column;
+
+/* A TIMETZ column's element: local microseconds since midnight and the
+ * offset in seconds east of UTC. */
+typedef struct ordo_timetz {
+    int64_t micros;
+    int32_t east;
+} ordo_timetz;
 
 /* An INTERVAL column's element (PostgreSQL's representation). */
 typedef struct ordo_interval {

@@ -16,6 +16,7 @@ static size_t elem_size(ordo_type t)
     case ORDO_TYPE_TIME_OF_DAY: case ORDO_TYPE_TIMESTAMP: case ORDO_TYPE_TIMESTAMPTZ:
     case ORDO_TYPE_PG_LSN: case ORDO_TYPE_MACADDR8: return 8;
     case ORDO_TYPE_UUID: case ORDO_TYPE_INT128: case ORDO_TYPE_INTERVAL: return 16;
+    case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
     default: return 0;
     }
 }
@@ -63,6 +64,11 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
     case ORDO_TYPE_TIMESTAMPTZ: return ordo_key_timestamptz(k, o, ORDO_LOAD(int64_t, v, 0));
     case ORDO_TYPE_INT128:
         return ordo_key_int128(k, o, ORDO_LOAD(int64_t, v + 8, 0), ORDO_LOAD(uint64_t, v, 0));
+    case ORDO_TYPE_TIMETZ: {
+        ordo_timetz tz;
+        memcpy(&tz, v, sizeof tz);
+        return ordo_key_timetz(k, o, tz.micros, tz.east);
+    }
     case ORDO_TYPE_INTERVAL: {
         ordo_interval iv;
         memcpy(&iv, v, sizeof iv);

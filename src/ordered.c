@@ -168,6 +168,16 @@ ordo_status ordo_key_timestamptz(ordo_key *k, ordo_order o, int64_t us)
     return ordo_key_timestamp(k, o, us);
 }
 
+ordo_status ordo_key_timetz(ordo_key *k, ordo_order o, int64_t local_us, int32_t east)
+{
+    if (local_us < 0 || local_us > ORDO_TIME_MAX || east < -57599 || east > 57599)
+        return value_error(k, ORDO_ERR_OUT_OF_RANGE);
+    uint8_t t[12];
+    ordo_store_be64(t, (uint64_t)(local_us - (int64_t)east * 1000000) ^ ORDO_SIGN64);
+    ordo_store_be32(t + 8, (uint32_t)(-east) ^ ORDO_SIGN32);
+    return field(k, o, t, 12);
+}
+
 ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months, int32_t days,
                               int64_t us)
 {
@@ -240,7 +250,7 @@ ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *si
         {ORDO_TYPE_FLOAT64, 9},     {ORDO_TYPE_PG_LSN, 9},     {ORDO_TYPE_TIME_OF_DAY, 9},
         {ORDO_TYPE_TIMESTAMP, 9},   {ORDO_TYPE_TIMESTAMPTZ, 9}, {ORDO_TYPE_INT128, 17},
         {ORDO_TYPE_INTERVAL, 17},   {ORDO_TYPE_UUID, 17},      {ORDO_TYPE_MACADDR, 7},
-        {ORDO_TYPE_MACADDR8, 9},    {ORDO_TYPE_NIL, 1},
+        {ORDO_TYPE_MACADDR8, 9},    {ORDO_TYPE_NIL, 1},        {ORDO_TYPE_TIMETZ, 13},
     };
     if (!size)
         return ORDO_ERR_NULL_ARG;

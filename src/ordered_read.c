@@ -214,6 +214,29 @@ ordo_status ordo_key_read_float32(ordo_key_reader *r, ordo_order o, float *v, bo
     return ORDO_OK;
 }
 
+ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *local_us,
+                                 int32_t *east, bool *is_null)
+{
+    uint8_t b[12];
+    ordo_status s = fixed(r, o, b, 12, is_null);
+    if (s != ORDO_OK)
+        return s;
+    int64_t utc = (int64_t)(be(b, 8) ^ ORDO_SIGN64);
+    int32_t e = -(int32_t)((uint32_t)be(b + 8, 4) ^ ORDO_SIGN32);
+    int64_t local = utc + (int64_t)e * 1000000;
+    if (*is_null) {
+        e = 0, local = 0;
+    } else if (e < -57599 || e > 57599 || local < 0 || local > ORDO_TIME_MAX) {
+        r->priv_pos -= 13;
+        return stick(r, ORDO_ERR_MALFORMED_KEY);
+    }
+    if (local_us)
+        *local_us = local;
+    if (east)
+        *east = e;
+    return ORDO_OK;
+}
+
 ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_type t, uint8_t *out,
                                 bool *is_null)
 {

@@ -454,6 +454,38 @@ static void prefix_bounds(void **state)
     assert_true(ordo_compare(kb, kn2, ub, un) < 0);
 }
 
+/* timetz: the UTC time, then -east; PostgreSQL's timetz order. */
+static void timetzs(void **state)
+{
+    (void)state;
+    key a, b, c;
+    K(&a, ordo_key_timetz(kk, ORDO_ASC_NULLS_LAST, INT64_C(43200000000), 3600)); /* 12:00+01 */
+    K(&b, ordo_key_timetz(kk, ORDO_ASC_NULLS_LAST, INT64_C(39600000000), 0));    /* 11:00+00 */
+    K(&c, ordo_key_timetz(kk, ORDO_ASC_NULLS_LAST, INT64_C(39600000001), 0));
+    assert_true(ordo_compare(a.b, a.n, b.b, b.n) < 0); /* same instant: larger east first */
+    assert_true(ordo_compare(b.b, b.n, c.b, c.n) < 0);
+    assert_key_hex(b.b, b.n, "00 8000000938580c00 80000000");
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, a.b, a.n);
+    int64_t us;
+    int32_t east;
+    bool isnull;
+    assert_status(ordo_key_read_timetz(&r, ORDO_ASC_NULLS_LAST, &us, &east, &isnull), ORDO_OK);
+    assert_true(us == INT64_C(43200000000) && east == 3600 && !isnull);
+    uint8_t buf[32];
+    ordo_key k;
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_timetz(&k, ORDO_ASC_NULLS_LAST, 0, 57600), ORDO_ERR_OUT_OF_RANGE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_timetz(&k, ORDO_ASC_NULLS_LAST, ORDO_TIME_MAX + 1, 0), ORDO_ERR_OUT_OF_RANGE);
+    /* a local time past 24:00 is malformed */
+    uint8_t bad[13];
+    size_t n = t_unhex("00 800000141dd76001 80000000", bad, sizeof bad);
+    ordo_key_reader_init(&r, bad, n);
+    assert_status(ordo_key_read_timetz(&r, ORDO_ASC_NULLS_LAST, &us, &east, &isnull),
+                  ORDO_ERR_MALFORMED_KEY);
+}
+
 /* numeric: class bytes, adjusted exponent, digits + 1, terminator. */
 static void numerics(void **state)
 {
@@ -550,7 +582,7 @@ int main(void)
         cmocka_unit_test(vectors),     cmocka_unit_test(ordering),
         cmocka_unit_test(round_trips), cmocka_unit_test(malformed),
         cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
-        cmocka_unit_test(numerics),
+        cmocka_unit_test(numerics),    cmocka_unit_test(timetzs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

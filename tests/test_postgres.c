@@ -230,6 +230,8 @@ static const typed types[] = {
      "Europe/Amsterdam"},
     {"timestamptz", "'2000-01-01'::timestamptz + (random()-0.5) * interval '300 years'",
      "('4714-11-24 00:00 BC UTC'),('1900-01-01 UTC')", "Asia/Kolkata"},
+    {"timetz", "(('00:00'::time + random() * interval '24 hours')::text || (array['+00', '+05:30', '-08', '+05:21:10', '-15:59:59', '+15:59'])[1 + (random()*5)::int])::timetz",
+     "('00:00+00'),('24:00:00-15:59:59'),('00:00+15:59:59'),('12:00+01'),('11:00+00'),('13:00+02')", "UTC"},
     {"interval", "make_interval(0, (random()*40-20)::int, 0, (random()*80-40)::int, (random()*100-50)::int, 0, random()*100-50)",
      "('1 mon'),('30 days'),('-1 mon'),('0'),('720 hours'),('-1 years -2 mons +3 days -04:05:06.789')", "UTC"},
     {"macaddr", "substr(md5(random()::text), 1, 12)::macaddr", "('00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff')", "UTC"},

@@ -236,6 +236,18 @@ static ordo_status field_value(ordo_key_reader *r, const schema_column *c, FILE 
         s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
         time_text(iv, text, sizeof text);
         break;
+    case ORDO_TYPE_TIMETZ: {
+        int32_t east = 0;
+        s = ordo_key_read_timetz(r, o, &iv, &east, &isnull);
+        int n = time_text(iv, text, sizeof text);
+        int32_t a = east < 0 ? -east : east;
+        n += snprintf(text + n, sizeof text - (size_t)n, "%c%02d", east < 0 ? '-' : '+', a / 3600);
+        if (a % 3600)
+            n += snprintf(text + n, sizeof text - (size_t)n, ":%02d", a / 60 % 60);
+        if (a % 60)
+            snprintf(text + n, sizeof text - (size_t)n, ":%02d", a % 60);
+        break;
+    }
     case ORDO_TYPE_TIMESTAMP:
     case ORDO_TYPE_TIMESTAMPTZ:
         s = ordo_key_read_int(r, o, c->type, &iv, &isnull);

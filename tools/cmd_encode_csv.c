@@ -191,6 +191,12 @@ static const char *put_field(batchbuf *b, size_t c, size_t r, const csv_field *f
             memcpy(slot, &us, 8);
         return e;
     }
+    case ORDO_TYPE_TIMETZ: {
+        ordo_timetz tz = {0, 0};
+        if (!(e = pg_parse_timetz(s, n, &tz.micros, &tz.east)))
+            memcpy(slot, &tz, sizeof tz);
+        return e;
+    }
     case ORDO_TYPE_INTERVAL: {
         ordo_interval iv;
         if (!(e = pg_parse_interval(s, n, &iv.months, &iv.days, &iv.micros)))

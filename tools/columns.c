@@ -18,6 +18,7 @@ size_t batchbuf_value_size(const schema_column *c)
     case ORDO_TYPE_UUID:
     case ORDO_TYPE_INT128:
     case ORDO_TYPE_INTERVAL: return 16;
+    case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
     case ORDO_TYPE_DATE: return 4;
     case ORDO_TYPE_MACADDR: return 6;
     case ORDO_TYPE_STRING:

@@ -252,6 +252,28 @@ static const char *fraction(const char *s, size_t n, size_t *i, int scale, int64
     return NULL;
 }
 
+/* A UTC offset [+-]HH[:MM[:SS]] at s[*i], in seconds east. */
+static const char *utc_offset(const char *s, size_t n, size_t *i, int32_t *off)
+{
+    int sign = s[(*i)++] == '-' ? -1 : 1, oh, om = 0, os = 0;
+    if (!fixed(s, n, i, 2, &oh))
+        return "expected a UTC offset +HH[:MM[:SS]]";
+    if (*i < n && s[*i] == ':') {
+        (*i)++;
+        if (!fixed(s, n, i, 2, &om))
+            return "expected a UTC offset +HH[:MM[:SS]]";
+        if (*i < n && s[*i] == ':') {
+            (*i)++;
+            if (!fixed(s, n, i, 2, &os))
+                return "expected a UTC offset +HH[:MM[:SS]]";
+        }
+    }
+    if (oh > 15 || om > 59 || os > 59)
+        return "UTC offset out of range";
+    *off = sign * (oh * 3600 + om * 60 + os);
+    return NULL;
+}
+
 /* Infinity words; 1 when s is one of them. */
 static int infinity(const char *s, size_t n, pg_instant *t)
 {
@@ -331,22 +353,8 @@ const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant 
         return e;
     int32_t off = 0;
     if (i < n && (s[i] == '+' || s[i] == '-')) {
-        int sign = s[i++] == '-' ? -1 : 1, oh, om = 0, os = 0;
-        if (!fixed(s, n, &i, 2, &oh))
-            return "expected a UTC offset +HH[:MM[:SS]]";
-        if (i < n && s[i] == ':') {
-            i++;
-            if (!fixed(s, n, &i, 2, &om))
-                return "expected a UTC offset +HH[:MM[:SS]]";
-            if (i < n && s[i] == ':') {
-                i++;
-                if (!fixed(s, n, &i, 2, &os))
-                    return "expected a UTC offset +HH[:MM[:SS]]";
-            }
-        }
-        if (oh > 15 || om > 59 || os > 59)
-            return "UTC offset out of range";
-        off = sign * (oh * 3600 + om * 60 + os);
+        if ((e = utc_offset(s, n, &i, &off)))
+            return e;
         t->has_offset = 1;
     } else if (i < n && (s[i] == 'Z' || s[i] == 'z')) {
         i++;
@@ -540,4 +548,20 @@ const char *pg_parse_lsn(const char *s, size_t n, uint64_t *lsn)
         return "expected a pg_lsn XXX/YYY";
     *lsn = part[0] << 32 | part[1];
     return NULL;
+}
+
+const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east)
+{
+    size_t cut = 0;
+    while (cut < n && s[cut] != '+' && s[cut] != '-')
+        cut++;
+    if (cut == n)
+        return "timetz needs a UTC offset";
+    const char *e = pg_parse_time(s, cut, micros);
+    if (e)
+        return e;
+    size_t i = cut;
+    if ((e = utc_offset(s, n, &i, east)))
+        return e;
+    return i == n ? NULL : "unexpected text after the UTC offset";
 }

@@ -37,6 +37,8 @@ int pg_instant_unix_ns(const pg_instant *t, int64_t *ns);
 
 /* PostgreSQL time: HH:MM:SS[.ffffff] to microseconds, 24:00:00 allowed. */
 const char *pg_parse_time(const char *s, size_t n, int64_t *micros);
+/* PostgreSQL timetz: HH:MM:SS[.ffffff]+HH[:MM[:SS]]; *east in seconds. */
+const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east);
 /* A decimal integer of up to 128 bits (hugeint): high and low halves. */
 const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo);
 /* interval as PostgreSQL writes it (IntervalStyle postgres):

@@ -103,13 +103,14 @@ static const struct {
     {SQL_UUID, ORDO_TYPE_UUID, 0, ORDO_TYPE_UUID},
     {SQL_DATE, ORDO_TYPE_TIME, ORDO_UNIT_DAY32, ORDO_TYPE_DATE},
     {SQL_TIME, 0, 0, ORDO_TYPE_TIME_OF_DAY},
+    {SQL_TIMETZ, 0, 0, ORDO_TYPE_TIMETZ},
     {SQL_TIMESTAMP, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMP},
     {SQL_TIMESTAMPTZ, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMPTZ},
     {SQL_INTERVAL, 0, 0, ORDO_TYPE_INTERVAL},
     {SQL_MACADDR, 0, 0, ORDO_TYPE_MACADDR},
     {SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
     {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
-    /* timetz, inet, cidr: no row, so no format holds them yet */
+    /* inet, cidr: no row, so no format holds them yet */
 };
 
 static int part_of(sql_type t)
