@@ -8,7 +8,7 @@ static const ordo_type types[] = {
     ORDO_TYPE_INT64,   ORDO_TYPE_UINT8,    ORDO_TYPE_UINT32,    ORDO_TYPE_UINT64,
     ORDO_TYPE_FLOAT32, ORDO_TYPE_FLOAT64,  ORDO_TYPE_BYTES,     ORDO_TYPE_UUID,
     ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_INT128,
-    ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,     ORDO_TYPE_NUMERIC,
+    ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,     ORDO_TYPE_NUMERIC,   ORDO_TYPE_TIMETZ,
 };
 #define NT (sizeof types / sizeof types[0])
 
@@ -48,6 +48,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_NUMERIC:
             s = ordo_key_read_numeric(&r, o, (char *)bytes, sizeof bytes, &blen, &isnull);
             break;
+        case ORDO_TYPE_TIMETZ: {
+            int32_t east = 0;
+            s = ordo_key_read_timetz(&r, o, &iv, &east, &isnull);
+            hi = east;
+            break;
+        }
         case ORDO_TYPE_UUID:
         case ORDO_TYPE_MACADDR: s = ordo_key_read_fixed(&r, o, t, raw, &isnull); break;
         case ORDO_TYPE_INT128: s = ordo_key_read_int128(&r, o, &hi, &lo, &isnull); break;
@@ -77,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_FLOAT64: ordo_key_float64(&b, o, dv); break;
         case ORDO_TYPE_BYTES: ordo_key_bytes(&b, o, bytes, blen); break;
         case ORDO_TYPE_NUMERIC: CHECK(ordo_key_numeric(&b, o, (const char *)bytes, blen) == ORDO_OK); break;
+        case ORDO_TYPE_TIMETZ: CHECK(ordo_key_timetz(&b, o, iv, (int32_t)hi) == ORDO_OK); break;
         case ORDO_TYPE_UUID: ordo_key_uuid(&b, o, raw); break;
         case ORDO_TYPE_MACADDR: ordo_key_macaddr(&b, o, raw); break;
         case ORDO_TYPE_DATE: ordo_key_date(&b, o, (int32_t)iv); break;

@@ -221,19 +221,21 @@ ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *loca
     ordo_status s = fixed(r, o, b, 12, is_null);
     if (s != ORDO_OK)
         return s;
-    int64_t utc = (int64_t)(be(b, 8) ^ ORDO_SIGN64);
-    int32_t e = -(int32_t)((uint32_t)be(b + 8, 4) ^ ORDO_SIGN32);
-    int64_t local = utc + (int64_t)e * 1000000;
-    if (*is_null) {
-        e = 0, local = 0;
-    } else if (e < -57599 || e > 57599 || local < 0 || local > ORDO_TIME_MAX) {
-        r->priv_pos -= 13;
-        return stick(r, ORDO_ERR_MALFORMED_KEY);
+    int64_t e = 0, local = 0;
+    if (!*is_null) {
+        /* int64 throughout: a hostile key may hold any words */
+        int64_t utc = (int64_t)(be(b, 8) ^ ORDO_SIGN64);
+        e = -(int64_t)(int32_t)((uint32_t)be(b + 8, 4) ^ ORDO_SIGN32);
+        if (e < -57599 || e > 57599 || __builtin_add_overflow(utc, e * 1000000, &local) ||
+            local < 0 || local > ORDO_TIME_MAX) {
+            r->priv_pos -= 13;
+            return stick(r, ORDO_ERR_MALFORMED_KEY);
+        }
     }
     if (local_us)
         *local_us = local;
     if (east)
-        *east = e;
+        *east = (int32_t)e;
     return ORDO_OK;
 }
 
