@@ -9,6 +9,7 @@ static const ordo_type types[] = {
     ORDO_TYPE_FLOAT32, ORDO_TYPE_FLOAT64,  ORDO_TYPE_BYTES,     ORDO_TYPE_UUID,
     ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_INT128,
     ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,     ORDO_TYPE_NUMERIC,   ORDO_TYPE_TIMETZ,
+    ORDO_TYPE_INET,    ORDO_TYPE_CIDR,
 };
 #define NT (sizeof types / sizeof types[0])
 
@@ -38,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         double dv = 0;
         float fv = 0;
         uint8_t raw[16], bytes[64];
+        ordo_inet in;
         size_t blen = 0;
         ordo_status s;
         switch (t) {
@@ -47,6 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_BYTES: s = ordo_key_read_bytes(&r, o, bytes, sizeof bytes, &blen, &isnull); break;
         case ORDO_TYPE_NUMERIC:
             s = ordo_key_read_numeric(&r, o, (char *)bytes, sizeof bytes, &blen, &isnull);
+            break;
+        case ORDO_TYPE_INET:
+        case ORDO_TYPE_CIDR:
+            s = ordo_key_read_inet(&r, o, t == ORDO_TYPE_CIDR, &in, &isnull);
             break;
         case ORDO_TYPE_TIMETZ: {
             int32_t east = 0;
@@ -84,6 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_BYTES: ordo_key_bytes(&b, o, bytes, blen); break;
         case ORDO_TYPE_NUMERIC: CHECK(ordo_key_numeric(&b, o, (const char *)bytes, blen) == ORDO_OK); break;
         case ORDO_TYPE_TIMETZ: CHECK(ordo_key_timetz(&b, o, iv, (int32_t)hi) == ORDO_OK); break;
+        case ORDO_TYPE_INET: CHECK(ordo_key_inet(&b, o, &in) == ORDO_OK); break;
+        case ORDO_TYPE_CIDR: CHECK(ordo_key_cidr(&b, o, &in) == ORDO_OK); break;
         case ORDO_TYPE_UUID: ordo_key_uuid(&b, o, raw); break;
         case ORDO_TYPE_MACADDR: ordo_key_macaddr(&b, o, raw); break;
         case ORDO_TYPE_DATE: ordo_key_date(&b, o, (int32_t)iv); break;

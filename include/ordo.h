@@ -120,7 +120,9 @@ typedef enum ordo_type {
     ORDO_TYPE_MACADDR = 28,     /* 6 bytes */
     ORDO_TYPE_MACADDR8 = 29,    /* 8 bytes */
     ORDO_TYPE_NUMERIC = 30,     /* decimal text of any size, NaN, +-Infinity */
-    ORDO_TYPE_TIMETZ = 31       /* ordo_timetz: local time and UTC offset */
+    ORDO_TYPE_TIMETZ = 31,      /* ordo_timetz: local time and UTC offset */
+    ORDO_TYPE_INET = 32,        /* ordo_inet: an address, host bits kept */
+    ORDO_TYPE_CIDR = 33         /* ordo_inet: a network, host bits clear */
 } ordo_type;
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
@@ -236,6 +238,14 @@ ORDO_API ordo_status ordo_json_decode(const char *src, size_t n, void *dst, size
 
 /* ---------------------------------------------- the ordered format */
 
+/* An inet or cidr value (and an INET/CIDR column's element): family 4 or
+ * 6, prefix length, and the address in network order (4 or 16 bytes). */
+typedef struct ordo_inet {
+    uint8_t family;
+    uint8_t bits;
+    uint8_t addr[16];
+} ordo_inet;
+
 /* Per-field order. Values are pinned (they are Schottky's). */
 typedef enum ordo_order {
     ORDO_ASC_NULLS_FIRST = 0,
@@ -313,6 +323,12 @@ ORDO_API ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *tex
  * local time is within [0, 24:00:00], the offset within +-15:59:59. */
 ORDO_API ordo_status ordo_key_timetz(ordo_key *k, ordo_order o, int64_t local_micros,
                                      int32_t east_seconds);
+/* inet and cidr as PostgreSQL orders them: family, the address bits within
+ * the shorter prefix, the prefix length, all the bits. family is 4 or 6,
+ * bits at most 32 or 128; a cidr with host bits set is
+ * ORDO_ERR_INVALID_VALUE (never masked). */
+ORDO_API ordo_status ordo_key_inet(ordo_key *k, ordo_order o, const ordo_inet *v);
+ORDO_API ordo_status ordo_key_cidr(ordo_key *k, ordo_order o, const ordo_inet *v);
 ORDO_API ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank);
 ORDO_API ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn);
 ORDO_API ordo_status ordo_key_macaddr(ordo_key *k, ordo_order o, const uint8_t mac[6]);
@@ -323,7 +339,7 @@ ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
 /* Exact field sizes, presence byte included: fixed types (len ignored),
  * BYTES/STRING from the value itself (n + zero bytes + 3), NUMERIC from its
  * text (2 for zero and the specials, significant digits + 7 otherwise;
- * ORDO_ERR_INVALID_VALUE for bad text). */
+ * ORDO_ERR_INVALID_VALUE for bad text), INET/CIDR from the ordo_inet at p. */
 ORDO_API ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size);
 /* Worst case of a bytes field of n bytes: 2n + 3 (ORDO_ERR_SIZE_OVERFLOW). */
 ORDO_API ordo_status ordo_key_bytes_bound(size_t n, size_t *size);
@@ -367,6 +383,10 @@ ORDO_API ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void 
                                          size_t *len, bool *is_null);
 ORDO_API ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *local_micros,
                                           int32_t *east_seconds, bool *is_null);
+/* inet (cidr = 0) or cidr (cidr = 1; a read whose host bits are set is
+ * malformed). */
+ORDO_API ordo_status ordo_key_read_inet(ordo_key_reader *r, ordo_order o, int cidr, ordo_inet *v,
+                                        bool *is_null);
 /* numeric back as canonical text: [-]DIGITSeEXP, 0, NaN, Infinity or
  * -Infinity; short dst as for bytes (not sticky, *len = size needed). */
 ORDO_API ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst,

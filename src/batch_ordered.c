@@ -17,6 +17,7 @@ static size_t elem_size(ordo_type t)
     case ORDO_TYPE_PG_LSN: case ORDO_TYPE_MACADDR8: return 8;
     case ORDO_TYPE_UUID: case ORDO_TYPE_INT128: case ORDO_TYPE_INTERVAL: return 16;
     case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
+    case ORDO_TYPE_INET: case ORDO_TYPE_CIDR: return sizeof(ordo_inet);
     default: return 0;
     }
 }
@@ -64,6 +65,12 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
     case ORDO_TYPE_TIMESTAMPTZ: return ordo_key_timestamptz(k, o, ORDO_LOAD(int64_t, v, 0));
     case ORDO_TYPE_INT128:
         return ordo_key_int128(k, o, ORDO_LOAD(int64_t, v + 8, 0), ORDO_LOAD(uint64_t, v, 0));
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: {
+        ordo_inet in;
+        memcpy(&in, v, sizeof in);
+        return c->type == ORDO_TYPE_CIDR ? ordo_key_cidr(k, o, &in) : ordo_key_inet(k, o, &in);
+    }
     case ORDO_TYPE_TIMETZ: {
         ordo_timetz tz;
         memcpy(&tz, v, sizeof tz);
@@ -90,6 +97,11 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r)) {
         *size = 1;
         return ORDO_OK;
+    }
+    if (c->type == ORDO_TYPE_INET || c->type == ORDO_TYPE_CIDR) {
+        ordo_inet in;
+        memcpy(&in, (const uint8_t *)c->values + (c->offset + r) * sizeof in, sizeof in);
+        return ordo_key_field_size(c->type, &in, 0, size);
     }
     if (variable(c->type)) {
         size_t j = c->offset + r;
@@ -132,7 +144,7 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
             if (fst != ORDO_OK)
                 return fst;
             if (!var) {
-                uint8_t scratch[24];
+                uint8_t scratch[64]; /* the largest fixed field: an IPv6 inet, 53 */
                 ordo_key k;
                 ordo_key_init(&k, scratch, sizeof scratch, 0);
                 ordo_status s = put(&k, c, r);

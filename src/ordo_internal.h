@@ -52,4 +52,7 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
 
+/* inet's exact field size (src/inet.c). */
+ordo_status ordo__inet_size(const ordo_inet *v, size_t *size);
+
 #endif /* ORDO_INTERNAL_H */

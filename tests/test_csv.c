@@ -185,9 +185,12 @@ static void bad_schemas_and_headers(void **state)
     /* The ordered format names what it cannot hold yet. */
     {
         tool_result rr;
-        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "a inet", "-", NULL}, "1\n", &rr);
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "a cidr", "-", NULL}, "10.0.0.1/8\n", &rr);
         assert_int_equal(rr.status, 2);
-        assert_non_null(strstr(rr.err, "the ordered format does not support type inet yet"));
+        assert_non_null(strstr(rr.err, "cidr has bits set to the right of the mask"));
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "a inet", "-", NULL}, "fe80::1%eth0\n", &rr);
+        assert_int_equal(rr.status, 2);
+        assert_non_null(strstr(rr.err, "expected an IP address"));
         tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "a interval DESC, b time", "-", NULL},
                  "-1 years -2 mons +3 days -04:05:06.789,24:00:00\n1 day,25:00:00\n", &rr);
         assert_int_equal(rr.status, 2);

@@ -486,6 +486,55 @@ static void timetzs(void **state)
                   ORDO_ERR_MALFORMED_KEY);
 }
 
+/* inet and cidr: family, escaped masked prefix, length, address. */
+static void inets(void **state)
+{
+    (void)state;
+    ordo_inet a = {4, 8, {10, 0, 0, 1}}, n8 = {4, 8, {10, 0, 0, 0}}, n16 = {4, 16, {10, 0, 0, 0}};
+    VEC(ordo_key_inet(kk, ORDO_ASC_NULLS_LAST, &a), "00 04 0a0000 08 0a000001");
+    VEC(ordo_key_cidr(kk, ORDO_ASC_NULLS_LAST, &n8), "00 04 0a0000 08 0a000000");
+    VEC(ordo_key_cidr(kk, ORDO_ASC_NULLS_LAST, &n16), "00 04 0a00ff0000 10 0a000000");
+    ordo_inet any = {4, 0, {0}};
+    VEC(ordo_key_cidr(kk, ORDO_ASC_NULLS_LAST, &any), "00 04 0000 00 00000000");
+    key k8, k16, kh;
+    K(&k8, ordo_key_cidr(kk, ORDO_ASC_NULLS_LAST, &n8));
+    K(&k16, ordo_key_cidr(kk, ORDO_ASC_NULLS_LAST, &n16));
+    K(&kh, ordo_key_inet(kk, ORDO_ASC_NULLS_LAST, &a));
+    assert_true(ordo_compare(k8.b, k8.n, kh.b, kh.n) < 0);  /* 10.0.0.0/8 < 10.0.0.1/8 */
+    assert_true(ordo_compare(kh.b, kh.n, k16.b, k16.n) < 0); /* ... < 10.0.0.0/16 */
+    size_t sz;
+    assert_status(ordo_key_field_size(ORDO_TYPE_INET, &n16, 0, &sz), ORDO_OK);
+    assert_int_equal(sz, k16.n);
+    uint8_t buf[64];
+    ordo_key k;
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_cidr(&k, ORDO_ASC_NULLS_LAST, &a), ORDO_ERR_INVALID_VALUE);
+    ordo_inet bad = {5, 8, {0}};
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_inet(&k, ORDO_ASC_NULLS_LAST, &bad), ORDO_ERR_INVALID_VALUE);
+    bad.family = 4, bad.bits = 33;
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_inet(&k, ORDO_ASC_NULLS_LAST, &bad), ORDO_ERR_INVALID_VALUE);
+    /* decoding: round trip, host bits refused for cidr, broken prefixes */
+    ordo_key_reader r;
+    ordo_inet back;
+    bool isnull;
+    ordo_key_reader_init(&r, kh.b, kh.n);
+    assert_status(ordo_key_read_inet(&r, ORDO_ASC_NULLS_LAST, 0, &back, &isnull), ORDO_OK);
+    assert_memory_equal(&back, &a, sizeof a);
+    ordo_key_reader_init(&r, kh.b, kh.n);
+    assert_status(ordo_key_read_inet(&r, ORDO_ASC_NULLS_LAST, 1, &back, &isnull), ORDO_ERR_MALFORMED_KEY);
+    static const char *broken[] = {"0005", "00040a0000080b000001", "00040a000010 0a000001",
+                                   "00040a0001080a000001", "00040a00"};
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        uint8_t kb[32];
+        size_t n = t_unhex(broken[i], kb, sizeof kb);
+        ordo_key_reader_init(&r, kb, n);
+        if (ordo_key_read_inet(&r, ORDO_ASC_NULLS_LAST, 0, &back, &isnull) != ORDO_ERR_MALFORMED_KEY)
+            fail_msg("inet key %s accepted", broken[i]);
+    }
+}
+
 /* numeric: class bytes, adjusted exponent, digits + 1, terminator. */
 static void numerics(void **state)
 {
@@ -583,6 +632,7 @@ int main(void)
         cmocka_unit_test(round_trips), cmocka_unit_test(malformed),
         cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
         cmocka_unit_test(numerics),    cmocka_unit_test(timetzs),
+        cmocka_unit_test(inets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -234,6 +234,11 @@ static const typed types[] = {
      "('00:00+00'),('24:00:00-15:59:59'),('00:00+15:59:59'),('12:00+01'),('11:00+00'),('13:00+02')", "UTC"},
     {"interval", "make_interval(0, (random()*40-20)::int, 0, (random()*80-40)::int, (random()*100-50)::int, 0, random()*100-50)",
      "('1 mon'),('30 days'),('-1 mon'),('0'),('720 hours'),('-1 years -2 mons +3 days -04:05:06.789')", "UTC"},
+    {"inet", "case when random() < 0.5 then set_masklen('0.0.0.0'::inet + (random()*4294967295)::bigint, (random()*32)::int) "
+             "else set_masklen(regexp_replace(substr(md5(random()::text), 1, 32), '(.{4})(?!$)', '\\1:', 'g')::inet, (random()*128)::int) end",
+     "('0.0.0.0/0'),('255.255.255.255'),('::'),('::ffff:1.2.3.4'),('10.0.0.0/8'),('10.0.0.1/8'),('10.0.0.0/16'),('10.0.0.0'),('0.0.0.0')", "UTC"},
+    {"cidr", "network(set_masklen('0.0.0.0'::inet + (random()*4294967295)::bigint, (random()*32)::int))::cidr",
+     "('0.0.0.0/0'),('10.0.0.0/8'),('10.0.0.0/16'),('10.0.0.0/32'),('::/0'),('2001:db8::/32'),('::ffff:0.0.0.0/96')", "UTC"},
     {"macaddr", "substr(md5(random()::text), 1, 12)::macaddr", "('00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff')", "UTC"},
     {"macaddr8", "substr(md5(random()::text), 1, 16)::macaddr8", "('00:00:00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff:ff:ff')", "UTC"},
     {"pg_lsn", "'0/0'::pg_lsn + (random()*1e15)::numeric", "('0/0'),('FFFFFFFF/FFFFFFFF')", "UTC"},

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "schema.h"
 
+#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,18 @@ static ordo_status field_value(ordo_key_reader *r, const schema_column *c, FILE 
         s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
         time_text(iv, text, sizeof text);
         break;
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: {
+        ordo_inet in;
+        s = ordo_key_read_inet(r, o, c->type == ORDO_TYPE_CIDR, &in, &isnull);
+        if (s == ORDO_OK && !isnull) {
+            inet_ntop(in.family == 4 ? AF_INET : AF_INET6, in.addr, text, sizeof text);
+            /* PostgreSQL leaves out the length of a host address, not of a network */
+            if (c->type == ORDO_TYPE_CIDR || in.bits != (in.family == 4 ? 32 : 128))
+                snprintf(text + strlen(text), sizeof text - strlen(text), "/%u", in.bits);
+        }
+        break;
+    }
     case ORDO_TYPE_TIMETZ: {
         int32_t east = 0;
         s = ordo_key_read_timetz(r, o, &iv, &east, &isnull);

@@ -191,6 +191,13 @@ static const char *put_field(batchbuf *b, size_t c, size_t r, const csv_field *f
             memcpy(slot, &us, 8);
         return e;
     }
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: {
+        ordo_inet in;
+        if (!(e = pg_parse_inet(s, n, sc->type == ORDO_TYPE_CIDR, &in)))
+            memcpy(slot, &in, sizeof in);
+        return e;
+    }
     case ORDO_TYPE_TIMETZ: {
         ordo_timetz tz = {0, 0};
         if (!(e = pg_parse_timetz(s, n, &tz.micros, &tz.east)))

@@ -19,6 +19,8 @@ size_t batchbuf_value_size(const schema_column *c)
     case ORDO_TYPE_INT128:
     case ORDO_TYPE_INTERVAL: return 16;
     case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: return sizeof(ordo_inet);
     case ORDO_TYPE_DATE: return 4;
     case ORDO_TYPE_MACADDR: return 6;
     case ORDO_TYPE_STRING:

@@ -1,5 +1,6 @@
 #include "pgtext.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -564,4 +565,37 @@ const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *e
     if ((e = utc_offset(s, n, &i, east)))
         return e;
     return i == n ? NULL : "unexpected text after the UTC offset";
+}
+
+const char *pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out)
+{
+    char addr[64];
+    size_t slash = 0;
+    while (slash < n && s[slash] != '/')
+        slash++;
+    if (slash == 0 || slash >= sizeof addr)
+        return "expected an IP address";
+    memcpy(addr, s, slash);
+    addr[slash] = 0;
+    memset(out, 0, sizeof *out);
+    if (inet_pton(AF_INET, addr, out->addr) == 1)
+        out->family = 4;
+    else if (!strchr(addr, '%') && inet_pton(AF_INET6, addr, out->addr) == 1)
+        out->family = 6; /* zone identifiers are refused */
+    else
+        return "expected an IP address";
+    unsigned maxbits = out->family == 4 ? 32 : 128, bits = maxbits;
+    if (slash < n) {
+        int64_t b;
+        if (pg_parse_int(s + slash + 1, n - slash - 1, 0, maxbits, &b))
+            return "prefix length out of range";
+        bits = (unsigned)b;
+    }
+    out->bits = (uint8_t)bits;
+    uint8_t buf[64];
+    ordo_key k;
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    if ((cidr ? ordo_key_cidr(&k, ORDO_ASC_NULLS_LAST, out) : ordo_key_inet(&k, ORDO_ASC_NULLS_LAST, out)) != ORDO_OK)
+        return "cidr has bits set to the right of the mask";
+    return NULL;
 }

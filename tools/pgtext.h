@@ -39,6 +39,10 @@ int pg_instant_unix_ns(const pg_instant *t, int64_t *ns);
 const char *pg_parse_time(const char *s, size_t n, int64_t *micros);
 /* PostgreSQL timetz: HH:MM:SS[.ffffff]+HH[:MM[:SS]]; *east in seconds. */
 const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east);
+/* inet / cidr text: an IPv4 or IPv6 address, optionally /bits (inet
+ * without bits is a host: /32 or /128). cidr needs clear host bits. */
+#include "ordo.h"
+const char *pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out);
 /* A decimal integer of up to 128 bits (hugeint): high and low halves. */
 const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo);
 /* interval as PostgreSQL writes it (IntervalStyle postgres):

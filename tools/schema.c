@@ -107,10 +107,11 @@ static const struct {
     {SQL_TIMESTAMP, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMP},
     {SQL_TIMESTAMPTZ, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMPTZ},
     {SQL_INTERVAL, 0, 0, ORDO_TYPE_INTERVAL},
+    {SQL_INET, 0, 0, ORDO_TYPE_INET},
+    {SQL_CIDR, 0, 0, ORDO_TYPE_CIDR},
     {SQL_MACADDR, 0, 0, ORDO_TYPE_MACADDR},
     {SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
     {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
-    /* inet, cidr: no row, so no format holds them yet */
 };
 
 static int part_of(sql_type t)
