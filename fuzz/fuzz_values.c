@@ -20,7 +20,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t buf[16], *bytes = malloc(n / 2 + 1);
     size_t blen = 0;
     pg_instant t;
-    switch (data[0] % 11) {
+    int32_t months = 0, days32 = 0, east = 0;
+    int64_t us = 0, hi128 = 0;
+    uint64_t lo128 = 0;
+    ordo_inet in;
+    size_t fsize = 0;
+    switch (data[0] % 17) {
     case 0:
         if (!pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))
             CHECK(i >= INT32_MIN && i <= INT32_MAX);
@@ -58,10 +63,54 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!pg_parse_timestamp(s, n, data[0] & 0x80, &t) && pg_instant_unix_ns(&t, &ns))
             CHECK(t.infinite == 0);
         break;
-    default:
+    case 10:
         if (ordo_parse_rfc3339(s, n, &ns) == ORDO_OK)
             CHECK(n >= 20);
         ordo_parse_uuid(s, n, buf);
+        break;
+    case 11: /* numeric: the size helper and the builder agree */
+        if (ordo_key_field_size(ORDO_TYPE_NUMERIC, s, n, &fsize) == ORDO_OK) {
+            uint8_t *k = malloc(fsize);
+            ordo_key kb;
+            size_t len = 0;
+            ordo_key_init(&kb, k, fsize, 0);
+            CHECK(ordo_key_numeric(&kb, (ordo_order)(data[0] >> 6), s, n) == ORDO_OK);
+            CHECK(ordo_key_finish(&kb, &len) == ORDO_OK && len == fsize);
+            free(k);
+        }
+        break;
+    case 12:
+        if (!pg_parse_interval(s, n, &months, &days32, &us)) {
+            uint8_t k[32];
+            ordo_key kb;
+            ordo_key_init(&kb, k, sizeof k, 0);
+            CHECK(ordo_key_interval(&kb, ORDO_ASC_NULLS_LAST, months, days32, us) == ORDO_OK);
+        }
+        break;
+    case 13:
+        if (!pg_parse_inet(s, n, data[0] & 0x80, &in)) {
+            uint8_t k[64];
+            ordo_key kb;
+            ordo_key_init(&kb, k, sizeof k, 0);
+            CHECK(ordo_key_inet(&kb, ORDO_ASC_NULLS_LAST, &in) == ORDO_OK);
+        }
+        break;
+    case 14:
+        if (!pg_parse_timetz(s, n, &us, &east)) {
+            uint8_t k[16];
+            ordo_key kb;
+            ordo_key_init(&kb, k, sizeof k, 0);
+            CHECK(ordo_key_timetz(&kb, ORDO_ASC_NULLS_LAST, us, east) == ORDO_OK);
+        }
+        break;
+    case 15:
+        if (!pg_parse_time(s, n, &us))
+            CHECK(us >= 0 && us <= ORDO_TIME_MAX);
+        break;
+    default:
+        pg_parse_int128(s, n, &hi128, &lo128);
+        pg_parse_lsn(s, n, &u);
+        pg_parse_mac(s, n, buf, data[0] & 0x80 ? 8 : 6);
         break;
     }
     free(bytes);

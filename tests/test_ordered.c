@@ -625,6 +625,59 @@ static void numerics(void **state)
     assert_int_equal(ordo_key_reader_remaining(&r), n);
 }
 
+/* Every API of the ordered format that writes caller memory, at every
+ * capacity from 0 to the exact size: nothing past it, nothing on failure,
+ * the bounded result equal to the unbounded one. */
+static void every_capacity(void **state)
+{
+    (void)state;
+    const uint8_t prefix[5] = {0x01, 0x80, 0x00, 0xff, 0xff};
+    uint8_t full[8], buf[16];
+    size_t exact = 0;
+    assert_status(ordo_prefix_upper_bound(prefix, 5, full, sizeof full, &exact), ORDO_OK);
+    for (size_t cap = 0; cap <= exact; cap++) {
+        size_t len = 0;
+        memset(buf, 0xa5, sizeof buf);
+        ordo_status s = ordo_prefix_upper_bound(prefix, 5, buf, cap, &len);
+        assert_status(s, cap < exact ? ORDO_ERR_DST_TOO_SMALL : ORDO_OK);
+        for (size_t i = s == ORDO_OK ? exact : 0; i < sizeof buf; i++)
+            assert_int_equal(buf[i], 0xa5);
+        if (s == ORDO_OK)
+            assert_memory_equal(buf, full, exact);
+    }
+    /* read_bytes and read_numeric: a short destination is untouched */
+    key k;
+    K(&k, (ordo_key_text(kk, ORDO_DESC_NULLS_LAST, "a\0bc", 4),
+           ordo_key_numeric(kk, ORDO_ASC_NULLS_FIRST, "-12.5e3", 7)));
+    for (size_t cap = 0; cap <= 4; cap++) {
+        ordo_key_reader r;
+        ordo_key_reader_init(&r, k.b, k.n);
+        size_t len = 0;
+        bool isnull;
+        memset(buf, 0xa5, sizeof buf);
+        ordo_status s = ordo_key_read_bytes(&r, ORDO_DESC_NULLS_LAST, buf, cap, &len, &isnull);
+        assert_status(s, cap < 4 ? ORDO_ERR_DST_TOO_SMALL : ORDO_OK);
+        for (size_t i = s == ORDO_OK ? 4 : 0; i < sizeof buf; i++)
+            assert_int_equal(buf[i], 0xa5);
+        if (s != ORDO_OK)
+            continue;
+        assert_memory_equal(buf, "a\0bc", 4);
+        char text[16], want[] = "-125e2";
+        for (size_t c2 = 0; c2 <= 6; c2++) {
+            memset(text, 0x5a, sizeof text);
+            size_t before = ordo_key_reader_remaining(&r);
+            ordo_status s2 = ordo_key_read_numeric(&r, ORDO_ASC_NULLS_FIRST, text, c2, &len, &isnull);
+            assert_status(s2, c2 < 6 ? ORDO_ERR_DST_TOO_SMALL : ORDO_OK);
+            for (size_t i = s2 == ORDO_OK ? 6 : 0; i < sizeof text; i++)
+                assert_int_equal((uint8_t)text[i], 0x5a);
+            if (s2 == ORDO_OK)
+                assert_memory_equal(text, want, 6);
+            else
+                assert_int_equal(ordo_key_reader_remaining(&r), before);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -632,7 +685,7 @@ int main(void)
         cmocka_unit_test(round_trips), cmocka_unit_test(malformed),
         cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
         cmocka_unit_test(numerics),    cmocka_unit_test(timetzs),
-        cmocka_unit_test(inets),
+        cmocka_unit_test(inets),       cmocka_unit_test(every_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
