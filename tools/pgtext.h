@@ -4,6 +4,8 @@
 #ifndef ORDO_PGTEXT_H
 #define ORDO_PGTEXT_H
 
+#include "ordo.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +43,6 @@ const char *pg_parse_time(const char *s, size_t n, int64_t *micros);
 const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east);
 /* inet / cidr text: an IPv4 or IPv6 address, optionally /bits (inet
  * without bits is a host: /32 or /128). cidr needs clear host bits. */
-#include "ordo.h"
 const char *pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out);
 /* A decimal integer of up to 128 bits (hugeint): high and low halves. */
 const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo);
