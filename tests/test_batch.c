@@ -465,6 +465,29 @@ static void capacity_and_errors(void **state)
     ordo_key_int64(&kb, ORDO_DESC_NULLS_FIRST, -1);
     ordo_key_date(&kb, ORDO_ASC_NULLS_LAST, ORDO_DATE_INFINITY);
     assert_memory_equal(okeys + 14, want, 14);
+    /* every capacity of an ordered batch with a string: nothing written short of the total */
+    int32_t so[3] = {0, 2, 2};
+    uint8_t sv = 0x05; /* row 1 NULL */
+    ordo_column os[2] = {{.type = ORDO_TYPE_STRING, .values = "a\0", .offsets = so, .offset_bits = 32,
+                          .validity = &sv, .order = ORDO_DESC_NULLS_LAST},
+                         {.type = ORDO_TYPE_INT64, .values = ints, .order = ORDO_ASC_NULLS_FIRST}};
+    size_t ototal = 0, ooffs[3], ooffs2[3];
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, os, 2, 2, &ototal, NULL, NULL), ORDO_OK);
+    uint8_t ofull[64], obuf[80];
+    assert_status(ordo_batch_encode(ORDO_FORMAT_ORDERED, os, 2, 2, ofull, sizeof ofull, ooffs, NULL),
+                  ORDO_OK);
+    for (size_t cap = 0; cap <= ototal; cap++) {
+        memset(obuf, 0xa5, sizeof obuf);
+        memset(ooffs2, 0xa5, sizeof ooffs2);
+        ordo_status st = ordo_batch_encode(ORDO_FORMAT_ORDERED, os, 2, 2, obuf, cap, ooffs2, NULL);
+        assert_status(st, cap < ototal ? ORDO_ERR_DST_TOO_SMALL : ORDO_OK);
+        for (size_t i = st == ORDO_OK ? ototal : 0; i < sizeof obuf; i++)
+            assert_int_equal(obuf[i], 0xa5);
+        if (st == ORDO_OK) {
+            assert_memory_equal(obuf, ofull, ototal);
+            assert_memory_equal(ooffs2, ooffs, sizeof ooffs);
+        }
+    }
     oc[0].order = 4;
     assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, oc, 2, 2, &total, NULL, &where),
                   ORDO_ERR_INVALID_ORDER);

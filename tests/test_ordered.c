@@ -478,6 +478,13 @@ static void timetzs(void **state)
     assert_status(ordo_key_timetz(&k, ORDO_ASC_NULLS_LAST, 0, 57600), ORDO_ERR_OUT_OF_RANGE);
     ordo_key_init(&k, buf, sizeof buf, 0);
     assert_status(ordo_key_timetz(&k, ORDO_ASC_NULLS_LAST, ORDO_TIME_MAX + 1, 0), ORDO_ERR_OUT_OF_RANGE);
+    /* a NULL timetz reads as NULL (a regression: the zeroed payload once
+     * overflowed a negation under UBSan) */
+    key nul;
+    K(&nul, ordo_key_null(kk, ORDO_DESC_NULLS_FIRST));
+    ordo_key_reader_init(&r, nul.b, nul.n);
+    assert_status(ordo_key_read_timetz(&r, ORDO_DESC_NULLS_FIRST, &us, &east, &isnull), ORDO_OK);
+    assert_true(isnull && us == 0 && east == 0);
     /* a local time past 24:00 is malformed */
     uint8_t bad[13];
     size_t n = t_unhex("00 800000141dd76001 80000000", bad, sizeof bad);
