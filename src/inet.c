@@ -81,26 +81,21 @@ ordo_status ordo_key_read_inet(ordo_key_reader *r, ordo_order o, int cidr, ordo_
 {
     if (!r || !is_null)
         return ORDO_ERR_NULL_ARG;
-    if (r->priv_err != ORDO_OK)
-        return r->priv_err;
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST)
-        return r->priv_err = ORDO_ERR_INVALID_ORDER;
-    const uint8_t *k = r->priv_key + r->priv_pos;
-    size_t avail = r->priv_len - r->priv_pos, i = 1;
-    int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
-    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
     ordo_inet v;
     memset(&v, 0, sizeof v);
-    if (avail < 1)
-        return r->priv_err = ORDO_ERR_MALFORMED_KEY;
-    if (k[0] == (nf ? 0x00 : 0x01)) {
-        r->priv_pos++;
-        *is_null = true;
-        if (out)
+    size_t start = r->priv_pos, i = 1;
+    ordo_status st = ordo__read_presence(r, o, is_null);
+    if (st != ORDO_OK || *is_null) {
+        if (st == ORDO_OK && out)
             *out = v;
-        return ORDO_OK;
+        return st;
     }
-    if (k[0] != (nf ? 0x01 : 0x00) || avail < 2)
+    /* k[0] is the presence byte, already checked */
+    const uint8_t *k = r->priv_key + start;
+    size_t avail = r->priv_len - start;
+    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    r->priv_pos = start; /* moved past the field only on success */
+    if (avail < 2)
         return r->priv_err = ORDO_ERR_MALFORMED_KEY;
     v.family = k[i++] ^ mask;
     if (v.family != 4 && v.family != 6)

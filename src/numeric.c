@@ -162,23 +162,20 @@ ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst, s
 {
     if (!r || !len || !is_null || (!dst && cap))
         return ORDO_ERR_NULL_ARG;
-    if (r->priv_err != ORDO_OK)
-        return r->priv_err;
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST)
-        return r->priv_err = ORDO_ERR_INVALID_ORDER;
-    const uint8_t *k = r->priv_key + r->priv_pos;
-    size_t avail = r->priv_len - r->priv_pos;
-    int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
-    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-    if (avail < 1)
-        return r->priv_err = ORDO_ERR_MALFORMED_KEY;
-    if (k[0] == (nf ? 0x00 : 0x01)) {
-        r->priv_pos++;
-        *is_null = true;
+    size_t start = r->priv_pos;
+    ordo_status st = ordo__read_presence(r, o, is_null);
+    if (st != ORDO_OK)
+        return st;
+    if (*is_null) {
         *len = 0;
         return ORDO_OK;
     }
-    if (k[0] != (nf ? 0x01 : 0x00) || avail < 2)
+    /* k[0] is the presence byte, already checked */
+    const uint8_t *k = r->priv_key + start;
+    size_t avail = r->priv_len - start;
+    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    r->priv_pos = start; /* moved past the field only on success */
+    if (avail < 2)
         return r->priv_err = ORDO_ERR_MALFORMED_KEY;
     int cls = k[1] ^ mask;
     char text[32];

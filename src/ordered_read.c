@@ -61,6 +61,12 @@ static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t 
     return ORDO_OK;
 }
 
+ordo_status ordo__read_presence(ordo_key_reader *r, ordo_order o, bool *is_null)
+{
+    uint8_t none;
+    return fixed(r, o, &none, 0, is_null);
+}
+
 ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null)
 {
     uint8_t b;

@@ -49,6 +49,10 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
     }
 }
 
+/* Reads a field's presence byte (checking the reader, the order and the
+ * byte itself) and steps past it; the ordered readers' common start. */
+ordo_status ordo__read_presence(ordo_key_reader *r, ordo_order o, bool *is_null);
+
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
 
