@@ -34,10 +34,11 @@ for harness in build-test/fuzz/fuzz/fuzz_*; do
   target=${harness##*/fuzz_}
   work=$(mktemp -d)
   cp fuzz/corpus/"$target"/* "$work"/
-  if ! "$harness" -max_total_time="$seconds" -max_len=4096 -print_final_stats=0 "$work" \
-        > "$work.log" 2>&1; then
+  if ! "$harness" -max_total_time="$seconds" -max_len=4096 -print_final_stats=0 \
+        -artifact_prefix="$work/" "$work" > "$work.log" 2>&1; then
     tail -40 "$work.log"
-    echo "fuzz_$target failed: the input is in $work (add it to fuzz/corpus/$target)"
+    echo "fuzz_$target failed: the input is $(ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* 2>/dev/null)"
+    echo "(add it to fuzz/corpus/$target as a regression input, and fix the bug)"
     exit 1
   fi
   echo "fuzz_$target: $(grep -o 'Done [0-9]* runs' "$work.log")"

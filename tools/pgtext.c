@@ -467,7 +467,7 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
     }
     int64_t mo = 0, d = 0, us = 0;
     size_t i = 0;
-    int any = 0;
+    int any = 0, have_time = 0;
     while (i < n) {
         while (i < n && s[i] == ' ')
             i++;
@@ -489,11 +489,13 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
                 return "expected an interval time HH:MM:SS";
             if ((e = fraction(s, n, &i, 6, &frac)))
                 return e;
+            if (have_time)
+                return "an interval has one time part";
             if (h > INT64_MAX / 3600000000 - 1)
                 return "interval out of range";
             tm = (h * 3600 + mm * 60 + ss) * 1000000 + frac;
-            us += neg ? -tm : tm;
-            any = 1;
+            us = neg ? -tm : tm;
+            any = have_time = 1;
             continue;
         }
         while (i < n && s[i] == ' ')
@@ -503,14 +505,18 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
             i++;
         const char *unit = s + w;
         size_t ul = i - w;
+        int64_t months_v;
+        int over = 0;
         if (word_is(unit, ul, "year") || word_is(unit, ul, "years"))
-            mo += v * 12;
+            over = __builtin_mul_overflow(v, 12, &months_v) || __builtin_add_overflow(mo, months_v, &mo);
         else if (word_is(unit, ul, "mon") || word_is(unit, ul, "mons"))
-            mo += v;
+            over = __builtin_add_overflow(mo, v, &mo);
         else if (word_is(unit, ul, "day") || word_is(unit, ul, "days"))
-            d += v;
+            over = __builtin_add_overflow(d, v, &d);
         else
             return "expected an interval unit (years, mons, days)";
+        if (over)
+            return "interval out of range";
         any = 1;
     }
     if (!any)
