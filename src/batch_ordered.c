@@ -127,6 +127,7 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
         if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
             return ORDO_ERR_NULL_ARG;
         int var = variable(c->type);
+        size_t fs0 = 0; /* the first row's size: all equal means a fixed stride */
         if (var && ((nrows && !c->offsets) || (c->offset_bits != 32 && c->offset_bits != 64)))
             return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
         /* the builder checks every value: a dry run on a scratch key */
@@ -153,8 +154,8 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
             }
             if (__builtin_add_overflow(sum, fs, &sum))
                 return ORDO_ERR_SIZE_OVERFLOW;
-            size_t fs0 = 0;
-            field_size(c, 0, &fs0);
+            if (r == 0)
+                fs0 = fs;
             constant &= !var && fs == fs0;
         }
     }

@@ -83,20 +83,15 @@ ordo_status ordo_key_read_inet(ordo_key_reader *r, ordo_order o, int cidr, ordo_
         return ORDO_ERR_NULL_ARG;
     ordo_inet v;
     memset(&v, 0, sizeof v);
-    size_t start = r->priv_pos, i = 1;
-    ordo_status st = ordo__read_presence(r, o, is_null);
+    const uint8_t *k = NULL;
+    size_t avail = 0, i = 1;
+    uint8_t mask = 0;
+    ordo_status st = ordo__read_open(r, o, is_null, &k, &avail, &mask);
     if (st != ORDO_OK || *is_null) {
         if (st == ORDO_OK && out)
             *out = v;
         return st;
     }
-    /* k[0] is the presence byte, already checked */
-    const uint8_t *k = r->priv_key + start;
-    size_t avail = r->priv_len - start;
-    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-    r->priv_pos = start; /* moved past the field only on success */
-    if (avail < 2)
-        return r->priv_err = ORDO_ERR_MALFORMED_KEY;
     v.family = k[i++] ^ mask;
     if (v.family != 4 && v.family != 6)
         return r->priv_err = ORDO_ERR_MALFORMED_KEY;

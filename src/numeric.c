@@ -162,21 +162,16 @@ ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst, s
 {
     if (!r || !len || !is_null || (!dst && cap))
         return ORDO_ERR_NULL_ARG;
-    size_t start = r->priv_pos;
-    ordo_status st = ordo__read_presence(r, o, is_null);
+    const uint8_t *k = NULL;
+    size_t avail = 0;
+    uint8_t mask = 0;
+    ordo_status st = ordo__read_open(r, o, is_null, &k, &avail, &mask);
     if (st != ORDO_OK)
         return st;
     if (*is_null) {
         *len = 0;
         return ORDO_OK;
     }
-    /* k[0] is the presence byte, already checked */
-    const uint8_t *k = r->priv_key + start;
-    size_t avail = r->priv_len - start;
-    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-    r->priv_pos = start; /* moved past the field only on success */
-    if (avail < 2)
-        return r->priv_err = ORDO_ERR_MALFORMED_KEY;
     int cls = k[1] ^ mask;
     char text[32];
     const char *special = NULL;

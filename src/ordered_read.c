@@ -61,10 +61,19 @@ static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t 
     return ORDO_OK;
 }
 
-ordo_status ordo__read_presence(ordo_key_reader *r, ordo_order o, bool *is_null)
+ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, const uint8_t **k,
+                            size_t *avail, uint8_t *mask)
 {
     uint8_t none;
-    return fixed(r, o, &none, 0, is_null);
+    size_t start = r->priv_pos;
+    ordo_status s = fixed(r, o, &none, 0, is_null);
+    if (s != ORDO_OK || *is_null)
+        return s;
+    r->priv_pos = start; /* readers move past the field only on success */
+    *k = r->priv_key + start;
+    *avail = r->priv_len - start;
+    *mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    return *avail < 2 ? (r->priv_err = ORDO_ERR_MALFORMED_KEY) : ORDO_OK;
 }
 
 ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null)

@@ -49,9 +49,12 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
     }
 }
 
-/* Reads a field's presence byte (checking the reader, the order and the
- * byte itself) and steps past it; the ordered readers' common start. */
-ordo_status ordo__read_presence(ordo_key_reader *r, ordo_order o, bool *is_null);
+/* The common start of the ordered readers of variable fields: checks the
+ * reader, the order and the presence byte. A NULL is consumed; for a
+ * present field the reader stays at its start, *k is the field's bytes
+ * (k[0] the presence byte, at least 2 of *avail), *mask the DESC mask. */
+ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, const uint8_t **k,
+                            size_t *avail, uint8_t *mask);
 
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
