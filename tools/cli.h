@@ -3,8 +3,10 @@
 #define ORDO_CLI_H
 
 #include "ordo.h"
+#include "schema.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Exit status of every usage or input error. */
@@ -32,5 +34,13 @@ int cmd_inspect(int argc, char **argv);
 /* ordo encode --schema: CSV from path ("-" = stdin) to keys on stdout. */
 int encode_csv(const char *format, const char *schema, int header, const char *output,
                const char *path);
+/* Reads one field of an ordered key and prints it in PostgreSQL's text
+ * form (csv: as a CSV field, a NULL empty; else SQL literal style). */
+ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, int csv);
+/* Writes text as a CSV field: in quotes when empty or when it holds a comma,
+ * quote or line break. */
+void csv_text(const uint8_t *p, size_t n, FILE *f);
+int cmd_load(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
 
 #endif

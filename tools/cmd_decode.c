@@ -130,7 +130,7 @@ static void interval_text(int64_t hi, uint64_t lo, char *out, size_t cap)
 }
 
 /* CSV quoting: empty text must be quoted ("" is not NULL). */
-static void csv_text(const uint8_t *p, size_t n, FILE *f)
+void csv_text(const uint8_t *p, size_t n, FILE *f)
 {
     int quote = n == 0;
     for (size_t i = 0; i < n && !quote; i++)
@@ -148,9 +148,7 @@ static void csv_text(const uint8_t *p, size_t n, FILE *f)
     fputc('"', f);
 }
 
-/* Reads one field and prints its value; returns the status. A NULL prints
- * nothing (an empty unquoted CSV field). */
-static ordo_status field_value(ordo_key_reader *r, const schema_column *c, FILE *f, int csv)
+ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, int csv)
 {
     ordo_order o = (ordo_order)c->order;
     bool isnull = false;
@@ -342,7 +340,7 @@ static int decode_one(const schema *s, const char *hex, int inspect, size_t inde
         char *value = NULL;
         size_t vlen = 0;
         FILE *mem = open_memstream(&value, &vlen);
-        ordo_status st = field_value(&r, &s->cols[c], mem, !inspect);
+        ordo_status st = decode_field(&r, &s->cols[c], mem, !inspect);
         fclose(mem);
         if (st != ORDO_OK) {
             fflush(stdout);

@@ -152,3 +152,19 @@ const ordo_column *batchbuf_view(batchbuf *b)
     }
     return b->view;
 }
+
+void batchbuf_drop_row(batchbuf *b, size_t r)
+{
+    for (size_t c = 0; c < b->s->ncols; c++) {
+        colvec *v = &b->cols[c];
+        ordo_type t = b->s->cols[c].type;
+        if (!(v->validity[r / 8] >> (r % 8) & 1)) {
+            v->validity[r / 8] |= (uint8_t)(1u << (r % 8));
+            v->nulls--;
+        }
+        if (t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC)
+            v->values_len = (size_t)v->offsets[r];
+        else if (t == ORDO_TYPE_BOOL)
+            v->values[r / 8] &= (uint8_t) ~(1u << (r % 8));
+    }
+}

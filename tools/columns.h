@@ -39,6 +39,9 @@ void batchbuf_set_bool(batchbuf *b, size_t c, size_t r, int v);
 void batchbuf_push_bytes(batchbuf *b, size_t c, size_t r, const void *p, size_t n);
 /* Reserves n bytes of row r's string and returns where to write them. */
 uint8_t *batchbuf_reserve_bytes(batchbuf *b, size_t c, size_t r, size_t n);
+/* Forgets whatever row r (the one after the last complete row) holds, so
+ * that a rejected row leaves nothing behind. */
+void batchbuf_drop_row(batchbuf *b, size_t r);
 /* The ordo_column array describing the current rows. */
 const ordo_column *batchbuf_view(batchbuf *b);
 

@@ -22,6 +22,13 @@ static const char usage[] =
     "                                      print \"LOWER_HEX UPPER_HEX\"\n"
     "  bench --schema SCHEMA --rows N [--format F] [--batch B] [--impl LIST] [--json]\n"
     "                                      encode N generated rows with each implementation\n"
+    "  load --db DIR --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
+    "       [--format ordered|lexkey|lexkey-legacy] [--tag N] [--memory SIZE]\n"
+    "       [--on-duplicate error|first|last] [--header] [--rejects FILE] [--quiet] [FILE|-]\n"
+    "                                      sort CSV rows by key into the RocksDB at DIR\n"
+    "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
+    "       [--limit N] [--columns LIST] [--header]\n"
+    "                                      rows of a loaded table as CSV, in key order\n"
     "  version                             version, SIMD implementation, CPU features\n";
 
 int main(int argc, char **argv)
@@ -45,6 +52,13 @@ int main(int argc, char **argv)
         return cmd_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "load") || !strcmp(cmd, "scan")) {
+#ifdef ORDO_WITH_ROCKSDB
+        return cmd[0] == 'l' ? cmd_load(argc - 1, argv + 1) : cmd_scan(argc - 1, argv + 1);
+#else
+        cli_fail("%s: this ordo was built without RocksDB (-DORDO_WITH_ROCKSDB=OFF)", cmd);
+#endif
+    }
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
         return cmd_version(argc - 1, argv + 1);
     cli_fail("unknown command '%s'\n%s", cmd, usage);

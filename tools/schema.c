@@ -298,3 +298,64 @@ void schema_free(schema *s)
     s->cols = NULL;
     s->ncols = 0;
 }
+
+int schema_key(const schema *table, const char *text, const char *format, schema *key,
+               size_t *columns, char *err, size_t errlen)
+{
+    /* Each item names a table column: it becomes "name TYPE [order]" and is
+     * parsed like a schema column, so orders and formats check the same way. */
+    size_t cap = strlen(text) + table->ncols * 32 + 64;
+    char *spec = malloc(cap * 2);
+    if (!spec) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    size_t o = 0, nitems = 0;
+    const char *p = text;
+    int ok = 1;
+    while (ok) {
+        while (isspace((unsigned char)*p))
+            p++;
+        const char *start = p, *end;
+        size_t k;
+        if (*p == '"') {
+            end = strchr(p + 1, '"');
+            if (!end) {
+                snprintf(err, errlen, "item %zu: unterminated quoted name", nitems + 1);
+                ok = 0;
+                break;
+            }
+            start = p + 1, k = (size_t)(end - start), p = end + 1;
+        } else {
+            while (*p && *p != ',' && !isspace((unsigned char)*p))
+                p++;
+            k = (size_t)(p - start);
+        }
+        const char *rest = p;
+        while (*p && *p != ',')
+            p++;
+        size_t c = 0;
+        while (c < table->ncols && (strlen(table->cols[c].name) != k ||
+                                    memcmp(table->cols[c].name, start, k)))
+            c++;
+        if (!k) {
+            snprintf(err, errlen, "item %zu: missing column name", nitems + 1);
+            ok = 0;
+        } else if (c == table->ncols) {
+            snprintf(err, errlen, "'%.*s' is not a column of the schema", (int)k, start);
+            ok = 0;
+        } else {
+            columns[nitems++] = c;
+            o += (size_t)snprintf(spec + o, cap * 2 - o, "%s\"%s\" %s %.*s", o ? "," : "",
+                                  table->cols[c].name, table->cols[c].sql_name,
+                                  (int)(p - rest), rest);
+        }
+        if (!*p)
+            break;
+        p++;
+    }
+    if (ok && !schema_parse(spec, format, key, err, errlen))
+        ok = 0;
+    free(spec);
+    return ok;
+}

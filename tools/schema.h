@@ -61,6 +61,12 @@ typedef struct schema {
  * naming the column into err. */
 int schema_parse(const char *text, const char *format, schema *s, char *err, size_t errlen);
 void schema_free(schema *s);
+/* Parses a key spec "COL [ASC|DESC] [NULLS FIRST|LAST], ..." over the
+ * columns of `table` into key (the columns' types in `format`, with their
+ * orders); columns[i] is the table column of key column i (room for
+ * table->ncols + the number of commas). 0 with a message on error. */
+int schema_key(const schema *table, const char *text, const char *format, schema *key,
+               size_t *columns, char *err, size_t errlen);
 /* ordo_format for a format name, or 0. */
 ordo_format schema_format(const char *name);
 

@@ -1,0 +1,808 @@
+/* ordo load: CSV rows to a table of the embedded store. Keys encoded with the
+ * batch API, the other columns as the value (rowvalue.h), an external merge
+ * sort within --memory, SST files ingested in one call: all or nothing. */
+#include "cli.h"
+#include "fields.h"
+#include "keysort.h"
+#include "rowvalue.h"
+#include "runs.h"
+#include "store.h"
+#include "tables.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LOAD_BATCH_ROWS 4096
+#define MERGE_FANIN 64
+#define TMP_PREFIX ".ordo-load-"
+
+typedef enum dup_policy { DUP_ERROR, DUP_FIRST, DUP_LAST } dup_policy;
+
+typedef struct load_options {
+    const char *db, *schema, *key, *format, *rejects, *path, *via;
+    int tag; /* TABLE_UNTAGGED or 0..254 */
+    uint64_t memory, sst_size;
+    dup_policy on_duplicate;
+    int header, quiet;
+} load_options;
+
+/* What atexit cleans: the temporary folder. The database is left to the
+ * exit (its lock goes with the process): RocksDB's own static objects may
+ * already be gone when atexit handlers run. */
+static char g_tmpdir[4096];
+static store *g_db;
+static volatile sig_atomic_t g_signal;
+
+static void remove_flat_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[4400];
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static void cleanup(void)
+{
+    if (g_tmpdir[0])
+        remove_flat_dir(g_tmpdir);
+    g_tmpdir[0] = 0;
+}
+
+static void on_signal(int sig) { g_signal = sig; }
+
+/* Folders of loads that were killed: only ever removed while this process
+ * holds the database's lock, so they cannot belong to a running load. */
+static void remove_leftovers(const char *db)
+{
+    DIR *d = opendir(db);
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[4400];
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", db, e->d_name);
+        remove_flat_dir(path);
+    }
+    closedir(d);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct progress {
+    int on;
+    double start, last;
+} progress;
+
+static void progress_show(progress *p, const char *phase, uint64_t rows, uint64_t bytes, int force)
+{
+    if (!p->on)
+        return;
+    double t = now();
+    if (!force && t - p->last < 0.25)
+        return;
+    p->last = t;
+    double secs = t - p->start;
+    fprintf(stderr, "\rordo load: %-11s %12llu rows  %10.0f rows/s  %8.1f MiB   ", phase,
+            (unsigned long long)rows, secs > 0 ? (double)rows / secs : 0.0,
+            (double)bytes / 1048576.0);
+    fflush(stderr);
+}
+
+static void progress_end(progress *p)
+{
+    if (p->on)
+        fputs("\r\033[K", stderr);
+}
+
+typedef struct loader {
+    const load_options *o;
+    const char *name;        /* the input's name in messages */
+    ordo_format fmt;
+    schema table, key;
+    size_t *key_cols;        /* table column of each key column */
+    int *is_key;             /* per table column */
+    int value_all;           /* the value holds every column (LexKey keys do not decode) */
+    batchbuf kb, vb;         /* key columns of a batch; one row for checking the others */
+    uint8_t *vals;           /* value bytes of the batch's rows */
+    size_t vals_len, vals_cap;
+    size_t voff[LOAD_BATCH_ROWS + 1];
+    uint64_t lines[LOAD_BATCH_ROWS];
+    size_t cols[LOAD_BATCH_ROWS]; /* byte column of the first key field */
+    uint8_t *keys;
+    size_t keys_cap, koff[LOAD_BATCH_ROWS + 1];
+    /* the in-memory run */
+    uint8_t *arena;
+    size_t arena_cap, arena_used, nrec;
+    keysort_item *items;
+    /* spilled runs */
+    char **runs;
+    size_t nruns;
+    /* the output */
+    sst_set *sst;
+    store_batch *wb;
+    uint8_t *prev; /* the last record kept, not yet written (duplicates) */
+    size_t prev_cap;
+    int have_prev;
+    uint64_t rows_in, loaded, duplicates, rejected, bytes_out;
+    FILE *rejects;
+    progress prog;
+    const char *phase;
+} loader;
+
+static void load_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void load_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ordo: load: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static void check_signal(void)
+{
+    if (g_signal)
+        load_fail("interrupted by signal %d; the database is unchanged", (int)g_signal);
+}
+
+/* ---------------------------------------------------------------- output */
+
+static int write_kept(loader *L, const uint8_t *rec, char *err, size_t errlen)
+{
+    L->loaded++;
+    L->bytes_out += rec_key_len(rec) + rec_value_len(rec);
+    progress_show(&L->prog, L->phase, L->loaded, L->bytes_out, 0);
+    return sst_put(L->sst, rec_key(rec), rec_key_len(rec), rec_value(rec), rec_value_len(rec), err,
+                   errlen);
+}
+
+/* Records arrive in key order, equal keys in input order: keeps one of
+ * each key by the --on-duplicate policy. */
+static int sorted_sink(void *ctx, const uint8_t *rec, char *err, size_t errlen)
+{
+    loader *L = ctx;
+    if (g_signal) {
+        snprintf(err, errlen, "interrupted by signal %d", (int)g_signal);
+        return 0;
+    }
+    if (L->have_prev && !keysort_compare(rec_key(L->prev), rec_key_len(L->prev), rec_key(rec),
+                                         rec_key_len(rec))) {
+        L->duplicates++;
+        if (L->o->on_duplicate == DUP_ERROR) {
+            progress_end(&L->prog);
+            cli_fail_plain("%s:%llu: duplicate key: line %llu has the same key "
+                           "(--on-duplicate first|last keeps one); the database is unchanged",
+                           L->name, (unsigned long long)rec_line(rec),
+                           (unsigned long long)rec_line(L->prev));
+        }
+        if (L->o->on_duplicate == DUP_FIRST)
+            return 1;
+    } else if (L->have_prev && !write_kept(L, L->prev, err, errlen)) {
+        return 0;
+    }
+    size_t n = rec_size(rec);
+    if (n > L->prev_cap) {
+        free(L->prev);
+        L->prev_cap = n * 2;
+        L->prev = cli_alloc(L->prev_cap);
+    }
+    memcpy(L->prev, rec, n);
+    L->have_prev = 1;
+    return 1;
+}
+
+static int sorted_end(loader *L, char *err, size_t errlen)
+{
+    if (L->have_prev && !write_kept(L, L->prev, err, errlen))
+        return 0;
+    L->have_prev = 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------ sort, spill */
+
+static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+/* The sort's arrays live after the records in the arena: two items per
+ * record (the items and the radix sort's scratch). */
+static int arena_fits(const loader *L, size_t rec)
+{
+    return align16(L->arena_used + rec) + (L->nrec + 1) * 2 * sizeof(keysort_item) <= L->arena_cap;
+}
+
+static keysort_item *sort_arena(loader *L)
+{
+    keysort_item *items = (keysort_item *)(void *)(L->arena + align16(L->arena_used));
+    size_t at = 0;
+    for (size_t i = 0; i < L->nrec; i++) {
+        items[i].rec = L->arena + at;
+        at += align16(rec_size(L->arena + at));
+    }
+    if (!keysort(items, items + L->nrec, L->nrec))
+        load_fail("out of memory sorting");
+    return items;
+}
+
+static void spill(loader *L)
+{
+    if (!L->nrec)
+        return;
+    L->phase = "sort";
+    progress_show(&L->prog, L->phase, L->rows_in, L->arena_used, 1);
+    keysort_item *items = sort_arena(L);
+    char path[4400], err[512];
+    snprintf(path, sizeof path, "%s/run-%06zu", g_tmpdir, L->nruns);
+    L->phase = "read/encode";
+    if (!run_write(path, items, L->nrec, 1 << 20, err, sizeof err))
+        load_fail("%s", err);
+    L->runs = realloc(L->runs, (L->nruns + 1) * sizeof *L->runs);
+    if (!L->runs)
+        load_fail("out of memory");
+    L->runs[L->nruns++] = strdup(path);
+    L->arena_used = 0;
+    L->nrec = 0;
+}
+
+static void add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *val, size_t vn,
+                       uint64_t line)
+{
+    size_t tag = L->o->tag >= 0;
+    size_t n = REC_HEADER + tag + kn + vn;
+    if (L->wb) { /* the baseline: straight into write batches */
+        char err[512];
+        uint8_t *k = cli_alloc(tag + kn);
+        if (tag)
+            k[0] = (uint8_t)L->o->tag;
+        memcpy(k + tag, key, kn);
+        int ok = store_batch_put(L->wb, k, tag + kn, val, vn, err, sizeof err);
+        free(k);
+        if (!ok)
+            load_fail("%s", err);
+        L->loaded++;
+        L->bytes_out += tag + kn + vn;
+        return;
+    }
+    if (!arena_fits(L, n)) {
+        spill(L);
+        if (!arena_fits(L, n))
+            load_fail("line %llu: a row of %zu bytes does not fit in --memory",
+                      (unsigned long long)line, n);
+    }
+    uint8_t *r = L->arena + L->arena_used;
+    uint32_t k32 = (uint32_t)(tag + kn), v32 = (uint32_t)vn;
+    memcpy(r, &k32, 4);
+    memcpy(r + 4, &v32, 4);
+    memcpy(r + 8, &line, 8);
+    if (tag)
+        r[REC_HEADER] = (uint8_t)L->o->tag;
+    memcpy(r + REC_HEADER + tag, key, kn);
+    memcpy(r + REC_HEADER + tag + kn, val, vn);
+    L->arena_used = align16(L->arena_used + n);
+    L->nrec++;
+}
+
+/* ----------------------------------------------------------------- input */
+
+/* Encodes the batch's keys and adds one record per row. */
+static void flush_batch(loader *L)
+{
+    size_t rows = L->kb.rows;
+    if (!rows)
+        return;
+    const ordo_column *cols = batchbuf_view(&L->kb);
+    size_t total = 0;
+    ordo_batch_error where = {0, 0};
+    ordo_status s = ordo_batch_size(L->fmt, cols, L->key.ncols, rows, &total, NULL, &where);
+    if (s == ORDO_OK && total > L->keys_cap) {
+        free(L->keys);
+        L->keys_cap = total + total / 2;
+        L->keys = cli_alloc(L->keys_cap);
+    }
+    if (s == ORDO_OK)
+        s = ordo_batch_encode(L->fmt, cols, L->key.ncols, rows, L->keys, L->keys_cap, L->koff,
+                              &where);
+    if (s != ORDO_OK)
+        cli_fail_plain("%s:%llu: column '%s': %s", L->name,
+                       (unsigned long long)L->lines[where.row], L->key.cols[where.column].name,
+                       ordo_status_message(s));
+    for (size_t r = 0; r < rows; r++) {
+        const uint8_t *k = L->keys + L->koff[r];
+        size_t kn = L->koff[r + 1] - L->koff[r];
+        if (L->o->tag < 0 && kn && k[0] == 0xff)
+            cli_fail_plain("%s:%llu:%zu: the key starts with byte ff, which ordo keeps for its "
+                           "system keys: load this table with --tag N",
+                           L->name, (unsigned long long)L->lines[r], L->cols[r]);
+        add_record(L, k, kn, L->vals + L->voff[r], L->voff[r + 1] - L->voff[r], L->lines[r]);
+    }
+    batchbuf_clear(&L->kb);
+    L->vals_len = 0;
+    check_signal();
+    progress_show(&L->prog, L->phase, L->rows_in, L->arena_used, 0);
+}
+
+/* The row as CSV, for the rejects file: NULL stays an empty field, text in
+ * quotes stays in quotes. */
+static void write_reject(loader *L, const csv_reader *rd)
+{
+    for (size_t c = 0; c < rd->nfields; c++) {
+        const csv_field *f = &rd->fields[c];
+        if (c)
+            fputc(',', L->rejects);
+        int quote = f->quoted;
+        for (size_t i = 0; i < f->n && !quote; i++)
+            quote = f->p[i] == ',' || f->p[i] == '"' || f->p[i] == '\n' || f->p[i] == '\r';
+        if (!quote) {
+            fwrite(f->p, 1, f->n, L->rejects);
+            continue;
+        }
+        fputc('"', L->rejects);
+        for (size_t i = 0; i < f->n; i++) {
+            if (f->p[i] == '"')
+                fputc('"', L->rejects);
+            fputc(f->p[i], L->rejects);
+        }
+        fputc('"', L->rejects);
+    }
+    fputc('\n', L->rejects);
+}
+
+/* Parses one CSV row into the batch; NULL, or why it is bad (in msg). */
+static const char *take_row(loader *L, const csv_reader *rd, char *msg, size_t cap)
+{
+    const schema *t = &L->table;
+    if (rd->nfields != t->ncols) {
+        field_count_error(rd, t->ncols, L->name, msg, cap);
+        return msg;
+    }
+    size_t r = L->kb.rows;
+    size_t need = 0;
+    for (size_t c = 0; c < t->ncols; c++)
+        need += ROWVALUE_MAX(rd->fields[c].n);
+    if (L->vals_len + need > L->vals_cap) {
+        L->vals_cap = 2 * (L->vals_len + need);
+        L->vals = realloc(L->vals, L->vals_cap);
+        if (!L->vals)
+            load_fail("out of memory");
+    }
+    size_t at = L->vals_len;
+    for (size_t k = 0; k < L->key.ncols; k++) {
+        size_t c = L->key_cols[k];
+        const csv_field *f = &rd->fields[c];
+        const char *e = field_put(&L->kb, k, r, f->p, f->n, f->quoted);
+        if (e) {
+            field_error(f, &L->key.cols[k], e, L->name, msg, cap);
+            batchbuf_drop_row(&L->kb, r);
+            return msg;
+        }
+    }
+    for (size_t c = 0; c < t->ncols; c++) {
+        const csv_field *f = &rd->fields[c];
+        if (L->is_key[c] && !L->value_all)
+            continue;
+        if (!L->is_key[c]) {
+            const char *e = field_put(&L->vb, c, 0, f->p, f->n, f->quoted);
+            batchbuf_drop_row(&L->vb, 0);
+            if (e) {
+                field_error(f, &t->cols[c], e, L->name, msg, cap);
+                batchbuf_drop_row(&L->kb, r);
+                return msg;
+            }
+        }
+        at += rowvalue_put(L->vals + at, f->p, f->n, f->n == 0 && !f->quoted);
+    }
+    L->lines[r] = rd->fields[0].line;
+    L->cols[r] = rd->fields[L->key_cols[0]].column;
+    L->voff[r] = L->vals_len;
+    L->voff[r + 1] = L->vals_len = at;
+    L->kb.rows++;
+    return NULL;
+}
+
+static void read_input(loader *L, FILE *f)
+{
+    csv_reader rd;
+    csv_open(&rd, f);
+    int rc, first = 1;
+    char msg[1024];
+    L->phase = "read/encode";
+    while ((rc = csv_next(&rd)) == 1) {
+        if (first && L->o->header) {
+            first = 0;
+            if (!header_check(&rd, &L->table, L->name, msg, sizeof msg))
+                cli_fail_plain("%s", msg);
+            continue;
+        }
+        first = 0;
+        L->rows_in++;
+        if (take_row(L, &rd, msg, sizeof msg)) {
+            if (!L->rejects) {
+                progress_end(&L->prog);
+                cli_fail_plain("%s; the database is unchanged", msg);
+            }
+            L->rejected++;
+            write_reject(L, &rd);
+            fprintf(stderr, "%s (rejected)\n", msg);
+        } else if (L->kb.rows == LOAD_BATCH_ROWS) {
+            flush_batch(L);
+        }
+    }
+    if (rc < 0)
+        cli_fail_plain("%s:%zu:%zu: %s; the database is unchanged", L->name, rd.err_line,
+                       rd.err_column, rd.err);
+    if (ferror(f))
+        load_fail("%s: read error; the database is unchanged", L->name);
+    flush_batch(L);
+    csv_close(&rd);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* A load adds a table: its tag must be free, and an untagged table needs
+ * the whole database (its keys may start with any byte but ff). */
+static void check_free(loader *L)
+{
+    char err[512];
+    table_meta m;
+    int tag = L->o->tag;
+    int got = table_read(g_db, tag, &m, err, sizeof err);
+    if (got < 0)
+        load_fail("%s", err);
+    if (got) {
+        table_meta_free(&m);
+        if (tag == TABLE_UNTAGGED)
+            load_fail("the database already holds an untagged table; load into another database");
+        load_fail("tag %d already holds a table; load into another tag or database", tag);
+    }
+    if (tag != TABLE_UNTAGGED) {
+        got = table_read(g_db, TABLE_UNTAGGED, &m, err, sizeof err);
+        if (got < 0)
+            load_fail("%s", err);
+        if (got) {
+            table_meta_free(&m);
+            load_fail("the database holds an untagged table: it cannot share it with tag %d", tag);
+        }
+    }
+    uint8_t lo = (uint8_t)(tag < 0 ? 0 : tag), hi = (uint8_t)(tag < 0 ? 0xff : tag + 1);
+    store_iter *it = store_iter_open(g_db, &lo, tag < 0 ? 0 : 1, &hi, 1, 0);
+    int used = it && store_iter_valid(it);
+    if (!used && it && tag < 0) { /* any other table's system keys */
+        store_iter_close(it);
+        static const char sys[] = "\xff" "ordo/table/";
+        it = store_iter_open(g_db, sys, sizeof sys - 1, "\xff" "ordo/table0", sizeof sys - 1, 0);
+        used = it && store_iter_valid(it);
+        if (used)
+            load_fail("the database holds tagged tables: load with --tag N");
+    }
+    store_iter_close(it);
+    if (used)
+        load_fail(tag < 0 ? "the database is not empty: load with --tag N"
+                          : "tag %d already holds keys; load into another tag or database",
+                  tag);
+}
+
+/* ------------------------------------------------------------- options */
+
+static uint64_t parse_size(const char *what, const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    uint64_t unit = 1;
+    if (!strcmp(end, "K") || !strcmp(end, "KiB") || !strcmp(end, "k"))
+        unit = 1024;
+    else if (!strcmp(end, "M") || !strcmp(end, "MiB"))
+        unit = 1024 * 1024;
+    else if (!strcmp(end, "G") || !strcmp(end, "GiB"))
+        unit = 1024ull * 1024 * 1024;
+    else if (*end)
+        end = NULL;
+    if (!end || end == s || errno || v <= 0 || v * (double)unit > 1e15)
+        cli_fail("load: %s: expected a size such as 256M, 1.5G or 65536, got '%s'", what, s);
+    return (uint64_t)(v * (double)unit);
+}
+
+static const char *usage =
+    "usage: ordo load --db DIR --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
+    "                 [--format ordered|lexkey|lexkey-legacy] [--tag N] [--memory SIZE]\n"
+    "                 [--on-duplicate error|first|last] [--header] [--rejects FILE] [--quiet]\n"
+    "                 [--sst-size SIZE] [--via sst|writebatch] [FILE|-]";
+
+static void parse_args(int argc, char **argv, load_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = "ordered";
+    o->tag = TABLE_UNTAGGED;
+    o->memory = 256ull << 20;
+    o->sst_size = 256ull << 20;
+    o->path = "-";
+    o->via = "sst";
+    const char *dup = "error";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name, dst)                                                                             \
+    if (!strcmp(a, name)) {                                                                        \
+        if (!v)                                                                                    \
+            cli_fail("load: %s needs a value\n%s", name, usage);                                   \
+        dst = v;                                                                                   \
+        i++;                                                                                       \
+        continue;                                                                                  \
+    }
+        const char *tag = NULL, *mem = NULL, *sst = NULL;
+        OPT("--db", o->db)
+        OPT("--schema", o->schema)
+        OPT("--key", o->key)
+        OPT("--format", o->format)
+        OPT("--on-duplicate", dup)
+        OPT("--rejects", o->rejects)
+        OPT("--via", o->via)
+        if (!strcmp(a, "--tag") || !strcmp(a, "--memory") || !strcmp(a, "--sst-size")) {
+            if (!v)
+                cli_fail("load: %s needs a value\n%s", a, usage);
+            if (!strcmp(a, "--tag"))
+                tag = v;
+            else if (!strcmp(a, "--memory"))
+                mem = v;
+            else
+                sst = v;
+            i++;
+        } else if (!strcmp(a, "--header")) {
+            o->header = 1;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else if (a[0] == '-' && a[1]) {
+            cli_fail("load: unknown option '%s'\n%s", a, usage);
+        } else {
+            o->path = a;
+        }
+        if (tag) {
+            char *end;
+            long t = strtol(tag, &end, 10);
+            if (*end || end == tag || t < 0 || t > 254)
+                cli_fail("load: --tag: expected 0 to 254 (255 is for system keys), got '%s'", tag);
+            o->tag = (int)t;
+        }
+        if (mem)
+            o->memory = parse_size("--memory", mem);
+        if (sst)
+            o->sst_size = parse_size("--sst-size", sst);
+#undef OPT
+    }
+    if (!o->db || !o->schema || !o->key)
+        cli_fail("load: needs --db, --schema and --key\n%s", usage);
+    if (!strcmp(dup, "error"))
+        o->on_duplicate = DUP_ERROR;
+    else if (!strcmp(dup, "first"))
+        o->on_duplicate = DUP_FIRST;
+    else if (!strcmp(dup, "last"))
+        o->on_duplicate = DUP_LAST;
+    else
+        cli_fail("load: --on-duplicate: expected error, first or last, got '%s'", dup);
+    if (strcmp(o->via, "sst") && strcmp(o->via, "writebatch"))
+        cli_fail("load: --via: expected sst or writebatch, got '%s'", o->via);
+    if (o->memory < (1u << 20))
+        cli_fail("load: --memory: at least 1M");
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void setup_schemas(loader *L)
+{
+    const load_options *o = L->o;
+    char err[512];
+    L->fmt = schema_format(o->format);
+    if (!L->fmt)
+        cli_fail("load: --format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", o->format);
+    if (!schema_parse(o->schema, "ordered", &L->table, err, sizeof err))
+        cli_fail("load: --schema: %s", err);
+    for (size_t c = 0; c < L->table.ncols; c++)
+        if (L->table.cols[c].order_given)
+            cli_fail("load: --schema: column '%s': orders belong in --key", L->table.cols[c].name);
+    size_t commas = 1;
+    for (const char *p = o->key; *p; p++)
+        commas += *p == ',';
+    L->key_cols = cli_alloc((L->table.ncols + commas) * sizeof *L->key_cols);
+    if (!schema_key(&L->table, o->key, o->format, &L->key, L->key_cols, err, sizeof err))
+        cli_fail("load: --key: %s", err);
+    L->is_key = calloc(L->table.ncols, sizeof *L->is_key);
+    if (!L->is_key)
+        cli_fail("out of memory");
+    for (size_t k = 0; k < L->key.ncols; k++)
+        L->is_key[L->key_cols[k]] = 1;
+    L->value_all = L->fmt != ORDO_FORMAT_ORDERED;
+    batchbuf_init(&L->kb, &L->key, LOAD_BATCH_ROWS);
+    batchbuf_init(&L->vb, &L->table, 1);
+}
+
+/* The table's system keys, after its data (ff sorts after every tag). */
+static void put_system_keys(loader *L)
+{
+    char rows[32], err[512];
+    snprintf(rows, sizeof rows, "%llu", (unsigned long long)L->loaded);
+    const char *vals[TABLE_FIELDS] = {L->o->format, L->o->key, rows, L->o->schema};
+    for (int i = 0; i < TABLE_FIELDS; i++) {
+        char k[64];
+        size_t kn = table_key(L->o->tag, table_fields[i], k);
+        int ok = L->wb ? store_batch_put(L->wb, k, kn, vals[i], strlen(vals[i]), err, sizeof err)
+                       : sst_put(L->sst, k, kn, vals[i], strlen(vals[i]), err, sizeof err);
+        if (!ok)
+            load_fail("%s", err);
+    }
+}
+
+/* Merges the spilled runs, MERGE_FANIN at a time, until one pass can feed
+ * the output. Groups are consecutive, so runs stay in input order. */
+static void merge_runs(loader *L)
+{
+    char err[512];
+    size_t buffer = (size_t)(L->o->memory / (MERGE_FANIN + 2));
+    if (buffer > (4u << 20))
+        buffer = 4u << 20;
+    if (buffer < (64u << 10))
+        buffer = 64u << 10;
+    size_t pass = 0;
+    while (L->nruns > MERGE_FANIN) {
+        L->phase = "merge";
+        char path[4400], *iobuf = NULL;
+        snprintf(path, sizeof path, "%s/merge-%06zu", g_tmpdir, pass++);
+        run_out out;
+        if (!run_out_open(&out, path, buffer, &iobuf, err, sizeof err) ||
+            !runs_merge(L->runs, MERGE_FANIN, buffer, run_out_sink, &out, err, sizeof err) ||
+            !run_out_close(&out, err, sizeof err))
+            load_fail("%s", err);
+        free(iobuf);
+        for (size_t i = 0; i < MERGE_FANIN; i++) {
+            unlink(L->runs[i]);
+            free(L->runs[i]);
+        }
+        L->runs[0] = strdup(path);
+        memmove(L->runs + 1, L->runs + MERGE_FANIN, (L->nruns - MERGE_FANIN) * sizeof *L->runs);
+        L->nruns -= MERGE_FANIN - 1;
+        check_signal();
+    }
+    L->phase = "merge/write";
+    if (!runs_merge(L->runs, L->nruns, buffer, sorted_sink, L, err, sizeof err))
+        load_fail("%s; the database is unchanged", err);
+}
+
+int cmd_load(int argc, char **argv)
+{
+    load_options o;
+    parse_args(argc, argv, &o);
+    loader *L = calloc(1, sizeof *L);
+    if (!L)
+        cli_fail("out of memory");
+    L->o = &o;
+    L->name = strcmp(o.path, "-") ? o.path : "<stdin>";
+    setup_schemas(L);
+    FILE *in = strcmp(o.path, "-") ? fopen(o.path, "rb") : stdin;
+    if (!in)
+        cli_fail("load: cannot open '%s': %s", o.path, strerror(errno));
+    if (o.rejects && !(L->rejects = fopen(o.rejects, "w")))
+        cli_fail("load: --rejects: cannot create '%s': %s", o.rejects, strerror(errno));
+
+    /* A full disk must fail a write, not kill the process; signals end the
+     * load through the same cleanup as an error. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    atexit(cleanup);
+
+    char err[512];
+    mkdir(o.db, 0777); /* RocksDB creates the database, not its parent */
+    if (!(g_db = store_open(o.db, 0, err, sizeof err)))
+        load_fail("%s", err);
+    remove_leftovers(o.db);
+    check_free(L);
+    snprintf(g_tmpdir, sizeof g_tmpdir, "%s/" TMP_PREFIX "XXXXXX", o.db);
+    if (!mkdtemp(g_tmpdir)) {
+        g_tmpdir[0] = 0;
+        load_fail("cannot create a temporary folder in '%s': %s", o.db, strerror(errno));
+    }
+
+    L->prog.on = !o.quiet && isatty(2);
+    L->prog.start = L->prog.last = now();
+    double t0 = now();
+    if (!strcmp(o.via, "writebatch")) {
+        if (!(L->wb = store_batch_open(g_db, 1000)))
+            load_fail("out of memory");
+    } else {
+        L->arena_cap = (size_t)o.memory;
+        L->arena = malloc(L->arena_cap);
+        if (!L->arena)
+            load_fail("cannot allocate --memory (%zu bytes)", L->arena_cap);
+        if (!(L->sst = sst_open(g_db, g_tmpdir, o.sst_size)))
+            load_fail("out of memory");
+    }
+    read_input(L, in);
+    if (in != stdin)
+        fclose(in);
+
+    if (L->wb) {
+        put_system_keys(L);
+        if (!store_batch_finish(L->wb, err, sizeof err))
+            load_fail("%s", err);
+        store_batch_close(L->wb);
+    } else {
+        if (L->nruns == 0) {
+            L->phase = "sort";
+            progress_show(&L->prog, L->phase, L->rows_in, L->arena_used, 1);
+            keysort_item *items = sort_arena(L);
+            L->phase = "write";
+            L->prog.start = now();
+            for (size_t i = 0; i < L->nrec; i++)
+                if (!sorted_sink(L, items[i].rec, err, sizeof err))
+                    load_fail("%s; the database is unchanged", err);
+            free(L->arena);
+            L->arena = NULL;
+        } else {
+            spill(L);
+            free(L->arena);
+            L->arena = NULL;
+            L->prog.start = now();
+            merge_runs(L);
+        }
+        if (!sorted_end(L, err, sizeof err))
+            load_fail("%s; the database is unchanged", err);
+        put_system_keys(L);
+        check_signal();
+        L->phase = "ingest";
+        progress_show(&L->prog, L->phase, L->loaded, L->bytes_out, 1);
+        if (!sst_ingest(L->sst, err, sizeof err))
+            load_fail("%s; the database is unchanged", err);
+    }
+    progress_end(&L->prog);
+    double secs = now() - t0;
+    printf("ordo load: %llu rows in, %llu loaded, %llu duplicates, %llu rejected; "
+           "%.1f MiB in %zu SST files; %.2f s (%.0f rows/s)\n",
+           (unsigned long long)L->rows_in, (unsigned long long)L->loaded,
+           (unsigned long long)L->duplicates, (unsigned long long)L->rejected,
+           (double)L->bytes_out / 1048576.0, L->sst ? sst_files(L->sst) : (size_t)0, secs,
+           secs > 0 ? (double)L->rows_in / secs : 0.0);
+    if (L->rejects && fclose(L->rejects))
+        load_fail("--rejects: cannot write '%s'", o.rejects);
+    sst_close(L->sst);
+    for (size_t i = 0; i < L->nruns; i++)
+        free(L->runs[i]);
+    free(L->runs);
+    batchbuf_free(&L->kb);
+    batchbuf_free(&L->vb);
+    schema_free(&L->table);
+    schema_free(&L->key);
+    free(L->key_cols), free(L->is_key), free(L->vals), free(L->keys), free(L->prev);
+    free(L);
+    cleanup();
+    store_close(g_db);
+    g_db = NULL;
+    return 0;
+}

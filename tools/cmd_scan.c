@@ -1,0 +1,297 @@
+/* ordo scan: the rows of a table `ordo load` wrote, as CSV in key order
+ * (or reversed), within a prefix or a range of leading key columns. */
+#include "cli.h"
+#include "fields.h"
+#include "keysort.h"
+#include "rowvalue.h"
+#include "store.h"
+#include "tables.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct scanner {
+    int tag;
+    ordo_format fmt;
+    schema table, key;
+    size_t *key_cols;
+    int *is_key, value_all;
+} scanner;
+
+typedef struct bytes {
+    uint8_t *p;
+    size_t n;
+} bytes;
+
+/* The key bytes of leading key columns given as one CSV row: "" gives the
+ * empty tuple. `prefix`: for LexKey, end with the separator the next part
+ * would follow, so the bytes are a prefix of every longer key. */
+static bytes encode_leading(scanner *S, const char *what, const char *text, int prefix)
+{
+    bytes out = {cli_alloc(1), 0};
+    if (S->tag >= 0)
+        out.p[out.n++] = (uint8_t)S->tag;
+    if (!*text)
+        return out;
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f)
+        cli_fail("scan: out of memory");
+    csv_reader rd;
+    csv_open(&rd, f);
+    if (csv_next(&rd) != 1)
+        cli_fail("scan: %s: %s", what, rd.err[0] ? rd.err : "expected values of key columns");
+    size_t k = rd.nfields;
+    if (k > S->key.ncols)
+        cli_fail("scan: %s: %zu values, the key has %zu columns", what, k, S->key.ncols);
+    schema lead = {S->key.cols, k};
+    batchbuf b;
+    batchbuf_init(&b, &lead, 1);
+    for (size_t c = 0; c < k; c++) {
+        const csv_field *fl = &rd.fields[c];
+        const char *e = field_put(&b, c, 0, fl->p, fl->n, fl->quoted);
+        if (e)
+            cli_fail("scan: %s: column '%s' (%s): %s: '%.*s'", what, lead.cols[c].name,
+                     lead.cols[c].sql_name, e, (int)fl->n, fl->p);
+    }
+    b.rows = 1;
+    const ordo_column *cols = batchbuf_view(&b);
+    size_t total = 0, offs[2];
+    ordo_status s = ordo_batch_size(S->fmt, cols, k, 1, &total, NULL, NULL);
+    out.p = realloc(out.p, out.n + total + 1);
+    if (!out.p)
+        cli_fail("scan: out of memory");
+    if (s == ORDO_OK)
+        s = ordo_batch_encode(S->fmt, cols, k, 1, out.p + out.n, total, offs, NULL);
+    if (s != ORDO_OK)
+        cli_fail("scan: %s: %s", what, ordo_status_message(s));
+    out.n += total;
+    if (prefix && S->fmt != ORDO_FORMAT_ORDERED && k < S->key.ncols)
+        out.p[out.n++] = 0;
+    batchbuf_free(&b);
+    csv_close(&rd);
+    fclose(f);
+    return out;
+}
+
+static int bytes_less(bytes a, bytes b) { return keysort_compare(a.p, a.n, b.p, b.n) < 0; }
+
+typedef struct field_text {
+    const uint8_t *p;
+    size_t n;
+    int is_null;
+    int decoded; /* from the key: already CSV */
+} field_text;
+
+static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
+                      const size_t *out, size_t nout, field_text *ft, char **kbuf, size_t *klen,
+                      FILE **kmem)
+{
+    const uint8_t *end = v + vn;
+    for (size_t c = 0; c < S->table.ncols; c++) {
+        if (S->is_key[c] && !S->value_all)
+            continue;
+        size_t n = 0;
+        int is_null = 0;
+        if (!rowvalue_next(&v, end, &ft[c].p, &n, &is_null))
+            cli_fail("scan: a value does not match the table's schema (column '%s')",
+                     S->table.cols[c].name);
+        ft[c].n = n, ft[c].is_null = is_null, ft[c].decoded = 0;
+    }
+    if (!S->value_all) {
+        size_t skip = S->tag >= 0;
+        ordo_key_reader r;
+        ordo_key_reader_init(&r, k + skip, kn - skip);
+        for (size_t i = 0; i < S->key.ncols; i++) {
+            rewind(kmem[i]);
+            ordo_status st = decode_field(&r, &S->key.cols[i], kmem[i], 1);
+            if (st != ORDO_OK)
+                cli_fail("scan: a key does not match the table's key (column '%s'): %s",
+                         S->key.cols[i].name, ordo_status_message(st));
+            long at = ftell(kmem[i]);
+            fflush(kmem[i]);
+            size_t c = S->key_cols[i];
+            ft[c] = (field_text){(const uint8_t *)kbuf[i], (size_t)at, 0, 1};
+            (void)klen;
+        }
+    }
+    for (size_t i = 0; i < nout; i++) {
+        const field_text *f = &ft[out[i]];
+        if (i)
+            putchar(',');
+        if (f->decoded)
+            fwrite(f->p, 1, f->n, stdout);
+        else if (!f->is_null)
+            csv_text(f->p, f->n, stdout);
+    }
+    putchar('\n');
+}
+
+static const char *usage =
+    "usage: ordo scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
+    "                 [--limit N] [--columns LIST] [--header]";
+
+int cmd_scan(int argc, char **argv)
+{
+    const char *db = NULL, *prefix = NULL, *from = NULL, *to = NULL, *columns = NULL;
+    int tag = TABLE_UNTAGGED, reverse = 0, header = 0;
+    unsigned long long limit = ~0ull;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = !strcmp(a, "--db") || !strcmp(a, "--tag") || !strcmp(a, "--prefix") ||
+                    !strcmp(a, "--from") || !strcmp(a, "--to") || !strcmp(a, "--limit") ||
+                    !strcmp(a, "--columns");
+        if (takes && !v)
+            cli_fail("scan: %s needs a value\n%s", a, usage);
+        if (!strcmp(a, "--db"))
+            db = v;
+        else if (!strcmp(a, "--prefix"))
+            prefix = v;
+        else if (!strcmp(a, "--from"))
+            from = v;
+        else if (!strcmp(a, "--to"))
+            to = v;
+        else if (!strcmp(a, "--columns"))
+            columns = v;
+        else if (!strcmp(a, "--tag") || !strcmp(a, "--limit")) {
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*end || end == v || errno || v[0] == '-' ||
+                (a[2] == 't' && n > 254))
+                cli_fail("scan: %s: expected %s, got '%s'", a,
+                         a[2] == 't' ? "0 to 254" : "a count", v);
+            if (a[2] == 't')
+                tag = (int)n;
+            else
+                limit = n;
+        } else if (!strcmp(a, "--reverse"))
+            reverse = 1;
+        else if (!strcmp(a, "--header"))
+            header = 1;
+        else
+            cli_fail("scan: unknown argument '%s'\n%s", a, usage);
+        i += takes;
+    }
+    if (!db)
+        cli_fail("scan: needs --db DIR\n%s", usage);
+    char err[512];
+    store *st = store_open(db, 1, err, sizeof err);
+    if (!st)
+        cli_fail("scan: %s", err);
+    table_meta m;
+    int got = table_read(st, tag, &m, err, sizeof err);
+    if (got < 0)
+        cli_fail("scan: %s", err);
+    if (!got) {
+        if (tag == TABLE_UNTAGGED)
+            cli_fail("scan: the database has no untagged table (use --tag N)");
+        cli_fail("scan: the database has no table under tag %d", tag);
+    }
+    scanner S;
+    memset(&S, 0, sizeof S);
+    S.tag = tag;
+    S.fmt = schema_format(m.format);
+    if (!S.fmt || !schema_parse(m.schema, "ordered", &S.table, err, sizeof err))
+        cli_fail("scan: the table's stored schema is unreadable: %s", err);
+    S.key_cols = cli_alloc((S.table.ncols + strlen(m.key) + 1) * sizeof *S.key_cols);
+    if (!schema_key(&S.table, m.key, m.format, &S.key, S.key_cols, err, sizeof err))
+        cli_fail("scan: the table's stored key is unreadable: %s", err);
+    S.is_key = cli_alloc(S.table.ncols * sizeof *S.is_key);
+    memset(S.is_key, 0, S.table.ncols * sizeof *S.is_key);
+    for (size_t i = 0; i < S.key.ncols; i++)
+        S.is_key[S.key_cols[i]] = 1;
+    S.value_all = S.fmt != ORDO_FORMAT_ORDERED;
+
+    /* the columns to print */
+    size_t *out = cli_alloc((S.table.ncols + (columns ? strlen(columns) : 0) + 1) * sizeof *out),
+           nout = 0;
+    if (!columns) {
+        for (size_t c = 0; c < S.table.ncols; c++)
+            out[nout++] = c;
+    } else {
+        for (const char *p = columns;;) {
+            const char *e = strchr(p, ',');
+            size_t n = e ? (size_t)(e - p) : strlen(p), c = 0;
+            while (n && *p == ' ')
+                p++, n--;
+            while (n && p[n - 1] == ' ')
+                n--;
+            while (c < S.table.ncols &&
+                   (strlen(S.table.cols[c].name) != n || memcmp(S.table.cols[c].name, p, n)))
+                c++;
+            if (c == S.table.ncols)
+                cli_fail("scan: --columns: '%.*s' is not a column of the table (%s)", (int)n, p,
+                         m.schema);
+            out[nout++] = c;
+            if (!e)
+                break;
+            p = e + 1;
+        }
+    }
+
+    /* [lower, upper): the table, within the prefix, from, to */
+    bytes lower = encode_leading(&S, "--prefix", prefix ? prefix : "", 1);
+    bytes upper = {cli_alloc(lower.n + 1), 0};
+    if (ordo_prefix_upper_bound(lower.p, lower.n, upper.p, lower.n + 1, &upper.n) != ORDO_OK) {
+        upper.p[0] = 0xff; /* untagged: below the system keys */
+        upper.n = 1;
+    }
+    if (from) {
+        bytes f = encode_leading(&S, "--from", from, 0);
+        if (bytes_less(lower, f)) {
+            free(lower.p);
+            lower = f;
+        } else {
+            free(f.p);
+        }
+    }
+    if (to) {
+        bytes t = encode_leading(&S, "--to", to, 0);
+        if (bytes_less(t, upper)) {
+            free(upper.p);
+            upper = t;
+        } else {
+            free(t.p);
+        }
+    }
+
+    if (header) {
+        for (size_t i = 0; i < nout; i++)
+            printf("%s%s", i ? "," : "", S.table.cols[out[i]].name);
+        putchar('\n');
+    }
+    field_text *ft = cli_alloc(S.table.ncols * sizeof *ft);
+    char **kbuf = cli_alloc((S.key.ncols + 1) * sizeof *kbuf);
+    size_t *klen = cli_alloc((S.key.ncols + 1) * sizeof *klen);
+    FILE **kmem = cli_alloc((S.key.ncols + 1) * sizeof *kmem);
+    for (size_t i = 0; i < S.key.ncols; i++)
+        if (!(kmem[i] = open_memstream(&kbuf[i], &klen[i])))
+            cli_fail("scan: out of memory");
+    unsigned long long rows = 0;
+    if (bytes_less(lower, upper)) {
+        store_iter *it = store_iter_open(st, lower.p, lower.n, upper.p, upper.n, reverse);
+        if (!it)
+            cli_fail("scan: out of memory");
+        for (; rows < limit && store_iter_valid(it); store_iter_next(it), rows++) {
+            size_t kn, vn;
+            const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
+            print_row(&S, k, kn, v, vn, out, nout, ft, kbuf, klen, kmem);
+        }
+        if (store_iter_error(it))
+            cli_fail("scan: %s", store_iter_error(it));
+        store_iter_close(it);
+    }
+    if (fflush(stdout) || ferror(stdout))
+        cli_fail("scan: write error on standard output");
+    for (size_t i = 0; i < S.key.ncols; i++) {
+        fclose(kmem[i]);
+        free(kbuf[i]);
+    }
+    free(kmem), free(kbuf), free(klen), free(ft), free(out), free(lower.p), free(upper.p);
+    free(S.key_cols), free(S.is_key);
+    schema_free(&S.table), schema_free(&S.key);
+    table_meta_free(&m);
+    store_close(st);
+    return 0;
+}

@@ -1,0 +1,228 @@
+/* CSV field text (PostgreSQL's forms) into a column buffer slot. */
+#include "fields.h"
+
+#include "pgtext.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+{
+    const schema_column *sc = &b->s->cols[c];
+    const char *e = NULL;
+    if (n == 0 && !quoted) {
+        batchbuf_set_null(b, c, r);
+        return NULL;
+    }
+    void *slot = sc->type == ORDO_TYPE_STRING || sc->type == ORDO_TYPE_BYTES ||
+                         sc->type == ORDO_TYPE_BOOL || sc->type == ORDO_TYPE_NUMERIC
+                     ? NULL
+                     : batchbuf_slot(b, c, r);
+    int64_t i = 0;
+    uint64_t u = 0;
+    switch (sc->type) {
+    case ORDO_TYPE_BOOL: {
+        int v = 0;
+        if (!(e = pg_parse_bool(s, n, &v)))
+            batchbuf_set_bool(b, c, r, v);
+        return e;
+    }
+    case ORDO_TYPE_INT8:
+        if (!(e = pg_parse_int(s, n, INT8_MIN, INT8_MAX, &i)))
+            *(int8_t *)slot = (int8_t)i;
+        return e;
+    case ORDO_TYPE_INT16:
+        if (!(e = pg_parse_int(s, n, INT16_MIN, INT16_MAX, &i))) {
+            int16_t v = (int16_t)i;
+            memcpy(slot, &v, 2);
+        }
+        return e;
+    case ORDO_TYPE_INT32:
+        if (!(e = pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
+            int32_t v = (int32_t)i;
+            memcpy(slot, &v, 4);
+        }
+        return e;
+    case ORDO_TYPE_INT64:
+        if (!(e = pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
+            memcpy(slot, &i, 8);
+        return e;
+    case ORDO_TYPE_UINT8:
+        if (!(e = pg_parse_uint(s, n, UINT8_MAX, &u)))
+            *(uint8_t *)slot = (uint8_t)u;
+        return e;
+    case ORDO_TYPE_UINT16:
+        if (!(e = pg_parse_uint(s, n, UINT16_MAX, &u))) {
+            uint16_t v = (uint16_t)u;
+            memcpy(slot, &v, 2);
+        }
+        return e;
+    case ORDO_TYPE_UINT32:
+        if (!(e = pg_parse_uint(s, n, UINT32_MAX, &u))) {
+            uint32_t v = (uint32_t)u;
+            memcpy(slot, &v, 4);
+        }
+        return e;
+    case ORDO_TYPE_UINT64:
+        if (!(e = pg_parse_uint(s, n, UINT64_MAX, &u)))
+            memcpy(slot, &u, 8);
+        return e;
+    case ORDO_TYPE_FLOAT32: {
+        float v = 0;
+        if (!(e = pg_parse_float(s, n, &v)))
+            memcpy(slot, &v, 4);
+        return e;
+    }
+    case ORDO_TYPE_FLOAT64: {
+        double v = 0;
+        if (!(e = pg_parse_double(s, n, &v)))
+            memcpy(slot, &v, 8);
+        return e;
+    }
+    case ORDO_TYPE_STRING:
+        if (sc->sql == SQL_BPCHAR) /* char(n): trailing spaces do not count */
+            while (n && s[n - 1] == ' ')
+                n--;
+        batchbuf_push_bytes(b, c, r, s, n);
+        return NULL;
+    case ORDO_TYPE_BYTES: {
+        size_t len = 0;
+        uint8_t *at = batchbuf_reserve_bytes(b, c, r, n / 2);
+        if ((e = pg_parse_bytea(s, n, at, &len)))
+            return e;
+        b->cols[c].values_len -= n / 2 - len;
+        b->cols[c].offsets[r + 1] = (int64_t)b->cols[c].values_len;
+        return NULL;
+    }
+    case ORDO_TYPE_UUID:
+        return pg_parse_uuid(s, n, slot);
+    case ORDO_TYPE_TIME: {
+        pg_instant t;
+        int64_t ns = 0;
+        e = sc->sql == SQL_DATE ? pg_parse_date(s, n, &t)
+                                : pg_parse_timestamp(s, n, sc->sql == SQL_TIMESTAMPTZ, &t);
+        if (e)
+            return e;
+        if (!pg_instant_unix_ns(&t, &ns))
+            return "outside the lexkey time range (1677-09-21 to 2262-04-11 UTC)";
+        if (sc->time_unit == ORDO_UNIT_DAY32) {
+            int32_t days = (int32_t)t.days; /* in range: the instant fits int64 ns */
+            memcpy(slot, &days, 4);
+        } else {
+            memcpy(slot, &ns, 8);
+        }
+        return NULL;
+    }
+    case ORDO_TYPE_INT128: {
+        int64_t hi = 0;
+        uint64_t lo = 0;
+        if (!(e = pg_parse_int128(s, n, &hi, &lo))) {
+            memcpy(slot, &lo, 8);
+            memcpy((uint8_t *)slot + 8, &hi, 8);
+        }
+        return e;
+    }
+    case ORDO_TYPE_DATE: {
+        pg_instant t;
+        if ((e = pg_parse_date(s, n, &t)))
+            return e;
+        int64_t d = t.infinite > 0 ? ORDO_DATE_INFINITY : t.infinite < 0 ? ORDO_DATE_NEG_INFINITY
+                                                                         : t.days - 10957;
+        if (!t.infinite && (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
+            return "date out of range";
+        int32_t d32 = (int32_t)d;
+        memcpy(slot, &d32, 4);
+        return NULL;
+    }
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: {
+        pg_instant t;
+        if ((e = pg_parse_timestamp(s, n, sc->type == ORDO_TYPE_TIMESTAMPTZ, &t)))
+            return e;
+        int64_t us = t.infinite > 0 ? ORDO_TIMESTAMP_INFINITY : ORDO_TIMESTAMP_NEG_INFINITY;
+        if (!t.infinite) {
+            /* microseconds since 2000-01-01; PostgreSQL rounds to microseconds */
+            if (__builtin_mul_overflow(t.days - 10957, INT64_C(86400000000), &us) ||
+                __builtin_add_overflow(us, t.micros + (t.nanos >= 500), &us) ||
+                us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
+                return "timestamp out of range";
+        }
+        memcpy(slot, &us, 8);
+        return NULL;
+    }
+    case ORDO_TYPE_TIME_OF_DAY: {
+        int64_t us = 0;
+        if (!(e = pg_parse_time(s, n, &us)))
+            memcpy(slot, &us, 8);
+        return e;
+    }
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: {
+        ordo_inet in;
+        if (!(e = pg_parse_inet(s, n, sc->type == ORDO_TYPE_CIDR, &in)))
+            memcpy(slot, &in, sizeof in);
+        return e;
+    }
+    case ORDO_TYPE_TIMETZ: {
+        ordo_timetz tz = {0, 0};
+        if (!(e = pg_parse_timetz(s, n, &tz.micros, &tz.east)))
+            memcpy(slot, &tz, sizeof tz);
+        return e;
+    }
+    case ORDO_TYPE_INTERVAL: {
+        ordo_interval iv;
+        if (!(e = pg_parse_interval(s, n, &iv.months, &iv.days, &iv.micros)))
+            memcpy(slot, &iv, sizeof iv);
+        return e;
+    }
+    case ORDO_TYPE_NUMERIC: {
+        size_t size;
+        if (ordo_key_field_size(ORDO_TYPE_NUMERIC, s, n, &size) != ORDO_OK)
+            return "expected a numeric (digits, '.', exponent, NaN or Infinity)";
+        batchbuf_push_bytes(b, c, r, s, n);
+        return NULL;
+    }
+    case ORDO_TYPE_MACADDR: return pg_parse_mac(s, n, slot, 6);
+    case ORDO_TYPE_MACADDR8: return pg_parse_mac(s, n, slot, 8);
+    case ORDO_TYPE_PG_LSN:
+        if (!(e = pg_parse_lsn(s, n, &u)))
+            memcpy(slot, &u, 8);
+        return e;
+    default:
+        return "type not supported by this format";
+    }
+}
+
+
+int header_check(const csv_reader *rd, const schema *s, const char *name, char *msg, size_t cap)
+{
+    for (size_t c = 0; c < rd->nfields && c < s->ncols; c++) {
+        const csv_field *fl = &rd->fields[c];
+        if (fl->n != strlen(s->cols[c].name) || memcmp(fl->p, s->cols[c].name, fl->n)) {
+            snprintf(msg, cap, "%s:%zu:%zu: header field %zu is '%.*s', the schema says '%s'", name,
+                     fl->line, fl->column, c + 1, (int)(fl->n > 64 ? 64 : fl->n), fl->p,
+                     s->cols[c].name);
+            return 0;
+        }
+    }
+    if (rd->nfields != s->ncols) {
+        snprintf(msg, cap, "%s:%zu:%zu: the header has %zu fields, the schema %zu", name,
+                 rd->fields[0].line, rd->fields[0].column, rd->nfields, s->ncols);
+        return 0;
+    }
+    return 1;
+}
+
+void field_error(const csv_field *fl, const schema_column *sc, const char *why, const char *name,
+                 char *msg, size_t cap)
+{
+    snprintf(msg, cap, "%s:%zu:%zu: column '%s' (%s): %s: '%.*s'", name, fl->line, fl->column,
+             sc->name, sc->sql_name, why, (int)(fl->n > 80 ? 80 : fl->n), fl->p);
+}
+
+void field_count_error(const csv_reader *rd, size_t ncols, const char *name, char *msg, size_t cap)
+{
+    const csv_field *last = &rd->fields[rd->nfields - 1];
+    snprintf(msg, cap, "%s:%zu:%zu: expected %zu fields, found %zu", name, last->line,
+             last->column + last->n, ncols, rd->nfields);
+}

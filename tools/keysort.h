@@ -1,0 +1,38 @@
+/* Sorting encoded keys: a key-prefix radix sort. Each item carries the next
+ * eight key bytes as a big-endian integer, so that most of the work is an
+ * LSD radix sort over those integers; runs that tie on them are sorted again
+ * on the next eight bytes. Stable: equal keys keep their input order. */
+#ifndef ORDO_KEYSORT_H
+#define ORDO_KEYSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct keysort_item {
+    uint64_t prefix;    /* scratch: key bytes at the current depth */
+    const uint8_t *rec; /* a record: see rec_key / rec_key_len */
+} keysort_item;
+
+/* The record layout the sort reads keys from: a 16-byte header
+ * (u32 key length, u32 value length, u64 input line), the key, the value. */
+#define REC_HEADER 16
+static inline uint32_t rec_key_len(const uint8_t *rec) { return *(const uint32_t *)rec; }
+static inline uint32_t rec_value_len(const uint8_t *rec) { return *(const uint32_t *)(rec + 4); }
+static inline uint64_t rec_line(const uint8_t *rec) { return *(const uint64_t *)(rec + 8); }
+static inline const uint8_t *rec_key(const uint8_t *rec) { return rec + REC_HEADER; }
+static inline const uint8_t *rec_value(const uint8_t *rec)
+{
+    return rec + REC_HEADER + rec_key_len(rec);
+}
+static inline size_t rec_size(const uint8_t *rec)
+{
+    return REC_HEADER + (size_t)rec_key_len(rec) + rec_value_len(rec);
+}
+
+/* memcmp order of two keys, the shorter first when one is a prefix. */
+int keysort_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
+
+/* Sorts items[0..n) by key; tmp has room for n items. 0: out of memory. */
+int keysort(keysort_item *items, keysort_item *tmp, size_t n);
+
+#endif
