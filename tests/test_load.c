@@ -1,0 +1,728 @@
+/* ordo load and ordo scan, end to end on real RocksDB databases: the rows come
+ * back in the order the key spec defines (checked against qsort of the
+ * generated values), every option of both commands, duplicates, rejects, and
+ * the reliability promises: a failed, full-disk or killed load leaves the
+ * database exactly as it was and no temporary files behind. */
+#include "ordo_test.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char g_dir[256]; /* this run's scratch folder */
+
+typedef struct run {
+    int status; /* exit status, or 128 + signal */
+    char *out;  /* all of standard output, NUL-terminated */
+    size_t out_len;
+    char err[16384];
+} run;
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc((size_t)n + 1);
+    assert_non_null(p);
+    assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+    p[n] = 0;
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return p;
+}
+
+/* Starts `ordo args...` with stdin from in_path (or /dev/null); returns
+ * the pid. fsize > 0 caps the size of files it writes (RLIMIT_FSIZE). */
+static pid_t start_ordo(const char *const *args, const char *in_path, rlim_t fsize)
+{
+    const char *argv[64] = {ORDO_TOOL_PATH};
+    size_t n = 1;
+    while (args[n - 1])
+        argv[n] = args[n - 1], n++;
+    argv[n] = NULL;
+    char out[300], err[300];
+    snprintf(out, sizeof out, "%s/out", g_dir);
+    snprintf(err, sizeof err, "%s/err", g_dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fi = open(in_path ? in_path : "/dev/null", O_RDONLY);
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fi, 0), dup2(fo, 1), dup2(fe, 2);
+        if (fsize) {
+            struct rlimit rl = {fsize, fsize};
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void finish_ordo(pid_t pid, run *r)
+{
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    char path[300];
+    snprintf(path, sizeof path, "%s/out", g_dir);
+    r->out = slurp(path, &r->out_len);
+    snprintf(path, sizeof path, "%s/err", g_dir);
+    char *e = slurp(path, NULL);
+    snprintf(r->err, sizeof r->err, "%s", e);
+    free(e);
+}
+
+static void ordo(run *r, const char *in_path, ...)
+{
+    const char *args[64];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, in_path);
+    while ((args[n++] = va_arg(ap, const char *)))
+        ;
+    va_end(ap);
+    finish_ordo(start_ordo(args, in_path, 0), r);
+}
+
+/* Equal texts, else a failure showing the first line that differs. */
+#define assert_text_equal(got, want) assert_text_equal_((got), (want), __FILE__, __LINE__)
+static void assert_text_equal_(const char *got, const char *want, const char *file, int line)
+{
+    size_t i = 0, at = 0, ln = 1;
+    while (got[i] && got[i] == want[i]) {
+        if (got[i] == '\n')
+            at = i + 1, ln++;
+        i++;
+    }
+    if (got[i] == want[i])
+        return;
+    const char *ge = strchr(got + at, '\n'), *we = strchr(want + at, '\n');
+    int gn = ge ? (int)(ge - got - (long)at) : (int)strlen(got + at);
+    int wn = we ? (int)(we - want - (long)at) : (int)strlen(want + at);
+    fail_msg("%s:%d: line %zu differs:\n  got  '%.*s'\n  want '%.*s'", file, line, ln, gn,
+             got + at, wn, want + at);
+}
+
+static void run_free(run *r) { free(r->out), r->out = NULL; }
+
+static void path_in(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", g_dir, name);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Temporary folders a load left in the database folder. */
+static int leftovers(const char *db)
+{
+    DIR *d = opendir(db);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += !strncmp(e->d_name, ".ordo-load-", 11);
+    closedir(d);
+    return n;
+}
+
+/* ------------------------------------------------------------- the data */
+
+typedef struct player {
+    int id;
+    char name[24];
+    int name_null;
+    int score; /* -1: NULL */
+    char ratio[24];
+} player;
+
+/* Rows with ties on score, NULL scores, names that need CSV quoting, an
+ * empty name and a NULL one. */
+static player *make_players(size_t n, uint64_t *seed)
+{
+    player *p = calloc(n, sizeof *p);
+    assert_non_null(p);
+    for (size_t i = 0; i < n; i++) {
+        p[i].id = (int)(i * 7 % n) + 1; /* a permutation: unique */
+        uint64_t r = t_rand(seed);
+        p[i].score = r % 17 == 0 ? -1 : (int)((r >> 20) % 1000);
+        size_t len = (size_t)(r >> 40) % 10;
+        for (size_t k = 0; k < len; k++)
+            p[i].name[k] = "ab, \"xyz"[(r >> (k * 3)) % 8];
+        p[i].name_null = r % 23 == 0;
+        snprintf(p[i].ratio, sizeof p[i].ratio, "%d.%02d", (int)(r >> 8) % 100, (int)(r >> 50) % 100);
+    }
+    return p;
+}
+
+static void csv_field(FILE *f, const char *s, int null)
+{
+    if (null)
+        return;
+    int quote = !*s || strpbrk(s, ",\"\n\r") != NULL;
+    if (!quote) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void player_csv(FILE *f, const player *p)
+{
+    fprintf(f, "%d,", p->id);
+    csv_field(f, p->name, p->name_null);
+    fputc(',', f);
+    if (p->score >= 0)
+        fprintf(f, "%d", p->score);
+    fprintf(f, ",%s\n", p->ratio);
+}
+
+static void write_players(const char *path, const player *p, size_t n, int header)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (header)
+        fputs("id,name,score,ratio\n", f);
+    for (size_t i = 0; i < n; i++)
+        player_csv(f, &p[i]);
+    fclose(f);
+}
+
+/* The key "score DESC, id": PostgreSQL's DESC puts NULLs first. */
+static int by_score_desc_id(const void *a, const void *b)
+{
+    const player *x = a, *y = b;
+    if (x->score != y->score) {
+        if (x->score < 0 || y->score < 0)
+            return x->score < 0 ? -1 : 1;
+        return x->score > y->score ? -1 : 1;
+    }
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* What scan prints for rows p[0..n), in that order. */
+static char *expected_csv(const player *p, size_t n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    for (size_t i = 0; i < n; i++)
+        player_csv(f, &p[i]);
+    fclose(f);
+    return text;
+}
+
+#define SCHEMA "id bigint, name text, score integer, ratio numeric"
+#define KEY "score DESC, id"
+
+/* Loads n generated players into tag 1 of a new database; returns them in
+ * key order. */
+static player *load_players(const char *db, size_t n, const char *memory)
+{
+    uint64_t seed = t_seed();
+    player *p = make_players(n, &seed);
+    char csv[300];
+    path_in(csv, sizeof csv, "players.csv");
+    write_players(csv, p, n, 0);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--schema", SCHEMA, "--key", KEY, "--memory",
+         memory, "--quiet", csv, NULL);
+    if (r.status)
+        fail_msg("load failed: %s", r.err);
+    char want[200];
+    snprintf(want, sizeof want, "%zu rows in, %zu loaded, 0 duplicates, 0 rejected", n, n);
+    assert_non_null(strstr(r.out, want));
+    assert_int_equal(leftovers(db), 0);
+    run_free(&r);
+    qsort(p, n, sizeof *p, by_score_desc_id);
+    return p;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_round_trip_in_key_order(void **state)
+{
+    (void)state;
+    char db[300];
+    path_in(db, sizeof db, "db-order");
+    size_t n = 5000;
+    player *p = load_players(db, n, "256M");
+    run r;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 0);
+    char *want = expected_csv(p, n);
+    assert_text_equal(r.out, want);
+    free(want);
+    run_free(&r);
+
+    /* reversed, limited */
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--reverse", "--limit", "3", NULL);
+    assert_int_equal(r.status, 0);
+    player last3[3] = {p[n - 1], p[n - 2], p[n - 3]};
+    want = expected_csv(last3, 3);
+    assert_text_equal(r.out, want);
+    free(want);
+    run_free(&r);
+    free(p);
+}
+
+static void test_spilled_runs_match_memory(void **state)
+{
+    (void)state;
+    /* 1 MiB holds a few thousand of these rows: 60000 rows make more runs
+     * than one merge pass takes (64), so the merge runs in two passes */
+    char db[300];
+    path_in(db, sizeof db, "db-spill");
+    size_t n = 60000;
+    player *p = load_players(db, n, "1M");
+    run r;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 0);
+    char *want = expected_csv(p, n);
+    assert_int_equal(r.out_len, strlen(want));
+    assert_text_equal(r.out, want);
+    free(want);
+    run_free(&r);
+    free(p);
+}
+
+static void test_prefix_from_to_columns(void **state)
+{
+    (void)state;
+    char db[300];
+    path_in(db, sizeof db, "db-ranges");
+    size_t n = 3000;
+    player *p = load_players(db, n, "256M");
+    int score = p[n / 2].score; /* a score that exists */
+    if (score < 0)
+        score = 500;
+    char arg[32];
+    snprintf(arg, sizeof arg, "%d", score);
+
+    /* --prefix: exactly the rows with that score, in id order */
+    run r;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--prefix", arg, NULL);
+    assert_int_equal(r.status, 0);
+    size_t lo = 0, hi;
+    while (lo < n && p[lo].score != score)
+        lo++;
+    for (hi = lo; hi < n && p[hi].score == score; hi++)
+        ;
+    char *want = expected_csv(p + lo, hi - lo);
+    assert_text_equal(r.out, want);
+    free(want);
+    run_free(&r);
+
+    /* --from inclusive, --to exclusive, on the leading columns in key order
+     * (DESC: from a higher score down to a lower one) */
+    char from[32], to[32];
+    snprintf(from, sizeof from, "%d", score + 20);
+    snprintf(to, sizeof to, "%d", score - 20);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--from", from, "--to", to, NULL);
+    assert_int_equal(r.status, 0);
+    for (lo = 0; lo < n && (p[lo].score < 0 || p[lo].score > score + 20); lo++)
+        ;
+    for (hi = lo; hi < n && p[hi].score > score - 20; hi++)
+        ;
+    want = expected_csv(p + lo, hi - lo);
+    assert_text_equal(r.out, want);
+    free(want);
+    run_free(&r);
+
+    /* a full key as --from: that row first */
+    snprintf(from, sizeof from, "%d,%d", p[lo + 1].score, p[lo + 1].id);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--from", from, "--limit", "2", NULL);
+    want = expected_csv(p + lo + 1, 2);
+    assert_text_equal(r.out, want);
+    free(want);
+    run_free(&r);
+
+    /* --columns picks and orders, --header names them; NULL scores first */
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--columns", "score,id", "--header",
+         "--limit", "2", NULL);
+    assert_int_equal(r.status, 0);
+    char line[128];
+    snprintf(line, sizeof line, "score,id\n,%d\n", p[1].id);
+    assert_int_equal(p[0].score, -1);
+    assert_int_equal(strncmp(r.out, line, strlen("score,id\n,")), 0);
+    run_free(&r);
+
+    /* bad arguments: specific errors, exit 2 */
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--prefix", "abc", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "column 'score' (integer)"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--prefix", "1,2,3", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "3 values, the key has 2 columns"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--columns", "nope", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "'nope' is not a column"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "2", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no table under tag 2"));
+    run_free(&r);
+    free(p);
+}
+
+/* The leaderboard of seed 001: top scores, ties broken by player id. */
+static void test_leaderboard_and_tags(void **state)
+{
+    (void)state;
+    char db[300], csv[300], csv2[300];
+    path_in(db, sizeof db, "db-tags");
+    path_in(csv, sizeof csv, "board.csv");
+    path_in(csv2, sizeof csv2, "other.csv");
+    write_file(csv, "player_id,score\n7,100\n3,250\n9,250\n1,\n2,40\n");
+    write_file(csv2, "b\nzz\naa\n\"\"\n\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "3", "--header", "--schema",
+         "player_id bigint, score integer", "--key", "score DESC NULLS LAST, player_id", csv,
+         NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--tag", "4", "--header", "--schema", "b text", "--key",
+         "b", csv2, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "3", "--limit", "3", NULL);
+    assert_text_equal(r.out, "3,250\n9,250\n7,100\n");
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "3", "--reverse", "--limit", "1", NULL);
+    assert_text_equal(r.out, "1,\n");
+    run_free(&r);
+    /* ASC: NULL last, "" before "aa" */
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "4", NULL);
+    assert_text_equal(r.out, "\"\"\naa\nzz\n\n");
+    run_free(&r);
+
+    /* a tag holds one table; an untagged table needs a database of its own */
+    ordo(&r, NULL, "load", "--db", db, "--tag", "4", "--header", "--schema", "b text", "--key",
+         "b", csv2, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "tag 4 already holds a table"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--header", "--schema", "b text", "--key", "b", csv2,
+         NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "load with --tag N"));
+    run_free(&r);
+    assert_int_equal(leftovers(db), 0);
+}
+
+static void test_lexkey_tables(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-lexkey");
+    path_in(csv, sizeof csv, "lex.csv");
+    write_file(csv, "b,2,x\na,10,\"y, z\"\nb,1,\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--format", "lexkey", "--schema",
+         "s text, n bigint, note text", "--key", "s, n", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "a,10,\"y, z\"\nb,1,\nb,2,x\n");
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--prefix", "b", NULL);
+    assert_text_equal(r.out, "b,1,\nb,2,x\n");
+    run_free(&r);
+    /* LexKey has no orders */
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--format", "lexkey", "--schema",
+         "s text", "--key", "s DESC", csv, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no ASC/DESC"));
+    run_free(&r);
+}
+
+static void test_duplicates(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(csv, sizeof csv, "dups.csv");
+    write_file(csv, "1,a\n2,b\n1,c\n3,d\n1,e\n");
+    const char *policies[] = {"first", "last"}, *want[] = {"1,a\n2,b\n3,d\n", "1,e\n2,b\n3,d\n"};
+    run r;
+    for (int i = 0; i < 2; i++) {
+        snprintf(db, sizeof db, "%s/db-dup-%s", g_dir, policies[i]);
+        ordo(&r, NULL, "load", "--db", db, "--tag", "0", "--schema", "k integer, v text",
+             "--key", "k", "--on-duplicate", policies[i], csv, NULL);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "5 rows in, 3 loaded, 2 duplicates, 0 rejected"));
+        run_free(&r);
+        ordo(&r, NULL, "scan", "--db", db, "--tag", "0", NULL);
+        assert_text_equal(r.out, want[i]);
+        run_free(&r);
+    }
+    /* the default names both lines and loads nothing */
+    path_in(db, sizeof db, "db-dup-error");
+    ordo(&r, NULL, "load", "--db", db, "--tag", "0", "--schema", "k integer, v text", "--key",
+         "k", csv, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "dups.csv:3: duplicate key: line 1 has the same key"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "0", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no table under tag 0"));
+    run_free(&r);
+    assert_int_equal(leftovers(db), 0);
+}
+
+static void test_rejects(void **state)
+{
+    (void)state;
+    char db[300], csv[300], rej[300];
+    path_in(db, sizeof db, "db-rejects");
+    path_in(csv, sizeof csv, "rejects.csv");
+    path_in(rej, sizeof rej, "rejected.csv");
+    write_file(csv, "1,a\nx,\"b, \"\"q\"\"\"\n3\n4,\n5,\"\"\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "9", "--schema", "k integer, v text", "--key",
+         "k", "--rejects", rej, csv, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "5 rows in, 3 loaded, 0 duplicates, 2 rejected"));
+    assert_non_null(strstr(r.err, "rejects.csv:2:1: column 'k' (integer)"));
+    assert_non_null(strstr(r.err, "rejects.csv:3:2: expected 2 fields, found 1"));
+    run_free(&r);
+    char *text = slurp(rej, NULL);
+    assert_string_equal(text, "x,\"b, \"\"q\"\"\"\n3\n");
+    free(text);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "9", NULL);
+    assert_text_equal(r.out, "1,a\n4,\n5,\"\"\n");
+    run_free(&r);
+}
+
+/* A snapshot of every table: what must not change when a load fails. */
+static char *snapshot(const char *db)
+{
+    run r;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 0);
+    char *s = r.out;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "2", NULL);
+    assert_int_equal(r.status, 2); /* tag 2 stays free */
+    run_free(&r);
+    return s;
+}
+
+static void test_bad_row_midway_changes_nothing(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-badrow");
+    player *p = load_players(db, 2000, "1M");
+    char *before = snapshot(db);
+    /* 20000 good rows, then a bad one, then more: runs were spilled */
+    path_in(csv, sizeof csv, "bad-midway.csv");
+    FILE *f = fopen(csv, "wb");
+    for (int i = 0; i < 30000; i++)
+        fprintf(f, i == 20000 ? "%d,x,notanumber,1\n" : "%d,x,%d,1\n", i, i % 100);
+    fclose(f);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "2", "--memory", "1M", "--schema", SCHEMA,
+         "--key", KEY, csv, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "bad-midway.csv:20001:9: column 'score' (integer)"));
+    run_free(&r);
+    char *after = snapshot(db);
+    assert_text_equal(before, after);
+    assert_int_equal(leftovers(db), 0);
+    free(before), free(after), free(p);
+}
+
+static void test_full_disk_changes_nothing(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-full");
+    player *p = load_players(db, 2000, "1M");
+    char *before = snapshot(db);
+    path_in(csv, sizeof csv, "big.csv");
+    FILE *f = fopen(csv, "wb");
+    for (int i = 0; i < 300000; i++)
+        fprintf(f, "%d,name-%d,%d,1.5\n", i, i, i % 1000);
+    fclose(f);
+    /* files of 1 MiB at most: with 4M of memory the runs (about 2.5 MiB)
+     * cannot be written; with 256M nothing spills and the SST file fails */
+    const char *memory[] = {"4M", "256M"};
+    const char *why[] = {"cannot write", "writing an SST file"};
+    run r;
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {"load", "--db", db, "--tag", "2", "--memory", memory[i],
+                              "--schema", SCHEMA, "--key", KEY, csv, NULL};
+        finish_ordo(start_ordo(args, NULL, 1 << 20), &r);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, why[i]));
+        assert_non_null(strstr(r.err, "File too large"));
+        run_free(&r);
+        char *after = snapshot(db);
+        assert_text_equal(before, after);
+        free(after);
+        assert_int_equal(leftovers(db), 0);
+    }
+    /* and the same rows load once there is room */
+    const char *again[] = {"load", "--db", db, "--tag", "2", "--memory", "1M", "--schema", SCHEMA,
+                           "--key", KEY, "--quiet", csv, NULL};
+    finish_ordo(start_ordo(again, NULL, 0), &r);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    free(before), free(p);
+}
+
+static void test_killed_load_changes_nothing(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-killed");
+    player *p = load_players(db, 2000, "1M");
+    char *before = snapshot(db);
+    path_in(csv, sizeof csv, "kill.csv");
+    FILE *f = fopen(csv, "wb");
+    for (int i = 0; i < 400000; i++)
+        fprintf(f, "%d,name-%d,%d,1.5\n", i, i, i % 1000);
+    fclose(f);
+    const char *args[] = {"load", "--db", db, "--tag", "2", "--memory", "1M", "--schema", SCHEMA,
+                          "--key", KEY, csv, NULL};
+    /* kill it once it has started spilling runs */
+    pid_t pid = start_ordo(args, NULL, 0);
+    int spilled = 0;
+    for (int i = 0; i < 2000 && !spilled; i++) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "ls %s/.ordo-load-*/run-000001 >/dev/null 2>&1", db);
+        spilled = system(cmd) == 0;
+    }
+    assert_true(spilled);
+    kill(pid, SIGKILL);
+    run r;
+    finish_ordo(pid, &r);
+    assert_int_equal(r.status, 128 + SIGKILL);
+    run_free(&r);
+    assert_int_equal(leftovers(db), 1);
+    char *after = snapshot(db);
+    assert_text_equal(before, after);
+    /* the next load cleans the leftovers and succeeds */
+    const char *again[] = {"load", "--db", db, "--tag", "3", "--quiet", "--schema", "k integer",
+                           "--key", "k", "-", NULL};
+    char in[300];
+    path_in(in, sizeof in, "one.csv");
+    write_file(in, "1\n");
+    finish_ordo(start_ordo(again, in, 0), &r);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    assert_int_equal(leftovers(db), 0);
+    free(after);
+    after = snapshot(db);
+    assert_text_equal(before, after);
+    free(before), free(after), free(p);
+}
+
+static void test_option_errors(void **state)
+{
+    (void)state;
+    char db[300];
+    path_in(db, sizeof db, "db-opts");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "needs --db, --schema and --key"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int", "--key", "b", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "'b' is not a column of the schema"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int DESC", "--key", "a", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "orders belong in --key"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int", "--key", "a", "--tag", "255", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--tag: expected 0 to 254"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int", "--key", "a", "--memory", "12Q", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--memory: expected a size"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int", "--key", "a", "--on-duplicate",
+         "keep", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--on-duplicate: expected error, first or last"));
+    run_free(&r);
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a int", "--key", "a", "/nonexistent.csv",
+         NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "cannot open '/nonexistent.csv'"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", "/nonexistent-db", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "cannot open the database"));
+    run_free(&r);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/ordo-test-load-XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+    return system(cmd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_in_key_order),
+        cmocka_unit_test(test_spilled_runs_match_memory),
+        cmocka_unit_test(test_prefix_from_to_columns),
+        cmocka_unit_test(test_leaderboard_and_tags),
+        cmocka_unit_test(test_lexkey_tables),
+        cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_rejects),
+        cmocka_unit_test(test_bad_row_midway_changes_nothing),
+        cmocka_unit_test(test_full_disk_changes_nothing),
+        cmocka_unit_test(test_killed_load_changes_nothing),
+        cmocka_unit_test(test_option_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
