@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
-# The quick start's main job: install, build, and encode example keys.
+# The quick start's main job: install, build, generate a leaderboard of a
+# million players, bulk-load it into RocksDB sorted by score (ties broken by
+# player id) with `ordo load`, and print the top 10 with `ordo scan`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 cmake -S . -B build >/dev/null
 cmake --build build -j "$(nproc)" >/dev/null
+ordo=./build/ordo
+players=${PLAYERS:-1000000}
+demo=build/demo
+mkdir -p "$demo"
+csv="$demo/leaderboard-$players.csv"
+if [ ! -s "$csv" ]; then
+  echo "generating $players players into $csv"
+  # deterministic: the same file on every machine
+  awk -v n="$players" 'BEGIN {
+    srand(1); split("de fr jp us br in ng cn gb ca", cc, " ")
+    print "player_id,name,score,country"
+    for (i = 1; i <= n; i++)
+      printf "%d,player_%07d,%d,%s\n", i, int(rand() * n), int(rand() * 1000000), cc[1 + int(rand() * 10)]
+  }' > "$csv"
+fi
+rm -rf "$demo/db"
 set -x
-./build/ordo encode string:player int64:1350 uuid:550e8400-e29b-41d4-a716-446655440000
-./build/ordo encode --format lexkey-legacy int32:-123 float32:3.14
-./build/ordo encode --last string:score
-./build/ordo pk --partition 73636f7265 --row 0000000000000001
-./build/ordo range --partition 73636f7265 --lower 01 --upper 02
-./build/ordo version
+time $ordo load --db "$demo/db" --tag 1 --header \
+  --schema "player_id bigint, name text, score integer, country text" \
+  --key "score DESC, player_id" "$csv"
+$ordo scan --db "$demo/db" --tag 1 --limit 10 --header
+# the first 3 at or below a score of 500000, and the last 3
+$ordo scan --db "$demo/db" --tag 1 --from 500000 --limit 3 --columns score,player_id,name
+$ordo scan --db "$demo/db" --tag 1 --reverse --limit 3

@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev
       libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev
-      postgresql postgresql-client)
+      postgresql postgresql-client time)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if [ "${1:-}" = "--cross" ]; then

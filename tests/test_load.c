@@ -4,6 +4,7 @@
  * the reliability promises: a failed, full-disk or killed load leaves the
  * database exactly as it was and no temporary files behind. */
 #include "ordo_test.h"
+#include "store.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -694,6 +695,52 @@ static void test_option_errors(void **state)
     run_free(&r);
 }
 
+/* The bytes SPEC.md §15 fixes: tag, key, value form, system keys. */
+static void test_stored_layout(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-layout");
+    path_in(csv, sizeof csv, "layout.csv");
+    write_file(csv, "1,\"\",7\n2,hi,\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "7", "--schema", "k integer, note text, n text",
+         "--key", "k", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    char err[256];
+    store *st = store_open(db, 1, err, sizeof err);
+    assert_non_null(st);
+    store_iter *it = store_iter_open(st, NULL, 0, NULL, 0, 0);
+    const char *want[][2] = {
+        {"070080000001", "010237"},
+        {"070080000002", "03686900"},
+        {"ff6f72646f2f7461626c652f3030372f666f726d6174", "6f726465726564"}, /* format: ordered */
+        {"ff6f72646f2f7461626c652f3030372f6b6579", "6b"},                 /* key: k */
+        {"ff6f72646f2f7461626c652f3030372f726f7773", "32"},               /* rows: 2 */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++, store_iter_next(it)) {
+        assert_true(store_iter_valid(it));
+        size_t kn, vn;
+        const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
+        char kh[256], vh[256];
+        t_hex(k, kn, kh);
+        t_hex(v, vn, vh);
+        assert_string_equal(kh, want[i][0]);
+        assert_string_equal(vh, want[i][1]);
+    }
+    assert_true(store_iter_valid(it)); /* the schema */
+    size_t vn;
+    const uint8_t *v = store_iter_value(it, &vn);
+    assert_int_equal(vn, strlen("k integer, note text, n text"));
+    assert_memory_equal(v, "k integer, note text, n text", vn);
+    store_iter_next(it);
+    assert_false(store_iter_valid(it));
+    assert_null(store_iter_error(it));
+    store_iter_close(it);
+    store_close(st);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -723,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_full_disk_changes_nothing),
         cmocka_unit_test(test_killed_load_changes_nothing),
         cmocka_unit_test(test_option_errors),
+        cmocka_unit_test(test_stored_layout),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
