@@ -149,6 +149,7 @@ typedef struct loader {
     int have_prev;
     uint64_t rows_in, loaded, duplicates, rejected, bytes_out;
     FILE *rejects;
+    FILE *in;
     progress prog;
     const char *phase;
 } loader;
@@ -225,6 +226,13 @@ static int sorted_end(loader *L, char *err, size_t errlen)
     return 1;
 }
 
+/* Bytes of input read so far (0 when it is a pipe). */
+static uint64_t input_bytes(const loader *L)
+{
+    off_t at = ftello(L->in);
+    return at > 0 ? (uint64_t)at : 0;
+}
+
 /* ------------------------------------------------------------ sort, spill */
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
@@ -254,7 +262,7 @@ static void spill(loader *L)
     if (!L->nrec)
         return;
     L->phase = "sort";
-    progress_show(&L->prog, L->phase, L->rows_in, L->arena_used, 1);
+    progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 0);
     keysort_item *items = sort_arena(L);
     char path[4400], err[512];
     snprintf(path, sizeof path, "%s/run-%06zu", g_tmpdir, L->nruns);
@@ -343,7 +351,7 @@ static void flush_batch(loader *L)
     batchbuf_clear(&L->kb);
     L->vals_len = 0;
     check_signal();
-    progress_show(&L->prog, L->phase, L->rows_in, L->arena_used, 0);
+    progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 0);
 }
 
 /* The row as CSV, for the rejects file: NULL stays an empty field, text in
@@ -744,9 +752,8 @@ int cmd_load(int argc, char **argv)
         if (!(L->sst = sst_open(g_db, g_tmpdir, o.sst_size)))
             load_fail("out of memory");
     }
+    L->in = in;
     read_input(L, in);
-    if (in != stdin)
-        fclose(in);
 
     if (L->wb) {
         put_system_keys(L);
@@ -756,7 +763,7 @@ int cmd_load(int argc, char **argv)
     } else {
         if (L->nruns == 0) {
             L->phase = "sort";
-            progress_show(&L->prog, L->phase, L->rows_in, L->arena_used, 1);
+            progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 1);
             keysort_item *items = sort_arena(L);
             L->phase = "write";
             L->prog.start = now();
@@ -789,6 +796,8 @@ int cmd_load(int argc, char **argv)
            (unsigned long long)L->duplicates, (unsigned long long)L->rejected,
            (double)L->bytes_out / 1048576.0, L->sst ? sst_files(L->sst) : (size_t)0, secs,
            secs > 0 ? (double)L->rows_in / secs : 0.0);
+    if (in != stdin)
+        fclose(in);
     if (L->rejects && fclose(L->rejects))
         load_fail("--rejects: cannot write '%s'", o.rejects);
     sst_close(L->sst);

@@ -84,8 +84,7 @@ typedef struct field_text {
 } field_text;
 
 static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                      const size_t *out, size_t nout, field_text *ft, char **kbuf, size_t *klen,
-                      FILE **kmem)
+                      const size_t *out, size_t nout, field_text *ft, char **kbuf, FILE **kmem)
 {
     const uint8_t *end = v + vn;
     for (size_t c = 0; c < S->table.ncols; c++) {
@@ -112,7 +111,6 @@ static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v,
             fflush(kmem[i]);
             size_t c = S->key_cols[i];
             ft[c] = (field_text){(const uint8_t *)kbuf[i], (size_t)at, 0, 1};
-            (void)klen;
         }
     }
     for (size_t i = 0; i < nout; i++) {
@@ -276,7 +274,7 @@ int cmd_scan(int argc, char **argv)
         for (; rows < limit && store_iter_valid(it); store_iter_next(it), rows++) {
             size_t kn, vn;
             const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
-            print_row(&S, k, kn, v, vn, out, nout, ft, kbuf, klen, kmem);
+            print_row(&S, k, kn, v, vn, out, nout, ft, kbuf, kmem);
         }
         if (store_iter_error(it))
             cli_fail("scan: %s", store_iter_error(it));

@@ -50,7 +50,9 @@ int run_write(const char *path, const keysort_item *items, size_t n, size_t buff
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++)
         ok = run_out_sink(&o, items[i].rec, err, errlen);
-    ok = run_out_close(&o, ok ? err : (char[256]){0}, ok ? errlen : 256) && ok;
+    char later[256]; /* the first error is the one to report */
+    if (!run_out_close(&o, ok ? err : later, ok ? errlen : sizeof later))
+        ok = 0;
     free(iobuf);
     return ok;
 }
