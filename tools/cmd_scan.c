@@ -83,8 +83,11 @@ typedef struct field_text {
     int decoded; /* from the key: already CSV */
 } field_text;
 
+/* Prints one row: key columns decoded (all of them into km, one after the
+ * other), the others from the value, in the order of out[]. */
 static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                      const size_t *out, size_t nout, field_text *ft, char **kbuf, FILE **kmem)
+                      const size_t *out, size_t nout, field_text *ft, FILE *km, char **kbuf,
+                      long *kat)
 {
     const uint8_t *end = v + vn;
     for (size_t c = 0; c < S->table.ncols; c++) {
@@ -101,17 +104,19 @@ static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v,
         size_t skip = S->tag >= 0;
         ordo_key_reader r;
         ordo_key_reader_init(&r, k + skip, kn - skip);
+        rewind(km);
         for (size_t i = 0; i < S->key.ncols; i++) {
-            rewind(kmem[i]);
-            ordo_status st = decode_field(&r, &S->key.cols[i], kmem[i], 1);
+            kat[i] = ftell(km);
+            ordo_status st = decode_field(&r, &S->key.cols[i], km, 1);
             if (st != ORDO_OK)
                 cli_fail("scan: a key does not match the table's key (column '%s'): %s",
                          S->key.cols[i].name, ordo_status_message(st));
-            long at = ftell(kmem[i]);
-            fflush(kmem[i]);
-            size_t c = S->key_cols[i];
-            ft[c] = (field_text){(const uint8_t *)kbuf[i], (size_t)at, 0, 1};
         }
+        kat[S->key.ncols] = ftell(km);
+        fflush(km); /* *kbuf is valid from here */
+        for (size_t i = 0; i < S->key.ncols; i++)
+            ft[S->key_cols[i]] = (field_text){(const uint8_t *)*kbuf + kat[i],
+                                              (size_t)(kat[i + 1] - kat[i]), 0, 1};
     }
     for (size_t i = 0; i < nout; i++) {
         const field_text *f = &ft[out[i]];
@@ -173,6 +178,8 @@ int cmd_scan(int argc, char **argv)
     }
     if (!db)
         cli_fail("scan: needs --db DIR\n%s", usage);
+    static char outbuf[1 << 20]; /* before any output */
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     char err[512];
     store *st = store_open(db, 1, err, sizeof err);
     if (!st)
@@ -260,12 +267,12 @@ int cmd_scan(int argc, char **argv)
         putchar('\n');
     }
     field_text *ft = cli_alloc(S.table.ncols * sizeof *ft);
-    char **kbuf = cli_alloc((S.key.ncols + 1) * sizeof *kbuf);
-    size_t *klen = cli_alloc((S.key.ncols + 1) * sizeof *klen);
-    FILE **kmem = cli_alloc((S.key.ncols + 1) * sizeof *kmem);
-    for (size_t i = 0; i < S.key.ncols; i++)
-        if (!(kmem[i] = open_memstream(&kbuf[i], &klen[i])))
-            cli_fail("scan: out of memory");
+    long *kat = cli_alloc((S.key.ncols + 1) * sizeof *kat);
+    char *kbuf = NULL;
+    size_t klen = 0;
+    FILE *km = open_memstream(&kbuf, &klen);
+    if (!km)
+        cli_fail("scan: out of memory");
     unsigned long long rows = 0;
     if (bytes_less(lower, upper)) {
         store_iter *it = store_iter_open(st, lower.p, lower.n, upper.p, upper.n, reverse);
@@ -274,7 +281,7 @@ int cmd_scan(int argc, char **argv)
         for (; rows < limit && store_iter_valid(it); store_iter_next(it), rows++) {
             size_t kn, vn;
             const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
-            print_row(&S, k, kn, v, vn, out, nout, ft, kbuf, kmem);
+            print_row(&S, k, kn, v, vn, out, nout, ft, km, &kbuf, kat);
         }
         if (store_iter_error(it))
             cli_fail("scan: %s", store_iter_error(it));
@@ -282,11 +289,8 @@ int cmd_scan(int argc, char **argv)
     }
     if (fflush(stdout) || ferror(stdout))
         cli_fail("scan: write error on standard output");
-    for (size_t i = 0; i < S.key.ncols; i++) {
-        fclose(kmem[i]);
-        free(kbuf[i]);
-    }
-    free(kmem), free(kbuf), free(klen), free(ft), free(out), free(lower.p), free(upper.p);
+    fclose(km);
+    free(kbuf), free(kat), free(ft), free(out), free(lower.p), free(upper.p);
     free(S.key_cols), free(S.is_key);
     schema_free(&S.table), schema_free(&S.key);
     table_meta_free(&m);
