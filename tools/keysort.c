@@ -12,9 +12,13 @@ int keysort_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 static int item_compare(const keysort_item *a, const keysort_item *b, size_t depth)
 {
     size_t an = rec_key_len(a->rec), bn = rec_key_len(b->rec);
-    /* both keys agree on their first `depth` bytes */
-    return keysort_compare(rec_key(a->rec) + depth, an - depth, rec_key(b->rec) + depth,
-                           bn - depth);
+    /* Both keys agree on their first `depth` bytes, zero padded. A key may
+     * end before `depth` (its run tied with longer keys on zero bytes): it is
+     * then a prefix of the other key, and the shorter key sorts first. */
+    size_t ar = an > depth ? an - depth : 0, br = bn > depth ? bn - depth : 0;
+    size_t m = ar < br ? ar : br;
+    int c = m ? memcmp(rec_key(a->rec) + depth, rec_key(b->rec) + depth, m) : 0;
+    return c ? c : (an > bn) - (an < bn);
 }
 
 /* Stable, for short runs. */
