@@ -187,7 +187,7 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
     /* Variable lengths: the encoders fill the offsets as they go. */
     size_t *offs = p.stride ? NULL : offsets;
     if (fmt == ORDO_FORMAT_ORDERED)
-        ordo_ordered_encode(&p, dst, offs);
+        ordo_ordered_encode(k, &p, dst, offs);
     else if (k)
         ordo_batch_encode_tiled(k, &p, dst, offs);
     else

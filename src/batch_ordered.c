@@ -1,6 +1,10 @@
-/* Batches in the ordered format. Each field goes through the row builder,
- * so a batch is byte for byte its rows; every implementation runs this
- * path until the ordered kernels arrive. */
+/* Batches in the ordered format. The scalar reference writes each field
+ * with the row builder, so a batch is byte for byte its rows. The kernel
+ * path (ordo_ordered_encode with kernels) goes column by column over tiles
+ * of rows: fixed-width payloads through the implementation's kernels into a
+ * scratch tile, then presence byte, payload (complemented for DESC) into
+ * each row; text escaped with memchr-found runs; the rare types (numeric,
+ * inet, timetz, interval) through the builder. */
 #include "batch.h"
 
 /* Bytes per element of an ordered column's values (0: bits or strings). */
@@ -111,6 +115,86 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     return ordo_key_field_size(c->type, NULL, 0, size);
 }
 
+/* How the kernel path writes a column. */
+enum { F_SLOW, F_OP, F_F64, F_F32, F_BOOL, F_VAR, F_NIL };
+
+/* The kind of a column type, and for F_OP the kernel op (its payload is
+ * exactly the ordered format's ASC payload) and the payload width. */
+static int fast_class(ordo_type t, int *op, size_t *w)
+{
+    *op = -1;
+    switch (t) {
+    case ORDO_TYPE_INT64: case ORDO_TYPE_TIMESTAMP: case ORDO_TYPE_TIMESTAMPTZ:
+    case ORDO_TYPE_TIME_OF_DAY: *op = ORDO_OP_I64; break;
+    case ORDO_TYPE_INT32: case ORDO_TYPE_DATE: *op = ORDO_OP_I32; break;
+    case ORDO_TYPE_INT16: *op = ORDO_OP_I16; break;
+    case ORDO_TYPE_INT8: *op = ORDO_OP_I8; break;
+    case ORDO_TYPE_UINT64: case ORDO_TYPE_PG_LSN: *op = ORDO_OP_U64; break;
+    case ORDO_TYPE_UINT32: case ORDO_TYPE_ENUM: *op = ORDO_OP_U32; break;
+    case ORDO_TYPE_UINT16: *op = ORDO_OP_U16; break;
+    case ORDO_TYPE_UINT8: *op = ORDO_OP_U8; break;
+    case ORDO_TYPE_UUID: *op = ORDO_OP_COPY16; break;
+    case ORDO_TYPE_FLOAT64: *w = 8; return F_F64;
+    case ORDO_TYPE_FLOAT32: *w = 4; return F_F32;
+    case ORDO_TYPE_BOOL: *w = 1; return F_BOOL;
+    case ORDO_TYPE_STRING: case ORDO_TYPE_BYTES: *w = 0; return F_VAR;
+    case ORDO_TYPE_NIL: *w = 0; return F_NIL;
+    default: *w = 0; return F_SLOW;
+    }
+    *w = ordo_op_shape[*op].width;
+    return F_OP;
+}
+
+/* The builder's value checks of the fast fixed types: ranges. */
+static int fast_valid(const ordo_column *c, size_t r)
+{
+    if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
+        return 1;
+    size_t j = c->offset + r;
+    switch (c->type) {
+    case ORDO_TYPE_DATE: {
+        int32_t d = ORDO_LOAD(int32_t, c->values, j);
+        return d == ORDO_DATE_NEG_INFINITY || d == ORDO_DATE_INFINITY ||
+               (d >= ORDO_DATE_MIN && d < ORDO_DATE_END);
+    }
+    case ORDO_TYPE_TIME_OF_DAY: {
+        int64_t us = ORDO_LOAD(int64_t, c->values, j);
+        return us >= 0 && us <= ORDO_TIME_MAX;
+    }
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: {
+        int64_t us = ORDO_LOAD(int64_t, c->values, j);
+        return us == ORDO_TIMESTAMP_NEG_INFINITY || us == ORDO_TIMESTAMP_INFINITY ||
+               (us >= ORDO_TIMESTAMP_MIN && us < ORDO_TIMESTAMP_END);
+    }
+    default: return 1;
+    }
+}
+
+/* Zero bytes in p[0..n): each costs one more byte when escaped. */
+static size_t zero_count(const uint8_t *p, size_t n)
+{
+    size_t z = 0;
+    for (size_t i = 0; i < n; i++)
+        z += p[i] == 0;
+    return z;
+}
+
+/* Text or bytes escaped: 00 -> 00 ff, then the terminator 00 00; all of
+ * it complemented with mask. Returns the bytes written. Short text is the
+ * common case: a byte loop beats a call per run. */
+static size_t put_escaped(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        d[k++] = (uint8_t)(p[i] ^ mask);
+        if (p[i] == 0)
+            d[k++] = (uint8_t)(0xff ^ mask);
+    }
+    d[k] = mask, d[k + 1] = mask;
+    return k + 2;
+}
+
 ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *total,
                               size_t *stride, ordo_batch_error *where)
 {
@@ -130,20 +214,50 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
         size_t fs0 = 0; /* the first row's size: all equal means a fixed stride */
         if (var && ((nrows && !c->offsets) || (c->offset_bits != 32 && c->offset_bits != 64)))
             return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
-        /* the builder checks every value: a dry run on a scratch key */
+        int op;
+        size_t w;
+        int kind = fast_class(c->type, &op, &w);
+        if (kind != F_SLOW && kind != F_VAR) {
+            /* fixed width: 1 + w bytes, 1 for a NULL; only ranges to check */
+            size_t nulls = 0, bytes;
+            for (size_t r = 0; r < nrows; r++) {
+                if (kind == F_NIL || !ordo_col_valid(c, r)) {
+                    nulls++;
+                } else if (!fast_valid(c, r)) {
+                    if (where)
+                        where->row = r;
+                    return ORDO_ERR_OUT_OF_RANGE;
+                }
+            }
+            if (__builtin_mul_overflow(nrows - nulls, 1 + w, &bytes) ||
+                __builtin_add_overflow(bytes, nulls, &bytes) ||
+                __builtin_add_overflow(sum, bytes, &sum))
+                return ORDO_ERR_SIZE_OVERFLOW;
+            constant &= kind == F_NIL || nulls == 0 || nulls == nrows;
+            continue;
+        }
+        /* the builder checks every other value: a dry run on a scratch key */
         for (size_t r = 0; r < nrows; r++) {
             if (where)
                 where->row = r;
+            size_t fs = 1;
             if (var) {
                 int64_t a = ordo_col_offset_at(c, c->offset + r),
                         b = ordo_col_offset_at(c, c->offset + r + 1);
                 if (a < 0 || b < a)
                     return ORDO_ERR_INVALID_VALUE;
+                if (kind == F_VAR && ordo_col_valid(c, r)) {
+                    size_t n = (size_t)(b - a);
+                    if (__builtin_add_overflow(n, zero_count((const uint8_t *)c->values + a, n) + 3,
+                                               &fs))
+                        return ORDO_ERR_SIZE_OVERFLOW;
+                }
             }
-            size_t fs = 0;
-            ordo_status fst = field_size(c, r, &fs);
-            if (fst != ORDO_OK)
-                return fst;
+            if (kind == F_SLOW) {
+                ordo_status fst = field_size(c, r, &fs);
+                if (fst != ORDO_OK)
+                    return fst;
+            }
             if (!var) {
                 uint8_t scratch[64]; /* the largest fixed field: an IPv6 inet, 53 */
                 ordo_key k;
@@ -164,7 +278,8 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
     return ORDO_OK;
 }
 
-void ordo_ordered_encode(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets)
+/* The scalar reference: row after row, field after field, with the builder. */
+static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets)
 {
     size_t at = 0;
     for (size_t r = 0; r < pl->nrows; r++) {
@@ -181,5 +296,151 @@ void ordo_ordered_encode(const ordo_batch_plan *pl, uint8_t *dst, size_t *offset
         at += len;
         if (offsets)
             offsets[r + 1] = at;
+    }
+}
+
+static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 0x00; }
+
+/* w payload bytes from s to d, XOR mask (00 or ff in every byte). */
+static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint64_t mask)
+{
+    uint64_t a, b;
+    switch (w) {
+    case 16:
+        memcpy(&a, s, 8), memcpy(&b, s + 8, 8);
+        a ^= mask, b ^= mask;
+        memcpy(d, &a, 8), memcpy(d + 8, &b, 8);
+        break;
+    case 8:
+        memcpy(&a, s, 8);
+        a ^= mask;
+        memcpy(d, &a, 8);
+        break;
+    case 4: {
+        uint32_t v;
+        memcpy(&v, s, 4);
+        v ^= (uint32_t)mask;
+        memcpy(d, &v, 4);
+        break;
+    }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, s, 2);
+        v ^= (uint16_t)mask;
+        memcpy(d, &v, 2);
+        break;
+    }
+    default: d[0] = (uint8_t)(s[0] ^ (uint8_t)mask); break;
+    }
+}
+
+/* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS. */
+static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
+                        uint8_t *dst, size_t *offsets)
+{
+    size_t cur[ORDO_TILE_ROWS];
+    uint8_t scratch[ORDO_TILE_ROWS * 16];
+    /* where each row starts */
+    if (!offsets) {
+        for (size_t i = 0; i < n; i++)
+            cur[i] = (r0 + i) * pl->stride;
+    } else {
+        size_t len[ORDO_TILE_ROWS] = {0};
+        for (size_t ci = 0; ci < pl->ncols; ci++) {
+            const ordo_column *c = &pl->cols[ci];
+            int op;
+            size_t w;
+            int kind = fast_class(c->type, &op, &w);
+            for (size_t i = 0; i < n; i++) {
+                size_t r = r0 + i, fs = 1;
+                if (kind == F_NIL || !ordo_col_valid(c, r))
+                    fs = 1;
+                else if (kind == F_VAR) {
+                    size_t j = c->offset + r;
+                    int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+                    fs = 3 + (size_t)(b - a) +
+                         zero_count((const uint8_t *)c->values + a, (size_t)(b - a));
+                } else if (kind == F_SLOW)
+                    field_size(c, r, &fs);
+                else
+                    fs = 1 + w;
+                len[i] += fs;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            cur[i] = offsets[r0 + i];
+            offsets[r0 + i + 1] = cur[i] + len[i];
+        }
+    }
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w;
+        int kind = fast_class(c->type, &op, &w);
+        uint8_t pres = present_of(c->order), nul = (uint8_t)(pres ^ 1);
+        uint8_t mask8 = c->order >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+        uint64_t mask = mask8 ? ~UINT64_C(0) : 0;
+        if (kind == F_NIL) {
+            for (size_t i = 0; i < n; i++)
+                dst[cur[i]++] = nul;
+            continue;
+        }
+        if (kind == F_SLOW) {
+            for (size_t i = 0; i < n; i++) {
+                size_t fs = 1;
+                field_size(c, r0 + i, &fs);
+                ordo_key key;
+                ordo_key_init(&key, dst + cur[i], fs, 0);
+                put(&key, c, r0 + i);
+                cur[i] += fs;
+            }
+            continue;
+        }
+        size_t j0 = c->offset + r0;
+        if (kind == F_OP) {
+            k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, scratch,
+                         w);
+        } else if (kind == F_F64) {
+            for (size_t i = 0; i < n; i++)
+                ordo_store_be64(scratch + 8 * i,
+                                ordo_ordered_f64_word(ORDO_LOAD(double, c->values, j0 + i)));
+        } else if (kind == F_F32) {
+            for (size_t i = 0; i < n; i++)
+                ordo_store_be32(scratch + 4 * i,
+                                ordo_ordered_f32_word(ORDO_LOAD(float, c->values, j0 + i)));
+        } else if (kind == F_BOOL) {
+            k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *d = dst + cur[i];
+            if (!ordo_col_valid(c, r0 + i)) {
+                d[0] = nul;
+                cur[i]++;
+                continue;
+            }
+            d[0] = pres;
+            if (kind == F_VAR) {
+                size_t j = j0 + i;
+                int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+                cur[i] += 1 + put_escaped(d + 1, (const uint8_t *)c->values + a, (size_t)(b - a),
+                                          mask8);
+            } else {
+                put_payload(d + 1, scratch + i * w, w, mask);
+                cur[i] += 1 + w;
+            }
+        }
+    }
+}
+
+void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
+                         size_t *offsets)
+{
+    if (!k) {
+        encode_rows(pl, dst, offsets);
+        return;
+    }
+    for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
+        size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
+        encode_tile(k, pl, r0, n, dst, offsets);
     }
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct keysort_item {
     uint64_t prefix;    /* scratch: key bytes at the current depth */
@@ -16,9 +17,21 @@ typedef struct keysort_item {
 /* The record layout the sort reads keys from: a 16-byte header
  * (u32 key length, u32 value length, u64 input line), the key, the value. */
 #define REC_HEADER 16
-static inline uint32_t rec_key_len(const uint8_t *rec) { return *(const uint32_t *)rec; }
-static inline uint32_t rec_value_len(const uint8_t *rec) { return *(const uint32_t *)(rec + 4); }
-static inline uint64_t rec_line(const uint8_t *rec) { return *(const uint64_t *)(rec + 8); }
+/* Records are packed back to back: no alignment is assumed. */
+static inline uint32_t rec_u32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static inline uint32_t rec_key_len(const uint8_t *rec) { return rec_u32(rec); }
+static inline uint32_t rec_value_len(const uint8_t *rec) { return rec_u32(rec + 4); }
+static inline uint64_t rec_line(const uint8_t *rec)
+{
+    uint64_t v;
+    memcpy(&v, rec + 8, 8);
+    return v;
+}
 static inline const uint8_t *rec_key(const uint8_t *rec) { return rec + REC_HEADER; }
 static inline const uint8_t *rec_value(const uint8_t *rec)
 {
