@@ -462,6 +462,28 @@ static void test_lexkey_tables(void **state)
     ordo(&r, NULL, "scan", "--db", db, "--prefix", "b", NULL);
     assert_text_equal(r.out, "b,1,\nb,2,x\n");
     run_free(&r);
+    /* untagged, a key may not start with ff (the system keys' byte): found
+     * by the encoding thread, reported with its line, nothing loaded */
+    char db2[300], ff[300];
+    path_in(db2, sizeof db2, "db-lexkey-ff");
+    path_in(ff, sizeof ff, "ff.csv");
+    FILE *f = fopen(ff, "wb");
+    for (int i = 0; i < 10000; i++)
+        fprintf(f, "%d,a\n", i);
+    fputs("9223372036854775807,b\n", f);
+    for (int i = 0; i < 10000; i++)
+        fprintf(f, "%d,c\n", 20000 + i);
+    fclose(f);
+    ordo(&r, NULL, "load", "--db", db2, "--format", "lexkey", "--schema", "n bigint, s text",
+         "--key", "n", ff, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "ff.csv:10001:1: the key starts with byte ff"));
+    run_free(&r);
+    assert_int_equal(leftovers(db2), 0);
+    ordo(&r, NULL, "scan", "--db", db2, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "no untagged table"));
+    run_free(&r);
     /* LexKey has no orders */
     ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--format", "lexkey", "--schema",
          "s text", "--key", "s DESC", csv, NULL);

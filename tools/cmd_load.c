@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "cli.h"
 #include "fields.h"
+#include "handoff.h"
 #include "keysort.h"
 #include "rowvalue.h"
 #include "runs.h"
@@ -120,6 +121,17 @@ static void progress_end(progress *p)
         fputs("\r\033[K", stderr);
 }
 
+/* A batch of parsed rows: the reading thread fills one while the encoding
+ * thread turns the other into records. */
+typedef struct slot {
+    batchbuf kb;             /* the key columns */
+    uint8_t *vals;           /* value bytes of the rows */
+    size_t vals_len, vals_cap;
+    size_t voff[LOAD_BATCH_ROWS + 1];
+    uint64_t lines[LOAD_BATCH_ROWS];
+    size_t cols[LOAD_BATCH_ROWS]; /* byte column of the first key field */
+} slot;
+
 typedef struct loader {
     const load_options *o;
     const char *name;        /* the input's name in messages */
@@ -128,12 +140,11 @@ typedef struct loader {
     size_t *key_cols;        /* table column of each key column */
     int *is_key;             /* per table column */
     int value_all;           /* the value holds every column (LexKey keys do not decode) */
-    batchbuf kb, vb;         /* key columns of a batch; one row for checking the others */
-    uint8_t *vals;           /* value bytes of the batch's rows */
-    size_t vals_len, vals_cap;
-    size_t voff[LOAD_BATCH_ROWS + 1];
-    uint64_t lines[LOAD_BATCH_ROWS];
-    size_t cols[LOAD_BATCH_ROWS]; /* byte column of the first key field */
+    batchbuf vb;             /* one row, for checking the non-key columns */
+    slot slots[2], *cur;     /* cur: the one being filled */
+    handoff worker;          /* encodes slots into records, sorts, spills */
+    char werr[1024];         /* the worker's first error (under worker.mu) */
+    int werr_code;
     uint8_t *keys;
     size_t keys_cap, koff[LOAD_BATCH_ROWS + 1];
     /* the in-memory run */
@@ -172,6 +183,37 @@ static void check_signal(void)
 {
     if (g_signal)
         load_fail("interrupted by signal %d; the database is unchanged", (int)g_signal);
+}
+
+/* Records the worker's first error; the reading thread reports it. */
+static int worker_fail(loader *L, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int worker_fail(loader *L, int code, const char *fmt, ...)
+{
+    pthread_mutex_lock(&L->worker.mu);
+    if (!L->werr[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(L->werr, sizeof L->werr, fmt, ap);
+        va_end(ap);
+        L->werr_code = code;
+    }
+    pthread_mutex_unlock(&L->worker.mu);
+    return 0;
+}
+
+/* Ends the load with the worker's error, if it had one. */
+static void check_worker(loader *L)
+{
+    pthread_mutex_lock(&L->worker.mu);
+    int code = L->werr_code;
+    pthread_mutex_unlock(&L->worker.mu);
+    if (!code)
+        return;
+    progress_end(&L->prog);
+    if (code == CLI_EXIT_BAD_INPUT)
+        cli_fail_plain("%s", L->werr);
+    load_fail("%s", L->werr);
 }
 
 /* ---------------------------------------------------------------- output */
@@ -246,6 +288,7 @@ static int arena_fits(const loader *L, size_t rec)
     return align16(L->arena_used + rec) + (L->nrec + 1) * 2 * sizeof(keysort_item) <= L->arena_cap;
 }
 
+/* NULL when out of memory. */
 static keysort_item *sort_arena(loader *L)
 {
     keysort_item *items = (keysort_item *)(void *)(L->arena + align16(L->arena_used));
@@ -254,33 +297,33 @@ static keysort_item *sort_arena(loader *L)
         items[i].rec = L->arena + at;
         at += rec_size(L->arena + at);
     }
-    if (!keysort(items, items + L->nrec, L->nrec))
-        load_fail("out of memory sorting");
-    return items;
+    return keysort(items, items + L->nrec, L->nrec) ? items : NULL;
 }
 
-static void spill(loader *L)
+/* Sorts the records in the arena and writes them as the next run. */
+static int spill(loader *L)
 {
     if (!L->nrec)
-        return;
-    L->phase = "sort";
-    progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 0);
+        return 1;
     keysort_item *items = sort_arena(L);
     char path[4400], err[512];
     snprintf(path, sizeof path, "%s/run-%06zu", g_tmpdir, L->nruns);
-    L->phase = "read/encode";
+    if (!items)
+        return worker_fail(L, 1, "out of memory sorting");
     if (!run_write(path, items, L->nrec, 1 << 20, err, sizeof err))
-        load_fail("%s", err);
-    L->runs = realloc(L->runs, (L->nruns + 1) * sizeof *L->runs);
-    if (!L->runs)
-        load_fail("out of memory");
-    L->runs[L->nruns++] = strdup(path);
+        return worker_fail(L, 1, "%s", err);
+    char **runs = realloc(L->runs, (L->nruns + 1) * sizeof *L->runs);
+    if (!runs || !(path[0] && (runs[L->nruns] = strdup(path))))
+        return worker_fail(L, 1, "out of memory");
+    L->runs = runs;
+    L->nruns++;
     L->arena_used = 0;
     L->nrec = 0;
+    return 1;
 }
 
-static void add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *val, size_t vn,
-                       uint64_t line)
+static int add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *val, size_t vn,
+                      uint64_t line)
 {
     size_t tag = L->o->tag >= 0;
     size_t n = REC_HEADER + tag + kn + vn;
@@ -293,16 +336,17 @@ static void add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *
         int ok = store_batch_put(L->wb, k, tag + kn, val, vn, err, sizeof err);
         free(k);
         if (!ok)
-            load_fail("%s", err);
+            return worker_fail(L, 1, "%s", err);
         L->loaded++;
         L->bytes_out += tag + kn + vn;
-        return;
+        return 1;
     }
     if (!arena_fits(L, n)) {
-        spill(L);
+        if (!spill(L))
+            return 0;
         if (!arena_fits(L, n))
-            load_fail("line %llu: a row of %zu bytes does not fit in --memory",
-                      (unsigned long long)line, n);
+            return worker_fail(L, 1, "line %llu: a row of %zu bytes does not fit in --memory",
+                               (unsigned long long)line, n);
     }
     uint8_t *r = L->arena + L->arena_used;
     uint32_t k32 = (uint32_t)(tag + kn), v32 = (uint32_t)vn;
@@ -315,44 +359,66 @@ static void add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *
     memcpy(r + REC_HEADER + tag + kn, val, vn);
     L->arena_used += n;
     L->nrec++;
+    return 1;
 }
 
 /* ----------------------------------------------------------------- input */
 
-/* Encodes the batch's keys and adds one record per row. */
-static void flush_batch(loader *L)
+/* The worker's job: encodes a slot's keys, adds one record per row, and
+ * empties the slot. After an error it only empties slots. */
+static void encode_slot(void *ctx, void *job)
 {
-    size_t rows = L->kb.rows;
-    if (!rows)
-        return;
-    const ordo_column *cols = batchbuf_view(&L->kb);
-    size_t total = 0;
-    ordo_batch_error where = {0, 0};
-    ordo_status s = ordo_batch_size(L->fmt, cols, L->key.ncols, rows, &total, NULL, &where);
-    if (s == ORDO_OK && total > L->keys_cap) {
-        free(L->keys);
-        L->keys_cap = total + total / 2;
-        L->keys = cli_alloc(L->keys_cap);
+    loader *L = ctx;
+    slot *sl = job;
+    size_t rows = sl->kb.rows;
+    pthread_mutex_lock(&L->worker.mu);
+    int failed = L->werr_code != 0;
+    pthread_mutex_unlock(&L->worker.mu);
+    if (rows && !failed) {
+        const ordo_column *cols = batchbuf_view(&sl->kb);
+        size_t total = 0;
+        ordo_batch_error where = {0, 0};
+        ordo_status s = ordo_batch_size(L->fmt, cols, L->key.ncols, rows, &total, NULL, &where);
+        if (s == ORDO_OK && total > L->keys_cap) {
+            free(L->keys);
+            L->keys_cap = total + total / 2;
+            L->keys = cli_alloc(L->keys_cap);
+        }
+        if (s == ORDO_OK)
+            s = ordo_batch_encode(L->fmt, cols, L->key.ncols, rows, L->keys, L->keys_cap, L->koff,
+                                  &where);
+        if (s != ORDO_OK) {
+            worker_fail(L, CLI_EXIT_BAD_INPUT, "%s:%llu: column '%s': %s", L->name,
+                        (unsigned long long)sl->lines[where.row], L->key.cols[where.column].name,
+                        ordo_status_message(s));
+            rows = 0;
+        }
+        for (size_t r = 0; r < rows; r++) {
+            const uint8_t *k = L->keys + L->koff[r];
+            size_t kn = L->koff[r + 1] - L->koff[r];
+            if (L->o->tag < 0 && kn && k[0] == 0xff) {
+                worker_fail(L, CLI_EXIT_BAD_INPUT,
+                            "%s:%llu:%zu: the key starts with byte ff, which ordo keeps for its "
+                            "system keys: load this table with --tag N",
+                            L->name, (unsigned long long)sl->lines[r], sl->cols[r]);
+                break;
+            }
+            if (!add_record(L, k, kn, sl->vals + sl->voff[r], sl->voff[r + 1] - sl->voff[r],
+                            sl->lines[r]))
+                break;
+        }
     }
-    if (s == ORDO_OK)
-        s = ordo_batch_encode(L->fmt, cols, L->key.ncols, rows, L->keys, L->keys_cap, L->koff,
-                              &where);
-    if (s != ORDO_OK)
-        cli_fail_plain("%s:%llu: column '%s': %s", L->name,
-                       (unsigned long long)L->lines[where.row], L->key.cols[where.column].name,
-                       ordo_status_message(s));
-    for (size_t r = 0; r < rows; r++) {
-        const uint8_t *k = L->keys + L->koff[r];
-        size_t kn = L->koff[r + 1] - L->koff[r];
-        if (L->o->tag < 0 && kn && k[0] == 0xff)
-            cli_fail_plain("%s:%llu:%zu: the key starts with byte ff, which ordo keeps for its "
-                           "system keys: load this table with --tag N",
-                           L->name, (unsigned long long)L->lines[r], L->cols[r]);
-        add_record(L, k, kn, L->vals + L->voff[r], L->voff[r + 1] - L->voff[r], L->lines[r]);
-    }
-    batchbuf_clear(&L->kb);
-    L->vals_len = 0;
+    batchbuf_clear(&sl->kb);
+    sl->vals_len = 0;
+}
+
+/* Hands the filled slot to the worker and takes the other one. */
+static void post_slot(loader *L)
+{
+    handoff_put(&L->worker, L->cur);
+    check_worker(L);
     check_signal();
+    L->cur = L->cur == &L->slots[0] ? &L->slots[1] : &L->slots[0];
     progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 0);
 }
 
@@ -390,24 +456,25 @@ static const char *take_row(loader *L, const csv_reader *rd, char *msg, size_t c
         field_count_error(rd, t->ncols, L->name, msg, cap);
         return msg;
     }
-    size_t r = L->kb.rows;
+    slot *sl = L->cur;
+    size_t r = sl->kb.rows;
     size_t need = 0;
     for (size_t c = 0; c < t->ncols; c++)
         need += ROWVALUE_MAX(rd->fields[c].n);
-    if (L->vals_len + need > L->vals_cap) {
-        L->vals_cap = 2 * (L->vals_len + need);
-        L->vals = realloc(L->vals, L->vals_cap);
-        if (!L->vals)
+    if (sl->vals_len + need > sl->vals_cap) {
+        sl->vals_cap = 2 * (sl->vals_len + need);
+        sl->vals = realloc(sl->vals, sl->vals_cap);
+        if (!sl->vals)
             load_fail("out of memory");
     }
-    size_t at = L->vals_len;
+    size_t at = sl->vals_len;
     for (size_t k = 0; k < L->key.ncols; k++) {
         size_t c = L->key_cols[k];
         const csv_field *f = &rd->fields[c];
-        const char *e = field_put(&L->kb, k, r, f->p, f->n, f->quoted);
+        const char *e = field_put(&sl->kb, k, r, f->p, f->n, f->quoted);
         if (e) {
             field_error(f, &L->key.cols[k], e, L->name, msg, cap);
-            batchbuf_drop_row(&L->kb, r);
+            batchbuf_drop_row(&sl->kb, r);
             return msg;
         }
     }
@@ -420,17 +487,17 @@ static const char *take_row(loader *L, const csv_reader *rd, char *msg, size_t c
             batchbuf_drop_row(&L->vb, 0);
             if (e) {
                 field_error(f, &t->cols[c], e, L->name, msg, cap);
-                batchbuf_drop_row(&L->kb, r);
+                batchbuf_drop_row(&sl->kb, r);
                 return msg;
             }
         }
-        at += rowvalue_put(L->vals + at, f->p, f->n, f->n == 0 && !f->quoted);
+        at += rowvalue_put(sl->vals + at, f->p, f->n, f->n == 0 && !f->quoted);
     }
-    L->lines[r] = rd->fields[0].line;
-    L->cols[r] = rd->fields[L->key_cols[0]].column;
-    L->voff[r] = L->vals_len;
-    L->voff[r + 1] = L->vals_len = at;
-    L->kb.rows++;
+    sl->lines[r] = rd->fields[0].line;
+    sl->cols[r] = rd->fields[L->key_cols[0]].column;
+    sl->voff[r] = sl->vals_len;
+    sl->voff[r + 1] = sl->vals_len = at;
+    sl->kb.rows++;
     return NULL;
 }
 
@@ -458,8 +525,8 @@ static void read_input(loader *L, FILE *f)
             L->rejected++;
             write_reject(L, &rd);
             fprintf(stderr, "%s (rejected)\n", msg);
-        } else if (L->kb.rows == LOAD_BATCH_ROWS) {
-            flush_batch(L);
+        } else if (L->cur->kb.rows == LOAD_BATCH_ROWS) {
+            post_slot(L);
         }
     }
     if (rc < 0)
@@ -467,7 +534,9 @@ static void read_input(loader *L, FILE *f)
                        rd.err_column, rd.err);
     if (ferror(f))
         load_fail("%s: read error; the database is unchanged", L->name);
-    flush_batch(L);
+    post_slot(L);
+    handoff_wait(&L->worker);
+    check_worker(L);
     csv_close(&rd);
 }
 
@@ -646,7 +715,9 @@ static void setup_schemas(loader *L)
     for (size_t k = 0; k < L->key.ncols; k++)
         L->is_key[L->key_cols[k]] = 1;
     L->value_all = L->fmt != ORDO_FORMAT_ORDERED;
-    batchbuf_init(&L->kb, &L->key, LOAD_BATCH_ROWS);
+    for (int i = 0; i < 2; i++)
+        batchbuf_init(&L->slots[i].kb, &L->key, LOAD_BATCH_ROWS);
+    L->cur = &L->slots[0];
     batchbuf_init(&L->vb, &L->table, 1);
 }
 
@@ -758,6 +829,8 @@ int cmd_load(int argc, char **argv)
             load_fail("out of memory");
     }
     L->in = in;
+    if (!handoff_start(&L->worker, encode_slot, L))
+        load_fail("cannot start a thread");
     read_input(L, in);
     double t_read = now(), t_written = t_read;
 
@@ -771,6 +844,8 @@ int cmd_load(int argc, char **argv)
             L->phase = "sort";
             progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 1);
             keysort_item *items = sort_arena(L);
+            if (!items)
+                load_fail("out of memory sorting");
             L->phase = "write";
             L->prog.start = now();
             for (size_t i = 0; i < L->nrec; i++)
@@ -779,7 +854,8 @@ int cmd_load(int argc, char **argv)
             free(L->arena);
             L->arena = NULL;
         } else {
-            spill(L);
+            if (!spill(L))
+                load_fail("%s", L->werr);
             free(L->arena);
             L->arena = NULL;
             L->prog.start = now();
@@ -809,15 +885,19 @@ int cmd_load(int argc, char **argv)
         fclose(in);
     if (L->rejects && fclose(L->rejects))
         load_fail("--rejects: cannot write '%s'", o.rejects);
+    handoff_stop(&L->worker);
     sst_close(L->sst);
     for (size_t i = 0; i < L->nruns; i++)
         free(L->runs[i]);
     free(L->runs);
-    batchbuf_free(&L->kb);
+    for (int i = 0; i < 2; i++) {
+        batchbuf_free(&L->slots[i].kb);
+        free(L->slots[i].vals);
+    }
     batchbuf_free(&L->vb);
     schema_free(&L->table);
     schema_free(&L->key);
-    free(L->key_cols), free(L->is_key), free(L->vals), free(L->keys), free(L->prev);
+    free(L->key_cols), free(L->is_key), free(L->keys), free(L->prev);
     free(L);
     cleanup();
     store_close(g_db);
