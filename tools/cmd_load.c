@@ -132,6 +132,12 @@ typedef struct slot {
     size_t cols[LOAD_BATCH_ROWS]; /* byte column of the first key field */
 } slot;
 
+/* Sorted records handed to the worker that writes the SST files. */
+typedef struct outblock {
+    uint8_t *p;
+    size_t len, cap;
+} outblock;
+
 typedef struct loader {
     const load_options *o;
     const char *name;        /* the input's name in messages */
@@ -142,7 +148,9 @@ typedef struct loader {
     int value_all;           /* the value holds every column (LexKey keys do not decode) */
     batchbuf vb;             /* one row, for checking the non-key columns */
     slot slots[2], *cur;     /* cur: the one being filled */
-    handoff worker;          /* encodes slots into records, sorts, spills */
+    handoff worker;          /* encodes slots into records, sorts, spills; then writes SSTs */
+    int writing;             /* set by the reader while the worker is idle */
+    outblock blocks[2], *ob; /* records on their way to the SST files */
     char werr[1024];         /* the worker's first error (under worker.mu) */
     int werr_code;
     uint8_t *keys;
@@ -218,13 +226,49 @@ static void check_worker(loader *L)
 
 /* ---------------------------------------------------------------- output */
 
+/* The worker's job in the write phase: a block of records into the SST
+ * files (compression and file writes overlap the merge). */
+static void write_block(loader *L, outblock *b)
+{
+    char err[512];
+    for (size_t at = 0; at < b->len; at += rec_size(b->p + at)) {
+        const uint8_t *rec = b->p + at;
+        if (!sst_put(L->sst, rec_key(rec), rec_key_len(rec), rec_value(rec), rec_value_len(rec),
+                     err, sizeof err)) {
+            worker_fail(L, 1, "%s", err);
+            break;
+        }
+    }
+    b->len = 0;
+}
+
+static void post_block(loader *L)
+{
+    handoff_put(&L->worker, L->ob);
+    L->ob = L->ob == &L->blocks[0] ? &L->blocks[1] : &L->blocks[0];
+}
+
 static int write_kept(loader *L, const uint8_t *rec, char *err, size_t errlen)
 {
+    (void)err, (void)errlen; /* the worker's errors surface at the next check */
+    size_t n = rec_size(rec);
     L->loaded++;
     L->bytes_out += rec_key_len(rec) + rec_value_len(rec);
     progress_show(&L->prog, L->phase, L->loaded, L->bytes_out, 0);
-    return sst_put(L->sst, rec_key(rec), rec_key_len(rec), rec_value(rec), rec_value_len(rec), err,
-                   errlen);
+    if (L->ob->len + n > L->ob->cap) {
+        if (L->ob->len) {
+            post_block(L);
+            check_worker(L);
+        }
+        if (n > L->ob->cap) {
+            free(L->ob->p);
+            L->ob->cap = n;
+            L->ob->p = cli_alloc(n);
+        }
+    }
+    memcpy(L->ob->p + L->ob->len, rec, n);
+    L->ob->len += n;
+    return 1;
 }
 
 /* Records arrive in key order, equal keys in input order: keeps one of
@@ -267,6 +311,10 @@ static int sorted_end(loader *L, char *err, size_t errlen)
     if (L->have_prev && !write_kept(L, L->prev, err, errlen))
         return 0;
     L->have_prev = 0;
+    if (L->ob->len)
+        post_block(L);
+    handoff_wait(&L->worker);
+    check_worker(L);
     return 1;
 }
 
@@ -366,10 +414,8 @@ static int add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *v
 
 /* The worker's job: encodes a slot's keys, adds one record per row, and
  * empties the slot. After an error it only empties slots. */
-static void encode_slot(void *ctx, void *job)
+static void encode_slot(loader *L, slot *sl)
 {
-    loader *L = ctx;
-    slot *sl = job;
     size_t rows = sl->kb.rows;
     pthread_mutex_lock(&L->worker.mu);
     int failed = L->werr_code != 0;
@@ -410,6 +456,16 @@ static void encode_slot(void *ctx, void *job)
     }
     batchbuf_clear(&sl->kb);
     sl->vals_len = 0;
+}
+
+/* The worker's jobs: slots while reading, blocks while writing. */
+static void run_job(void *ctx, void *job)
+{
+    loader *L = ctx;
+    if (L->writing)
+        write_block(L, job);
+    else
+        encode_slot(L, job);
 }
 
 /* Hands the filled slot to the worker and takes the other one. */
@@ -829,9 +885,13 @@ int cmd_load(int argc, char **argv)
             load_fail("out of memory");
     }
     L->in = in;
-    if (!handoff_start(&L->worker, encode_slot, L))
+    if (!handoff_start(&L->worker, run_job, L))
         load_fail("cannot start a thread");
     read_input(L, in);
+    L->writing = 1; /* the worker is idle: from now on it writes SST files */
+    for (int i = 0; i < 2; i++)
+        L->blocks[i] = (outblock){cli_alloc(1 << 20), 0, 1 << 20};
+    L->ob = &L->blocks[0];
     double t_read = now(), t_written = t_read;
 
     if (L->wb) {
@@ -886,6 +946,7 @@ int cmd_load(int argc, char **argv)
     if (L->rejects && fclose(L->rejects))
         load_fail("--rejects: cannot write '%s'", o.rejects);
     handoff_stop(&L->worker);
+    free(L->blocks[0].p), free(L->blocks[1].p);
     sst_close(L->sst);
     for (size_t i = 0; i < L->nruns; i++)
         free(L->runs[i]);
