@@ -763,6 +763,57 @@ static void test_stored_layout(void **state)
     store_close(st);
 }
 
+/* Several SST files (--sst-size), one ingestion; the progress line on a
+ * terminal (through script(1)'s pseudo-terminal), none with --quiet. */
+static void test_sst_split_and_progress(void **state)
+{
+    (void)state;
+    char db[300], csv[300], cmd[1200];
+    path_in(db, sizeof db, "db-split");
+    path_in(csv, sizeof csv, "split.csv");
+    FILE *f = fopen(csv, "wb");
+    for (int i = 0; i < 50000; i++)
+        fprintf(f, "%d,%d-%d\n", 49999 - i, i, i * 7);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "script -qec \"%s load --db %s --tag 5 --sst-size 64K --schema 'k integer, v text' "
+             "--key k %s\" /dev/null > %s/tty.txt",
+             ORDO_TOOL_PATH, db, csv, g_dir);
+    assert_int_equal(t_sh("%s", cmd), 0);
+    char path[300];
+    path_in(path, sizeof path, "tty.txt");
+    char *tty = slurp(path, NULL);
+    assert_non_null(strstr(tty, "\rordo load: "));
+    assert_non_null(strstr(tty, "rows/s"));
+    char *files = strstr(tty, " SST files");
+    assert_non_null(files);
+    while (files > tty && files[-1] != ' ')
+        files--;
+    assert_true(atoi(files) > 1);
+    free(tty);
+    run r;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "5", "--limit", "2", NULL);
+    assert_text_equal(r.out, "0,49999-349993\n1,49998-349986\n");
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "5", NULL);
+    size_t lines = 0;
+    for (const char *p = r.out; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 50000);
+    run_free(&r);
+    /* --quiet: no progress line even on a terminal */
+    path_in(db, sizeof db, "db-split-quiet");
+    snprintf(cmd, sizeof cmd,
+             "script -qec \"%s load --quiet --db %s --tag 5 --schema 'k integer, v text' "
+             "--key k %s\" /dev/null > %s/tty.txt",
+             ORDO_TOOL_PATH, db, csv, g_dir);
+    assert_int_equal(t_sh("%s", cmd), 0);
+    tty = slurp(path, NULL);
+    assert_null(strstr(tty, "\rordo load: "));
+    assert_non_null(strstr(tty, "50000 rows in, 50000 loaded"));
+    free(tty);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -793,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_killed_load_changes_nothing),
         cmocka_unit_test(test_option_errors),
         cmocka_unit_test(test_stored_layout),
+        cmocka_unit_test(test_sst_split_and_progress),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
