@@ -179,6 +179,18 @@ ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, in
         s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
         snprintf(text, sizeof text, "%llu", (unsigned long long)uv);
         break;
+    case ORDO_TYPE_ENUM:
+        s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
+        if (s == ORDO_OK && !isnull) {
+            if (uv >= c->nlabels)
+                return ORDO_ERR_MALFORMED_KEY; /* a rank the schema's enum does not have */
+            if (csv)
+                csv_text((const uint8_t *)c->labels[uv], strlen(c->labels[uv]), f);
+            else
+                fprintf(f, "'%s'", c->labels[uv]);
+            return s;
+        }
+        break;
     case ORDO_TYPE_PG_LSN:
         s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
         snprintf(text, sizeof text, "%llX/%llX", (unsigned long long)(uv >> 32),

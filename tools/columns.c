@@ -21,7 +21,8 @@ size_t batchbuf_value_size(const schema_column *c)
     case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
     case ORDO_TYPE_INET:
     case ORDO_TYPE_CIDR: return sizeof(ordo_inet);
-    case ORDO_TYPE_DATE: return 4;
+    case ORDO_TYPE_DATE:
+    case ORDO_TYPE_ENUM: return 4;
     case ORDO_TYPE_MACADDR: return 6;
     case ORDO_TYPE_STRING:
     case ORDO_TYPE_BYTES:

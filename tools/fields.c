@@ -182,6 +182,15 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
         batchbuf_push_bytes(b, c, r, s, n);
         return NULL;
     }
+    case ORDO_TYPE_ENUM:
+        for (size_t k = 0; k < sc->nlabels; k++) {
+            if (strlen(sc->labels[k]) == n && !memcmp(sc->labels[k], s, n)) {
+                uint32_t rank = (uint32_t)k;
+                memcpy(slot, &rank, 4);
+                return NULL;
+            }
+        }
+        return "not a label of the enum";
     case ORDO_TYPE_MACADDR: return pg_parse_mac(s, n, slot, 6);
     case ORDO_TYPE_MACADDR8: return pg_parse_mac(s, n, slot, 8);
     case ORDO_TYPE_PG_LSN:

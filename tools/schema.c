@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const struct {
     const char *name;
@@ -112,6 +113,7 @@ static const struct {
     {SQL_MACADDR, 0, 0, ORDO_TYPE_MACADDR},
     {SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
     {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
+    {SQL_ENUM, 0, 0, ORDO_TYPE_ENUM},
 };
 
 static int part_of(sql_type t)
@@ -162,6 +164,89 @@ static int strip_suffix(char *s, const char *word)
     return 0;
 }
 
+static void free_labels(schema_column *c)
+{
+    for (size_t i = 0; i < c->nlabels; i++)
+        free(c->labels[i]);
+    free(c->labels), free(c->enum_spec);
+    c->labels = NULL, c->enum_spec = NULL, c->nlabels = 0;
+}
+
+/* "enum('a', 'b''c')" at s[0..n): the labels in c; returns the bytes taken,
+ * 0 when s is not an enum, or -1 with a message. */
+static long parse_enum(const char *s, size_t n, schema_column *c, char *err, size_t errlen)
+{
+    size_t i = 0;
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    size_t start = i;
+    if (n - i < 4 || strncasecmp(s + i, "enum", 4))
+        return 0;
+    i += 4;
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    if (i >= n || s[i] != '(')
+        return 0;
+    i++;
+    for (;;) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        if (i >= n || s[i] != '\'') {
+            snprintf(err, errlen, "column '%s': enum labels are written in single quotes", c->name);
+            return -1;
+        }
+        char *label = malloc(n - i + 1), **grown = realloc(c->labels, (c->nlabels + 1) * sizeof *grown);
+        if (!label || !grown) {
+            free(label);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        c->labels = grown;
+        size_t len = 0;
+        for (i++; i < n; i++) {
+            if (s[i] == '\'' && i + 1 < n && s[i + 1] == '\'')
+                label[len++] = s[i++];
+            else if (s[i] == '\'')
+                break;
+            else
+                label[len++] = s[i];
+        }
+        label[len] = 0;
+        c->labels[c->nlabels++] = label;
+        if (i >= n) {
+            snprintf(err, errlen, "column '%s': unterminated enum label", c->name);
+            return -1;
+        }
+        for (size_t k = 0; k + 1 < c->nlabels; k++)
+            if (!strcmp(c->labels[k], label)) {
+                snprintf(err, errlen, "column '%s': enum label '%s' appears twice", c->name, label);
+                return -1;
+            }
+        for (i++; i < n && isspace((unsigned char)s[i]); i++)
+            ;
+        if (i < n && s[i] == ',') {
+            i++;
+            continue;
+        }
+        if (i < n && s[i] == ')')
+            break;
+        snprintf(err, errlen, "column '%s': expected ',' or ')' after enum label '%s'", c->name,
+                 label);
+        return -1;
+    }
+    i++;
+    c->enum_spec = malloc(i - start + 1);
+    if (!c->enum_spec) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(c->enum_spec, s + start, i - start);
+    c->enum_spec[i - start] = 0;
+    c->sql = SQL_ENUM;
+    c->sql_name = "enum";
+    return (long)i;
+}
+
 static int parse_column(const char *s, size_t n, const char *format, schema_column *c, char *err,
                         size_t errlen, size_t index)
 {
@@ -188,8 +273,21 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
         snprintf(err, errlen, "column %zu: missing name", index + 1);
         return 0;
     }
+    long taken = parse_enum(s + k, n - k, c, err, errlen);
+    if (taken < 0) {
+        free_labels(c);
+        return 0;
+    }
+    k += (size_t)taken;
     char rest[256];
-    normalise(s + k, n - k, rest, sizeof rest);
+    if (c->sql == SQL_ENUM) { /* "enum" then any order words, as for other types */
+        memcpy(rest, "enum ", 5);
+        normalise(s + k, n - k, rest + 5, sizeof rest - 5);
+        if (!rest[5])
+            rest[4] = 0;
+    } else {
+        normalise(s + k, n - k, rest, sizeof rest);
+    }
     if (strip_suffix(rest, "nulls first"))
         c->nulls_first = 1, c->order_given = 2;
     else if (strip_suffix(rest, "nulls last"))
@@ -202,11 +300,17 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
     if (c->order_given != 2)
         c->nulls_first = c->desc; /* PostgreSQL: DESC defaults to NULLS FIRST */
     c->order_given |= dir_given;
-    if (!rest[0]) {
+    if (c->sql == SQL_ENUM && strcmp(rest, "enum")) {
+        snprintf(err, errlen, "column '%s': unexpected '%s' after the enum's labels", c->name,
+                 rest + 5);
+        free_labels(c);
+        return 0;
+    }
+    if (!rest[0] && c->sql != SQL_ENUM) {
         snprintf(err, errlen, "column '%s': missing type", c->name);
         return 0;
     }
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++) {
+    for (size_t i = 0; c->sql != SQL_ENUM && i < sizeof type_names / sizeof type_names[0]; i++) {
         if (!strcmp(rest, type_names[i].name)) {
             c->sql = type_names[i].sql;
             c->sql_name = type_names[i].canonical;
@@ -262,9 +366,13 @@ int schema_parse(const char *text, const char *format, schema *s, char *err, siz
         return 0;
     }
     const char *start = text;
-    int depth = 0, quoted = 0;
+    int depth = 0, quoted = 0, squoted = 0;
     for (const char *p = text;; p++) {
-        if (*p == '"')
+        if (*p == '\'' && !quoted)
+            squoted = !squoted; /* enum labels: a doubled '' toggles twice */
+        else if (squoted && *p)
+            continue;
+        else if (*p == '"')
             quoted = !quoted;
         else if (!quoted && *p == '(')
             depth++;
@@ -273,12 +381,14 @@ int schema_parse(const char *text, const char *format, schema *s, char *err, siz
         if (*p == '\0' || (*p == ',' && !depth && !quoted)) {
             if (!parse_column(start, (size_t)(p - start), format, &s->cols[s->ncols], err,
                               errlen, s->ncols)) {
+                free_labels(&s->cols[s->ncols]);
                 schema_free(s);
                 return 0;
             }
             for (size_t i = 0; i < s->ncols; i++) {
                 if (!strcmp(s->cols[i].name, s->cols[s->ncols].name)) {
                     snprintf(err, errlen, "column '%s' appears twice", s->cols[i].name);
+                    free_labels(&s->cols[s->ncols]);
                     schema_free(s);
                     return 0;
                 }
@@ -294,6 +404,8 @@ int schema_parse(const char *text, const char *format, schema *s, char *err, siz
 
 void schema_free(schema *s)
 {
+    for (size_t i = 0; s->cols && i < s->ncols; i++)
+        free_labels(&s->cols[i]);
     free(s->cols);
     s->cols = NULL;
     s->ncols = 0;
@@ -346,9 +458,20 @@ int schema_key(const schema *table, const char *text, const char *format, schema
             ok = 0;
         } else {
             columns[nitems++] = c;
+            const char *type = table->cols[c].enum_spec ? table->cols[c].enum_spec
+                                                        : table->cols[c].sql_name;
+            size_t need = strlen(type) + strlen(table->cols[c].name) + (size_t)(p - rest) + 8;
+            if (o + need >= cap * 2) {
+                char *grown = realloc(spec, cap * 2 + need * 2);
+                if (!grown) {
+                    snprintf(err, errlen, "out of memory");
+                    ok = 0;
+                    break;
+                }
+                spec = grown, cap += need;
+            }
             o += (size_t)snprintf(spec + o, cap * 2 - o, "%s\"%s\" %s %.*s", o ? "," : "",
-                                  table->cols[c].name, table->cols[c].sql_name,
-                                  (int)(p - rest), rest);
+                                  table->cols[c].name, type, (int)(p - rest), rest);
         }
         if (!*p)
             break;

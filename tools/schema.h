@@ -36,7 +36,8 @@ typedef enum sql_type {
     SQL_CIDR,
     SQL_MACADDR,
     SQL_MACADDR8,
-    SQL_PG_LSN
+    SQL_PG_LSN,
+    SQL_ENUM /* enum('label', ...): sorts by the labels' order */
 } sql_type;
 
 typedef struct schema_column {
@@ -49,6 +50,9 @@ typedef struct schema_column {
     ordo_type type;       /* the part type in the chosen format */
     uint8_t time_unit;    /* for TIME parts */
     uint8_t order;        /* ordo_order, for the ordered format */
+    char *enum_spec;      /* SQL_ENUM: "enum('a','b')" as written (malloc'd) */
+    char **labels;        /* SQL_ENUM: the labels, rank order (malloc'd) */
+    size_t nlabels;
 } schema_column;
 
 typedef struct schema {
