@@ -9,7 +9,7 @@ static const ordo_type types[] = {
     ORDO_TYPE_FLOAT32, ORDO_TYPE_FLOAT64,  ORDO_TYPE_BYTES,     ORDO_TYPE_UUID,
     ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_INT128,
     ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,     ORDO_TYPE_NUMERIC,   ORDO_TYPE_TIMETZ,
-    ORDO_TYPE_INET,    ORDO_TYPE_CIDR,
+    ORDO_TYPE_INET,    ORDO_TYPE_CIDR,     ORDO_TYPE_BIT,
 };
 #define NT (sizeof types / sizeof types[0])
 
@@ -50,6 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_NUMERIC:
             s = ordo_key_read_numeric(&r, o, (char *)bytes, sizeof bytes, &blen, &isnull);
             break;
+        case ORDO_TYPE_BIT:
+            s = ordo_key_read_bit_string(&r, o, (char *)bytes, sizeof bytes, &blen, &isnull);
+            break;
         case ORDO_TYPE_INET:
         case ORDO_TYPE_CIDR:
             s = ordo_key_read_inet(&r, o, t == ORDO_TYPE_CIDR, &in, &isnull);
@@ -89,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_FLOAT64: ordo_key_float64(&b, o, dv); break;
         case ORDO_TYPE_BYTES: ordo_key_bytes(&b, o, bytes, blen); break;
         case ORDO_TYPE_NUMERIC: CHECK(ordo_key_numeric(&b, o, (const char *)bytes, blen) == ORDO_OK); break;
+        case ORDO_TYPE_BIT: CHECK(ordo_key_bit_string(&b, o, (const char *)bytes, blen) == ORDO_OK); break;
         case ORDO_TYPE_TIMETZ: CHECK(ordo_key_timetz(&b, o, iv, (int32_t)hi) == ORDO_OK); break;
         case ORDO_TYPE_INET: CHECK(ordo_key_inet(&b, o, &in) == ORDO_OK); break;
         case ORDO_TYPE_CIDR: CHECK(ordo_key_cidr(&b, o, &in) == ORDO_OK); break;

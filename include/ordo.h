@@ -122,7 +122,8 @@ typedef enum ordo_type {
     ORDO_TYPE_NUMERIC = 30,     /* decimal text of any size, NaN, +-Infinity */
     ORDO_TYPE_TIMETZ = 31,      /* ordo_timetz: local time and UTC offset */
     ORDO_TYPE_INET = 32,        /* ordo_inet: an address, host bits kept */
-    ORDO_TYPE_CIDR = 33         /* ordo_inet: a network, host bits clear */
+    ORDO_TYPE_CIDR = 33,        /* ordo_inet: a network, host bits clear */
+    ORDO_TYPE_BIT = 34          /* bit string as '0'/'1' digits (bit, bit varying) */
 } ordo_type;
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
@@ -318,6 +319,9 @@ ORDO_API ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months
  * [+-]Infinity, [+-]NaN; equal values of any scale give equal keys.
  * ORDO_ERR_INVALID_VALUE for anything else. */
 ORDO_API ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *text, size_t n);
+/* A bit string given as n digits '0'/'1' (PostgreSQL's text form of bit and
+ * bit varying); any other character is ORDO_ERR_INVALID_VALUE. */
+ORDO_API ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, size_t n);
 /* timetz as PostgreSQL compares it: the UTC time first (not reduced modulo a
  * day), then the zone (at one instant the larger east offset first). The
  * local time is within [0, 24:00:00], the offset within +-15:59:59. */
@@ -389,6 +393,10 @@ ORDO_API ordo_status ordo_key_read_inet(ordo_key_reader *r, ordo_order o, int ci
                                         bool *is_null);
 /* numeric back as canonical text: [-]DIGITSeEXP, 0, NaN, Infinity or
  * -Infinity; short dst as for bytes (not sticky, *len = size needed). */
+/* A bit string's digits into dst[0..cap), *len of them; ORDO_ERR_DST_TOO_SMALL
+ * (not sticky) with *len the count needed. */
+ORDO_API ordo_status ordo_key_read_bit_string(ordo_key_reader *r, ordo_order o, char *dst,
+                                              size_t cap, size_t *len, bool *is_null);
 ORDO_API ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst,
                                            size_t cap, size_t *len, bool *is_null);
 /* Bytes not read yet (0 after a complete, matching decode). */

@@ -29,7 +29,8 @@ static size_t elem_size(ordo_type t)
 /* Text-like columns: offsets into their bytes. */
 static int variable(ordo_type t)
 {
-    return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC;
+    return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC ||
+           t == ORDO_TYPE_BIT;
 }
 
 static int supported(ordo_type t)
@@ -90,6 +91,8 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
         const char *text = (const char *)c->values + a;
         if (c->type == ORDO_TYPE_NUMERIC)
             return ordo_key_numeric(k, o, text, (size_t)(b - a));
+        if (c->type == ORDO_TYPE_BIT)
+            return ordo_key_bit_string(k, o, text, (size_t)(b - a));
         return ordo_key_bytes(k, o, text, (size_t)(b - a));
     }
     }

@@ -256,6 +256,8 @@ ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *si
         return ORDO_ERR_NULL_ARG;
     if (t == ORDO_TYPE_NUMERIC)
         return ordo__numeric_size(p, n, size);
+    if (t == ORDO_TYPE_BIT)
+        return ordo__bits_size(p, n, size);
     if (t == ORDO_TYPE_INET || t == ORDO_TYPE_CIDR)
         return ordo__inet_size(p, size); /* p is an ordo_inet */
     if (t == ORDO_TYPE_BYTES || t == ORDO_TYPE_STRING) {

@@ -59,6 +59,9 @@ ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, con
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
 
+/* A bit string's exact field size from its digits (src/bitstring.c). */
+ordo_status ordo__bits_size(const char *digits, size_t n, size_t *size);
+
 /* inet's exact field size (src/inet.c). */
 ordo_status ordo__inet_size(const ordo_inet *v, size_t *size);
 

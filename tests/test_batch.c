@@ -569,12 +569,14 @@ static void make_ordered(ocol *o, ordo_type t, size_t n, size_t off, int nulls, 
             break;
         }
         case ORDO_TYPE_NUMERIC:
+        case ORDO_TYPE_BIT:
         case ORDO_TYPE_STRING:
         case ORDO_TYPE_BYTES: {
             const char *src = nums[r % 7];
             size_t len = t == ORDO_TYPE_NUMERIC ? strlen(src) : (size_t)(r >> 8) % 40;
             for (size_t k = 0; k < len; k++)
                 o->values[text + k] = t == ORDO_TYPE_NUMERIC ? (uint8_t)src[k]
+                                      : t == ORDO_TYPE_BIT  ? (uint8_t)('0' + ((r >> (k % 50)) & 1))
                                        : (uint8_t)"\0\xff ab\0c\x01"[(r >> (k % 50)) % 8];
             text += len;
             o->offsets[i + 1] = (int64_t)text;
@@ -590,7 +592,8 @@ static void make_ordered(ocol *o, ordo_type t, size_t n, size_t off, int nulls, 
     }
     o->c = (ordo_column){.type = t, .values = o->values, .validity = o->validity, .offset = off,
                          .offset_bits = 64, .order = (uint8_t)order};
-    if (t == ORDO_TYPE_NUMERIC || t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES)
+    if (t == ORDO_TYPE_NUMERIC || t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES ||
+        t == ORDO_TYPE_BIT)
         o->c.offsets = o->offsets;
 }
 
@@ -633,7 +636,8 @@ static const ordo_type ordered_types[] = {
     ORDO_TYPE_UINT64,  ORDO_TYPE_FLOAT32,  ORDO_TYPE_FLOAT64,     ORDO_TYPE_UUID,
     ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_TIMESTAMPTZ,
     ORDO_TYPE_PG_LSN,  ORDO_TYPE_ENUM,     ORDO_TYPE_MACADDR8,    ORDO_TYPE_INTERVAL,
-    ORDO_TYPE_NUMERIC, ORDO_TYPE_STRING,   ORDO_TYPE_BYTES,       ORDO_TYPE_NIL,
+    ORDO_TYPE_NUMERIC, ORDO_TYPE_STRING,   ORDO_TYPE_BYTES,       ORDO_TYPE_BIT,
+    ORDO_TYPE_NIL,
 };
 #define N_ORDERED (sizeof ordered_types / sizeof ordered_types[0])
 

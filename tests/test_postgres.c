@@ -243,6 +243,9 @@ static const typed types[] = {
     {"macaddr", "substr(md5(random()::text), 1, 12)::macaddr", "('00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff')", "UTC"},
     {"macaddr8", "substr(md5(random()::text), 1, 16)::macaddr8", "('00:00:00:00:00:00:00:00'),('ff:ff:ff:ff:ff:ff:ff:ff')", "UTC"},
     {"pg_lsn", "'0/0'::pg_lsn + (random()*1e15)::numeric", "('0/0'),('FFFFFFFF/FFFFFFFF')", "UTC"},
+    {"bit varying", "substr(((random()*4294967295)::bigint)::bit(32)::text, 1, (random()*12)::int)::varbit",
+     "(''),('0'),('1'),('00000000'),('000000000'),('111111111'),('10000000')", "UTC"},
+    {"bit(8)", "((random()*255)::int)::bit(8)", "('00000000'),('11111111')", "UTC"},
     {"numeric", "round(((random()-0.5) * 10^(random()*40-20))::numeric, (random()*30)::int)",
      "('NaN'),('Infinity'),('-Infinity'),(0),(0.000),(-0.0),(1),(1.0),(1.00),(10),(100),(-1),(-10),"
      "(0.1),(0.01),(-0.01),(123456789012345678901234567890.123456789),(1e-100),(-1e100),(9.99),(10.01)",

@@ -276,18 +276,23 @@ ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, in
         s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
         timestamp_text(iv, c->type == ORDO_TYPE_TIMESTAMPTZ, text, sizeof text);
         break;
-    case ORDO_TYPE_NUMERIC: {
+    case ORDO_TYPE_NUMERIC:
+    case ORDO_TYPE_BIT: {
         size_t len = 0;
-        s = ordo_key_read_numeric(r, o, text, sizeof text, &len, &isnull);
+        ordo_status (*read)(ordo_key_reader *, ordo_order, char *, size_t, size_t *, bool *) =
+            c->type == ORDO_TYPE_BIT ? ordo_key_read_bit_string : ordo_key_read_numeric;
+        s = read(r, o, text, sizeof text, &len, &isnull);
         if (s == ORDO_ERR_DST_TOO_SMALL) { /* a long one */
             char *big = cli_alloc(len);
-            s = ordo_key_read_numeric(r, o, big, len, &len, &isnull);
+            s = read(r, o, big, len, &len, &isnull);
             if (s == ORDO_OK)
                 fwrite(big, 1, len, f);
             free(big);
             return s;
         }
         text[s == ORDO_OK ? len : 0] = 0;
+        if (s == ORDO_OK && !isnull && len == 0) /* the empty bit string is not NULL */
+            snprintf(text, sizeof text, csv ? "\"\"" : "''");
         break;
     }
     default: { /* text, bytea */

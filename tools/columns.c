@@ -27,6 +27,7 @@ size_t batchbuf_value_size(const schema_column *c)
     case ORDO_TYPE_STRING:
     case ORDO_TYPE_BYTES:
     case ORDO_TYPE_NUMERIC:
+    case ORDO_TYPE_BIT:
     case ORDO_TYPE_BOOL: return 0;
     case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_DAY32 ? 4 : 8;
     default: return 8;
@@ -46,8 +47,7 @@ void batchbuf_init(batchbuf *b, const schema *s, size_t cap_rows)
         colvec *v = &b->cols[c];
         const schema_column *sc = &s->cols[c];
         size_t vs = batchbuf_value_size(sc);
-        if (sc->type == ORDO_TYPE_STRING || sc->type == ORDO_TYPE_BYTES ||
-            sc->type == ORDO_TYPE_NUMERIC) {
+        if (batchbuf_variable(sc->type)) {
             v->values_cap = cap_rows * 16 + 64;
             v->offsets = cli_alloc((cap_rows + 1) * sizeof(int64_t));
             v->offsets[0] = 0;
@@ -96,8 +96,7 @@ void batchbuf_set_null(batchbuf *b, size_t c, size_t r)
     v->validity[r / 8] &= (uint8_t) ~(1u << (r % 8));
     v->nulls++;
     const schema_column *sc = &b->s->cols[c];
-    if (sc->type == ORDO_TYPE_STRING || sc->type == ORDO_TYPE_BYTES ||
-        sc->type == ORDO_TYPE_NUMERIC)
+    if (batchbuf_variable(sc->type))
         v->offsets[r + 1] = (int64_t)v->values_len;
     else if (sc->type != ORDO_TYPE_BOOL)
         memset(batchbuf_slot(b, c, r), 0, batchbuf_value_size(sc));
@@ -163,7 +162,7 @@ void batchbuf_drop_row(batchbuf *b, size_t r)
             v->validity[r / 8] |= (uint8_t)(1u << (r % 8));
             v->nulls--;
         }
-        if (t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC)
+        if (batchbuf_variable(t))
             v->values_len = (size_t)v->offsets[r];
         else if (t == ORDO_TYPE_BOOL)
             v->values[r / 8] &= (uint8_t) ~(1u << (r % 8));

@@ -26,6 +26,12 @@ typedef struct batchbuf {
 void batchbuf_init(batchbuf *b, const schema *s, size_t cap_rows);
 void batchbuf_free(batchbuf *b);
 void batchbuf_clear(batchbuf *b);
+/* Types held as bytes with offsets: strings, bytes, numeric and bit text. */
+static inline int batchbuf_variable(ordo_type t)
+{
+    return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC ||
+           t == ORDO_TYPE_BIT;
+}
 /* Size in bytes of one value of the column's part type (0 for strings). */
 size_t batchbuf_value_size(const schema_column *c);
 /* Pointer to row r's fixed-width slot of column c. */

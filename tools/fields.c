@@ -14,8 +14,7 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
         batchbuf_set_null(b, c, r);
         return NULL;
     }
-    void *slot = sc->type == ORDO_TYPE_STRING || sc->type == ORDO_TYPE_BYTES ||
-                         sc->type == ORDO_TYPE_BOOL || sc->type == ORDO_TYPE_NUMERIC
+    void *slot = batchbuf_variable(sc->type) || sc->type == ORDO_TYPE_BOOL
                      ? NULL
                      : batchbuf_slot(b, c, r);
     int64_t i = 0;
@@ -179,6 +178,13 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
         size_t size;
         if (ordo_key_field_size(ORDO_TYPE_NUMERIC, s, n, &size) != ORDO_OK)
             return "expected a numeric (digits, '.', exponent, NaN or Infinity)";
+        batchbuf_push_bytes(b, c, r, s, n);
+        return NULL;
+    }
+    case ORDO_TYPE_BIT: {
+        size_t size;
+        if (ordo_key_field_size(ORDO_TYPE_BIT, s, n, &size) != ORDO_OK)
+            return "expected a bit string (digits 0 and 1)";
         batchbuf_push_bytes(b, c, r, s, n);
         return NULL;
     }

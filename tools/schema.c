@@ -64,6 +64,9 @@ static const struct {
     {"macaddr", SQL_MACADDR, "macaddr"},
     {"macaddr8", SQL_MACADDR8, "macaddr8"},
     {"pg_lsn", SQL_PG_LSN, "pg_lsn"},
+    {"bit", SQL_BIT, "bit varying"},
+    {"bit varying", SQL_BIT, "bit varying"},
+    {"varbit", SQL_BIT, "bit varying"},
 };
 
 ordo_format schema_format(const char *name)
@@ -114,6 +117,7 @@ static const struct {
     {SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
     {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
     {SQL_ENUM, 0, 0, ORDO_TYPE_ENUM},
+    {SQL_BIT, 0, 0, ORDO_TYPE_BIT},
 };
 
 static int part_of(sql_type t)

@@ -37,7 +37,8 @@ typedef enum sql_type {
     SQL_MACADDR,
     SQL_MACADDR8,
     SQL_PG_LSN,
-    SQL_ENUM /* enum('label', ...): sorts by the labels' order */
+    SQL_ENUM, /* enum('label', ...): sorts by the labels' order */
+    SQL_BIT   /* bit(n) and bit varying(n): n is not checked */
 } sql_type;
 
 typedef struct schema_column {
