@@ -75,6 +75,19 @@ static inline V v_f32_nan(V v)
     simde__m256 x = simde_mm256_castsi256_ps(v);
     return simde_mm256_castps_si256(simde_mm256_cmp_ps(x, x, SIMDE_CMP_UNORD_Q));
 }
+static inline V v_f64_eq0(V v)
+{
+    return simde_mm256_castpd_si256(simde_mm256_cmp_pd(simde_mm256_castsi256_pd(v), simde_mm256_setzero_pd(), SIMDE_CMP_EQ_OQ));
+}
+static inline V v_f32_eq0(V v)
+{
+    return simde_mm256_castps_si256(simde_mm256_cmp_ps(simde_mm256_castsi256_ps(v), simde_mm256_setzero_ps(), SIMDE_CMP_EQ_OQ));
+}
+static inline size_t v_zeros8(V v)
+{
+    return (size_t)__builtin_popcount((unsigned)simde_mm256_movemask_epi8(
+        simde_mm256_cmpeq_epi8(v, simde_mm256_setzero_si256())));
+}
 static inline V v_select(V m, V a, V b) { return simde_mm256_blendv_epi8(b, a, m); }
 
 /* The high 8 bytes of x to an unaligned address: movhps, through a

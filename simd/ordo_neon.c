@@ -94,6 +94,19 @@ static inline V v_f32_nan(V v)
     simde_float32x4_t x = simde_vreinterpretq_f32_u8(v);
     return simde_vmvnq_u8(simde_vreinterpretq_u8_u32(simde_vceqq_f32(x, x)));
 }
+static inline V v_f64_eq0(V v)
+{
+    return simde_vreinterpretq_u8_u64(simde_vceqq_f64(simde_vreinterpretq_f64_u8(v), simde_vdupq_n_f64(0.0)));
+}
+static inline V v_f32_eq0(V v)
+{
+    return simde_vreinterpretq_u8_u32(simde_vceqq_f32(simde_vreinterpretq_f32_u8(v), simde_vdupq_n_f32(0.0f)));
+}
+static inline size_t v_zeros8(V v)
+{
+    /* 00 lanes compare to ff; shifted down to 1 and summed across */
+    return simde_vaddvq_u8(simde_vshrq_n_u8(simde_vceqq_u8(v, simde_vdupq_n_u8(0)), 7));
+}
 static inline V v_select(V m, V a, V b) { return simde_vbslq_u8(m, a, b); }
 
 static inline void v_scatter64(uint8_t *d, size_t s, V v)

@@ -12,6 +12,8 @@
  *   v_widen_u32(p), v_widen_u16(p), v_widen_u8(p)    zero-extended to 64
  *   v_widen_f32(p)                                    float32 -> float64 bits
  *   v_f64_lt0(v), v_f64_nan(v), v_f32_lt0(v), v_f32_nan(v)   all-ones lanes where true
+ *   v_f64_eq0(v), v_f32_eq0(v)                        all-ones lanes where +-0
+ *   v_zeros8(v)                                       how many bytes of v are 00
  *   v_select(mask, a, b)                              a where mask, else b
  *   v_scatter64(dst, stride, v)                       8-byte lane k to dst + k*stride
  *   ORDO_KERNELS_NAME                                 the table's symbol
@@ -70,6 +72,22 @@ static inline V lex_f32(V bits)
     return v_select(v_f32_nan(bits), v_set1_32(ORDO_LEXKEY_NAN32), r);
 }
 
+/* The ordered format's float rule: -0 as +0, then the sign rule, NaN
+ * (any payload) all ones. */
+static inline V ord_f64(V bits)
+{
+    V b = v_select(v_f64_eq0(bits), v_set1_64(0), bits);
+    V r = v_xor(b, v_or(v_set1_64(ORDO_SIGN64), v_f64_lt0(b)));
+    return v_select(v_f64_nan(bits), v_set1_64(~UINT64_C(0)), r);
+}
+
+static inline V ord_f32(V bits)
+{
+    V b = v_select(v_f32_eq0(bits), v_set1_32(0), bits);
+    V r = v_xor(b, v_or(v_set1_32(ORDO_SIGN32), v_f32_lt0(b)));
+    return v_select(v_f32_nan(bits), v_set1_32(~UINT32_C(0)), r);
+}
+
 static inline V sign64(V v) { return v_xor(v, v_set1_64(ORDO_SIGN64)); }
 static inline V ident(V v) { return v; }
 
@@ -102,6 +120,8 @@ static inline V sign8(V v) { return v_xor(v, v_set1_8(0x80)); }
 KERNEL(k_i32, ORDO_OP_I32, L32, 4, v_loadu(s + 4 * i), sign32, v_bswap32)
 KERNEL(k_u32, ORDO_OP_U32, L32, 4, v_loadu(s + 4 * i), ident, v_bswap32)
 KERNEL(k_f32, ORDO_OP_F32_LEX, L32, 4, v_loadu(s + 4 * i), lex_f32, v_bswap32)
+KERNEL(k_f64_ord, ORDO_OP_F64_ORD, L64, 8, v_loadu(s + 8 * i), ord_f64, v_bswap64)
+KERNEL(k_f32_ord, ORDO_OP_F32_ORD, L32, 4, v_loadu(s + 4 * i), ord_f32, v_bswap32)
 KERNEL(k_i16, ORDO_OP_I16, L16, 2, v_loadu(s + 2 * i), sign16, v_bswap16)
 KERNEL(k_u16, ORDO_OP_U16, L16, 2, v_loadu(s + 2 * i), ident, v_bswap16)
 KERNEL(k_i8, ORDO_OP_I8, L8, 1, v_loadu(s + i), sign8, ident)
@@ -113,6 +133,32 @@ static void k_copy16(const void *src, size_t n, uint8_t *dst, size_t stride)
     const uint8_t *s = (const uint8_t *)src;
     for (size_t i = 0; i < n; i++)
         memcpy(dst + i * stride, s + 16 * i, 16);
+}
+
+/* Escaping text: whole vectors without a 00 byte are copied (XOR mask) in
+ * one move; a vector with one goes byte by byte. */
+static size_t k_zeros(const uint8_t *p, size_t n)
+{
+    size_t z = 0, i = 0;
+    for (; i + V_BYTES <= n; i += V_BYTES)
+        z += v_zeros8(v_loadu(p + i));
+    return z + ordo_zeros_generic(p + i, n - i);
+}
+
+static size_t k_escape(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
+{
+    size_t i = 0, k = 0;
+    V m = v_set1_8(mask);
+    for (; i + V_BYTES <= n; i += V_BYTES) {
+        V v = v_loadu(p + i);
+        if (v_zeros8(v)) {
+            k += ordo_escape_generic(d + k, p + i, V_BYTES, mask);
+        } else {
+            v_storeu(d + k, v_xor(v, m));
+            k += V_BYTES;
+        }
+    }
+    return k + ordo_escape_generic(d + k, p + i, n - i, mask);
 }
 
 const ordo_kernels ORDO_KERNELS_NAME = {
@@ -136,8 +182,12 @@ const ordo_kernels ORDO_KERNELS_NAME = {
         [ORDO_OP_U8] = k_u8,
         [ORDO_OP_F32_LEX] = k_f32,
         [ORDO_OP_COPY16] = k_copy16,
+        [ORDO_OP_F64_ORD] = k_f64_ord,
+        [ORDO_OP_F32_ORD] = k_f32_ord,
     },
     ordo_bits_generic,
+    k_zeros,
+    k_escape,
 };
 
 #endif /* ORDO_SIMD_BODY_H */

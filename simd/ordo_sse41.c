@@ -75,6 +75,19 @@ static inline V v_f32_nan(V v)
     simde__m128 x = simde_mm_castsi128_ps(v);
     return simde_mm_castps_si128(simde_mm_cmpunord_ps(x, x));
 }
+static inline V v_f64_eq0(V v)
+{
+    return simde_mm_castpd_si128(simde_mm_cmpeq_pd(simde_mm_castsi128_pd(v), simde_mm_setzero_pd()));
+}
+static inline V v_f32_eq0(V v)
+{
+    return simde_mm_castps_si128(simde_mm_cmpeq_ps(simde_mm_castsi128_ps(v), simde_mm_setzero_ps()));
+}
+static inline size_t v_zeros8(V v)
+{
+    return (size_t)__builtin_popcount((unsigned)simde_mm_movemask_epi8(
+        simde_mm_cmpeq_epi8(v, simde_mm_setzero_si128())));
+}
 static inline V v_select(V m, V a, V b) { return simde_mm_blendv_epi8(b, a, m); }
 
 /* The high 8 bytes of x to an unaligned address: movhps, through a

@@ -109,8 +109,10 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
     return ORDO_OK;
 }
 
-static ordo_status plan_batch(ordo_format fmt, const ordo_column *cols, size_t ncols,
-                              size_t nrows, ordo_batch_plan *p, ordo_batch_error *where)
+/* k (NULL: scalar) only speeds up the plan; the result does not depend on it. */
+static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo_column *cols,
+                              size_t ncols, size_t nrows, ordo_batch_plan *p,
+                              ordo_batch_error *where)
 {
     if (!format_ok(fmt))
         return fail(where, 0, 0, ORDO_ERR_INVALID_ARG);
@@ -120,7 +122,7 @@ static ordo_status plan_batch(ordo_format fmt, const ordo_column *cols, size_t n
     int all_constant = 1;
     if (fmt == ORDO_FORMAT_ORDERED) {
         size_t stride = 0;
-        ordo_status s = ordo_ordered_plan(cols, ncols, nrows, &total, &stride, where);
+        ordo_status s = ordo_ordered_plan(k, cols, ncols, nrows, &total, &stride, where);
         if (s != ORDO_OK)
             return s;
         *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, 0};
@@ -152,9 +154,12 @@ ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t nco
                             size_t nrows, size_t *total, size_t *stride, ordo_batch_error *where)
 {
     ordo_batch_plan p;
+    const ordo_kernels *k = NULL;
     if (!total)
         return ORDO_ERR_NULL_ARG;
-    ordo_status s = plan_batch(fmt, cols, ncols, nrows, &p, where);
+    if (ordo_impl_active(&k) != ORDO_OK)
+        k = NULL; /* a bad ORDO_IMPL: the encode call reports it */
+    ordo_status s = plan_batch(k, fmt, cols, ncols, nrows, &p, where);
     if (s != ORDO_OK)
         return s;
     *total = p.total;
@@ -169,7 +174,7 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
                                       ordo_batch_error *where)
 {
     ordo_batch_plan p;
-    ordo_status s = plan_batch(fmt, cols, ncols, nrows, &p, where);
+    ordo_status s = plan_batch(k, fmt, cols, ncols, nrows, &p, where);
     if (s != ORDO_OK)
         return s;
     if (!offsets && (p.stride == 0 && nrows > 0))

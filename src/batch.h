@@ -103,8 +103,9 @@ void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *o
  * i * stride. */
 
 /* The ordered format: validation and sizes, and the rows (src/batch_ordered.c). */
-ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *total,
-                              size_t *stride, ordo_batch_error *where);
+ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
+                              size_t nrows, size_t *total, size_t *stride,
+                              ordo_batch_error *where);
 /* k NULL: the scalar reference (the row builder, field by field). */
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,
                          size_t *offsets);

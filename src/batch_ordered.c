@@ -119,7 +119,7 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
 }
 
 /* How the kernel path writes a column. */
-enum { F_SLOW, F_OP, F_F64, F_F32, F_BOOL, F_VAR, F_NIL };
+enum { F_SLOW, F_OP, F_BOOL, F_VAR, F_NIL };
 
 /* The kind of a column type, and for F_OP the kernel op (its payload is
  * exactly the ordered format's ASC payload) and the payload width. */
@@ -137,8 +137,8 @@ static int fast_class(ordo_type t, int *op, size_t *w)
     case ORDO_TYPE_UINT16: *op = ORDO_OP_U16; break;
     case ORDO_TYPE_UINT8: *op = ORDO_OP_U8; break;
     case ORDO_TYPE_UUID: *op = ORDO_OP_COPY16; break;
-    case ORDO_TYPE_FLOAT64: *w = 8; return F_F64;
-    case ORDO_TYPE_FLOAT32: *w = 4; return F_F32;
+    case ORDO_TYPE_FLOAT64: *op = ORDO_OP_F64_ORD; break;
+    case ORDO_TYPE_FLOAT32: *op = ORDO_OP_F32_ORD; break;
     case ORDO_TYPE_BOOL: *w = 1; return F_BOOL;
     case ORDO_TYPE_STRING: case ORDO_TYPE_BYTES: *w = 0; return F_VAR;
     case ORDO_TYPE_NIL: *w = 0; return F_NIL;
@@ -174,33 +174,11 @@ static int fast_valid(const ordo_column *c, size_t r)
     }
 }
 
-/* Zero bytes in p[0..n): each costs one more byte when escaped. */
-static size_t zero_count(const uint8_t *p, size_t n)
+ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
+                              size_t nrows, size_t *total, size_t *stride,
+                              ordo_batch_error *where)
 {
-    size_t z = 0;
-    for (size_t i = 0; i < n; i++)
-        z += p[i] == 0;
-    return z;
-}
-
-/* Text or bytes escaped: 00 -> 00 ff, then the terminator 00 00; all of
- * it complemented with mask. Returns the bytes written. Short text is the
- * common case: a byte loop beats a call per run. */
-static size_t put_escaped(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        d[k++] = (uint8_t)(p[i] ^ mask);
-        if (p[i] == 0)
-            d[k++] = (uint8_t)(0xff ^ mask);
-    }
-    d[k] = mask, d[k + 1] = mask;
-    return k + 2;
-}
-
-ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *total,
-                              size_t *stride, ordo_batch_error *where)
-{
+    ordo_zeros_fn zeros = k ? k->zeros : ordo_zeros_generic;
     size_t sum = 0;
     int constant = 1;
     for (size_t ci = 0; ci < ncols; ci++) {
@@ -251,8 +229,7 @@ ordo_status ordo_ordered_plan(const ordo_column *cols, size_t ncols, size_t nrow
                     return ORDO_ERR_INVALID_VALUE;
                 if (kind == F_VAR && ordo_col_valid(c, r)) {
                     size_t n = (size_t)(b - a);
-                    if (__builtin_add_overflow(n, zero_count((const uint8_t *)c->values + a, n) + 3,
-                                               &fs))
+                    if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n) + 3, &fs))
                         return ORDO_ERR_SIZE_OVERFLOW;
                 }
             }
@@ -361,8 +338,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                 else if (kind == F_VAR) {
                     size_t j = c->offset + r;
                     int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-                    fs = 3 + (size_t)(b - a) +
-                         zero_count((const uint8_t *)c->values + a, (size_t)(b - a));
+                    fs = 3 + (size_t)(b - a) + k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
                 } else if (kind == F_SLOW)
                     field_size(c, r, &fs);
                 else
@@ -403,14 +379,6 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
         if (kind == F_OP) {
             k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, scratch,
                          w);
-        } else if (kind == F_F64) {
-            for (size_t i = 0; i < n; i++)
-                ordo_store_be64(scratch + 8 * i,
-                                ordo_ordered_f64_word(ORDO_LOAD(double, c->values, j0 + i)));
-        } else if (kind == F_F32) {
-            for (size_t i = 0; i < n; i++)
-                ordo_store_be32(scratch + 4 * i,
-                                ordo_ordered_f32_word(ORDO_LOAD(float, c->values, j0 + i)));
         } else if (kind == F_BOOL) {
             k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
         }
@@ -425,8 +393,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             if (kind == F_VAR) {
                 size_t j = j0 + i;
                 int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-                cur[i] += 1 + put_escaped(d + 1, (const uint8_t *)c->values + a, (size_t)(b - a),
-                                          mask8);
+                size_t e = k->escape(d + 1, (const uint8_t *)c->values + a, (size_t)(b - a), mask8);
+                d[1 + e] = mask8, d[2 + e] = mask8; /* terminator 00 00 */
+                cur[i] += 3 + e;
             } else {
                 put_payload(d + 1, scratch + i * w, w, mask);
                 cur[i] += 1 + w;

@@ -32,6 +32,9 @@ typedef enum ordo_op {
     ORDO_OP_U8,
     ORDO_OP_F32_LEX, /* LexKey float rule on float32, 4 bytes */
     ORDO_OP_COPY16,  /* UUID: 16 bytes as they are */
+    /* the ordered format's float rule (NaN highest, -0 = +0), native widths */
+    ORDO_OP_F64_ORD,
+    ORDO_OP_F32_ORD,
     ORDO_OP_COUNT
 } ordo_op;
 
@@ -40,10 +43,18 @@ typedef void (*ordo_fixed_fn)(const void *src, size_t n, uint8_t *dst, size_t st
 typedef void (*ordo_bits_fn)(const uint8_t *bits, size_t bit0, size_t n, uint8_t *dst,
                              size_t stride);
 
+/* The zero bytes of p[0..n): what escaping will add. */
+typedef size_t (*ordo_zeros_fn)(const uint8_t *p, size_t n);
+/* src[0..n) escaped (00 -> 00 ff) and XOR mask into dst; returns the bytes
+ * written (n + the zeros). */
+typedef size_t (*ordo_escape_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8_t mask);
+
 typedef struct ordo_kernels {
     const char *name;
     ordo_fixed_fn fixed[ORDO_OP_COUNT];
     ordo_bits_fn bits;
+    ordo_zeros_fn zeros;
+    ordo_escape_fn escape;
 } ordo_kernels;
 
 /* Source element size and payload width of every op. */
@@ -56,6 +67,7 @@ static const struct {
     [ORDO_OP_F32_W_LEX] = {4, 8}, [ORDO_OP_I32] = {4, 4},  [ORDO_OP_I16] = {2, 2},
     [ORDO_OP_I8] = {1, 1},    [ORDO_OP_U32] = {4, 4},      [ORDO_OP_U16] = {2, 2},
     [ORDO_OP_U8] = {1, 1},    [ORDO_OP_F32_LEX] = {4, 4},  [ORDO_OP_COPY16] = {16, 16},
+    [ORDO_OP_F64_ORD] = {8, 8}, [ORDO_OP_F32_ORD] = {4, 4},
 };
 
 /* Loads element i of an array of `size`-byte elements. */
@@ -105,6 +117,8 @@ static inline void ordo_op_one(ordo_op op, const void *src, size_t i, uint8_t *d
     case ORDO_OP_U8: d[0] = ORDO_LOAD(uint8_t, src, i); break;
     case ORDO_OP_F32_LEX: ordo_store_be32(d, ordo_lexkey_f32_word(ORDO_LOAD(float, src, i))); break;
     case ORDO_OP_COPY16: memcpy(d, (const uint8_t *)src + 16 * i, 16); break;
+    case ORDO_OP_F64_ORD: ordo_store_be64(d, ordo_ordered_f64_word(ORDO_LOAD(double, src, i))); break;
+    case ORDO_OP_F32_ORD: ordo_store_be32(d, ordo_ordered_f32_word(ORDO_LOAD(float, src, i))); break;
     case ORDO_OP_COUNT: break;
     }
 }
@@ -124,6 +138,50 @@ static inline void ordo_bits_generic(const uint8_t *bits, size_t bit0, size_t n,
         size_t b = bit0 + i;
         dst[i * stride] = (uint8_t)((bits[b >> 3] >> (b & 7)) & 1);
     }
+}
+
+/* Escaping without vectors: eight bytes at a time (SWAR), then one at a
+ * time. The kernels' tails, and short text. */
+#define ORDO_LO7 UINT64_C(0x7f7f7f7f7f7f7f7f)
+
+/* The high bit of each byte of x that is 00, exactly (no borrow across). */
+static inline uint64_t ordo_zero_bytes64(uint64_t x)
+{
+    return ~(((x & ORDO_LO7) + ORDO_LO7) | x | ORDO_LO7);
+}
+
+static inline size_t ordo_zeros_generic(const uint8_t *p, size_t n)
+{
+    size_t z = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        z += (size_t)__builtin_popcountll(ordo_zero_bytes64(x));
+    }
+    for (; i < n; i++)
+        z += p[i] == 0;
+    return z;
+}
+
+static inline size_t ordo_escape_generic(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
+{
+    size_t k = 0, i = 0;
+    uint64_t m = mask ? ~UINT64_C(0) : 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        if (ordo_zero_bytes64(x))
+            break;
+        x ^= m;
+        memcpy(d + k, &x, 8);
+        k += 8;
+    }
+    for (; i < n; i++) {
+        d[k++] = (uint8_t)(p[i] ^ mask);
+        if (p[i] == 0)
+            d[k++] = (uint8_t)(0xff ^ mask);
+    }
+    return k;
 }
 
 /* The tables, one per built implementation (hidden symbols). */

@@ -47,12 +47,12 @@ static void fill_edges(ordo_op op, uint8_t *src, size_t n, uint64_t *seed)
     size_t sz = ordo_op_shape[op].src_size;
     for (size_t i = 0; i < n * sz; i++)
         src[i] = (uint8_t)t_rand(seed);
-    if (op == ORDO_OP_F64_LEX) {
+    if (op == ORDO_OP_F64_LEX || op == ORDO_OP_F64_ORD) {
         static const double e[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, DBL_MAX, -DBL_MAX,
                                    DBL_MIN, -DBL_MIN, 4.9e-324, -4.9e-324, 1.0, -1.0};
         for (size_t i = 0; i < n; i += 2)
             memcpy(src + 8 * i, &e[(i / 2) % 14], 8);
-    } else if (op == ORDO_OP_F32_W_LEX || op == ORDO_OP_F32_LEX) {
+    } else if (op == ORDO_OP_F32_W_LEX || op == ORDO_OP_F32_LEX || op == ORDO_OP_F32_ORD) {
         static const float e[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, FLT_MAX, -FLT_MAX,
                                   FLT_MIN, -FLT_MIN, 1e-45f, -1e-45f, 1.0f, -1.0f};
         for (size_t i = 0; i < n; i += 2)
@@ -525,7 +525,7 @@ static void make_ordered(ocol *o, ordo_type t, size_t n, size_t off, int nulls, 
     static const char *nums[] = {"0", "1.5", "-2.25", "NaN", "1e10", "-0.001", "123456789012"};
     size_t rows = n + off, esz = 16;
     memset(o, 0, sizeof *o);
-    o->values = calloc(rows * 24 + 16, 1);
+    o->values = calloc(rows * 100 + 16, 1);
     o->validity = malloc(rows / 8 + 1);
     o->offsets = calloc(rows + 1, sizeof *o->offsets);
     assert_non_null(o->values);
@@ -573,10 +573,12 @@ static void make_ordered(ocol *o, ordo_type t, size_t n, size_t off, int nulls, 
         case ORDO_TYPE_STRING:
         case ORDO_TYPE_BYTES: {
             const char *src = nums[r % 7];
-            size_t len = t == ORDO_TYPE_NUMERIC ? strlen(src) : (size_t)(r >> 8) % 40;
+            /* text up to three AVX2 vectors long: the escape kernels' vector loop */
+            size_t len = t == ORDO_TYPE_NUMERIC ? strlen(src) : (size_t)(r >> 8) % 100;
             for (size_t k = 0; k < len; k++)
                 o->values[text + k] = t == ORDO_TYPE_NUMERIC ? (uint8_t)src[k]
                                       : t == ORDO_TYPE_BIT  ? (uint8_t)('0' + ((r >> (k % 50)) & 1))
+                                       : (r & 0x300) == 0 ? (uint8_t)('a' + k % 26) /* no 00 */
                                        : (uint8_t)"\0\xff ab\0c\x01"[(r >> (k % 50)) % 8];
             text += len;
             o->offsets[i + 1] = (int64_t)text;
