@@ -201,7 +201,9 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         if (kind != F_SLOW && kind != F_VAR) {
             /* fixed width: 1 + w bytes, 1 for a NULL; only ranges to check */
             size_t nulls = 0, bytes;
-            for (size_t r = 0; r < nrows; r++) {
+            int ranged = c->type == ORDO_TYPE_DATE || c->type == ORDO_TYPE_TIME_OF_DAY ||
+                         c->type == ORDO_TYPE_TIMESTAMP || c->type == ORDO_TYPE_TIMESTAMPTZ;
+            for (size_t r = 0; (ranged || c->validity || kind == F_NIL) && r < nrows; r++) {
                 if (kind == F_NIL || !ordo_col_valid(c, r)) {
                     nulls++;
                 } else if (!fast_valid(c, r)) {
@@ -331,6 +333,12 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             int op;
             size_t w;
             int kind = fast_class(c->type, &op, &w);
+            if (kind != F_VAR && kind != F_SLOW && !c->validity) { /* a constant size */
+                size_t fs = kind == F_NIL ? 1 : 1 + w;
+                for (size_t i = 0; i < n; i++)
+                    len[i] += fs;
+                continue;
+            }
             for (size_t i = 0; i < n; i++) {
                 size_t r = r0 + i, fs = 1;
                 if (kind == F_NIL || !ordo_col_valid(c, r))
@@ -382,25 +390,44 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
         } else if (kind == F_BOOL) {
             k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
         }
-        for (size_t i = 0; i < n; i++) {
-            uint8_t *d = dst + cur[i];
-            if (!ordo_col_valid(c, r0 + i)) {
-                d[0] = nul;
-                cur[i]++;
-                continue;
-            }
-            d[0] = pres;
-            if (kind == F_VAR) {
+        if (kind == F_VAR) {
+            for (size_t i = 0; i < n; i++) {
+                uint8_t *d = dst + cur[i];
+                if (c->validity && !ordo_col_valid(c, r0 + i)) {
+                    d[0] = nul;
+                    cur[i]++;
+                    continue;
+                }
+                d[0] = pres;
                 size_t j = j0 + i;
                 int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
                 size_t e = k->escape(d + 1, (const uint8_t *)c->values + a, (size_t)(b - a), mask8);
                 d[1 + e] = mask8, d[2 + e] = mask8; /* terminator 00 00 */
                 cur[i] += 3 + e;
-            } else {
-                put_payload(d + 1, scratch + i * w, w, mask);
-                cur[i] += 1 + w;
             }
+            continue;
         }
+        /* presence byte and payload; one loop per width, so each copy is a move */
+#define PLACE_FIXED(W)                                                        \
+        for (size_t i = 0; i < n; i++) {                                      \
+            uint8_t *d = dst + cur[i];                                        \
+            if (c->validity && !ordo_col_valid(c, r0 + i)) {                  \
+                d[0] = nul;                                                   \
+                cur[i]++;                                                     \
+                continue;                                                     \
+            }                                                                 \
+            d[0] = pres;                                                      \
+            put_payload(d + 1, scratch + i * (W), (W), mask);                 \
+            cur[i] += 1 + (W);                                                \
+        }
+        switch (w) {
+        case 16: PLACE_FIXED(16) break;
+        case 8: PLACE_FIXED(8) break;
+        case 4: PLACE_FIXED(4) break;
+        case 2: PLACE_FIXED(2) break;
+        default: PLACE_FIXED(1) break;
+        }
+#undef PLACE_FIXED
     }
 }
 
