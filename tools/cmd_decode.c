@@ -20,7 +20,11 @@ static void float_text(double d, int is_float, char *out, size_t cap)
         snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
         return;
     }
-    for (int prec = 1; prec <= 17; prec++) {
+    /* Any decimal of at most DIG digits reads back as exactly one value, so
+     * when DIG digits round-trip they are the shortest form (%g drops the
+     * trailing zeros); otherwise one or two more digits do. */
+    int dig = is_float ? 6 : 15, max = is_float ? 9 : 17;
+    for (int prec = dig; prec <= max; prec++) {
         snprintf(out, cap, "%.*g", prec, d);
         if (is_float ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d)
             return;
