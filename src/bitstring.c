@@ -74,18 +74,12 @@ ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, s
 ordo_status ordo_key_read_bit_string(ordo_key_reader *r, ordo_order o, char *dst, size_t cap,
                                      size_t *len, bool *is_null)
 {
-    if (!r || !len || !is_null || (!dst && cap))
-        return ORDO_ERR_NULL_ARG;
     const uint8_t *k = NULL;
     size_t avail = 0;
     uint8_t mask = 0;
-    ordo_status st = ordo__read_open(r, o, is_null, &k, &avail, &mask);
-    if (st != ORDO_OK)
+    ordo_status st = ordo__read_text_open(r, o, dst, cap, len, is_null, &k, &avail, &mask);
+    if (st != ORDO_OK || *is_null)
         return st;
-    if (*is_null) {
-        *len = 0;
-        return ORDO_OK;
-    }
     /* k[0] is the presence byte; find the terminator, checking escapes */
     size_t i = 1, bytes = 0;
     uint8_t last = 0;

@@ -76,6 +76,18 @@ ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, con
     return *avail < 2 ? (r->priv_err = ORDO_ERR_MALFORMED_KEY) : ORDO_OK;
 }
 
+ordo_status ordo__read_text_open(ordo_key_reader *r, ordo_order o, const char *dst, size_t cap,
+                                 size_t *len, bool *is_null, const uint8_t **k, size_t *avail,
+                                 uint8_t *mask)
+{
+    if (!r || !len || !is_null || (!dst && cap))
+        return ORDO_ERR_NULL_ARG;
+    ordo_status st = ordo__read_open(r, o, is_null, k, avail, mask);
+    if (st == ORDO_OK && *is_null)
+        *len = 0;
+    return st;
+}
+
 ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null)
 {
     uint8_t b;

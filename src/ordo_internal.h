@@ -56,6 +56,12 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
 ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, const uint8_t **k,
                             size_t *avail, uint8_t *mask);
 
+/* The same for the readers that write text into dst[0..cap): also checks
+ * their arguments, and sets *len to 0 for a NULL. */
+ordo_status ordo__read_text_open(ordo_key_reader *r, ordo_order o, const char *dst, size_t cap,
+                                 size_t *len, bool *is_null, const uint8_t **k, size_t *avail,
+                                 uint8_t *mask);
+
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
 

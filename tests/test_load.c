@@ -243,6 +243,17 @@ static char *expected_csv(const player *p, size_t n)
     return text;
 }
 
+/* Asserts that a finished scan printed rows p[0..n), and frees it. */
+static void expect_rows(run *r, const player *p, size_t n)
+{
+    assert_int_equal(r->status, 0);
+    char *want = expected_csv(p, n);
+    assert_int_equal(r->out_len, strlen(want));
+    assert_text_equal(r->out, want);
+    free(want);
+    run_free(r);
+}
+
 #define SCHEMA "id bigint, name text, score integer, ratio numeric"
 #define KEY "score DESC, id"
 
@@ -280,20 +291,12 @@ static void test_round_trip_in_key_order(void **state)
     player *p = load_players(db, n, "256M");
     run r;
     ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
-    assert_int_equal(r.status, 0);
-    char *want = expected_csv(p, n);
-    assert_text_equal(r.out, want);
-    free(want);
-    run_free(&r);
+    expect_rows(&r, p, n);
 
     /* reversed, limited */
-    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--reverse", "--limit", "3", NULL);
-    assert_int_equal(r.status, 0);
     player last3[3] = {p[n - 1], p[n - 2], p[n - 3]};
-    want = expected_csv(last3, 3);
-    assert_text_equal(r.out, want);
-    free(want);
-    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--reverse", "--limit", "3", NULL);
+    expect_rows(&r, last3, 3);
     free(p);
 }
 
@@ -308,12 +311,7 @@ static void test_spilled_runs_match_memory(void **state)
     player *p = load_players(db, n, "1M");
     run r;
     ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
-    assert_int_equal(r.status, 0);
-    char *want = expected_csv(p, n);
-    assert_int_equal(r.out_len, strlen(want));
-    assert_text_equal(r.out, want);
-    free(want);
-    run_free(&r);
+    expect_rows(&r, p, n);
     free(p);
 }
 
@@ -333,16 +331,12 @@ static void test_prefix_from_to_columns(void **state)
     /* --prefix: exactly the rows with that score, in id order */
     run r;
     ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--prefix", arg, NULL);
-    assert_int_equal(r.status, 0);
     size_t lo = 0, hi;
     while (lo < n && p[lo].score != score)
         lo++;
     for (hi = lo; hi < n && p[hi].score == score; hi++)
         ;
-    char *want = expected_csv(p + lo, hi - lo);
-    assert_text_equal(r.out, want);
-    free(want);
-    run_free(&r);
+    expect_rows(&r, p + lo, hi - lo);
 
     /* --from inclusive, --to exclusive, on the leading columns in key order
      * (DESC: from a higher score down to a lower one) */
@@ -350,23 +344,16 @@ static void test_prefix_from_to_columns(void **state)
     snprintf(from, sizeof from, "%d", score + 20);
     snprintf(to, sizeof to, "%d", score - 20);
     ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--from", from, "--to", to, NULL);
-    assert_int_equal(r.status, 0);
     for (lo = 0; lo < n && (p[lo].score < 0 || p[lo].score > score + 20); lo++)
         ;
     for (hi = lo; hi < n && p[hi].score > score - 20; hi++)
         ;
-    want = expected_csv(p + lo, hi - lo);
-    assert_text_equal(r.out, want);
-    free(want);
-    run_free(&r);
+    expect_rows(&r, p + lo, hi - lo);
 
     /* a full key as --from: that row first */
     snprintf(from, sizeof from, "%d,%d", p[lo + 1].score, p[lo + 1].id);
     ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--from", from, "--limit", "2", NULL);
-    want = expected_csv(p + lo + 1, 2);
-    assert_text_equal(r.out, want);
-    free(want);
-    run_free(&r);
+    expect_rows(&r, p + lo + 1, 2);
 
     /* --columns picks and orders, --header names them; NULL scores first */
     ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--columns", "score,id", "--header",
