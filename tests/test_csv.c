@@ -292,6 +292,40 @@ static void enum_labels(void **state)
     assert_non_null(strstr(r.err, "the lexkey format cannot hold type enum"));
 }
 
+/* --threads: the same bytes in the same order with one thread or two, over
+ * several batches; a bad row stops both cleanly after the rows before it. */
+static void threads(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ordo-test-threadsXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(t_sh("awk 'BEGIN { for (i = 1; i <= 150000; i++) printf \"%%d,n%%d,%%d.5\\n\", "
+                          "i * 7919 %% 100003, i, i %% 977 }' > %s/in.csv", dir), 0);
+    assert_int_equal(t_sh("awk 'NR == 140000 { print \"1,x,notanumber\"; next } { print }' "
+                          "%s/in.csv > %s/bad.csv", dir, dir), 0);
+    const char *schema = "a integer DESC, s text, d double precision";
+    for (int t = 1; t <= 2; t++) {
+        assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' %s/in.csv "
+                              "> %s/out%d.txt", TOOL, t, schema, dir, dir, t), 0);
+        assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' --output raw "
+                              "%s/bad.csv > %s/bad%d.txt 2> %s/err%d.txt", TOOL, t, schema, dir, dir, t,
+                              dir, t), 2);
+        assert_int_equal(t_sh("grep -q '^%s/bad.csv:140000:' %s/err%d.txt", dir, dir, t), 0);
+    }
+    assert_int_equal(t_sh("cmp -s %s/out1.txt %s/out2.txt", dir, dir), 0);
+    assert_int_equal(t_sh("test $(wc -l < %s/out1.txt) -eq 150000", dir), 0);
+    assert_int_equal(t_sh("cmp -s %s/bad1.txt %s/bad2.txt", dir, dir), 0);
+    /* exactly the 139999 rows before the bad one: the first 139999 keys of
+     * the good file, as raw records */
+    assert_int_equal(t_sh("head -n 139999 %s/in.csv | '%s' encode --threads 2 --format ordered "
+                          "--schema '%s' --output raw | cmp -s - %s/bad2.txt", dir, TOOL, schema, dir), 0);
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--threads", "0", "--schema", "a int", "-", NULL}, "", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--threads: expected 1 to 1024"));
+    t_sh("rm -rf %s", dir);
+}
+
 /* ORDO_IMPL picks the implementation; an unknown one is an error. */
 static void impl_override(void **state)
 {
@@ -323,6 +357,7 @@ int main(void)
         cmocka_unit_test(impl_override),
         cmocka_unit_test(decode_and_inspect),
         cmocka_unit_test(enum_labels),
+        cmocka_unit_test(threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct part {
     ordo_type type;
@@ -147,7 +148,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 
 int cmd_encode(int argc, char **argv)
 {
-    const char *format = "lexkey", *schema = NULL, *output = "hex", *v;
+    const char *format = "lexkey", *schema = NULL, *output = "hex", *threads = NULL, *v;
     int first = 0, last = 0, header = 0, nparts = 0, opts_done = 0, nargs = 0;
     char **args = cli_alloc(sizeof(char *) * (size_t)argc);
     for (int i = 1; i < argc; i++) {
@@ -162,6 +163,8 @@ int cmd_encode(int argc, char **argv)
             schema = v;
         } else if ((v = opt_value(argc, argv, &i, "--output"))) {
             output = v;
+        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
+            threads = v;
         } else if (!strcmp(a, "--header")) {
             header = 1;
         } else if (!strcmp(a, "--first")) {
@@ -177,12 +180,20 @@ int cmd_encode(int argc, char **argv)
             cli_fail("encode: --first/--last apply to PART arguments, not to --schema input");
         if (nargs > 1)
             cli_fail("encode: --schema reads one FILE (or - for standard input), got %d", nargs);
-        int rc = encode_csv(format, schema, header, output, nargs ? args[0] : "-");
+        long nthreads = sysconf(_SC_NPROCESSORS_ONLN); /* default: every core */
+        if (threads) {
+            char *end;
+            nthreads = strtol(threads, &end, 10);
+            if (*end || end == threads || nthreads < 1 || nthreads > 1024)
+                cli_fail("encode: --threads: expected 1 to 1024, got '%s'", threads);
+        }
+        int rc = encode_csv(format, schema, header, output, nargs ? args[0] : "-",
+                            nthreads > 1 ? (int)nthreads : 1);
         free(args);
         return rc;
     }
-    if (header || strcmp(output, "hex"))
-        cli_fail("encode: --header and --output apply to --schema input");
+    if (header || strcmp(output, "hex") || threads)
+        cli_fail("encode: --header, --output and --threads apply to --schema input");
     unsigned flags = 0;
     if (!strcmp(format, "lexkey-legacy"))
         flags = ORDO_LEXKEY_LEGACY;

@@ -4,6 +4,7 @@
 #include "columns.h"
 #include "csv.h"
 #include "fields.h"
+#include "handoff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +40,18 @@ static char *out_room(out_buf *o, size_t n)
     return o->p + o->len;
 }
 
+/* What the writing stage owns: the output and the key buffers. */
+typedef struct encoder {
+    ordo_format fmt;
+    int raw;
+    out_buf o;
+    uint8_t *keys;
+    size_t keys_cap, *offs;
+} encoder;
+
 /* Encodes the batch's rows and writes their keys. */
-static void emit(batchbuf *b, ordo_format fmt, int raw, out_buf *o, uint8_t **keys,
-                 size_t *keys_cap, size_t **offs)
+static void emit_batch(batchbuf *b, ordo_format fmt, int raw, out_buf *o, uint8_t **keys,
+                       size_t *keys_cap, size_t **offs)
 {
     if (b->rows == 0)
         return;
@@ -81,8 +91,16 @@ static void emit(batchbuf *b, ordo_format fmt, int raw, out_buf *o, uint8_t **ke
     batchbuf_clear(b);
 }
 
+/* The worker's job: one batch, encoded and written (output stays in input
+ * order: there is one worker and it takes batches in turn). */
+static void emit_job(void *ctx, void *job)
+{
+    encoder *e = ctx;
+    emit_batch(job, e->fmt, e->raw, &e->o, &e->keys, &e->keys_cap, &e->offs);
+}
+
 int encode_csv(const char *format, const char *schema_text, int header, const char *output,
-               const char *path)
+               const char *path, int threads)
 {
     ordo_format fmt = schema_format(format);
     if (!fmt)
@@ -103,11 +121,15 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
 
     csv_reader rd;
     csv_open(&rd, f);
-    batchbuf b;
-    batchbuf_init(&b, &s, BATCH_ROWS);
-    out_buf o = {stdout, cli_alloc(1 << 20), 0, 1 << 20};
-    size_t keys_cap = 0, *offs = cli_alloc((BATCH_ROWS + 1) * sizeof(size_t));
-    uint8_t *keys = NULL;
+    /* Two batches: with threads > 1 the reader parses one while a worker
+     * encodes and writes the other. */
+    batchbuf bufs[2], *b = &bufs[0];
+    batchbuf_init(&bufs[0], &s, BATCH_ROWS);
+    batchbuf_init(&bufs[1], &s, BATCH_ROWS);
+    encoder e = {fmt, raw, {stdout, cli_alloc(1 << 20), 0, 1 << 20}, NULL, 0,
+                 cli_alloc((BATCH_ROWS + 1) * sizeof(size_t))};
+    handoff worker;
+    int threaded = threads > 1 && handoff_start(&worker, emit_job, &e);
     int rc, first = 1;
     char msg[512] = "";
     while ((rc = csv_next(&rd)) == 1) {
@@ -118,34 +140,47 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
             continue;
         }
         first = 0;
-        size_t r = b.rows;
+        size_t r = b->rows;
         if (rd.nfields != s.ncols) {
             field_count_error(&rd, s.ncols, name, msg, sizeof msg);
             break;
         }
         for (size_t c = 0; c < s.ncols && !msg[0]; c++) {
-            const char *e = field_put(&b, c, r, rd.fields[c].p, rd.fields[c].n, rd.fields[c].quoted);
-            if (e)
-                field_error(&rd.fields[c], &s.cols[c], e, name, msg, sizeof msg);
+            const char *err_text =
+                field_put(b, c, r, rd.fields[c].p, rd.fields[c].n, rd.fields[c].quoted);
+            if (err_text)
+                field_error(&rd.fields[c], &s.cols[c], err_text, name, msg, sizeof msg);
         }
         if (msg[0])
             break;
-        b.rows++;
-        if (b.rows == BATCH_ROWS)
-            emit(&b, fmt, raw, &o, &keys, &keys_cap, &offs);
+        b->rows++;
+        if (b->rows == BATCH_ROWS) {
+            if (threaded) {
+                handoff_put(&worker, b);
+                b = b == &bufs[0] ? &bufs[1] : &bufs[0];
+            } else {
+                emit_job(&e, b);
+            }
+        }
     }
     if (rc < 0)
         snprintf(msg, sizeof msg, "%s:%zu:%zu: %s", name, rd.err_line, rd.err_column, rd.err);
     /* The rows before a bad one are written; nothing of the bad one. */
-    emit(&b, fmt, raw, &o, &keys, &keys_cap, &offs);
-    out_flush(&o);
+    if (threaded) {
+        handoff_put(&worker, b);
+        handoff_stop(&worker);
+    } else {
+        emit_job(&e, b);
+    }
+    out_flush(&e.o);
     if (!msg[0] && ferror(f))
         snprintf(msg, sizeof msg, "%s: read error", name);
     if (f != stdin)
         fclose(f);
     csv_close(&rd);
-    batchbuf_free(&b);
-    free(o.p), free(keys), free(offs);
+    batchbuf_free(&bufs[0]);
+    batchbuf_free(&bufs[1]);
+    free(e.o.p), free(e.keys), free(e.offs);
     schema_free(&s);
     if (msg[0])
         cli_fail_plain("%s", msg);
