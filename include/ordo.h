@@ -123,7 +123,8 @@ typedef enum ordo_type {
     ORDO_TYPE_TIMETZ = 31,      /* ordo_timetz: local time and UTC offset */
     ORDO_TYPE_INET = 32,        /* ordo_inet: an address, host bits kept */
     ORDO_TYPE_CIDR = 33,        /* ordo_inet: a network, host bits clear */
-    ORDO_TYPE_BIT = 34          /* bit string as '0'/'1' digits (bit, bit varying) */
+    ORDO_TYPE_BIT = 34,         /* bit string as '0'/'1' digits (bit, bit varying) */
+    ORDO_TYPE_ENCODED = 35      /* batches: one ordered field already encoded, copied as it is */
 } ordo_type;
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
@@ -279,6 +280,8 @@ typedef struct ordo_key {
     size_t priv_cap;
     size_t priv_len;
     ordo_status priv_err;
+    uint32_t priv_flip; /* records: bit d set when depth d runs descending */
+    uint32_t priv_depth;
 } ordo_key;
 
 /* Starts a key in buf[0..cap) after `len` bytes already there (a table tag,
@@ -319,6 +322,17 @@ ORDO_API ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months
  * [+-]Infinity, [+-]NaN; equal values of any scale give equal keys.
  * ORDO_ERR_INVALID_VALUE for anything else. */
 ORDO_API ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *text, size_t n);
+/* A record (composite value): its presence byte in order o, then its fields
+ * written by the usual calls, then ordo_key_record_end. Fields take their
+ * own orders (ORDO_ASC_NULLS_LAST is PostgreSQL's record order); inside a
+ * descending record every field order is mirrored (ASC <-> DESC and NULLS
+ * FIRST <-> LAST), so the whole record sorts in reverse. A NULL record is
+ * ordo_key_null. At most ORDO_RECORD_MAX_DEPTH records nest
+ * (ORDO_ERR_BAD_STATE beyond, or for an end without a begin); finishing
+ * inside a record is ORDO_ERR_BAD_STATE. */
+#define ORDO_RECORD_MAX_DEPTH 31
+ORDO_API ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o);
+ORDO_API ordo_status ordo_key_record_end(ordo_key *k);
 /* A bit string given as n digits '0'/'1' (PostgreSQL's text form of bit and
  * bit varying); any other character is ORDO_ERR_INVALID_VALUE. */
 ORDO_API ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, size_t n);
@@ -362,6 +376,7 @@ typedef struct ordo_key_reader {
     const uint8_t *priv_key;
     size_t priv_len, priv_pos;
     ordo_status priv_err;
+    uint32_t priv_flip, priv_depth; /* records, as in ordo_key */
 } ordo_key_reader;
 
 ORDO_API void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len);
@@ -400,6 +415,10 @@ ORDO_API ordo_status ordo_key_read_bit_string(ordo_key_reader *r, ordo_order o, 
 ORDO_API ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, char *dst,
                                            size_t cap, size_t *len, bool *is_null);
 /* Bytes not read yet (0 after a complete, matching decode). */
+/* A record's presence byte; when present, read its fields with the orders
+ * they were written with, then ordo_key_read_record_end. */
+ORDO_API ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *is_null);
+ORDO_API ordo_status ordo_key_read_record_end(ordo_key_reader *r);
 ORDO_API size_t ordo_key_reader_remaining(const ordo_key_reader *r);
 ORDO_API ordo_status ordo_key_reader_status(const ordo_key_reader *r);
 

@@ -30,7 +30,7 @@ static size_t elem_size(ordo_type t)
 static int variable(ordo_type t)
 {
     return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC ||
-           t == ORDO_TYPE_BIT;
+           t == ORDO_TYPE_BIT || t == ORDO_TYPE_ENCODED;
 }
 
 static int supported(ordo_type t)
@@ -93,6 +93,8 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
             return ordo_key_numeric(k, o, text, (size_t)(b - a));
         if (c->type == ORDO_TYPE_BIT)
             return ordo_key_bit_string(k, o, text, (size_t)(b - a));
+        if (c->type == ORDO_TYPE_ENCODED)
+            return ordo__key_append(k, text, (size_t)(b - a));
         return ordo_key_bytes(k, o, text, (size_t)(b - a));
     }
     }
@@ -117,6 +119,8 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     }
     return ordo_key_field_size(c->type, NULL, 0, size);
 }
+
+static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 0x00; }
 
 /* How the kernel path writes a column. */
 enum { F_SLOW, F_OP, F_BOOL, F_VAR, F_NIL };
@@ -229,6 +233,9 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
                         b = ordo_col_offset_at(c, c->offset + r + 1);
                 if (a < 0 || b < a)
                     return ORDO_ERR_INVALID_VALUE;
+                if (c->type == ORDO_TYPE_ENCODED && ordo_col_valid(c, r) &&
+                    (b == a || ((const uint8_t *)c->values)[a] != present_of(c->order)))
+                    return ORDO_ERR_INVALID_VALUE;
                 if (kind == F_VAR && ordo_col_valid(c, r)) {
                     size_t n = (size_t)(b - a);
                     if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n) + 3, &fs))
@@ -281,7 +288,6 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
     }
 }
 
-static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 0x00; }
 
 /* w payload bytes from s to d, XOR mask (00 or ff in every byte). */
 static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint64_t mask)

@@ -42,6 +42,7 @@ ordo_status ordo__bits_size(const char *digits, size_t n, size_t *size)
 
 ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, size_t n)
 {
+    o = ORDO_KEY_ORDER(k, o);
     /* the builder's rule: the state, the value, the order, then the room */
     if (!k)
         return ORDO_ERR_NULL_ARG;

@@ -28,6 +28,7 @@ static int host_bits_clear(const ordo_inet *v)
 
 static ordo_status put(ordo_key *k, ordo_order o, const ordo_inet *v, int cidr)
 {
+    o = ORDO_KEY_ORDER(k, o);
     if (!k)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)

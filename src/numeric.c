@@ -123,6 +123,7 @@ ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size)
 
 ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *s, size_t n)
 {
+    o = ORDO_KEY_ORDER(k, o);
     num v;
     if (!k)
         return ORDO_ERR_NULL_ARG;

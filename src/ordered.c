@@ -24,6 +24,8 @@ void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
     k->priv_cap = buf ? cap : 0;
     k->priv_len = 0;
     k->priv_err = ORDO_OK;
+    k->priv_flip = 0;
+    k->priv_depth = 0;
     if (!buf && cap)
         k->priv_err = ORDO_ERR_NULL_ARG;
     else if (len > k->priv_cap)
@@ -50,6 +52,7 @@ static ordo_status begin(ordo_key *k, ordo_order o, size_t n)
  * for DESC. */
 static ordo_status field(ordo_key *k, ordo_order o, const uint8_t *payload, size_t n)
 {
+    o = ORDO_KEY_ORDER(k, o);
     ordo_status s = begin(k, o, n);
     if (s != ORDO_OK)
         return s;
@@ -64,6 +67,7 @@ static ordo_status field(ordo_key *k, ordo_order o, const uint8_t *payload, size
 
 ordo_status ordo_key_null(ordo_key *k, ordo_order o)
 {
+    o = ORDO_KEY_ORDER(k, o);
     ordo_status s = begin(k, o, 0);
     if (s != ORDO_OK)
         return s;
@@ -202,6 +206,7 @@ static size_t zeros(const uint8_t *p, size_t n)
 
 ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *src, size_t n)
 {
+    o = ORDO_KEY_ORDER(k, o);
     const uint8_t *p = src;
     if (!p && n)
         return k ? stick(k, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
@@ -234,7 +239,51 @@ ordo_status ordo_key_finish(const ordo_key *k, size_t *len)
         return ORDO_ERR_NULL_ARG;
     if (len)
         *len = k->priv_len;
+    if (k->priv_err == ORDO_OK && k->priv_depth)
+        return ORDO_ERR_BAD_STATE; /* a record not ended */
     return k->priv_err;
+}
+
+ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n)
+{
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    if (k->priv_cap - k->priv_len < n)
+        return stick(k, ORDO_ERR_DST_TOO_SMALL);
+    memcpy(k->priv_buf + k->priv_len, field, n);
+    k->priv_len += n;
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
+{
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH)
+        return stick(k, ORDO_ERR_BAD_STATE);
+    o = ORDO_KEY_ORDER(k, o);
+    ordo_status s = begin(k, o, 0);
+    if (s != ORDO_OK)
+        return s;
+    k->priv_buf[k->priv_len++] = present_byte(o);
+    k->priv_depth++;
+    k->priv_flip = (k->priv_flip & ~(UINT32_C(1) << k->priv_depth)) |
+                   ((uint32_t)desc(o) << k->priv_depth);
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_record_end(ordo_key *k)
+{
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    if (!k->priv_depth)
+        return stick(k, ORDO_ERR_BAD_STATE);
+    k->priv_depth--;
+    return ORDO_OK;
 }
 
 ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size)
@@ -258,6 +307,10 @@ ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *si
         return ordo__numeric_size(p, n, size);
     if (t == ORDO_TYPE_BIT)
         return ordo__bits_size(p, n, size);
+    if (t == ORDO_TYPE_ENCODED) { /* its own size: at least the presence byte */
+        *size = n;
+        return n ? ORDO_OK : ORDO_ERR_INVALID_VALUE;
+    }
     if (t == ORDO_TYPE_INET || t == ORDO_TYPE_CIDR)
         return ordo__inet_size(p, size); /* p is an ordo_inet */
     if (t == ORDO_TYPE_BYTES || t == ORDO_TYPE_STRING) {

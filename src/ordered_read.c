@@ -10,6 +10,8 @@ void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len)
     r->priv_len = key ? len : 0;
     r->priv_pos = 0;
     r->priv_err = (!key && len) ? ORDO_ERR_NULL_ARG : ORDO_OK;
+    r->priv_flip = 0;
+    r->priv_depth = 0;
 }
 
 size_t ordo_key_reader_remaining(const ordo_key_reader *r)
@@ -37,6 +39,7 @@ static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t 
         return ORDO_ERR_NULL_ARG;
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
+    o = ordo__mirror(r->priv_flip, r->priv_depth, o);
     if ((unsigned)o > ORDO_DESC_NULLS_LAST)
         return stick(r, ORDO_ERR_INVALID_ORDER);
     if (r->priv_pos >= r->priv_len)
@@ -72,7 +75,7 @@ ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, con
     r->priv_pos = start; /* readers move past the field only on success */
     *k = r->priv_key + start;
     *avail = r->priv_len - start;
-    *mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    *mask = ordo__mirror(r->priv_flip, r->priv_depth, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
     return *avail < 2 ? (r->priv_err = ORDO_ERR_MALFORMED_KEY) : ORDO_OK;
 }
 
@@ -295,7 +298,7 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
     }
     /* First pass: find the terminator, check escapes, count the bytes. */
     const uint8_t *k = r->priv_key;
-    uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    uint8_t mask = ordo__mirror(r->priv_flip, r->priv_depth, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
     size_t i = r->priv_pos, n = 0;
     for (;;) {
         if (i >= r->priv_len) {
@@ -334,5 +337,32 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
     }
     r->priv_pos = i + 2;
     *len = n;
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *is_null)
+{
+    uint8_t none;
+    if (r && r->priv_err == ORDO_OK && r->priv_depth >= ORDO_RECORD_MAX_DEPTH)
+        return stick(r, ORDO_ERR_BAD_STATE);
+    ordo_status s = fixed(r, o, &none, 0, is_null);
+    if (s != ORDO_OK || *is_null)
+        return s;
+    ordo_order eff = ordo__mirror(r->priv_flip, r->priv_depth, o);
+    r->priv_depth++;
+    r->priv_flip = (r->priv_flip & ~(UINT32_C(1) << r->priv_depth)) |
+                   ((uint32_t)(eff >= ORDO_DESC_NULLS_FIRST) << r->priv_depth);
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_read_record_end(ordo_key_reader *r)
+{
+    if (!r)
+        return ORDO_ERR_NULL_ARG;
+    if (r->priv_err != ORDO_OK)
+        return r->priv_err;
+    if (!r->priv_depth)
+        return stick(r, ORDO_ERR_BAD_STATE);
+    r->priv_depth--;
     return ORDO_OK;
 }

@@ -49,6 +49,14 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
     }
 }
 
+/* A field's order as written: mirrored (3 - o) inside a descending record.
+ * Invalid orders stay invalid. */
+static inline ordo_order ordo__mirror(uint32_t flip, uint32_t depth, ordo_order o)
+{
+    return ((flip >> depth) & 1) && (unsigned)o <= ORDO_DESC_NULLS_LAST ? (ordo_order)(3 - o) : o;
+}
+#define ORDO_KEY_ORDER(k, o) ((k) ? ordo__mirror((k)->priv_flip, (k)->priv_depth, (o)) : (o))
+
 /* The common start of the ordered readers of variable fields: checks the
  * reader, the order and the presence byte. A NULL is consumed; for a
  * present field the reader stays at its start, *k is the field's bytes
@@ -64,6 +72,10 @@ ordo_status ordo__read_text_open(ordo_key_reader *r, ordo_order o, const char *d
 
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
+
+/* Appends n bytes that are already a whole field (batches of
+ * ORDO_TYPE_ENCODED). */
+ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n);
 
 /* A bit string's exact field size from its digits (src/bitstring.c). */
 ordo_status ordo__bits_size(const char *digits, size_t n, size_t *size);

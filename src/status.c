@@ -81,6 +81,7 @@ const char *ordo_type_name(ordo_type t)
     case ORDO_TYPE_MACADDR8: return "macaddr8";
     case ORDO_TYPE_NUMERIC: return "numeric";
     case ORDO_TYPE_BIT: return "bit";
+    case ORDO_TYPE_ENCODED: return "encoded";
     case ORDO_TYPE_TIMETZ: return "timetz";
     case ORDO_TYPE_INET: return "inet";
     case ORDO_TYPE_CIDR: return "cidr";

@@ -488,6 +488,26 @@ static void capacity_and_errors(void **state)
             assert_memory_equal(ooffs2, ooffs, sizeof ooffs);
         }
     }
+    /* pre-encoded fields: copied, but they must start with the column's
+     * presence byte and cannot be empty */
+    int32_t eo[4] = {0, 3, 3, 4};
+    ordo_column enc = {.type = ORDO_TYPE_ENCODED, .values = "\x00\x01\x02\x01", .offsets = eo,
+                       .offset_bits = 32, .order = ORDO_ASC_NULLS_LAST};
+    uint8_t ekeys[8];
+    size_t eoffs[4];
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, &enc, 1, 3, &total, NULL, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(where.row, 1); /* empty */
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, &enc, 1, 1, &total, NULL, NULL), ORDO_OK);
+    assert_status(ordo_batch_encode(ORDO_FORMAT_ORDERED, &enc, 1, 1, ekeys, sizeof ekeys, eoffs, NULL),
+                  ORDO_OK);
+    assert_memory_equal(ekeys, "\x00\x01\x02", 3);
+    enc.offset = 2; /* row 0 is now "01": not ASC NULLS LAST's presence byte */
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, &enc, 1, 1, &total, NULL, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(where.row, 0);
+    enc.order = ORDO_ASC_NULLS_FIRST; /* whose presence byte it is */
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, &enc, 1, 1, &total, NULL, NULL), ORDO_OK);
     oc[0].order = 4;
     assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, oc, 2, 2, &total, NULL, &where),
                   ORDO_ERR_INVALID_ORDER);

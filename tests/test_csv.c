@@ -235,6 +235,10 @@ static void decode_and_inspect(void **state)
     assert_non_null(strstr(r.out, "DESC NULLS FIRST"));
     assert_non_null(strstr(r.out, "'x,y'"));
     assert_non_null(strstr(r.out, "2000-01-01"));
+    /* the empty string (no buffer behind it) */
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--schema", "s text", "000000", NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "000000  ''"));
     /* malformed: a bad presence byte; leftover bytes; bad hex; LexKey refused */
     tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a bigint", "02", NULL}, NULL, &r);
     assert_int_equal(r.status, 2);
@@ -290,6 +294,48 @@ static void enum_labels(void **state)
     tool_run(TOOL, (const char *const[]){"ordo", "encode", "--schema", "m enum('a')", "-", NULL}, "a\n", &r);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "the lexkey format cannot hold type enum"));
+}
+
+/* record(...): PostgreSQL's composite text in and out, nested, mirrored for
+ * DESC; malformed literals named. */
+static void records(void **state)
+{
+    (void)state;
+    tool_result r;
+    const char *schema = "v record(a integer, b text) DESC, w record(p record(x int), s text)";
+    const char *csv = "\"(1,x)\",\"(\"\"(2)\"\",)\"\n"
+                      "\"(,)\",\"(,\"\"a b\"\")\"\n"
+                      ",\"(\"\"()\"\",\"\"\"\")\"\n"
+                      "\"(1,\"\"q\\\\\"\"\"\"(\"\")\",\n";
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", schema, "-", NULL}, csv, &r);
+    assert_int_equal(r.status, 0);
+    /* (1,'x') DESC: presence 01, fields mirrored to DESC NULLS FIRST */
+    assert_int_equal(strncmp(r.out, "01017ffffffe0187ffff", 20), 0);
+    static char keys[sizeof r.out];
+    memcpy(keys, r.out, sizeof keys);
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", schema, "-", NULL}, keys, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, csv);
+    const char *bad[][2] = {
+        {"\"(1\"\n", "a record without its closing parenthesis"},
+        {"\"(1,x,y)\"\n", "a record of 2 fields has more"},
+        {"\"(1)\"\n", "a record of 2 fields has 1"},
+        {"1\n", "expected a record"},
+        {"\"(1,x) y\"\n", "text after the record's closing parenthesis"},
+        {"\"(z,x)\"\n", "field 'a' (integer): expected an integer"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "v record(a integer, b text)", "-", NULL}, bad[i][0], &r);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, bad[i][1]))
+            fail_msg("record %s: got '%s', want '%s'", bad[i][0], r.err, bad[i][1]);
+    }
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "v record(a int DESC)", "-", NULL}, "", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "record field 'a' takes no order"));
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--schema", "v record(a int)", "-", NULL}, "", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "cannot hold type record"));
 }
 
 /* --threads: the same bytes in the same order with one thread or two, over
@@ -358,6 +404,7 @@ int main(void)
         cmocka_unit_test(decode_and_inspect),
         cmocka_unit_test(enum_labels),
         cmocka_unit_test(threads),
+        cmocka_unit_test(records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

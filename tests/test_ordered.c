@@ -721,6 +721,140 @@ static void bit_strings(void **state)
     }
 }
 
+/* A record (int, text, record(int)) as PostgreSQL compares it: field by
+ * field, a NULL field above every value. */
+typedef struct rec {
+    int null, a_null, b_null, c_null, inner_null;
+    int32_t a, c;
+    char b[8];
+    size_t bn;
+} rec;
+
+static int cmp_field(int xn, int yn, int c)
+{
+    if (xn || yn)
+        return xn && yn ? 0 : xn ? 1 : -1;
+    return c;
+}
+
+static int cmp_rec(const rec *x, const rec *y)
+{
+    int c = cmp_field(x->a_null, y->a_null, (x->a > y->a) - (x->a < y->a));
+    if (!c) {
+        size_t n = x->bn < y->bn ? x->bn : y->bn;
+        int m = memcmp(x->b, y->b, n);
+        c = cmp_field(x->b_null, y->b_null, m ? (m > 0) - (m < 0) : (x->bn > y->bn) - (x->bn < y->bn));
+    }
+    if (!c) /* the inner record: NULL above any record, then its field */
+        c = cmp_field(x->inner_null, y->inner_null,
+                      cmp_field(x->c_null, y->c_null, (x->c > y->c) - (x->c < y->c)));
+    return c;
+}
+
+static void put_rec(ordo_key *k, ordo_order o, const rec *v)
+{
+    const ordo_order f = ORDO_ASC_NULLS_LAST;
+    if (v->null) {
+        ordo_key_null(k, o);
+        return;
+    }
+    ordo_key_record_begin(k, o);
+    v->a_null ? ordo_key_null(k, f) : ordo_key_int32(k, f, v->a);
+    v->b_null ? ordo_key_null(k, f) : ordo_key_text(k, f, v->b, v->bn);
+    if (v->inner_null) {
+        ordo_key_null(k, f);
+    } else {
+        ordo_key_record_begin(k, f);
+        v->c_null ? ordo_key_null(k, f) : ordo_key_int32(k, f, v->c);
+        ordo_key_record_end(k);
+    }
+    ordo_key_record_end(k);
+}
+
+static void records(void **state)
+{
+    (void)state;
+    /* (1, 'a') ascending, then descending: the fields' orders mirrored */
+    VEC(do {
+        ordo_key_record_begin(kk, ORDO_ASC_NULLS_LAST);
+        ordo_key_int32(kk, ORDO_ASC_NULLS_LAST, 1);
+        ordo_key_text(kk, ORDO_ASC_NULLS_LAST, "a", 1);
+        ordo_key_record_end(kk);
+    } while (0), "00" "0080000001" "00610000");
+    VEC(do {
+        ordo_key_record_begin(kk, ORDO_DESC_NULLS_FIRST);
+        ordo_key_int32(kk, ORDO_ASC_NULLS_LAST, 1);
+        ordo_key_null(kk, ORDO_ASC_NULLS_LAST);
+        ordo_key_record_end(kk);
+    } while (0), "01" "017ffffffe" "00");
+    /* errors: an end without a begin, finishing inside a record, depth */
+    uint8_t buf[64];
+    ordo_key k;
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_record_end(&k), ORDO_ERR_BAD_STATE);
+    assert_status(ordo_key_int32(&k, ORDO_ASC_NULLS_LAST, 1), ORDO_ERR_BAD_STATE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    assert_status(ordo_key_record_begin(&k, ORDO_ASC_NULLS_LAST), ORDO_OK);
+    size_t len;
+    assert_status(ordo_key_finish(&k, &len), ORDO_ERR_BAD_STATE);
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    for (int d = 0; d < ORDO_RECORD_MAX_DEPTH; d++)
+        assert_status(ordo_key_record_begin(&k, ORDO_DESC_NULLS_LAST), ORDO_OK);
+    assert_status(ordo_key_record_begin(&k, ORDO_ASC_NULLS_LAST), ORDO_ERR_BAD_STATE);
+    ordo_key_init(&k, buf, 1, 0);
+    assert_status(ordo_key_record_begin(&k, 7), ORDO_ERR_INVALID_ORDER);
+    /* order and round trip over random records, in every order */
+    uint64_t seed = t_seed();
+    for (int i = 0; i < 4000; i++) {
+        ordo_order o = orders[i % 4];
+        rec v[2];
+        for (int j = 0; j < 2; j++) {
+            uint64_t r = t_rand(&seed);
+            v[j] = (rec){r % 13 == 0, r % 5 == 1, r % 7 == 2, r % 11 == 3, r % 9 == 4,
+                         (int32_t)(r >> 8) % 3 - 1, (int32_t)(r >> 12) % 3, {0}, (r >> 16) % 3};
+            for (size_t m = 0; m < v[j].bn; m++)
+                v[j].b[m] = "a\0b"[(r >> (20 + 2 * m)) % 3];
+        }
+        key a, b;
+        K(&a, put_rec(kk, o, &v[0]));
+        K(&b, put_rec(kk, o, &v[1]));
+        check(o, &a, &b, v[0].null, v[1].null, v[0].null || v[1].null ? 0 : cmp_rec(&v[0], &v[1]));
+        /* read back with the orders it was written with */
+        ordo_key_reader r;
+        ordo_key_reader_init(&r, a.b, a.n);
+        bool isnull = false, n2 = false;
+        assert_status(ordo_key_read_record_begin(&r, o, &isnull), ORDO_OK);
+        assert_int_equal(isnull, v[0].null);
+        if (!isnull) {
+            int64_t iv;
+            char t[8];
+            size_t tn;
+            assert_status(ordo_key_read_int(&r, ORDO_ASC_NULLS_LAST, ORDO_TYPE_INT32, &iv, &n2), ORDO_OK);
+            assert_int_equal(n2, v[0].a_null);
+            if (!n2)
+                assert_int_equal(iv, v[0].a);
+            assert_status(ordo_key_read_bytes(&r, ORDO_ASC_NULLS_LAST, t, sizeof t, &tn, &n2), ORDO_OK);
+            assert_int_equal(n2, v[0].b_null);
+            if (!n2) {
+                assert_int_equal(tn, v[0].bn);
+                assert_memory_equal(t, v[0].b, tn);
+            }
+            assert_status(ordo_key_read_record_begin(&r, ORDO_ASC_NULLS_LAST, &n2), ORDO_OK);
+            assert_int_equal(n2, v[0].inner_null);
+            if (!n2) {
+                assert_status(ordo_key_read_int(&r, ORDO_ASC_NULLS_LAST, ORDO_TYPE_INT32, &iv, &n2), ORDO_OK);
+                assert_int_equal(n2, v[0].c_null);
+                assert_status(ordo_key_read_record_end(&r), ORDO_OK);
+            }
+            assert_status(ordo_key_read_record_end(&r), ORDO_OK);
+        }
+        assert_int_equal(ordo_key_reader_remaining(&r), 0);
+    }
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, buf, 0);
+    assert_status(ordo_key_read_record_end(&r), ORDO_ERR_BAD_STATE);
+}
+
 static void every_capacity(void **state)
 {
     (void)state;
@@ -779,7 +913,7 @@ int main(void)
         cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
         cmocka_unit_test(numerics),    cmocka_unit_test(timetzs),
         cmocka_unit_test(inets),       cmocka_unit_test(every_capacity),
-        cmocka_unit_test(bit_strings),
+        cmocka_unit_test(bit_strings), cmocka_unit_test(records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

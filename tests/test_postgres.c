@@ -337,12 +337,46 @@ static void enum_labels(void **state)
     }
 }
 
+/* Records (composite types) sort field by field, a NULL field above every
+ * value; nested records too. */
+static void records(void **state)
+{
+    (void)state;
+    const char *sql =
+        "CREATE TYPE pair AS (a integer, b text COLLATE \"C\");\n"
+        "CREATE TYPE nest AS (p pair, d double precision);\n"
+        "CREATE TABLE r (id serial, v pair);\n"
+        "INSERT INTO r (v) SELECT CASE WHEN random() < 0.05 THEN NULL ELSE ROW(\n"
+        "  CASE WHEN random() < 0.2 THEN NULL ELSE (random()*6)::int - 3 END,\n"
+        "  (array['', 'a', 'a,b', 'q\"x', '(p)', ' s', 'back\\slash', 'ab', NULL])[1 + (random()*8)::int]\n"
+        "  )::pair END FROM generate_series(1, 400);\n"
+        "CREATE TABLE n (id serial, v nest);\n"
+        "INSERT INTO n (v) SELECT CASE WHEN random() < 0.05 THEN NULL ELSE ROW(\n"
+        "  CASE WHEN random() < 0.2 THEN NULL ELSE ROW((random()*3)::int, (array['x', '', NULL])[1 + (random()*2)::int])::pair END,\n"
+        "  (array[NULL, 0, 1.5, 'NaN', '-Infinity'])[1 + (random()*4)::int]::float8\n"
+        "  )::nest END FROM generate_series(1, 400);\n";
+    if (psql(sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the record tables");
+    }
+    for (int o = 0; o < 4; o++) {
+        char schema[256], order_by[64];
+        snprintf(schema, sizeof schema, "v record(a integer, b text) %s", orders[o]);
+        snprintf(order_by, sizeof order_by, "v %s", orders[o]);
+        check_order("r", "v", schema, order_by, "UTC");
+        snprintf(schema, sizeof schema,
+                 "v record(p record(a integer, b text), d double precision) %s", orders[o]);
+        check_order("n", "v", schema, order_by, "UTC");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_every_order),
         cmocka_unit_test(multi_column),
         cmocka_unit_test(enum_labels),
+        cmocka_unit_test(records),
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
 }

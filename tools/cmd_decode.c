@@ -4,6 +4,7 @@
 #include "schema.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,8 +153,88 @@ void csv_text(const uint8_t *p, size_t n, FILE *f)
     fputc('"', f);
 }
 
+/* A record field's text inside the record's text (PostgreSQL's record_out):
+ * in quotes when empty or holding a quote, backslash, parenthesis, comma or
+ * space, with quotes and backslashes doubled. */
+static void record_field_text(const char *p, size_t n, FILE *f)
+{
+    int quote = n == 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = strchr("\"\\(),", p[i]) != NULL || isspace((unsigned char)p[i]);
+    if (!quote) {
+        fwrite(p, 1, n, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '"' || p[i] == '\\')
+            fputc(p[i], f);
+        fputc(p[i], f);
+    }
+    fputc('"', f);
+}
+
+/* Output styles: 0 SQL literal, 1 CSV field, 2 bare text (a record's field).
+ * *was_null (may be NULL) tells whether the field was NULL. */
+enum { AS_SQL, AS_CSV, AS_BARE };
+
+static ordo_status decode_value(ordo_key_reader *r, const schema_column *c, FILE *f, int mode,
+                                bool *was_null);
+
+/* A record: "(field,field,...)" from its fields, each read with the order
+ * it was written with (ASC NULLS LAST; the reader mirrors them inside a
+ * descending record). */
+static ordo_status decode_record(ordo_key_reader *r, const schema_column *c, FILE *f, int mode,
+                                 bool *isnull)
+{
+    ordo_status s = ordo_key_read_record_begin(r, (ordo_order)c->order, isnull);
+    if (s != ORDO_OK || *isnull)
+        return s;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return ORDO_ERR_NULL_ARG;
+    fputc('(', m);
+    for (size_t i = 0; s == ORDO_OK && i < c->fields->ncols; i++) {
+        char *ft = NULL;
+        size_t fl = 0;
+        bool fnull = false;
+        FILE *fm = open_memstream(&ft, &fl);
+        if (i)
+            fputc(',', m);
+        s = fm ? decode_value(r, &c->fields->cols[i], fm, AS_BARE, &fnull) : ORDO_ERR_NULL_ARG;
+        if (fm)
+            fclose(fm);
+        if (s == ORDO_OK && !fnull)
+            record_field_text(ft, fl, m);
+        free(ft);
+    }
+    fputc(')', m);
+    fclose(m);
+    if (s == ORDO_OK)
+        s = ordo_key_read_record_end(r);
+    if (s == ORDO_OK) {
+        if (mode == AS_CSV)
+            csv_text((const uint8_t *)text, len, f);
+        else if (mode == AS_SQL)
+            fprintf(f, "'%.*s'", (int)len, text);
+        else
+            fwrite(text, 1, len, f);
+    }
+    free(text);
+    return s;
+}
+
 ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, int csv)
 {
+    return decode_value(r, c, f, csv ? AS_CSV : AS_SQL, NULL);
+}
+
+static ordo_status decode_value(ordo_key_reader *r, const schema_column *c, FILE *f, int mode,
+                                bool *was_null)
+{
+    int csv = mode != AS_SQL; /* CSV and bare text both print NULL as nothing */
     ordo_order o = (ordo_order)c->order;
     bool isnull = false;
     char text[256];
@@ -188,10 +269,14 @@ ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, in
         if (s == ORDO_OK && !isnull) {
             if (uv >= c->nlabels)
                 return ORDO_ERR_MALFORMED_KEY; /* a rank the schema's enum does not have */
-            if (csv)
+            if (mode == AS_CSV)
                 csv_text((const uint8_t *)c->labels[uv], strlen(c->labels[uv]), f);
+            else if (mode == AS_BARE)
+                fputs(c->labels[uv], f);
             else
                 fprintf(f, "'%s'", c->labels[uv]);
+            if (was_null)
+                *was_null = false;
             return s;
         }
         break;
@@ -292,11 +377,13 @@ ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, in
             if (s == ORDO_OK)
                 fwrite(big, 1, len, f);
             free(big);
+            if (was_null)
+                *was_null = isnull;
             return s;
         }
         text[s == ORDO_OK ? len : 0] = 0;
         if (s == ORDO_OK && !isnull && len == 0) /* the empty bit string is not NULL */
-            snprintf(text, sizeof text, csv ? "\"\"" : "''");
+            snprintf(text, sizeof text, "%s", mode == AS_CSV ? "\"\"" : mode == AS_SQL ? "''" : "");
         break;
     }
     default: { /* text, bytea */
@@ -313,20 +400,35 @@ ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, in
                 fputs("\\x", f);
                 for (size_t k = 0; k < len; k++)
                     fprintf(f, "%02x", buf[k]);
-            } else if (csv) {
+            } else if (mode == AS_CSV) {
                 csv_text(buf, len, f);
+            } else if (mode == AS_BARE) {
+                if (len) /* "" has no buffer */
+                    fwrite(buf, 1, len, f);
             } else {
                 fputc('\'', f);
-                fwrite(buf, 1, len, f);
+                if (len)
+                    fwrite(buf, 1, len, f);
                 fputc('\'', f);
             }
         } else if (s == ORDO_OK && !csv) {
             fputs("NULL", f);
         }
         free(buf);
+        if (was_null)
+            *was_null = isnull;
         return s;
     }
+    case ORDO_TYPE_ENCODED: /* records */
+        s = decode_record(r, c, f, mode, &isnull);
+        if (was_null)
+            *was_null = isnull;
+        if (s != ORDO_OK || !isnull)
+            return s;
+        break;
     }
+    if (was_null)
+        *was_null = isnull;
     if (s == ORDO_OK)
         fputs(isnull ? (csv ? "" : "NULL") : text, f);
     return s;

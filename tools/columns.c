@@ -28,6 +28,7 @@ size_t batchbuf_value_size(const schema_column *c)
     case ORDO_TYPE_BYTES:
     case ORDO_TYPE_NUMERIC:
     case ORDO_TYPE_BIT:
+    case ORDO_TYPE_ENCODED:
     case ORDO_TYPE_BOOL: return 0;
     case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_DAY32 ? 4 : 8;
     default: return 8;

@@ -30,7 +30,7 @@ void batchbuf_clear(batchbuf *b);
 static inline int batchbuf_variable(ordo_type t)
 {
     return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC ||
-           t == ORDO_TYPE_BIT;
+           t == ORDO_TYPE_BIT || t == ORDO_TYPE_ENCODED;
 }
 /* Size in bytes of one value of the column's part type (0 for strings). */
 size_t batchbuf_value_size(const schema_column *c);

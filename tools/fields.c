@@ -3,8 +3,12 @@
 
 #include "pgtext.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, size_t n);
 
 const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
 {
@@ -188,6 +192,7 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
         batchbuf_push_bytes(b, c, r, s, n);
         return NULL;
     }
+    case ORDO_TYPE_ENCODED: return put_record(b, c, r, s, n);
     case ORDO_TYPE_ENUM:
         for (size_t k = 0; k < sc->nlabels; k++) {
             if (strlen(sc->labels[k]) == n && !memcmp(sc->labels[k], s, n)) {
@@ -240,4 +245,105 @@ void field_count_error(const csv_reader *rd, size_t ncols, const char *name, cha
     const csv_field *last = &rd->fields[rd->nfields - 1];
     snprintf(msg, cap, "%s:%zu:%zu: expected %zu fields, found %zu", name, last->line,
              last->column + last->n, ncols, rd->nfields);
+}
+
+/* A record in PostgreSQL's text form, "(1,"a b",)": each field parsed for its
+ * type, then the fields encoded as one ordered field (its presence byte,
+ * then the fields in PostgreSQL's record order, ASC NULLS LAST, mirrored
+ * when the column is descending: SPEC §14.14). */
+static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, size_t n)
+{
+    static _Thread_local char why[256];
+    const schema_column *sc = &b->s->cols[c];
+    const schema *fs = sc->fields;
+    size_t nf = fs->ncols, i = 0, field = 0, o = 0;
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    if (i >= n || s[i] != '(')
+        return "expected a record: (value, ...)";
+    i++;
+    char *text = malloc(n + 1);
+    size_t *start = calloc(nf + 1, sizeof *start), *len = calloc(nf + 1, sizeof *len);
+    int *quoted = calloc(nf + 1, sizeof *quoted);
+    const char *e = NULL;
+    if (!text || !start || !len || !quoted)
+        e = "out of memory";
+    /* fields: "" and \ escapes, quotes keep commas and parentheses, an
+     * empty unquoted field is NULL (PostgreSQL's record_in) */
+    while (!e) {
+        size_t at = o;
+        int q = 0, inq = 0;
+        for (; i < n; i++) {
+            char ch = s[i];
+            if (ch == '\\' && i + 1 < n)
+                text[o++] = s[++i];
+            else if (ch == '"' && inq && i + 1 < n && s[i + 1] == '"')
+                text[o++] = '"', i++;
+            else if (ch == '"')
+                inq = !inq, q = 1;
+            else if (!inq && (ch == ',' || ch == ')'))
+                break;
+            else
+                text[o++] = ch;
+        }
+        if (i >= n) {
+            e = "a record without its closing parenthesis";
+        } else if (field == nf) {
+            snprintf(why, sizeof why, "a record of %zu fields has more", nf);
+            e = why;
+        } else {
+            start[field] = at, len[field] = o - at, quoted[field] = q;
+            field++;
+            if (s[i++] == ')')
+                break;
+        }
+    }
+    while (!e && i < n && isspace((unsigned char)s[i]))
+        i++;
+    if (!e && i < n)
+        e = "text after the record's closing parenthesis";
+    if (!e && field != nf) {
+        snprintf(why, sizeof why, "a record of %zu fields has %zu", nf, field);
+        e = why;
+    }
+    if (!e) {
+        /* the fields' orders: the record's direction (SPEC §14.14) */
+        schema_column *cols = malloc(nf * sizeof *cols);
+        schema one = {cols, nf};
+        batchbuf rb;
+        if (!cols)
+            e = "out of memory";
+        for (size_t f = 0; !e && f < nf; f++) {
+            cols[f] = fs->cols[f];
+            cols[f].order = sc->order >= ORDO_DESC_NULLS_FIRST ? ORDO_DESC_NULLS_FIRST
+                                                               : ORDO_ASC_NULLS_LAST;
+        }
+        if (!e) {
+            batchbuf_init(&rb, &one, 1);
+            for (size_t f = 0; !e && f < nf; f++) {
+                const char *fe = field_put(&rb, f, 0, text + start[f], len[f], quoted[f]);
+                if (fe) {
+                    snprintf(why, sizeof why, "field '%s' (%s): %s", cols[f].name,
+                             cols[f].sql_name, fe);
+                    e = why;
+                }
+            }
+            size_t total = 0, offs[2];
+            rb.rows = 1;
+            const ordo_column *view = batchbuf_view(&rb);
+            if (!e && ordo_batch_size(ORDO_FORMAT_ORDERED, view, nf, 1, &total, NULL, NULL) != ORDO_OK)
+                e = "a field cannot be encoded";
+            if (!e) {
+                uint8_t *at = batchbuf_reserve_bytes(b, c, r, 1 + total);
+                at[0] = sc->order == ORDO_ASC_NULLS_FIRST || sc->order == ORDO_DESC_NULLS_FIRST ? 1 : 0;
+                if (ordo_batch_encode(ORDO_FORMAT_ORDERED, view, nf, 1, at + 1, total, offs, NULL) !=
+                    ORDO_OK)
+                    e = "a field cannot be encoded";
+            }
+            batchbuf_free(&rb);
+        }
+        free(cols);
+    }
+    free(text), free(start), free(len), free(quoted);
+    return e;
 }

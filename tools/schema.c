@@ -118,6 +118,7 @@ static const struct {
     {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
     {SQL_ENUM, 0, 0, ORDO_TYPE_ENUM},
     {SQL_BIT, 0, 0, ORDO_TYPE_BIT},
+    {SQL_RECORD, 0, 0, ORDO_TYPE_ENCODED},
 };
 
 static int part_of(sql_type t)
@@ -172,8 +173,13 @@ static void free_labels(schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
         free(c->labels[i]);
-    free(c->labels), free(c->enum_spec);
-    c->labels = NULL, c->enum_spec = NULL, c->nlabels = 0;
+    free(c->labels), free(c->type_spec);
+    c->labels = NULL, c->type_spec = NULL, c->nlabels = 0;
+    if (c->fields) {
+        schema_free(c->fields);
+        free(c->fields);
+        c->fields = NULL;
+    }
 }
 
 /* "enum('a', 'b''c')" at s[0..n): the labels in c; returns the bytes taken,
@@ -239,15 +245,87 @@ static long parse_enum(const char *s, size_t n, schema_column *c, char *err, siz
         return -1;
     }
     i++;
-    c->enum_spec = malloc(i - start + 1);
-    if (!c->enum_spec) {
+    c->type_spec = malloc(i - start + 1);
+    if (!c->type_spec) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    memcpy(c->enum_spec, s + start, i - start);
-    c->enum_spec[i - start] = 0;
+    memcpy(c->type_spec, s + start, i - start);
+    c->type_spec[i - start] = 0;
     c->sql = SQL_ENUM;
     c->sql_name = "enum";
+    return (long)i;
+}
+
+/* "record(a integer, b text)" at s[0..n): the fields in c; returns the
+ * bytes taken, 0 when s is not a record, or -1 with a message. */
+static long parse_record(const char *s, size_t n, schema_column *c, char *err, size_t errlen)
+{
+    size_t i = 0;
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    size_t start = i;
+    if (n - i < 6 || strncasecmp(s + i, "record", 6))
+        return 0;
+    i += 6;
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    if (i >= n || s[i] != '(')
+        return 0;
+    size_t open = ++i;
+    int depth = 1, quoted = 0, squoted = 0;
+    for (; i < n && depth; i++) {
+        if (s[i] == '\'' && !quoted)
+            squoted = !squoted;
+        else if (s[i] == '"' && !squoted)
+            quoted = !quoted;
+        else if (!quoted && !squoted)
+            depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+    }
+    if (depth) {
+        snprintf(err, errlen, "column '%s': record( without its )", c->name);
+        return -1;
+    }
+    char *inner = malloc(i - open);
+    c->fields = calloc(1, sizeof *c->fields);
+    c->type_spec = malloc(i - start + 1);
+    if (!inner || !c->fields || !c->type_spec) {
+        free(inner);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(inner, s + open, i - 1 - open);
+    inner[i - 1 - open] = 0;
+    memcpy(c->type_spec, s + start, i - start);
+    c->type_spec[i - start] = 0;
+    /* nesting is bounded: the parser recurses, and keys nest at most
+     * ORDO_RECORD_MAX_DEPTH records */
+    static _Thread_local int nesting;
+    char sub[200];
+    int ok = 0;
+    if (nesting >= ORDO_RECORD_MAX_DEPTH) {
+        snprintf(sub, sizeof sub, "records nest deeper than %d", ORDO_RECORD_MAX_DEPTH);
+    } else {
+        nesting++;
+        ok = schema_parse(inner, "ordered", c->fields, sub, sizeof sub);
+        nesting--;
+    }
+    free(inner);
+    if (!ok) {
+        free(c->fields);
+        c->fields = NULL;
+        snprintf(err, errlen, "column '%s': record field: %s", c->name, sub);
+        return -1;
+    }
+    for (size_t f = 0; f < c->fields->ncols; f++) {
+        if (c->fields->cols[f].order_given) {
+            snprintf(err, errlen, "column '%s': record field '%s' takes no order", c->name,
+                     c->fields->cols[f].name);
+            return -1;
+        }
+    }
+    c->sql = SQL_RECORD;
+    c->sql_name = "record";
     return (long)i;
 }
 
@@ -278,13 +356,16 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
         return 0;
     }
     long taken = parse_enum(s + k, n - k, c, err, errlen);
+    if (taken == 0)
+        taken = parse_record(s + k, n - k, c, err, errlen);
     if (taken < 0) {
         free_labels(c);
         return 0;
     }
     k += (size_t)taken;
     char rest[256];
-    if (c->sql == SQL_ENUM) { /* "enum" then any order words, as for other types */
+    if (c->sql == SQL_ENUM || c->sql == SQL_RECORD) { /* a placeholder word, then any order
+                                                         words, as for other types */
         memcpy(rest, "enum ", 5);
         normalise(s + k, n - k, rest + 5, sizeof rest - 5);
         if (!rest[5])
@@ -304,17 +385,19 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
     if (c->order_given != 2)
         c->nulls_first = c->desc; /* PostgreSQL: DESC defaults to NULLS FIRST */
     c->order_given |= dir_given;
-    if (c->sql == SQL_ENUM && strcmp(rest, "enum")) {
-        snprintf(err, errlen, "column '%s': unexpected '%s' after the enum's labels", c->name,
-                 rest + 5);
+    if ((c->sql == SQL_ENUM || c->sql == SQL_RECORD) && strcmp(rest, "enum")) {
+        snprintf(err, errlen, "column '%s': unexpected '%s' after the %s", c->name, rest + 5,
+                 c->sql == SQL_ENUM ? "enum's labels" : "record's fields");
         free_labels(c);
         return 0;
     }
-    if (!rest[0] && c->sql != SQL_ENUM) {
+    if (!rest[0] && c->sql != SQL_ENUM && c->sql != SQL_RECORD) {
         snprintf(err, errlen, "column '%s': missing type", c->name);
         return 0;
     }
-    for (size_t i = 0; c->sql != SQL_ENUM && i < sizeof type_names / sizeof type_names[0]; i++) {
+    for (size_t i = 0; c->sql != SQL_ENUM && c->sql != SQL_RECORD &&
+                       i < sizeof type_names / sizeof type_names[0];
+         i++) {
         if (!strcmp(rest, type_names[i].name)) {
             c->sql = type_names[i].sql;
             c->sql_name = type_names[i].canonical;
@@ -462,7 +545,7 @@ int schema_key(const schema *table, const char *text, const char *format, schema
             ok = 0;
         } else {
             columns[nitems++] = c;
-            const char *type = table->cols[c].enum_spec ? table->cols[c].enum_spec
+            const char *type = table->cols[c].type_spec ? table->cols[c].type_spec
                                                         : table->cols[c].sql_name;
             size_t need = strlen(type) + strlen(table->cols[c].name) + (size_t)(p - rest) + 8;
             if (o + need >= cap * 2) {

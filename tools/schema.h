@@ -38,8 +38,11 @@ typedef enum sql_type {
     SQL_MACADDR8,
     SQL_PG_LSN,
     SQL_ENUM, /* enum('label', ...): sorts by the labels' order */
-    SQL_BIT   /* bit(n) and bit varying(n): n is not checked */
+    SQL_BIT,  /* bit(n) and bit varying(n): n is not checked */
+    SQL_RECORD /* record(name TYPE, ...): a composite value */
 } sql_type;
+
+struct schema;
 
 typedef struct schema_column {
     char name[64];
@@ -51,7 +54,8 @@ typedef struct schema_column {
     ordo_type type;       /* the part type in the chosen format */
     uint8_t time_unit;    /* for TIME parts */
     uint8_t order;        /* ordo_order, for the ordered format */
-    char *enum_spec;      /* SQL_ENUM: "enum('a','b')" as written (malloc'd) */
+    char *type_spec;      /* enum and record: the type as written, "enum('a','b')" (malloc'd) */
+    struct schema *fields; /* SQL_RECORD: its fields (malloc'd) */
     char **labels;        /* SQL_ENUM: the labels, rank order (malloc'd) */
     size_t nlabels;
 } schema_column;
