@@ -653,6 +653,8 @@ static void bit_strings(void **state)
     VEC(ordo_key_bit_string(kk, ORDO_ASC_NULLS_LAST, "10000000", 8), "0080000008");
     VEC(ordo_key_bit_string(kk, ORDO_ASC_NULLS_LAST, "100000001", 9), "0080800000" "01");
     VEC(ordo_key_bit_string(kk, ORDO_DESC_NULLS_FIRST, "1", 1), "017ffffffe");
+    VEC(ordo_key_bit_string(kk, ORDO_ASC_NULLS_FIRST, "101", 3), "01a0000003");
+    VEC(ordo_key_bit_string(kk, ORDO_DESC_NULLS_LAST, "101", 3), "005ffffffc");
     /* not digits: the value error first, sticky, nothing written */
     uint8_t buf[16];
     ordo_key k;
@@ -787,6 +789,15 @@ static void records(void **state)
         ordo_key_null(kk, ORDO_ASC_NULLS_LAST);
         ordo_key_record_end(kk);
     } while (0), "01" "017ffffffe" "00");
+    static const ordo_order ro[2] = {ORDO_ASC_NULLS_FIRST, ORDO_DESC_NULLS_LAST};
+    static const char *rw[2] = {"01" "0080000001" "00610000", "00" "017ffffffe" "019effff"};
+    for (int i = 0; i < 2; i++)
+        VEC(do {
+            ordo_key_record_begin(kk, ro[i]);
+            ordo_key_int32(kk, ORDO_ASC_NULLS_LAST, 1);
+            ordo_key_text(kk, ORDO_ASC_NULLS_LAST, "a", 1);
+            ordo_key_record_end(kk);
+        } while (0), rw[i]);
     /* errors: an end without a begin, finishing inside a record, depth */
     uint8_t buf[64];
     ordo_key k;
