@@ -182,22 +182,28 @@ static void free_labels(schema_column *c)
     }
 }
 
+/* s[0..n) starts (after spaces) with `word` then "(": the offset past the
+ * parenthesis, with *start where the word begins; else 0. */
+static size_t keyword_open(const char *s, size_t n, const char *word, size_t *start)
+{
+    size_t i = 0, w = strlen(word);
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    *start = i;
+    if (n - i < w || strncasecmp(s + i, word, w))
+        return 0;
+    for (i += w; i < n && isspace((unsigned char)s[i]); i++)
+        ;
+    return i < n && s[i] == '(' ? i + 1 : 0;
+}
+
 /* "enum('a', 'b''c')" at s[0..n): the labels in c; returns the bytes taken,
  * 0 when s is not an enum, or -1 with a message. */
 static long parse_enum(const char *s, size_t n, schema_column *c, char *err, size_t errlen)
 {
-    size_t i = 0;
-    while (i < n && isspace((unsigned char)s[i]))
-        i++;
-    size_t start = i;
-    if (n - i < 4 || strncasecmp(s + i, "enum", 4))
+    size_t start, i = keyword_open(s, n, "enum", &start);
+    if (!i)
         return 0;
-    i += 4;
-    while (i < n && isspace((unsigned char)s[i]))
-        i++;
-    if (i >= n || s[i] != '(')
-        return 0;
-    i++;
     for (;;) {
         while (i < n && isspace((unsigned char)s[i]))
             i++;
@@ -261,18 +267,10 @@ static long parse_enum(const char *s, size_t n, schema_column *c, char *err, siz
  * bytes taken, 0 when s is not a record, or -1 with a message. */
 static long parse_record(const char *s, size_t n, schema_column *c, char *err, size_t errlen)
 {
-    size_t i = 0;
-    while (i < n && isspace((unsigned char)s[i]))
-        i++;
-    size_t start = i;
-    if (n - i < 6 || strncasecmp(s + i, "record", 6))
+    size_t start, i = keyword_open(s, n, "record", &start);
+    if (!i)
         return 0;
-    i += 6;
-    while (i < n && isspace((unsigned char)s[i]))
-        i++;
-    if (i >= n || s[i] != '(')
-        return 0;
-    size_t open = ++i;
+    size_t open = i;
     int depth = 1, quoted = 0, squoted = 0;
     for (; i < n && depth; i++) {
         if (s[i] == '\'' && !quoted)
