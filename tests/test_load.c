@@ -300,6 +300,29 @@ static void test_round_trip_in_key_order(void **state)
     free(p);
 }
 
+/* The benchmark's baseline (--via writebatch) stores the same table. */
+static void test_writebatch_baseline(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-wb");
+    uint64_t seed = t_seed();
+    size_t n = 3000;
+    player *p = make_players(n, &seed);
+    path_in(csv, sizeof csv, "wb.csv");
+    write_players(csv, p, n, 1);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--header", "--via", "writebatch", "--schema",
+         SCHEMA, "--key", KEY, csv, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3000 rows in, 3000 loaded"));
+    run_free(&r);
+    qsort(p, n, sizeof *p, by_score_desc_id);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    expect_rows(&r, p, n);
+    free(p);
+}
+
 static void test_spilled_runs_match_memory(void **state)
 {
     (void)state;
@@ -448,6 +471,16 @@ static void test_lexkey_tables(void **state)
     run_free(&r);
     ordo(&r, NULL, "scan", "--db", db, "--prefix", "b", NULL);
     assert_text_equal(r.out, "b,1,\nb,2,x\n");
+    run_free(&r);
+    /* native widths: the same table, from standard input */
+    char legacy[300];
+    path_in(legacy, sizeof legacy, "db-lexkey-legacy");
+    ordo(&r, csv, "load", "--db", legacy, "--format", "lexkey-legacy", "--schema",
+         "s text, n integer, note text", "--key", "s, n", "-", NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", legacy, "--prefix", "b,2", NULL);
+    assert_text_equal(r.out, "b,2,x\n");
     run_free(&r);
     /* untagged, a key may not start with ff (the system keys' byte): found
      * by the encoding thread, reported with its line, nothing loaded */
@@ -821,6 +854,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_in_key_order),
         cmocka_unit_test(test_spilled_runs_match_memory),
+        cmocka_unit_test(test_writebatch_baseline),
         cmocka_unit_test(test_prefix_from_to_columns),
         cmocka_unit_test(test_leaderboard_and_tags),
         cmocka_unit_test(test_lexkey_tables),
