@@ -372,6 +372,62 @@ static void threads(void **state)
     t_sh("rm -rf %s", dir);
 }
 
+/* SPEC.md §14.9: one value of every tool type in all four orders. */
+static void every_type_every_order(void **state)
+{
+    (void)state;
+    static const char *vec[][6] = {
+        {"boolean", "t", "0101", "0001", "01fe", "00fe"},
+        {"smallint", "-2", "017ffe", "007ffe", "018001", "008001"},
+        {"integer", "1", "0180000001", "0080000001", "017ffffffe", "007ffffffe"},
+        {"bigint", "5", "018000000000000005", "008000000000000005", "017ffffffffffffffa", "007ffffffffffffffa"},
+        {"hugeint", "-1", "017fffffffffffffffffffffffffffffff", "007fffffffffffffffffffffffffffffff", "0180000000000000000000000000000000", "0080000000000000000000000000000000"},
+        {"utinyint", "200", "01c8", "00c8", "0137", "0037"},
+        {"real", "1.5", "01bfc00000", "00bfc00000", "01403fffff", "00403fffff"},
+        {"double precision", "-1", "01400fffffffffffff", "00400fffffffffffff", "01bff0000000000000", "00bff0000000000000"},
+        {"numeric", "1.50", "010380000000020600", "000380000000020600", "01fc7ffffffffdf9ff", "00fc7ffffffffdf9ff"},
+        {"text", "a", "01610000", "00610000", "019effff", "009effff"},
+        {"bytea", "\\x00ff", "0100ffff0000", "0000ffff0000", "01ff0000ffff", "00ff0000ffff"},
+        {"uuid", "550e8400-e29b-41d4-a716-446655440000", "01550e8400e29b41d4a716446655440000", "00550e8400e29b41d4a716446655440000", "01aaf17bff1d64be2b58e9bb99aabbffff", "00aaf17bff1d64be2b58e9bb99aabbffff"},
+        {"date", "2000-01-01", "0180000000", "0080000000", "017fffffff", "007fffffff"},
+        {"time", "12:00:00", "018000000a0eebb000", "008000000a0eebb000", "017ffffff5f1144fff", "007ffffff5f1144fff"},
+        {"timetz", "12:00:00+05:30", "018000000572bfaa007fffb2a8", "008000000572bfaa007fffb2a8", "017ffffffa8d4055ff80004d57", "007ffffffa8d4055ff80004d57"},
+        {"timestamp", "2000-01-01 00:00:00.000001", "018000000000000001", "008000000000000001", "017ffffffffffffffe", "007ffffffffffffffe"},
+        {"timestamptz", "2000-01-01 00:00:00.000001+00", "018000000000000001", "008000000000000001", "017ffffffffffffffe", "007ffffffffffffffe"},
+        {"interval", "1 day", "018000000000000000000000141dd76000", "008000000000000000000000141dd76000", "017fffffffffffffffffffffebe2289fff", "007fffffffffffffffffffffebe2289fff"},
+        {"inet", "10.0.0.1/8", "01040a0000080a000001", "00040a0000080a000001", "01fbf5fffff7f5fffffe", "00fbf5fffff7f5fffffe"},
+        {"cidr", "10.0.0.0/8", "01040a0000080a000000", "00040a0000080a000000", "01fbf5fffff7f5ffffff", "00fbf5fffff7f5ffffff"},
+        {"macaddr", "08:00:2b:01:02:03", "0108002b010203", "0008002b010203", "01f7ffd4fefdfc", "00f7ffd4fefdfc"},
+        {"macaddr8", "08:00:2b:01:02:03:04:05", "0108002b0102030405", "0008002b0102030405", "01f7ffd4fefdfcfbfa", "00f7ffd4fefdfcfbfa"},
+        {"pg_lsn", "16/B374D848", "0100000016b374d848", "0000000016b374d848", "01ffffffe94c8b27b7", "00ffffffe94c8b27b7"},
+        {"bit varying", "101", "01a0000003", "00a0000003", "015ffffffc", "005ffffffc"},
+        {"enum('a', 'b')", "b", "0100000001", "0000000001", "01fffffffe", "00fffffffe"},
+        {"record(a integer, b text)", "(1,x)", "01008000000100780000", "00008000000100780000", "01017ffffffe0187ffff", "00017ffffffe0187ffff"},
+    };
+    static const char *orders[4] = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
+                                     "DESC NULLS LAST"};
+    for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++) {
+        char schema[128], csv[128], want[160];
+        size_t o = 0;
+        csv[o++] = '"';
+        for (const char *p = vec[i][1]; *p; p++) {
+            if (*p == '"')
+                csv[o++] = '"';
+            csv[o++] = *p;
+        }
+        csv[o++] = '"', csv[o++] = '\n', csv[o] = 0;
+        for (int k = 0; k < 4; k++) {
+            tool_result r;
+            snprintf(schema, sizeof schema, "v %s %s", vec[i][0], orders[k]);
+            tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", schema, "-", NULL}, csv, &r);
+            snprintf(want, sizeof want, "%s\n", vec[i][2 + k]);
+            if (r.status != 0 || strcmp(r.out, want))
+                fail_msg("%s '%s' in %s: got '%s' (%s), SPEC says %s", vec[i][0], vec[i][1], orders[k],
+                         r.out, r.err, vec[i][2 + k]);
+        }
+    }
+}
+
 /* ORDO_IMPL picks the implementation; an unknown one is an error. */
 static void impl_override(void **state)
 {
@@ -405,6 +461,7 @@ int main(void)
         cmocka_unit_test(enum_labels),
         cmocka_unit_test(threads),
         cmocka_unit_test(records),
+        cmocka_unit_test(every_type_every_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
