@@ -288,38 +288,12 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
     }
 }
 
-
-/* w payload bytes from s to d, XOR mask (00 or ff in every byte). */
-static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint64_t mask)
+/* w payload bytes from s to d, XOR mask (00 or ff); w is a constant at
+ * every call, so the loop compiles to a few moves. */
+static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint8_t mask)
 {
-    uint64_t a, b;
-    switch (w) {
-    case 16:
-        memcpy(&a, s, 8), memcpy(&b, s + 8, 8);
-        a ^= mask, b ^= mask;
-        memcpy(d, &a, 8), memcpy(d + 8, &b, 8);
-        break;
-    case 8:
-        memcpy(&a, s, 8);
-        a ^= mask;
-        memcpy(d, &a, 8);
-        break;
-    case 4: {
-        uint32_t v;
-        memcpy(&v, s, 4);
-        v ^= (uint32_t)mask;
-        memcpy(d, &v, 4);
-        break;
-    }
-    case 2: {
-        uint16_t v;
-        memcpy(&v, s, 2);
-        v ^= (uint16_t)mask;
-        memcpy(d, &v, 2);
-        break;
-    }
-    default: d[0] = (uint8_t)(s[0] ^ (uint8_t)mask); break;
-    }
+    for (size_t i = 0; i < w; i++)
+        d[i] = s[i] ^ mask;
 }
 
 /* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS. */
@@ -372,7 +346,6 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
         int kind = fast_class(c->type, &op, &w);
         uint8_t pres = present_of(c->order), nul = (uint8_t)(pres ^ 1);
         uint8_t mask8 = c->order >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-        uint64_t mask = mask8 ? ~UINT64_C(0) : 0;
         if (kind == F_NIL) {
             for (size_t i = 0; i < n; i++)
                 dst[cur[i]++] = nul;
@@ -423,7 +396,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                 continue;                                                     \
             }                                                                 \
             d[0] = pres;                                                      \
-            put_payload(d + 1, scratch + i * (W), (W), mask);                 \
+            put_payload(d + 1, scratch + i * (W), (W), mask8);                \
             cur[i] += 1 + (W);                                                \
         }
         switch (w) {

@@ -42,7 +42,6 @@ ordo_status ordo__bits_size(const char *digits, size_t n, size_t *size)
 
 ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, size_t n)
 {
-    o = ORDO_KEY_ORDER(k, o);
     /* the builder's rule: the state, the value, the order, then the room */
     if (!k)
         return ORDO_ERR_NULL_ARG;
@@ -52,14 +51,10 @@ ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, s
     ordo_status s = ordo__bits_size(digits, n, &size);
     if (s != ORDO_OK)
         return k->priv_err = s;
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST)
-        return k->priv_err = ORDO_ERR_INVALID_ORDER;
-    if (k->priv_cap - k->priv_len < size)
-        return k->priv_err = ORDO_ERR_DST_TOO_SMALL;
-    uint8_t *p = k->priv_buf + k->priv_len;
-    p[0] = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST ? 0x01 : 0x00;
-    uint8_t *d = p + 1, mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-    k->priv_len += size;
+    uint8_t mask;
+    uint8_t *d = ordo__key_field(k, o, size - 1, &mask);
+    if (!d)
+        return k->priv_err;
     size_t bytes = n / 8 + (n % 8 != 0), at = 0;
     for (size_t i = 0; i < bytes; i++) {
         uint8_t b = packed(digits, n, i);

@@ -28,7 +28,6 @@ static int host_bits_clear(const ordo_inet *v)
 
 static ordo_status put(ordo_key *k, ordo_order o, const ordo_inet *v, int cidr)
 {
-    o = ORDO_KEY_ORDER(k, o);
     if (!k)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
@@ -38,8 +37,6 @@ static ordo_status put(ordo_key *k, ordo_order o, const ordo_inet *v, int cidr)
     if ((v->family != 4 && v->family != 6) || v->bits > 8 * addr_len(v->family) ||
         (cidr && !host_bits_clear(v)))
         return k->priv_err = ORDO_ERR_INVALID_VALUE;
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST)
-        return k->priv_err = ORDO_ERR_INVALID_ORDER;
     uint8_t m[16], payload[1 + 32 + 2 + 1 + 16];
     size_t p = masked(v, m), n = 0, a = addr_len(v->family);
     payload[n++] = v->family;
@@ -52,13 +49,12 @@ static ordo_status put(ordo_key *k, ordo_order o, const ordo_inet *v, int cidr)
     payload[n++] = v->bits;
     memcpy(payload + n, v->addr, a);
     n += a;
-    if (k->priv_cap - k->priv_len < 1 + n)
-        return k->priv_err = ORDO_ERR_DST_TOO_SMALL;
-    uint8_t *d = k->priv_buf + k->priv_len, mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-    d[0] = (o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST) ? 0x01 : 0x00;
+    uint8_t mask;
+    uint8_t *d = ordo__key_field(k, o, n, &mask);
+    if (!d)
+        return k->priv_err;
     for (size_t i = 0; i < n; i++)
-        d[1 + i] = payload[i] ^ mask;
-    k->priv_len += 1 + n;
+        d[i] = payload[i] ^ mask;
     return ORDO_OK;
 }
 

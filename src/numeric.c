@@ -123,7 +123,6 @@ ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size)
 
 ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *s, size_t n)
 {
-    o = ORDO_KEY_ORDER(k, o);
     num v;
     if (!k)
         return ORDO_ERR_NULL_ARG;
@@ -132,17 +131,14 @@ ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *s, size_t n)
     ordo_status st = parse(s, n, &v);
     if (st != ORDO_OK)
         return k->priv_err = st;
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST)
-        return k->priv_err = ORDO_ERR_INVALID_ORDER;
-    size_t need = 1 + payload_size(&v);
-    if (k->priv_cap - k->priv_len < need)
-        return k->priv_err = ORDO_ERR_DST_TOO_SMALL;
-    uint8_t *p = k->priv_buf + k->priv_len;
-    int nulls_first = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
-    p[0] = nulls_first ? 0x01 : 0x00;
-    p[1] = (uint8_t)v.cls;
+    size_t size = payload_size(&v);
+    uint8_t mask;
+    uint8_t *p = ordo__key_field(k, o, size, &mask);
+    if (!p)
+        return k->priv_err;
+    p[0] = (uint8_t)v.cls;
     if (v.cls == NUM_NEG || v.cls == NUM_POS) {
-        uint8_t *m = p + 2;
+        uint8_t *m = p + 1;
         ordo_store_be32(m, (uint32_t)v.adjusted ^ ORDO_SIGN32);
         for (size_t i = 0; i < v.ndigits; i++)
             m[4 + i] = (uint8_t)(digit_at(&v, i) - '0' + 1);
@@ -151,10 +147,8 @@ ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *s, size_t n)
             for (size_t i = 0; i < 4 + v.ndigits + 1; i++)
                 m[i] = (uint8_t)~m[i];
     }
-    if (o >= ORDO_DESC_NULLS_FIRST)
-        for (size_t i = 1; i < need; i++)
-            p[i] = (uint8_t)~p[i];
-    k->priv_len += need;
+    for (size_t i = 0; mask && i < size; i++)
+        p[i] = (uint8_t)~p[i];
     return ORDO_OK;
 }
 

@@ -34,13 +34,15 @@ void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
         k->priv_len = len;
 }
 
-/* Checks the state, the order and the room for 1 + n bytes. */
-static ordo_status begin(ordo_key *k, ordo_order o, size_t n)
+/* The order a field is written in: mirrored inside a descending record. */
+static ordo_order written_order(const ordo_key *k, ordo_order o)
 {
-    if (!k)
-        return ORDO_ERR_NULL_ARG;
-    if (k->priv_err != ORDO_OK)
-        return k->priv_err;
+    return ordo__mirror(k->priv_flip, k->priv_depth, o);
+}
+
+/* Checks the order and the room for 1 + n bytes (the key is usable). */
+static ordo_status room(ordo_key *k, ordo_order o, size_t n)
+{
     if (!order_ok(o))
         return stick(k, ORDO_ERR_INVALID_ORDER);
     if (k->priv_cap - k->priv_len < 1 || k->priv_cap - k->priv_len - 1 < n)
@@ -48,27 +50,43 @@ static ordo_status begin(ordo_key *k, ordo_order o, size_t n)
     return ORDO_OK;
 }
 
+uint8_t *ordo__key_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask)
+{
+    o = written_order(k, o);
+    if (room(k, o, n) != ORDO_OK)
+        return NULL;
+    uint8_t *p = k->priv_buf + k->priv_len;
+    p[0] = present_byte(o);
+    *mask = desc(o) ? 0xff : 0x00;
+    k->priv_len += 1 + n;
+    return p + 1;
+}
+
 /* One present field: presence byte, then the ASC payload, complemented
  * for DESC. */
 static ordo_status field(ordo_key *k, ordo_order o, const uint8_t *payload, size_t n)
 {
-    o = ORDO_KEY_ORDER(k, o);
-    ordo_status s = begin(k, o, n);
-    if (s != ORDO_OK)
-        return s;
-    uint8_t *p = k->priv_buf + k->priv_len;
-    p[0] = present_byte(o);
-    uint8_t mask = desc(o) ? 0xff : 0x00;
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    uint8_t mask;
+    uint8_t *d = ordo__key_field(k, o, n, &mask);
+    if (!d)
+        return k->priv_err;
     for (size_t i = 0; i < n; i++)
-        p[1 + i] = payload[i] ^ mask;
-    k->priv_len += 1 + n;
+        d[i] = payload[i] ^ mask;
     return ORDO_OK;
 }
 
 ordo_status ordo_key_null(ordo_key *k, ordo_order o)
 {
-    o = ORDO_KEY_ORDER(k, o);
-    ordo_status s = begin(k, o, 0);
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    o = written_order(k, o);
+    ordo_status s = room(k, o, 0);
     if (s != ORDO_OK)
         return s;
     k->priv_buf[k->priv_len++] = null_byte(o);
@@ -206,25 +224,26 @@ static size_t zeros(const uint8_t *p, size_t n)
 
 ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *src, size_t n)
 {
-    o = ORDO_KEY_ORDER(k, o);
     const uint8_t *p = src;
+    if (!k)
+        return ORDO_ERR_NULL_ARG;
     if (!p && n)
-        return k ? stick(k, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
+        return stick(k, ORDO_ERR_NULL_ARG);
     size_t z = zeros(p, n), need;
     if (__builtin_add_overflow(n, z + 2, &need))
         return value_error(k, ORDO_ERR_SIZE_OVERFLOW);
-    ordo_status s = begin(k, o, need);
-    if (s != ORDO_OK)
-        return s;
-    uint8_t *d = k->priv_buf + k->priv_len, mask = desc(o) ? 0xff : 0x00;
-    *d++ = present_byte(o);
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    uint8_t mask;
+    uint8_t *d = ordo__key_field(k, o, need, &mask);
+    if (!d)
+        return k->priv_err;
     for (size_t i = 0; i < n; i++) {
         *d++ = p[i] ^ mask;
         if (p[i] == 0)
             *d++ = 0xff ^ mask; /* 00 -> 00 ff */
     }
     d[0] = mask, d[1] = mask; /* terminator 00 00 */
-    k->priv_len += 1 + need;
     return ORDO_OK;
 }
 
@@ -263,14 +282,12 @@ ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
         return k->priv_err;
     if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH)
         return stick(k, ORDO_ERR_BAD_STATE);
-    o = ORDO_KEY_ORDER(k, o);
-    ordo_status s = begin(k, o, 0);
-    if (s != ORDO_OK)
-        return s;
-    k->priv_buf[k->priv_len++] = present_byte(o);
-    k->priv_depth++;
+    uint8_t mask;
+    if (!ordo__key_field(k, o, 0, &mask))
+        return k->priv_err;
+    k->priv_depth++; /* its fields run descending when the record does */
     k->priv_flip = (k->priv_flip & ~(UINT32_C(1) << k->priv_depth)) |
-                   ((uint32_t)desc(o) << k->priv_depth);
+                   ((uint32_t)(mask & 1) << k->priv_depth);
     return ORDO_OK;
 }
 

@@ -31,6 +31,13 @@ static ordo_status stick(ordo_key_reader *r, ordo_status s)
     return r->priv_err;
 }
 
+/* ff when the field at this depth was written descending (orders mirror
+ * inside descending records), else 00. */
+static uint8_t desc_mask(const ordo_key_reader *r, ordo_order o)
+{
+    return ordo__mirror(r->priv_flip, r->priv_depth, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+}
+
 /* Reads the presence byte and, for a present field, n payload bytes with
  * DESC undone into out. *is_null tells which. */
 static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t n, bool *is_null)
@@ -75,7 +82,7 @@ ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, con
     r->priv_pos = start; /* readers move past the field only on success */
     *k = r->priv_key + start;
     *avail = r->priv_len - start;
-    *mask = ordo__mirror(r->priv_flip, r->priv_depth, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    *mask = desc_mask(r, o);
     return *avail < 2 ? (r->priv_err = ORDO_ERR_MALFORMED_KEY) : ORDO_OK;
 }
 
@@ -298,7 +305,7 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
     }
     /* First pass: find the terminator, check escapes, count the bytes. */
     const uint8_t *k = r->priv_key;
-    uint8_t mask = ordo__mirror(r->priv_flip, r->priv_depth, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    uint8_t mask = desc_mask(r, o);
     size_t i = r->priv_pos, n = 0;
     for (;;) {
         if (i >= r->priv_len) {

@@ -55,7 +55,13 @@ static inline ordo_order ordo__mirror(uint32_t flip, uint32_t depth, ordo_order 
 {
     return ((flip >> depth) & 1) && (unsigned)o <= ORDO_DESC_NULLS_LAST ? (ordo_order)(3 - o) : o;
 }
-#define ORDO_KEY_ORDER(k, o) ((k) ? ordo__mirror((k)->priv_flip, (k)->priv_depth, (o)) : (o))
+
+/* Starts a present field with an n-byte payload once the caller has checked
+ * the key's state and the value: the order (mirrored inside a descending
+ * record), the room, the presence byte. Returns where the payload goes and
+ * *mask (ff for DESC: XOR every payload byte with it), or NULL with the
+ * sticky error set. Every ordered field goes through here. */
+uint8_t *ordo__key_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask);
 
 /* The common start of the ordered readers of variable fields: checks the
  * reader, the order and the presence byte. A NULL is consumed; for a

@@ -545,6 +545,33 @@ static void test_duplicates(void **state)
     assert_int_equal(leftovers(db), 0);
 }
 
+/* Many duplicates through spilled runs and across the writer's 1 MiB blocks:
+ * first and last keep the rows awk keeps. */
+static void test_duplicates_spilled(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(csv, sizeof csv, "dups-big.csv");
+    assert_int_equal(t_sh("awk 'BEGIN { for (i = 1; i <= 300000; i++) printf \"%%d,v%%d,%%0*d\\n\", "
+                          "i * 7919 %% 50000, i, i %% 40 + 1, 0 }' > %s", csv), 0);
+    const char *policies[] = {"first", "last"};
+    const char *keep[] = {"!($1 in s) { s[$1] = $2 }", "{ s[$1] = $2 }"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(db, sizeof db, "%s/db-dups-big-%s", g_dir, policies[i]);
+        run r;
+        ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--memory", "1M", "--on-duplicate",
+             policies[i], "--schema", "k integer, v text, pad text", "--key", "k", csv, NULL);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "300000 rows in, 50000 loaded, 250000 duplicates"));
+        run_free(&r);
+        assert_int_equal(t_sh("'%s' scan --db %s --tag 1 --columns k,v > %s/got.txt && "
+                              "awk -F, '%s END { for (k in s) print k \",\" s[k] }' %s | "
+                              "sort -t, -k1,1n | cmp -s - %s/got.txt",
+                              ORDO_TOOL_PATH, db, g_dir, keep[i], csv, g_dir),
+                         0);
+    }
+}
+
 static void test_rejects(void **state)
 {
     (void)state;
@@ -859,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_leaderboard_and_tags),
         cmocka_unit_test(test_lexkey_tables),
         cmocka_unit_test(test_duplicates),
+        cmocka_unit_test(test_duplicates_spilled),
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_bad_row_midway_changes_nothing),
         cmocka_unit_test(test_full_disk_changes_nothing),

@@ -165,9 +165,10 @@ typedef struct loader {
     /* the output */
     sst_set *sst;
     store_batch *wb;
-    uint8_t *prev; /* the last record kept, not yet written (duplicates) */
-    size_t prev_cap;
-    int have_prev;
+    size_t last_at; /* where the record last kept starts in the current block */
+    int have_last;
+    uint8_t *wb_key; /* the baseline's key with its tag */
+    size_t wb_key_cap;
     uint64_t rows_in, loaded, duplicates, rejected, bytes_out;
     FILE *rejects;
     FILE *in;
@@ -248,31 +249,33 @@ static void post_block(loader *L)
     L->ob = L->ob == &L->blocks[0] ? &L->blocks[1] : &L->blocks[0];
 }
 
-static int write_kept(loader *L, const uint8_t *rec, char *err, size_t errlen)
+/* Appends a record to the current block, first handing the block to the
+ * worker when the record does not fit. */
+static void append_record(loader *L, const uint8_t *rec)
 {
-    (void)err, (void)errlen; /* the worker's errors surface at the next check */
     size_t n = rec_size(rec);
-    L->loaded++;
-    L->bytes_out += rec_key_len(rec) + rec_value_len(rec);
-    progress_show(&L->prog, L->phase, L->loaded, L->bytes_out, 0);
     if (L->ob->len + n > L->ob->cap) {
         if (L->ob->len) {
             post_block(L);
             check_worker(L);
         }
-        if (n > L->ob->cap) {
+        if (n > L->ob->cap) { /* the block is empty: the worker is done with it */
             free(L->ob->p);
             L->ob->cap = n;
             L->ob->p = cli_alloc(n);
         }
     }
+    L->last_at = L->ob->len;
     memcpy(L->ob->p + L->ob->len, rec, n);
     L->ob->len += n;
-    return 1;
+    L->bytes_out += rec_key_len(rec) + rec_value_len(rec);
 }
 
 /* Records arrive in key order, equal keys in input order: keeps one of
- * each key by the --on-duplicate policy. */
+ * each key by the --on-duplicate policy. The record last kept stays at the
+ * end of the current block (blocks go to the worker only when the next
+ * record does not fit), so a duplicate is compared there and, for `last`,
+ * replaced there. */
 static int sorted_sink(void *ctx, const uint8_t *rec, char *err, size_t errlen)
 {
     loader *L = ctx;
@@ -280,42 +283,36 @@ static int sorted_sink(void *ctx, const uint8_t *rec, char *err, size_t errlen)
         snprintf(err, errlen, "interrupted by signal %d", (int)g_signal);
         return 0;
     }
-    if (L->have_prev && !keysort_compare(rec_key(L->prev), rec_key_len(L->prev), rec_key(rec),
-                                         rec_key_len(rec))) {
+    const uint8_t *last = L->have_last ? L->ob->p + L->last_at : NULL;
+    if (last && !keysort_compare(rec_key(last), rec_key_len(last), rec_key(rec), rec_key_len(rec))) {
         L->duplicates++;
         if (L->o->on_duplicate == DUP_ERROR) {
             progress_end(&L->prog);
             cli_fail_plain("%s:%llu: duplicate key: line %llu has the same key "
                            "(--on-duplicate first|last keeps one); the database is unchanged",
                            L->name, (unsigned long long)rec_line(rec),
-                           (unsigned long long)rec_line(L->prev));
+                           (unsigned long long)rec_line(last));
         }
         if (L->o->on_duplicate == DUP_FIRST)
             return 1;
-    } else if (L->have_prev && !write_kept(L, L->prev, err, errlen)) {
-        return 0;
+        L->bytes_out -= rec_key_len(last) + rec_value_len(last); /* last: replaced */
+        L->ob->len = L->last_at;
+    } else {
+        L->loaded++;
+        progress_show(&L->prog, L->phase, L->loaded, L->bytes_out, 0);
     }
-    size_t n = rec_size(rec);
-    if (n > L->prev_cap) {
-        free(L->prev);
-        L->prev_cap = n * 2;
-        L->prev = cli_alloc(L->prev_cap);
-    }
-    memcpy(L->prev, rec, n);
-    L->have_prev = 1;
+    append_record(L, rec);
+    L->have_last = 1;
     return 1;
 }
 
-static int sorted_end(loader *L, char *err, size_t errlen)
+/* The last block to the worker; waits for the SST files to be written. */
+static void sorted_end(loader *L)
 {
-    if (L->have_prev && !write_kept(L, L->prev, err, errlen))
-        return 0;
-    L->have_prev = 0;
     if (L->ob->len)
         post_block(L);
     handoff_wait(&L->worker);
     check_worker(L);
-    return 1;
 }
 
 /* Bytes of input read so far (0 when it is a pipe). */
@@ -377,13 +374,15 @@ static int add_record(loader *L, const uint8_t *key, size_t kn, const uint8_t *v
     size_t n = REC_HEADER + tag + kn + vn;
     if (L->wb) { /* the baseline: straight into write batches */
         char err[512];
-        uint8_t *k = cli_alloc(tag + kn);
+        if (tag + kn > L->wb_key_cap) {
+            free(L->wb_key);
+            L->wb_key_cap = 2 * (tag + kn);
+            L->wb_key = cli_alloc(L->wb_key_cap);
+        }
         if (tag)
-            k[0] = (uint8_t)L->o->tag;
-        memcpy(k + tag, key, kn);
-        int ok = store_batch_put(L->wb, k, tag + kn, val, vn, err, sizeof err);
-        free(k);
-        if (!ok)
+            L->wb_key[0] = (uint8_t)L->o->tag;
+        memcpy(L->wb_key + tag, key, kn);
+        if (!store_batch_put(L->wb, L->wb_key, tag + kn, val, vn, err, sizeof err))
             return worker_fail(L, 1, "%s", err);
         L->loaded++;
         L->bytes_out += tag + kn + vn;
@@ -921,8 +920,7 @@ int cmd_load(int argc, char **argv)
             L->prog.start = now();
             merge_runs(L);
         }
-        if (!sorted_end(L, err, sizeof err))
-            load_fail("%s; the database is unchanged", err);
+        sorted_end(L);
         put_system_keys(L);
         check_signal();
         t_written = now();
@@ -958,7 +956,7 @@ int cmd_load(int argc, char **argv)
     batchbuf_free(&L->vb);
     schema_free(&L->table);
     schema_free(&L->key);
-    free(L->key_cols), free(L->is_key), free(L->keys), free(L->prev);
+    free(L->key_cols), free(L->is_key), free(L->keys), free(L->wb_key);
     free(L);
     cleanup();
     store_close(g_db);
