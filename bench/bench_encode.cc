@@ -1,6 +1,7 @@
 // google-benchmark shim over the C batch API. Benchmarks are named
 // encode/<schema>/<impl>/<rows>, and memcpy/<schema>/<rows> copies the same
-// number of output bytes, so ratios come from one run.
+// number of output bytes, so ratios come from one run; csv_index/<impl>/<bytes>
+// finds the CSV structure of that many bytes, against memcpy/csv/<bytes>.
 extern "C" {
 #include "ordo.h"
 }
@@ -8,6 +9,7 @@ extern "C" {
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -101,8 +103,72 @@ void copy(benchmark::State &state, std::string schema)
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows));
 }
 
+// CSV as the tool reads it: "bigint,double,integer" rows.
+std::string make_csv(size_t bytes)
+{
+    std::mt19937_64 rng(7);
+    std::string s;
+    char row[96];
+    while (s.size() < bytes) {
+        int n = std::snprintf(row, sizeof row, "%lld,%.*g,%d\n", static_cast<long long>(rng()),
+                              static_cast<int>(1 + rng() % 15),
+                              static_cast<double>(static_cast<int64_t>(rng())) / 1e9,
+                              static_cast<int>(static_cast<int32_t>(rng())));
+        s.append(row, static_cast<size_t>(n));
+    }
+    s.resize(bytes);
+    return s;
+}
+
+void csv_index(benchmark::State &state, std::string impl)
+{
+    size_t bytes = static_cast<size_t>(state.range(0));
+    std::string csv = make_csv(bytes);
+    std::vector<uint32_t> idx(ORDO_CSV_INDEX_ROOM(bytes));
+    size_t count = 0;
+    int q = 0;
+    auto run = [&] {
+        q = 0;
+        return ordo_csv_index_impl(impl.c_str(), reinterpret_cast<const uint8_t *>(csv.data()),
+                                   bytes, idx.data(), idx.size(), &count, &q);
+    };
+    if (ordo_status s = run(); s != ORDO_OK) {
+        state.SkipWithError(ordo_status_message(s));
+        return;
+    }
+    for (auto _ : state) {
+        run();
+        benchmark::DoNotOptimize(idx.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+    state.SetLabel("impl=" + impl + " entries=" + std::to_string(count));
+}
+
+void csv_copy(benchmark::State &state)
+{
+    size_t bytes = static_cast<size_t>(state.range(0));
+    std::vector<uint8_t> src(bytes, 1), dst(bytes, 0);
+    for (auto _ : state) {
+        std::memcpy(dst.data(), src.data(), bytes);
+        benchmark::DoNotOptimize(dst.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+}
+
 int register_all()
 {
+    for (const char *impl : {"scalar", "sse41", "avx2", "neon"})
+        benchmark::RegisterBenchmark((std::string("csv_index/") + impl).c_str(),
+                                     [impl](benchmark::State &st) { csv_index(st, impl); })
+            ->Arg(16 << 10)
+            ->Arg(64 << 20)
+            ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("memcpy/csv", csv_copy)
+        ->Arg(16 << 10)
+        ->Arg(64 << 20)
+        ->Unit(benchmark::kMicrosecond);
     for (const char *schema : {"fixed", "mixed"}) {
         for (const char *impl : {"scalar", "sse41", "avx2", "neon"}) {
             benchmark::RegisterBenchmark(

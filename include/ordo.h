@@ -576,6 +576,27 @@ ORDO_API ordo_status ordo_arrow_struct(const struct ArrowSchema *schema,
                                        const struct ArrowArray *array, ordo_column *cols,
                                        size_t cap, size_t *ncols, size_t *nrows);
 
+/* --------------------------------------------------------- CSV structure */
+
+/* Entries ordo_csv_index may write for n input bytes (whole 64-byte blocks
+ * are flattened eight positions at a time). */
+#define ORDO_CSV_INDEX_ROOM(n) ((size_t)(n) + 72u)
+
+/* The structure of CSV as PostgreSQL's COPY writes it (comma, double
+ * quote, LF), found with the active kernels: writes to idx, in input order,
+ * the offset of every '"' in p[0..n) and of every ',' and '\n' outside
+ * quotes, and sets *count. A doubled quote inside quotes is two entries, so
+ * the state simply toggles at each quote. *in_quotes carries that state from
+ * one call to the next (0 at the start of input, and at every row start).
+ * n below 4 GiB; room >= ORDO_CSV_INDEX_ROOM(n), entries past *count are
+ * scratch. Errors: NULL_ARG, DST_TOO_SMALL, SIZE_OVERFLOW, and ORDO_IMPL's. */
+ORDO_API ordo_status ordo_csv_index(const uint8_t *p, size_t n, uint32_t *idx, size_t room,
+                                    size_t *count, int *in_quotes);
+/* The same with a named implementation, as ordo_batch_encode_impl. */
+ORDO_API ordo_status ordo_csv_index_impl(const char *impl, const uint8_t *p, size_t n,
+                                         uint32_t *idx, size_t room, size_t *count,
+                                         int *in_quotes);
+
 /* ------------------------------------------------ implementations, CPU */
 
 /* CPU feature bits as detected once at first use. */

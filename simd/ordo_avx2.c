@@ -89,6 +89,10 @@ static inline size_t v_zeros8(V v)
         simde_mm256_cmpeq_epi8(v, simde_mm256_setzero_si256())));
 }
 static inline V v_select(V m, V a, V b) { return simde_mm256_blendv_epi8(b, a, m); }
+static inline uint64_t v_eq_bits(V v, V c)
+{
+    return (uint64_t)(uint32_t)simde_mm256_movemask_epi8(simde_mm256_cmpeq_epi8(v, c));
+}
 
 /* The high 8 bytes of x to an unaligned address: movhps, through a
  * builtin (a plain C double store would be a misaligned access). */

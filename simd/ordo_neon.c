@@ -108,6 +108,15 @@ static inline size_t v_zeros8(V v)
     return simde_vaddvq_u8(simde_vshrq_n_u8(simde_vceqq_u8(v, simde_vdupq_n_u8(0)), 7));
 }
 static inline V v_select(V m, V a, V b) { return simde_vbslq_u8(m, a, b); }
+/* No movemask on NEON: equal lanes keep their bit's weight, and each half
+ * sums across to one byte. */
+static inline uint64_t v_eq_bits(V v, V c)
+{
+    static const uint8_t w[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    V t = simde_vandq_u8(simde_vceqq_u8(v, c), simde_vld1q_u8(w));
+    return (uint64_t)simde_vaddv_u8(simde_vget_low_u8(t)) |
+           (uint64_t)simde_vaddv_u8(simde_vget_high_u8(t)) << 8;
+}
 
 static inline void v_scatter64(uint8_t *d, size_t s, V v)
 {

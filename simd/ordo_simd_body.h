@@ -15,6 +15,7 @@
  *   v_f64_eq0(v), v_f32_eq0(v)                        all-ones lanes where +-0
  *   v_zeros8(v)                                       how many bytes of v are 00
  *   v_select(mask, a, b)                              a where mask, else b
+ *   v_eq_bits(v, c)                                   bit k set where byte k of v equals c's
  *   v_scatter64(dst, stride, v)                       8-byte lane k to dst + k*stride
  *   ORDO_KERNELS_NAME                                 the table's symbol
  *   ORDO_KERNELS_LABEL                                its name string
@@ -161,6 +162,28 @@ static size_t k_escape(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
     return k + ordo_escape_generic(d + k, p + i, n - i, mask);
 }
 
+/* CSV structure: three byte classes per 64-byte block as bit masks, the
+ * quote state by prefix XOR, the wanted positions flattened. */
+static size_t k_csv(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *inq, uint32_t *out)
+{
+    const V vq = v_set1_8('"'), vc = v_set1_8(','), vn = v_set1_8('\n');
+    uint64_t carry = *inq;
+    uint32_t *o = out;
+    for (size_t b = 0; b < nblocks; b++, p += 64, base += 64) {
+        uint64_t q = 0, sep = 0;
+        for (int k = 0; k < 64 / V_BYTES; k++) {
+            V v = v_loadu(p + k * V_BYTES);
+            q |= v_eq_bits(v, vq) << (k * V_BYTES);
+            sep |= (v_eq_bits(v, vc) | v_eq_bits(v, vn)) << (k * V_BYTES);
+        }
+        uint64_t inside = ordo_prefix_xor(q) ^ carry;
+        carry = (uint64_t)((int64_t)inside >> 63);
+        o = ordo_flatten(o, base, q | (sep & ~inside));
+    }
+    *inq = carry;
+    return (size_t)(o - out);
+}
+
 const ordo_kernels ORDO_KERNELS_NAME = {
     ORDO_KERNELS_LABEL,
     {
@@ -188,6 +211,7 @@ const ordo_kernels ORDO_KERNELS_NAME = {
     ordo_bits_generic,
     k_zeros,
     k_escape,
+    k_csv,
 };
 
 #endif /* ORDO_SIMD_BODY_H */

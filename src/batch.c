@@ -9,7 +9,7 @@ static int format_ok(ordo_format fmt)
            fmt == ORDO_FORMAT_ORDERED;
 }
 
-static size_t count_nulls(const ordo_column *c, size_t n)
+size_t ordo_col_nulls(const ordo_column *c, size_t n)
 {
     if (!c->validity)
         return 0;
@@ -97,7 +97,7 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
                     return fail(where, i, ci, ORDO_ERR_OUT_OF_RANGE);
             }
         }
-        size_t nulls = count_nulls(c, n);
+        size_t nulls = ordo_col_nulls(c, n);
         /* A NULL is the one nil byte instead of the w-byte payload. */
         if (__builtin_mul_overflow(n - nulls, (size_t)w, &sum) ||
             __builtin_add_overflow(sum, nulls, &sum))

@@ -207,7 +207,9 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
             size_t nulls = 0, bytes;
             int ranged = c->type == ORDO_TYPE_DATE || c->type == ORDO_TYPE_TIME_OF_DAY ||
                          c->type == ORDO_TYPE_TIMESTAMP || c->type == ORDO_TYPE_TIMESTAMPTZ;
-            for (size_t r = 0; (ranged || c->validity || kind == F_NIL) && r < nrows; r++) {
+            if (!ranged && kind != F_NIL)
+                nulls = ordo_col_nulls(c, nrows);
+            for (size_t r = 0; (ranged || kind == F_NIL) && r < nrows; r++) {
                 if (kind == F_NIL || !ordo_col_valid(c, r)) {
                     nulls++;
                 } else if (!fast_valid(c, r)) {
@@ -222,6 +224,35 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
                 return ORDO_ERR_SIZE_OVERFLOW;
             constant &= kind == F_NIL || nulls == 0 || nulls == nrows;
             continue;
+        }
+        /* Text whose whole span holds no 00 byte needs no escape counted
+         * per value: one pass over the span (the offsets are checked first). */
+        int clean = 0;
+        if (kind == F_VAR) {
+            int64_t lo = 0, hi = 0;
+            clean = 1;
+            for (size_t r = 0; r <= nrows && clean; r++) {
+                int64_t o = ordo_col_offset_at(c, c->offset + r);
+                clean = o >= 0 && (r == 0 || o >= hi);
+                if (r == 0)
+                    lo = o;
+                hi = o;
+            }
+            clean = clean && zeros((const uint8_t *)c->values + lo, (size_t)(hi - lo)) == 0;
+            if (clean) { /* the span's bytes, less what NULL rows point at */
+                size_t nulls = ordo_col_nulls(c, nrows), bytes = (size_t)(hi - lo);
+                for (size_t r = 0; nulls && r < nrows; r++)
+                    if (!ordo_col_valid(c, r))
+                        bytes -= (size_t)(ordo_col_offset_at(c, c->offset + r + 1) -
+                                          ordo_col_offset_at(c, c->offset + r));
+                size_t framing; /* 3 per value, 1 per NULL */
+                if (__builtin_mul_overflow(nrows - nulls, 3, &framing) ||
+                    __builtin_add_overflow(bytes, framing + nulls, &bytes) ||
+                    __builtin_add_overflow(sum, bytes, &sum))
+                    return ORDO_ERR_SIZE_OVERFLOW;
+                constant = 0;
+                continue;
+            }
         }
         /* the builder checks every other value: a dry run on a scratch key */
         for (size_t r = 0; r < nrows; r++) {
@@ -238,7 +269,9 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
                     return ORDO_ERR_INVALID_VALUE;
                 if (kind == F_VAR && ordo_col_valid(c, r)) {
                     size_t n = (size_t)(b - a);
-                    if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n) + 3, &fs))
+                    if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n), &n))
+                        return ORDO_ERR_SIZE_OVERFLOW;
+                    if (__builtin_add_overflow(n, 3, &fs))
                         return ORDO_ERR_SIZE_OVERFLOW;
                 }
             }
@@ -296,6 +329,14 @@ static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint8_t m
         d[i] = s[i] ^ mask;
 }
 
+/* Whether text rows [j0, j0 + n) hold no 00 byte (the plan checked the
+ * offsets): then no value needs escaping. One pass over their span. */
+static int span_clean(const ordo_kernels *k, const ordo_column *c, size_t j0, size_t n)
+{
+    int64_t a = ordo_col_offset_at(c, j0), b = ordo_col_offset_at(c, j0 + n);
+    return k->zeros((const uint8_t *)c->values + a, (size_t)(b - a)) == 0;
+}
+
 /* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS. */
 static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
                         uint8_t *dst, size_t *offsets)
@@ -319,6 +360,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                     len[i] += fs;
                 continue;
             }
+            int clean = kind == F_VAR && span_clean(k, c, c->offset + r0, n);
             for (size_t i = 0; i < n; i++) {
                 size_t r = r0 + i, fs = 1;
                 if (kind == F_NIL || !ordo_col_valid(c, r))
@@ -326,7 +368,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                 else if (kind == F_VAR) {
                     size_t j = c->offset + r;
                     int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-                    fs = 3 + (size_t)(b - a) + k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
+                    fs = 3 + (size_t)(b - a);
+                    if (!clean)
+                        fs += k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
                 } else if (kind == F_SLOW)
                     field_size(c, r, &fs);
                 else
@@ -370,6 +414,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
         }
         if (kind == F_VAR) {
+            int copy = !mask8 && span_clean(k, c, j0, n); /* ascending, nothing to escape */
             for (size_t i = 0; i < n; i++) {
                 uint8_t *d = dst + cur[i];
                 if (c->validity && !ordo_col_valid(c, r0 + i)) {
@@ -380,7 +425,11 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                 d[0] = pres;
                 size_t j = j0 + i;
                 int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-                size_t e = k->escape(d + 1, (const uint8_t *)c->values + a, (size_t)(b - a), mask8);
+                size_t e = (size_t)(b - a);
+                if (copy)
+                    memcpy(d + 1, (const uint8_t *)c->values + a, e);
+                else
+                    e = k->escape(d + 1, (const uint8_t *)c->values + a, e, mask8);
                 d[1 + e] = mask8, d[2 + e] = mask8; /* terminator 00 00 */
                 cur[i] += 3 + e;
             }

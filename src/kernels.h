@@ -49,12 +49,20 @@ typedef size_t (*ordo_zeros_fn)(const uint8_t *p, size_t n);
  * written (n + the zeros). */
 typedef size_t (*ordo_escape_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8_t mask);
 
+/* CSV structure of nblocks 64-byte blocks at p: appends base + i for every
+ * '"' and for every ',' and '\n' outside quotes; *inq (0 or all ones) is
+ * the quote state carried in and out. out needs room for 64 * nblocks + 8
+ * entries (whole groups of eight are written); returns the count. */
+typedef size_t (*ordo_csv_fn)(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *inq,
+                              uint32_t *out);
+
 typedef struct ordo_kernels {
     const char *name;
     ordo_fixed_fn fixed[ORDO_OP_COUNT];
     ordo_bits_fn bits;
     ordo_zeros_fn zeros;
     ordo_escape_fn escape;
+    ordo_csv_fn csv;
 } ordo_kernels;
 
 /* Source element size and payload width of every op. */
@@ -182,6 +190,36 @@ static inline size_t ordo_escape_generic(uint8_t *d, const uint8_t *p, size_t n,
             d[k++] = (uint8_t)(0xff ^ mask);
     }
     return k;
+}
+
+/* Bit i of the result: the parity of the set bits of q at 0..i (whether
+ * byte i is inside quotes, counting the opening quote as inside). */
+static inline uint64_t ordo_prefix_xor(uint64_t q)
+{
+    q ^= q << 1;
+    q ^= q << 2;
+    q ^= q << 4;
+    q ^= q << 8;
+    q ^= q << 16;
+    q ^= q << 32;
+    return q;
+}
+
+/* The positions of the set bits of s, plus base, appended at o; eight at a
+ * time without a branch per bit (the extra writes land past the count).
+ * OR-ing bit 63 keeps ctz defined once s is spent. */
+static inline uint32_t *ordo_flatten(uint32_t *o, uint32_t base, uint64_t s)
+{
+    uint32_t *end = o + __builtin_popcountll(s);
+    const uint64_t top = (uint64_t)1 << 63;
+    while (o < end) {
+        for (int k = 0; k < 8; k++) {
+            o[k] = base + (uint32_t)__builtin_ctzll(s | top);
+            s &= s - 1;
+        }
+        o += 8;
+    }
+    return end;
 }
 
 /* The tables, one per built implementation (hidden symbols). */

@@ -338,33 +338,54 @@ static void records(void **state)
     assert_non_null(strstr(r.err, "cannot hold type record"));
 }
 
-/* --threads: the same bytes in the same order with one thread or two, over
- * several batches; a bad row stops both cleanly after the rows before it. */
+/* --threads: the same bytes in the same order with one thread or several,
+ * over many chunks of rows (quoted line ends among them, so lines are not
+ * rows); a bad row stops every count of threads cleanly after the rows
+ * before it, and of two bad rows the first in the input is the one named,
+ * with its line and column, whichever thread found it first. */
+static void gen_rows(const char *dir, const char *name, int bad1, int bad2)
+{
+    assert_int_equal(t_sh("awk -v b1=%d -v b2=%d 'BEGIN { L = 1; for (i = 1; i <= 150000; i++) {"
+                          " if (i == b1 || i == b2) { if (!seen++) print L > \"%s/%s.line\";"
+                          "   print \"1,x,notanumber\"; L++; continue }"
+                          " if (i %% 997 == 0) { printf \"%%d,\\\"n\\n%%d\\\",%%d.5\\n\", i * 7919 %% 100003, i, i %% 977; L += 2 }"
+                          " else { printf \"%%d,n%%d,%%d.5\\n\", i * 7919 %% 100003, i, i %% 977; L++ } } }'"
+                          " > %s/%s.csv", bad1, bad2, dir, name, dir, name), 0);
+}
+
 static void threads(void **state)
 {
     (void)state;
     char dir[] = "/tmp/ordo-test-threadsXXXXXX";
     assert_non_null(mkdtemp(dir));
-    assert_int_equal(t_sh("awk 'BEGIN { for (i = 1; i <= 150000; i++) printf \"%%d,n%%d,%%d.5\\n\", "
-                          "i * 7919 %% 100003, i, i %% 977 }' > %s/in.csv", dir), 0);
-    assert_int_equal(t_sh("awk 'NR == 140000 { print \"1,x,notanumber\"; next } { print }' "
-                          "%s/in.csv > %s/bad.csv", dir, dir), 0);
+    gen_rows(dir, "in", 0, 0);
+    gen_rows(dir, "bad", 140000, 0);
+    gen_rows(dir, "bad2", 60000, 140000);
     const char *schema = "a integer DESC, s text, d double precision";
-    for (int t = 1; t <= 2; t++) {
+    static const int counts[] = {1, 2, 3, 8};
+    for (int k = 0; k < 4; k++) {
+        int t = counts[k];
         assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' %s/in.csv "
                               "> %s/out%d.txt", TOOL, t, schema, dir, dir, t), 0);
+        assert_int_equal(t_sh("cmp -s %s/out1.txt %s/out%d.txt", dir, dir, t), 0);
+        /* standard input, raw */
         assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' --output raw "
-                              "%s/bad.csv > %s/bad%d.txt 2> %s/err%d.txt", TOOL, t, schema, dir, dir, t,
-                              dir, t), 2);
-        assert_int_equal(t_sh("grep -q '^%s/bad.csv:140000:' %s/err%d.txt", dir, dir, t), 0);
+                              "< %s/in.csv > %s/raw%d.bin", TOOL, t, schema, dir, dir, t), 0);
+        assert_int_equal(t_sh("cmp -s %s/raw1.bin %s/raw%d.bin", dir, dir, t), 0);
+        for (int b = 0; b < 2; b++) {
+            const char *name = b ? "bad2" : "bad";
+            assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' "
+                                  "%s/%s.csv > %s/%s%d.txt 2> %s/err.txt", TOOL, t, schema, dir, name,
+                                  dir, name, t, dir), 2);
+            assert_int_equal(t_sh("grep -q \"^%s/%s.csv:$(cat %s/%s.line):5: column 'd'\" %s/err.txt",
+                                  dir, name, dir, name, dir), 0);
+            /* exactly the keys of the rows before the bad one */
+            assert_int_equal(t_sh("head -n %d %s/out1.txt | cmp -s - %s/%s%d.txt",
+                                  b ? 59999 : 139999, dir, dir, name, t), 0);
+        }
     }
-    assert_int_equal(t_sh("cmp -s %s/out1.txt %s/out2.txt", dir, dir), 0);
     assert_int_equal(t_sh("test $(wc -l < %s/out1.txt) -eq 150000", dir), 0);
-    assert_int_equal(t_sh("cmp -s %s/bad1.txt %s/bad2.txt", dir, dir), 0);
-    /* exactly the 139999 rows before the bad one: the first 139999 keys of
-     * the good file, as raw records */
-    assert_int_equal(t_sh("head -n 139999 %s/in.csv | '%s' encode --threads 2 --format ordered "
-                          "--schema '%s' --output raw | cmp -s - %s/bad2.txt", dir, TOOL, schema, dir), 0);
+    assert_int_equal(t_sh("test $(cat %s/bad.line) -gt 140000", dir), 0); /* lines are not rows */
     tool_result r;
     tool_run(TOOL, (const char *const[]){"ordo", "encode", "--threads", "0", "--schema", "a int", "-", NULL}, "", &r);
     assert_int_equal(r.status, 2);

@@ -1,186 +1,410 @@
 /* ordo encode --schema: CSV rows (as PostgreSQL's COPY writes them) to one
- * key per row, in input order, through the batch API. */
+ * key per row, in input order, through the batch API.
+ *
+ * The input is cut into chunks of whole rows (about CHUNK_BYTES each) by the
+ * main thread, which also writes; workers parse, encode and format one chunk
+ * each into the chunk's own output. Chunks are written in input order, so the
+ * output is the same whatever the thread count. Memory is bounded by the
+ * chunks in flight (two per worker). A bad row ends its chunk's output just
+ * before it; the chunk's message is printed after that output, and nothing
+ * of later chunks is written. */
 #include "cli.h"
 #include "columns.h"
 #include "csv.h"
 #include "fields.h"
-#include "handoff.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BATCH_ROWS 65536
+#define CHUNK_BYTES ((size_t)1 << 20)
+#define BATCH_ROWS 16384
 
-typedef struct out_buf {
-    FILE *f;
+/* A growable byte buffer. */
+typedef struct bytes {
     char *p;
     size_t len, cap;
-} out_buf;
+} bytes;
 
-static void out_flush(out_buf *o)
-{
-    if (o->len && fwrite(o->p, 1, o->len, o->f) != o->len) {
-        fputs("ordo: encode: write error on standard output\n", stderr);
-        exit(1);
-    }
-    o->len = 0;
-}
-
-static char *out_room(out_buf *o, size_t n)
+static char *bytes_room(bytes *o, size_t n)
 {
     if (o->cap - o->len < n) {
-        out_flush(o);
-        if (o->cap < n) {
-            free(o->p);
-            o->cap = n;
-            o->p = cli_alloc(n);
-        }
+        size_t cap = o->cap ? o->cap * 2 : 4096;
+        while (cap - o->len < n)
+            cap *= 2;
+        char *p = realloc(o->p, cap);
+        if (!p)
+            cli_fail("out of memory");
+        o->p = p;
+        o->cap = cap;
     }
     return o->p + o->len;
 }
 
-/* What the writing stage owns: the output and the key buffers. */
-typedef struct encoder {
+/* What a run shares: read-only once the workers start. */
+typedef struct job {
+    const schema *s;
     ordo_format fmt;
-    int raw;
-    out_buf o;
+    int raw, header;
+    const char *name;
+} job;
+
+/* One chunk of whole rows and everything made of it. */
+typedef struct chunk {
+    bytes in;           /* the rows */
+    size_t first_line;  /* the line the rows start on */
+    int first;          /* the input's first chunk: it holds the header */
+    bytes out;          /* the keys, formatted */
+    char msg[512];      /* the error that ended the chunk early, if any */
+    int done;           /* under the pool's lock */
+    batchbuf b;
     uint8_t *keys;
     size_t keys_cap, *offs;
-} encoder;
+} chunk;
 
-/* Encodes the batch's rows and writes their keys. */
-static void emit_batch(batchbuf *b, ordo_format fmt, int raw, out_buf *o, uint8_t **keys,
-                       size_t *keys_cap, size_t **offs)
+/* Lowercase hex of every byte value, two characters each. */
+static char hex2[256][2];
+
+static void hex_init(void)
 {
+    static const char digits[16] = "0123456789abcdef";
+    for (int i = 0; i < 256; i++)
+        hex2[i][0] = digits[i >> 4], hex2[i][1] = digits[i & 15];
+}
+
+/* Encodes the batch's rows and appends their keys to the chunk's output. */
+static void emit_batch(const job *j, chunk *ch)
+{
+    batchbuf *b = &ch->b;
     if (b->rows == 0)
         return;
     const ordo_column *cols = batchbuf_view(b);
     size_t total = 0, stride = 0;
     ordo_batch_error where = {0, 0};
-    ordo_status s = ordo_batch_size(fmt, cols, b->s->ncols, b->rows, &total, &stride, &where);
-    if (s == ORDO_OK && total > *keys_cap) {
-        free(*keys);
-        *keys_cap = total + total / 2;
-        *keys = cli_alloc(*keys_cap);
+    ordo_status s = ordo_batch_size(j->fmt, cols, j->s->ncols, b->rows, &total, &stride, &where);
+    if (s == ORDO_OK && total > ch->keys_cap) {
+        free(ch->keys);
+        ch->keys_cap = total + total / 2;
+        ch->keys = cli_alloc(ch->keys_cap);
     }
     if (s == ORDO_OK)
-        s = ordo_batch_encode(fmt, cols, b->s->ncols, b->rows, *keys, *keys_cap, *offs, &where);
-    if (s != ORDO_OK)
-        cli_fail("encode: column '%s': %s", b->s->cols[where.column].name,
-                 ordo_status_message(s));
-    static const char hex[16] = "0123456789abcdef";
+        s = ordo_batch_encode(j->fmt, cols, j->s->ncols, b->rows, ch->keys, ch->keys_cap,
+                              ch->offs, &where);
+    if (s != ORDO_OK) { /* the fields were checked one by one: not expected */
+        snprintf(ch->msg, sizeof ch->msg, "%s: encode: column '%s': %s", j->name,
+                 j->s->cols[where.column].name, ordo_status_message(s));
+        batchbuf_clear(b);
+        return;
+    }
+    size_t per_row = j->raw ? 4 : 1;
+    char *p = bytes_room(&ch->out, (j->raw ? total : 2 * total) + per_row * b->rows);
     for (size_t r = 0; r < b->rows; r++) {
-        const uint8_t *k = *keys + (*offs)[r];
-        size_t n = (*offs)[r + 1] - (*offs)[r];
-        if (raw) {
-            char *p = out_room(o, n + 4);
+        const uint8_t *k = ch->keys + ch->offs[r];
+        size_t n = ch->offs[r + 1] - ch->offs[r];
+        if (j->raw) {
             p[0] = (char)(n >> 24), p[1] = (char)(n >> 16), p[2] = (char)(n >> 8), p[3] = (char)n;
             memcpy(p + 4, k, n);
-            o->len += n + 4;
+            p += 4 + n;
         } else {
-            char *p = out_room(o, 2 * n + 1);
-            for (size_t i = 0; i < n; i++) {
-                p[2 * i] = hex[k[i] >> 4];
-                p[2 * i + 1] = hex[k[i] & 15];
-            }
+            for (size_t i = 0; i < n; i++)
+                memcpy(p + 2 * i, hex2[k[i]], 2);
             p[2 * n] = '\n';
-            o->len += 2 * n + 1;
+            p += 2 * n + 1;
         }
     }
+    ch->out.len = (size_t)(p - ch->out.p);
     batchbuf_clear(b);
 }
 
-/* The worker's job: one batch, encoded and written (output stays in input
- * order: there is one worker and it takes batches in turn). */
-static void emit_job(void *ctx, void *job)
+/* A worker's task: the chunk's rows parsed, encoded and formatted. */
+static void run_chunk(const job *j, chunk *ch)
 {
-    encoder *e = ctx;
-    emit_batch(job, e->fmt, e->raw, &e->o, &e->keys, &e->keys_cap, &e->offs);
+    csv_reader rd;
+    csv_open_mem(&rd, ch->in.p, ch->in.len, ch->first_line);
+    ch->out.len = 0;
+    ch->msg[0] = 0;
+    int rc = 0, header = ch->first && j->header;
+    while (!ch->msg[0] && (rc = csv_next(&rd)) == 1) {
+        if (header) {
+            header = 0;
+            header_check(&rd, j->s, j->name, ch->msg, sizeof ch->msg);
+            continue;
+        }
+        batchbuf *b = &ch->b;
+        if (rd.nfields != j->s->ncols) {
+            field_count_error(&rd, j->s->ncols, j->name, ch->msg, sizeof ch->msg);
+            break;
+        }
+        for (size_t c = 0; c < j->s->ncols; c++) {
+            const csv_field *f = &rd.fields[c];
+            const char *err = field_put(b, c, b->rows, f->p, f->n, f->quoted);
+            if (err) {
+                field_error(f, &j->s->cols[c], err, j->name, ch->msg, sizeof ch->msg);
+                break;
+            }
+        }
+        if (ch->msg[0]) {
+            batchbuf_drop_row(b, b->rows); /* nothing of the bad row */
+            break;
+        }
+        if (++b->rows == BATCH_ROWS)
+            emit_batch(j, ch);
+    }
+    if (rc < 0)
+        snprintf(ch->msg, sizeof ch->msg, "%s:%zu:%zu: %s", j->name, rd.err_line, rd.err_column,
+                 rd.err);
+    /* the rows before a bad one are written */
+    char keep[sizeof ch->msg];
+    memcpy(keep, ch->msg, sizeof keep);
+    ch->msg[0] = 0;
+    emit_batch(j, ch);
+    if (keep[0])
+        memcpy(ch->msg, keep, sizeof keep);
+    csv_close(&rd);
+}
+
+/* --------------------------------------------------------------- input */
+
+typedef struct input {
+    FILE *f;
+    uint32_t *idx; /* last_row_end's index of a slice */
+    bytes carry; /* the start of a row the last chunk did not end */
+    size_t line; /* the line the next chunk starts on */
+    int eof, started;
+} input;
+
+/* '\n' bytes in p[0..n), quoted ones too: lines, for error positions. */
+static size_t count_newlines(const char *p, size_t n)
+{
+    const uint64_t nl = UINT64_C(0x0a0a0a0a0a0a0a0a), lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+    size_t c = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        x ^= nl; /* a 00 byte where there was a line end */
+        c += (size_t)__builtin_popcountll(~(((x & lo7) + lo7) | x | lo7));
+    }
+    for (; i < n; i++)
+        c += p[i] == '\n';
+    return c;
+}
+
+/* Where the last whole row of p[0..n) ends (just past its '\n'), 0 when
+ * none does. p starts a row, so quotes are counted from there. */
+#define SLICE ((size_t)1 << 16)
+static size_t last_row_end(const char *p, size_t n, uint32_t *idx)
+{
+    if (!memchr(p, '"', n)) { /* no quotes: the last line end */
+        for (size_t i = n; i > 0; i--)
+            if (p[i - 1] == '\n')
+                return i;
+        return 0;
+    }
+    size_t end = 0;
+    int q = 0;
+    for (size_t at = 0; at < n; at += SLICE) {
+        size_t len = n - at < SLICE ? n - at : SLICE, got = 0;
+        if (ordo_csv_index((const uint8_t *)p + at, len, idx, ORDO_CSV_INDEX_ROOM(SLICE), &got,
+                           &q) != ORDO_OK)
+            return 0; /* ORDO_IMPL refused: the worker's reader says so */
+        for (size_t k = got; k > 0; k--)
+            if (p[at + idx[k - 1]] == '\n') {
+                end = at + idx[k - 1] + 1;
+                break;
+            }
+    }
+    return end;
+}
+
+/* Fills ch with the next whole rows; 0 at the end of input. */
+static int read_chunk(input *in, chunk *ch)
+{
+    bytes *b = &ch->in;
+    b->len = 0;
+    if (in->carry.len)
+        memcpy(bytes_room(b, in->carry.len), in->carry.p, in->carry.len);
+    b->len = in->carry.len;
+    in->carry.len = 0;
+    size_t split = 0;
+    while (!in->eof) {
+        size_t got = fread(bytes_room(b, CHUNK_BYTES), 1, CHUNK_BYTES, in->f);
+        if (!in->started && got >= 3 && !memcmp(b->p, "\xef\xbb\xbf", 3)) {
+            memmove(b->p, b->p + 3, got - 3); /* a UTF-8 byte-order mark */
+            got -= 3;
+        }
+        in->started = 1;
+        b->len += got;
+        if (got == 0)
+            in->eof = 1;
+        else if ((split = last_row_end(b->p, b->len, in->idx)) > 0)
+            break; /* else a row longer than the chunk: read on */
+    }
+    if (in->eof)
+        split = b->len; /* the last row may lack its line end */
+    size_t rest = b->len - split;
+    if (rest)
+        memcpy(bytes_room(&in->carry, rest), b->p + split, rest);
+    in->carry.len = rest;
+    b->len = split;
+    ch->first_line = in->line;
+    ch->first = in->line == 1;
+    in->line += count_newlines(b->p, split);
+    return split > 0;
+}
+
+/* ---------------------------------------------------------------- pool */
+
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    const job *j;
+    chunk *slots;
+    size_t nslots;
+    size_t queued, taken; /* chunks [taken, queued) wait for a worker */
+    int quit;
+} pool;
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->quit && p->taken == p->queued)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->taken == p->queued)
+            break; /* quit, and nothing left */
+        chunk *ch = &p->slots[p->taken++ % p->nslots];
+        pthread_mutex_unlock(&p->mu);
+        run_chunk(p->j, ch);
+        pthread_mutex_lock(&p->mu);
+        ch->done = 1;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Writes a finished chunk; 0 when it ended with an error (printed by the caller). */
+static int write_chunk(chunk *ch)
+{
+    if (ch->out.len && fwrite(ch->out.p, 1, ch->out.len, stdout) != ch->out.len)
+        cli_fail("encode: write error on standard output");
+    return !ch->msg[0];
 }
 
 int encode_csv(const char *format, const char *schema_text, int header, const char *output,
                const char *path, int threads)
 {
-    ordo_format fmt = schema_format(format);
-    if (!fmt)
+    job j = {0};
+    j.fmt = schema_format(format);
+    if (!j.fmt)
         cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered)", format);
-    int raw = 0;
     if (!strcmp(output, "raw"))
-        raw = 1;
+        j.raw = 1;
     else if (strcmp(output, "hex"))
         cli_fail("encode: --output: expected hex or raw, got '%s'", output);
     schema s;
     char err[256];
     if (!schema_parse(schema_text, format, &s, err, sizeof err))
         cli_fail("encode: --schema: %s", err);
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
+    j.s = &s;
+    j.header = header;
+    j.name = strcmp(path, "-") ? path : "<stdin>";
+    input in = {strcmp(path, "-") ? fopen(path, "rb") : stdin, NULL, {0}, 1, 0, 0};
+    if (!in.f)
         cli_fail("encode: cannot open '%s'", path);
+    in.idx = cli_alloc(ORDO_CSV_INDEX_ROOM(SLICE) * sizeof *in.idx);
+    hex_init();
 
-    csv_reader rd;
-    csv_open(&rd, f);
-    /* Two batches: with threads > 1 the reader parses one while a worker
-     * encodes and writes the other. */
-    batchbuf bufs[2], *b = &bufs[0];
-    batchbuf_init(&bufs[0], &s, BATCH_ROWS);
-    batchbuf_init(&bufs[1], &s, BATCH_ROWS);
-    encoder e = {fmt, raw, {stdout, cli_alloc(1 << 20), 0, 1 << 20}, NULL, 0,
-                 cli_alloc((BATCH_ROWS + 1) * sizeof(size_t))};
-    handoff worker;
-    int threaded = threads > 1 && handoff_start(&worker, emit_job, &e);
-    int rc, first = 1;
-    char msg[512] = "";
-    while ((rc = csv_next(&rd)) == 1) {
-        if (first && header) {
-            first = 0;
-            if (!header_check(&rd, &s, name, msg, sizeof msg))
+    /* Two chunks per worker: one being parsed while the other waits to be
+     * written. One thread: the main thread does everything in turn. */
+    size_t nworkers = threads > 1 ? (size_t)threads : 0;
+    pool p = {.j = &j, .nslots = nworkers ? 2 * nworkers : 1};
+    size_t nalloc = p.nslots;
+    p.slots = calloc(p.nslots, sizeof *p.slots);
+    pthread_t *tids = calloc(nworkers ? nworkers : 1, sizeof *tids);
+    if (!p.slots || !tids)
+        cli_fail("out of memory");
+    for (size_t i = 0; i < p.nslots; i++) {
+        batchbuf_init(&p.slots[i].b, &s, BATCH_ROWS);
+        p.slots[i].offs = cli_alloc((BATCH_ROWS + 1) * sizeof(size_t));
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.work, NULL);
+    pthread_cond_init(&p.done, NULL);
+    size_t started = 0;
+    while (started < nworkers && pthread_create(&tids[started], NULL, worker, &p) == 0)
+        started++;
+    if (started == 0) /* no thread: one slot, run in turn */
+        p.nslots = 1;
+
+    const char *fail = NULL;
+    size_t written = 0; /* chunks [written, queued) are in flight */
+    for (;;) {
+        chunk *ch = &p.slots[p.queued % p.nslots];
+        if (p.queued - written == p.nslots) { /* the slot's previous chunk: write it first */
+            pthread_mutex_lock(&p.mu);
+            while (!ch->done)
+                pthread_cond_wait(&p.done, &p.mu);
+            pthread_mutex_unlock(&p.mu);
+            written++;
+            if (!write_chunk(ch)) {
+                fail = ch->msg;
                 break;
-            continue;
-        }
-        first = 0;
-        size_t r = b->rows;
-        if (rd.nfields != s.ncols) {
-            field_count_error(&rd, s.ncols, name, msg, sizeof msg);
-            break;
-        }
-        for (size_t c = 0; c < s.ncols && !msg[0]; c++) {
-            const char *err_text =
-                field_put(b, c, r, rd.fields[c].p, rd.fields[c].n, rd.fields[c].quoted);
-            if (err_text)
-                field_error(&rd.fields[c], &s.cols[c], err_text, name, msg, sizeof msg);
-        }
-        if (msg[0])
-            break;
-        b->rows++;
-        if (b->rows == BATCH_ROWS) {
-            if (threaded) {
-                handoff_put(&worker, b);
-                b = b == &bufs[0] ? &bufs[1] : &bufs[0];
-            } else {
-                emit_job(&e, b);
             }
         }
+        if (!read_chunk(&in, ch))
+            break;
+        ch->done = 0;
+        if (started == 0) {
+            run_chunk(&j, ch);
+            ch->done = 1;
+            p.queued++;
+            continue;
+        }
+        pthread_mutex_lock(&p.mu);
+        p.queued++;
+        pthread_cond_signal(&p.work);
+        pthread_mutex_unlock(&p.mu);
     }
-    if (rc < 0)
-        snprintf(msg, sizeof msg, "%s:%zu:%zu: %s", name, rd.err_line, rd.err_column, rd.err);
-    /* The rows before a bad one are written; nothing of the bad one. */
-    if (threaded) {
-        handoff_put(&worker, b);
-        handoff_stop(&worker);
-    } else {
-        emit_job(&e, b);
+    /* the chunks still in flight, in order, up to the first error */
+    for (; !fail && written < p.queued; written++) {
+        chunk *ch = &p.slots[written % p.nslots];
+        pthread_mutex_lock(&p.mu);
+        while (!ch->done)
+            pthread_cond_wait(&p.done, &p.mu);
+        pthread_mutex_unlock(&p.mu);
+        if (!write_chunk(ch))
+            fail = ch->msg;
     }
-    out_flush(&e.o);
-    if (!msg[0] && ferror(f))
-        snprintf(msg, sizeof msg, "%s: read error", name);
-    if (f != stdin)
-        fclose(f);
-    csv_close(&rd);
-    batchbuf_free(&bufs[0]);
-    batchbuf_free(&bufs[1]);
-    free(e.o.p), free(e.keys), free(e.offs);
+    /* After an error the workers finish what they hold; none of it is written. */
+    pthread_mutex_lock(&p.mu);
+    p.quit = 1;
+    p.taken = p.queued; /* what nobody took yet stays untaken */
+    pthread_cond_broadcast(&p.work);
+    pthread_mutex_unlock(&p.mu);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    if (fflush(stdout) != 0)
+        cli_fail("encode: write error on standard output");
+
+    char msg[sizeof p.slots[0].msg] = "";
+    if (fail)
+        memcpy(msg, fail, sizeof msg);
+    else if (ferror(in.f))
+        snprintf(msg, sizeof msg, "%s: read error", j.name);
+    if (in.f != stdin)
+        fclose(in.f);
+    for (size_t i = 0; i < nalloc; i++) {
+        chunk *ch = &p.slots[i];
+        batchbuf_free(&ch->b);
+        free(ch->in.p), free(ch->out.p), free(ch->keys), free(ch->offs);
+    }
+    free(p.slots), free(tids), free(in.carry.p), free(in.idx);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.work);
+    pthread_cond_destroy(&p.done);
     schema_free(&s);
     if (msg[0])
         cli_fail_plain("%s", msg);

@@ -48,6 +48,7 @@ void batchbuf_init(batchbuf *b, const schema *s, size_t cap_rows)
         colvec *v = &b->cols[c];
         const schema_column *sc = &s->cols[c];
         size_t vs = batchbuf_value_size(sc);
+        v->vsize = vs;
         if (batchbuf_variable(sc->type)) {
             v->values_cap = cap_rows * 16 + 64;
             v->offsets = cli_alloc((cap_rows + 1) * sizeof(int64_t));
@@ -100,7 +101,7 @@ void batchbuf_set_null(batchbuf *b, size_t c, size_t r)
     if (batchbuf_variable(sc->type))
         v->offsets[r + 1] = (int64_t)v->values_len;
     else if (sc->type != ORDO_TYPE_BOOL)
-        memset(batchbuf_slot(b, c, r), 0, batchbuf_value_size(sc));
+        memset(batchbuf_slot(b, c, r), 0, v->vsize);
 }
 
 void batchbuf_set_bool(batchbuf *b, size_t c, size_t r, int on)

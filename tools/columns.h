@@ -14,6 +14,7 @@ typedef struct colvec {
     int64_t *offsets;  /* strings: rows + 1 entries */
     uint8_t *validity; /* all ones until a NULL arrives */
     size_t nulls;
+    size_t vsize;      /* batchbuf_value_size of the column, kept for the hot path */
 } colvec;
 
 typedef struct batchbuf {
@@ -37,7 +38,7 @@ size_t batchbuf_value_size(const schema_column *c);
 /* Pointer to row r's fixed-width slot of column c. */
 static inline void *batchbuf_slot(batchbuf *b, size_t c, size_t r)
 {
-    return b->cols[c].values + r * batchbuf_value_size(&b->s->cols[c]);
+    return b->cols[c].values + r * b->cols[c].vsize;
 }
 void batchbuf_set_null(batchbuf *b, size_t c, size_t r);
 void batchbuf_set_bool(batchbuf *b, size_t c, size_t r, int v);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #define CSV_CHUNK ((size_t)1 << 20)
+/* Bytes indexed at a time: the index stays in L1/L2 while rows use it. */
+#define CSV_SLICE ((size_t)16 << 10)
 
 void csv_open(csv_reader *r, FILE *f) { csv_open_sized(r, f, CSV_CHUNK); }
 
@@ -18,16 +20,32 @@ void csv_open_sized(csv_reader *r, FILE *f, size_t cap)
     r->line = 1;
     r->fields_cap = 16;
     r->fields = cli_alloc(r->fields_cap * sizeof *r->fields);
+    r->idx = cli_alloc(ORDO_CSV_INDEX_ROOM(CSV_SLICE) * sizeof *r->idx);
+    ordo_impl_name(&r->impl_status);
+}
+
+void csv_open_mem(csv_reader *r, char *buf, size_t len, size_t first_line)
+{
+    csv_open_sized(r, NULL, 1);
+    free(r->buf);
+    r->buf = buf;
+    r->cap = r->len = len;
+    r->eof = 1;
+    r->borrowed = 1;
+    r->line = first_line;
 }
 
 void csv_close(csv_reader *r)
 {
-    free(r->buf);
+    if (!r->borrowed)
+        free(r->buf);
     free(r->fields);
+    free(r->idx);
     memset(r, 0, sizeof *r);
 }
 
-/* Moves the unread bytes to the front, grows when full, reads more. */
+/* Moves the unread bytes to the front, grows when full, reads more. The
+ * index restarts at the row start, which is outside quotes. */
 static void refill(csv_reader *r)
 {
     if (r->pos > 0) {
@@ -36,6 +54,8 @@ static void refill(csv_reader *r)
         r->pos = 0;
     }
     if (r->len == r->cap) {
+        if (r->cap > UINT32_MAX / 2)
+            cli_fail("a CSV row longer than 2 GiB");
         char *p = realloc(r->buf, r->cap * 2);
         if (!p)
             cli_fail("out of memory");
@@ -50,21 +70,37 @@ static void refill(csv_reader *r)
         got -= 3;
     }
     r->len += got;
+    r->scanned = 0;
+    r->in_quotes = 0;
+    r->next = r->count = 0;
 }
 
-/* The end of the row starting at pos (just past its line end), or 0 when
- * the buffer does not hold all of it yet. Quotes are tracked, not parsed. */
-static size_t row_end(const csv_reader *r)
+/* Indexes the next slice of the buffer; 0 when the buffer is used up. */
+static int more(csv_reader *r)
 {
-    int quoted = 0;
-    for (size_t i = r->pos; i < r->len; i++) {
-        char c = r->buf[i];
-        if (c == '"')
-            quoted = !quoted; /* "" inside quotes toggles twice: no change */
-        else if (c == '\n' && !quoted)
-            return i + 1;
+    while (r->scanned < r->len) {
+        size_t n = r->len - r->scanned, got = 0;
+        if (n > CSV_SLICE)
+            n = CSV_SLICE;
+        ordo_csv_index((const uint8_t *)r->buf + r->scanned, n, r->idx,
+                       ORDO_CSV_INDEX_ROOM(CSV_SLICE), &got, &r->in_quotes);
+        r->base = r->scanned;
+        r->scanned += n;
+        r->next = 0;
+        r->count = got;
+        if (got)
+            return 1;
     }
-    return r->eof ? r->len : 0;
+    return 0;
+}
+
+/* The next structural position: a '"', or a ',' or '\n' outside quotes. */
+static inline int entry(csv_reader *r, size_t *at)
+{
+    if (r->next == r->count && !more(r))
+        return 0;
+    *at = r->base + r->idx[r->next++];
+    return 1;
 }
 
 static int fail(csv_reader *r, size_t line, size_t col, const char *msg)
@@ -87,66 +123,126 @@ static void add_field(csv_reader *r, char *p, size_t n, int quoted, size_t line,
     r->fields[r->nfields++] = (csv_field){p, n, quoted, line, col};
 }
 
-/* Splits the complete row buf[pos, end) into fields, unquoting in place. */
-static int split(csv_reader *r, size_t end)
+/* Line ends inside a quoted field: the line count and where the last begins. */
+static void count_lines(const char *b, size_t from, size_t to, size_t *line, size_t *line_start)
+{
+    const char *p = b + from, *end = b + to;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        ++*line;
+        *line_start = (size_t)(++p - b);
+    }
+}
+
+/* "" to " in the fields that have them, once the row is whole (a row that
+ * turns out incomplete is parsed again after a refill, so it must not have
+ * changed). */
+static void unescape_quotes(csv_reader *r)
+{
+    for (size_t k = 0; k < r->nfields; k++) {
+        csv_field *f = &r->fields[k];
+        if (f->quoted != 2)
+            continue;
+        size_t w = 0;
+        for (size_t i = 0; i < f->n; i++, w++) {
+            f->p[w] = f->p[i];
+            if (f->p[i] == '"')
+                i++;
+        }
+        f->n = w;
+        f->quoted = 1;
+    }
+}
+
+/* One row from pos: 1 when whole, 0 when the buffer ends first, -1 on a
+ * malformed row (the first fault in reading order, with its position). */
+static int parse_row(csv_reader *r)
 {
     char *b = r->buf;
-    size_t i = r->pos, line = r->line, line_start = r->pos;
-    /* the line end is not part of the last field */
-    size_t stop = end;
-    if (stop > i && b[stop - 1] == '\n')
-        stop--;
-    if (stop > i && b[stop - 1] == '\r')
-        stop--;
+    size_t i = r->pos, line = r->line, line_start = r->pos, e = 0;
     r->nfields = 0;
     for (;;) {
-        size_t col = i - line_start + 1, fline = line;
-        if (i < stop && b[i] == '"') {
-            size_t w = ++i, start = i;
-            for (;;) {
-                if (i >= stop)
-                    return fail(r, fline, col, "unterminated quoted field");
-                if (b[i] == '"') {
-                    if (i + 1 < stop && b[i + 1] == '"') {
-                        b[w++] = '"';
-                        i += 2;
-                        continue;
-                    }
-                    i++;
-                    break;
-                }
-                if (b[i] == '\n')
-                    line++, line_start = i + 1;
-                b[w++] = b[i++];
-            }
-            add_field(r, b + start, w - start, 1, fline, col);
-            if (i < stop && b[i] != ',')
-                return fail(r, line, i - line_start + 1, "unexpected character after a closing quote");
-        } else {
-            size_t start = i;
-            while (i < stop && b[i] != ',' && b[i] != '"')
-                i++;
-            if (i < stop && b[i] == '"')
-                return fail(r, line, i - line_start + 1, "quote inside an unquoted field");
-            add_field(r, b + start, i - start, 0, fline, col);
-        }
-        if (i >= stop)
+        size_t col = i - line_start + 1;
+        if (!entry(r, &e)) {
+            if (!r->eof)
+                return 0;
+            /* The input's last line has no line end; no quote in it either
+             * (every quote is an entry). */
+            size_t end = r->len;
+            if (end > i && b[end - 1] == '\r')
+                end--;
+            add_field(r, b + i, end - i, 0, line, col);
+            r->pos = r->len;
             break;
-        i++; /* the comma */
+        }
+        if (b[e] != '"') { /* an unquoted field ends at e */
+            size_t end = e;
+            if (b[e] == '\n' && end > i && b[end - 1] == '\r')
+                end--;
+            add_field(r, b + i, end - i, 0, line, col);
+            i = e + 1;
+            if (b[e] == ',')
+                continue;
+            r->pos = i;
+            break;
+        }
+        if (e != i)
+            return fail(r, line, e - line_start + 1, "quote inside an unquoted field");
+        /* Quoted: inside quotes the only entries are quotes. */
+        size_t fline = line, from = i + 1, q, after = 0;
+        int doubled = 0, have;
+        for (;;) {
+            if (!entry(r, &q)) {
+                if (!r->eof)
+                    return 0;
+                return fail(r, fline, col, "unterminated quoted field");
+            }
+            count_lines(b, from, q, &line, &line_start);
+            have = entry(r, &after);
+            if (have && after == q + 1 && b[after] == '"') {
+                doubled = 1; /* "" */
+                from = q + 2;
+                continue;
+            }
+            break;
+        }
+        add_field(r, b + i + 1, q - i - 1, doubled ? 2 : 1, fline, col);
+        /* After the closing quote: a comma, the line end (CR LF too) or the
+         * end of input. */
+        size_t next = q + 1;
+        if (have && after == next) {
+            i = after + 1;
+            if (b[after] == ',')
+                continue;
+            r->pos = i;
+            break;
+        }
+        if (have && after == next + 1 && b[next] == '\r' && b[after] == '\n') {
+            r->pos = after + 1;
+            break;
+        }
+        if (!have && !r->eof)
+            return 0;
+        if (!have && (next == r->len || (next + 1 == r->len && b[next] == '\r'))) {
+            r->pos = r->len;
+            break;
+        }
+        return fail(r, line, next - line_start + 1, "unexpected character after a closing quote");
     }
-    r->pos = end;
+    unescape_quotes(r);
     r->line = line + 1;
     return 1;
 }
 
 int csv_next(csv_reader *r)
 {
+    if (r->impl_status != ORDO_OK)
+        return fail(r, r->line, 1, ordo_status_message(r->impl_status));
     for (;;) {
         if (r->pos == r->len && r->eof)
             return 0;
-        size_t end = row_end(r);
-        if (end)
-            return split(r, end);
+        int rc = parse_row(r);
+        if (rc)
+            return rc;
         refill(r);
     }
 }

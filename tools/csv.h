@@ -6,6 +6,8 @@
 #ifndef ORDO_CSV_H
 #define ORDO_CSV_H
 
+#include "ordo.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +27,13 @@ typedef struct csv_reader {
     size_t line;       /* line of the next row */
     csv_field *fields;
     size_t nfields, fields_cap;
+    /* The structure of buf[.., scanned) (ordo_csv_index): entries
+     * idx[next .. count) are at base + idx[k]; in_quotes at scanned. */
+    uint32_t *idx;
+    size_t base, next, count, scanned;
+    int in_quotes;
+    ordo_status impl_status; /* ORDO_IMPL's verdict: the reader fails at once */
+    int borrowed;            /* buf is the caller's (csv_open_mem) */
     char err[256];     /* message of the last error */
     size_t err_line, err_column;
 } csv_reader;
@@ -33,6 +42,9 @@ void csv_open(csv_reader *r, FILE *f);
 /* The same with an initial buffer of `cap` bytes (it grows for longer rows);
  * small buffers exercise the refill paths in tests. */
 void csv_open_sized(csv_reader *r, FILE *f, size_t cap);
+/* Whole rows already in memory (buf[0..len), not copied, unquoted in
+ * place), the first of them on line first_line. */
+void csv_open_mem(csv_reader *r, char *buf, size_t len, size_t first_line);
 void csv_close(csv_reader *r);
 /* 1: a row is in r->fields[0 .. r->nfields); 0: end of input; -1: error
  * (r->err, r->err_line, r->err_column). */

@@ -1,5 +1,7 @@
 #include "pgtext.h"
 
+#include "parse_float.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
@@ -31,7 +33,24 @@ const char *pg_parse_bool(const char *s, size_t n, int *out)
     return "expected a boolean (t or f)";
 }
 
-/* Sign and magnitude of a decimal integer; NULL or a message. */
+/* Eight ASCII digits (first in the lowest byte) as their value; 0 and
+ * *ok = 0 when one is not a digit. SWAR: pairs, then quads, then the eight. */
+static uint64_t eight_digits(const char *s, int *ok)
+{
+    uint64_t x;
+    memcpy(&x, s, 8);
+    uint64_t d = x - UINT64_C(0x3030303030303030);
+    /* each byte 0..9: no borrow out of it, and adding 6 keeps it below 16 */
+    *ok = !((x & UINT64_C(0xf0f0f0f0f0f0f0f0)) ^ UINT64_C(0x3030303030303030)) &&
+          !((d + UINT64_C(0x0606060606060606)) & UINT64_C(0xf0f0f0f0f0f0f0f0));
+    d = d * 10 + (d >> 8);
+    d = ((d & UINT64_C(0x000000ff000000ff)) * (100 + (UINT64_C(1000000) << 32)) +
+         ((d >> 16) & UINT64_C(0x000000ff000000ff)) * (1 + (UINT64_C(10000) << 32))) >> 32;
+    return d;
+}
+
+/* Sign and magnitude of a decimal integer; NULL or a message. A non-digit
+ * anywhere is reported before an overflow. */
 static const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
 {
     size_t i = 0;
@@ -40,8 +59,24 @@ static const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
         *neg = s[i++] == '-';
     if (i == n)
         return "expected an integer";
+    while (n - i > 1 && s[i] == '0')
+        i++; /* leading zeros count for nothing */
     uint64_t m = 0;
     int over = 0;
+    /* Up to 19 digits cannot overflow; beyond that, checked steps. */
+    size_t fast = n - i > 19 ? i + 19 : n;
+    for (; i + 8 <= fast; i += 8) {
+        int ok;
+        uint64_t v = eight_digits(s + i, &ok);
+        if (!ok)
+            return "expected an integer";
+        m = m * 100000000 + v;
+    }
+    for (; i < fast; i++) {
+        if (!is_digit(s[i]))
+            return "expected an integer";
+        m = m * 10 + (uint64_t)(s[i] - '0');
+    }
     for (; i < n; i++) {
         if (!is_digit(s[i]))
             return "expected an integer";
@@ -78,70 +113,68 @@ const char *pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out)
     return NULL;
 }
 
-/* Copies a float literal into buf as a C string after checking its shape:
- * a decimal or exponent literal, or nan/inf/infinity with a sign. Hex
- * floats, spaces and trailing text are refused. 0 when malformed. */
-static int float_text(const char *s, size_t n, char *buf, size_t cap, int *special)
+/* PostgreSQL's float syntax: a decimal or exponent literal, read and checked
+ * in one pass by parse_float.c, or nan/inf/infinity in any case after an
+ * optional sign. Hex floats, spaces and trailing text are refused, and so is
+ * text of FLOAT_TEXT_MAX bytes or more (the former copy's buffer size; kept
+ * so that what is accepted does not change). */
+#define FLOAT_TEXT_MAX 512
+#define FLOAT_SYNTAX "expected a number, NaN, Infinity or -Infinity"
+
+/* The nan/inf words as a C string for strtod / strtof, which give their
+ * results (sign of NaN included); 0 when s is not one of them. */
+static int float_word(const char *s, size_t n, char buf[16])
 {
-    size_t i = 0;
-    *special = 0;
-    if (n == 0 || n >= cap)
+    size_t i = s[0] == '+' || s[0] == '-';
+    if (!word_is(s + i, n - i, "nan") && !word_is(s + i, n - i, "inf") &&
+        !word_is(s + i, n - i, "infinity"))
         return 0;
-    memcpy(buf, s, n);
+    memcpy(buf, s, n); /* n <= 9 */
     buf[n] = 0;
-    if (s[0] == '+' || s[0] == '-')
-        i++;
-    if (word_is(s + i, n - i, "nan") || word_is(s + i, n - i, "inf") ||
-        word_is(s + i, n - i, "infinity")) {
-        *special = 1;
-        return 1;
-    }
-    size_t digits = 0;
-    while (i < n && is_digit(s[i]))
-        i++, digits++;
-    if (i < n && s[i] == '.')
-        for (i++; i < n && is_digit(s[i]); i++)
-            digits++;
-    if (!digits)
-        return 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        if (i == n || !is_digit(s[i]))
-            return 0;
-        while (i < n && is_digit(s[i]))
-            i++;
-    }
-    return i == n;
+    return 1;
 }
 
 const char *pg_parse_double(const char *s, size_t n, double *out)
 {
-    char buf[512];
-    int special;
-    if (!float_text(s, n, buf, sizeof buf, &special))
-        return "expected a number, NaN, Infinity or -Infinity";
-    errno = 0;
-    double d = strtod(buf, NULL);
-    /* As PostgreSQL: overflow and underflow to zero are errors. */
-    if (!special && errno == ERANGE && (d == 0 || isinf(d)))
+    double d;
+    char buf[16];
+    if (n >= FLOAT_TEXT_MAX)
+        return FLOAT_SYNTAX;
+    switch (pf_parse_double(s, n, &d)) {
+    case PF_OK:
+        *out = d;
+        return NULL;
+    case PF_OVERFLOW:
+    case PF_UNDERFLOW: /* as PostgreSQL; subnormal results are fine */
         return "out of range for double precision";
-    *out = d;
+    case PF_SYNTAX:
+        break;
+    }
+    if (n == 0 || !float_word(s, n, buf))
+        return FLOAT_SYNTAX;
+    *out = strtod(buf, NULL);
     return NULL;
 }
 
 const char *pg_parse_float(const char *s, size_t n, float *out)
 {
-    char buf[512];
-    int special;
-    if (!float_text(s, n, buf, sizeof buf, &special))
-        return "expected a number, NaN, Infinity or -Infinity";
-    errno = 0;
-    float f = strtof(buf, NULL); /* rounds once, straight to float32 */
-    if (!special && errno == ERANGE && (f == 0 || isinf(f)))
+    float f;
+    char buf[16];
+    if (n >= FLOAT_TEXT_MAX)
+        return FLOAT_SYNTAX;
+    switch (pf_parse_float(s, n, &f)) { /* rounds once, straight to float32 */
+    case PF_OK:
+        *out = f;
+        return NULL;
+    case PF_OVERFLOW:
+    case PF_UNDERFLOW:
         return "out of range for real";
-    *out = f;
+    case PF_SYNTAX:
+        break;
+    }
+    if (n == 0 || !float_word(s, n, buf))
+        return FLOAT_SYNTAX;
+    *out = strtof(buf, NULL);
     return NULL;
 }
 
@@ -169,27 +202,35 @@ const char *pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *len)
     return NULL;
 }
 
+/* Hex digit values plus one; 0 for any other byte. */
+static const uint8_t hex1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 const char *pg_parse_uuid(const char *s, size_t n, uint8_t out[16])
 {
-    uint8_t tmp[16];
-    size_t k = 0, i = 0;
+    /* where each byte's two digits start, with and without hyphens */
+    static const uint8_t at36[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+    static const uint8_t at32[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
     if (n >= 2 && s[0] == '{' && s[n - 1] == '}')
         s++, n -= 2;
-    int hyphens = n == 36;
+    if (n == 36 && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-'))
+        return "expected a UUID";
     if (n != 36 && n != 32)
         return "expected a UUID";
-    while (i < n) {
-        if (hyphens && (i == 8 || i == 13 || i == 18 || i == 23)) {
-            if (s[i++] != '-')
-                return "expected a UUID";
-            continue;
-        }
-        int hi = hexval(s[i]), lo = hexval(s[i + 1]);
-        if (hi < 0 || lo < 0)
-            return "expected a UUID";
-        tmp[k++] = (uint8_t)(hi << 4 | lo);
-        i += 2;
+    const uint8_t *at = n == 36 ? at36 : at32;
+    const unsigned char *u = (const unsigned char *)s;
+    uint8_t tmp[16];
+    unsigned bad = 0;
+    for (size_t k = 0; k < 16; k++) {
+        unsigned hi = hex1[u[at[k]]] - 1u, lo = hex1[u[at[k] + 1]] - 1u;
+        bad |= hi | lo; /* a non-digit wraps to a huge value */
+        tmp[k] = (uint8_t)(hi << 4 | lo);
     }
+    if (bad > 15)
+        return "expected a UUID";
     memcpy(out, tmp, 16);
     return NULL;
 }

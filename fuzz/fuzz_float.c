@@ -1,0 +1,81 @@
+/* The decimal parser (tools/parse_float.c) against strtod / strtof: on every
+ * literal of its grammar, the same bits and the same overflow / underflow
+ * verdict as PostgreSQL draws from errno; everything else is PF_SYNTAX.
+ * An input starting with '~' is mapped byte by byte onto a digit-heavy
+ * alphabet, so that the fuzzer mostly writes valid, long literals; any other
+ * input is the text itself. The text is never NUL-terminated for the parser. */
+#include "fuzz_util.h"
+#include "parse_float.h"
+
+#include <errno.h>
+#include <math.h>
+
+static int digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The grammar, written plainly: [+-] digits [. digits] [(e|E) [+-] digits],
+ * with at least one mantissa digit. */
+static int valid(const char *s, size_t n)
+{
+    size_t i = 0, digits = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        i++;
+    for (; i < n && digit(s[i]); i++)
+        digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && digit(s[i]); i++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (i == n || !digit(s[i]))
+            return 0;
+        while (i < n && digit(s[i]))
+            i++;
+    }
+    return i == n;
+}
+
+static pf_status verdict(double v, int erange)
+{
+    return !erange ? PF_OK : isinf(v) ? PF_OVERFLOW : v == 0 ? PF_UNDERFLOW : PF_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char alpha[] = "0123456789000999555.eE+-";
+    char *text = malloc(size + 1), *mapped = NULL;
+    const char *s = (const char *)data;
+    size_t n = size;
+    if (size && data[0] == '~') {
+        n = size - 1;
+        mapped = malloc(n ? n : 1); /* exactly n bytes: an over-read is caught */
+        for (size_t i = 0; i < n; i++)
+            mapped[i] = alpha[data[i + 1] % (sizeof alpha - 1)];
+        s = mapped;
+    }
+    double d = 0;
+    float f = 0;
+    pf_status sd = pf_parse_double(s, n, &d), sf = pf_parse_float(s, n, &f);
+    if (!valid(s, n)) {
+        CHECK(sd == PF_SYNTAX && sf == PF_SYNTAX);
+    } else {
+        memcpy(text, s, n);
+        text[n] = 0;
+        char *end;
+        errno = 0;
+        double rd = strtod(text, &end);
+        pf_status wd = verdict(rd, errno == ERANGE);
+        CHECK(end == text + n);
+        errno = 0;
+        float rf = strtof(text, NULL);
+        pf_status wf = verdict(rf, errno == ERANGE);
+        CHECK(sd == wd && memcmp(&d, &rd, sizeof d) == 0);
+        CHECK(sf == wf && memcmp(&f, &rf, sizeof f) == 0);
+    }
+    free(mapped);
+    free(text);
+    return 0;
+}

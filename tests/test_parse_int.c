@@ -1,0 +1,84 @@
+/* The tool's integer parser (SWAR, eight digits at a time) against a model
+ * built on strtoll: random strings of digits, signs, leading zeros and
+ * stray characters, every length up to 25, for each integer width. */
+#include "ordo_test.h"
+
+#include "pgtext.h"
+
+#include <errno.h>
+
+/* What pg_parse_int must say: the grammar is [+-]digits, a non-digit wins
+ * over an overflow, and the range is [min, max]. */
+static const char *model(const char *s, size_t n, int64_t min, int64_t max, int64_t *out)
+{
+    size_t i = n && (s[0] == '-' || s[0] == '+');
+    if (i == n)
+        return "expected an integer";
+    for (size_t j = i; j < n; j++)
+        if (s[j] < '0' || s[j] > '9')
+            return "expected an integer";
+    errno = 0;
+    long long v = strtoll(s, NULL, 10);
+    if (errno == ERANGE || v < min || v > max)
+        return "out of range";
+    *out = v;
+    return NULL;
+}
+
+static void random_strings(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t min, max;
+    } widths[] = {{INT8_MIN, INT8_MAX}, {INT16_MIN, INT16_MAX}, {INT32_MIN, INT32_MAX},
+                  {INT64_MIN, INT64_MAX}};
+    uint64_t seed = 0x1e7;
+    char s[32];
+    for (long t = 0; t < 2000000; t++) {
+        size_t n = t_rand(&seed) % 26;
+        for (size_t i = 0; i < n; i++) {
+            unsigned r = (unsigned)(t_rand(&seed) % 100);
+            s[i] = r < 80 ? (char)('0' + r % 10) : r < 93 ? '0' : r < 95 ? '-' : r < 97 ? '+' : "a :/"[r % 4];
+        }
+        if (n && t_rand(&seed) % 3 == 0)
+            s[0] = "-+"[t_rand(&seed) % 2];
+        s[n] = 0;
+        int64_t got = 0, want = 0;
+        size_t w = t % 4;
+        const char *e = pg_parse_int(s, n, widths[w].min, widths[w].max, &got);
+        const char *me = model(s, n, widths[w].min, widths[w].max, &want);
+        if ((e == NULL) != (me == NULL) || (e && strcmp(e, me)) || (!e && got != want))
+            fail_msg("'%s' (width %zu): %s %lld, model %s %lld", s, w, e ? e : "ok",
+                     (long long)got, me ? me : "ok", (long long)want);
+    }
+}
+
+static void edges(void **state)
+{
+    (void)state;
+    int64_t v = 0;
+    assert_null(pg_parse_int("-9223372036854775808", 20, INT64_MIN, INT64_MAX, &v));
+    assert_true(v == INT64_MIN);
+    assert_null(pg_parse_int("00000000000000000000009223372036854775807", 41, INT64_MIN, INT64_MAX, &v));
+    assert_true(v == INT64_MAX);
+    assert_string_equal(pg_parse_int("9223372036854775808", 19, INT64_MIN, INT64_MAX, &v), "out of range");
+    assert_string_equal(pg_parse_int("18446744073709551616", 20, INT64_MIN, INT64_MAX, &v), "out of range");
+    assert_string_equal(pg_parse_int("184467440737095516160x", 22, INT64_MIN, INT64_MAX, &v),
+                        "expected an integer");
+    uint64_t u = 0;
+    assert_null(pg_parse_uint("18446744073709551615", 20, UINT64_MAX, &u));
+    assert_true(u == UINT64_MAX);
+    assert_string_equal(pg_parse_uint("18446744073709551616", 20, UINT64_MAX, &u), "out of range");
+    assert_string_equal(pg_parse_uint("-1", 2, UINT64_MAX, &u), "out of range");
+    assert_null(pg_parse_uint("-0", 2, UINT64_MAX, &u));
+    assert_true(u == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_strings),
+        cmocka_unit_test(edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
