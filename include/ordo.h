@@ -599,7 +599,8 @@ ORDO_API ordo_status ordo_csv_index_impl(const char *impl, const uint8_t *p, siz
 
 /* ------------------------------------------------ implementations, CPU */
 
-/* CPU feature bits as detected once at first use. */
+/* CPU feature bits as detected once at first use. ORDO_CPU_SSE41 means
+ * SSE4.1 and POPCNT, which the x86 kernels both use. */
 #define ORDO_CPU_SSE41 1u
 #define ORDO_CPU_AVX2 2u
 #define ORDO_CPU_NEON 4u

@@ -17,8 +17,12 @@ size_t ordo_col_nulls(const ordo_column *c, size_t n)
     /* Bits up to a byte boundary, whole bytes, then the rest. */
     for (; i < n && (b + i) % 8; i++)
         valid += ordo_bit(c->validity, b + i);
-    for (; i + 8 <= n; i += 8)
-        valid += (size_t)__builtin_popcount(c->validity[(b + i) / 8]);
+    for (; i + 8 <= n; i += 8) {
+        unsigned v = c->validity[(b + i) / 8]; /* bit count without popcnt */
+        v = v - ((v >> 1) & 0x55u);
+        v = (v & 0x33u) + ((v >> 2) & 0x33u);
+        valid += (v + (v >> 4)) & 0x0fu;
+    }
     for (; i < n; i++)
         valid += ordo_bit(c->validity, b + i);
     return n - valid;

@@ -26,7 +26,9 @@ static unsigned detect(void)
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
-    if (c & (1u << 19))
+    /* The x86 kernels also count bits with POPCNT (every SSE4.2-era CPU
+     * has it; a Core 2 with SSE4.1 alone runs the scalar path). */
+    if ((c & (1u << 19)) && (c & (1u << 23)))
         f |= ORDO_CPU_SSE41;
     /* AVX2 needs OSXSAVE and AVX, the OS saving XMM and YMM state, and the
      * AVX2 bit of leaf 7. */
