@@ -138,7 +138,7 @@ static void count_lines(const char *b, size_t from, size_t to, size_t *line, siz
  * changed). */
 static void unescape_quotes(csv_reader *r)
 {
-    for (size_t k = 0; k < r->nfields; k++) {
+    for (size_t k = 0; r->doubled && k < r->nfields; k++) {
         csv_field *f = &r->fields[k];
         if (f->quoted != 2)
             continue;
@@ -160,6 +160,7 @@ static int parse_row(csv_reader *r)
     char *b = r->buf;
     size_t i = r->pos, line = r->line, line_start = r->pos, e = 0;
     r->nfields = 0;
+    r->doubled = 0;
     for (;;) {
         size_t col = i - line_start + 1;
         if (!entry(r, &e)) {
@@ -206,6 +207,7 @@ static int parse_row(csv_reader *r)
             break;
         }
         add_field(r, b + i + 1, q - i - 1, doubled ? 2 : 1, fline, col);
+        r->doubled |= doubled;
         /* After the closing quote: a comma, the line end (CR LF too) or the
          * end of input. */
         size_t next = q + 1;

@@ -10,7 +10,37 @@
 
 static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, size_t n);
 
+static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted);
+
+/* The commonest types here, in a function small enough to stay cheap to
+ * call; every other type, and NULL, through put_any. */
 const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+{
+    ordo_type t = b->s->cols[c].type;
+    const char *e;
+    if ((n == 0 && !quoted) || (t != ORDO_TYPE_INT64 && t != ORDO_TYPE_INT32 && t != ORDO_TYPE_FLOAT64))
+        return put_any(b, c, r, s, n, quoted);
+    void *slot = batchbuf_slot(b, c, r);
+    if (t == ORDO_TYPE_FLOAT64) {
+        double v = 0;
+        if (!(e = pg_parse_double(s, n, &v)))
+            memcpy(slot, &v, 8);
+        return e;
+    }
+    int64_t i = 0;
+    if (t == ORDO_TYPE_INT64) {
+        if (!(e = pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
+            memcpy(slot, &i, 8);
+        return e;
+    }
+    if (!(e = pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
+        int32_t v = (int32_t)i;
+        memcpy(slot, &v, 4);
+    }
+    return e;
+}
+
+static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
 {
     const schema_column *sc = &b->s->cols[c];
     const char *e = NULL;
@@ -40,16 +70,6 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
             memcpy(slot, &v, 2);
         }
         return e;
-    case ORDO_TYPE_INT32:
-        if (!(e = pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
-            int32_t v = (int32_t)i;
-            memcpy(slot, &v, 4);
-        }
-        return e;
-    case ORDO_TYPE_INT64:
-        if (!(e = pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
-            memcpy(slot, &i, 8);
-        return e;
     case ORDO_TYPE_UINT8:
         if (!(e = pg_parse_uint(s, n, UINT8_MAX, &u)))
             *(uint8_t *)slot = (uint8_t)u;
@@ -74,12 +94,6 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
         float v = 0;
         if (!(e = pg_parse_float(s, n, &v)))
             memcpy(slot, &v, 4);
-        return e;
-    }
-    case ORDO_TYPE_FLOAT64: {
-        double v = 0;
-        if (!(e = pg_parse_double(s, n, &v)))
-            memcpy(slot, &v, 8);
         return e;
     }
     case ORDO_TYPE_STRING:
