@@ -1,6 +1,8 @@
 /* Every kernel table this build has (and this CPU runs) against the
- * scalar rule, on arbitrary bytes, lengths, strides and alignments. */
+ * scalar rule, on arbitrary bytes, lengths, strides and alignments; and the
+ * CSV structure finder against its byte loop, from either quote state. */
 #include "fuzz_util.h"
+#include "csv_index.h"
 #include "dispatch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -16,6 +18,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *want = calloc(cap, 1), *got = malloc(cap);
     for (size_t i = 0; i < n; i++)
         ordo_op_one(op, src, i, want + shift + i * stride);
+    size_t csv_n = size - 3;
+    uint32_t *iw = malloc(ORDO_CSV_INDEX_ROOM(csv_n) * sizeof *iw),
+             *ig = malloc(ORDO_CSV_INDEX_ROOM(csv_n) * sizeof *ig);
+    int q_want = data[2] & 1;
+    size_t k_want = ordo_csv_index_scalar(src, csv_n, &q_want, iw);
     static const char *names[] = {"sse41", "avx2", "neon"};
     for (int m = 0; m < 3; m++) {
         const ordo_kernels *k = NULL;
@@ -32,7 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(memcmp(bg, bw, nbits + 1) == 0);
         free(bg);
         free(bw);
+        int q = data[2] & 1;
+        size_t kg = ordo_csv_index_with(k, src, csv_n, ig, &q);
+        CHECK(kg == k_want && q == q_want && memcmp(ig, iw, kg * sizeof *ig) == 0);
     }
+    free(iw);
+    free(ig);
     free(want);
     free(got);
     return 0;
