@@ -5,38 +5,11 @@
  * alphabet, so that the fuzzer mostly writes valid, long literals; any other
  * input is the text itself. The text is never NUL-terminated for the parser. */
 #include "fuzz_util.h"
+#include "float_grammar.h"
 #include "parse_float.h"
 
 #include <errno.h>
 #include <math.h>
-
-static int digit(char c) { return c >= '0' && c <= '9'; }
-
-/* The grammar, written plainly: [+-] digits [. digits] [(e|E) [+-] digits],
- * with at least one mantissa digit. */
-static int valid(const char *s, size_t n)
-{
-    size_t i = 0, digits = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-'))
-        i++;
-    for (; i < n && digit(s[i]); i++)
-        digits++;
-    if (i < n && s[i] == '.')
-        for (i++; i < n && digit(s[i]); i++)
-            digits++;
-    if (!digits)
-        return 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        if (i == n || !digit(s[i]))
-            return 0;
-        while (i < n && digit(s[i]))
-            i++;
-    }
-    return i == n;
-}
 
 static pf_status verdict(double v, int erange)
 {
@@ -59,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double d = 0;
     float f = 0;
     pf_status sd = pf_parse_double(s, n, &d), sf = pf_parse_float(s, n, &f);
-    if (!valid(s, n)) {
+    if (!ref_decimal_literal(s, n)) {
         CHECK(sd == PF_SYNTAX && sf == PF_SYNTAX);
     } else {
         memcpy(text, s, n);

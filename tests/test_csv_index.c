@@ -6,34 +6,7 @@
 
 #include "csv_index.h"
 #include "dispatch.h"
-
-typedef struct impl {
-    const char *name;
-    const ordo_kernels *k; /* NULL: the reference */
-} impl;
-
-static impl impls[8];
-static size_t n_impls;
-
-static int setup(void **state)
-{
-    (void)state;
-    static const char *names[] = {"scalar", "sse41", "avx2", "neon"};
-    for (size_t i = 0; i < 4; i++) {
-        const ordo_kernels *k = NULL;
-        ordo_status s = ordo_impl_lookup(names[i], &k);
-        if (s == ORDO_OK)
-            impls[n_impls++] = (impl){names[i], k};
-        else
-            printf("# skipping %s: %s\n", names[i], ordo_status_message(s));
-    }
-#ifdef ORDO_ALLOW_EMULATED_KERNELS
-    impls[n_impls++] = (impl){"neon-emulated", &ordo_kernels_neon_emulated};
-#endif
-    for (size_t i = 0; i < n_impls; i++)
-        printf("# testing %s\n", impls[i].name);
-    return n_impls > 0 ? 0 : -1;
-}
+#include "impls.h"
 
 /* Mostly CSV's own characters, some 00 and high bytes (the padding and
  * UTF-8 must never count). */
@@ -133,5 +106,5 @@ int main(void)
         cmocka_unit_test(reference_vector),
         cmocka_unit_test(public_errors),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, impls_setup, NULL);
 }

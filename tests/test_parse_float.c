@@ -10,6 +10,7 @@
  * a digit, so reading past its end changes the result. */
 #include "ordo_test.h"
 
+#include "float_grammar.h"
 #include "parse_float.h"
 #include "pgtext.h"
 #include "pow5_table.h"
@@ -699,8 +700,6 @@ static void pow5_table(void **state)
 
 /* The code these replaced (tools/pgtext.c before parse_float.c), as the
  * reference for messages, accepted syntax and values. */
-static int ref_is_digit(char c) { return c >= '0' && c <= '9'; }
-
 static int ref_word_is(const char *s, size_t n, const char *w)
 {
     return strlen(w) == n && strncasecmp(s, w, n) == 0;
@@ -721,24 +720,7 @@ static int ref_float_text(const char *s, size_t n, char *buf, size_t cap, int *s
         *special = 1;
         return 1;
     }
-    size_t digits = 0;
-    while (i < n && ref_is_digit(s[i]))
-        i++, digits++;
-    if (i < n && s[i] == '.')
-        for (i++; i < n && ref_is_digit(s[i]); i++)
-            digits++;
-    if (!digits)
-        return 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        if (i == n || !ref_is_digit(s[i]))
-            return 0;
-        while (i < n && ref_is_digit(s[i]))
-            i++;
-    }
-    return i == n;
+    return ref_decimal_literal(s, n);
 }
 
 static const char *ref_pg_double(const char *s, size_t n, double *out)

@@ -1,0 +1,40 @@
+/* The implementations a kernel test runs: every one this CPU runs (the
+ * scalar reference as NULL), and the emulated NEON kernels when built. */
+#ifndef ORDO_TEST_IMPLS_H
+#define ORDO_TEST_IMPLS_H
+
+#include "dispatch.h"
+
+#include <stdio.h>
+
+typedef struct impl {
+    const char *name;
+    const ordo_kernels *k; /* NULL: the scalar reference */
+} impl;
+
+static impl impls[8];
+static size_t n_impls;
+
+/* A cmocka group setup: fills impls and says which run. */
+static int impls_setup(void **state)
+{
+    (void)state;
+    static const char *names[] = {"scalar", "sse41", "avx2", "neon"};
+    n_impls = 0;
+    for (size_t i = 0; i < 4; i++) {
+        const ordo_kernels *k = NULL;
+        ordo_status s = ordo_impl_lookup(names[i], &k);
+        if (s == ORDO_OK)
+            impls[n_impls++] = (impl){names[i], k};
+        else
+            printf("# skipping %s: %s\n", names[i], ordo_status_message(s));
+    }
+#ifdef ORDO_ALLOW_EMULATED_KERNELS
+    impls[n_impls++] = (impl){"neon-emulated", &ordo_kernels_neon_emulated};
+#endif
+    for (size_t i = 0; i < n_impls; i++)
+        printf("# testing %s\n", impls[i].name);
+    return n_impls > 0 ? 0 : -1;
+}
+
+#endif
