@@ -343,14 +343,14 @@ static void records(void **state)
  * rows); a bad row stops every count of threads cleanly after the rows
  * before it, and of two bad rows the first in the input is the one named,
  * with its line and column, whichever thread found it first. */
-static void gen_rows(const char *dir, const char *name, int bad1, int bad2)
+static void gen_rows(const char *dir, const char *name, int bad1, int bad2, const char *bad_row)
 {
-    assert_int_equal(t_sh("awk -v b1=%d -v b2=%d 'BEGIN { L = 1; for (i = 1; i <= 150000; i++) {"
+    assert_int_equal(t_sh("awk -v b1=%d -v b2=%d -v bad='%s' 'BEGIN { L = 1; for (i = 1; i <= 150000; i++) {"
                           " if (i == b1 || i == b2) { if (!seen++) print L > \"%s/%s.line\";"
-                          "   print \"1,x,notanumber\"; L++; continue }"
+                          "   print bad; L++; continue }"
                           " if (i %% 997 == 0) { printf \"%%d,\\\"n\\n%%d\\\",%%d.5\\n\", i * 7919 %% 100003, i, i %% 977; L += 2 }"
                           " else { printf \"%%d,n%%d,%%d.5\\n\", i * 7919 %% 100003, i, i %% 977; L++ } } }'"
-                          " > %s/%s.csv", bad1, bad2, dir, name, dir, name), 0);
+                          " > %s/%s.csv", bad1, bad2, bad_row, dir, name, dir, name), 0);
 }
 
 static void threads(void **state)
@@ -358,9 +358,12 @@ static void threads(void **state)
     (void)state;
     char dir[] = "/tmp/ordo-test-threadsXXXXXX";
     assert_non_null(mkdtemp(dir));
-    gen_rows(dir, "in", 0, 0);
-    gen_rows(dir, "bad", 140000, 0);
-    gen_rows(dir, "bad2", 60000, 140000);
+    gen_rows(dir, "in", 0, 0, "");
+    gen_rows(dir, "bad", 140000, 0, "1,x,notanumber");
+    gen_rows(dir, "bad2", 60000, 140000, "1,x,notanumber");
+    /* a stray quote: the rest of the input reads as quoted until the next
+     * one, so chunks are cut by the same quote parity the rows are read by */
+    gen_rows(dir, "bad3", 100000, 0, "1,x\"y,2.5");
     const char *schema = "a integer DESC, s text, d double precision";
     static const int counts[] = {1, 2, 3, 8};
     for (int k = 0; k < 4; k++) {
@@ -372,16 +375,21 @@ static void threads(void **state)
         assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' --output raw "
                               "< %s/in.csv > %s/raw%d.bin", TOOL, t, schema, dir, dir, t), 0);
         assert_int_equal(t_sh("cmp -s %s/raw1.bin %s/raw%d.bin", dir, dir, t), 0);
-        for (int b = 0; b < 2; b++) {
-            const char *name = b ? "bad2" : "bad";
+        static const struct {
+            const char *name, *where;
+            int before;
+        } bad[] = {{"bad", ":5: column 'd'", 139999},
+                   {"bad2", ":5: column 'd'", 59999},
+                   {"bad3", ":4: quote inside an unquoted field", 99999}};
+        for (int b = 0; b < 3; b++) {
             assert_int_equal(t_sh("'%s' encode --threads %d --format ordered --schema '%s' "
-                                  "%s/%s.csv > %s/%s%d.txt 2> %s/err.txt", TOOL, t, schema, dir, name,
-                                  dir, name, t, dir), 2);
-            assert_int_equal(t_sh("grep -q \"^%s/%s.csv:$(cat %s/%s.line):5: column 'd'\" %s/err.txt",
-                                  dir, name, dir, name, dir), 0);
+                                  "%s/%s.csv > %s/%s%d.txt 2> %s/err.txt", TOOL, t, schema, dir,
+                                  bad[b].name, dir, bad[b].name, t, dir), 2);
+            assert_int_equal(t_sh("grep -q \"^%s/%s.csv:$(cat %s/%s.line)%s\" %s/err.txt", dir,
+                                  bad[b].name, dir, bad[b].name, bad[b].where, dir), 0);
             /* exactly the keys of the rows before the bad one */
-            assert_int_equal(t_sh("head -n %d %s/out1.txt | cmp -s - %s/%s%d.txt",
-                                  b ? 59999 : 139999, dir, dir, name, t), 0);
+            assert_int_equal(t_sh("head -n %d %s/out1.txt | cmp -s - %s/%s%d.txt", bad[b].before,
+                                  dir, dir, bad[b].name, t), 0);
         }
     }
     assert_int_equal(t_sh("test $(wc -l < %s/out1.txt) -eq 150000", dir), 0);
