@@ -95,9 +95,9 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
                                       void *dst, size_t cap, size_t *offsets,
                                       ordo_batch_error *where);
 
-/* offsets[r0+1 .. r0+n] from offsets[r0]: the ends of keys r0 .. r0+n-1. */
 /* The NULLs among a column's first n rows, by whole validity bytes. */
 size_t ordo_col_nulls(const ordo_column *c, size_t n);
+/* offsets[r0+1 .. r0+n] from offsets[r0]: the ends of keys r0 .. r0+n-1. */
 void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *offsets);
 
 /* The encoders below write the keys; with offsets (variable lengths) they
