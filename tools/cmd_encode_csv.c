@@ -5,9 +5,9 @@
  * main thread, which also writes; workers parse, encode and format one chunk
  * each into the chunk's own output. Chunks are written in input order, so the
  * output is the same whatever the thread count. Memory is bounded by the
- * chunks in flight (two per worker). A bad row ends its chunk's output just
- * before it; the chunk's message is printed after that output, and nothing
- * of later chunks is written. */
+ * chunks in flight (one per worker, and two more). A bad row ends its
+ * chunk's output just before it; the chunk's message is printed after that
+ * output, and nothing of later chunks is written. */
 #include "cli.h"
 #include "columns.h"
 #include "csv.h"
@@ -317,10 +317,10 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     in.idx = cli_alloc(ORDO_CSV_INDEX_ROOM(SLICE) * sizeof *in.idx);
     hex_init();
 
-    /* Two chunks per worker: one being parsed while the other waits to be
-     * written. One thread: the main thread does everything in turn. */
+    /* A chunk per worker, one more being read and one being written. One
+     * thread: the main thread does everything in turn. */
     size_t nworkers = threads > 1 ? (size_t)threads : 0;
-    pool p = {.j = &j, .nslots = nworkers ? 2 * nworkers : 1};
+    pool p = {.j = &j, .nslots = nworkers ? nworkers + 2 : 1};
     size_t nalloc = p.nslots;
     p.slots = calloc(p.nslots, sizeof *p.slots);
     pthread_t *tids = calloc(nworkers ? nworkers : 1, sizeof *tids);
