@@ -207,7 +207,7 @@ static size_t last_row_end(const char *p, size_t n, uint32_t *idx)
         size_t len = n - at < SLICE ? n - at : SLICE, got = 0;
         if (ordo_csv_index((const uint8_t *)p + at, len, idx, ORDO_CSV_INDEX_ROOM(SLICE), &got,
                            &q) != ORDO_OK)
-            return 0; /* ORDO_IMPL refused: the worker's reader says so */
+            return 0; /* not reached: ORDO_IMPL was checked first */
         for (size_t k = got; k > 0; k--)
             if (p[at + idx[k - 1]] == '\n') {
                 end = at + idx[k - 1] + 1;
@@ -304,6 +304,10 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
         j.raw = 1;
     else if (strcmp(output, "hex"))
         cli_fail("encode: --output: expected hex or raw, got '%s'", output);
+    ordo_status impl;
+    ordo_impl_name(&impl); /* refused before any input is read */
+    if (impl != ORDO_OK)
+        cli_fail("encode: ORDO_IMPL: %s", ordo_status_message(impl));
     schema s;
     char err[256];
     if (!schema_parse(schema_text, format, &s, err, sizeof err))
