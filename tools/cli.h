@@ -18,6 +18,9 @@ void cli_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
 void cli_fail_plain(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* Allocates or exits with a message (the tool, unlike the library, may allocate). */
 void *cli_alloc(size_t n);
+/* p grown (doubling *cap, at least min_cap) to hold need bytes; exits when
+ * out of memory. */
+void *cli_grow(void *p, size_t *cap, size_t need, size_t min_cap);
 /* Decodes a hex argument of option `what`, or fails naming it. *out is
  * malloc'd (never NULL); *len its length. */
 void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len);

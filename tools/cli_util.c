@@ -38,6 +38,22 @@ void *cli_alloc(size_t n)
     return p;
 }
 
+void *cli_grow(void *p, size_t *cap, size_t need, size_t min_cap)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : min_cap;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, c);
+    if (!q) { /* a failure of the machine, as in cli_alloc */
+        fputs("ordo: out of memory\n", stderr);
+        exit(1);
+    }
+    *cap = c;
+    return q;
+}
+
 void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len)
 {
     size_t n = strlen(text), pos = 0;

@@ -29,16 +29,7 @@ typedef struct bytes {
 
 static char *bytes_room(bytes *o, size_t n)
 {
-    if (o->cap - o->len < n) {
-        size_t cap = o->cap ? o->cap * 2 : 4096;
-        while (cap - o->len < n)
-            cap *= 2;
-        char *p = realloc(o->p, cap);
-        if (!p)
-            cli_fail("out of memory");
-        o->p = p;
-        o->cap = cap;
-    }
+    o->p = cli_grow(o->p, &o->cap, o->len + n, 4096);
     return o->p + o->len;
 }
 

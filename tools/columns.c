@@ -113,16 +113,7 @@ void batchbuf_set_bool(batchbuf *b, size_t c, size_t r, int on)
 uint8_t *batchbuf_reserve_bytes(batchbuf *b, size_t c, size_t r, size_t n)
 {
     colvec *v = &b->cols[c];
-    if (v->values_len + n > v->values_cap) {
-        size_t cap = v->values_cap * 2;
-        while (cap < v->values_len + n)
-            cap *= 2;
-        uint8_t *p = realloc(v->values, cap);
-        if (!p)
-            cli_fail("out of memory");
-        v->values = p;
-        v->values_cap = cap;
-    }
+    v->values = cli_grow(v->values, &v->values_cap, v->values_len + n, 64);
     uint8_t *at = v->values + v->values_len;
     v->values_len += n;
     v->offsets[r + 1] = (int64_t)v->values_len;
