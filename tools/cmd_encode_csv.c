@@ -220,15 +220,17 @@ static int read_chunk(input *in, chunk *ch)
     size_t split = 0;
     while (!in->eof) {
         size_t got = fread(bytes_room(b, CHUNK_BYTES), 1, CHUNK_BYTES, in->f);
+        if (got == 0) {
+            in->eof = 1;
+            break;
+        }
         if (!in->started && got >= 3 && !memcmp(b->p, "\xef\xbb\xbf", 3)) {
             memmove(b->p, b->p + 3, got - 3); /* a UTF-8 byte-order mark */
             got -= 3;
         }
         in->started = 1;
         b->len += got;
-        if (got == 0)
-            in->eof = 1;
-        else if ((split = last_row_end(b->p, b->len, in->idx)) > 0)
+        if ((split = last_row_end(b->p, b->len, in->idx)) > 0)
             break; /* else a row longer than the chunk: read on */
     }
     if (in->eof)
