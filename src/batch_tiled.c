@@ -24,12 +24,12 @@ static inline void place(uint8_t *d, const uint8_t *s, size_t w)
     do {                                                          \
         if (advance)                                              \
             for (size_t i = 0; i < n; i++) {                      \
-                memcpy(out + cur[i] + at, tmp + i * (W), (W));    \
+                memcpy(out + (cur[i] + at), tmp + i * (W), (W));  \
                 cur[i] += (W) + 1;                                \
             }                                                     \
         else                                                      \
             for (size_t i = 0; i < n; i++)                        \
-                memcpy(out + cur[i] + at, tmp + i * (W), (W));    \
+                memcpy(out + (cur[i] + at), tmp + i * (W), (W));  \
     } while (0)
 static void place_all(uint8_t *out, size_t *cur, size_t at, int advance, const uint8_t *tmp,
                       size_t n, size_t w)
@@ -103,44 +103,68 @@ static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_
     }
 }
 
+/* Bytes a column takes in every key (payload and separator) when that is
+ * the same for every row: fixed width and no NULLs; else 0. */
+static size_t settled_width(const ordo_batch_plan *pl, const ordo_column *col)
+{
+    if (col->type == ORDO_TYPE_STRING || col->type == ORDO_TYPE_BYTES || col->validity)
+        return 0;
+    int op = ordo_col_op(pl->fmt, col);
+    return (op >= 0 ? ordo_op_shape[op].width : ordo_col_scaled(col) ? 8 : 1) + 1;
+}
+
+/* Text without NULLs, 64-bit offsets: each value at its row's cursor,
+ * which moves past it only if a later column needs it (`moves` is a
+ * constant at each call). */
+static inline void copy_texts(uint8_t *out, size_t *cur, const uint8_t *data, const uint8_t *o,
+                              int64_t a, size_t n, int moves)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t b;
+        memcpy(&b, o + 8 * i, 8);
+        copy_bytes(out + cur[i], data + a, (size_t)(b - a));
+        if (moves)
+            cur[i] += (size_t)(b - a) + 1;
+        a = b;
+    }
+}
+
 /* Variable lengths: a cursor per row, advanced column by column. Fixed
- * payloads are transformed contiguously first, then placed. */
+ * payloads are transformed contiguously first, then placed. Columns of a
+ * settled width at the front sit at a constant distance from the row's
+ * start, those at the back from its end: neither moves a cursor. */
 static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
                         uint8_t *out, const size_t *offsets)
 {
-    size_t cur[ORDO_TILE_ROWS];
+    size_t cur[ORDO_TILE_ROWS], back[ORDO_TILE_ROWS];
     uint8_t tmp[ORDO_TILE_ROWS * 16];
     memset(out, 0, offsets[r0 + n] - offsets[r0]);
+    size_t nlead = 0, lead_end = 0, ntrail = pl->ncols, trail_len = 0, w;
+    while (nlead < pl->ncols && (w = settled_width(pl, &pl->cols[nlead])) > 0)
+        lead_end += w, nlead++;
+    while (ntrail > nlead && (w = settled_width(pl, &pl->cols[ntrail - 1])) > 0)
+        trail_len += w, ntrail--;
     for (size_t i = 0; i < n; i++)
-        cur[i] = offsets[r0 + i] - offsets[r0];
-    /* Leading fixed-width columns without NULLs sit at a constant distance
-     * from the row start: no cursor to move until the first other column. */
-    size_t lead = 0;
-    int leading = 1;
+        cur[i] = offsets[r0 + i] - offsets[r0] + lead_end;
+    if (ntrail < pl->ncols) /* the key's last part has no separator after it */
+        for (size_t i = 0; i < n; i++)
+            back[i] = offsets[r0 + i + 1] - offsets[r0] - (trail_len - 1);
+    /* the front and back columns are placed relative to cur and back
+     * (unsigned wrap-around: cur[i] >= lead_end) */
+    size_t lead = 0, trail = 0;
     for (size_t c = 0; c < pl->ncols; c++) {
         const ordo_column *col = &pl->cols[c];
         size_t j = col->offset + r0;
         int op = ordo_col_op(pl->fmt, col);
-        size_t w;
-        int var = col->type == ORDO_TYPE_STRING || col->type == ORDO_TYPE_BYTES;
-        if (leading && (var || col->validity)) {
-            leading = 0;
-            if (lead)
-                for (size_t i = 0; i < n; i++)
-                    cur[i] += lead;
-        }
-        if (var) {
+        if (col->type == ORDO_TYPE_STRING || col->type == ORDO_TYPE_BYTES) {
             const uint8_t *data = col->values;
             int64_t a = ordo_col_offset_at(col, j);
             if (!col->validity && col->offset_bits == 64) {
                 const uint8_t *o = (const uint8_t *)col->offsets + 8 * (j + 1);
-                for (size_t i = 0; i < n; i++) {
-                    int64_t b;
-                    memcpy(&b, o + 8 * i, 8);
-                    copy_bytes(out + cur[i], data + a, (size_t)(b - a));
-                    cur[i] += (size_t)(b - a) + 1;
-                    a = b;
-                }
+                if (c + 1 < ntrail)
+                    copy_texts(out, cur, data, o, a, n, 1);
+                else
+                    copy_texts(out, cur, data, o, a, n, 0);
                 continue;
             }
             for (size_t i = 0; i < n; i++) {
@@ -172,9 +196,12 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             w = 1;
             memset(tmp, col->type == ORDO_TYPE_END ? 0xff : 0x00, n);
         }
-        if (leading) {
-            place_all(out, cur, lead, 0, tmp, n, w);
+        if (c < nlead) {
+            place_all(out, cur, lead - lead_end, 0, tmp, n, w);
             lead += w + 1;
+        } else if (c >= ntrail) {
+            place_all(out, back, trail, 0, tmp, n, w);
+            trail += w + 1;
         } else if (!col->validity) {
             place_all(out, cur, 0, 1, tmp, n, w);
         } else {
