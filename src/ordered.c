@@ -285,9 +285,7 @@ ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
     uint8_t mask;
     if (!ordo__key_field(k, o, 0, &mask))
         return k->priv_err;
-    k->priv_depth++; /* its fields run descending when the record does */
-    k->priv_flip = (k->priv_flip & ~(UINT32_C(1) << k->priv_depth)) |
-                   ((uint32_t)(mask & 1) << k->priv_depth);
+    ordo__record_push(&k->priv_flip, &k->priv_depth, mask & 1);
     return ORDO_OK;
 }
 

@@ -356,9 +356,7 @@ ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *i
     if (s != ORDO_OK || *is_null)
         return s;
     ordo_order eff = ordo__mirror(r->priv_flip, r->priv_depth, o);
-    r->priv_depth++;
-    r->priv_flip = (r->priv_flip & ~(UINT32_C(1) << r->priv_depth)) |
-                   ((uint32_t)(eff >= ORDO_DESC_NULLS_FIRST) << r->priv_depth);
+    ordo__record_push(&r->priv_flip, &r->priv_depth, eff >= ORDO_DESC_NULLS_FIRST);
     return ORDO_OK;
 }
 

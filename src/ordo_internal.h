@@ -56,6 +56,14 @@ static inline ordo_order ordo__mirror(uint32_t flip, uint32_t depth, ordo_order 
     return ((flip >> depth) & 1) && (unsigned)o <= ORDO_DESC_NULLS_LAST ? (ordo_order)(3 - o) : o;
 }
 
+/* Enters a record one level down: its fields run descending when `desc`
+ * (the record's own order as written). Writer and reader keep the same. */
+static inline void ordo__record_push(uint32_t *flip, uint32_t *depth, int desc)
+{
+    ++*depth;
+    *flip = (*flip & ~(UINT32_C(1) << *depth)) | ((uint32_t)(desc != 0) << *depth);
+}
+
 /* Starts a present field with an n-byte payload once the caller has checked
  * the key's state and the value: the order (mirrored inside a descending
  * record), the room, the presence byte. Returns where the payload goes and

@@ -54,17 +54,8 @@ typedef struct chunk {
     size_t keys_cap, *offs;
 } chunk;
 
-/* Lowercase hex of every byte value, two characters each. */
-static char hex2[256][2];
-
-static void hex_init(void)
-{
-    static const char digits[16] = "0123456789abcdef";
-    for (int i = 0; i < 256; i++)
-        hex2[i][0] = digits[i >> 4], hex2[i][1] = digits[i & 15];
-}
-
-/* Encodes the batch's rows and appends their keys to the chunk's output. */
+/* Encodes the batch's rows and appends their keys to the chunk's output.
+ * A failure is the chunk's error unless it already has one. */
 static void emit_batch(const job *j, chunk *ch)
 {
     batchbuf *b = &ch->b;
@@ -83,8 +74,9 @@ static void emit_batch(const job *j, chunk *ch)
         s = ordo_batch_encode(j->fmt, cols, j->s->ncols, b->rows, ch->keys, ch->keys_cap,
                               ch->offs, &where);
     if (s != ORDO_OK) { /* the fields were checked one by one: not expected */
-        snprintf(ch->msg, sizeof ch->msg, "%s: encode: column '%s': %s", j->name,
-                 j->s->cols[where.column].name, ordo_status_message(s));
+        if (!ch->msg[0])
+            snprintf(ch->msg, sizeof ch->msg, "%s: encode: column '%s': %s", j->name,
+                     j->s->cols[where.column].name, ordo_status_message(s));
         batchbuf_clear(b);
         return;
     }
@@ -98,10 +90,10 @@ static void emit_batch(const job *j, chunk *ch)
             memcpy(p + 4, k, n);
             p += 4 + n;
         } else {
-            for (size_t i = 0; i < n; i++)
-                memcpy(p + 2 * i, hex2[k[i]], 2);
-            p[2 * n] = '\n';
-            p += 2 * n + 1;
+            size_t len = 0;
+            ordo_hex_encode(k, n, p, 2 * n, &len); /* sized above: cannot fail */
+            p[len] = '\n';
+            p += len + 1;
         }
     }
     ch->out.len = (size_t)(p - ch->out.p);
@@ -145,13 +137,7 @@ static void run_chunk(const job *j, chunk *ch)
     if (rc < 0)
         snprintf(ch->msg, sizeof ch->msg, "%s:%zu:%zu: %s", j->name, rd.err_line, rd.err_column,
                  rd.err);
-    /* the rows before a bad one are written */
-    char keep[sizeof ch->msg];
-    memcpy(keep, ch->msg, sizeof keep);
-    ch->msg[0] = 0;
-    emit_batch(j, ch);
-    if (keep[0])
-        memcpy(ch->msg, keep, sizeof keep);
+    emit_batch(j, ch); /* the rows before a bad one are written */
     csv_close(&rd);
 }
 
@@ -312,7 +298,6 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     if (!in.f)
         cli_fail("encode: cannot open '%s'", path);
     in.idx = cli_alloc(ORDO_CSV_INDEX_ROOM(SLICE) * sizeof *in.idx);
-    hex_init();
 
     /* A chunk per worker, one more being read and one being written. One
      * thread: the main thread does everything in turn. */

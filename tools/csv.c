@@ -11,12 +11,13 @@
 
 void csv_open(csv_reader *r, FILE *f) { csv_open_sized(r, f, CSV_CHUNK); }
 
-void csv_open_sized(csv_reader *r, FILE *f, size_t cap)
+/* Everything but the buffer. */
+static void init(csv_reader *r, FILE *f, char *buf, size_t cap)
 {
     memset(r, 0, sizeof *r);
     r->f = f;
-    r->cap = cap ? cap : 1;
-    r->buf = cli_alloc(r->cap);
+    r->buf = buf;
+    r->cap = cap;
     r->line = 1;
     r->fields_cap = 16;
     r->fields = cli_alloc(r->fields_cap * sizeof *r->fields);
@@ -24,12 +25,16 @@ void csv_open_sized(csv_reader *r, FILE *f, size_t cap)
     ordo_impl_name(&r->impl_status);
 }
 
+void csv_open_sized(csv_reader *r, FILE *f, size_t cap)
+{
+    cap = cap ? cap : 1;
+    init(r, f, cli_alloc(cap), cap);
+}
+
 void csv_open_mem(csv_reader *r, char *buf, size_t len, size_t first_line)
 {
-    csv_open_sized(r, NULL, 1);
-    free(r->buf);
-    r->buf = buf;
-    r->cap = r->len = len;
+    init(r, NULL, buf, len);
+    r->len = len;
     r->eof = 1;
     r->borrowed = 1;
     r->line = first_line;

@@ -192,17 +192,13 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
             memcpy(slot, &iv, sizeof iv);
         return e;
     }
-    case ORDO_TYPE_NUMERIC: {
+    case ORDO_TYPE_NUMERIC:
+    case ORDO_TYPE_BIT: { /* kept as text; the library checks it */
         size_t size;
-        if (ordo_key_field_size(ORDO_TYPE_NUMERIC, s, n, &size) != ORDO_OK)
-            return "expected a numeric (digits, '.', exponent, NaN or Infinity)";
-        batchbuf_push_bytes(b, c, r, s, n);
-        return NULL;
-    }
-    case ORDO_TYPE_BIT: {
-        size_t size;
-        if (ordo_key_field_size(ORDO_TYPE_BIT, s, n, &size) != ORDO_OK)
-            return "expected a bit string (digits 0 and 1)";
+        if (ordo_key_field_size(sc->type, s, n, &size) != ORDO_OK)
+            return sc->type == ORDO_TYPE_BIT
+                       ? "expected a bit string (digits 0 and 1)"
+                       : "expected a numeric (digits, '.', exponent, NaN or Infinity)";
         batchbuf_push_bytes(b, c, r, s, n);
         return NULL;
     }
