@@ -70,13 +70,14 @@ static inline void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
 /* Separators and NULLs (nil) are both 00: a tile starts zeroed, and then
  * only payloads are written. */
 
-/* Fixed stride: column c of row i lies at i*stride + its offset. */
-static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
-                         uint8_t *out)
+/* Columns [c0, c1), all of a settled width, written at stride: column c
+ * of row i lies at i*stride + the widths before it. Separators stay as the
+ * caller left them (zeroed). */
+static void put_settled(const ordo_kernels *k, const ordo_batch_plan *pl, size_t c0, size_t c1,
+                        size_t r0, size_t n, uint8_t *out, size_t stride)
 {
-    size_t stride = pl->stride, at = 0;
-    memset(out, 0, n * stride);
-    for (size_t c = 0; c < pl->ncols; c++) {
+    size_t at = 0;
+    for (size_t c = c0; c < c1; c++) {
         const ordo_column *col = &pl->cols[c];
         size_t j = col->offset + r0;
         int op = ordo_col_op(pl->fmt, col);
@@ -101,6 +102,14 @@ static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_
         }
         at += 1; /* separator */
     }
+}
+
+/* Fixed stride: every column settled. */
+static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
+                         uint8_t *out)
+{
+    memset(out, 0, n * pl->stride);
+    put_settled(k, pl, 0, pl->ncols, r0, n, out, pl->stride);
 }
 
 /* Bytes a column takes in every key (payload and separator) when that is
@@ -217,12 +226,159 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
     }
 }
 
+/* One text or bytes column among settled ones, the common shape: each key
+ * is its lead (the settled columns before the value, each with its
+ * separator), the value, and its trail (a separator, then the settled
+ * columns after). Lead and trail are transformed into two small strided
+ * tiles, then every key is three copies: no cursors, no zeroing. */
+#define ORDO_SHAPE_MAX 128 /* lead or trail bytes this path takes */
+
+typedef struct one_var {
+    const ordo_column *v;    /* the variable column */
+    size_t vc, nl, nt;       /* its index, lead and trail bytes */
+    const uint8_t *lead, *trail; /* row i's lead at lead + i*nl, trail at trail + i*nt */
+} one_var;
+
+/* Within a tile whose writes may run 15 bytes past its last key and whose
+ * text reads may run 15 bytes past its last value (the tile checks both),
+ * 16-byte moves (at least one, even for an empty part): whatever they
+ * write past a part is overwritten by the next part or key, written after
+ * it. */
+static inline void copy_over(uint8_t *d, const uint8_t *s, size_t n)
+{
+    memcpy(d, s, 16);
+    for (size_t k = 16; k < n; k += 16)
+        memcpy(d + k, s + k, 16);
+}
+
+/* Rows j .. j+n-1 of the variable column (absolute indices), keys from
+ * dst + pos on; key ends to ends[0..n). `exact`, `nullable`, `wide` are
+ * constants at each call. */
+static inline size_t one_var_rows(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,
+                                  size_t *ends, int exact, int nullable, int wide, int short_parts)
+{
+    static const uint8_t nil[16]; /* a NULL value is the one byte 00 */
+    /* locals, not fields: the stores through d could alias the struct */
+    const uint8_t *data = s->v->values, *offs = s->v->offsets, *valid = s->v->validity;
+    const uint8_t *lead = s->lead, *trail = s->trail;
+    const size_t nl = s->nl, nt = s->nt;
+    int64_t a = wide ? ORDO_LOAD(int64_t, offs, j) : ORDO_LOAD(int32_t, offs, j);
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = wide ? ORDO_LOAD(int64_t, offs, j + i + 1) : ORDO_LOAD(int32_t, offs, j + i + 1);
+        const uint8_t *src = data + a;
+        size_t len = (size_t)(b - a);
+        if (nullable && !ordo_bit(valid, j + i))
+            src = nil, len = 1;
+        uint8_t *d = dst + pos;
+        if (exact) {
+            copy_bytes(d, lead + i * nl, nl);
+            copy_bytes(d + nl, src, len);
+            copy_bytes(d + nl + len, trail + i * nt, nt);
+        } else {
+            if (short_parts) { /* lead and trail of 16 bytes at most */
+                memcpy(d, lead + i * nl, 16);
+                copy_over(d + nl, src, len);
+                memcpy(d + nl + len, trail + i * nt, 16);
+            } else {
+                copy_over(d, lead + i * nl, nl);
+                copy_over(d + nl, src, len);
+                copy_over(d + nl + len, trail + i * nt, nt);
+            }
+        }
+        pos += nl + len + nt;
+        ends[i] = pos;
+        a = b;
+    }
+    return pos;
+}
+
+/* Each combination of constants its own function, so that each loop gets
+ * the registers to itself: [nullable][wide][short lead and trail]. */
+typedef size_t (*one_var_fn)(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,
+                             size_t *ends);
+#define ONE_VAR_FN(NAME, EXACT, NULLABLE, WIDE, SHORT)                                      \
+    static size_t NAME(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,      \
+                       size_t *ends)                                                         \
+    {                                                                                        \
+        return one_var_rows(s, j, n, dst, pos, ends, EXACT, NULLABLE, WIDE, SHORT);          \
+    }
+ONE_VAR_FN(ov_0000, 0, 0, 0, 0)
+ONE_VAR_FN(ov_0001, 0, 0, 0, 1)
+ONE_VAR_FN(ov_0010, 0, 0, 1, 0)
+ONE_VAR_FN(ov_0011, 0, 0, 1, 1)
+ONE_VAR_FN(ov_0100, 0, 1, 0, 0)
+ONE_VAR_FN(ov_0101, 0, 1, 0, 1)
+ONE_VAR_FN(ov_0110, 0, 1, 1, 0)
+ONE_VAR_FN(ov_0111, 0, 1, 1, 1)
+ONE_VAR_FN(ov_1000, 1, 0, 0, 0)
+ONE_VAR_FN(ov_1010, 1, 0, 1, 0)
+ONE_VAR_FN(ov_1100, 1, 1, 0, 0)
+ONE_VAR_FN(ov_1110, 1, 1, 1, 0)
+static const one_var_fn one_var_loops[2][2][2][2] = {
+    {{{ov_0000, ov_0001}, {ov_0010, ov_0011}}, {{ov_0100, ov_0101}, {ov_0110, ov_0111}}},
+    {{{ov_1000, ov_1000}, {ov_1010, ov_1010}}, {{ov_1100, ov_1100}, {ov_1110, ov_1110}}},
+};
+
+static size_t tile_one_var(const ordo_kernels *k, const ordo_batch_plan *pl, one_var *s,
+                           size_t r0, size_t n, uint8_t *dst, size_t pos, size_t *ends)
+{
+    /* the trail tile starts one byte early: row i's trail begins with the
+     * zero byte before its first column (the previous row's last one) */
+    uint8_t lead[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 16], trail[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 17];
+    memset(lead, 0, n * s->nl + 16);
+    memset(trail, 0, n * s->nt + 17);
+    put_settled(k, pl, 0, s->vc, r0, n, lead, s->nl);
+    put_settled(k, pl, s->vc + 1, pl->ncols, r0, n, trail + 1, s->nt);
+    s->lead = lead, s->trail = trail;
+    const ordo_column *v = s->v;
+    size_t j = v->offset + r0;
+    int wide = v->offset_bits == 64;
+    /* Bounds of the tile: its keys end by `last` (each NULL adds one byte
+     * at most), its values by o[j+n]; 16-byte moves need 16 bytes beyond
+     * both inside what the batch owns. */
+    int64_t text_end = ordo_col_offset_at(v, j + n);
+    size_t last = pos + n * (s->nl + s->nt + 1) + (size_t)(text_end - ordo_col_offset_at(v, j));
+    int exact = last > pl->total || pl->total - last < 16 ||
+                ordo_col_offset_at(v, v->offset + pl->nrows) - text_end < 16;
+    int short_parts = s->nl <= 16 && s->nt <= 16;
+    return one_var_loops[exact][v->validity != NULL][wide][short_parts](s, j, n, dst, pos, ends);
+}
+
+/* The index of the one variable column when every other column is settled
+ * and lead and trail fit this path; else ncols. */
+static size_t one_var_shape(const ordo_batch_plan *pl, one_var *s)
+{
+    size_t vc = pl->ncols, nl = 0, nt = 0;
+    for (size_t c = 0; c < pl->ncols; c++) {
+        size_t w = settled_width(pl, &pl->cols[c]);
+        if (w == 0) {
+            const ordo_column *col = &pl->cols[c];
+            if (vc < pl->ncols || (col->type != ORDO_TYPE_STRING && col->type != ORDO_TYPE_BYTES))
+                return pl->ncols;
+            vc = c;
+        } else if (vc < pl->ncols) {
+            nt += w;
+        } else {
+            nl += w;
+        }
+    }
+    if (vc == pl->ncols || nl > ORDO_SHAPE_MAX || nt > ORDO_SHAPE_MAX)
+        return pl->ncols;
+    *s = (one_var){&pl->cols[vc], vc, nl, nt, NULL, NULL};
+    return vc;
+}
+
 void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                              size_t *offsets)
 {
+    one_var s;
+    int one = offsets && one_var_shape(pl, &s) < pl->ncols;
+    size_t pos = 0;
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
-        if (offsets) {
+        if (one) {
+            pos = tile_one_var(k, pl, &s, r0, n, dst, pos, offsets + r0 + 1);
+        } else if (offsets) {
             /* The tile's offsets, computed while its inputs are in cache. */
             ordo_batch_offsets(pl, r0, n, offsets);
             tile_cursor(k, pl, r0, n, dst + offsets[r0], offsets);

@@ -275,7 +275,37 @@ static void mixed_schemas(void **state)
     }
 }
 
-/* More columns than the row-major tile path takes (64): the cursor path. */
+/* One text or bytes column (with or without NULLs, 32- or 64-bit offsets)
+ * among columns of a settled width before and after it: the three-copy
+ * path, whose tiles use 16-byte moves except near the end of the output
+ * or of the text. Long batches cover both kinds of tile; lead or trail
+ * wider than the path takes fall back to the cursor loop. */
+static void one_text_column(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (int round = 0; round < 120; round++) {
+        size_t nlead = t_rand(&seed) % 4, ntrail = t_rand(&seed) % 4;
+        if (round % 20 == 19) /* over 128 bytes of lead or trail */
+            *(round % 40 == 19 ? &nlead : &ntrail) = 17;
+        size_t ncols = nlead + 1 + ntrail;
+        size_t n = round % 3 == 0 ? t_rand(&seed) % 2000 : t_rand(&seed) % 150;
+        colbuf cbs[40];
+        for (size_t c = 0; c < ncols; c++) {
+            ordo_type t = c == nlead ? (t_rand(&seed) % 2 ? ORDO_TYPE_STRING : ORDO_TYPE_BYTES)
+                          : ncols > 10 ? ORDO_TYPE_INT64
+                                       : all_types[2 + t_rand(&seed) % (N_TYPES - 2)];
+            int nulls = c == nlead && t_rand(&seed) % 2 ? (int)(t_rand(&seed) % 60) : 0;
+            make_column(&cbs[c], t, n, t_rand(&seed) % 9, t_rand(&seed) % 16, nulls, &seed);
+        }
+        check_batch(cbs, ncols, n, round % 4 == 1 ? ORDO_FORMAT_LEXKEY_LEGACY : ORDO_FORMAT_LEXKEY,
+                    t_rand(&seed) % 16);
+        for (size_t c = 0; c < ncols; c++)
+            free_column(&cbs[c]);
+    }
+}
+
+/* Several text columns and NULLs in fixed-width columns: the cursor path. */
 static void wide_schemas(void **state)
 {
     (void)state;
@@ -684,7 +714,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(single_columns),
-        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(wide_schemas),
+        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(one_text_column),     cmocka_unit_test(wide_schemas),
         cmocka_unit_test(fixed_stride),
         cmocka_unit_test(capacity_and_errors),
         cmocka_unit_test(ordered_kernels),
