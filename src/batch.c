@@ -37,21 +37,28 @@ static ordo_status fail(ordo_batch_error *where, size_t row, size_t col, ordo_st
     return s;
 }
 
-/* Offsets offset .. offset+n never decrease: one branch-free pass per
- * offset width, which the compiler can vectorise. */
+/* Offsets offset .. offset+n are non-negative and never decrease: then
+ * neither an offset nor its difference to the one before (as unsigned) has
+ * the top bit set. OR-ing them all is one branch-free pass per offset
+ * width that plain SSE2 vectorises. */
 static int offsets_monotonic(const ordo_column *c, size_t n)
 {
-    int ok = 1;
     if (c->offset_bits == 64) {
         const uint8_t *o = (const uint8_t *)c->offsets + 8 * c->offset;
-        for (size_t i = 0; i < n; i++)
-            ok &= ORDO_LOAD(int64_t, o, i + 1) >= ORDO_LOAD(int64_t, o, i);
-    } else {
-        const uint8_t *o = (const uint8_t *)c->offsets + 4 * c->offset;
-        for (size_t i = 0; i < n; i++)
-            ok &= ORDO_LOAD(int32_t, o, i + 1) >= ORDO_LOAD(int32_t, o, i);
+        uint64_t acc = ORDO_LOAD(uint64_t, o, 0);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = ORDO_LOAD(uint64_t, o, i + 1);
+            acc |= x | (x - ORDO_LOAD(uint64_t, o, i));
+        }
+        return !(acc >> 63);
     }
-    return ok;
+    const uint8_t *o = (const uint8_t *)c->offsets + 4 * c->offset;
+    uint32_t acc = ORDO_LOAD(uint32_t, o, 0);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = ORDO_LOAD(uint32_t, o, i + 1);
+        acc |= x | (x - ORDO_LOAD(uint32_t, o, i));
+    }
+    return !(acc >> 31);
 }
 
 /* Checks one column and adds its bytes over all rows to *bytes.

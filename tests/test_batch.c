@@ -404,6 +404,18 @@ static void capacity_and_errors(void **state)
     assert_int_equal(where.column, 1);
     assert_status(ordo_batch_encode(ORDO_FORMAT_LEXKEY, two, 2, 3, buf, total + 64, offs2, &where),
                   ORDO_ERR_INVALID_VALUE);
+    /* 64-bit: a negative offset after the first, then a decrease only in
+     * the top bit's reach */
+    int64_t bad64[4] = {0, 3, -2, 5}, big64[3] = {1, INT64_MAX, 2};
+    sc.offsets = bad64, sc.offset_bits = 64;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 3, &total, NULL, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(where.row, 1);
+    sc.offsets = big64;
+    assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 2, &total, NULL, &where),
+                  ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(where.row, 1);
+    sc.offset_bits = 32;
     int32_t neg_offs[2] = {-1, 2};
     sc.offsets = neg_offs;
     assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 1, &total, NULL, &where),
