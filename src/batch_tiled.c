@@ -234,9 +234,14 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
 #define ORDO_SHAPE_MAX 128 /* lead or trail bytes this path takes */
 
 typedef struct one_var {
-    const ordo_column *v;    /* the variable column */
-    size_t vc, nl, nt;       /* its index, lead and trail bytes */
-    const uint8_t *lead, *trail; /* row i's lead at lead + i*nl, trail at trail + i*nt */
+    const ordo_column *v; /* the variable column */
+    size_t vc, nl, nt;    /* its index, lead and trail bytes */
+    /* Row i's lead at lead + i*nl, its trail at trail + i*nt: the trail
+     * tile starts one byte early, so each row's trail begins with the zero
+     * byte before its first column (the previous row's last one). Zeroed
+     * once: the kernels write payloads only, never separators. */
+    uint8_t lead[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 16];
+    uint8_t trail[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 17];
 } one_var;
 
 /* Within a tile whose writes may run 15 bytes past its last key and whose
@@ -322,14 +327,8 @@ static const one_var_fn one_var_loops[2][2][2][2] = {
 static size_t tile_one_var(const ordo_kernels *k, const ordo_batch_plan *pl, one_var *s,
                            size_t r0, size_t n, uint8_t *dst, size_t pos, size_t *ends)
 {
-    /* the trail tile starts one byte early: row i's trail begins with the
-     * zero byte before its first column (the previous row's last one) */
-    uint8_t lead[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 16], trail[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 17];
-    memset(lead, 0, n * s->nl + 16);
-    memset(trail, 0, n * s->nt + 17);
-    put_settled(k, pl, 0, s->vc, r0, n, lead, s->nl);
-    put_settled(k, pl, s->vc + 1, pl->ncols, r0, n, trail + 1, s->nt);
-    s->lead = lead, s->trail = trail;
+    put_settled(k, pl, 0, s->vc, r0, n, s->lead, s->nl);
+    put_settled(k, pl, s->vc + 1, pl->ncols, r0, n, s->trail + 1, s->nt);
     const ordo_column *v = s->v;
     size_t j = v->offset + r0;
     int wide = v->offset_bits == 64;
@@ -364,7 +363,11 @@ static size_t one_var_shape(const ordo_batch_plan *pl, one_var *s)
     }
     if (vc == pl->ncols || nl > ORDO_SHAPE_MAX || nt > ORDO_SHAPE_MAX)
         return pl->ncols;
-    *s = (one_var){&pl->cols[vc], vc, nl, nt, NULL, NULL};
+    s->v = &pl->cols[vc], s->vc = vc, s->nl = nl, s->nt = nt;
+    /* the first tile is the largest */
+    size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS;
+    memset(s->lead, 0, rows * nl + 16);
+    memset(s->trail, 0, rows * nt + 17);
     return vc;
 }
 
