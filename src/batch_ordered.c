@@ -343,6 +343,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
 {
     size_t cur[ORDO_TILE_ROWS];
     uint8_t scratch[ORDO_TILE_ROWS * 16];
+    /* text columns (of the first 64) whose tile span the sizes pass found
+     * free of 00 bytes, so that placement need not scan it again */
+    uint64_t clean_seen = 0, clean_bits = 0;
     /* where each row starts */
     if (!offsets) {
         for (size_t i = 0; i < n; i++)
@@ -361,6 +364,10 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                 continue;
             }
             int clean = kind == F_VAR && span_clean(k, c, c->offset + r0, n);
+            if (kind == F_VAR && ci < 64) {
+                clean_seen |= UINT64_C(1) << ci;
+                clean_bits |= (uint64_t)clean << ci;
+            }
             for (size_t i = 0; i < n; i++) {
                 size_t r = r0 + i, fs = 1;
                 if (kind == F_NIL || !ordo_col_valid(c, r))
@@ -414,7 +421,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
         }
         if (kind == F_VAR) {
-            int copy = !mask8 && span_clean(k, c, j0, n); /* ascending, nothing to escape */
+            int seen = ci < 64 && (clean_seen >> ci & 1);
+            int copy = !mask8 && (seen ? (int)(clean_bits >> ci & 1) /* ascending, nothing */
+                                       : span_clean(k, c, j0, n));   /* to escape */
             for (size_t i = 0; i < n; i++) {
                 uint8_t *d = dst + cur[i];
                 if (c->validity && !ordo_col_valid(c, r0 + i)) {
