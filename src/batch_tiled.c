@@ -257,8 +257,8 @@ static inline void copy_over(uint8_t *d, const uint8_t *s, size_t n)
 }
 
 /* Rows j .. j+n-1 of the variable column (absolute indices), keys from
- * dst + pos on; key ends to ends[0..n). `exact`, `nullable`, `wide` are
- * constants at each call. */
+ * dst + pos on; key ends to ends[0..n). `exact`, `nullable`, `wide`
+ * (64-bit offsets) and `short_parts` are constants at each call. */
 static inline size_t one_var_rows(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,
                                   size_t *ends, int exact, int nullable, int wide, int short_parts)
 {
@@ -298,7 +298,8 @@ static inline size_t one_var_rows(const one_var *s, size_t j, size_t n, uint8_t 
 }
 
 /* Each combination of constants its own function, so that each loop gets
- * the registers to itself: [nullable][wide][short lead and trail]. */
+ * the registers to itself: [exact][nullable][wide][short lead and trail]
+ * (exact copies need no short variant: the last tiles only). */
 typedef size_t (*one_var_fn)(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,
                              size_t *ends);
 #define ONE_VAR_FN(NAME, EXACT, NULLABLE, WIDE, SHORT)                                      \
