@@ -405,6 +405,66 @@ static void threads(void **state)
     t_sh("rm -rf %s", dir);
 }
 
+/* A row that has not ended after --max-row-bytes (default 1 GiB) stops the
+ * run at that row's first line, whichever thread reads it, after the keys
+ * of the rows before it; without the limit a quoted field left open runs to
+ * the end of the input and is reported where it opens. A long row that
+ * does end is read whole. The input is scanned once however long a row
+ * grows (not once per piece read), which no test can time; the stray quote
+ * here sits in front of 4 MB of rows. */
+static void long_rows(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ordo-test-longXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *schema = "a integer, s text, d double precision";
+    /* rows 1..200000, row 50000 opens a quote that never closes */
+    assert_int_equal(t_sh("awk 'BEGIN { for (i = 1; i <= 200000; i++) if (i == 50000) "
+                          "print \"1,\\\"open,2.5\"; else printf \"%%d,n%%d,%%d.5\\n\", i, i, i %% 97 }'"
+                          " > %s/stray.csv && head -n 49999 %s/stray.csv > %s/good.csv", dir, dir, dir),
+                     0);
+    assert_int_equal(t_sh("'%s' encode --schema '%s' %s/good.csv > %s/good.txt", TOOL, schema, dir,
+                          dir), 0);
+    static const int counts[] = {1, 2, 3};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(t_sh("'%s' encode --threads %d --max-row-bytes 100000 --schema '%s' "
+                              "%s/stray.csv > %s/out.txt 2> %s/err.txt", TOOL, counts[k], schema,
+                              dir, dir, dir), 2);
+        assert_int_equal(t_sh("grep -q '^%s/stray.csv:50000:1: a row longer than 100000 bytes' "
+                              "%s/err.txt", dir, dir), 0);
+        assert_int_equal(t_sh("cmp -s %s/good.txt %s/out.txt", dir, dir), 0);
+        assert_int_equal(t_sh("'%s' encode --threads %d --schema '%s' %s/stray.csv > %s/out.txt "
+                              "2> %s/err.txt", TOOL, counts[k], schema, dir, dir, dir), 2);
+        assert_int_equal(t_sh("grep -q '^%s/stray.csv:50000:3: unterminated quoted field' "
+                              "%s/err.txt", dir, dir), 0);
+        assert_int_equal(t_sh("cmp -s %s/good.txt %s/out.txt", dir, dir), 0);
+    }
+    /* a 300 kB quoted field with line ends in it, between two short rows */
+    assert_int_equal(t_sh("awk 'BEGIN { print \"1,a,1\"; printf \"2,\\\"\"; for (i = 0; i < 30000; i++) "
+                          "printf \"123456789\\n\"; print \"\\\",2\"; print \"3,c,3\" }' > %s/long.csv",
+                          dir), 0);
+    assert_int_equal(t_sh("test $('%s' encode --schema '%s' %s/long.csv | wc -l) -eq 3", TOOL,
+                          schema, dir), 0);
+    assert_int_equal(t_sh("'%s' encode --max-row-bytes 100000 --schema '%s' %s/long.csv "
+                          "2> %s/err.txt | wc -l | grep -qx 1", TOOL, schema, dir, dir), 0);
+    assert_int_equal(t_sh("grep -q '^%s/long.csv:2:1: a row longer than 100000 bytes' %s/err.txt",
+                          dir, dir), 0);
+    static const char *const bad[] = {"0", "-5", "12x", "", "1099511627777"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tool_result r;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--max-row-bytes", bad[i],
+                                             "--schema", "a int", "-", NULL}, "", &r);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "--max-row-bytes: expected 1 to 2^40"));
+    }
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--max-row-bytes", "9", "int:1", NULL},
+             NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "apply to --schema input"));
+    t_sh("rm -rf %s", dir);
+}
+
 /* SPEC.md §14.9: one value of every tool type in all four orders. */
 static void every_type_every_order(void **state)
 {
@@ -493,6 +553,7 @@ int main(void)
         cmocka_unit_test(decode_and_inspect),
         cmocka_unit_test(enum_labels),
         cmocka_unit_test(threads),
+        cmocka_unit_test(long_rows),
         cmocka_unit_test(records),
         cmocka_unit_test(every_type_every_order),
     };

@@ -35,9 +35,10 @@ int cmd_bench(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 /* ordo encode --schema: CSV from path ("-" = stdin) to keys on stdout;
- * threads > 1 parses and encodes in two threads. */
+ * threads > 1 parses and encodes in that many workers; a row not ended
+ * after max_row bytes is an error. */
 int encode_csv(const char *format, const char *schema, int header, const char *output,
-               const char *path, int threads);
+               const char *path, int threads, size_t max_row);
 /* Reads one field of an ordered key and prints it in PostgreSQL's text
  * form (csv: as a CSV field, a NULL empty; else SQL literal style). */
 ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, int csv);

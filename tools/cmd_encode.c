@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "pgtext.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,7 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
 int cmd_encode(int argc, char **argv)
 {
     const char *format = "lexkey", *schema = NULL, *output = "hex", *threads = NULL, *v;
+    const char *max_row = NULL;
     int first = 0, last = 0, header = 0, nparts = 0, opts_done = 0, nargs = 0;
     char **args = cli_alloc(sizeof(char *) * (size_t)argc);
     for (int i = 1; i < argc; i++) {
@@ -165,6 +167,8 @@ int cmd_encode(int argc, char **argv)
             output = v;
         } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
             threads = v;
+        } else if ((v = opt_value(argc, argv, &i, "--max-row-bytes"))) {
+            max_row = v;
         } else if (!strcmp(a, "--header")) {
             header = 1;
         } else if (!strcmp(a, "--first")) {
@@ -187,13 +191,24 @@ int cmd_encode(int argc, char **argv)
             if (*end || end == threads || nthreads < 1 || nthreads > 1024)
                 cli_fail("encode: --threads: expected 1 to 1024, got '%s'", threads);
         }
+        /* PostgreSQL's own limit on a field: 1 GB */
+        unsigned long long max_bytes = (unsigned long long)1 << 30;
+        if (max_row) {
+            char *end;
+            errno = 0;
+            max_bytes = strtoull(max_row, &end, 10);
+            if (*end || end == max_row || max_row[0] == '-' || errno || max_bytes == 0 ||
+                max_bytes > ((unsigned long long)1 << 40))
+                cli_fail("encode: --max-row-bytes: expected 1 to 2^40, got '%s'", max_row);
+        }
         int rc = encode_csv(format, schema, header, output, nargs ? args[0] : "-",
-                            nthreads > 1 ? (int)nthreads : 1);
+                            nthreads > 1 ? (int)nthreads : 1, (size_t)max_bytes);
         free(args);
         return rc;
     }
-    if (header || strcmp(output, "hex") || threads)
-        cli_fail("encode: --header, --output and --threads apply to --schema input");
+    if (header || strcmp(output, "hex") || threads || max_row)
+        cli_fail("encode: --header, --output, --threads and --max-row-bytes apply to --schema "
+                 "input");
     unsigned flags = 0;
     if (!strcmp(format, "lexkey-legacy"))
         flags = ORDO_LEXKEY_LEGACY;

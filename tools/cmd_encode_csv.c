@@ -39,11 +39,13 @@ typedef struct job {
     ordo_format fmt;
     int raw, header;
     const char *name;
+    size_t max_row;
 } job;
 
 /* One chunk of whole rows and everything made of it. */
 typedef struct chunk {
     bytes in;           /* the rows */
+    int too_long;       /* instead: the start of a row longer than the limit */
     size_t first_line;  /* the line the rows start on */
     int first;          /* the input's first chunk: it holds the header */
     bytes out;          /* the keys, formatted */
@@ -100,15 +102,33 @@ static void emit_batch(const job *j, chunk *ch)
     batchbuf_clear(b);
 }
 
+/* A row of more than max_row bytes (its line end included) from `line`. */
+static void too_long(const job *j, chunk *ch, size_t line)
+{
+    snprintf(ch->msg, sizeof ch->msg,
+             "%s:%zu:1: a row longer than %zu bytes (--max-row-bytes): a quoted field left open?",
+             j->name, line, j->max_row);
+}
+
 /* A worker's task: the chunk's rows parsed, encoded and formatted. */
 static void run_chunk(const job *j, chunk *ch)
 {
-    csv_reader rd;
-    csv_open_mem(&rd, ch->in.p, ch->in.len, ch->first_line);
     ch->out.len = 0;
     ch->msg[0] = 0;
+    if (ch->too_long) {
+        too_long(j, ch, ch->first_line);
+        return;
+    }
+    csv_reader rd;
+    csv_open_mem(&rd, ch->in.p, ch->in.len, ch->first_line);
     int rc = 0, header = ch->first && j->header;
+    size_t row_at = 0, row_line = ch->first_line; /* where the next row starts */
     while (!ch->msg[0] && (rc = csv_next(&rd)) == 1) {
+        if (rd.pos - row_at > j->max_row) { /* a long row that does end */
+            too_long(j, ch, row_line);
+            break;
+        }
+        row_at = rd.pos, row_line = rd.line;
         if (header) {
             header = 0;
             header_check(&rd, j->s, j->name, ch->msg, sizeof ch->msg);
@@ -145,6 +165,7 @@ static void run_chunk(const job *j, chunk *ch)
 
 typedef struct input {
     FILE *f;
+    size_t max_row; /* a row still without its end past this many bytes is an error */
     uint32_t *idx; /* last_row_end's index of a slice */
     bytes carry; /* the start of a row the last chunk did not end */
     size_t line; /* the line the next chunk starts on */
@@ -168,22 +189,25 @@ static size_t count_newlines(const char *p, size_t n)
 }
 
 /* Where the last whole row of p[0..n) ends (just past its '\n'), 0 when
- * none does. p starts a row, so quotes are counted from there. */
+ * none does; p starts a row. Only p[from..n) is scanned: *inq is the quote
+ * state at `from` (0 at a row start) and is carried out to n, so a row
+ * read piece by piece is scanned once, not once per piece. */
 #define SLICE ((size_t)1 << 16)
-static size_t last_row_end(const char *p, size_t n, uint32_t *idx)
+static size_t last_row_end(const char *p, size_t from, size_t n, int *inq, uint32_t *idx)
 {
-    if (!memchr(p, '"', n)) { /* no quotes: the last line end */
-        for (size_t i = n; i > 0; i--)
+    if (!memchr(p + from, '"', n - from)) { /* no quote: the state holds */
+        if (*inq)
+            return 0;
+        for (size_t i = n; i > from; i--)
             if (p[i - 1] == '\n')
                 return i;
         return 0;
     }
     size_t end = 0;
-    int q = 0;
-    for (size_t at = 0; at < n; at += SLICE) {
+    for (size_t at = from; at < n; at += SLICE) {
         size_t len = n - at < SLICE ? n - at : SLICE, got = 0;
         if (ordo_csv_index((const uint8_t *)p + at, len, idx, ORDO_CSV_INDEX_ROOM(SLICE), &got,
-                           &q) != ORDO_OK)
+                           inq) != ORDO_OK)
             return 0; /* not reached: ORDO_IMPL was checked first */
         for (size_t k = got; k > 0; k--)
             if (p[at + idx[k - 1]] == '\n') {
@@ -194,16 +218,20 @@ static size_t last_row_end(const char *p, size_t n, uint32_t *idx)
     return end;
 }
 
-/* Fills ch with the next whole rows; 0 at the end of input. */
+/* Fills ch with the next whole rows; 0 at the end of input. A row that
+ * has not ended after in->max_row bytes (a quoted field left open reads
+ * as one row to the end of input) ends the input: the chunk says so. */
 static int read_chunk(input *in, chunk *ch)
 {
     bytes *b = &ch->in;
     b->len = 0;
+    ch->too_long = 0;
     if (in->carry.len)
         memcpy(bytes_room(b, in->carry.len), in->carry.p, in->carry.len);
     b->len = in->carry.len;
     in->carry.len = 0;
-    size_t split = 0;
+    size_t split = 0, scanned = 0;
+    int inq = 0;
     while (!in->eof) {
         size_t got = fread(bytes_room(b, CHUNK_BYTES), 1, CHUNK_BYTES, in->f);
         if (got == 0) {
@@ -216,8 +244,17 @@ static int read_chunk(input *in, chunk *ch)
         }
         in->started = 1;
         b->len += got;
-        if ((split = last_row_end(b->p, b->len, in->idx)) > 0)
-            break; /* else a row longer than the chunk: read on */
+        split = last_row_end(b->p, scanned, b->len, &inq, in->idx);
+        scanned = b->len;
+        if (split > 0)
+            break;
+        if (b->len > in->max_row) { /* b is all one row, not ended yet */
+            ch->too_long = 1;
+            ch->first_line = in->line;
+            in->eof = 1;
+            return 1;
+        }
+        /* else a row longer than the chunk: read on */
     }
     if (in->eof)
         split = b->len; /* the last row may lack its line end */
@@ -273,7 +310,7 @@ static int write_chunk(chunk *ch)
 }
 
 int encode_csv(const char *format, const char *schema_text, int header, const char *output,
-               const char *path, int threads)
+               const char *path, int threads, size_t max_row)
 {
     job j = {0};
     j.fmt = schema_format(format);
@@ -294,7 +331,8 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     j.s = &s;
     j.header = header;
     j.name = strcmp(path, "-") ? path : "<stdin>";
-    input in = {strcmp(path, "-") ? fopen(path, "rb") : stdin, NULL, {0}, 1, 0, 0};
+    j.max_row = max_row;
+    input in = {strcmp(path, "-") ? fopen(path, "rb") : stdin, max_row, NULL, {0}, 1, 0, 0};
     if (!in.f)
         cli_fail("encode: cannot open '%s'", path);
     in.idx = cli_alloc(ORDO_CSV_INDEX_ROOM(SLICE) * sizeof *in.idx);

@@ -11,7 +11,7 @@ static const char usage[] =
     "      PART is TYPE:VALUE (string bytes uuid bool int int8 int16 int32 int64\n"
     "      uint8 uint16 uint32 uint64 float32 float64 time duration) or nil, end\n"
     "  encode --format lexkey|lexkey-legacy|ordered --schema SCHEMA [--header]\n"
-    "         [--output hex|raw] [--threads N] [FILE|-]\n"
+    "         [--output hex|raw] [--threads N] [--max-row-bytes N] [FILE|-]\n"
     "      CSV as PostgreSQL's COPY (FORMAT csv) writes it, one key per row\n"
     "  decode --format ordered --schema SCHEMA [HEX...|-]\n"
     "                                      ordered keys back to CSV rows\n"
