@@ -148,12 +148,47 @@ static void long_inputs(void **state)
     free(in);
 }
 
+/* A row still not ended when the buffer holds max_row bytes of it is an
+ * error at the line it starts on (a quoted field left open would read the
+ * rest of the input); a row just under the limit is read whole. */
+static void row_limit(void **state)
+{
+    (void)state;
+    size_t n = 20000;
+    char *in = malloc(n);
+    assert_non_null(in);
+    size_t k = (size_t)sprintf(in, "1,a\n2,\"");
+    memset(in + k, 'y', 900), k += 900;
+    k += (size_t)sprintf(in + k, "\"\n3,\"open\n");
+    while (k < n - 20)
+        k += (size_t)sprintf(in + k, "%zu,b\n", k);
+    static const size_t caps[] = {16, 1000, 4096};
+    for (size_t c = 0; c < 3; c++) {
+        FILE *f = fmemopen(in, k, "rb");
+        assert_non_null(f);
+        csv_reader r;
+        csv_open_sized(&r, f, caps[c]);
+        r.max_row = 1000;
+        assert_int_equal(csv_next(&r), 1); /* 1,a */
+        assert_int_equal(csv_next(&r), 1); /* the 904-byte row */
+        assert_int_equal(r.fields[1].n, 900);
+        assert_int_equal(csv_next(&r), -1);
+        assert_string_equal(r.err, "a row longer than 1000 bytes: a quoted field left open?");
+        assert_int_equal(r.err_line, 3);
+        assert_int_equal(r.err_column, 1);
+        csv_close(&r);
+        fclose(f);
+    }
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_bytes),
         cmocka_unit_test(random_rows),
         cmocka_unit_test(long_inputs),
+        cmocka_unit_test(row_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

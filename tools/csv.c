@@ -6,6 +6,9 @@
 #include <string.h>
 
 #define CSV_CHUNK ((size_t)1 << 20)
+/* The longest row read (its line end included): PostgreSQL holds no field
+ * over 1 GB either. */
+#define CSV_MAX_ROW ((size_t)1 << 30)
 /* Bytes indexed at a time: the index stays in L1/L2 while rows use it. */
 #define CSV_SLICE ((size_t)16 << 10)
 
@@ -19,6 +22,7 @@ static void init(csv_reader *r, FILE *f, char *buf, size_t cap)
     r->buf = buf;
     r->cap = cap;
     r->line = 1;
+    r->max_row = CSV_MAX_ROW;
     r->fields_cap = 16;
     r->fields = cli_alloc(r->fields_cap * sizeof *r->fields);
     r->idx = cli_alloc(ORDO_CSV_INDEX_ROOM(CSV_SLICE) * sizeof *r->idx);
@@ -49,9 +53,18 @@ void csv_close(csv_reader *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Moves the unread bytes to the front, grows when full, reads more. The
- * index restarts at the row start, which is outside quotes. */
-static void refill(csv_reader *r)
+static int fail(csv_reader *r, size_t line, size_t col, const char *msg)
+{
+    snprintf(r->err, sizeof r->err, "%s", msg);
+    r->err_line = line;
+    r->err_column = col;
+    return -1;
+}
+
+/* Moves the unread bytes to the front, grows when full, reads more; -1
+ * when the one row the buffer holds is already too long. The index
+ * restarts at the row start, which is outside quotes. */
+static int refill(csv_reader *r)
 {
     if (r->pos > 0) {
         memmove(r->buf, r->buf + r->pos, r->len - r->pos);
@@ -59,8 +72,14 @@ static void refill(csv_reader *r)
         r->pos = 0;
     }
     if (r->len == r->cap) {
-        if (r->cap > UINT32_MAX / 2)
-            cli_fail("a CSV row longer than 2 GiB");
+        /* a quoted field left open would read the rest of the input */
+        if (r->len >= r->max_row) {
+            snprintf(r->err, sizeof r->err,
+                     "a row longer than %zu bytes: a quoted field left open?", r->max_row);
+            r->err_line = r->line;
+            r->err_column = 1;
+            return -1;
+        }
         char *p = realloc(r->buf, r->cap * 2);
         if (!p)
             cli_fail("out of memory");
@@ -78,6 +97,7 @@ static void refill(csv_reader *r)
     r->scanned = 0;
     r->in_quotes = 0;
     r->next = r->count = 0;
+    return 0;
 }
 
 /* Indexes the next slice of the buffer; 0 when the buffer is used up. */
@@ -106,14 +126,6 @@ static inline int entry(csv_reader *r, size_t *at)
         return 0;
     *at = r->base + r->idx[r->next++];
     return 1;
-}
-
-static int fail(csv_reader *r, size_t line, size_t col, const char *msg)
-{
-    snprintf(r->err, sizeof r->err, "%s", msg);
-    r->err_line = line;
-    r->err_column = col;
-    return -1;
 }
 
 static void add_field(csv_reader *r, char *p, size_t n, int quoted, size_t line, size_t col)
@@ -250,6 +262,7 @@ int csv_next(csv_reader *r)
         int rc = parse_row(r);
         if (rc)
             return rc;
-        refill(r);
+        if (refill(r) < 0)
+            return -1;
     }
 }

@@ -35,6 +35,7 @@ typedef struct csv_reader {
     ordo_status impl_status; /* ORDO_IMPL's verdict: the reader fails at once */
     int borrowed;            /* buf is the caller's (csv_open_mem) */
     int doubled;             /* the row has a field with "" to unescape */
+    size_t max_row;          /* a row still not ended at this many bytes is an error */
     char err[256];     /* message of the last error */
     size_t err_line, err_column;
 } csv_reader;
