@@ -226,23 +226,34 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
     }
 }
 
-/* One text or bytes column among settled ones, the common shape: each key
- * is its lead (the settled columns before the value, each with its
- * separator), the value, and its trail (a separator, then the settled
- * columns after). Lead and trail are transformed into two small strided
- * tiles, then every key is three copies: no cursors, no zeroing. */
-#define ORDO_SHAPE_MAX 128 /* lead or trail bytes this path takes */
+/* Text and bytes columns among settled ones, the common shapes: one text
+ * (NULLs allowed), or several without NULLs whose offsets have one width
+ * and whose runs are short. The settled columns between the texts form
+ * runs: run 0 before
+ * the first text, then a run after each. Each run is a small strided tile
+ * the kernels fill; run 0 and the runs between two texts end with the
+ * separator before the next text, a run after a text starts with the
+ * separator after it (the last run has none at its end). A key is run 0,
+ * then each text's value and the run after it: a few copies, no cursors,
+ * no zeroing of the output. */
+#define ORDO_TEXTS_MAX 8    /* text columns this path takes */
+#define ORDO_RUNS_MAX 256   /* run bytes a row this path takes */
 
-typedef struct one_var {
-    const ordo_column *v; /* the variable column */
-    size_t vc, nl, nt;    /* its index, lead and trail bytes */
-    /* Row i's lead at lead + i*nl, its trail at trail + i*nt: the trail
-     * tile starts one byte early, so each row's trail begins with the zero
-     * byte before its first column (the previous row's last one). Zeroed
-     * once: the kernels write payloads only, never separators. */
-    uint8_t lead[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 16];
-    uint8_t trail[ORDO_TILE_ROWS * ORDO_SHAPE_MAX + 17];
-} one_var;
+typedef struct text_col {
+    const ordo_column *col;
+    size_t c, run, run_end; /* its index; its run's bytes a row and columns' end */
+    uint8_t *tile;          /* the run's tile, row i at tile + i*run */
+} text_col;
+
+typedef struct text_shape {
+    size_t ntexts, run0, runs; /* runs: all run bytes of a row */
+    uint8_t *tile0;
+    text_col t[ORDO_TEXTS_MAX];
+    /* the tiles, each followed by 17 bytes: a run after a text is filled
+     * from its tile's second byte, and 16-byte moves may read past it.
+     * Zeroed once: the kernels write payloads only, never separators. */
+    uint8_t scratch[ORDO_TILE_ROWS * ORDO_RUNS_MAX + 17 * (ORDO_TEXTS_MAX + 1)];
+} text_shape;
 
 /* Within a tile whose writes may run 15 bytes past its last key and whose
  * text reads may run 15 bytes past its last value (the tile checks both),
@@ -256,24 +267,29 @@ static inline void copy_over(uint8_t *d, const uint8_t *s, size_t n)
         memcpy(d + k, s + k, 16);
 }
 
-/* Rows j .. j+n-1 of the variable column (absolute indices), keys from
- * dst + pos on; key ends to ends[0..n). `exact`, `nullable`, `wide`
- * (64-bit offsets) and `short_parts` are constants at each call. */
-static inline size_t one_var_rows(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,
-                                  size_t *ends, int exact, int nullable, int wide, int short_parts)
+static const uint8_t ordo_nil16[16]; /* a NULL value is the one byte 00 */
+
+/* One text: each key is three copies (lead = run 0, value, trail = the
+ * run after it). Rows j .. j+n-1 of the text column (absolute indices),
+ * keys from dst + pos on; key ends to ends[0..n). `exact`, `nullable`,
+ * `wide` (64-bit offsets) and `short_parts` are constants at each call. */
+
+static inline size_t one_text_rows(const text_shape *s, size_t j, size_t n, uint8_t *dst,
+                                   size_t pos, size_t *ends, int exact, int nullable, int wide,
+                                   int short_parts)
 {
-    static const uint8_t nil[16]; /* a NULL value is the one byte 00 */
     /* locals, not fields: the stores through d could alias the struct */
-    const uint8_t *data = s->v->values, *offs = s->v->offsets, *valid = s->v->validity;
-    const uint8_t *lead = s->lead, *trail = s->trail;
-    const size_t nl = s->nl, nt = s->nt;
+    const ordo_column *v = s->t[0].col;
+    const uint8_t *data = v->values, *offs = v->offsets, *valid = v->validity;
+    const uint8_t *lead = s->tile0, *trail = s->t[0].tile;
+    const size_t nl = s->run0, nt = s->t[0].run;
     int64_t a = wide ? ORDO_LOAD(int64_t, offs, j) : ORDO_LOAD(int32_t, offs, j);
     for (size_t i = 0; i < n; i++) {
         int64_t b = wide ? ORDO_LOAD(int64_t, offs, j + i + 1) : ORDO_LOAD(int32_t, offs, j + i + 1);
         const uint8_t *src = data + a;
         size_t len = (size_t)(b - a);
         if (nullable && !ordo_bit(valid, j + i))
-            src = nil, len = 1;
+            src = ordo_nil16, len = 1;
         uint8_t *d = dst + pos;
         if (exact) {
             copy_bytes(d, lead + i * nl, nl);
@@ -300,94 +316,181 @@ static inline size_t one_var_rows(const one_var *s, size_t j, size_t n, uint8_t 
 /* Each combination of constants its own function, so that each loop gets
  * the registers to itself: [exact][nullable][wide][short lead and trail]
  * (exact copies need no short variant: the last tiles only). */
-typedef size_t (*one_var_fn)(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,
+typedef size_t (*one_text_fn)(const text_shape *s, size_t j, size_t n, uint8_t *dst, size_t pos,
                              size_t *ends);
-#define ONE_VAR_FN(NAME, EXACT, NULLABLE, WIDE, SHORT)                                      \
-    static size_t NAME(const one_var *s, size_t j, size_t n, uint8_t *dst, size_t pos,      \
+#define ONE_TEXT_FN(NAME, EXACT, NULLABLE, WIDE, SHORT)                                      \
+    static size_t NAME(const text_shape *s, size_t j, size_t n, uint8_t *dst, size_t pos,   \
                        size_t *ends)                                                         \
     {                                                                                        \
-        return one_var_rows(s, j, n, dst, pos, ends, EXACT, NULLABLE, WIDE, SHORT);          \
+        return one_text_rows(s, j, n, dst, pos, ends, EXACT, NULLABLE, WIDE, SHORT);          \
     }
-ONE_VAR_FN(ov_0000, 0, 0, 0, 0)
-ONE_VAR_FN(ov_0001, 0, 0, 0, 1)
-ONE_VAR_FN(ov_0010, 0, 0, 1, 0)
-ONE_VAR_FN(ov_0011, 0, 0, 1, 1)
-ONE_VAR_FN(ov_0100, 0, 1, 0, 0)
-ONE_VAR_FN(ov_0101, 0, 1, 0, 1)
-ONE_VAR_FN(ov_0110, 0, 1, 1, 0)
-ONE_VAR_FN(ov_0111, 0, 1, 1, 1)
-ONE_VAR_FN(ov_1000, 1, 0, 0, 0)
-ONE_VAR_FN(ov_1010, 1, 0, 1, 0)
-ONE_VAR_FN(ov_1100, 1, 1, 0, 0)
-ONE_VAR_FN(ov_1110, 1, 1, 1, 0)
-static const one_var_fn one_var_loops[2][2][2][2] = {
-    {{{ov_0000, ov_0001}, {ov_0010, ov_0011}}, {{ov_0100, ov_0101}, {ov_0110, ov_0111}}},
-    {{{ov_1000, ov_1000}, {ov_1010, ov_1010}}, {{ov_1100, ov_1100}, {ov_1110, ov_1110}}},
+ONE_TEXT_FN(ot_0000, 0, 0, 0, 0)
+ONE_TEXT_FN(ot_0001, 0, 0, 0, 1)
+ONE_TEXT_FN(ot_0010, 0, 0, 1, 0)
+ONE_TEXT_FN(ot_0011, 0, 0, 1, 1)
+ONE_TEXT_FN(ot_0100, 0, 1, 0, 0)
+ONE_TEXT_FN(ot_0101, 0, 1, 0, 1)
+ONE_TEXT_FN(ot_0110, 0, 1, 1, 0)
+ONE_TEXT_FN(ot_0111, 0, 1, 1, 1)
+ONE_TEXT_FN(ot_1000, 1, 0, 0, 0)
+ONE_TEXT_FN(ot_1010, 1, 0, 1, 0)
+ONE_TEXT_FN(ot_1100, 1, 1, 0, 0)
+ONE_TEXT_FN(ot_1110, 1, 1, 1, 0)
+static const one_text_fn one_text_loops[2][2][2][2] = {
+    {{{ot_0000, ot_0001}, {ot_0010, ot_0011}}, {{ot_0100, ot_0101}, {ot_0110, ot_0111}}},
+    {{{ot_1000, ot_1000}, {ot_1010, ot_1010}}, {{ot_1100, ot_1100}, {ot_1110, ot_1110}}},
 };
 
-static size_t tile_one_var(const ordo_kernels *k, const ordo_batch_plan *pl, one_var *s,
-                           size_t r0, size_t n, uint8_t *dst, size_t pos, size_t *ends)
+/* Several texts (without NULLs, offsets of one width, runs of 16 bytes at
+ * most: the shapes where this beats the cursor loop): run 0, then each
+ * value and its run, key after key. `exact` and `wide` are constants at
+ * each call. */
+typedef struct text_step {
+    const uint8_t *data, *offs; /* offs at the tile's first row */
+    const uint8_t *tile;
+    size_t run;
+} text_step;
+
+static inline size_t texts_rows(const text_shape *s, const text_step *st, size_t n, uint8_t *dst,
+                                size_t pos, size_t *ends, int exact, int wide)
 {
-    put_settled(k, pl, 0, s->vc, r0, n, s->lead, s->nl);
-    put_settled(k, pl, s->vc + 1, pl->ncols, r0, n, s->trail + 1, s->nt);
-    const ordo_column *v = s->v;
-    size_t j = v->offset + r0;
-    int wide = v->offset_bits == 64;
-    /* Bounds of the tile: its keys end by `last` (each NULL adds one byte
-     * at most), its values by o[j+n]; 16-byte moves need 16 bytes beyond
-     * both inside what the batch owns. */
-    int64_t text_end = ordo_col_offset_at(v, j + n);
-    size_t last = pos + n * (s->nl + s->nt + 1) + (size_t)(text_end - ordo_col_offset_at(v, j));
-    int exact = last > pl->total || pl->total - last < 16 ||
-                ordo_col_offset_at(v, v->offset + pl->nrows) - text_end < 16;
-    int short_parts = s->nl <= 16 && s->nt <= 16;
-    return one_var_loops[exact][v->validity != NULL][wide][short_parts](s, j, n, dst, pos, ends);
+    const uint8_t *tile0 = s->tile0;
+    const size_t run0 = s->run0, m = s->ntexts;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *d = dst + pos;
+        if (exact)
+            copy_bytes(d, tile0 + i * run0, run0);
+        else
+            memcpy(d, tile0 + i * run0, 16);
+        d += run0;
+        for (size_t k = 0; k < m; k++) {
+            const text_step *t = &st[k];
+            int64_t a = wide ? ORDO_LOAD(int64_t, t->offs, i) : ORDO_LOAD(int32_t, t->offs, i);
+            int64_t b = wide ? ORDO_LOAD(int64_t, t->offs, i + 1)
+                             : ORDO_LOAD(int32_t, t->offs, i + 1);
+            size_t len = (size_t)(b - a);
+            if (exact) {
+                copy_bytes(d, t->data + a, len);
+                copy_bytes(d + len, t->tile + i * t->run, t->run);
+            } else {
+                copy_over(d, t->data + a, len);
+                memcpy(d + len, t->tile + i * t->run, 16);
+            }
+            d += len + t->run;
+        }
+        pos = (size_t)(d - dst);
+        ends[i] = pos;
+    }
+    return pos;
 }
 
-/* The index of the one variable column when every other column is settled
- * and lead and trail fit this path; else ncols. */
-static size_t one_var_shape(const ordo_batch_plan *pl, one_var *s)
-{
-    size_t vc = pl->ncols, nl = 0, nt = 0;
-    for (size_t c = 0; c < pl->ncols; c++) {
-        size_t w = settled_width(pl, &pl->cols[c]);
-        if (w == 0) {
-            const ordo_column *col = &pl->cols[c];
-            if (vc < pl->ncols || (col->type != ORDO_TYPE_STRING && col->type != ORDO_TYPE_BYTES))
-                return pl->ncols;
-            vc = c;
-        } else if (vc < pl->ncols) {
-            nt += w;
-        } else {
-            nl += w;
-        }
+typedef size_t (*texts_fn)(const text_shape *s, const text_step *st, size_t n, uint8_t *dst,
+                           size_t pos, size_t *ends);
+#define TEXTS_FN(NAME, EXACT, WIDE)                                                          \
+    static size_t NAME(const text_shape *s, const text_step *st, size_t n, uint8_t *dst,     \
+                       size_t pos, size_t *ends)                                              \
+    {                                                                                         \
+        return texts_rows(s, st, n, dst, pos, ends, EXACT, WIDE);                             \
     }
-    if (vc == pl->ncols || nl > ORDO_SHAPE_MAX || nt > ORDO_SHAPE_MAX)
-        return pl->ncols;
-    s->v = &pl->cols[vc], s->vc = vc, s->nl = nl, s->nt = nt;
-    /* the first tile is the largest */
-    size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS;
-    memset(s->lead, 0, rows * nl + 16);
-    memset(s->trail, 0, rows * nt + 17);
-    return vc;
+TEXTS_FN(texts_00, 0, 0)
+TEXTS_FN(texts_01, 0, 1)
+TEXTS_FN(texts_10, 1, 0)
+TEXTS_FN(texts_11, 1, 1)
+static const texts_fn texts_loops[2][2] = {{texts_00, texts_01}, {texts_10, texts_11}};
+
+/* One tile of rows [r0, r0 + n): the kernels fill the run tiles, then the
+ * keys are copied together. Returns the end of its last key. */
+static size_t tile_texts(const ordo_kernels *k, const ordo_batch_plan *pl, const text_shape *s,
+                         size_t r0, size_t n, uint8_t *dst, size_t pos, size_t *ends)
+{
+    put_settled(k, pl, 0, s->t[0].c, r0, n, s->tile0, s->run0);
+    /* Bounds of the tile: its keys end by `last` (each NULL adds one byte
+     * at most), each text's values by o[j+n]; 16-byte moves need 16 bytes
+     * beyond both inside what the batch owns. */
+    size_t last = pos + n * (s->runs + s->ntexts);
+    int exact = 0;
+    text_step st[ORDO_TEXTS_MAX];
+    for (size_t x = 0; x < s->ntexts; x++) {
+        const text_col *t = &s->t[x];
+        const ordo_column *v = t->col;
+        put_settled(k, pl, t->c + 1, t->run_end, r0, n, t->tile + 1, t->run);
+        size_t j = v->offset + r0;
+        int64_t end = ordo_col_offset_at(v, j + n);
+        last += (size_t)(end - ordo_col_offset_at(v, j));
+        exact |= ordo_col_offset_at(v, v->offset + pl->nrows) - end < 16;
+        st[x] = (text_step){v->values,
+                            (const uint8_t *)v->offsets + j * (v->offset_bits == 64 ? 8 : 4),
+                            t->tile, t->run};
+    }
+    exact |= last > pl->total || pl->total - last < 16;
+    const ordo_column *v = s->t[0].col;
+    if (s->ntexts > 1)
+        return texts_loops[exact][v->offset_bits == 64](s, st, n, dst, pos, ends);
+    int short_parts = s->run0 <= 16 && s->t[0].run <= 16;
+    return one_text_loops[exact][v->validity != NULL][v->offset_bits == 64][short_parts](
+        s, v->offset + r0, n, dst, pos, ends);
+}
+
+/* Whether every column is settled or text, with 1 to ORDO_TEXTS_MAX texts
+ * and runs this path takes; if so, the shape and its zeroed tiles. */
+static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
+{
+    size_t *run = &s->run0;
+    s->ntexts = 0, s->run0 = 0;
+    for (size_t c = 0; c < pl->ncols; c++) {
+        const ordo_column *col = &pl->cols[c];
+        size_t w = settled_width(pl, col);
+        if (w) {
+            *run += w;
+            continue;
+        }
+        if (s->ntexts == ORDO_TEXTS_MAX ||
+            (col->type != ORDO_TYPE_STRING && col->type != ORDO_TYPE_BYTES))
+            return 0;
+        text_col *t = &s->t[s->ntexts++];
+        *t = (text_col){col, c, 1, 0, NULL}; /* its run starts with the separator after it */
+        run = &t->run;
+    }
+    if (s->ntexts == 0)
+        return 0;
+    *run -= 1; /* the key's last part has no separator after it */
+    s->runs = s->run0;
+    for (size_t x = 0; x < s->ntexts; x++) {
+        s->t[x].run_end = x + 1 < s->ntexts ? s->t[x + 1].c : pl->ncols;
+        s->runs += s->t[x].run;
+    }
+    if (s->runs > ORDO_RUNS_MAX)
+        return 0;
+    for (size_t x = 0; s->ntexts > 1 && x < s->ntexts; x++) {
+        const text_col *t = &s->t[x];
+        if (s->run0 > 16 || t->run > 16 || t->col->validity ||
+            t->col->offset_bits != s->t[0].col->offset_bits)
+            return 0; /* the cursor loop is faster there */
+    }
+    size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS; /* the largest tile */
+    uint8_t *at = s->scratch;
+    s->tile0 = at, at += rows * s->run0 + 17;
+    for (size_t x = 0; x < s->ntexts; x++)
+        s->t[x].tile = at, at += rows * s->t[x].run + 17;
+    memset(s->scratch, 0, (size_t)(at - s->scratch));
+    return 1;
 }
 
 void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                              size_t *offsets)
 {
-    one_var s;
-    int one = offsets && one_var_shape(pl, &s) < pl->ncols;
+    text_shape s;
+    int texts = offsets && text_shape_plan(pl, &s);
     size_t pos = 0;
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
-        if (one) {
-            pos = tile_one_var(k, pl, &s, r0, n, dst, pos, offsets + r0 + 1);
+        if (texts) {
+            pos = tile_texts(k, pl, &s, r0, n, dst, pos, offsets + r0 + 1);
         } else if (offsets) {
             /* The tile's offsets, computed while its inputs are in cache. */
             ordo_batch_offsets(pl, r0, n, offsets);
             tile_cursor(k, pl, r0, n, dst + offsets[r0], offsets);
-        }
-        else {
+        } else {
             tile_strided(k, pl, r0, n, dst + r0 * pl->stride);
         }
     }

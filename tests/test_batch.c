@@ -275,28 +275,49 @@ static void mixed_schemas(void **state)
     }
 }
 
-/* One text or bytes column (with or without NULLs, 32- or 64-bit offsets)
- * among columns of a settled width before and after it: the three-copy
- * path, whose tiles use 16-byte moves except near the end of the output
- * or of the text. Long batches cover both kinds of tile; lead or trail
- * wider than the path takes fall back to the cursor loop. */
-static void one_text_column(void **state)
+/* Text and bytes columns among columns of a settled width (fixed width, no
+ * NULLs) before, between and after them: the copy paths. One text (with or
+ * without NULLs, 32- or 64-bit offsets) has its own loops; several texts
+ * without NULLs, of one offset width and with short runs between them
+ * another; the rest falls back to the cursor loop (NULLs, mixed widths,
+ * runs over 16 bytes or over 256 in all). Their tiles use 16-byte moves
+ * except near the end of the output or of a text; long batches cover both
+ * kinds of tile. */
+static void text_columns(void **state)
 {
     (void)state;
     uint64_t seed = t_seed();
-    for (int round = 0; round < 120; round++) {
-        size_t nlead = t_rand(&seed) % 4, ntrail = t_rand(&seed) % 4;
-        if (round % 20 == 19) /* over 128 bytes of lead or trail */
-            *(round % 40 == 19 ? &nlead : &ntrail) = 17;
-        size_t ncols = nlead + 1 + ntrail;
+    for (int round = 0; round < 200; round++) {
+        size_t ntexts = 1 + t_rand(&seed) % 3, nlead = t_rand(&seed) % 3, ncols = 0;
         size_t n = round % 3 == 0 ? t_rand(&seed) % 2000 : t_rand(&seed) % 150;
+        int nulls = round % 3 == 1, wide = -1;
         colbuf cbs[40];
+        ordo_type kinds[40];
+        if (round % 25 == 24) /* over 256 bytes of settled columns */
+            nlead = 30;
+        for (size_t c = 0; c < nlead; c++)
+            kinds[ncols++] = ORDO_TYPE_INT64;
+        for (size_t x = 0; x < ntexts; x++) {
+            kinds[ncols++] = t_rand(&seed) % 2 ? ORDO_TYPE_STRING : ORDO_TYPE_BYTES;
+            for (size_t k = t_rand(&seed) % 3; k > 0; k--)
+                kinds[ncols++] = ORDO_TYPE_END; /* any settled type, drawn below */
+        }
         for (size_t c = 0; c < ncols; c++) {
-            ordo_type t = c == nlead ? (t_rand(&seed) % 2 ? ORDO_TYPE_STRING : ORDO_TYPE_BYTES)
-                          : ncols > 10 ? ORDO_TYPE_INT64
-                                       : all_types[2 + t_rand(&seed) % (N_TYPES - 2)];
-            int nulls = c == nlead && t_rand(&seed) % 2 ? (int)(t_rand(&seed) % 60) : 0;
-            make_column(&cbs[c], t, n, t_rand(&seed) % 9, t_rand(&seed) % 16, nulls, &seed);
+            ordo_type t = kinds[c];
+            int text = t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES;
+            if (t == ORDO_TYPE_END || (t == ORDO_TYPE_INT64 && nlead < 30))
+                t = all_types[2 + t_rand(&seed) % (N_TYPES - 2)];
+            int pct = text && nulls && t_rand(&seed) % 2 ? (int)(t_rand(&seed) % 60) : 0;
+            /* mostly one offset width for all texts, the several-texts path */
+            for (;;) {
+                make_column(&cbs[c], t, n, t_rand(&seed) % 9, t_rand(&seed) % 16, pct, &seed);
+                if (!text || wide < 0 || (cbs[c].col.offset_bits == 64) == wide ||
+                    round % 5 == 0)
+                    break;
+                free_column(&cbs[c]);
+            }
+            if (text && wide < 0)
+                wide = cbs[c].col.offset_bits == 64;
         }
         check_batch(cbs, ncols, n, round % 4 == 1 ? ORDO_FORMAT_LEXKEY_LEGACY : ORDO_FORMAT_LEXKEY,
                     t_rand(&seed) % 16);
@@ -726,7 +747,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(single_columns),
-        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(one_text_column),     cmocka_unit_test(wide_schemas),
+        cmocka_unit_test(mixed_schemas),     cmocka_unit_test(text_columns),     cmocka_unit_test(wide_schemas),
         cmocka_unit_test(fixed_stride),
         cmocka_unit_test(capacity_and_errors),
         cmocka_unit_test(ordered_kernels),
