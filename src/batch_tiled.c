@@ -229,13 +229,12 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
 /* Text and bytes columns among settled ones, the common shapes: one text
  * (NULLs allowed), or several without NULLs whose offsets have one width
  * and whose runs are short. The settled columns between the texts form
- * runs: run 0 before
- * the first text, then a run after each. Each run is a small strided tile
- * the kernels fill; run 0 and the runs between two texts end with the
- * separator before the next text, a run after a text starts with the
- * separator after it (the last run has none at its end). A key is run 0,
- * then each text's value and the run after it: a few copies, no cursors,
- * no zeroing of the output. */
+ * runs: run 0 before the first text, then a run after each. Each run is a
+ * small strided tile the kernels fill; run 0 and the runs between two
+ * texts end with the separator before the next text, a run after a text
+ * starts with the separator after it (the last run has none at its end).
+ * A key is run 0, then each text's value and the run after it: a few
+ * copies, no cursors, no zeroing of the output. */
 #define ORDO_TEXTS_MAX 8    /* text columns this path takes */
 #define ORDO_RUNS_MAX 256   /* run bytes a row this path takes */
 
