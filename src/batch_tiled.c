@@ -112,14 +112,20 @@ static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_
     put_settled(k, pl, 0, pl->ncols, r0, n, out, pl->stride);
 }
 
+/* The payload width of a fixed-width column. */
+static size_t payload_width(const ordo_batch_plan *pl, const ordo_column *col)
+{
+    int op = ordo_col_op(pl->fmt, col);
+    return op >= 0 ? ordo_op_shape[op].width : ordo_col_scaled(col) ? 8 : 1;
+}
+
 /* Bytes a column takes in every key (payload and separator) when that is
  * the same for every row: fixed width and no NULLs; else 0. */
 static size_t settled_width(const ordo_batch_plan *pl, const ordo_column *col)
 {
     if (col->type == ORDO_TYPE_STRING || col->type == ORDO_TYPE_BYTES || col->validity)
         return 0;
-    int op = ordo_col_op(pl->fmt, col);
-    return (op >= 0 ? ordo_op_shape[op].width : ordo_col_scaled(col) ? 8 : 1) + 1;
+    return payload_width(pl, col) + 1;
 }
 
 /* Text without NULLs, 64-bit offsets: each value at its row's cursor,
@@ -237,6 +243,7 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
  * copies, no cursors, no zeroing of the output. */
 #define ORDO_TEXTS_MAX 8    /* text columns this path takes */
 #define ORDO_RUNS_MAX 256   /* run bytes a row this path takes */
+#define ORDO_CHECKS_MAX 8   /* columns with NULLs to look for, per tile */
 
 typedef struct text_col {
     const ordo_column *col;
@@ -248,6 +255,11 @@ typedef struct text_shape {
     size_t ntexts, run0, runs; /* runs: all run bytes of a row */
     uint8_t *tile0;
     text_col t[ORDO_TEXTS_MAX];
+    /* Columns with a validity bitmap taken as if they had no NULLs (fixed
+     * width ones in the runs; the texts, when there are several): a tile
+     * where one of them has a NULL goes to the cursor loop instead. */
+    const ordo_column *checks[ORDO_CHECKS_MAX];
+    size_t nchecks;
     /* the tiles, each followed by 17 bytes: a run after a text is filled
      * from its tile's second byte, and 16-byte moves may read past it.
      * Zeroed once: the kernels write payloads only, never separators. */
@@ -430,21 +442,56 @@ static size_t tile_texts(const ordo_kernels *k, const ordo_batch_plan *pl, const
         s, v->offset + r0, n, dst, pos, ends);
 }
 
+static int add_check(text_shape *s, const ordo_column *col)
+{
+    if (s->nchecks == ORDO_CHECKS_MAX)
+        return 0;
+    s->checks[s->nchecks++] = col;
+    return 1;
+}
+
+/* Whether rows [r0, r0 + n) of a column with a bitmap hold a NULL: whole
+ * bytes of the bitmap where it can, stopping at the first. */
+static int any_null(const ordo_column *c, size_t r0, size_t n)
+{
+    const uint8_t *v = c->validity;
+    size_t b = c->offset + r0, e = b + n;
+    for (; b < e && (b & 7); b++)
+        if (!ordo_bit(v, b))
+            return 1;
+    for (; b + 8 <= e; b += 8)
+        if (v[b >> 3] != 0xff)
+            return 1;
+    for (; b < e; b++)
+        if (!ordo_bit(v, b))
+            return 1;
+    return 0;
+}
+
+/* Whether rows [r0, r0 + n) hold no NULL in the columns checked. */
+static int tile_without_nulls(const text_shape *s, size_t r0, size_t n)
+{
+    for (size_t x = 0; x < s->nchecks; x++)
+        if (any_null(s->checks[x], r0, n))
+            return 0;
+    return 1;
+}
+
 /* Whether every column is settled or text, with 1 to ORDO_TEXTS_MAX texts
  * and runs this path takes; if so, the shape and its zeroed tiles. */
 static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
 {
     size_t *run = &s->run0;
-    s->ntexts = 0, s->run0 = 0;
+    s->ntexts = 0, s->run0 = 0, s->nchecks = 0;
     for (size_t c = 0; c < pl->ncols; c++) {
         const ordo_column *col = &pl->cols[c];
-        size_t w = settled_width(pl, col);
-        if (w) {
-            *run += w;
+        if (col->type != ORDO_TYPE_STRING && col->type != ORDO_TYPE_BYTES) {
+            if (col->validity && !add_check(s, col))
+                return 0;
+            *run += payload_width(pl, col) + 1;
             continue;
         }
-        if (s->ntexts == ORDO_TEXTS_MAX ||
-            (col->type != ORDO_TYPE_STRING && col->type != ORDO_TYPE_BYTES))
+        if (s->ntexts == ORDO_TEXTS_MAX)
             return 0;
         text_col *t = &s->t[s->ntexts++];
         *t = (text_col){col, c, 1, 0, NULL}; /* its run starts with the separator after it */
@@ -462,9 +509,10 @@ static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
         return 0;
     for (size_t x = 0; s->ntexts > 1 && x < s->ntexts; x++) {
         const text_col *t = &s->t[x];
-        if (s->run0 > 16 || t->run > 16 || t->col->validity ||
-            t->col->offset_bits != s->t[0].col->offset_bits)
+        if (s->run0 > 16 || t->run > 16 || t->col->offset_bits != s->t[0].col->offset_bits)
             return 0; /* the cursor loop is faster there */
+        if (t->col->validity && !add_check(s, t->col))
+            return 0;
     }
     size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS; /* the largest tile */
     uint8_t *at = s->scratch;
@@ -483,12 +531,13 @@ void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, u
     size_t pos = 0;
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
-        if (texts) {
+        if (texts && tile_without_nulls(&s, r0, n)) {
             pos = tile_texts(k, pl, &s, r0, n, dst, pos, offsets + r0 + 1);
         } else if (offsets) {
             /* The tile's offsets, computed while its inputs are in cache. */
             ordo_batch_offsets(pl, r0, n, offsets);
             tile_cursor(k, pl, r0, n, dst + offsets[r0], offsets);
+            pos = offsets[r0 + n];
         } else {
             tile_strided(k, pl, r0, n, dst + r0 * pl->stride);
         }

@@ -275,14 +275,15 @@ static void mixed_schemas(void **state)
     }
 }
 
-/* Text and bytes columns among columns of a settled width (fixed width, no
- * NULLs) before, between and after them: the copy paths. One text (with or
- * without NULLs, 32- or 64-bit offsets) has its own loops; several texts
- * without NULLs, of one offset width and with short runs between them
- * another; the rest falls back to the cursor loop (NULLs, mixed widths,
- * runs over 16 bytes or over 256 in all). Their tiles use 16-byte moves
- * except near the end of the output or of a text; long batches cover both
- * kinds of tile. */
+/* Text and bytes columns among fixed-width columns before, between and
+ * after them: the copy paths. One text (with or without NULLs, 32- or
+ * 64-bit offsets) has its own loops; several texts of one offset width and
+ * with short runs between them another; tiles where a fixed-width column
+ * (or one of several texts) has a NULL, and other shapes (mixed widths,
+ * runs over 16 bytes or over 256 in all), take the cursor loop. NULLs are
+ * dense, sparse (tiles of both kinds in one batch) or absent from a
+ * bitmap. The copy tiles use 16-byte moves except near the end of the
+ * output or of a text; long batches cover both kinds. */
 static void text_columns(void **state)
 {
     (void)state;
@@ -307,7 +308,11 @@ static void text_columns(void **state)
             int text = t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES;
             if (t == ORDO_TYPE_END || (t == ORDO_TYPE_INT64 && nlead < 30))
                 t = all_types[2 + t_rand(&seed) % (N_TYPES - 2)];
-            int pct = text && nulls && t_rand(&seed) % 2 ? (int)(t_rand(&seed) % 60) : 0;
+            /* NULLs: dense (every tile has some), sparse (some tiles have
+             * none), or a bitmap without any */
+            int pct = 0;
+            if (text ? nulls : round % 4 == 2)
+                pct = t_rand(&seed) % 2 ? (int)(t_rand(&seed) % 60) : (int)(t_rand(&seed) % 3);
             /* mostly one offset width for all texts, the several-texts path */
             for (;;) {
                 make_column(&cbs[c], t, n, t_rand(&seed) % 9, t_rand(&seed) % 16, pct, &seed);
@@ -318,6 +323,12 @@ static void text_columns(void **state)
             }
             if (text && wide < 0)
                 wide = cbs[c].col.offset_bits == 64;
+            if (pct == 0 && (text ? nulls : round % 4 == 2) && t_rand(&seed) % 2) {
+                size_t bytes = (n + 9) / 8 + 2; /* covers the column's offset too */
+                cbs[c].validity = malloc(bytes);
+                memset(cbs[c].validity, 0xff, bytes);
+                cbs[c].col.validity = cbs[c].validity;
+            }
         }
         check_batch(cbs, ncols, n, round % 4 == 1 ? ORDO_FORMAT_LEXKEY_LEGACY : ORDO_FORMAT_LEXKEY,
                     t_rand(&seed) % 16);
