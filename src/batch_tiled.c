@@ -249,6 +249,7 @@ typedef struct text_col {
     const ordo_column *col;
     size_t c, run, run_end; /* its index; its run's bytes a row and columns' end */
     uint8_t *tile;          /* the run's tile, row i at tile + i*run */
+    int64_t end;            /* the end of the batch's text, the bound of its reads */
 } text_col;
 
 typedef struct text_shape {
@@ -428,7 +429,7 @@ static size_t tile_texts(const ordo_kernels *k, const ordo_batch_plan *pl, const
         size_t j = v->offset + r0;
         int64_t end = ordo_col_offset_at(v, j + n);
         last += (size_t)(end - ordo_col_offset_at(v, j));
-        exact |= ordo_col_offset_at(v, v->offset + pl->nrows) - end < 16;
+        exact |= t->end - end < 16;
         st[x] = (text_step){v->values,
                             (const uint8_t *)v->offsets + j * (v->offset_bits == 64 ? 8 : 4),
                             t->tile, t->run};
@@ -494,7 +495,8 @@ static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
         if (s->ntexts == ORDO_TEXTS_MAX)
             return 0;
         text_col *t = &s->t[s->ntexts++];
-        *t = (text_col){col, c, 1, 0, NULL}; /* its run starts with the separator after it */
+        /* its run starts with the separator after it */
+        *t = (text_col){col, c, 1, 0, NULL, ordo_col_offset_at(col, col->offset + pl->nrows)};
         run = &t->run;
     }
     if (s->ntexts == 0)

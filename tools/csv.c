@@ -74,11 +74,10 @@ static int refill(csv_reader *r)
     if (r->len == r->cap) {
         /* a quoted field left open would read the rest of the input */
         if (r->len >= r->max_row) {
-            snprintf(r->err, sizeof r->err,
-                     "a row longer than %zu bytes: a quoted field left open?", r->max_row);
-            r->err_line = r->line;
-            r->err_column = 1;
-            return -1;
+            char msg[96];
+            snprintf(msg, sizeof msg, "a row longer than %zu bytes: a quoted field left open?",
+                     r->max_row);
+            return fail(r, r->line, 1, msg);
         }
         char *p = realloc(r->buf, r->cap * 2);
         if (!p)
