@@ -3,9 +3,11 @@
  * sort within --memory, SST files ingested in one call: all or nothing. */
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "cli.h"
+#include "dbdir.h"
 #include "fields.h"
 #include "handoff.h"
 #include "keysort.h"
+#include "outfile.h"
 #include "rowvalue.h"
 #include "runs.h"
 #include "store.h"
@@ -19,13 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #define LOAD_BATCH_ROWS 4096
 #define MERGE_FANIN 64
-#define TMP_PREFIX ".ordo-load-"
+/* Below this much room (free space, file-size limit) RocksDB cannot even
+ * open a database safely: refused up front. */
+#define LOAD_MIN_ROOM (1u << 20)
+#define SST_SIZE_MIN (64u << 10)
 
 typedef enum dup_policy { DUP_ERROR, DUP_FIRST, DUP_LAST } dup_policy;
 
@@ -37,56 +44,22 @@ typedef struct load_options {
     int header, quiet;
 } load_options;
 
-/* What atexit cleans: the temporary folder. The database is left to the
- * exit (its lock goes with the process): RocksDB's own static objects may
- * already be gone when atexit handlers run. */
-static char g_tmpdir[4096];
+/* What atexit cleans: the temporary folder and a --rejects file this load
+ * created (an exit for want of memory can come from any thread). The
+ * database is left to the exit (its lock goes with the process): RocksDB's
+ * own static objects may already be gone when atexit handlers run. */
+static dbdir_tmp g_tmp = {-1, ""};
+static outfile g_rejects;
 static store *g_db;
 static volatile sig_atomic_t g_signal;
 
-static void remove_flat_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char path[4400];
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 static void cleanup(void)
 {
-    if (g_tmpdir[0])
-        remove_flat_dir(g_tmpdir);
-    g_tmpdir[0] = 0;
+    dbdir_tmp_remove(&g_tmp);
+    outfile_discard(&g_rejects);
 }
 
 static void on_signal(int sig) { g_signal = sig; }
-
-/* Folders of loads that were killed: only ever removed while this process
- * holds the database's lock, so they cannot belong to a running load. */
-static void remove_leftovers(const char *db)
-{
-    DIR *d = opendir(db);
-    if (!d)
-        return;
-    struct dirent *e;
-    char path[4400];
-    while ((e = readdir(d))) {
-        if (strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", db, e->d_name);
-        remove_flat_dir(path);
-    }
-    closedir(d);
-}
 
 static double now(void)
 {
@@ -149,6 +122,7 @@ typedef struct loader {
     batchbuf vb;             /* one row, for checking the non-key columns */
     slot slots[2], *cur;     /* cur: the one being filled */
     handoff worker;          /* encodes slots into records, sorts, spills; then writes SSTs */
+    int worker_on;
     int writing;             /* set by the reader while the worker is idle */
     outblock blocks[2], *ob; /* records on their way to the SST files */
     char werr[1024];         /* the worker's first error (under worker.mu) */
@@ -165,6 +139,7 @@ typedef struct loader {
     /* the output */
     sst_set *sst;
     store_batch *wb;
+    int wb_begun;   /* the writebatch marker is written: a failure must undo */
     size_t last_at; /* where the record last kept starts in the current block */
     int have_last;
     uint8_t *wb_key; /* the baseline's key with its tag */
@@ -176,16 +151,85 @@ typedef struct loader {
     const char *phase;
 } loader;
 
+static loader *g_load; /* for the failure path */
+
+/* Undoes a --via writebatch load's writes: its tag's keys and its marker
+ * deleted in one synced write. 0 with err when that write fails (the
+ * marker stays, and the next load undoes it). */
+static int undo_writebatch(loader *L, char *err, size_t errlen)
+{
+    uint8_t lo[1], hi[1];
+    size_t ln, hn;
+    char mk[64];
+    size_t mn = table_loading_key(L->o->tag, mk);
+    table_range(L->o->tag, lo, &ln, hi, &hn);
+    store_batch_discard(L->wb);
+    store_batch_delete_range(L->wb, lo, ln, hi, hn);
+    store_batch_delete(L->wb, mk, mn);
+    if (!store_batch_commit(L->wb, err, errlen))
+        return 0;
+    L->wb_begun = 0;
+    store_compact(g_db, lo, ln, hi, hn);
+    return 1;
+}
+
+/* Ends a failed load: the worker idle, what the load wrote undone (write
+ * batches, the temporary folder, a --rejects file it created), then the
+ * message ("ordo: load: " first unless plain) and exit status code. */
+static void load_failv(int code, int plain, const char *fmt, va_list ap)
+    __attribute__((noreturn, format(printf, 3, 0)));
+static void load_failv(int code, int plain, const char *fmt, va_list ap)
+{
+    loader *L = g_load;
+    char undo[700] = "";
+    if (L) {
+        progress_end(&L->prog);
+        if (L->worker_on)
+            handoff_wait(&L->worker);
+        char err[512];
+        if (L->wb_begun && !undo_writebatch(L, err, sizeof err)) {
+            snprintf(undo, sizeof undo,
+                     "ordo: load: the rows written so far could not be removed (%s); the next "
+                     "ordo load of this database removes them\n",
+                     err);
+            code = 1;
+        }
+    }
+    cleanup();
+    fflush(stdout);
+    if (!plain)
+        fputs("ordo: load: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fputs(undo, stderr);
+    exit(code);
+}
+
+/* A failure of the machine: exit status 1. */
 static void load_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void load_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ordo: load: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
+    load_failv(1, 0, fmt, ap);
+}
+
+/* Refused (a bad option, a taken tag, a bad folder): exit status 2. */
+static void load_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void load_refuse(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    load_failv(CLI_EXIT_BAD_INPUT, 0, fmt, ap);
+}
+
+/* A bad row: "FILE:LINE:COLUMN: message", exit status 2. */
+static void load_fail_at(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void load_fail_at(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    load_failv(CLI_EXIT_BAD_INPUT, 1, fmt, ap);
 }
 
 static void check_signal(void)
@@ -221,7 +265,7 @@ static void check_worker(loader *L)
         return;
     progress_end(&L->prog);
     if (code == CLI_EXIT_BAD_INPUT)
-        cli_fail_plain("%s", L->werr);
+        load_fail_at("%s", L->werr);
     load_fail("%s", L->werr);
 }
 
@@ -287,8 +331,7 @@ static int sorted_sink(void *ctx, const uint8_t *rec, char *err, size_t errlen)
     if (last && !keysort_compare(rec_key(last), rec_key_len(last), rec_key(rec), rec_key_len(rec))) {
         L->duplicates++;
         if (L->o->on_duplicate == DUP_ERROR) {
-            progress_end(&L->prog);
-            cli_fail_plain("%s:%llu: duplicate key: line %llu has the same key "
+            load_fail_at("%s:%llu: duplicate key: line %llu has the same key "
                            "(--on-duplicate first|last keeps one); the database is unchanged",
                            L->name, (unsigned long long)rec_line(rec),
                            (unsigned long long)rec_line(last));
@@ -352,7 +395,7 @@ static int spill(loader *L)
         return 1;
     keysort_item *items = sort_arena(L);
     char path[4400], err[512];
-    snprintf(path, sizeof path, "%s/run-%06zu", g_tmpdir, L->nruns);
+    snprintf(path, sizeof path, "%s/run-%06zu", g_tmp.path, L->nruns);
     if (!items)
         return worker_fail(L, 1, "out of memory sorting");
     if (!run_write(path, items, L->nrec, 1 << 20, err, sizeof err))
@@ -567,16 +610,14 @@ static void read_input(loader *L, FILE *f)
         if (first && L->o->header) {
             first = 0;
             if (!header_check(&rd, &L->table, L->name, msg, sizeof msg))
-                cli_fail_plain("%s", msg);
+                load_fail_at("%s", msg);
             continue;
         }
         first = 0;
         L->rows_in++;
         if (take_row(L, &rd, msg, sizeof msg)) {
-            if (!L->rejects) {
-                progress_end(&L->prog);
-                cli_fail_plain("%s; the database is unchanged", msg);
-            }
+            if (!L->rejects)
+                load_fail_at("%s; the database is unchanged", msg);
             L->rejected++;
             write_reject(L, &rd);
             fprintf(stderr, "%s (rejected)\n", msg);
@@ -585,7 +626,7 @@ static void read_input(loader *L, FILE *f)
         }
     }
     if (rc < 0)
-        cli_fail_plain("%s:%zu:%zu: %s; the database is unchanged", L->name, rd.err_line,
+        load_fail_at("%s:%zu:%zu: %s; the database is unchanged", L->name, rd.err_line,
                        rd.err_column, rd.err);
     if (ferror(f))
         load_fail("%s: read error; the database is unchanged", L->name);
@@ -610,8 +651,8 @@ static void check_free(loader *L)
     if (got) {
         table_meta_free(&m);
         if (tag == TABLE_UNTAGGED)
-            load_fail("the database already holds an untagged table; load into another database");
-        load_fail("tag %d already holds a table; load into another tag or database", tag);
+            load_refuse("the database already holds an untagged table; load into another database");
+        load_refuse("tag %d already holds a table; load into another tag or database", tag);
     }
     if (tag != TABLE_UNTAGGED) {
         got = table_read(g_db, TABLE_UNTAGGED, &m, err, sizeof err);
@@ -619,7 +660,7 @@ static void check_free(loader *L)
             load_fail("%s", err);
         if (got) {
             table_meta_free(&m);
-            load_fail("the database holds an untagged table: it cannot share it with tag %d", tag);
+            load_refuse("the database holds an untagged table: it cannot share it with tag %d", tag);
         }
     }
     uint8_t lo = (uint8_t)(tag < 0 ? 0 : tag), hi = (uint8_t)(tag < 0 ? 0xff : tag + 1);
@@ -631,34 +672,41 @@ static void check_free(loader *L)
         it = store_iter_open(g_db, sys, sizeof sys - 1, "\xff" "ordo/table0", sizeof sys - 1, 0);
         used = it && store_iter_valid(it);
         if (used)
-            load_fail("the database holds tagged tables: load with --tag N");
+            load_refuse("the database holds tagged tables: load with --tag N");
     }
     store_iter_close(it);
     if (used)
-        load_fail(tag < 0 ? "the database is not empty: load with --tag N"
+        load_refuse(tag < 0 ? "the database is not empty: load with --tag N"
                           : "tag %d already holds keys; load into another tag or database",
                   tag);
 }
 
 /* ------------------------------------------------------------- options */
 
+/* A size: digits, an optional fraction, an optional unit (K, M, G; KiB,
+ * MiB, GiB). Nothing else: no sign, space, exponent, hex, nan or inf. */
 static uint64_t parse_size(const char *what, const char *s)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
+    const char *p = s;
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9')
+        p++, digits++;
+    if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
     uint64_t unit = 1;
-    if (!strcmp(end, "K") || !strcmp(end, "KiB") || !strcmp(end, "k"))
+    if (!strcmp(p, "K") || !strcmp(p, "KiB") || !strcmp(p, "k"))
         unit = 1024;
-    else if (!strcmp(end, "M") || !strcmp(end, "MiB"))
+    else if (!strcmp(p, "M") || !strcmp(p, "MiB"))
         unit = 1024 * 1024;
-    else if (!strcmp(end, "G") || !strcmp(end, "GiB"))
+    else if (!strcmp(p, "G") || !strcmp(p, "GiB"))
         unit = 1024ull * 1024 * 1024;
-    else if (*end)
-        end = NULL;
-    if (!end || end == s || errno || v <= 0 || v * (double)unit > 1e15)
+    else if (*p)
+        digits = 0;
+    double v = digits ? strtod(s, NULL) * (double)unit : 0;
+    if (!digits || v < 1 || v > 1e15)
         cli_fail("load: %s: expected a size such as 256M, 1.5G or 65536, got '%s'", what, s);
-    return (uint64_t)(v * (double)unit);
+    return (uint64_t)v;
 }
 
 static const char *usage =
@@ -716,11 +764,13 @@ static void parse_args(int argc, char **argv, load_options *o)
             o->path = a;
         }
         if (tag) {
-            char *end;
-            long t = strtol(tag, &end, 10);
-            if (*end || end == tag || t < 0 || t > 254)
+            int t = 0;
+            size_t n = strspn(tag, "0123456789");
+            for (size_t k = 0; k < n && k < 4; k++)
+                t = t * 10 + (tag[k] - '0');
+            if (!n || tag[n] || n > 3 || t > 254)
                 cli_fail("load: --tag: expected 0 to 254 (255 is for system keys), got '%s'", tag);
-            o->tag = (int)t;
+            o->tag = t;
         }
         if (mem)
             o->memory = parse_size("--memory", mem);
@@ -742,6 +792,11 @@ static void parse_args(int argc, char **argv, load_options *o)
         cli_fail("load: --via: expected sst or writebatch, got '%s'", o->via);
     if (o->memory < (1u << 20))
         cli_fail("load: --memory: at least 1M");
+    if (o->sst_size < SST_SIZE_MIN)
+        cli_fail("load: --sst-size: at least 64K (smaller files would hold a block or two each)");
+    if (!strcmp(o->via, "writebatch") && o->on_duplicate == DUP_FIRST)
+        cli_fail("load: --via writebatch keeps the last row of a key (--on-duplicate last) or "
+                 "fails on a duplicate (error): --on-duplicate first needs --via sst");
 }
 
 /* ----------------------------------------------------------------- main */
@@ -776,7 +831,9 @@ static void setup_schemas(loader *L)
     batchbuf_init(&L->vb, &L->table, 1);
 }
 
-/* The table's system keys, after its data (ff sorts after every tag). */
+/* The table's system keys, after its data (ff sorts after every tag). For
+ * --via writebatch they go in one synced write with the deletion of the
+ * loading marker: the table appears whole, at once. */
 static void put_system_keys(loader *L)
 {
     char rows[32], err[512];
@@ -788,8 +845,141 @@ static void put_system_keys(loader *L)
         int ok = L->wb ? store_batch_put(L->wb, k, kn, vals[i], strlen(vals[i]), err, sizeof err)
                        : sst_put(L->sst, k, kn, vals[i], strlen(vals[i]), err, sizeof err);
         if (!ok)
-            load_fail("%s", err);
+            load_fail("%s; the database is unchanged", err);
     }
+    if (L->wb) {
+        char mk[64];
+        store_batch_delete(L->wb, mk, table_loading_key(L->o->tag, mk));
+        if (!store_batch_commit(L->wb, err, sizeof err))
+            load_fail("%s; the database is unchanged", err);
+        L->wb_begun = 0;
+    }
+}
+
+/* --via writebatch, before its first row: the marker that lets the next
+ * load undo this one if it never ends. */
+static void begin_writebatch(loader *L)
+{
+    char mk[64], err[512];
+    size_t mn = table_loading_key(L->o->tag, mk);
+    static const char what[] = "a --via writebatch load";
+    L->wb_begun = 1; /* from here on a failure undoes */
+    if (!store_batch_put(L->wb, mk, mn, what, sizeof what - 1, err, sizeof err) ||
+        !store_batch_commit(L->wb, err, sizeof err))
+        load_fail("%s; the database is unchanged", err);
+}
+
+/* --via writebatch, after its last row: the rows are written (flushed); a
+ * key written twice holds the last row. Counting the keys finds how many
+ * rows were duplicates: an error by default, else counted (last kept). */
+static void end_writebatch(loader *L)
+{
+    char err[512];
+    uint8_t lo[1], hi[1];
+    size_t ln, hn;
+    uint64_t keys = 0;
+    table_range(L->o->tag, lo, &ln, hi, &hn);
+    if (!store_batch_finish(L->wb, err, sizeof err) ||
+        !store_count(g_db, lo, ln, hi, hn, &keys, err, sizeof err))
+        load_fail("%s; the database is unchanged", err);
+    uint64_t dups = L->loaded - keys;
+    if (dups && L->o->on_duplicate == DUP_ERROR)
+        load_fail_at("%s: duplicate keys: %llu rows have the key of another row (--via writebatch "
+                     "finds them only after writing, --via sst names their lines; "
+                     "--on-duplicate last keeps the last); the database is unchanged",
+                     L->name, (unsigned long long)dups);
+    L->duplicates += dups;
+    L->loaded = keys;
+}
+
+/* The database folder and the machine, before RocksDB opens anything: a
+ * folder with links in it, too small a file-size limit or disk. */
+static void check_room(const load_options *o)
+{
+    char err[600];
+    int exists = 0;
+    if (!dbdir_check(o->db, &exists, err, sizeof err))
+        load_refuse("%s", err);
+    struct rlimit rl;
+    if (!getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur < LOAD_MIN_ROOM)
+        load_fail("the file-size limit (ulimit -f) is %llu bytes: ordo load needs at least 1 MiB "
+                  "to write the database's files",
+                  (unsigned long long)rl.rlim_cur);
+    /* a new database's room is its parent folder's */
+    char parent[4200];
+    snprintf(parent, sizeof parent, "%s", o->db);
+    if (!exists) {
+        char *slash = strrchr(parent, '/');
+        if (!slash)
+            snprintf(parent, sizeof parent, ".");
+        else
+            slash[slash == parent] = 0;
+    }
+    struct statvfs vf;
+    if (!statvfs(parent, &vf) && (uint64_t)vf.f_bavail * vf.f_frsize < LOAD_MIN_ROOM)
+        load_fail("only %llu KiB free where the database is ('%s'): ordo load needs at least "
+                  "1 MiB to open it, and room for the sorted data",
+                  (unsigned long long)((uint64_t)vf.f_bavail * vf.f_frsize / 1024), parent);
+}
+
+/* Every row of the rejects file written and synced before the table
+ * appears: a rejects file that cannot be written fails the load. */
+static void finish_rejects(loader *L)
+{
+    char err[600];
+    if (L->rejects && !outfile_finish(&g_rejects, err, sizeof err))
+        load_fail("--rejects: %s; the database is unchanged", err);
+    L->rejects = NULL;
+}
+
+/* An output may not be an input, nor inside the database folder. */
+static void open_rejects(loader *L, const load_options *o, FILE *in)
+{
+    char err[600];
+    if (!o->rejects)
+        return;
+    if (dbdir_contains(o->db, o->rejects))
+        load_refuse("--rejects: '%s' is inside the database folder '%s': write it elsewhere",
+                    o->rejects, o->db);
+    int fds[1] = {fileno(in)};
+    if (!outfile_open(&g_rejects, o->rejects, fds, 1, err, sizeof err))
+        load_refuse("--rejects: %s", err);
+    L->rejects = g_rejects.f;
+}
+
+/* Undoes what killed loads left: temporary folders, and the rows of
+ * --via writebatch loads that never wrote their table. */
+static void remove_leftovers(const char *db)
+{
+    char err[600];
+    if (!dbdir_remove_leftovers(db, err, sizeof err))
+        load_refuse("%s", err);
+    static const char pre[] = TABLE_LOADING_PREFIX, end[] = "\xff" "ordo/loading0";
+    store_iter *it = store_iter_open(g_db, pre, sizeof pre - 1, end, sizeof end - 1, 0);
+    if (!it)
+        load_fail("out of memory");
+    store_batch *b = store_batch_open(g_db, SIZE_MAX);
+    if (!b)
+        load_fail("out of memory");
+    for (; store_iter_valid(it); store_iter_next(it)) {
+        size_t kn;
+        const uint8_t *k = store_iter_key(it, &kn);
+        int tag;
+        uint8_t lo[1], hi[1];
+        size_t ln, hn;
+        if (!table_loading_tag(k, kn, &tag))
+            continue;
+        table_range(tag, lo, &ln, hi, &hn);
+        store_batch_delete_range(b, lo, ln, hi, hn);
+        store_batch_delete(b, k, kn);
+    }
+    if (store_iter_error(it))
+        load_fail("reading the database: %s", store_iter_error(it));
+    store_iter_close(it);
+    if (!store_batch_commit(b, err, sizeof err))
+        load_fail("removing what a killed load wrote: %s", err);
+    store_batch_close(b);
 }
 
 /* Merges the spilled runs, MERGE_FANIN at a time, until one pass can feed
@@ -806,7 +996,7 @@ static void merge_runs(loader *L)
     while (L->nruns > MERGE_FANIN) {
         L->phase = "merge";
         char path[4400], *iobuf = NULL;
-        snprintf(path, sizeof path, "%s/merge-%06zu", g_tmpdir, pass++);
+        snprintf(path, sizeof path, "%s/merge-%06zu", g_tmp.path, pass++);
         run_out out;
         if (!run_out_open(&out, path, buffer, &iobuf, err, sizeof err) ||
             !runs_merge(L->runs, MERGE_FANIN, buffer, run_out_sink, &out, err, sizeof err) ||
@@ -837,11 +1027,16 @@ int cmd_load(int argc, char **argv)
     L->o = &o;
     L->name = strcmp(o.path, "-") ? o.path : "<stdin>";
     setup_schemas(L);
+    ordo_status impl;
+    ordo_impl_name(&impl); /* refused before any input is read */
+    if (impl != ORDO_OK)
+        cli_fail("load: ORDO_IMPL: %s", ordo_status_message(impl));
     FILE *in = strcmp(o.path, "-") ? fopen(o.path, "rb") : stdin;
     if (!in)
         cli_fail("load: cannot open '%s': %s", o.path, strerror(errno));
-    if (o.rejects && !(L->rejects = fopen(o.rejects, "w")))
-        cli_fail("load: --rejects: cannot create '%s': %s", o.rejects, strerror(errno));
+    g_load = L;
+    check_room(&o);
+    open_rejects(L, &o, in);
 
     /* A full disk must fail a write, not kill the process; signals end the
      * load through the same cleanup as an error. */
@@ -860,11 +1055,8 @@ int cmd_load(int argc, char **argv)
         load_fail("%s", err);
     remove_leftovers(o.db);
     check_free(L);
-    snprintf(g_tmpdir, sizeof g_tmpdir, "%s/" TMP_PREFIX "XXXXXX", o.db);
-    if (!mkdtemp(g_tmpdir)) {
-        g_tmpdir[0] = 0;
-        load_fail("cannot create a temporary folder in '%s': %s", o.db, strerror(errno));
-    }
+    if (!dbdir_tmp_create(o.db, &g_tmp, err, sizeof err))
+        load_fail("%s", err);
 
     L->prog.on = !o.quiet && isatty(2);
     L->prog.start = L->prog.last = now();
@@ -872,6 +1064,7 @@ int cmd_load(int argc, char **argv)
     if (!strcmp(o.via, "writebatch")) {
         if (!(L->wb = store_batch_open(g_db, 1000)))
             load_fail("out of memory");
+        begin_writebatch(L);
     } else {
         /* huge pages: the sort reads records all over the arena */
         L->arena_cap = (size_t)o.memory;
@@ -880,12 +1073,13 @@ int cmd_load(int argc, char **argv)
             load_fail("cannot allocate --memory (%zu bytes)", L->arena_cap);
         madvise(arena, L->arena_cap, MADV_HUGEPAGE);
         L->arena = arena;
-        if (!(L->sst = sst_open(g_db, g_tmpdir, o.sst_size)))
+        if (!(L->sst = sst_open(g_db, g_tmp.path, o.sst_size)))
             load_fail("out of memory");
     }
     L->in = in;
     if (!handoff_start(&L->worker, run_job, L))
         load_fail("cannot start a thread");
+    L->worker_on = 1;
     read_input(L, in);
     L->writing = 1; /* the worker is idle: from now on it writes SST files */
     for (int i = 0; i < 2; i++)
@@ -894,10 +1088,12 @@ int cmd_load(int argc, char **argv)
     double t_read = now(), t_written = t_read;
 
     if (L->wb) {
+        finish_rejects(L);
+        end_writebatch(L);
+        check_signal();
         put_system_keys(L);
-        if (!store_batch_finish(L->wb, err, sizeof err))
-            load_fail("%s", err);
         store_batch_close(L->wb);
+        L->wb = NULL;
     } else {
         if (L->nruns == 0) {
             L->phase = "sort";
@@ -922,6 +1118,7 @@ int cmd_load(int argc, char **argv)
         }
         sorted_end(L);
         put_system_keys(L);
+        finish_rejects(L);
         check_signal();
         t_written = now();
         L->phase = "ingest";
@@ -938,11 +1135,10 @@ int cmd_load(int argc, char **argv)
            (unsigned long long)L->duplicates, (unsigned long long)L->rejected,
            (double)L->bytes_out / 1048576.0, L->sst ? sst_files(L->sst) : (size_t)0, secs,
            secs > 0 ? (double)L->rows_in / secs : 0.0, t_read - t0, t_written - t_read,
-           L->wb ? "flush" : "ingest", t_end - t_written);
+           L->sst ? "ingest" : "flush", t_end - t_written);
     if (in != stdin)
         fclose(in);
-    if (L->rejects && fclose(L->rejects))
-        load_fail("--rejects: cannot write '%s'", o.rejects);
+    outfile_keep(&g_rejects);
     handoff_stop(&L->worker);
     free(L->blocks[0].p), free(L->blocks[1].p);
     sst_close(L->sst);

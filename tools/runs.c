@@ -1,6 +1,8 @@
 #include "runs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,9 +16,16 @@ int run_out_open(run_out *o, const char *path, size_t buffer, char **iobuf, char
                  size_t errlen)
 {
     o->path = path;
-    o->f = fopen(path, "wb");
-    if (!o->f)
+    /* a new file of ordo's own temporary folder: never one that exists */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    o->f = fd < 0 ? NULL : fdopen(fd, "wb");
+    if (!o->f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        errno = e;
         return io_error("cannot create", path, err, errlen);
+    }
     *iobuf = malloc(buffer);
     if (*iobuf)
         setvbuf(o->f, *iobuf, _IOFBF, buffer);

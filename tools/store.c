@@ -29,6 +29,11 @@ store *store_open(const char *dir, int read_only, char *err, size_t errlen)
     rocksdb_options_set_create_if_missing(s->opts, !read_only);
     rocksdb_options_set_max_background_jobs(s->opts, 2);
     rocksdb_options_set_keep_log_file_num(s->opts, 4);
+    /* RocksDB's info log aborts the process when a write to it fails (a full
+     * disk, a file-size limit): log only what is fatal, so that a full disk
+     * fails the write that met it instead */
+    rocksdb_options_set_info_log_level(s->opts, 4 /* FATAL_LEVEL */);
+    rocksdb_options_set_max_log_file_size(s->opts, 1 << 20);
     char *e = NULL;
     s->db = read_only ? rocksdb_open_for_read_only(s->opts, dir, 0, &e)
                       : rocksdb_open(s->opts, dir, &e);
@@ -260,6 +265,56 @@ int store_batch_put(store_batch *b, const void *key, size_t kn, const void *val,
 {
     rocksdb_writebatch_put(b->wb, key, kn, val, vn);
     return ++b->rows < b->batch_rows || batch_write(b, err, errlen);
+}
+
+void store_batch_delete(store_batch *b, const void *key, size_t kn)
+{
+    rocksdb_writebatch_delete(b->wb, key, kn);
+    b->rows++;
+}
+
+void store_batch_delete_range(store_batch *b, const void *lo, size_t ln, const void *hi, size_t hn)
+{
+    rocksdb_writebatch_delete_range(b->wb, lo, ln, hi, hn);
+    b->rows++;
+}
+
+void store_batch_discard(store_batch *b)
+{
+    rocksdb_writebatch_clear(b->wb);
+    b->rows = 0;
+}
+
+int store_batch_commit(store_batch *b, char *err, size_t errlen)
+{
+    rocksdb_writeoptions_set_sync(b->wo, 1);
+    int ok = batch_write(b, err, errlen);
+    rocksdb_writeoptions_set_sync(b->wo, 0);
+    return ok;
+}
+
+int store_count(store *s, const void *lo, size_t ln, const void *hi, size_t hn, uint64_t *n,
+                char *err, size_t errlen)
+{
+    store_iter *it = store_iter_open(s, lo, ln, hi, hn, 0);
+    if (!it) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    uint64_t c = 0;
+    for (; store_iter_valid(it); store_iter_next(it))
+        c++;
+    const char *e = store_iter_error(it);
+    if (e)
+        snprintf(err, errlen, "reading the database: %s", e);
+    store_iter_close(it);
+    *n = c;
+    return e == NULL;
+}
+
+void store_compact(store *s, const void *lo, size_t ln, const void *hi, size_t hn)
+{
+    rocksdb_compact_range(s->db, lo, ln, hi, hn);
 }
 
 int store_batch_finish(store_batch *b, char *err, size_t errlen)

@@ -49,6 +49,19 @@ typedef struct store_batch store_batch;
 store_batch *store_batch_open(store *s, size_t batch_rows);
 int store_batch_put(store_batch *b, const void *key, size_t kn, const void *val, size_t vn,
                     char *err, size_t errlen);
+/* Deletions in the same batch as the puts (all applied at once). */
+void store_batch_delete(store_batch *b, const void *key, size_t kn);
+void store_batch_delete_range(store_batch *b, const void *lo, size_t ln, const void *hi,
+                              size_t hn);
+/* Drops what the batch holds, unwritten. */
+void store_batch_discard(store_batch *b);
+/* Writes what the batch holds in one synced write: all of it or nothing. */
+int store_batch_commit(store_batch *b, char *err, size_t errlen);
+/* The number of keys in [lo, hi). */
+int store_count(store *s, const void *lo, size_t ln, const void *hi, size_t hn, uint64_t *n,
+                char *err, size_t errlen);
+/* Compacts [lo, hi) (reclaims the space of deleted keys; errors ignored). */
+void store_compact(store *s, const void *lo, size_t ln, const void *hi, size_t hn);
 /* Writes the last batch and flushes the memtable to SST files. */
 int store_batch_finish(store_batch *b, char *err, size_t errlen);
 void store_batch_close(store_batch *b);

@@ -18,6 +18,42 @@ size_t table_key(int tag, const char *field, char out[64])
     return (size_t)snprintf(out, 64, "\xff" "ordo/table/%s/%s", t, field);
 }
 
+size_t table_loading_key(int tag, char out[64])
+{
+    if (tag == TABLE_UNTAGGED)
+        return (size_t)snprintf(out, 64, TABLE_LOADING_PREFIX "none");
+    return (size_t)snprintf(out, 64, TABLE_LOADING_PREFIX "%03d", tag);
+}
+
+int table_loading_tag(const uint8_t *k, size_t n, int *tag)
+{
+    size_t p = sizeof TABLE_LOADING_PREFIX - 1;
+    if (n != p + 3 && n != p + 4)
+        return 0;
+    if (memcmp(k, TABLE_LOADING_PREFIX, p))
+        return 0;
+    if (n == p + 4)
+        return !memcmp(k + p, "none", 4) && (*tag = TABLE_UNTAGGED, 1);
+    int t = 0;
+    for (size_t i = p; i < n; i++) {
+        if (k[i] < '0' || k[i] > '9')
+            return 0;
+        t = t * 10 + (k[i] - '0');
+    }
+    if (t > 254)
+        return 0;
+    *tag = t;
+    return 1;
+}
+
+void table_range(int tag, uint8_t lo[1], size_t *ln, uint8_t hi[1], size_t *hn)
+{
+    lo[0] = (uint8_t)(tag < 0 ? 0 : tag);
+    *ln = tag < 0 ? 0 : 1;
+    hi[0] = (uint8_t)(tag < 0 ? 0xff : tag + 1);
+    *hn = 1;
+}
+
 int table_read(store *s, int tag, table_meta *m, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
