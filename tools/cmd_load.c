@@ -863,10 +863,10 @@ static void begin_writebatch(loader *L)
     char mk[64], err[512];
     size_t mn = table_loading_key(L->o->tag, mk);
     static const char what[] = "a --via writebatch load";
-    L->wb_begun = 1; /* from here on a failure undoes */
     if (!store_batch_put(L->wb, mk, mn, what, sizeof what - 1, err, sizeof err) ||
         !store_batch_commit(L->wb, err, sizeof err))
         load_fail("%s; the database is unchanged", err);
+    L->wb_begun = 1; /* from here on a failure undoes */
 }
 
 /* --via writebatch, after its last row: the rows are written (flushed); a
@@ -962,6 +962,7 @@ static void remove_leftovers(const char *db)
     store_batch *b = store_batch_open(g_db, SIZE_MAX);
     if (!b)
         load_fail("out of memory");
+    int found = 0;
     for (; store_iter_valid(it); store_iter_next(it)) {
         size_t kn;
         const uint8_t *k = store_iter_key(it, &kn);
@@ -973,11 +974,12 @@ static void remove_leftovers(const char *db)
         table_range(tag, lo, &ln, hi, &hn);
         store_batch_delete_range(b, lo, ln, hi, hn);
         store_batch_delete(b, k, kn);
+        found = 1;
     }
     if (store_iter_error(it))
         load_fail("reading the database: %s", store_iter_error(it));
     store_iter_close(it);
-    if (!store_batch_commit(b, err, sizeof err))
+    if (found && !store_batch_commit(b, err, sizeof err))
         load_fail("removing what a killed load wrote: %s", err);
     store_batch_close(b);
 }

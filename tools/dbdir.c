@@ -73,9 +73,9 @@ int dbdir_check(const char *dir, int *exists, char *err, size_t errlen)
             /* SST files are never written once made (and ingestion links
              * them); any other file RocksDB may write or extend in place */
             snprintf(err, errlen,
-                     "'%s/%s' has %ju other names (hard links): writing it would change a file "
+                     "'%s/%s' has %ju names (hard links): writing it would change a file "
                      "outside the database (copy it instead)",
-                     dir, e->d_name, (uintmax_t)(st.st_nlink - 1));
+                     dir, e->d_name, (uintmax_t)st.st_nlink);
             ok = 0;
         }
     }
