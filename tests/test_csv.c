@@ -542,6 +542,47 @@ static void impl_override(void **state)
     unsetenv("ORDO_IMPL");
 }
 
+/* What decode prints loads again to the same key: huge intervals (whose
+ * days overflow int32) and numerics in PostgreSQL's plain decimal form. */
+static void decode_loads_back(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *schema, *csv, *printed; /* printed: PostgreSQL's own text, or NULL */
+    } cases[] = {
+        {"v interval", "-178000000 years\n", "-178000000 years\n"},
+        {"v interval DESC", "178000000 years 3 mons 5 days -01:00:00.5\n", NULL},
+        {"v interval", "2147483647 mons 2147483647 days 2562047788:00:54.775806\n", NULL},
+        {"v interval", "-2147483647 mons -2147483648 days -2562047788:00:54.775808\n", NULL},
+        {"v interval", "1 day 2562047788:00:54.775807\n", NULL},
+        {"v numeric", "7777777777.333333333\n", "7777777777.333333333\n"},
+        {"v numeric", "1e-20\n", "0.00000000000000000001\n"},
+        {"v numeric DESC", "-12.5e3\n", "-12500\n"},
+        {"v numeric", "-0.00100\n", "-0.001\n"},
+        {"v numeric", "12.00\n10.01\n0.5\n", "12\n10.01\n0.5\n"},
+        {"v record(a numeric, b interval)", "\"(1e3,-178000000 years)\"\n", "\"(1000,\"\"-178000000 years\"\")\"\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tool_result a, d, b;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", cases[i].schema, "-", NULL}, cases[i].csv, &a);
+        if (a.status != 0)
+            fail_msg("%s: encode '%s': %s", cases[i].schema, cases[i].csv, a.err);
+        tool_run(TOOL, (const char *const[]){"ordo", "decode", "--format", "ordered", "--schema", cases[i].schema, "-", NULL}, a.out, &d);
+        assert_int_equal(d.status, 0);
+        if (cases[i].printed)
+            assert_string_equal(d.out, cases[i].printed);
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", cases[i].schema, "-", NULL}, d.out, &b);
+        if (b.status != 0 || strcmp(a.out, b.out) != 0)
+            fail_msg("%s: '%s' decodes to '%s', which encodes to '%s' %s (want '%s')", cases[i].schema,
+                     cases[i].csv, d.out, b.out, b.err, a.out);
+    }
+    /* the time part's limit: one microsecond more is out of range */
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "v interval", "-", NULL}, "2562047788:00:54.775808\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "interval out of range"));
+}
+
 /* numeric's NaN and infinities in every spelling PostgreSQL accepts give the
  * library's key of the canonical text, in every order and inside records;
  * near misses stay errors. */
@@ -611,6 +652,7 @@ int main(void)
         cmocka_unit_test(records),
         cmocka_unit_test(every_type_every_order),
         cmocka_unit_test(numeric_spellings),
+        cmocka_unit_test(decode_loads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
