@@ -268,9 +268,13 @@ typedef enum ordo_order {
 #define ORDO_TIMESTAMP_NEG_INFINITY INT64_MIN
 #define ORDO_TIMESTAMP_INFINITY INT64_MAX
 
-/* Upper bound of an ordered key whose bytes fields hold var_bytes bytes in
- * all, over nfields fields (17 bytes covers every fixed field). */
-#define ORDO_KEY_BOUND(nfields, var_bytes) (2u * (size_t)(var_bytes) + 17u * (size_t)(nfields) + 2u * (size_t)(nfields))
+/* Upper bound of an ordered key of nfields fields (a record's begin counts
+ * as one) whose variable fields hold var_bytes in all: the bytes of bytes
+ * and text, the text of numeric, the digits of bit strings. Each field is
+ * at most 2 * its variable bytes + 53 (an IPv6 inet, the largest fixed
+ * field, is 53). No overflow check: use ordo_key_bound() for untrusted
+ * sizes. Add the length of any prefix kept by ordo_key_init. */
+#define ORDO_KEY_BOUND(nfields, var_bytes) (2u * (size_t)(var_bytes) + 53u * (size_t)(nfields))
 
 /* An ordered key under construction in caller memory: the same contract as
  * the LexKey builder (whole fields or nothing, sticky first error, no
@@ -361,6 +365,8 @@ ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
 ORDO_API ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size);
 /* Worst case of a bytes field of n bytes: 2n + 3 (ORDO_ERR_SIZE_OVERFLOW). */
 ORDO_API ordo_status ordo_key_bytes_bound(size_t n, size_t *size);
+/* ORDO_KEY_BOUND with an overflow check (ORDO_ERR_SIZE_OVERFLOW). */
+ORDO_API ordo_status ordo_key_bound(size_t nfields, size_t var_bytes, size_t *bound);
 
 /* Appends to dst[*dst_len .. cap) the smallest key above every key that
  * starts with prefix (cut between fields): drop trailing ff bytes, add 1 to

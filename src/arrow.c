@@ -63,11 +63,17 @@ static ordo_status column_at(const struct ArrowSchema *schema, const struct Arro
     int64_t want = fmt.type == ORDO_TYPE_NIL ? 0 : fmt.offset_bits ? 3 : 2;
     if (array->n_buffers < want || (want && !array->buffers))
         return ORDO_ERR_NULL_ARG;
+    /* Caller data: the first row and one past the last must be int64, the
+     * batch then checks their byte positions (a wrap reads wild memory). */
+    int64_t first, end;
+    if (__builtin_add_overflow(array->offset, extra_offset, &first) ||
+        __builtin_add_overflow(first, array->length, &end))
+        return ORDO_ERR_SIZE_OVERFLOW;
     int empty = array->length == 0;
     memset(col, 0, sizeof *col);
     col->type = fmt.type;
     col->time_unit = fmt.unit;
-    col->offset = (size_t)(array->offset + extra_offset);
+    col->offset = (size_t)first;
     if (fmt.type == ORDO_TYPE_NIL)
         return ORDO_OK;
     /* A validity buffer may be left out when nothing is NULL. */
@@ -113,14 +119,17 @@ ordo_status ordo_arrow_struct(const struct ArrowSchema *schema, const struct Arr
         return ORDO_ERR_DST_TOO_SMALL;
     if (n && (!schema->children || !array->children))
         return ORDO_ERR_NULL_ARG;
+    int64_t rows_end; /* the children's rows the struct covers */
     if (array->length < 0 || array->offset < 0)
         return ORDO_ERR_INVALID_VALUE;
+    if (__builtin_add_overflow(array->offset, array->length, &rows_end))
+        return ORDO_ERR_SIZE_OVERFLOW;
     for (size_t i = 0; i < n; i++) {
         const struct ArrowArray *child = array->children[i];
         if (!child)
             return ORDO_ERR_NULL_ARG;
         /* A child must cover the struct's rows. */
-        if (child->length < array->offset + array->length)
+        if (child->length < rows_end)
             return ORDO_ERR_INVALID_VALUE;
         ordo_status s = column_at(schema->children[i], child, array->offset, &cols[i]);
         if (s != ORDO_OK)

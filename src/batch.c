@@ -69,6 +69,8 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
     int w = ordo_lexkey_fixed_width(c->type, ordo_fmt_flags(fmt));
     if (w < 0)
         return fail(where, 0, ci, ORDO_ERR_BAD_TYPE);
+    if (!ordo_col_span_ok(c, n))
+        return fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
     int needs_values = c->type != ORDO_TYPE_NIL && c->type != ORDO_TYPE_END;
     if (n > 0 && needs_values && !c->values)
         return fail(where, 0, ci, ORDO_ERR_NULL_ARG);

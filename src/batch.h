@@ -34,6 +34,17 @@ static inline int64_t ordo_col_offset_at(const ordo_column *c, size_t j)
     return ORDO_LOAD(int32_t, c->offsets, j);
 }
 
+/* Rows offset .. offset+n of a column (and offset entry offset+n) have
+ * byte positions that fit size_t, with room for the widest element (an
+ * ordo_inet, 18 bytes): offset and n are caller data, and a wrapped
+ * position would read wild memory instead of failing. */
+static inline int ordo_col_span_ok(const ordo_column *c, size_t n)
+{
+    size_t end;
+    return !__builtin_add_overflow(c->offset, n, &end) &&
+           !__builtin_add_overflow(end, 1, &end) && end <= SIZE_MAX / 32;
+}
+
 /* A TIME or DURATION column whose values need scaling to nanoseconds. */
 static inline int ordo_col_scaled(const ordo_column *c)
 {

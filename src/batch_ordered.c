@@ -193,6 +193,8 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
             return ORDO_ERR_BAD_TYPE;
         if (c->order > ORDO_DESC_NULLS_LAST)
             return ORDO_ERR_INVALID_ORDER;
+        if (!ordo_col_span_ok(c, nrows))
+            return ORDO_ERR_SIZE_OVERFLOW;
         if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
             return ORDO_ERR_NULL_ARG;
         int var = variable(c->type);

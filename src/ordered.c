@@ -355,6 +355,18 @@ ordo_status ordo_key_bytes_bound(size_t n, size_t *size)
     return ORDO_OK;
 }
 
+ordo_status ordo_key_bound(size_t nfields, size_t var_bytes, size_t *bound)
+{
+    size_t fixed, var;
+    if (!bound)
+        return ORDO_ERR_NULL_ARG;
+    if (__builtin_mul_overflow(nfields, (size_t)53, &fixed) ||
+        __builtin_mul_overflow(var_bytes, (size_t)2, &var) ||
+        __builtin_add_overflow(fixed, var, bound))
+        return ORDO_ERR_SIZE_OVERFLOW;
+    return ORDO_OK;
+}
+
 ordo_status ordo_prefix_upper_bound(const void *prefix, size_t n, void *dst, size_t cap,
                                     size_t *dst_len)
 {

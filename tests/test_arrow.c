@@ -195,12 +195,66 @@ static void struct_errors(void **state)
     assert_int_equal(released, 0);
 }
 
+/* Offsets and lengths are caller data: sums that overflow int64 (or whose
+ * byte positions overflow size_t) are errors, never wrapped row numbers. */
+static void huge_offsets(void **state)
+{
+    (void)state;
+    int64_t vals[2] = {1, 2};
+    const void *bufs[2] = {NULL, vals};
+    struct ArrowSchema ls = schema_of("l");
+    ordo_column c;
+    size_t total = 0;
+    struct ArrowArray a = array_of(1, INT64_MAX, 0, 2, bufs);
+    assert_status(ordo_arrow_column(&ls, &a, &c, NULL), ORDO_ERR_SIZE_OVERFLOW);
+    a = array_of(INT64_MAX, 1, 0, 2, bufs);
+    assert_status(ordo_arrow_column(&ls, &a, &c, NULL), ORDO_ERR_SIZE_OVERFLOW);
+    /* In range for int64, but row 0 is far past any buffer: the batch refuses it. */
+    a = array_of(1, INT64_MAX - 1, 0, 2, bufs);
+    size_t n = 0;
+    assert_status(ordo_arrow_column(&ls, &a, &c, &n), ORDO_OK);
+    for (int f = ORDO_FORMAT_LEXKEY; f <= ORDO_FORMAT_ORDERED; f++)
+        assert_status(ordo_batch_size((ordo_format)f, &c, 1, n, &total, NULL, NULL),
+                      ORDO_ERR_SIZE_OVERFLOW);
+    /* A struct's offset plus a child's, and the struct's offset plus its length. */
+    struct ArrowSchema child_s = schema_of("l"), *csp = &child_s;
+    struct ArrowArray child_a = array_of(INT64_MAX, INT64_MAX, 0, 2, bufs), *cap = &child_a;
+    struct ArrowSchema s = schema_of("+s");
+    s.n_children = 1;
+    s.children = &csp;
+    struct ArrowArray st = array_of(1, 1, 0, 1, bufs);
+    st.n_children = 1;
+    st.children = &cap;
+    ordo_column cols[1];
+    size_t nc, nr;
+    assert_status(ordo_arrow_struct(&s, &st, cols, 1, &nc, &nr), ORDO_ERR_SIZE_OVERFLOW);
+    child_a.offset = 0;
+    st.offset = INT64_MAX;
+    assert_status(ordo_arrow_struct(&s, &st, cols, 1, &nc, &nr), ORDO_ERR_SIZE_OVERFLOW);
+    /* Columns handed to the batch directly: offset + rows wraps size_t. */
+    ordo_column big = {.type = ORDO_TYPE_INT64, .values = vals, .offset = SIZE_MAX - 1};
+    ordo_column text = {.type = ORDO_TYPE_STRING, .values = "ab", .offsets = vals,
+                        .offset_bits = 64, .offset = SIZE_MAX / 8};
+    for (int f = ORDO_FORMAT_LEXKEY; f <= ORDO_FORMAT_ORDERED; f++) {
+        assert_status(ordo_batch_size((ordo_format)f, &big, 1, 2, &total, NULL, NULL),
+                      ORDO_ERR_SIZE_OVERFLOW);
+        assert_status(ordo_batch_size((ordo_format)f, &text, 1, 1, &total, NULL, NULL),
+                      ORDO_ERR_SIZE_OVERFLOW);
+        uint8_t out[64];
+        size_t offs[4];
+        assert_status(ordo_batch_encode((ordo_format)f, &big, 1, 2, out, sizeof out, offs, NULL),
+                      ORDO_ERR_SIZE_OVERFLOW);
+    }
+    assert_int_equal(released, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(struct_batch),
         cmocka_unit_test(every_format),
         cmocka_unit_test(struct_errors),
+        cmocka_unit_test(huge_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

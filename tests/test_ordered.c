@@ -412,6 +412,109 @@ static void capacities(void **state)
     assert_status(ordo_key_field_size((ordo_type)99, NULL, 0, &s1), ORDO_ERR_BAD_TYPE);
 }
 
+/* The largest field of every type the row API writes fits ORDO_KEY_BOUND
+ * (and ordo_key_bound), and ordo_key_field_size tells its exact size. */
+static void key_bound_every_type(void **state)
+{
+    (void)state;
+    static char zeros[300], nines[300], bits0[300];
+    memset(zeros, 0, sizeof zeros);
+    memset(nines, '9', sizeof nines);
+    memset(bits0, '0', sizeof bits0);
+    const uint8_t ff[16] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    ordo_inet v6 = {6, 128, {0}}, v4 = {4, 32, {0}}, v6net = {6, 128, {0}};
+    enum { N = 31 };
+    for (int t = 0; t < N; t++) {
+        uint8_t buf[1024];
+        for (int o = 0; o < 4; o++) {
+            ordo_key k;
+            ordo_key_init(&k, buf, sizeof buf, 0);
+            ordo_order ord = (ordo_order)o;
+            size_t nfields = 1, var = 0, want = 0;
+            ordo_type ty = ORDO_TYPE_NIL;
+            const void *p = NULL;
+            switch (t) {
+            case 0: ordo_key_null(&k, ord); break;
+            case 1: ordo_key_bool(&k, ord, true); ty = ORDO_TYPE_BOOL; break;
+            case 2: ordo_key_int8(&k, ord, INT8_MIN); ty = ORDO_TYPE_INT8; break;
+            case 3: ordo_key_int16(&k, ord, INT16_MIN); ty = ORDO_TYPE_INT16; break;
+            case 4: ordo_key_int32(&k, ord, INT32_MIN); ty = ORDO_TYPE_INT32; break;
+            case 5: ordo_key_int64(&k, ord, INT64_MIN); ty = ORDO_TYPE_INT64; break;
+            case 6: ordo_key_int128(&k, ord, INT64_MIN, 0); ty = ORDO_TYPE_INT128; break;
+            case 7: ordo_key_uint8(&k, ord, UINT8_MAX); ty = ORDO_TYPE_UINT8; break;
+            case 8: ordo_key_uint16(&k, ord, UINT16_MAX); ty = ORDO_TYPE_UINT16; break;
+            case 9: ordo_key_uint32(&k, ord, UINT32_MAX); ty = ORDO_TYPE_UINT32; break;
+            case 10: ordo_key_uint64(&k, ord, UINT64_MAX); ty = ORDO_TYPE_UINT64; break;
+            case 11: ordo_key_float32(&k, ord, -1e30f); ty = ORDO_TYPE_FLOAT32; break;
+            case 12: ordo_key_float64(&k, ord, -1e300); ty = ORDO_TYPE_FLOAT64; break;
+            case 13: /* all zero bytes: every one escaped */
+                ordo_key_bytes(&k, ord, zeros, sizeof zeros);
+                ty = ORDO_TYPE_BYTES, p = zeros, var = sizeof zeros;
+                break;
+            case 14:
+                ordo_key_text(&k, ord, zeros, sizeof zeros);
+                ty = ORDO_TYPE_STRING, p = zeros, var = sizeof zeros;
+                break;
+            case 15: ordo_key_uuid(&k, ord, ff); ty = ORDO_TYPE_UUID; break;
+            case 16: ordo_key_date(&k, ord, ORDO_DATE_MIN); ty = ORDO_TYPE_DATE; break;
+            case 17: ordo_key_time(&k, ord, ORDO_TIME_MAX); ty = ORDO_TYPE_TIME_OF_DAY; break;
+            case 18: ordo_key_timestamp(&k, ord, ORDO_TIMESTAMP_MIN); ty = ORDO_TYPE_TIMESTAMP; break;
+            case 19: ordo_key_timestamptz(&k, ord, ORDO_TIMESTAMP_MIN); ty = ORDO_TYPE_TIMESTAMPTZ; break;
+            case 20: ordo_key_interval(&k, ord, INT32_MAX, INT32_MAX, INT64_MAX - 1); ty = ORDO_TYPE_INTERVAL; break;
+            case 21: /* numeric: every character a significant digit, plus a sign */
+                nines[0] = '-';
+                ordo_key_numeric(&k, ord, nines, sizeof nines);
+                ty = ORDO_TYPE_NUMERIC, p = nines, var = sizeof nines;
+                break;
+            case 22: /* bit string of zero bytes: every packed byte escaped */
+                ordo_key_bit_string(&k, ord, bits0, sizeof bits0);
+                ty = ORDO_TYPE_BIT, p = bits0, var = sizeof bits0;
+                break;
+            case 23: ordo_key_timetz(&k, ord, ORDO_TIME_MAX, -57599); ty = ORDO_TYPE_TIMETZ; break;
+            case 24: /* IPv6 /128 of zero bytes: the largest fixed field */
+                ordo_key_inet(&k, ord, &v6);
+                ty = ORDO_TYPE_INET, p = &v6;
+                break;
+            case 25: ordo_key_inet(&k, ord, &v4); ty = ORDO_TYPE_INET, p = &v4; break;
+            case 26: ordo_key_cidr(&k, ord, &v6net); ty = ORDO_TYPE_CIDR, p = &v6net; break;
+            case 27: ordo_key_enum(&k, ord, UINT32_MAX); ty = ORDO_TYPE_ENUM; break;
+            case 28: ordo_key_pg_lsn(&k, ord, UINT64_MAX); ty = ORDO_TYPE_PG_LSN; break;
+            case 29: ordo_key_macaddr(&k, ord, ff); ty = ORDO_TYPE_MACADDR; break;
+            case 30: ordo_key_macaddr8(&k, ord, ff); ty = ORDO_TYPE_MACADDR8; break;
+            }
+            size_t len = 0, bound = 0;
+            assert_status(ordo_key_finish(&k, &len), ORDO_OK);
+            assert_status(ordo_key_field_size(ty, p, var, &want), ORDO_OK);
+            assert_int_equal(len, want);
+            assert_status(ordo_key_bound(nfields, var, &bound), ORDO_OK);
+            assert_int_equal(bound, ORDO_KEY_BOUND(nfields, var));
+            if (len > bound)
+                fail_msg("case %d (order %d): a %zu-byte field, ORDO_KEY_BOUND(1, %zu) = %zu", t,
+                         o, len, var, bound);
+        }
+    }
+    /* records: the begin is a field of its own, nested to the limit */
+    uint8_t buf[2048];
+    ordo_key k;
+    ordo_key_init(&k, buf, sizeof buf, 0);
+    for (int d = 0; d < ORDO_RECORD_MAX_DEPTH; d++)
+        assert_status(ordo_key_record_begin(&k, ORDO_DESC_NULLS_FIRST), ORDO_OK);
+    ordo_key_inet(&k, ORDO_ASC_NULLS_LAST, &v6);
+    for (int d = 0; d < ORDO_RECORD_MAX_DEPTH; d++)
+        ordo_key_record_end(&k);
+    size_t len = 0;
+    assert_status(ordo_key_finish(&k, &len), ORDO_OK);
+    assert_true(len <= ORDO_KEY_BOUND(ORDO_RECORD_MAX_DEPTH + 1, 0));
+    size_t bound;
+    assert_status(ordo_key_bound(SIZE_MAX / 53 + 1, 0, &bound), ORDO_ERR_SIZE_OVERFLOW);
+    assert_status(ordo_key_bound(0, SIZE_MAX / 2 + 1, &bound), ORDO_ERR_SIZE_OVERFLOW);
+    assert_status(ordo_key_bound(1, SIZE_MAX / 2 - 25, &bound), ORDO_ERR_SIZE_OVERFLOW);
+    assert_status(ordo_key_bound(1, SIZE_MAX / 2 - 26, &bound), ORDO_OK);
+    assert_int_equal(bound, SIZE_MAX);
+    assert_status(ordo_key_bound(1, 0, NULL), ORDO_ERR_NULL_ARG);
+}
+
 static void prefix_bounds(void **state)
 {
     (void)state;
@@ -921,7 +1024,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors),     cmocka_unit_test(ordering),
         cmocka_unit_test(round_trips), cmocka_unit_test(malformed),
-        cmocka_unit_test(capacities),  cmocka_unit_test(prefix_bounds),
+        cmocka_unit_test(capacities),
+        cmocka_unit_test(key_bound_every_type),
+        cmocka_unit_test(prefix_bounds),
         cmocka_unit_test(numerics),    cmocka_unit_test(timetzs),
         cmocka_unit_test(inets),       cmocka_unit_test(every_capacity),
         cmocka_unit_test(bit_strings), cmocka_unit_test(records),

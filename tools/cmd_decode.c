@@ -110,7 +110,11 @@ static void int128_text(int64_t hi, uint64_t lo, char *out, size_t cap)
     out[n] = 0;
 }
 
-/* The interval's order value (microseconds) as days and a time. */
+/* The interval's order value (microseconds, a month counted as 30 days) as
+ * text that reads back to the same value: days and a time while the days
+ * fit PostgreSQL's int32 field, else years and months first, each field
+ * filled to its limit before the next takes the rest (a value from a real
+ * triple always fits: the fields are those of some triple). */
 static void interval_text(int64_t hi, uint64_t lo, char *out, size_t cap)
 {
     __extension__ typedef __int128 i128;
@@ -124,14 +128,103 @@ static void interval_text(int64_t hi, uint64_t lo, char *out, size_t cap)
         snprintf(out, cap, "infinity");
         return;
     }
-    i128 day = 86400000000;
-    int64_t days = (int64_t)(v / day), rem = (int64_t)(v % day);
+    i128 day = 86400000000, month = 30 * day;
     int n = 0;
+    if (v / day >= INT32_MIN && v / day <= INT32_MAX) {
+        int64_t days = (int64_t)(v / day), rem = (int64_t)(v % day);
+        if (days)
+            n = snprintf(out, cap, "%lld days ", (long long)days);
+        if (rem < 0)
+            out[n++] = '-', rem = -rem;
+        time_text(rem, out + n, cap - (size_t)n);
+        return;
+    }
+    i128 months = v / month;
+    months = months > INT32_MAX ? INT32_MAX : months < INT32_MIN ? INT32_MIN : months;
+    v -= months * month;
+    i128 days = v / day;
+    days = days > INT32_MAX ? INT32_MAX : days < INT32_MIN ? INT32_MIN : days;
+    v -= days * day; /* the microseconds left fit int64 */
+    long long years = (long long)(months / 12), mons = (long long)(months % 12);
+    if (years)
+        n += snprintf(out + n, cap - (size_t)n, "%lld years ", years);
+    if (mons)
+        n += snprintf(out + n, cap - (size_t)n, "%lld mons ", mons);
     if (days)
-        n = snprintf(out, cap, "%lld days ", (long long)days);
-    if (rem < 0)
-        out[n++] = '-', rem = -rem;
-    time_text(rem, out + n, cap - (size_t)n);
+        n += snprintf(out + n, cap - (size_t)n, "%lld days ", (long long)days);
+    if (v) {
+        /* the magnitude as unsigned: the rest may be INT64_MIN */
+        uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)(int64_t)v : (uint64_t)(int64_t)v;
+        if (v < 0)
+            out[n++] = '-';
+        n += snprintf(out + n, cap - (size_t)n, "%02llu:%02llu:%02llu",
+                      (unsigned long long)(mag / 3600000000u),
+                      (unsigned long long)(mag / 60000000u % 60),
+                      (unsigned long long)(mag / 1000000u % 60));
+        if (mag % 1000000u) {
+            char frac[8];
+            snprintf(frac, sizeof frac, "%06llu", (unsigned long long)(mag % 1000000u));
+            for (int k = 5; k > 0 && frac[k] == '0'; k--)
+                frac[k] = 0;
+            n += snprintf(out + n, cap - (size_t)n, ".%s", frac);
+        }
+    }
+    if (n && out[n - 1] == ' ')
+        out[--n] = 0;
+}
+
+/* numeric's canonical text from the library ([-]DIGITSeEXP, 0, NaN,
+ * Infinity, -Infinity) as PostgreSQL prints it: a plain decimal, 1e-20 as
+ * 0.00000000000000000001. Values beyond PostgreSQL's numeric range (131072
+ * digits before the point, 16383 after) keep the exponent form, which ordo
+ * still reads back and which does not grow with the exponent. Returns a
+ * malloc'd text of *len bytes. */
+static char *numeric_plain(const char *t, size_t n, size_t *len)
+{
+    const char *e = memchr(t, 'e', n);
+    if (!e) { /* 0 and the specials */
+        char *out = cli_alloc(n + 1);
+        memcpy(out, t, n);
+        *len = n;
+        return out;
+    }
+    int neg = t[0] == '-';
+    const char *digits = t + neg;
+    size_t nd = (size_t)(e - digits);
+    long long exp10 = 0; /* the text is not NUL-terminated */
+    int eneg = e + 1 < t + n && e[1] == '-';
+    for (const char *q = e + 1 + eneg; q < t + n; q++)
+        exp10 = exp10 * 10 + (*q - '0'); /* an int32 at most: the library's range */
+    if (eneg)
+        exp10 = -exp10;
+    long long adjusted = exp10 + (long long)nd - 1;
+    if (adjusted >= 131072 || -exp10 > 16383) {
+        char *out = cli_alloc(n + 1);
+        memcpy(out, t, n);
+        *len = n;
+        return out;
+    }
+    /* at most 131072 integer digits or 16383 + 131072 digits: no overflow */
+    size_t cap = (size_t)neg + nd + (exp10 > 0 ? (size_t)exp10 : (size_t)-exp10) + 3, at = 0;
+    char *out = cli_alloc(cap);
+    if (neg)
+        out[at++] = '-';
+    if (exp10 >= 0) {
+        memcpy(out + at, digits, nd), at += nd;
+        memset(out + at, '0', (size_t)exp10), at += (size_t)exp10;
+    } else if ((size_t)-exp10 < nd) {
+        size_t whole = nd - (size_t)-exp10;
+        memcpy(out + at, digits, whole), at += whole;
+        out[at++] = '.';
+        memcpy(out + at, digits + whole, nd - whole), at += nd - whole;
+    } else {
+        size_t zeros = (size_t)-exp10 - nd;
+        out[at++] = '0', out[at++] = '.';
+        memset(out + at, '0', zeros), at += zeros;
+        memcpy(out + at, digits, nd), at += nd;
+    }
+    *len = at;
+    return out;
 }
 
 /* CSV quoting: empty text must be quoted ("" is not NULL). */
@@ -370,21 +463,29 @@ static ordo_status decode_value(ordo_key_reader *r, const schema_column *c, FILE
         size_t len = 0;
         ordo_status (*read)(ordo_key_reader *, ordo_order, char *, size_t, size_t *, bool *) =
             c->type == ORDO_TYPE_BIT ? ordo_key_read_bit_string : ordo_key_read_numeric;
+        char *big = NULL, *plain = NULL;
+        const char *got = text;
         s = read(r, o, text, sizeof text, &len, &isnull);
         if (s == ORDO_ERR_DST_TOO_SMALL) { /* a long one */
-            char *big = cli_alloc(len);
+            big = cli_alloc(len);
             s = read(r, o, big, len, &len, &isnull);
-            if (s == ORDO_OK)
-                fwrite(big, 1, len, f);
-            free(big);
-            if (was_null)
-                *was_null = isnull;
-            return s;
+            got = big;
         }
-        text[s == ORDO_OK ? len : 0] = 0;
-        if (s == ORDO_OK && !isnull && len == 0) /* the empty bit string is not NULL */
-            snprintf(text, sizeof text, "%s", mode == AS_CSV ? "\"\"" : mode == AS_SQL ? "''" : "");
-        break;
+        if (s == ORDO_OK && !isnull && c->type == ORDO_TYPE_NUMERIC) {
+            got = plain = numeric_plain(got, len, &len);
+        }
+        if (s == ORDO_OK && !isnull) {
+            if (len)
+                fwrite(got, 1, len, f);
+            else /* the empty bit string is not NULL */
+                fputs(mode == AS_CSV ? "\"\"" : mode == AS_SQL ? "''" : "", f);
+        } else if (s == ORDO_OK && !csv) {
+            fputs("NULL", f);
+        }
+        free(big), free(plain);
+        if (was_null)
+            *was_null = isnull;
+        return s;
     }
     default: { /* text, bytea */
         size_t len = 0;

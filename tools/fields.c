@@ -40,6 +40,27 @@ const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, 
     return e;
 }
 
+/* numeric's NaN and infinities in every spelling PostgreSQL's numeric_in
+ * accepts (any case; no sign before NaN), as the library's spelling; NULL
+ * for any other text. */
+static const char *numeric_special(const char *s, size_t n)
+{
+    static const struct {
+        const char *text, *canonical;
+    } words[] = {{"nan", "NaN"},       {"infinity", "Infinity"},  {"+infinity", "Infinity"},
+                 {"-infinity", "-Infinity"}, {"inf", "Infinity"}, {"+inf", "Infinity"},
+                 {"-inf", "-Infinity"}};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        size_t wl = strlen(words[k].text);
+        size_t i = 0;
+        while (i < n && i < wl && tolower((unsigned char)s[i]) == words[k].text[i])
+            i++;
+        if (n == wl && i == wl)
+            return words[k].canonical;
+    }
+    return NULL;
+}
+
 static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
 {
     const schema_column *sc = &b->s->cols[c];
@@ -195,6 +216,11 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
     case ORDO_TYPE_NUMERIC:
     case ORDO_TYPE_BIT: { /* kept as text; the library checks it */
         size_t size;
+        const char *special = sc->type == ORDO_TYPE_NUMERIC ? numeric_special(s, n) : NULL;
+        if (special) { /* the library takes one spelling of each */
+            batchbuf_push_bytes(b, c, r, special, strlen(special));
+            return NULL;
+        }
         if (ordo_key_field_size(sc->type, s, n, &size) != ORDO_OK)
             return sc->type == ORDO_TYPE_BIT
                        ? "expected a bit string (digits 0 and 1)"

@@ -520,9 +520,8 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
             return "expected an interval";
         if (i < n && s[i] == ':') { /* the time part: [+-]HH:MM:SS[.ffffff] */
             int neg = s[start] == '-';
-            int64_t tm;
             /* hours may exceed 24 in an interval: parse them here */
-            int64_t h = neg ? -v : v;
+            uint64_t h = (uint64_t)(neg ? -v : v), tm;
             int mm, ss;
             int64_t frac = 0;
             const char *e;
@@ -532,10 +531,12 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
                 return e;
             if (have_time)
                 return "an interval has one time part";
-            if (h > INT64_MAX / 3600000000 - 1)
+            /* the magnitude up to 2^63 (-2562047788:00:54.775808 is INT64_MIN) */
+            if (__builtin_mul_overflow(h, UINT64_C(3600000000), &tm) ||
+                __builtin_add_overflow(tm, (uint64_t)(mm * 60 + ss) * 1000000 + (uint64_t)frac, &tm) ||
+                tm > (uint64_t)INT64_MAX + neg)
                 return "interval out of range";
-            tm = (h * 3600 + mm * 60 + ss) * 1000000 + frac;
-            us = neg ? -tm : tm;
+            us = neg ? (int64_t)(0 - tm) : (int64_t)tm;
             any = have_time = 1;
             continue;
         }
