@@ -370,7 +370,7 @@ static ordo_status decode_value(ordo_key_reader *r, const schema_column *c, FILE
         size_t len = 0;
         ordo_status (*read)(ordo_key_reader *, ordo_order, char *, size_t, size_t *, bool *) =
             c->type == ORDO_TYPE_BIT ? ordo_key_read_bit_string : ordo_key_read_numeric;
-        s = read(r, o, text, sizeof text, &len, &isnull);
+        s = read(r, o, text, sizeof text - 1, &len, &isnull); /* room for the NUL */
         if (s == ORDO_ERR_DST_TOO_SMALL) { /* a long one */
             char *big = cli_alloc(len);
             s = read(r, o, big, len, &len, &isnull);
