@@ -287,8 +287,7 @@ int cmd_scan(int argc, char **argv)
             cli_fail("scan: %s", store_iter_error(it));
         store_iter_close(it);
     }
-    if (fflush(stdout) || ferror(stdout))
-        cli_fail("scan: write error on standard output");
+    cli_flush_stdout();
     fclose(km);
     free(kbuf), free(kat), free(ft), free(out), free(lower.p), free(upper.p);
     free(S.key_cols), free(S.is_key);
