@@ -584,6 +584,25 @@ static void long_values_decode(void **state)
     }
 }
 
+/* Issue #13 item 7: a nested record's error names every field on the way
+ * down, once each (it was composed into its own buffer: garbled, UB). */
+static void nested_record_errors(void **state)
+{
+    (void)state;
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "r record(z record(q bytea))", "-", NULL},
+             "\"(\"\"(1)\"\")\"\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "<stdin>:1:1: column 'r' (record): field 'z' (record): field 'q' (bytea): "
+                               "expected bytea hex form \\x...: '(\"(1)\")'\n");
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", "r record(a record(b record(c int), d text))", "-", NULL},
+             "\"(\"\"(\"\"\"\"(x)\"\"\"\",y)\"\")\"\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "<stdin>:1:1: column 'r' (record): field 'a' (record): field 'b' (record): "
+                               "field 'c' (integer): expected an integer: '(\"(\"\"(x)\"\",y)\")'\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -599,6 +618,7 @@ int main(void)
         cmocka_unit_test(records),
         cmocka_unit_test(every_type_every_order),
         cmocka_unit_test(long_values_decode),
+        cmocka_unit_test(nested_record_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
