@@ -197,7 +197,10 @@ int cmd_scan(int argc, char **argv)
     memset(&S, 0, sizeof S);
     S.tag = tag;
     S.fmt = schema_format(m.format);
-    if (!S.fmt || !schema_parse(m.schema, "ordered", &S.table, err, sizeof err))
+    if (!S.fmt)
+        cli_fail("scan: the table's stored format '%s' is unknown (ordered, lexkey, "
+                 "lexkey-legacy)", m.format);
+    if (!schema_parse(m.schema, "ordered", &S.table, err, sizeof err))
         cli_fail("scan: the table's stored schema is unreadable: %s", err);
     S.key_cols = cli_alloc((S.table.ncols + strlen(m.key) + 1) * sizeof *S.key_cols);
     if (!schema_key(&S.table, m.key, m.format, &S.key, S.key_cols, err, sizeof err))
