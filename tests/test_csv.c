@@ -603,6 +603,50 @@ static void nested_record_errors(void **state)
                                "field 'c' (integer): expected an integer: '(\"(\"\"(x)\"\",y)\")'\n");
 }
 
+/* Issue #13 item 12: numbers of any length in CSV (and in PART arguments):
+ * floats are strtod's / strtof's value, integers strtoll's; 512 bytes and
+ * more were refused. */
+static void long_numbers(void **state)
+{
+    (void)state;
+    static char zeros[1001], digits[601], fields[4][1100], csv[9000], want[512];
+    memset(zeros, '0', 1000);
+    for (int i = 0; i < 600; i++)
+        digits[i] = (char)('1' + i % 9);
+    snprintf(fields[0], sizeof fields[0], "%se-580", digits); /* 600 digits */
+    snprintf(fields[1], sizeof fields[1], "1.%s1e5", zeros);  /* 1.000...0001e5 */
+    snprintf(fields[2], sizeof fields[2], "+%s42", zeros);
+    snprintf(fields[3], sizeof fields[3], "-%s7", zeros);
+    snprintf(csv, sizeof csv, "%s,%s,%s,%s\n%s1,%s,%s,%s\n", fields[0], fields[0], fields[2],
+             fields[3], zeros, fields[1], zeros, fields[2]);
+    tool_result r;
+    run_csv("d double precision, r real, i bigint, s smallint", NULL, csv, &r);
+    if (r.status != 0)
+        fail_msg("status %d: %.300s", r.status, r.err);
+    uint8_t buf[64];
+    ordo_lexkey b;
+    want[0] = 0;
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    ordo_lexkey_float64(&b, strtod(fields[0], NULL)), ordo_lexkey_float32(&b, strtof(fields[0], NULL));
+    ordo_lexkey_int64(&b, 42), ordo_lexkey_int16(&b, -7);
+    add_line(want, &b);
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    ordo_lexkey_float64(&b, 1), ordo_lexkey_float32(&b, strtof(fields[1], NULL));
+    ordo_lexkey_int64(&b, 0), ordo_lexkey_int16(&b, 42);
+    add_line(want, &b);
+    assert_string_equal(r.out, want);
+    /* PART arguments take the same parser */
+    char part[1100];
+    snprintf(part, sizeof part, "float64:%s1", zeros);
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", part, NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "bff0000000000000\n");
+    snprintf(part, sizeof part, "int:-%s1", zeros);
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", part, NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "7fffffffffffffff\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -619,6 +663,7 @@ int main(void)
         cmocka_unit_test(every_type_every_order),
         cmocka_unit_test(long_values_decode),
         cmocka_unit_test(nested_record_errors),
+        cmocka_unit_test(long_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
