@@ -647,6 +647,40 @@ static void long_numbers(void **state)
     assert_string_equal(r.out, "7fffffffffffffff\n");
 }
 
+/* Issue #13 item 14: column names of any length, never cut (they were cut
+ * to 63 bytes: a header with the full name did not match). */
+static void long_column_names(void **state)
+{
+    (void)state;
+    static const size_t lens[] = {63, 64, 100, 1000};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        static char name[1001], schema[2100], csv[2100], key[64];
+        memset(name, 'n', lens[i]);
+        name[lens[i]] = 0;
+        name[lens[i] - 1] = 'z'; /* the last byte counts */
+        snprintf(schema, sizeof schema, "%s integer, \"%s x\" text", name, name);
+        snprintf(csv, sizeof csv, "%s,%s x\n5,a\n", name, name);
+        tool_result r;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--header", "--schema", schema, "-", NULL}, csv, &r);
+        if (r.status != 0 || strcmp(r.out, "008000000500610000\n") != 0)
+            fail_msg("name of %zu: status %d, out '%s', err '%.200s'", lens[i], r.status, r.out, r.err);
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(r.out, "\n"), r.out);
+        tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--schema", schema, key, NULL}, NULL, &r);
+        assert_int_equal(r.status, 0);
+        char want[1100];
+        snprintf(want, sizeof want, "\n1     %s ", name);
+        assert_non_null(strstr(r.out, want));
+        snprintf(want, sizeof want, "\n2     %s x ", name);
+        assert_non_null(strstr(r.out, want));
+        /* one byte short is another name */
+        csv[lens[i] - 1] = ',';
+        memmove(csv + lens[i], csv + lens[i] + 1, strlen(csv + lens[i]));
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--header", "--schema", schema, "-", NULL}, csv, &r);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "<stdin>:1:1: header field 1 is "));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -664,6 +698,7 @@ int main(void)
         cmocka_unit_test(long_values_decode),
         cmocka_unit_test(nested_record_errors),
         cmocka_unit_test(long_numbers),
+        cmocka_unit_test(long_column_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -908,6 +908,31 @@ static void test_scan_unknown_format(void **state)
     run_free(&r);
 }
 
+/* Issue #13 item 14: a column name longer than 63 bytes is the key, the
+ * header and a --columns name whole (it was cut, then "not a column"). */
+static void test_long_column_names(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-long-names");
+    path_in(csv, sizeof csv, "long-names.csv");
+    static char name[201], schema[600], want[600];
+    memset(name, 'k', 200);
+    name[200] = 0;
+    snprintf(schema, sizeof schema, "%s integer, v text", name);
+    write_file(csv, "2,b\n1,a\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", schema, "--key", name, csv, NULL);
+    if (r.status != 0)
+        fail_msg("load: status %d: %.300s", r.status, r.err);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--header", "--columns", name, NULL);
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "%s\n1\n2\n", name);
+    assert_text_equal(r.out, want);
+    run_free(&r);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -942,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_stored_layout),
         cmocka_unit_test(test_sst_split_and_progress),
         cmocka_unit_test(test_scan_unknown_format),
+        cmocka_unit_test(test_long_column_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -173,8 +173,8 @@ static void free_labels(schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
         free(c->labels[i]);
-    free(c->labels), free(c->type_spec);
-    c->labels = NULL, c->type_spec = NULL, c->nlabels = 0;
+    free(c->labels), free(c->type_spec), free(c->name);
+    c->labels = NULL, c->type_spec = NULL, c->name = NULL, c->nlabels = 0;
     if (c->fields) {
         schema_free(c->fields);
         free(c->fields);
@@ -334,7 +334,7 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
     while (n && isspace((unsigned char)*s))
         s++, n--;
     /* the name: an identifier or a double-quoted name */
-    size_t k = 0;
+    size_t k = 0, from = 0, len;
     if (n && *s == '"') {
         for (k = 1; k < n && s[k] != '"'; k++)
             ;
@@ -342,13 +342,19 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
             snprintf(err, errlen, "column %zu: unterminated quoted name", index + 1);
             return 0;
         }
-        snprintf(c->name, sizeof c->name, "%.*s", (int)(k - 1), s + 1);
+        from = 1, len = k - 1;
         k++;
     } else {
         while (k < n && !isspace((unsigned char)s[k]))
             k++;
-        snprintf(c->name, sizeof c->name, "%.*s", (int)k, s);
+        len = k;
     }
+    if (!(c->name = malloc(len + 1))) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    memcpy(c->name, s + from, len);
+    c->name[len] = 0;
     if (!c->name[0]) {
         snprintf(err, errlen, "column %zu: missing name", index + 1);
         return 0;
