@@ -681,6 +681,50 @@ static void long_column_names(void **state)
     }
 }
 
+/* Issue #13 item 15: unbalanced or truncated schemas are errors that name
+ * the problem (the parentheses were dropped unseen: "record(b int))" and
+ * "varchar(" were accepted). */
+static void schema_parse_errors(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"a record(b int))", "column 'a': a ')' without its '('"},
+        {"a record(b int) )", "column 'a': a ')' without its '('"},
+        {"a varchar(", "column 'a': a '(' without its ')'"},
+        {"a char(", "column 'a': a '(' without its ')'"},
+        {"a bit(", "column 'a': a '(' without its ')'"},
+        {"a numeric(10,2", "column 'a': a '(' without its ')'"},
+        {"a int)", "column 'a': a ')' without its '('"},
+        {"a int), b int", "column 'a': a ')' without its '('"},
+        {"a varchar(, b int", "column 'a': a '(' without its ')'"},
+        {"a enum('a'", "column 'a': enum( without its )"},
+        {"a enum('a', ", "column 'a': enum( without its )"},
+        {"a enum(", "column 'a': enum( without its )"},
+        {"a record(", "column 'a': record( without its )"},
+        {"a record(b int", "column 'a': record( without its )"},
+        {"a enum('x')(3)", "column 'a': unexpected '(3)' after the enum's labels"},
+        {"a record(b int)(x) DESC", "column 'a': unexpected '(x)' after the record's fields"},
+        {"a varchar()", "column 'a': type modifier '()' is not a list of integers"},
+        {"a varchar(abc)", "column 'a': type modifier '(abc)' is not a list of integers"},
+        {"a varchar(10)(5)", "column 'a': a second type modifier '(5)'"},
+        {"a int foo", "column 'a': unknown type 'int foo'"},
+        {"a text ASC DESC", "column 'a': unknown type 'text asc'"},
+        {"a record(b varchar(3)))", "column 'a': a ')' without its '('"},
+        {"a record(b varchar(3)", "column 'a': record( without its )"},
+        {"a record(b varchar(3), c int)", NULL},
+        {"a numeric(10, -2) DESC, b char(5) NULLS FIRST, c timestamp(3) with time zone", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tool_result r;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", bad[i][0], "-", NULL}, "", &r);
+        char want[256];
+        snprintf(want, sizeof want, "ordo: encode: --schema: %s\n", bad[i][1] ? bad[i][1] : "");
+        if (bad[i][1] ? r.status != 2 || strcmp(r.err, want) : r.status != 0 || r.err[0])
+            fail_msg("schema \"%s\": status %d, err '%s' (want '%s')", bad[i][0], r.status, r.err,
+                     bad[i][1] ? want : "");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -699,6 +743,7 @@ int main(void)
         cmocka_unit_test(nested_record_errors),
         cmocka_unit_test(long_numbers),
         cmocka_unit_test(long_column_names),
+        cmocka_unit_test(schema_parse_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
