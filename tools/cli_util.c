@@ -32,33 +32,38 @@ void cli_flush_stdout(void)
         write_error(e);
 }
 
-/* The output before the message is flushed first so that it comes first; a
- * write error found there is reported too, and its status wins: the rows
- * before the bad input did not all arrive. */
-static void fail(const char *prefix, const char *fmt, va_list ap) __attribute__((noreturn));
-static void fail(const char *prefix, const char *fmt, va_list ap)
+/* cli_fail's end, once its message is out: status 2, or the write error e
+ * that stdout_error found before the message, reported too, whose status
+ * wins: the output before the bad input did not all arrive. */
+static void fail_exit(int e) __attribute__((noreturn));
+static void fail_exit(int e)
 {
-    int e = stdout_error();
-    fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     if (e)
         write_error(e);
     exit(CLI_EXIT_BAD_INPUT);
 }
 
+/* stdout is flushed before the message so that what it holds comes first. */
 void cli_fail(const char *fmt, ...)
 {
+    int e = stdout_error();
     va_list ap;
+    fputs("ordo: ", stderr);
     va_start(ap, fmt);
-    fail("ordo: ", fmt, ap);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fail_exit(e);
 }
 
 void cli_fail_plain(const char *fmt, ...)
 {
+    int e = stdout_error();
     va_list ap;
     va_start(ap, fmt);
-    fail("", fmt, ap);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fail_exit(e);
 }
 
 void *cli_alloc(size_t n)

@@ -97,8 +97,8 @@ typedef struct field_text {
  * other), the others from the value, in the order of out[]. 0 when the row
  * is not in a LexKey prefix after all. */
 static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                      const size_t *out, size_t nout, field_text *ft, FILE *km, char **kbuf,
-                      long *kat)
+                     const size_t *out, size_t nout, field_text *ft, FILE *km, char **kbuf,
+                     long *kat)
 {
     const uint8_t *end = v + vn;
     for (size_t c = 0; c < S->table.ncols; c++) {
