@@ -152,6 +152,80 @@ static void bad_key_helpers(void **state)
     expect_fail((const char *const[]){"ordo", NULL}, "missing command");
 }
 
+/* Issue #13 item 9: one rule for every command: a write error on standard
+ * output is exit status 1 with "ordo: write error on standard output: ..."
+ * on stderr, also when the command stops at bad input (both are reported). */
+static void expect_write_error(const char *const *argv, const char *stdin_text, const char *also)
+{
+    tool_result r;
+    tool_run_to(TOOL, argv, stdin_text, "/dev/full", &r);
+    if (r.status != 1 || !strstr(r.err, "ordo: write error on standard output: ") ||
+        (also && !strstr(r.err, also)))
+        fail_msg("ordo %s %s > /dev/full: status %d, err '%s' (wanted status 1, a write error%s%s)",
+                 argv[1], argv[2] ? argv[2] : "", r.status, r.err, also ? " and " : "",
+                 also ? also : "");
+}
+
+#define FULL(...) expect_write_error((const char *const[]){"ordo", __VA_ARGS__, NULL}, NULL, NULL)
+
+static void stdout_write_errors(void **state)
+{
+    (void)state;
+    FULL("version");
+    FULL("help");
+    FULL("encode", "int:1");
+    FULL("pk", "--partition", "61", "--row", "62");
+    FULL("pk", "--split", "610062");
+    FULL("range", "--partition", "61");
+    FULL("decode", "--schema", "a int", "0080000001");
+    FULL("inspect", "--schema", "a int", "0080000001");
+    FULL("bench", "--schema", "a int", "--rows", "10");
+    FULL("bench", "--schema", "a int", "--rows", "10", "--json");
+    static const char *const threads[] = {"1", "3"};
+    for (int t = 0; t < 2; t++) {
+        expect_write_error((const char *const[]){"ordo", "encode", "--threads", threads[t], "--schema", "a int", "-", NULL}, "1\n2\n", NULL);
+        expect_write_error((const char *const[]){"ordo", "encode", "--threads", threads[t], "--output", "raw", "--format", "ordered", "--schema", "a int", "-", NULL}, "1\n2\n", NULL);
+        /* rows before a bad one were lost: both messages, status 1 */
+        expect_write_error((const char *const[]){"ordo", "encode", "--threads", threads[t], "--schema", "a int", "-", NULL}, "1\n2\nx\n", "<stdin>:3:1: column 'a' (integer): expected an integer: 'x'");
+    }
+    expect_write_error((const char *const[]){"ordo", "decode", "--schema", "a int", "-", NULL}, "0080000001\n02\n", "ordo: decode: key 2, column 'a' at byte 0: malformed key");
+    /* bad arguments print nothing on stdout: still status 2 */
+    tool_result r;
+    tool_run_to(TOOL, (const char *const[]){"ordo", "encode", "int8:300", NULL}, NULL, "/dev/full", &r);
+    assert_int_equal(r.status, 2);
+    assert_null(strstr(r.err, "write error"));
+}
+
+/* Issue #13 item 8: nothing of a bad key on stdout; the keys before it are
+ * printed whole. */
+static void bad_key_prints_nothing(void **state)
+{
+    (void)state;
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "id bigint DESC, name text", "017fffffffffffffd5", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "ordo: decode: key 1, column 'name' at byte 9: malformed key\n");
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--schema", "id bigint DESC, name text", "017fffffffffffffd5", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "ordo: decode: key 1, column 'name' at byte 9: malformed key\n");
+    /* bytes left over: the columns read fine, still nothing */
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a int", "008000000100", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "ordo: decode: key 1: 1 bytes left after the last column (schema mismatch)\n");
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--schema", "a int", "008000000100", NULL}, NULL, &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    /* the keys before the bad one are printed, and the run stops there */
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a int, b text", "-", NULL},
+             "008000000100780000\n00800000020079\n0080000003007a0000\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "1,x\n");
+    assert_string_equal(r.err, "ordo: decode: key 2, column 'b' at byte 5: malformed key\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +233,8 @@ int main(void)
         cmocka_unit_test(other_forms),
         cmocka_unit_test(bad_arguments),
         cmocka_unit_test(bad_key_helpers),
+        cmocka_unit_test(stdout_write_errors),
+        cmocka_unit_test(bad_key_prints_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

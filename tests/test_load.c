@@ -5,6 +5,7 @@
  * database exactly as it was and no temporary files behind. */
 #include "ordo_test.h"
 #include "store.h"
+#include "tables.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -735,6 +736,212 @@ static void test_sst_split_and_progress(void **state)
     free(tty);
 }
 
+/* Writes a table's four system keys (tools/tables.h) straight into db. */
+static void put_table_meta(const char *db, int tag, const char *format, const char *key,
+                           const char *rows, const char *schema)
+{
+    char err[256];
+    store *st = store_open(db, 0, err, sizeof err);
+    if (!st)
+        fail_msg("%s", err);
+    store_batch *b = store_batch_open(st, 16);
+    assert_non_null(b);
+    const char *values[TABLE_FIELDS] = {format, key, rows, schema};
+    for (int i = 0; i < TABLE_FIELDS; i++) {
+        char k[64];
+        size_t kn = table_key(tag, table_fields[i], k);
+        assert_int_equal(store_batch_put(b, k, kn, values[i], strlen(values[i]), err, sizeof err), 1);
+    }
+    if (!store_batch_finish(b, err, sizeof err))
+        fail_msg("%s", err);
+    store_batch_close(b);
+    store_close(st);
+}
+
+/* Issue #13 item 10: a stored format scan does not know is named in the
+ * message (it printed an uninitialised buffer). */
+static void test_scan_unknown_format(void **state)
+{
+    (void)state;
+    char db[300];
+    path_in(db, sizeof db, "db-unknown-format");
+    put_table_meta(db, 9, "columnar", "a", "0", "a integer");
+    run r;
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "9", NULL);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "ordo: scan: the table's stored format 'columnar' is unknown "
+                               "(ordered, lexkey, lexkey-legacy)\n");
+    run_free(&r);
+    /* the same database with a known format scans (the helper writes what
+     * load writes) */
+    put_table_meta(db, 8, "ordered", "a", "0", "a integer");
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "8", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "");
+    run_free(&r);
+}
+
+/* Issue #13 item 14: a column name longer than 63 bytes is the key, the
+ * header and a --columns name whole (it was cut, then "not a column"). */
+static void test_long_column_names(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-long-names");
+    path_in(csv, sizeof csv, "long-names.csv");
+    static char name[201], schema[600], want[600];
+    memset(name, 'k', 200);
+    name[200] = 0;
+    snprintf(schema, sizeof schema, "%s integer, v text", name);
+    write_file(csv, "2,b\n1,a\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", schema, "--key", name, csv, NULL);
+    if (r.status != 0)
+        fail_msg("load: status %d: %.300s", r.status, r.err);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--header", "--columns", name, NULL);
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "%s\n1\n2\n", name);
+    assert_text_equal(r.out, want);
+    run_free(&r);
+}
+
+/* Issue #13 item 15: in a LexKey table an empty-string prefix matches the
+ * rows whose column is "", not the NULLs (NULL is byte 00, "" nothing
+ * before the part's 00), and the reverse; --limit counts the rows printed. */
+static void test_lexkey_empty_prefix(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-lexkey-empty");
+    path_in(csv, sizeof csv, "lexkey-empty.csv");
+    write_file(csv, "a,1\n,2\n\"\",3\n\"\",\nb,5\n,\n\"\",7\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--format", "lexkey", "--schema", "s text, n bigint",
+         "--key", "s, n", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    static const char *const cases[][2] = {
+        {"\"\"", "\"\",\n\"\",3\n\"\",7\n"}, /* "": not the NULLs */
+        {"\"\",", "\"\",\n"},               /* ("", NULL) only */
+        {"\"\",3", "\"\",3\n"},
+        {",", ",\n"},                       /* (NULL, NULL) only */
+        {",2", ",2\n"},
+        {"a", "a,1\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ordo(&r, NULL, "scan", "--db", db, "--prefix", cases[i][0], NULL);
+        assert_int_equal(r.status, 0);
+        if (strcmp(r.out, cases[i][1]))
+            fail_msg("--prefix '%s': got '%s', want '%s'", cases[i][0], r.out, cases[i][1]);
+        run_free(&r);
+    }
+    ordo(&r, NULL, "scan", "--db", db, "--prefix", "\"\"", "--limit", "2", NULL);
+    assert_text_equal(r.out, "\"\",\n\"\",3\n");
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--prefix", "\"\"", "--reverse", "--limit", "1", NULL);
+    assert_text_equal(r.out, "\"\",7\n");
+    run_free(&r);
+}
+
+/* Issue #13 item 15: --tag and --limit of scan take digits only. */
+static void test_scan_strict_counts(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-strict");
+    path_in(csv, sizeof csv, "strict.csv");
+    write_file(csv, "1\n2\n3\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "5", "--schema", "a integer", "--key", "a", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    static const char *const bad[] = {" 5", "+5", "5 ", "-0", "", "0x5", "5x", "\t5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[64];
+        ordo(&r, NULL, "scan", "--db", db, "--tag", bad[i], NULL);
+        snprintf(want, sizeof want, "ordo: scan: --tag: expected 0 to 254, got '%s'\n", bad[i]);
+        if (r.status != 2 || r.out[0] || strcmp(r.err, want))
+            fail_msg("--tag '%s': status %d, err '%s'", bad[i], r.status, r.err);
+        run_free(&r);
+        ordo(&r, NULL, "scan", "--db", db, "--tag", "5", "--limit", bad[i], NULL);
+        snprintf(want, sizeof want, "ordo: scan: --limit: expected a count, got '%s'\n", bad[i]);
+        if (r.status != 2 || r.out[0] || strcmp(r.err, want))
+            fail_msg("--limit '%s': status %d, err '%s'", bad[i], r.status, r.err);
+        run_free(&r);
+    }
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "005", "--limit", "02", NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "1\n2\n");
+    run_free(&r);
+}
+
+/* `ordo args...` with standard output on /dev/full. */
+static void ordo_to_full(run *r, ...)
+{
+    const char *argv[64] = {ORDO_TOOL_PATH};
+    size_t n = 1;
+    va_list ap;
+    va_start(ap, r);
+    while ((argv[n++] = va_arg(ap, const char *)))
+        ;
+    va_end(ap);
+    char err[300];
+    snprintf(err, sizeof err, "%s/err", g_dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fi = open("/dev/null", O_RDONLY), fo = open("/dev/full", O_WRONLY);
+        int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fi < 0 || fo < 0 || fe < 0)
+            _exit(126);
+        dup2(fi, 0), dup2(fo, 1), dup2(fe, 2);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->out = NULL;
+    char *e = slurp(err, NULL);
+    snprintf(r->err, sizeof r->err, "%s", e);
+    free(e);
+}
+
+/* Issue #13 items 9 and 1: load's summary and scan's rows to /dev/full are
+ * exit status 1 with the write error named (scan said 2; load said
+ * nothing); a numeric or bit string of 256 characters scans whole. */
+static void test_load_scan_stdout(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-stdout-full");
+    path_in(csv, sizeof csv, "stdout-full.csv");
+    static char text[2000], want[2000];
+    char bits[257], digits[257];
+    memset(bits, '1', 256), memset(digits, '7', 256);
+    bits[256] = digits[256] = 0;
+    snprintf(text, sizeof text, "%s,%s,1\n", bits, digits);
+    write_file(csv, text);
+    run r;
+    ordo_to_full(&r, "load", "--db", db, "--schema", "b bit varying, n numeric, i integer",
+                 "--key", "b, n", csv, NULL);
+    if (r.status != 1 || !strstr(r.err, "ordo: write error on standard output: "))
+        fail_msg("load > /dev/full: status %d, err '%s'", r.status, r.err);
+    ordo(&r, NULL, "scan", "--db", db, NULL); /* the load itself went through */
+    assert_int_equal(r.status, 0);
+    /* the bits whole; the numeric's 256 digits whole, in whatever form */
+    snprintf(want, sizeof want, "%s,%s", bits, digits);
+    assert_int_equal(strncmp(r.out, want, strlen(want)), 0);
+    size_t len = strlen(r.out);
+    assert_true(len > 3 && !strcmp(r.out + len - 3, ",1\n"));
+    assert_true(strcspn(r.out + 257, ",") < 256 + 8);
+    run_free(&r);
+    ordo_to_full(&r, "scan", "--db", db, NULL);
+    if (r.status != 1 || !strstr(r.err, "ordo: write error on standard output: "))
+        fail_msg("scan > /dev/full: status %d, err '%s'", r.status, r.err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -753,6 +960,11 @@ int main(void)
         cmocka_unit_test(test_option_errors),
         cmocka_unit_test(test_stored_layout),
         cmocka_unit_test(test_sst_split_and_progress),
+        cmocka_unit_test(test_scan_unknown_format),
+        cmocka_unit_test(test_long_column_names),
+        cmocka_unit_test(test_lexkey_empty_prefix),
+        cmocka_unit_test(test_scan_strict_counts),
+        cmocka_unit_test(test_load_scan_stdout),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -705,11 +705,11 @@ static int ref_word_is(const char *s, size_t n, const char *w)
     return strlen(w) == n && strncasecmp(s, w, n) == 0;
 }
 
-static int ref_float_text(const char *s, size_t n, char *buf, size_t cap, int *special)
+static int ref_float_text(const char *s, size_t n, char *buf, int *special)
 {
     size_t i = 0;
     *special = 0;
-    if (n == 0 || n >= cap)
+    if (n == 0)
         return 0;
     memcpy(buf, s, n);
     buf[n] = 0;
@@ -723,32 +723,45 @@ static int ref_float_text(const char *s, size_t n, char *buf, size_t cap, int *s
     return ref_decimal_literal(s, n);
 }
 
+/* Any length (the 512-byte copy's limit went with issue #13 item 12). */
 static const char *ref_pg_double(const char *s, size_t n, double *out)
 {
-    char buf[512];
+    char *buf = malloc(n + 1);
     int special;
-    if (!ref_float_text(s, n, buf, sizeof buf, &special))
-        return "expected a number, NaN, Infinity or -Infinity";
-    errno = 0;
-    double d = strtod(buf, NULL);
-    if (!special && errno == ERANGE && (d == 0 || isinf(d)))
-        return "out of range for double precision";
-    *out = d;
-    return NULL;
+    assert_non_null(buf);
+    const char *e = NULL;
+    if (!ref_float_text(s, n, buf, &special)) {
+        e = "expected a number, NaN, Infinity or -Infinity";
+    } else {
+        errno = 0;
+        double d = strtod(buf, NULL);
+        if (!special && errno == ERANGE && (d == 0 || isinf(d)))
+            e = "out of range for double precision";
+        else
+            *out = d;
+    }
+    free(buf);
+    return e;
 }
 
 static const char *ref_pg_float(const char *s, size_t n, float *out)
 {
-    char buf[512];
+    char *buf = malloc(n + 1);
     int special;
-    if (!ref_float_text(s, n, buf, sizeof buf, &special))
-        return "expected a number, NaN, Infinity or -Infinity";
-    errno = 0;
-    float f = strtof(buf, NULL);
-    if (!special && errno == ERANGE && (f == 0 || isinf(f)))
-        return "out of range for real";
-    *out = f;
-    return NULL;
+    assert_non_null(buf);
+    const char *e = NULL;
+    if (!ref_float_text(s, n, buf, &special)) {
+        e = "expected a number, NaN, Infinity or -Infinity";
+    } else {
+        errno = 0;
+        float f = strtof(buf, NULL);
+        if (!special && errno == ERANGE && (f == 0 || isinf(f)))
+            e = "out of range for real";
+        else
+            *out = f;
+    }
+    free(buf);
+    return e;
 }
 
 /* pg_parse_* against the reference: same message, same bits, *out untouched
@@ -819,17 +832,69 @@ static void pg_errors(void **state)
     /* not NUL-terminated: the bytes after n are not read */
     assert_null(pg_parse_double("1.25e1xyz", 6, &d));
     assert_true(d == 12.5);
-    /* the length limit of the former 512-byte copy is kept */
-    char long_text[600];
-    memset(long_text, '0', sizeof long_text);
-    long_text[0] = '1';
-    long_text[1] = '.';
-    assert_null(pg_parse_double(long_text, 511, &d));
-    assert_true(d == 1);
-    assert_string_equal(pg_parse_double(long_text, 512, &d), syntax);
-    assert_string_equal(pg_parse_float(long_text, 512, &f), syntax);
-    pg_same(long_text, 511);
-    pg_same(long_text, 512);
+}
+
+/* Issue #13 item 12: a valid literal of any length is strtod's (strtof's)
+ * value; 512 bytes and more were refused. */
+static void pg_long_literals(void **state)
+{
+    (void)state;
+    static char s[4096];
+    static const struct {
+        const char *head;
+        char fill;
+        size_t count;
+        const char *tail;
+        double want; /* 0: only compared with strtod */
+        float fwant;
+    } v[] = {
+        {"1.", '0', 509, "", 1, 1},                                /* 511 bytes */
+        {"1.", '0', 510, "", 1, 1},                                /* 512 */
+        {"1.", '0', 511, "", 1, 1},                                /* 513 */
+        {"", '0', 1000, "1", 1, 1},                                /* 0000...0001 */
+        {"-", '0', 1000, "1", -1, -1},
+        {"+", '0', 1000, "1.5e0", 1.5, 1.5f},
+        {"1.", '0', 1000, "1e5", 100000.0, 100000.0f},             /* 1.000...0001e5 */
+        {"0.", '0', 1000, "1e1002", 10, 10},
+        {"123456789", '7', 591, "e-580", 0, 0},                    /* 600 digits */
+        {"0.", '3', 600, "", 0, 0},
+        {"1.1754943", '9', 800, "e-38", 0, 0},                     /* near FLT_MIN */
+        /* 2^53 + 1, halfway between two doubles: a digit 1000 places on
+         * decides the rounding; without it the tie goes to even */
+        {"9007199254740993.", '0', 1000, "1", 9007199254740994.0, 0},
+        {"9007199254740993.", '0', 1000, "", 9007199254740992.0, 0},
+        /* 2^24 + 1, the same for floats */
+        {"16777217.", '0', 1000, "1", 16777217.0, 16777218.0f},
+        {"16777217.", '0', 1000, "", 16777217.0, 16777216.0f},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        size_t n = (size_t)snprintf(s, sizeof s, "%s", v[i].head);
+        memset(s + n, v[i].fill, v[i].count);
+        n += v[i].count;
+        n += (size_t)snprintf(s + n, sizeof s - n, "%s", v[i].tail);
+        s[n] = '5'; /* never read */
+        double d = 0;
+        float f = 0;
+        if (pg_parse_double(s, n, &d) || pg_parse_float(s, n, &f))
+            fail_msg("literal %zu (%zu bytes) refused", i, n);
+        s[n] = 0;
+        if (d != strtod(s, NULL) || f != strtof(s, NULL) || (v[i].want && d != v[i].want) ||
+            (v[i].fwant && f != v[i].fwant))
+            fail_msg("literal %zu (%zu bytes): %a %a, strtod %a, strtof %a", i, n, d, (double)f,
+                     strtod(s, NULL), (double)strtof(s, NULL));
+        pg_same(s, n);
+        check_n(s, n);
+    }
+    /* out of range and bad syntax stay so at any length */
+    memset(s, '9', 600);
+    s[600] = 0;
+    double d;
+    float f;
+    assert_string_equal(pg_parse_double(s, 600, &d), "out of range for double precision");
+    assert_string_equal(pg_parse_float(s, 600, &f), "out of range for real");
+    s[599] = 'x';
+    assert_string_equal(pg_parse_double(s, 600, &d), "expected a number, NaN, Infinity or -Infinity");
+    pg_same(s, 600);
 }
 
 /* Random short strings over the float alphabet: pg_parse_* accept exactly
@@ -870,7 +935,7 @@ int main(void)
         cmocka_unit_test(boundaries),   cmocka_unit_test(random_shapes),
         cmocka_unit_test(printed),      cmocka_unit_test(midpoints),
         cmocka_unit_test(short_ties),   cmocka_unit_test(pg_errors),
-        cmocka_unit_test(pg_random_syntax),
+        cmocka_unit_test(pg_random_syntax), cmocka_unit_test(pg_long_literals),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     printf("# %lu literals compared with strtod and strtof\n", g_checked);

@@ -74,11 +74,52 @@ static void edges(void **state)
     assert_true(u == 0);
 }
 
+/* Issue #13 item 12: leading zeros of any number (a sign before them), as
+ * strtoll reads them. */
+static void long_leading_zeros(void **state)
+{
+    (void)state;
+    static char s[1200];
+    static const char *const tails[] = {"1", "9223372036854775807", "9223372036854775808", "0",
+                                        "32767", "32768", "18446744073709551615"};
+    static const char *const signs[] = {"", "-", "+"};
+    for (size_t g = 0; g < 3; g++) {
+        for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+            size_t n = (size_t)snprintf(s, sizeof s, "%s", signs[g]);
+            memset(s + n, '0', 1000);
+            n += 1000;
+            n += (size_t)snprintf(s + n, sizeof s - n, "%s", tails[t]);
+            int64_t got = 0, want = 0;
+            const char *e = pg_parse_int(s, n, INT64_MIN, INT64_MAX, &got);
+            const char *me = model(s, n, INT64_MIN, INT64_MAX, &want);
+            if ((e == NULL) != (me == NULL) || (e && strcmp(e, me)) || (!e && got != want))
+                fail_msg("%s0...0%s: %s %lld, strtoll %s %lld", signs[g], tails[t],
+                         e ? e : "ok", (long long)got, me ? me : "ok", (long long)want);
+            e = pg_parse_int(s, n, INT16_MIN, INT16_MAX, &got);
+            me = model(s, n, INT16_MIN, INT16_MAX, &want);
+            if ((e == NULL) != (me == NULL) || (!e && got != want))
+                fail_msg("int16 %s0...0%s: %s", signs[g], tails[t], e ? e : "ok");
+            uint64_t u = 0;
+            e = pg_parse_uint(s, n, UINT64_MAX, &u);
+            errno = 0;
+            unsigned long long wu = strtoull(s + (g == 2), NULL, 10);
+            int fits = errno != ERANGE && (g != 1 || wu == 0);
+            if ((e == NULL) != fits || (!e && u != wu))
+                fail_msg("uint64 %s0...0%s: %s %llu", signs[g], tails[t], e ? e : "ok",
+                         (unsigned long long)u);
+            int64_t hi = 0;
+            uint64_t lo = 0;
+            assert_null(pg_parse_int128(s, n, &hi, &lo));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_strings),
         cmocka_unit_test(edges),
+        cmocka_unit_test(long_leading_zeros),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,9 +26,11 @@ static inline void tool_slurp(int fd, char *buf, size_t cap)
 }
 
 /* argv[0] is ignored and replaced by the tool's path; NULL-terminated.
- * stdin_text (may be NULL) is written to the child's standard input. */
-static inline void tool_run(const char *tool, const char *const *argv, const char *stdin_text,
-                            tool_result *r)
+ * stdin_text (may be NULL) is written to the child's standard input.
+ * stdout_path (may be NULL: captured in r->out) replaces standard output,
+ * e.g. "/dev/full" for write errors. */
+static inline void tool_run_to(const char *tool, const char *const *argv, const char *stdin_text,
+                               const char *stdout_path, tool_result *r)
 {
     char out_path[] = "/tmp/ordo-test-outXXXXXX", err_path[] = "/tmp/ordo-test-errXXXXXX",
          in_path[] = "/tmp/ordo-test-inXXXXXX";
@@ -40,6 +42,12 @@ static inline void tool_run(const char *tool, const char *const *argv, const cha
     lseek(fi, 0, SEEK_SET);
     pid_t pid = fork();
     if (pid == 0) {
+        if (stdout_path) {
+            close(fo);
+            fo = open(stdout_path, O_WRONLY);
+            if (fo < 0)
+                _exit(126);
+        }
         dup2(fi, 0), dup2(fo, 1), dup2(fe, 2);
         execv(tool, (char *const *)argv);
         _exit(127);
@@ -52,6 +60,12 @@ static inline void tool_run(const char *tool, const char *const *argv, const cha
     tool_slurp(fe, r->err, sizeof r->err);
     close(fi);
     unlink(out_path), unlink(err_path), unlink(in_path);
+}
+
+static inline void tool_run(const char *tool, const char *const *argv, const char *stdin_text,
+                            tool_result *r)
+{
+    tool_run_to(tool, argv, stdin_text, NULL, r);
 }
 
 #endif

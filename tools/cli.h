@@ -11,11 +11,21 @@
 
 /* Exit status of every usage or input error. */
 #define CLI_EXIT_BAD_INPUT 2
+/* Exit status of a failure of the machine: out of memory, a write error on
+ * standard output. */
+#define CLI_EXIT_MACHINE 1
 
-/* Prints "ordo: <message>" on stderr and exits with status 2. */
+/* Prints "ordo: <message>" on stderr and exits with status 2 (1 when
+ * standard output, flushed first, had a write error: both are reported). */
 void cli_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* The same without the "ordo: " prefix, for "FILE:LINE:COLUMN: message". */
 void cli_fail_plain(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Flushes standard output; a write error (now or earlier) prints "ordo: write
+ * error on standard output: REASON" and exits with status 1. The one rule
+ * for every command: main calls it when a command returns. */
+void cli_flush_stdout(void);
+/* The same message and status after a failed write; uses errno. */
+void cli_write_error(void) __attribute__((noreturn));
 /* Allocates or exits with a message (the tool, unlike the library, may allocate). */
 void *cli_alloc(size_t n);
 /* p grown (doubling *cap, at least min_cap) to hold need bytes; exits when

@@ -1,31 +1,69 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* 0 when everything written to stdout so far reached it, else the errno of
+ * the failure (EIO when the stream only kept its error flag). */
+static int stdout_error(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    return errno ? errno : EIO;
+}
+
+static void write_error(int e) __attribute__((noreturn));
+static void write_error(int e)
+{
+    fprintf(stderr, "ordo: write error on standard output: %s\n", strerror(e));
+    exit(CLI_EXIT_MACHINE);
+}
+
+void cli_write_error(void) { write_error(errno ? errno : EIO); }
+
+void cli_flush_stdout(void)
+{
+    int e = stdout_error();
+    if (e)
+        write_error(e);
+}
+
+/* cli_fail's end, once its message is out: status 2, or the write error e
+ * that stdout_error found before the message, reported too, whose status
+ * wins: the output before the bad input did not all arrive. */
+static void fail_exit(int e) __attribute__((noreturn));
+static void fail_exit(int e)
+{
+    fputc('\n', stderr);
+    if (e)
+        write_error(e);
+    exit(CLI_EXIT_BAD_INPUT);
+}
+
+/* stdout is flushed before the message so that what it holds comes first. */
 void cli_fail(const char *fmt, ...)
 {
+    int e = stdout_error();
     va_list ap;
-    fflush(stdout);
     fputs("ordo: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    exit(CLI_EXIT_BAD_INPUT);
+    fail_exit(e);
 }
 
 void cli_fail_plain(const char *fmt, ...)
 {
+    int e = stdout_error();
     va_list ap;
-    fflush(stdout);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    exit(CLI_EXIT_BAD_INPUT);
+    fail_exit(e);
 }
 
 void *cli_alloc(size_t n)
@@ -33,7 +71,7 @@ void *cli_alloc(size_t n)
     void *p = malloc(n ? n : 1);
     if (!p) {
         fputs("ordo: out of memory\n", stderr);
-        exit(1);
+        exit(CLI_EXIT_MACHINE);
     }
     return p;
 }
@@ -48,7 +86,7 @@ void *cli_grow(void *p, size_t *cap, size_t need, size_t min_cap)
     void *q = realloc(p, c);
     if (!q) { /* a failure of the machine, as in cli_alloc */
         fputs("ordo: out of memory\n", stderr);
-        exit(1);
+        exit(CLI_EXIT_MACHINE);
     }
     *cap = c;
     return q;

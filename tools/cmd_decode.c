@@ -542,9 +542,10 @@ static const char *order_name(int o)
     return names[o & 3];
 }
 
-/* Decodes one key; prints a CSV row (or the inspect table). 0 on success,
- * else prints the reason on stderr. */
-static int decode_one(const schema *s, const char *hex, int inspect, size_t index)
+/* Decodes one key and prints a CSV row (or the inspect table), built whole
+ * first so that nothing of a bad key reaches stdout; a bad key ends the run
+ * with its reason on stderr (cli_fail). */
+static void decode_one(const schema *s, const char *hex, int inspect, size_t index)
 {
     uint8_t *key;
     size_t len;
@@ -553,48 +554,51 @@ static int decode_one(const schema *s, const char *hex, int inspect, size_t inde
     cli_hex_arg(what, hex, &key, &len);
     ordo_key_reader r;
     ordo_key_reader_init(&r, key, len);
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *row = open_memstream(&text, &tlen);
+    if (!row)
+        cli_fail("decode: out of memory");
     if (inspect)
-        printf("%-5s %-16s %-16s %-17s %6s %6s  %s\n", "field", "name", "type", "order", "offset",
-               "bytes", "value");
+        fprintf(row, "%-5s %-16s %-16s %-17s %6s %6s  %s\n", "field", "name", "type", "order",
+                "offset", "bytes", "value");
     for (size_t c = 0; c < s->ncols; c++) {
         size_t at = len - ordo_key_reader_remaining(&r);
         if (inspect)
-            printf("%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name, s->cols[c].sql_name,
-                   order_name(s->cols[c].order), at);
+            fprintf(row, "%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name,
+                    s->cols[c].sql_name, order_name(s->cols[c].order), at);
         char *value = NULL;
         size_t vlen = 0;
         FILE *mem = open_memstream(&value, &vlen);
-        ordo_status st = decode_field(&r, &s->cols[c], mem, !inspect);
-        fclose(mem);
-        if (st != ORDO_OK) {
-            fflush(stdout);
-            fprintf(stderr, "ordo: decode: key %zu, column '%s' at byte %zu: %s\n", index,
-                    s->cols[c].name, at, ordo_status_message(st));
-            free(value), free(key);
-            return 0;
-        }
+        ordo_status st = mem ? decode_field(&r, &s->cols[c], mem, !inspect) : ORDO_ERR_NULL_ARG;
+        if (mem)
+            fclose(mem);
+        if (st != ORDO_OK)
+            cli_fail("decode: key %zu, column '%s' at byte %zu: %s", index, s->cols[c].name, at,
+                     ordo_status_message(st));
         size_t end = len - ordo_key_reader_remaining(&r);
         if (inspect) {
-            printf("%6zu  ", end - at);
+            fprintf(row, "%6zu  ", end - at);
             for (size_t k = at; k < end; k++)
-                printf("%02x", key[k]);
-            printf("  %s\n", value);
-        } else {
-            printf("%s%s", c ? "," : "", value);
+                fprintf(row, "%02x", key[k]);
+            fputs("  ", row);
+        } else if (c) {
+            fputc(',', row);
         }
+        fwrite(value, 1, vlen, row);
+        if (inspect)
+            fputc('\n', row);
         free(value);
     }
-    if (ordo_key_reader_remaining(&r)) {
-        fflush(stdout);
-        fprintf(stderr, "ordo: decode: key %zu: %zu bytes left after the last column (schema mismatch)\n",
-                index, ordo_key_reader_remaining(&r));
-        free(key);
-        return 0;
-    }
+    if (ordo_key_reader_remaining(&r))
+        cli_fail("decode: key %zu: %zu bytes left after the last column (schema mismatch)", index,
+                 ordo_key_reader_remaining(&r));
     if (!inspect)
-        putchar('\n');
+        fputc('\n', row);
+    fclose(row);
+    fwrite(text, 1, tlen, stdout);
+    free(text);
     free(key);
-    return 1;
 }
 
 static int run(int argc, char **argv, int inspect)
@@ -625,26 +629,25 @@ static int run(int argc, char **argv, int inspect)
     char err[256];
     if (!schema_parse(schema_text, "ordered", &s, err, sizeof err))
         cli_fail("%s: --schema: %s", cmd, err);
-    int ok = 1;
     if (inspect && nargs != 1)
         cli_fail("inspect: needs exactly one HEX key");
     if (nargs == 0 || (nargs == 1 && !strcmp(args[0], "-"))) {
         char *line = NULL;
         size_t cap = 0, index = 0;
         ssize_t n;
-        while (ok && (n = getline(&line, &cap, stdin)) > 0) {
+        while ((n = getline(&line, &cap, stdin)) > 0) {
             while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
                 line[--n] = 0;
-            ok = decode_one(&s, line, inspect, ++index);
+            decode_one(&s, line, inspect, ++index);
         }
         free(line);
     } else {
-        for (int i = 0; i < nargs && ok; i++)
-            ok = decode_one(&s, args[i], inspect, (size_t)i + 1);
+        for (int i = 0; i < nargs; i++)
+            decode_one(&s, args[i], inspect, (size_t)i + 1);
     }
     schema_free(&s);
     free(args);
-    return ok ? 0 : CLI_EXIT_BAD_INPUT;
+    return 0;
 }
 
 int cmd_decode(int argc, char **argv) { return run(argc, argv, 0); }

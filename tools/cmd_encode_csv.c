@@ -305,7 +305,7 @@ static void *worker(void *arg)
 static int write_chunk(chunk *ch)
 {
     if (ch->out.len && fwrite(ch->out.p, 1, ch->out.len, stdout) != ch->out.len)
-        cli_fail("encode: write error on standard output");
+        cli_write_error();
     return !ch->msg[0];
 }
 
@@ -406,8 +406,8 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     pthread_mutex_unlock(&p.mu);
     for (size_t i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
-    if (fflush(stdout) != 0)
-        cli_fail("encode: write error on standard output");
+    /* stdout is checked by cli_fail_plain below or by main: a write error
+     * and a bad row are both reported */
 
     char msg[sizeof p.slots[0].msg] = "";
     if (fail)

@@ -17,6 +17,10 @@ typedef struct scanner {
     schema table, key;
     size_t *key_cols;
     int *is_key, value_all;
+    /* LexKey --prefix: whether each of its nlead values is NULL (see
+     * print_row) */
+    int *lead_null;
+    size_t nlead;
 } scanner;
 
 typedef struct bytes {
@@ -44,6 +48,12 @@ static bytes encode_leading(scanner *S, const char *what, const char *text, int 
     size_t k = rd.nfields;
     if (k > S->key.ncols)
         cli_fail("scan: %s: %zu values, the key has %zu columns", what, k, S->key.ncols);
+    if (prefix && S->fmt != ORDO_FORMAT_ORDERED) {
+        S->lead_null = cli_alloc(k * sizeof *S->lead_null);
+        S->nlead = k;
+        for (size_t c = 0; c < k; c++)
+            S->lead_null[c] = rd.fields[c].n == 0 && !rd.fields[c].quoted;
+    }
     schema lead = {S->key.cols, k};
     batchbuf b;
     batchbuf_init(&b, &lead, 1);
@@ -84,10 +94,11 @@ typedef struct field_text {
 } field_text;
 
 /* Prints one row: key columns decoded (all of them into km, one after the
- * other), the others from the value, in the order of out[]. */
-static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                      const size_t *out, size_t nout, field_text *ft, FILE *km, char **kbuf,
-                      long *kat)
+ * other), the others from the value, in the order of out[]. 0 when the row
+ * is not in a LexKey prefix after all. */
+static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
+                     const size_t *out, size_t nout, field_text *ft, FILE *km, char **kbuf,
+                     long *kat)
 {
     const uint8_t *end = v + vn;
     for (size_t c = 0; c < S->table.ncols; c++) {
@@ -100,6 +111,13 @@ static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v,
                      S->table.cols[c].name);
         ft[c].n = n, ft[c].is_null = is_null, ft[c].decoded = 0;
     }
+    /* LexKey writes NULL as byte 00 and "" as nothing before the 00 that
+     * ends a part, so a prefix's bytes also match rows holding NULL where
+     * it holds "" (and the reverse): the value, which holds every column of
+     * a LexKey table, tells them apart. */
+    for (size_t i = 0; i < S->nlead; i++)
+        if (ft[S->key_cols[i]].is_null != S->lead_null[i])
+            return 0;
     if (!S->value_all) {
         size_t skip = S->tag >= 0;
         ordo_key_reader r;
@@ -128,6 +146,7 @@ static void print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v,
             csv_text(f->p, f->n, stdout);
     }
     putchar('\n');
+    return 1;
 }
 
 static const char *usage =
@@ -160,7 +179,8 @@ int cmd_scan(int argc, char **argv)
             char *end;
             errno = 0;
             unsigned long long n = strtoull(v, &end, 10);
-            if (*end || end == v || errno || v[0] == '-' ||
+            /* digits only: strtoull also takes spaces and a sign before them */
+            if (*end || end == v || errno || strspn(v, "0123456789") != strlen(v) ||
                 (a[2] == 't' && n > 254))
                 cli_fail("scan: %s: expected %s, got '%s'", a,
                          a[2] == 't' ? "0 to 254" : "a count", v);
@@ -197,7 +217,10 @@ int cmd_scan(int argc, char **argv)
     memset(&S, 0, sizeof S);
     S.tag = tag;
     S.fmt = schema_format(m.format);
-    if (!S.fmt || !schema_parse(m.schema, "ordered", &S.table, err, sizeof err))
+    if (!S.fmt)
+        cli_fail("scan: the table's stored format '%s' is unknown (ordered, lexkey, "
+                 "lexkey-legacy)", m.format);
+    if (!schema_parse(m.schema, "ordered", &S.table, err, sizeof err))
         cli_fail("scan: the table's stored schema is unreadable: %s", err);
     S.key_cols = cli_alloc((S.table.ncols + strlen(m.key) + 1) * sizeof *S.key_cols);
     if (!schema_key(&S.table, m.key, m.format, &S.key, S.key_cols, err, sizeof err))
@@ -278,20 +301,19 @@ int cmd_scan(int argc, char **argv)
         store_iter *it = store_iter_open(st, lower.p, lower.n, upper.p, upper.n, reverse);
         if (!it)
             cli_fail("scan: out of memory");
-        for (; rows < limit && store_iter_valid(it); store_iter_next(it), rows++) {
+        for (; rows < limit && store_iter_valid(it); store_iter_next(it)) {
             size_t kn, vn;
             const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
-            print_row(&S, k, kn, v, vn, out, nout, ft, km, &kbuf, kat);
+            rows += (unsigned long long)print_row(&S, k, kn, v, vn, out, nout, ft, km, &kbuf, kat);
         }
         if (store_iter_error(it))
             cli_fail("scan: %s", store_iter_error(it));
         store_iter_close(it);
     }
-    if (fflush(stdout) || ferror(stdout))
-        cli_fail("scan: write error on standard output");
+    cli_flush_stdout();
     fclose(km);
     free(kbuf), free(kat), free(ft), free(out), free(lower.p), free(upper.p);
-    free(S.key_cols), free(S.is_key);
+    free(S.key_cols), free(S.is_key), free(S.lead_null);
     schema_free(&S.table), schema_free(&S.key);
     table_meta_free(&m);
     store_close(st);

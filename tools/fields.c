@@ -359,8 +359,12 @@ static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, si
             for (size_t f = 0; !e && f < nf; f++) {
                 const char *fe = field_put(&rb, f, 0, text + start[f], len[f], quoted[f]);
                 if (fe) {
-                    snprintf(why, sizeof why, "field '%s' (%s): %s", cols[f].name,
+                    /* a nested record's message is in why itself: compose
+                     * apart, then copy */
+                    char msg[sizeof why];
+                    snprintf(msg, sizeof msg, "field '%s' (%s): %s", cols[f].name,
                              cols[f].sql_name, fe);
+                    memcpy(why, msg, sizeof why);
                     e = why;
                 }
             }

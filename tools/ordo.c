@@ -31,10 +31,8 @@ static const char usage[] =
     "                                      rows of a loaded table as CSV, in key order\n"
     "  version                             version, SIMD implementation, CPU features\n";
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-    if (argc < 2)
-        cli_fail("missing command\n%s", usage);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         fputs(usage, stdout);
@@ -62,4 +60,15 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
         return cmd_version(argc - 1, argv + 1);
     cli_fail("unknown command '%s'\n%s", cmd, usage);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        cli_fail("missing command\n%s", usage);
+    int rc = run(argc, argv);
+    /* One rule for every command: what it printed must reach stdout, else
+     * status 1 (exit() would flush and drop the error). */
+    cli_flush_stdout();
+    return rc;
 }

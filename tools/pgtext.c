@@ -113,12 +113,10 @@ const char *pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out)
     return NULL;
 }
 
-/* PostgreSQL's float syntax: a decimal or exponent literal, read and checked
- * in one pass by parse_float.c, or nan/inf/infinity in any case after an
- * optional sign. Hex floats, spaces and trailing text are refused, and so is
- * text of FLOAT_TEXT_MAX bytes or more (the former copy's buffer size; kept
- * so that what is accepted does not change). */
-#define FLOAT_TEXT_MAX 512
+/* PostgreSQL's float syntax: a decimal or exponent literal of any length,
+ * read and checked in one pass by parse_float.c, or nan/inf/infinity in any
+ * case after an optional sign. Hex floats, spaces and trailing text are
+ * refused. */
 #define FLOAT_SYNTAX "expected a number, NaN, Infinity or -Infinity"
 
 /* The nan/inf words as a C string for strtod / strtof, which give their
@@ -138,8 +136,6 @@ const char *pg_parse_double(const char *s, size_t n, double *out)
 {
     double d;
     char buf[16];
-    if (n >= FLOAT_TEXT_MAX)
-        return FLOAT_SYNTAX;
     switch (pf_parse_double(s, n, &d)) {
     case PF_OK:
         *out = d;
@@ -160,8 +156,6 @@ const char *pg_parse_float(const char *s, size_t n, float *out)
 {
     float f;
     char buf[16];
-    if (n >= FLOAT_TEXT_MAX)
-        return FLOAT_SYNTAX;
     switch (pf_parse_float(s, n, &f)) { /* rounds once, straight to float32 */
     case PF_OK:
         *out = f;

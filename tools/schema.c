@@ -173,8 +173,8 @@ static void free_labels(schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
         free(c->labels[i]);
-    free(c->labels), free(c->type_spec);
-    c->labels = NULL, c->type_spec = NULL, c->nlabels = 0;
+    free(c->labels), free(c->type_spec), free(c->name);
+    c->labels = NULL, c->type_spec = NULL, c->name = NULL, c->nlabels = 0;
     if (c->fields) {
         schema_free(c->fields);
         free(c->fields);
@@ -207,7 +207,11 @@ static long parse_enum(const char *s, size_t n, schema_column *c, char *err, siz
     for (;;) {
         while (i < n && isspace((unsigned char)s[i]))
             i++;
-        if (i >= n || s[i] != '\'') {
+        if (i >= n) {
+            snprintf(err, errlen, "column '%s': enum( without its )", c->name);
+            return -1;
+        }
+        if (s[i] != '\'') {
             snprintf(err, errlen, "column '%s': enum labels are written in single quotes", c->name);
             return -1;
         }
@@ -246,6 +250,10 @@ static long parse_enum(const char *s, size_t n, schema_column *c, char *err, siz
         }
         if (i < n && s[i] == ')')
             break;
+        if (i >= n) {
+            snprintf(err, errlen, "column '%s': enum( without its )", c->name);
+            return -1;
+        }
         snprintf(err, errlen, "column '%s': expected ',' or ')' after enum label '%s'", c->name,
                  label);
         return -1;
@@ -327,6 +335,63 @@ static long parse_record(const char *s, size_t n, schema_column *c, char *err, s
     return (long)i;
 }
 
+/* The parentheses of s[0..n) (the type after the name, or what follows an
+ * enum's labels or a record's fields): normalise drops them, so they are
+ * checked here. Only type modifiers may appear, "(10)" or "(10, 2)", after a
+ * type name; 0 with a message otherwise. */
+static int check_parens(const char *s, size_t n, const schema_column *c, char *err, size_t errlen)
+{
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ')') {
+            snprintf(err, errlen, "column '%s': a ')' without its '('", c->name);
+            return 0;
+        }
+        if (s[i] != '(')
+            continue;
+        const char *close = memchr(s + i, ')', n - i);
+        if (!close) {
+            snprintf(err, errlen, "column '%s': a '(' without its ')'", c->name);
+            return 0;
+        }
+        size_t end = (size_t)(close - s) + 1;
+        if (c->sql == SQL_ENUM || c->sql == SQL_RECORD) {
+            snprintf(err, errlen, "column '%s': unexpected '%.*s' after the %s", c->name,
+                     (int)(end - i), s + i,
+                     c->sql == SQL_ENUM ? "enum's labels" : "record's fields");
+            return 0;
+        }
+        if (seen++) {
+            snprintf(err, errlen, "column '%s': a second type modifier '%.*s'", c->name,
+                     (int)(end - i), s + i);
+            return 0;
+        }
+        /* integers, comma-separated; numeric's scale may be negative */
+        size_t j = i + 1;
+        for (;;) {
+            while (j < n && isspace((unsigned char)s[j]))
+                j++;
+            j += j < n && s[j] == '-';
+            size_t digits = j;
+            while (j < n && isdigit((unsigned char)s[j]))
+                j++;
+            while (j < n && isspace((unsigned char)s[j]))
+                j++;
+            if (j == digits || j >= n || (s[j] != ',' && s[j] != ')'))
+                break;
+            if (s[j++] == ')')
+                break;
+        }
+        if (j != end) {
+            snprintf(err, errlen, "column '%s': type modifier '%.*s' is not a list of integers",
+                     c->name, (int)(end - i), s + i);
+            return 0;
+        }
+        i = end - 1;
+    }
+    return 1;
+}
+
 static int parse_column(const char *s, size_t n, const char *format, schema_column *c, char *err,
                         size_t errlen, size_t index)
 {
@@ -334,7 +399,7 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
     while (n && isspace((unsigned char)*s))
         s++, n--;
     /* the name: an identifier or a double-quoted name */
-    size_t k = 0;
+    size_t k = 0, from = 0, len;
     if (n && *s == '"') {
         for (k = 1; k < n && s[k] != '"'; k++)
             ;
@@ -342,13 +407,19 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
             snprintf(err, errlen, "column %zu: unterminated quoted name", index + 1);
             return 0;
         }
-        snprintf(c->name, sizeof c->name, "%.*s", (int)(k - 1), s + 1);
+        from = 1, len = k - 1;
         k++;
     } else {
         while (k < n && !isspace((unsigned char)s[k]))
             k++;
-        snprintf(c->name, sizeof c->name, "%.*s", (int)k, s);
+        len = k;
     }
+    if (!(c->name = malloc(len + 1))) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    memcpy(c->name, s + from, len);
+    c->name[len] = 0;
     if (!c->name[0]) {
         snprintf(err, errlen, "column %zu: missing name", index + 1);
         return 0;
@@ -361,6 +432,10 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
         return 0;
     }
     k += (size_t)taken;
+    if (!check_parens(s + k, n - k, c, err, errlen)) {
+        free_labels(c);
+        return 0;
+    }
     char rest[256];
     if (c->sql == SQL_ENUM || c->sql == SQL_RECORD) { /* a placeholder word, then any order
                                                          words, as for other types */

@@ -45,7 +45,7 @@ typedef enum sql_type {
 struct schema;
 
 typedef struct schema_column {
-    char name[64];
+    char *name;           /* malloc'd: any length, never cut */
     sql_type sql;
     const char *sql_name; /* canonical name, for messages */
     int desc;             /* 1 for DESC */
