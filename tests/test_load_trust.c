@@ -136,6 +136,12 @@ static void test_seeded_database_folder(void **state)
                                                                : "FIFO") != NULL);
             }
             run_free(&r);
+            /* scan reads the folder: a link or FIFO is refused, never
+             * followed or waited on (a hard link is only read) */
+            ordo_timed(&r, NULL, 0, ARGS("scan", "--db", db, "--tag", "1"));
+            if (k != 2)
+                expect_refused(&r, names[n]);
+            run_free(&r);
             if (tree_digest(sent) != before)
                 fail_msg("%s as %s changed the sentinel tree", names[n], kinds[k]);
             assert_int_equal(t_sh("test -e '%s/a' && test -e '%s/sub/c'", sent, sent), 0);

@@ -898,7 +898,7 @@ static void check_room(const load_options *o)
 {
     char err[600];
     int exists = 0;
-    if (!dbdir_check(o->db, &exists, err, sizeof err))
+    if (!dbdir_check(o->db, 1, &exists, err, sizeof err))
         load_refuse("%s", err);
     struct rlimit rl;
     if (!getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&

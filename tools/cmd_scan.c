@@ -1,6 +1,7 @@
 /* ordo scan: the rows of a table `ordo load` wrote, as CSV in key order
  * (or reversed), within a prefix or a range of leading key columns. */
 #include "cli.h"
+#include "dbdir.h"
 #include "fields.h"
 #include "keysort.h"
 #include "rowvalue.h"
@@ -201,6 +202,9 @@ int cmd_scan(int argc, char **argv)
     static char outbuf[1 << 20]; /* before any output */
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     char err[512];
+    int exists; /* a link or FIFO in it would be read (or block) as the database */
+    if (!dbdir_check(db, 0, &exists, err, sizeof err))
+        cli_fail("scan: %s", err);
     store *st = store_open(db, 1, err, sizeof err);
     if (!st)
         cli_fail("scan: %s", err);

@@ -31,7 +31,7 @@ static int has_suffix(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-int dbdir_check(const char *dir, int *exists, char *err, size_t errlen)
+int dbdir_check(const char *dir, int writing, int *exists, char *err, size_t errlen)
 {
     struct stat st;
     *exists = 0;
@@ -69,7 +69,8 @@ int dbdir_check(const char *dir, int *exists, char *err, size_t errlen)
                      "and ordo follows no links in it (remove or move it)",
                      dir, e->d_name, kind(st.st_mode));
             ok = 0;
-        } else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !has_suffix(e->d_name, ".sst")) {
+        } else if (writing && S_ISREG(st.st_mode) && st.st_nlink > 1 &&
+                   !has_suffix(e->d_name, ".sst")) {
             /* SST files are never written once made (and ingestion links
              * them); any other file RocksDB may write or extend in place */
             snprintf(err, errlen,

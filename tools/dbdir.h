@@ -15,8 +15,9 @@
 
 #define DBDIR_TMP_PREFIX ".ordo-load-"
 
-/* 1: DIR is usable (*exists tells whether it was there), 0: refused (err). */
-int dbdir_check(const char *dir, int *exists, char *err, size_t errlen);
+/* 1: DIR is usable (*exists tells whether it was there), 0: refused (err).
+ * Hard links matter only to a writer (a reader writes nothing through them). */
+int dbdir_check(const char *dir, int writing, int *exists, char *err, size_t errlen);
 
 typedef struct dbdir_tmp {
     int fd;          /* the temporary folder, or -1 */
