@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -146,6 +148,28 @@ static inline int leftovers(const char *db)
         n += !strncmp(e->d_name, ".ordo-load-", 11);
     closedir(d);
     return n;
+}
+
+/* Starts `ordo args...` (a load into db) and kills it with SIGKILL once
+ * it has spilled its second run: it leaves a temporary folder behind. */
+static inline void kill_while_spilling(const char *db, const char *const *args)
+{
+    pid_t pid = start_ordo(args, NULL, 0);
+    int spilled = 0;
+    for (int i = 0; i < 2000 && !spilled; i++) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+        spilled = t_sh("ls %s/.ordo-load-*/run-000001 >/dev/null 2>&1", db) == 0;
+    }
+    if (!spilled)
+        kill(pid, SIGKILL);
+    assert_true(spilled);
+    kill(pid, SIGKILL);
+    run r;
+    finish_ordo(pid, &r);
+    assert_int_equal(r.status, 128 + SIGKILL);
+    run_free(&r);
+    assert_int_equal(leftovers(db), 1);
 }
 
 static inline int setup(void **state)

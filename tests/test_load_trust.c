@@ -191,18 +191,7 @@ static void test_leftovers_only_ordos_own(void **state)
     fclose(f);
     const char *args[] = {"load", "--db", db, "--tag", "3", "--memory", "1M", "--schema",
                           "a int, b text", "--key", "a", big, NULL};
-    pid_t pid = start_ordo(args, NULL, 0);
-    int spilled = 0;
-    for (int i = 0; i < 2000 && !spilled; i++) {
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-        spilled = t_sh("ls %s/.ordo-load-*/run-000001 >/dev/null 2>&1", db) == 0;
-    }
-    assert_true(spilled);
-    kill(pid, SIGKILL);
-    finish_ordo(pid, &r);
-    run_free(&r);
-    assert_int_equal(leftovers(db), 1);
+    kill_while_spilling(db, args);
     assert_int_equal(t_sh("cd %s/.ordo-load-* && ln -s '%s' dirlink && ln -s '%s/a' filelink && "
                           "ln '%s/b' hardlink && mkfifo fifo && ln -sf '%s/sub/c' run-000000",
                           db, sent, sent, sent, sent),
