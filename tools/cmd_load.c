@@ -176,9 +176,8 @@ static int undo_writebatch(loader *L, char *err, size_t errlen)
 /* Ends a failed load: the worker idle, what the load wrote undone (write
  * batches, the temporary folder, a --rejects file it created), then the
  * message ("ordo: load: " first unless plain) and exit status code. */
-static void load_failv(int code, int plain, const char *fmt, va_list ap)
-    __attribute__((noreturn, format(printf, 3, 0)));
-static void load_failv(int code, int plain, const char *fmt, va_list ap)
+static void load_end(int code, int plain, char *msg) __attribute__((noreturn));
+static void load_end(int code, int plain, char *msg)
 {
     loader *L = g_load;
     char undo[700] = "";
@@ -196,41 +195,36 @@ static void load_failv(int code, int plain, const char *fmt, va_list ap)
         }
     }
     cleanup();
+    static const char unchanged[] = "; the database is unchanged";
+    size_t n = strlen(msg), u = sizeof unchanged - 1;
+    if (undo[0] && n >= u && !strcmp(msg + n - u, unchanged)) /* it is not */
+        msg[n - u] = 0;
     fflush(stdout);
-    if (!plain)
-        fputs("ordo: load: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    fputs(undo, stderr);
+    fprintf(stderr, "%s%s\n%s", plain ? "" : "ordo: load: ", msg, undo);
     exit(code);
 }
 
+#define LOAD_END(code, plain)                                                                      \
+    do {                                                                                           \
+        char msg[4096];                                                                            \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        vsnprintf(msg, sizeof msg, fmt, ap);                                                       \
+        va_end(ap);                                                                                \
+        load_end(code, plain, msg);                                                                \
+    } while (0)
+
 /* A failure of the machine: exit status 1. */
 static void load_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void load_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    load_failv(1, 0, fmt, ap);
-}
+static void load_fail(const char *fmt, ...) { LOAD_END(1, 0); }
 
 /* Refused (a bad option, a taken tag, a bad folder): exit status 2. */
 static void load_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void load_refuse(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    load_failv(CLI_EXIT_BAD_INPUT, 0, fmt, ap);
-}
+static void load_refuse(const char *fmt, ...) { LOAD_END(CLI_EXIT_BAD_INPUT, 0); }
 
 /* A bad row: "FILE:LINE:COLUMN: message", exit status 2. */
 static void load_fail_at(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void load_fail_at(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    load_failv(CLI_EXIT_BAD_INPUT, 1, fmt, ap);
-}
+static void load_fail_at(const char *fmt, ...) { LOAD_END(CLI_EXIT_BAD_INPUT, 1); }
 
 static void check_signal(void)
 {
@@ -332,9 +326,9 @@ static int sorted_sink(void *ctx, const uint8_t *rec, char *err, size_t errlen)
         L->duplicates++;
         if (L->o->on_duplicate == DUP_ERROR) {
             load_fail_at("%s:%llu: duplicate key: line %llu has the same key "
-                           "(--on-duplicate first|last keeps one); the database is unchanged",
-                           L->name, (unsigned long long)rec_line(rec),
-                           (unsigned long long)rec_line(last));
+                         "(--on-duplicate first|last keeps one); the database is unchanged",
+                         L->name, (unsigned long long)rec_line(rec),
+                         (unsigned long long)rec_line(last));
         }
         if (L->o->on_duplicate == DUP_FIRST)
             return 1;
@@ -627,7 +621,7 @@ static void read_input(loader *L, FILE *f)
     }
     if (rc < 0)
         load_fail_at("%s:%zu:%zu: %s; the database is unchanged", L->name, rd.err_line,
-                       rd.err_column, rd.err);
+                     rd.err_column, rd.err);
     if (ferror(f))
         load_fail("%s: read error; the database is unchanged", L->name);
     post_slot(L);
@@ -677,8 +671,8 @@ static void check_free(loader *L)
     store_iter_close(it);
     if (used)
         load_refuse(tag < 0 ? "the database is not empty: load with --tag N"
-                          : "tag %d already holds keys; load into another tag or database",
-                  tag);
+                            : "tag %d already holds keys; load into another tag or database",
+                    tag);
 }
 
 /* ------------------------------------------------------------- options */
