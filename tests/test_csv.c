@@ -776,6 +776,34 @@ static void long_column_names(void **state)
     }
 }
 
+/* float(p) is real for p up to 24 and double precision above, as in
+ * PostgreSQL (it was always double precision); p outside 1..53 is refused. */
+static void float_precision(void **state)
+{
+    (void)state;
+    static const char *const same[][2] = {
+        {"x float(1)", "x real"},           {"x float(24) DESC", "x real DESC"},
+        {"x float(25)", "x double precision"}, {"x float(53)", "x float8"},
+        {"x float", "x double precision"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        tool_result a, b;
+        const char *in = "1.1\n-0.000123456789012\n3e38\n";
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", same[i][0], "-", NULL}, in, &a);
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", same[i][1], "-", NULL}, in, &b);
+        if (a.status || b.status || strcmp(a.out, b.out))
+            fail_msg("'%s' (%d: %s%s) differs from '%s' (%d: %s%s)", same[i][0], a.status, a.out,
+                     a.err, same[i][1], b.status, b.out, b.err);
+    }
+    static const char *const bad[] = {"x float(0)", "x float(54)", "x float(-3)"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tool_result r;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", bad[i], "-", NULL}, "", &r);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "precision for type float must be 1 to 53 bits"));
+    }
+}
+
 /* Issue #13 item 15: unbalanced or truncated schemas are errors that name
  * the problem (the parentheses were dropped unseen: "record(b int))" and
  * "varchar(" were accepted). */
@@ -841,6 +869,7 @@ int main(void)
         cmocka_unit_test(long_numbers),
         cmocka_unit_test(long_column_names),
         cmocka_unit_test(schema_parse_errors),
+        cmocka_unit_test(float_precision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -481,6 +481,17 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
         snprintf(err, errlen, "column '%s': unknown type '%s'", c->name, rest);
         return 0;
     }
+    const char *mod = memchr(s + k, '(', n - k);
+    if (mod && !strcmp(rest, "float")) { /* PostgreSQL: float(1..24) is real */
+        long bits = strtol(mod + 1, NULL, 10);
+        if (bits < 1 || bits > 53) {
+            snprintf(err, errlen, "column '%s': precision for type float must be 1 to 53 bits",
+                     c->name);
+            return 0;
+        }
+        if (bits <= 24)
+            c->sql = SQL_REAL, c->sql_name = "real";
+    }
     ordo_format fmt = schema_format(format);
     int part = part_of(c->sql);
     if (fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY) {
