@@ -28,7 +28,7 @@ constexpr uint8_t kTag = 7;
 
 struct Records {
     std::vector<uint8_t> arena;        // the records
-    std::vector<keysort_item> items;   // unsorted, input order
+    std::vector<ordo__keysort_item> items;   // unsorted, input order
     size_t key_bytes = 0;
     std::string error;
 };
@@ -75,7 +75,7 @@ Records make(size_t rows)
     }
     size_t arena = 0;
     for (size_t i = 0; i < rows; i++)
-        arena += align16(REC_HEADER + 1 + offs[i + 1] - offs[i]);
+        arena += align16(ORDO__REC_HEADER + 1 + offs[i + 1] - offs[i]);
     r.arena.resize(arena);
     r.items.resize(rows);
     r.key_bytes = total + rows;
@@ -87,11 +87,11 @@ Records make(size_t rows)
         std::memcpy(p, &kn, 4);
         std::memcpy(p + 4, &vn, 4);
         std::memcpy(p + 8, &line, 8);
-        p[REC_HEADER] = kTag;
-        std::memcpy(p + REC_HEADER + 1, keys.data() + offs[i], kn - 1);
+        p[ORDO__REC_HEADER] = kTag;
+        std::memcpy(p + ORDO__REC_HEADER + 1, keys.data() + offs[i], kn - 1);
         r.items[i].prefix = 0;
         r.items[i].rec = p;
-        at += align16(REC_HEADER + kn);
+        at += align16(ORDO__REC_HEADER + kn);
     }
     return r;
 }
@@ -99,10 +99,10 @@ Records make(size_t rows)
 // What a naive user writes: memcmp through the record pointers.
 int memcmp_order(const void *pa, const void *pb)
 {
-    const uint8_t *a = static_cast<const keysort_item *>(pa)->rec;
-    const uint8_t *b = static_cast<const keysort_item *>(pb)->rec;
-    uint32_t an = rec_key_len(a), bn = rec_key_len(b);
-    int c = std::memcmp(rec_key(a), rec_key(b), an < bn ? an : bn);
+    const uint8_t *a = static_cast<const ordo__keysort_item *>(pa)->rec;
+    const uint8_t *b = static_cast<const ordo__keysort_item *>(pb)->rec;
+    uint32_t an = ordo__rec_key_len(a), bn = ordo__rec_key_len(b);
+    int c = std::memcmp(ordo__rec_key(a), ordo__rec_key(b), an < bn ? an : bn);
     return c ? c : (an > bn) - (an < bn);
 }
 
@@ -124,8 +124,8 @@ Records &records(size_t rows)
 std::string check(const Records &r)
 {
     size_t n = r.items.size();
-    std::vector<keysort_item> x(r.items), y(r.items), tmp(n);
-    if (!keysort(x.data(), tmp.data(), n))
+    std::vector<ordo__keysort_item> x(r.items), y(r.items), tmp(n);
+    if (!ordo__keysort(x.data(), tmp.data(), n))
         return "keysort: out of memory";
     std::qsort(y.data(), n, sizeof y[0], memcmp_order);
     for (size_t i = 0; i < n; i++)
@@ -151,13 +151,13 @@ void sort(benchmark::State &state, bool use_keysort)
         }
         checked = rows;
     }
-    std::vector<keysort_item> work(rows), tmp(rows);
+    std::vector<ordo__keysort_item> work(rows), tmp(rows);
     for (auto _ : state) {
         state.PauseTiming();
         std::memcpy(work.data(), r.items.data(), rows * sizeof work[0]);
         state.ResumeTiming();
         if (use_keysort) {
-            if (!keysort(work.data(), tmp.data(), rows)) {
+            if (!ordo__keysort(work.data(), tmp.data(), rows)) {
                 state.SkipWithError("keysort: out of memory");
                 return;
             }

@@ -75,9 +75,39 @@ typedef enum ordo_status {
     ORDO_ERR_NO_BOUND = 52,      /* a prefix (empty or all ff) with no finite upper bound */
 
     /* implementation selection */
-    ORDO_ERR_UNKNOWN_IMPL = 60,    /* ORDO_IMPL names no implementation */
-    ORDO_ERR_UNSUPPORTED_IMPL = 61 /* the implementation is not built or this CPU lacks it */
+    ORDO_ERR_UNKNOWN_IMPL = 60,     /* ORDO_IMPL names no implementation */
+    ORDO_ERR_UNSUPPORTED_IMPL = 61, /* the implementation is not built or this CPU lacks it */
+
+    /* the machine, files and stores (the ingest and load libraries) */
+    ORDO_ERR_OUT_OF_MEMORY = 70,    /* an allocation failed; nothing half-done is left */
+    ORDO_ERR_IO = 71,               /* a file or store operation failed (ordo_error says which) */
+    ORDO_ERR_NO_ROOM = 72,          /* too little disk space or too low a file-size limit */
+    ORDO_ERR_UNSAFE_PATH = 73,      /* a link, FIFO or foreign file where ordo would write, or an
+                                       output that is an input: refused, nothing touched */
+    ORDO_ERR_INTERRUPTED = 74,      /* the caller's cancel flag was set */
+    ORDO_ERR_NO_STORE = 75,         /* built without a store (RocksDB) */
+
+    /* loads and tables */
+    ORDO_ERR_DUPLICATE_KEY = 80,    /* two rows with the same key under the "error" policy */
+    ORDO_ERR_UNSORTED = 81,         /* keys given out of order to a writer of sorted files */
+    ORDO_ERR_TABLE_EXISTS = 82,     /* the tag (or the store) already holds a table or keys */
+    ORDO_ERR_NO_TABLE = 83,         /* no table under that tag */
+    ORDO_ERR_RESERVED_KEY = 84,     /* an untagged key starting with ff, kept for system keys */
+    ORDO_ERR_OVERLAP = 85,          /* SST files whose key ranges overlap, in one ingestion */
+    ORDO_ERR_BAD_INPUT = 86         /* a malformed input row or file (ordo_error says where) */
 } ordo_status;
+
+/* Where and why a call that reads input failed: the libraries above the
+ * core (ordo_ingest.h, ordo_load.h) fill one when the caller passes it.
+ * file is borrowed from the caller (the name it gave), or NULL; line and
+ * column are 1-based, 0 when unknown; message says what went wrong, in
+ * words, without the position (the caller adds "FILE:LINE:COLUMN: "). */
+typedef struct ordo_error {
+    ordo_status status;
+    const char *file;
+    uint64_t line, column;
+    char message[1024];
+} ordo_error;
 
 /* A constant name such as "ORDO_ERR_DST_TOO_SMALL"; "ORDO_ERR_UNKNOWN" for a
  * value that is not a status. */

@@ -21,7 +21,20 @@
     X(ORDO_ERR_INVALID_ORDER, "invalid order (not one of the four ordo_order values)")    \
     X(ORDO_ERR_NO_BOUND, "the prefix has no finite upper bound")                          \
     X(ORDO_ERR_UNKNOWN_IMPL, "unknown implementation name in ORDO_IMPL")                  \
-    X(ORDO_ERR_UNSUPPORTED_IMPL, "implementation not built or not supported by this CPU")
+    X(ORDO_ERR_UNSUPPORTED_IMPL, "implementation not built or not supported by this CPU")   \
+    X(ORDO_ERR_OUT_OF_MEMORY, "out of memory")                                            \
+    X(ORDO_ERR_IO, "a file or store operation failed")                                    \
+    X(ORDO_ERR_NO_ROOM, "not enough disk space or too low a file-size limit")             \
+    X(ORDO_ERR_UNSAFE_PATH, "refused: a link, FIFO or foreign file, or an output that is an input") \
+    X(ORDO_ERR_INTERRUPTED, "interrupted")                                                \
+    X(ORDO_ERR_NO_STORE, "built without a store (RocksDB)")                               \
+    X(ORDO_ERR_DUPLICATE_KEY, "duplicate key")                                            \
+    X(ORDO_ERR_UNSORTED, "keys out of order")                                             \
+    X(ORDO_ERR_TABLE_EXISTS, "the store already holds that table or keys under its tag")  \
+    X(ORDO_ERR_NO_TABLE, "no such table")                                                 \
+    X(ORDO_ERR_RESERVED_KEY, "an untagged key starts with byte ff (system keys)")         \
+    X(ORDO_ERR_OVERLAP, "SST files with overlapping key ranges")                          \
+    X(ORDO_ERR_BAD_INPUT, "malformed input")
 
 const char *ordo_status_name(ordo_status s)
 {

@@ -32,15 +32,15 @@ static void rs_add(recset *s, const uint8_t *key, size_t kn)
     }
     uint64_t index = s->n;
     uint32_t k32 = (uint32_t)kn, v32 = index % 2 ? 8 : 0;
-    uint8_t *r = malloc(REC_HEADER + kn + v32);
+    uint8_t *r = malloc(ORDO__REC_HEADER + kn + v32);
     assert_non_null(r);
     memcpy(r, &k32, 4);
     memcpy(r + 4, &v32, 4);
     memcpy(r + 8, &index, 8);
     if (kn)
-        memcpy(r + REC_HEADER, key, kn);
+        memcpy(r + ORDO__REC_HEADER, key, kn);
     if (v32)
-        memcpy(r + REC_HEADER + kn, &index, 8);
+        memcpy(r + ORDO__REC_HEADER + kn, &index, 8);
     s->recs[s->n++] = r;
 }
 
@@ -61,8 +61,8 @@ static int oracle_cmp(const void *pa, const void *pb)
     memcpy(&ai, a + 8, 8), memcpy(&bi, b + 8, 8);
     size_t m = an < bn ? an : bn;
     for (size_t i = 0; i < m; i++)
-        if (a[REC_HEADER + i] != b[REC_HEADER + i])
-            return a[REC_HEADER + i] < b[REC_HEADER + i] ? -1 : 1;
+        if (a[ORDO__REC_HEADER + i] != b[ORDO__REC_HEADER + i])
+            return a[ORDO__REC_HEADER + i] < b[ORDO__REC_HEADER + i] ? -1 : 1;
     if (an != bn)
         return an < bn ? -1 : 1;
     return (ai > bi) - (ai < bi);
@@ -76,7 +76,7 @@ static void print_key(const char *what, const uint8_t *rec)
     memcpy(&line, rec + 8, 8);
     printf("#   %s: index %llu, key (%u bytes) ", what, (unsigned long long)line, kn);
     for (uint32_t i = 0; i < kn && i < 64; i++)
-        printf("%02x", rec[REC_HEADER + i]);
+        printf("%02x", rec[ORDO__REC_HEADER + i]);
     printf("%s\n", kn > 64 ? "..." : "");
 }
 
@@ -85,8 +85,8 @@ static void print_key(const char *what, const uint8_t *rec)
 static void check_sorted(const recset *s, const char *what)
 {
     size_t n = s->n;
-    keysort_item *items = malloc((n ? n : 1) * sizeof *items);
-    keysort_item *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    ordo__keysort_item *items = malloc((n ? n : 1) * sizeof *items);
+    ordo__keysort_item *tmp = malloc((n ? n : 1) * sizeof *tmp);
     const uint8_t **want = malloc((n ? n : 1) * sizeof *want);
     assert_non_null(items);
     assert_non_null(tmp);
@@ -98,7 +98,7 @@ static void check_sorted(const recset *s, const char *what)
     }
     if (n)
         qsort(want, n, sizeof *want, oracle_cmp);
-    assert_int_equal(keysort(items, tmp, n), 1);
+    assert_int_equal(ordo__keysort(items, tmp, n), 1);
     for (size_t i = 0; i < n; i++) {
         if (items[i].rec != want[i]) {
             printf("# %s: n=%zu, first difference at position %zu\n", what, n, i);
@@ -112,16 +112,16 @@ static void check_sorted(const recset *s, const char *what)
     /* every record still holds its key length, index and value */
     for (size_t i = 0; i < n; i++) {
         const uint8_t *r = items[i].rec;
-        uint64_t idx = rec_line(r);
+        uint64_t idx = ordo__rec_seq(r);
         assert_true(idx < n);
         assert_ptr_equal(r, s->recs[idx]);
         if (idx % 2) {
             uint64_t v;
-            assert_int_equal(rec_value_len(r), 8);
-            memcpy(&v, rec_value(r), 8);
+            assert_int_equal(ordo__rec_value_len(r), 8);
+            memcpy(&v, ordo__rec_value(r), 8);
             assert_int_equal(v, idx);
         } else {
-            assert_int_equal(rec_value_len(r), 0);
+            assert_int_equal(ordo__rec_value_len(r), 0);
         }
     }
     free(items), free(tmp), free(want);
@@ -132,8 +132,8 @@ static void check_sorted(const recset *s, const char *what)
 static void empty_and_one(void **state)
 {
     (void)state;
-    keysort_item item, tmp;
-    assert_int_equal(keysort(&item, &tmp, 0), 1);
+    ordo__keysort_item item, tmp;
+    assert_int_equal(ordo__keysort(&item, &tmp, 0), 1);
 
     recset s;
     rs_init(&s, 1);
@@ -152,13 +152,13 @@ static void empty_and_one(void **state)
 static void compare_order(void **state)
 {
     (void)state;
-    assert_true(keysort_compare((const uint8_t *)"a", 1, (const uint8_t *)"b", 1) < 0);
-    assert_true(keysort_compare((const uint8_t *)"b", 1, (const uint8_t *)"a", 1) > 0);
-    assert_true(keysort_compare((const uint8_t *)"a", 1, (const uint8_t *)"a\0", 2) < 0);
-    assert_true(keysort_compare((const uint8_t *)"a\0", 2, (const uint8_t *)"a", 1) > 0);
-    assert_int_equal(keysort_compare((const uint8_t *)"ab", 2, (const uint8_t *)"ab", 2), 0);
-    assert_true(keysort_compare((const uint8_t *)"", 0, (const uint8_t *)"\0", 1) < 0);
-    assert_true(keysort_compare((const uint8_t *)"\xff", 1, (const uint8_t *)"\x01\xff", 2) > 0);
+    assert_true(ordo_compare((const uint8_t *)"a", 1, (const uint8_t *)"b", 1) < 0);
+    assert_true(ordo_compare((const uint8_t *)"b", 1, (const uint8_t *)"a", 1) > 0);
+    assert_true(ordo_compare((const uint8_t *)"a", 1, (const uint8_t *)"a\0", 2) < 0);
+    assert_true(ordo_compare((const uint8_t *)"a\0", 2, (const uint8_t *)"a", 1) > 0);
+    assert_int_equal(ordo_compare((const uint8_t *)"ab", 2, (const uint8_t *)"ab", 2), 0);
+    assert_true(ordo_compare((const uint8_t *)"", 0, (const uint8_t *)"\0", 1) < 0);
+    assert_true(ordo_compare((const uint8_t *)"\xff", 1, (const uint8_t *)"\x01\xff", 2) > 0);
 }
 
 /* Random keys of length 0..maxlen over a small alphabet that holds 00 and ff. */

@@ -638,9 +638,9 @@ static void test_stored_layout(void **state)
     assert_int_equal(r.status, 0);
     run_free(&r);
     char err[256];
-    store *st = store_open(db, 1, err, sizeof err);
+    ordo__store *st = ordo__store_open(db, 1, err, sizeof err);
     assert_non_null(st);
-    store_iter *it = store_iter_open(st, NULL, 0, NULL, 0, 0);
+    ordo__store_iter *it = ordo__store_iter_open(st, NULL, 0, NULL, 0, 0);
     const char *want[][2] = {
         {"070080000001", "010237"},
         {"070080000002", "03686900"},
@@ -648,26 +648,26 @@ static void test_stored_layout(void **state)
         {"ff6f72646f2f7461626c652f3030372f6b6579", "6b"},                 /* key: k */
         {"ff6f72646f2f7461626c652f3030372f726f7773", "32"},               /* rows: 2 */
     };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++, store_iter_next(it)) {
-        assert_true(store_iter_valid(it));
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++, ordo__store_iter_next(it)) {
+        assert_true(ordo__store_iter_valid(it));
         size_t kn, vn;
-        const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
+        const uint8_t *k = ordo__store_iter_key(it, &kn), *v = ordo__store_iter_value(it, &vn);
         char kh[256], vh[256];
         t_hex(k, kn, kh);
         t_hex(v, vn, vh);
         assert_string_equal(kh, want[i][0]);
         assert_string_equal(vh, want[i][1]);
     }
-    assert_true(store_iter_valid(it)); /* the schema */
+    assert_true(ordo__store_iter_valid(it)); /* the schema */
     size_t vn;
-    const uint8_t *v = store_iter_value(it, &vn);
+    const uint8_t *v = ordo__store_iter_value(it, &vn);
     assert_int_equal(vn, strlen("k integer, note text, n text"));
     assert_memory_equal(v, "k integer, note text, n text", vn);
-    store_iter_next(it);
-    assert_false(store_iter_valid(it));
-    assert_null(store_iter_error(it));
-    store_iter_close(it);
-    store_close(st);
+    ordo__store_iter_next(it);
+    assert_false(ordo__store_iter_valid(it));
+    assert_null(ordo__store_iter_error(it));
+    ordo__store_iter_close(it);
+    ordo__store_close(st);
 }
 
 /* Several SST files (--sst-size), one ingestion; the progress line on a
@@ -726,21 +726,21 @@ static void put_table_meta(const char *db, int tag, const char *format, const ch
                            const char *rows, const char *schema)
 {
     char err[256];
-    store *st = store_open(db, 0, err, sizeof err);
+    ordo__store *st = ordo__store_open(db, 0, err, sizeof err);
     if (!st)
         fail_msg("%s", err);
-    store_batch *b = store_batch_open(st, 16);
+    ordo__store_batch *b = ordo__store_batch_open(st, 16);
     assert_non_null(b);
-    const char *values[TABLE_FIELDS] = {format, key, rows, schema};
-    for (int i = 0; i < TABLE_FIELDS; i++) {
+    const char *values[ORDO__TABLE_FIELDS] = {format, key, rows, schema};
+    for (int i = 0; i < ORDO__TABLE_FIELDS; i++) {
         char k[64];
-        size_t kn = table_key(tag, table_fields[i], k);
-        assert_int_equal(store_batch_put(b, k, kn, values[i], strlen(values[i]), err, sizeof err), 1);
+        size_t kn = ordo__table_key(tag, ordo__table_fields[i], k);
+        assert_int_equal(ordo__store_batch_put(b, k, kn, values[i], strlen(values[i]), err, sizeof err), 1);
     }
-    if (!store_batch_finish(b, err, sizeof err))
+    if (!ordo__store_batch_finish(b, err, sizeof err))
         fail_msg("%s", err);
-    store_batch_close(b);
-    store_close(st);
+    ordo__store_batch_close(b);
+    ordo__store_close(st);
 }
 
 /* Issue #13 item 10: a stored format scan does not know is named in the

@@ -12,18 +12,18 @@
 static char *dump_tag(const char *db)
 {
     char err[512];
-    store *s = store_open(db, 1, err, sizeof err);
+    ordo__store *s = ordo__store_open(db, 1, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     uint8_t lo = 1, hi = 2;
-    store_iter *it = store_iter_open(s, &lo, 1, &hi, 1, 0);
+    ordo__store_iter *it = ordo__store_iter_open(s, &lo, 1, &hi, 1, 0);
     assert_non_null(it);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    for (; store_iter_valid(it); store_iter_next(it)) {
+    for (; ordo__store_iter_valid(it); ordo__store_iter_next(it)) {
         size_t kn, vn;
-        const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
+        const uint8_t *k = ordo__store_iter_key(it, &kn), *v = ordo__store_iter_value(it, &vn);
         for (size_t i = 0; i < kn; i++)
             fprintf(f, "%02x", k[i]);
         fputc(' ', f);
@@ -31,9 +31,9 @@ static char *dump_tag(const char *db)
             fprintf(f, "%02x", v[i]);
         fputc('\n', f);
     }
-    assert_null(store_iter_error(it));
-    store_iter_close(it);
-    store_close(s);
+    assert_null(ordo__store_iter_error(it));
+    ordo__store_iter_close(it);
+    ordo__store_close(s);
     fclose(f);
     return text;
 }

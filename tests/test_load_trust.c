@@ -95,7 +95,7 @@ static void test_seeded_database_folder(void **state)
     (void)state;
     static const char *names[] = {"LOCK",         "CURRENT",       "IDENTITY",
                                   "LOG",          "MANIFEST-000001", "OPTIONS-000007",
-                                  "000003.log",   "000009.sst",    ".ordo-load-x",
+                                  "000003.log",   "000099.sst",    ".ordo-load-x",
                                   ".ordo-load-ab12Cd"};
     static const char *kinds[] = {"symlink-file", "symlink-dir", "hardlink", "fifo"};
     char sent[300], db[300], in[300];
@@ -335,12 +335,12 @@ static void test_rejects_checked_before_ingest(void **state)
 static uint64_t keys_in(const char *db, const void *lo, size_t ln, const void *hi, size_t hn)
 {
     char err[512];
-    store *s = store_open(db, 1, err, sizeof err);
+    ordo__store *s = ordo__store_open(db, 1, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     uint64_t n = 0;
-    assert_true(store_count(s, lo, ln, hi, hn, &n, err, sizeof err));
-    store_close(s);
+    assert_true(ordo__store_count(s, lo, ln, hi, hn, &n, err, sizeof err));
+    ordo__store_close(s);
     return n;
 }
 
@@ -406,14 +406,14 @@ static void test_writebatch_all_or_nothing(void **state)
     run_free(&r);
     char err[512], *val = NULL;
     size_t vn = 0;
-    store *s = store_open(db, 1, err, sizeof err);
+    ordo__store *s = ordo__store_open(db, 1, err, sizeof err);
     assert_non_null(s);
     static const char rows_key[] = "\xff" "ordo/table/003/rows";
-    assert_int_equal(store_get(s, rows_key, sizeof rows_key - 1, &val, &vn, err, sizeof err), 1);
+    assert_int_equal(ordo__store_get(s, rows_key, sizeof rows_key - 1, &val, &vn, err, sizeof err), 1);
     assert_int_equal(vn, 5);
     assert_memory_equal(val, "19999", 5);
     free(val);
-    store_close(s);
+    ordo__store_close(s);
 }
 
 /* A --via writebatch load killed midway leaves its rows and its marker;

@@ -222,7 +222,11 @@ static void status_names(void **state)
         ORDO_ERR_INVALID_VALUE, ORDO_ERR_OUT_OF_RANGE, ORDO_ERR_DST_TOO_SMALL,
         ORDO_ERR_SIZE_OVERFLOW, ORDO_ERR_BAD_HEX_CHAR, ORDO_ERR_ODD_HEX_LENGTH, ORDO_ERR_BAD_JSON,
         ORDO_ERR_NO_PARTS, ORDO_ERR_NO_SEPARATOR, ORDO_ERR_EMPTY_HALF, ORDO_ERR_MALFORMED_KEY,
-        ORDO_ERR_INVALID_ORDER, ORDO_ERR_NO_BOUND, ORDO_ERR_UNKNOWN_IMPL, ORDO_ERR_UNSUPPORTED_IMPL};
+        ORDO_ERR_INVALID_ORDER, ORDO_ERR_NO_BOUND, ORDO_ERR_UNKNOWN_IMPL, ORDO_ERR_UNSUPPORTED_IMPL,
+        ORDO_ERR_OUT_OF_MEMORY, ORDO_ERR_IO, ORDO_ERR_NO_ROOM, ORDO_ERR_UNSAFE_PATH,
+        ORDO_ERR_INTERRUPTED, ORDO_ERR_NO_STORE, ORDO_ERR_DUPLICATE_KEY, ORDO_ERR_UNSORTED,
+        ORDO_ERR_TABLE_EXISTS, ORDO_ERR_NO_TABLE, ORDO_ERR_RESERVED_KEY, ORDO_ERR_OVERLAP,
+        ORDO_ERR_BAD_INPUT};
     size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         assert_string_not_equal(ordo_status_name(all[i]), "ORDO_ERR_UNKNOWN");
@@ -234,6 +238,9 @@ static void status_names(void **state)
     /* Pinned values. */
     assert_int_equal(ORDO_ERR_DST_TOO_SMALL, 30);
     assert_int_equal(ORDO_ERR_MALFORMED_KEY, 50);
+    assert_int_equal(ORDO_ERR_OUT_OF_MEMORY, 70);
+    assert_int_equal(ORDO_ERR_DUPLICATE_KEY, 80);
+    assert_int_equal(ORDO_ERR_BAD_INPUT, 86);
     assert_string_equal(ordo_version(), ORDO_VERSION_STRING);
 }
 

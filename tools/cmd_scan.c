@@ -1,12 +1,10 @@
 /* ordo scan: the rows of a table `ordo load` wrote, as CSV in key order
  * (or reversed), within a prefix or a range of leading key columns. */
 #include "cli.h"
-#include "dbdir.h"
 #include "fields.h"
-#include "keysort.h"
 #include "rowvalue.h"
-#include "store.h"
-#include "tables.h"
+
+#include <ordo_load.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -85,7 +83,7 @@ static bytes encode_leading(scanner *S, const char *what, const char *text, int 
     return out;
 }
 
-static int bytes_less(bytes a, bytes b) { return keysort_compare(a.p, a.n, b.p, b.n) < 0; }
+static int bytes_less(bytes a, bytes b) { return ordo_compare(a.p, a.n, b.p, b.n) < 0; }
 
 typedef struct field_text {
     const uint8_t *p;
@@ -157,7 +155,7 @@ static const char *usage =
 int cmd_scan(int argc, char **argv)
 {
     const char *db = NULL, *prefix = NULL, *from = NULL, *to = NULL, *columns = NULL;
-    int tag = TABLE_UNTAGGED, reverse = 0, header = 0;
+    int tag = ORDO_UNTAGGED, reverse = 0, header = 0;
     unsigned long long limit = ~0ull;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -202,21 +200,12 @@ int cmd_scan(int argc, char **argv)
     static char outbuf[1 << 20]; /* before any output */
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     char err[512];
-    int exists; /* a link or FIFO in it would be read (or block) as the database */
-    if (!dbdir_check(db, 0, &exists, err, sizeof err))
-        cli_fail("scan: %s", err);
-    store *st = store_open(db, 1, err, sizeof err);
-    if (!st)
-        cli_fail("scan: %s", err);
-    table_meta m;
-    int got = table_read(st, tag, &m, err, sizeof err);
-    if (got < 0)
-        cli_fail("scan: %s", err);
-    if (!got) {
-        if (tag == TABLE_UNTAGGED)
-            cli_fail("scan: the database has no untagged table (use --tag N)");
-        cli_fail("scan: the database has no table under tag %d", tag);
-    }
+    ordo_error e;
+    ordo_db *st = NULL; /* the folder is checked first: a link or FIFO is never read */
+    ordo_table_meta m;
+    if (ordo_db_open(db, ORDO_DB_READ_ONLY, &st, &e) != ORDO_OK ||
+        ordo_table_read(st, tag, &m, &e) != ORDO_OK)
+        cli_fail("scan: %s", e.message);
     scanner S;
     memset(&S, 0, sizeof S);
     S.tag = tag;
@@ -302,24 +291,27 @@ int cmd_scan(int argc, char **argv)
         cli_fail("scan: out of memory");
     unsigned long long rows = 0;
     if (bytes_less(lower, upper)) {
-        store_iter *it = store_iter_open(st, lower.p, lower.n, upper.p, upper.n, reverse);
-        if (!it)
-            cli_fail("scan: out of memory");
-        for (; rows < limit && store_iter_valid(it); store_iter_next(it)) {
+        ordo_scan *it = NULL;
+        if (ordo_scan_open(st, lower.p, lower.n, upper.p, upper.n, reverse, &it, &e) != ORDO_OK)
+            cli_fail("scan: %s", e.message);
+        while (rows < limit) {
             size_t kn, vn;
-            const uint8_t *k = store_iter_key(it, &kn), *v = store_iter_value(it, &vn);
+            const uint8_t *k, *v;
+            int found;
+            if (ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e) != ORDO_OK)
+                cli_fail("scan: %s", e.message);
+            if (!found)
+                break;
             rows += (unsigned long long)print_row(&S, k, kn, v, vn, out, nout, ft, km, &kbuf, kat);
         }
-        if (store_iter_error(it))
-            cli_fail("scan: %s", store_iter_error(it));
-        store_iter_close(it);
+        ordo_scan_close(it);
     }
     cli_flush_stdout();
     fclose(km);
     free(kbuf), free(kat), free(ft), free(out), free(lower.p), free(upper.p);
     free(S.key_cols), free(S.is_key), free(S.lead_null);
     schema_free(&S.table), schema_free(&S.key);
-    table_meta_free(&m);
-    store_close(st);
+    ordo_table_meta_free(&m);
+    ordo_db_close(st);
     return 0;
 }

@@ -71,3 +71,22 @@ void outfile_discard(outfile *o)
         unlink(o->path);
     o->created = 0;
 }
+
+int outfile_in_folder(const char *dir, const char *path)
+{
+    struct stat ds, ps;
+    if (stat(dir, &ds))
+        return 0;
+    if (!stat(path, &ps) && ps.st_dev == ds.st_dev && ps.st_ino == ds.st_ino)
+        return 1;
+    char parent[4200];
+    snprintf(parent, sizeof parent, "%s", path);
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == parent)
+        parent[1] = 0;
+    else
+        *slash = 0;
+    return !stat(parent, &ps) && ps.st_dev == ds.st_dev && ps.st_ino == ds.st_ino;
+}

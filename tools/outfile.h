@@ -31,4 +31,8 @@ void outfile_keep(outfile *o);
  * keep it (a failed run leaves no half-written output). Safe to call twice. */
 void outfile_discard(outfile *o);
 
+/* 1 when path names the folder dir itself or an entry of it (a path that
+ * does not exist yet is judged by the folder its name would be in). */
+int outfile_in_folder(const char *dir, const char *path);
+
 #endif

@@ -31,7 +31,7 @@ static int has_suffix(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-int dbdir_check(const char *dir, int writing, int *exists, char *err, size_t errlen)
+int ordo__dbdir_check(const char *dir, int writing, int *exists, char *err, size_t errlen)
 {
     struct stat st;
     *exists = 0;
@@ -90,10 +90,10 @@ int dbdir_check(const char *dir, int writing, int *exists, char *err, size_t err
     return ok;
 }
 
-int dbdir_tmp_create(const char *dir, dbdir_tmp *t, char *err, size_t errlen)
+int ordo__dbdir_tmp_create(const char *dir, ordo__dbdir_tmp *t, char *err, size_t errlen)
 {
     t->fd = -1;
-    snprintf(t->path, sizeof t->path, "%s/" DBDIR_TMP_PREFIX "XXXXXX", dir);
+    snprintf(t->path, sizeof t->path, "%s/" ORDO__DBDIR_TMP_PREFIX "XXXXXX", dir);
     if (!mkdtemp(t->path)) {
         snprintf(err, errlen, "cannot create a temporary folder in '%s': %s", dir,
                  strerror(errno));
@@ -110,7 +110,7 @@ int dbdir_tmp_create(const char *dir, dbdir_tmp *t, char *err, size_t errlen)
     if (!ok) {
         snprintf(err, errlen, "cannot create a temporary folder in '%s': %s", dir,
                  strerror(errno ? errno : EIO));
-        dbdir_tmp_remove(t);
+        ordo__dbdir_tmp_remove(t);
         return 0;
     }
     return 1;
@@ -139,7 +139,7 @@ static int empty_folder(int fd)
     return all;
 }
 
-void dbdir_tmp_remove(dbdir_tmp *t)
+void ordo__dbdir_tmp_remove(ordo__dbdir_tmp *t)
 {
     if (t->fd >= 0) {
         empty_folder(t->fd);
@@ -167,7 +167,7 @@ static int has_marker(int fd)
     return n == (ssize_t)(sizeof marker_text - 1) && !memcmp(buf, marker_text, (size_t)n);
 }
 
-int dbdir_remove_leftovers(const char *dir, char *err, size_t errlen)
+int ordo__dbdir_remove_leftovers(const char *dir, char *err, size_t errlen)
 {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
@@ -180,7 +180,7 @@ int dbdir_remove_leftovers(const char *dir, char *err, size_t errlen)
     int ok = 1;
     struct dirent *e;
     while (ok && (e = readdir(d))) {
-        if (strncmp(e->d_name, DBDIR_TMP_PREFIX, strlen(DBDIR_TMP_PREFIX)))
+        if (strncmp(e->d_name, ORDO__DBDIR_TMP_PREFIX, strlen(ORDO__DBDIR_TMP_PREFIX)))
             continue;
         struct stat st, fst;
         if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
@@ -214,24 +214,4 @@ int dbdir_remove_leftovers(const char *dir, char *err, size_t errlen)
     }
     closedir(d);
     return ok;
-}
-
-int dbdir_contains(const char *dir, const char *path)
-{
-    struct stat ds, ps;
-    if (stat(dir, &ds))
-        return 0;
-    if (!stat(path, &ps) && ps.st_dev == ds.st_dev && ps.st_ino == ds.st_ino)
-        return 1;
-    /* the folder the path's name lives in */
-    char parent[4200];
-    snprintf(parent, sizeof parent, "%s", path);
-    char *slash = strrchr(parent, '/');
-    if (!slash)
-        snprintf(parent, sizeof parent, ".");
-    else if (slash == parent)
-        parent[1] = 0;
-    else
-        *slash = 0;
-    return !stat(parent, &ps) && ps.st_dev == ds.st_dev && ps.st_ino == ds.st_ino;
 }

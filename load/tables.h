@@ -12,31 +12,29 @@
 #ifndef ORDO_TABLES_H
 #define ORDO_TABLES_H
 
+#include "ordo_load.h"
 #include "store.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define TABLE_UNTAGGED (-1)
-#define TABLE_FIELDS 4
-extern const char *const table_fields[TABLE_FIELDS]; /* in key order */
+#define ORDO__TABLE_FIELDS 4
+extern const char *const ordo__table_fields[ORDO__TABLE_FIELDS]; /* in key order */
 
 /* The system key of a table's field; returns its length (< 64). */
-size_t table_key(int tag, const char *field, char out[64]);
+size_t ordo__table_key(int tag, const char *field, char out[64]);
 
-#define TABLE_LOADING_PREFIX "\xff" "ordo/loading/"
-size_t table_loading_key(int tag, char out[64]);
+#define ORDO__TABLE_LOADING_PREFIX "\xff" "ordo/loading/"
+size_t ordo__table_loading_key(int tag, char out[64]);
 /* 1 and *tag when k is a loading marker, else 0. */
-int table_loading_tag(const uint8_t *k, size_t n, int *tag);
-/* The keys of a table's rows: [lo, hi) (untagged: everything below ff). */
-void table_range(int tag, uint8_t lo[1], size_t *ln, uint8_t hi[1], size_t *hn);
+int ordo__table_loading_tag(const uint8_t *k, size_t n, int *tag);
 
-typedef struct table_meta {
+typedef struct ordo__table_text {
     char *format, *key, *rows, *schema; /* malloc'd text */
-} table_meta;
+} ordo__table_text;
 
-/* 1: found, 0: no such table, -1: error (err). */
-int table_read(store *s, int tag, table_meta *m, char *err, size_t errlen);
-void table_meta_free(table_meta *m);
+/* 1: found, 0: no such table, -1: error (err; also out of memory). */
+int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, size_t errlen);
+void ordo__table_meta_free(ordo__table_text *m);
 
 #endif

@@ -3,29 +3,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-int keysort_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+static int item_compare(const ordo__keysort_item *a, const ordo__keysort_item *b, size_t depth)
 {
-    int c = memcmp(a, b, an < bn ? an : bn);
-    return c ? c : (an > bn) - (an < bn);
-}
-
-static int item_compare(const keysort_item *a, const keysort_item *b, size_t depth)
-{
-    size_t an = rec_key_len(a->rec), bn = rec_key_len(b->rec);
+    size_t an = ordo__rec_key_len(a->rec), bn = ordo__rec_key_len(b->rec);
     /* Both keys agree on their first `depth` bytes, zero padded. A key may
      * end before `depth` (its run tied with longer keys on zero bytes): it is
      * then a prefix of the other key, and the shorter key sorts first. */
     size_t ar = an > depth ? an - depth : 0, br = bn > depth ? bn - depth : 0;
     size_t m = ar < br ? ar : br;
-    int c = m ? memcmp(rec_key(a->rec) + depth, rec_key(b->rec) + depth, m) : 0;
+    int c = m ? memcmp(ordo__rec_key(a->rec) + depth, ordo__rec_key(b->rec) + depth, m) : 0;
     return c ? c : (an > bn) - (an < bn);
 }
 
 /* Stable, for short runs. */
-static void insertion_sort(keysort_item *a, size_t n, size_t depth)
+static void insertion_sort(ordo__keysort_item *a, size_t n, size_t depth)
 {
     for (size_t i = 1; i < n; i++) {
-        keysort_item x = a[i];
+        ordo__keysort_item x = a[i];
         size_t j = i;
         while (j > 0 && item_compare(&a[j - 1], &x, depth) > 0) {
             a[j] = a[j - 1];
@@ -38,8 +32,8 @@ static void insertion_sort(keysort_item *a, size_t n, size_t depth)
 /* Key bytes [depth, depth + 8) as a big-endian integer, zeros past the end. */
 static uint64_t load_prefix(const uint8_t *rec, size_t depth)
 {
-    size_t len = rec_key_len(rec);
-    const uint8_t *k = rec_key(rec) + depth;
+    size_t len = ordo__rec_key_len(rec);
+    const uint8_t *k = ordo__rec_key(rec) + depth;
     uint8_t b[8] = {0};
     if (len >= depth + 8)
         memcpy(b, k, 8);
@@ -54,7 +48,7 @@ static uint64_t load_prefix(const uint8_t *rec, size_t depth)
 
 /* Stable LSD radix sort of a[0..n) by .prefix, skipping the bytes on which
  * every item agrees; t is scratch of n items. */
-static void radix_by_prefix(keysort_item *a, keysort_item *t, size_t n)
+static void radix_by_prefix(ordo__keysort_item *a, ordo__keysort_item *t, size_t n)
 {
     size_t counts[8][256];
     memset(counts, 0, sizeof counts);
@@ -65,7 +59,7 @@ static void radix_by_prefix(keysort_item *a, keysort_item *t, size_t n)
         for (int d = 0; d < 8; d++)
             counts[d][(p >> (8 * d)) & 255]++;
     }
-    keysort_item *src = a, *dst = t;
+    ordo__keysort_item *src = a, *dst = t;
     uint64_t varying = all_or ^ all_and;
     for (int d = 0; d < 8; d++) {
         if (!((varying >> (8 * d)) & 255))
@@ -77,7 +71,7 @@ static void radix_by_prefix(keysort_item *a, keysort_item *t, size_t n)
         }
         for (size_t i = 0; i < n; i++)
             dst[pos[(src[i].prefix >> (8 * d)) & 255]++] = src[i];
-        keysort_item *x = src;
+        ordo__keysort_item *x = src;
         src = dst, dst = x;
     }
     if (src != a)
@@ -91,7 +85,7 @@ typedef struct task {
 /* Returns 0 when out of memory for the work list (the items are then only
  * partly sorted). Runs are sorted from an explicit stack, not by recursion,
  * so that keys with long shared prefixes cannot exhaust the call stack. */
-int keysort(keysort_item *items, keysort_item *tmp, size_t n)
+int ordo__keysort(ordo__keysort_item *items, ordo__keysort_item *tmp, size_t n)
 {
     size_t cap = 64, top = 0;
     task *stack = malloc(cap * sizeof *stack);
@@ -100,7 +94,7 @@ int keysort(keysort_item *items, keysort_item *tmp, size_t n)
     stack[top++] = (task){0, n, 0};
     while (top) {
         task k = stack[--top];
-        keysort_item *a = items + k.at, *t = tmp + k.at;
+        ordo__keysort_item *a = items + k.at, *t = tmp + k.at;
         if (k.n <= SMALL_RUN) {
             insertion_sort(a, k.n, k.depth);
             continue;
@@ -113,9 +107,9 @@ int keysort(keysort_item *items, keysort_item *tmp, size_t n)
          * the shorter sorts first */
         for (size_t i = 0; i < k.n;) {
             size_t j = i + 1;
-            int longer = rec_key_len(a[i].rec) > k.depth + 8;
+            int longer = ordo__rec_key_len(a[i].rec) > k.depth + 8;
             while (j < k.n && a[j].prefix == a[i].prefix) {
-                longer |= rec_key_len(a[j].rec) > k.depth + 8;
+                longer |= ordo__rec_key_len(a[j].rec) > k.depth + 8;
                 j++;
             }
             if (j - i > 1 && longer) {
@@ -130,7 +124,7 @@ int keysort(keysort_item *items, keysort_item *tmp, size_t n)
                 stack[top++] = (task){k.at + i, j - i, k.depth + 8};
             } else if (j - i > SMALL_RUN) {
                 for (size_t m = i; m < j; m++)
-                    a[m].prefix = rec_key_len(a[m].rec);
+                    a[m].prefix = ordo__rec_key_len(a[m].rec);
                 radix_by_prefix(a + i, t + i, j - i);
             } else if (j - i > 1) {
                 insertion_sort(a + i, j - i, k.depth);

@@ -3,7 +3,7 @@
  *
  * RocksDB opens its files by name and follows symbolic links, so a link, a
  * FIFO or a hard link under one of its names would make a load read, block on
- * or write a file outside the database. dbdir_check refuses such a folder
+ * or write a file outside the database. ordo__dbdir_check refuses such a folder
  * before RocksDB touches it. A temporary folder carries a marker file; only a
  * real folder (not a link) owned by this user and holding that marker is ever
  * removed, entry by entry through its descriptor, links unlinked, never
@@ -13,29 +13,25 @@
 
 #include <stddef.h>
 
-#define DBDIR_TMP_PREFIX ".ordo-load-"
+#define ORDO__DBDIR_TMP_PREFIX ".ordo-load-"
 
 /* 1: DIR is usable (*exists tells whether it was there), 0: refused (err).
  * Hard links matter only to a writer (a reader writes nothing through them). */
-int dbdir_check(const char *dir, int writing, int *exists, char *err, size_t errlen);
+int ordo__dbdir_check(const char *dir, int writing, int *exists, char *err, size_t errlen);
 
-typedef struct dbdir_tmp {
+typedef struct ordo__dbdir_tmp {
     int fd;          /* the temporary folder, or -1 */
     char path[4200]; /* DIR/.ordo-load-XXXXXX */
-} dbdir_tmp;
+} ordo__dbdir_tmp;
 
 /* Makes a new temporary folder (mode 0700) with its marker inside DIR. */
-int dbdir_tmp_create(const char *dir, dbdir_tmp *t, char *err, size_t errlen);
-/* Removes the folder dbdir_tmp_create made, if any; safe to call twice. */
-void dbdir_tmp_remove(dbdir_tmp *t);
+int ordo__dbdir_tmp_create(const char *dir, ordo__dbdir_tmp *t, char *err, size_t errlen);
+/* Removes the folder ordo__dbdir_tmp_create made, if any; safe to call twice. */
+void ordo__dbdir_tmp_remove(ordo__dbdir_tmp *t);
 
 /* Removes the temporary folders of killed loads (call only while holding the
  * database's lock, so that none belongs to a running load). 0 and err when
  * an entry with the temporary prefix is not a folder ordo made. */
-int dbdir_remove_leftovers(const char *dir, char *err, size_t errlen);
-
-/* 1 when path names a file inside folder DIR (or DIR itself); paths that
- * do not exist yet are judged by their parent folder. */
-int dbdir_contains(const char *dir, const char *path);
+int ordo__dbdir_remove_leftovers(const char *dir, char *err, size_t errlen);
 
 #endif

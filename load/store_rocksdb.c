@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct store {
+struct ordo__store {
     rocksdb_t *db;
     rocksdb_options_t *opts;
 };
@@ -18,9 +18,9 @@ static int take_error(char *e, const char *what, char *err, size_t errlen)
     return 0;
 }
 
-store *store_open(const char *dir, int read_only, char *err, size_t errlen)
+ordo__store *ordo__store_open(const char *dir, int read_only, char *err, size_t errlen)
 {
-    store *s = calloc(1, sizeof *s);
+    ordo__store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -46,7 +46,7 @@ store *store_open(const char *dir, int read_only, char *err, size_t errlen)
     return s;
 }
 
-void store_close(store *s)
+void ordo__store_close(ordo__store *s)
 {
     if (!s)
         return;
@@ -55,7 +55,7 @@ void store_close(store *s)
     free(s);
 }
 
-int store_get(store *s, const void *key, size_t n, char **val, size_t *vlen, char *err,
+int ordo__store_get(ordo__store *s, const void *key, size_t n, char **val, size_t *vlen, char *err,
               size_t errlen)
 {
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
@@ -67,7 +67,7 @@ int store_get(store *s, const void *key, size_t n, char **val, size_t *vlen, cha
     return *val != NULL;
 }
 
-struct store_iter {
+struct ordo__store_iter {
     rocksdb_readoptions_t *ro;
     rocksdb_iterator_t *it;
     char *lower, *upper;
@@ -75,10 +75,10 @@ struct store_iter {
     char *error;
 };
 
-store_iter *store_iter_open(store *s, const void *lower, size_t ln, const void *upper, size_t un,
+ordo__store_iter *ordo__store_iter_open(ordo__store *s, const void *lower, size_t ln, const void *upper, size_t un,
                             int reverse)
 {
-    store_iter *it = calloc(1, sizeof *it);
+    ordo__store_iter *it = calloc(1, sizeof *it);
     if (!it)
         return NULL;
     it->ro = rocksdb_readoptions_create();
@@ -102,9 +102,9 @@ store_iter *store_iter_open(store *s, const void *lower, size_t ln, const void *
     return it;
 }
 
-int store_iter_valid(store_iter *it) { return rocksdb_iter_valid(it->it); }
+int ordo__store_iter_valid(ordo__store_iter *it) { return rocksdb_iter_valid(it->it); }
 
-void store_iter_next(store_iter *it)
+void ordo__store_iter_next(ordo__store_iter *it)
 {
     if (it->reverse)
         rocksdb_iter_prev(it->it);
@@ -112,24 +112,24 @@ void store_iter_next(store_iter *it)
         rocksdb_iter_next(it->it);
 }
 
-const uint8_t *store_iter_key(store_iter *it, size_t *n)
+const uint8_t *ordo__store_iter_key(ordo__store_iter *it, size_t *n)
 {
     return (const uint8_t *)rocksdb_iter_key(it->it, n);
 }
 
-const uint8_t *store_iter_value(store_iter *it, size_t *n)
+const uint8_t *ordo__store_iter_value(ordo__store_iter *it, size_t *n)
 {
     return (const uint8_t *)rocksdb_iter_value(it->it, n);
 }
 
-const char *store_iter_error(store_iter *it)
+const char *ordo__store_iter_error(ordo__store_iter *it)
 {
     if (!it->error)
         rocksdb_iter_get_error(it->it, &it->error);
     return it->error;
 }
 
-void store_iter_close(store_iter *it)
+void ordo__store_iter_close(ordo__store_iter *it)
 {
     if (!it)
         return;
@@ -139,109 +139,89 @@ void store_iter_close(store_iter *it)
     free(it);
 }
 
-struct sst_set {
-    store *s;
-    char dir[4096];
-    uint64_t target;
+struct ordo__sst_file {
+    rocksdb_options_t *opts;
     rocksdb_envoptions_t *env;
-    rocksdb_sstfilewriter_t *w; /* the open file, or NULL */
-    size_t nfiles;
-    char **paths;
+    rocksdb_sstfilewriter_t *w;
 };
 
-sst_set *sst_open(store *s, const char *dir, uint64_t target_bytes)
+/* The options SST files are written with: RocksDB's defaults, as the
+ * database is opened with (no store is needed to write them). */
+ordo__sst_file *ordo__sst_file_open(const char *path, char *err, size_t errlen)
 {
-    sst_set *w = calloc(1, sizeof *w);
-    if (!w)
+    ordo__sst_file *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
         return NULL;
-    w->s = s;
-    snprintf(w->dir, sizeof w->dir, "%s", dir);
-    w->target = target_bytes;
-    w->env = rocksdb_envoptions_create();
-    return w;
+    }
+    f->opts = rocksdb_options_create();
+    f->env = rocksdb_envoptions_create();
+    f->w = rocksdb_sstfilewriter_create(f->env, f->opts);
+    char *e = NULL;
+    rocksdb_sstfilewriter_open(f->w, path, &e);
+    if (e) {
+        take_error(e, "creating an SST file", err, errlen);
+        ordo__sst_file_close(f);
+        return NULL;
+    }
+    return f;
 }
 
-static int sst_finish_file(sst_set *w, char *err, size_t errlen)
+int ordo__sst_file_put(ordo__sst_file *f, const void *key, size_t kn, const void *val, size_t vn,
+                       char *err, size_t errlen)
 {
-    if (!w->w)
-        return 1;
     char *e = NULL;
-    rocksdb_sstfilewriter_finish(w->w, &e);
-    rocksdb_sstfilewriter_destroy(w->w);
-    w->w = NULL;
+    rocksdb_sstfilewriter_put(f->w, key, kn, val, vn, &e);
     return e ? take_error(e, "writing an SST file", err, errlen) : 1;
 }
 
-int sst_put(sst_set *w, const void *key, size_t kn, const void *val, size_t vn, char *err,
-            size_t errlen)
+uint64_t ordo__sst_file_size(ordo__sst_file *f)
+{
+    uint64_t size = 0;
+    rocksdb_sstfilewriter_file_size(f->w, &size);
+    return size;
+}
+
+int ordo__sst_file_finish(ordo__sst_file *f, char *err, size_t errlen)
 {
     char *e = NULL;
-    if (w->w) {
-        uint64_t size = 0;
-        rocksdb_sstfilewriter_file_size(w->w, &size);
-        if (size >= w->target && !sst_finish_file(w, err, errlen))
-            return 0;
-    }
-    if (!w->w) {
-        char **paths = realloc(w->paths, (w->nfiles + 1) * sizeof *paths);
-        size_t plen = strlen(w->dir) + 32;
-        char *path = malloc(plen);
-        if (!paths || !path) {
-            free(path);
-            snprintf(err, errlen, "out of memory");
-            return 0;
-        }
-        w->paths = paths;
-        snprintf(path, plen, "%s/%06zu.sst", w->dir, w->nfiles);
-        w->paths[w->nfiles++] = path;
-        w->w = rocksdb_sstfilewriter_create(w->env, w->s->opts);
-        rocksdb_sstfilewriter_open(w->w, path, &e);
-        if (e)
-            return take_error(e, "creating an SST file", err, errlen);
-    }
-    rocksdb_sstfilewriter_put(w->w, key, kn, val, vn, &e);
+    rocksdb_sstfilewriter_finish(f->w, &e);
     return e ? take_error(e, "writing an SST file", err, errlen) : 1;
 }
 
-size_t sst_files(const sst_set *w) { return w->nfiles; }
-
-int sst_ingest(sst_set *w, char *err, size_t errlen)
+void ordo__sst_file_close(ordo__sst_file *f)
 {
-    if (!sst_finish_file(w, err, errlen))
-        return 0;
-    if (!w->nfiles)
+    if (!f)
+        return;
+    rocksdb_sstfilewriter_destroy(f->w);
+    rocksdb_envoptions_destroy(f->env);
+    rocksdb_options_destroy(f->opts);
+    free(f);
+}
+
+int ordo__store_ingest(ordo__store *s, const char *const *paths, size_t n, char *err,
+                       size_t errlen)
+{
+    if (!n)
         return 1;
     rocksdb_ingestexternalfileoptions_t *io = rocksdb_ingestexternalfileoptions_create();
     rocksdb_ingestexternalfileoptions_set_move_files(io, 1);
     char *e = NULL;
-    rocksdb_ingest_external_file(w->s->db, (const char *const *)w->paths, w->nfiles, io, &e);
+    rocksdb_ingest_external_file(s->db, paths, n, io, &e);
     rocksdb_ingestexternalfileoptions_destroy(io);
     return e ? take_error(e, "ingesting the SST files", err, errlen) : 1;
 }
 
-void sst_close(sst_set *w)
-{
-    if (!w)
-        return;
-    if (w->w)
-        rocksdb_sstfilewriter_destroy(w->w);
-    for (size_t i = 0; i < w->nfiles; i++)
-        free(w->paths[i]);
-    free(w->paths);
-    rocksdb_envoptions_destroy(w->env);
-    free(w);
-}
-
-struct store_batch {
-    store *s;
+struct ordo__store_batch {
+    ordo__store *s;
     rocksdb_writebatch_t *wb;
     rocksdb_writeoptions_t *wo;
     size_t rows, batch_rows;
 };
 
-store_batch *store_batch_open(store *s, size_t batch_rows)
+ordo__store_batch *ordo__store_batch_open(ordo__store *s, size_t batch_rows)
 {
-    store_batch *b = calloc(1, sizeof *b);
+    ordo__store_batch *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
     b->s = s;
@@ -251,7 +231,7 @@ store_batch *store_batch_open(store *s, size_t batch_rows)
     return b;
 }
 
-static int batch_write(store_batch *b, char *err, size_t errlen)
+static int batch_write(ordo__store_batch *b, char *err, size_t errlen)
 {
     char *e = NULL;
     rocksdb_write(b->s->db, b->wo, b->wb, &e);
@@ -260,32 +240,32 @@ static int batch_write(store_batch *b, char *err, size_t errlen)
     return e ? take_error(e, "write batch", err, errlen) : 1;
 }
 
-int store_batch_put(store_batch *b, const void *key, size_t kn, const void *val, size_t vn,
+int ordo__store_batch_put(ordo__store_batch *b, const void *key, size_t kn, const void *val, size_t vn,
                     char *err, size_t errlen)
 {
     rocksdb_writebatch_put(b->wb, key, kn, val, vn);
     return ++b->rows < b->batch_rows || batch_write(b, err, errlen);
 }
 
-void store_batch_delete(store_batch *b, const void *key, size_t kn)
+void ordo__store_batch_delete(ordo__store_batch *b, const void *key, size_t kn)
 {
     rocksdb_writebatch_delete(b->wb, key, kn);
     b->rows++;
 }
 
-void store_batch_delete_range(store_batch *b, const void *lo, size_t ln, const void *hi, size_t hn)
+void ordo__store_batch_delete_range(ordo__store_batch *b, const void *lo, size_t ln, const void *hi, size_t hn)
 {
     rocksdb_writebatch_delete_range(b->wb, lo, ln, hi, hn);
     b->rows++;
 }
 
-void store_batch_discard(store_batch *b)
+void ordo__store_batch_discard(ordo__store_batch *b)
 {
     rocksdb_writebatch_clear(b->wb);
     b->rows = 0;
 }
 
-int store_batch_commit(store_batch *b, char *err, size_t errlen)
+int ordo__store_batch_commit(ordo__store_batch *b, char *err, size_t errlen)
 {
     rocksdb_writeoptions_set_sync(b->wo, 1);
     int ok = batch_write(b, err, errlen);
@@ -293,31 +273,31 @@ int store_batch_commit(store_batch *b, char *err, size_t errlen)
     return ok;
 }
 
-int store_count(store *s, const void *lo, size_t ln, const void *hi, size_t hn, uint64_t *n,
+int ordo__store_count(ordo__store *s, const void *lo, size_t ln, const void *hi, size_t hn, uint64_t *n,
                 char *err, size_t errlen)
 {
-    store_iter *it = store_iter_open(s, lo, ln, hi, hn, 0);
+    ordo__store_iter *it = ordo__store_iter_open(s, lo, ln, hi, hn, 0);
     if (!it) {
         snprintf(err, errlen, "out of memory");
         return 0;
     }
     uint64_t c = 0;
-    for (; store_iter_valid(it); store_iter_next(it))
+    for (; ordo__store_iter_valid(it); ordo__store_iter_next(it))
         c++;
-    const char *e = store_iter_error(it);
+    const char *e = ordo__store_iter_error(it);
     if (e)
         snprintf(err, errlen, "reading the database: %s", e);
-    store_iter_close(it);
+    ordo__store_iter_close(it);
     *n = c;
     return e == NULL;
 }
 
-void store_compact(store *s, const void *lo, size_t ln, const void *hi, size_t hn)
+void ordo__store_compact(ordo__store *s, const void *lo, size_t ln, const void *hi, size_t hn)
 {
     rocksdb_compact_range(s->db, lo, ln, hi, hn);
 }
 
-int store_batch_finish(store_batch *b, char *err, size_t errlen)
+int ordo__store_batch_finish(ordo__store_batch *b, char *err, size_t errlen)
 {
     if (b->rows && !batch_write(b, err, errlen))
         return 0;
@@ -329,7 +309,7 @@ int store_batch_finish(store_batch *b, char *err, size_t errlen)
     return e ? take_error(e, "flush", err, errlen) : 1;
 }
 
-void store_batch_close(store_batch *b)
+void ordo__store_batch_close(ordo__store_batch *b)
 {
     if (!b)
         return;

@@ -1,0 +1,272 @@
+/*
+ * ordo_load: sorted bulk loads of key-value rows into an ordered store
+ * (RocksDB), as tables that `ordo scan` and other programs read back
+ * (SPEC.md §15).
+ *
+ * A load is four phases, each callable on its own so that a cluster engine
+ * can run them on different workers and machines; `ordo load` runs them in
+ * one process:
+ *
+ *   1. run writer    rows (key, value, seq) in any order -> sorted run files,
+ *                    within a memory budget;
+ *   2. range merger  run files (any workers'), optionally restricted to a key
+ *                    range [lo, hi), merged in key order into an SST writer;
+ *   3. SST writer    a sorted stream of rows -> SST files of a target size,
+ *                    the order and the duplicate policy checked as it goes
+ *                    (fed by the merger, or directly by an engine that
+ *                    range-partitioned and sorted the rows itself);
+ *   4. ingester      SST files (all workers') and the table's metadata into a
+ *                    database in one atomic step.
+ *
+ * ordo_split_keys picks the split keys of phase 2's ranges from a sample.
+ * Keys are the table's keys without the tag byte: the SST writer adds it.
+ * `seq` numbers rows in input order (e.g. the input line): it orders rows
+ * with equal keys, which the duplicate policy then keeps or refuses, and
+ * names rows in messages.
+ *
+ * Conventions: every function returns an ordo_status and, when err is not
+ * NULL, fills *err (message, and the row's seq as err->line where there is
+ * one) on failure. Nothing prints, exits or aborts; out of memory is
+ * ORDO_ERR_OUT_OF_MEMORY. Objects are not thread-safe: one thread at a time
+ * per object; different objects may be used from different threads.
+ */
+#ifndef ORDO_LOAD_H
+#define ORDO_LOAD_H
+
+#include "ordo.h"
+
+#include <signal.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The tag of a table alone in its store: its keys have no tag byte. */
+#define ORDO_UNTAGGED (-1)
+
+/* What to do with rows whose keys are equal. */
+typedef enum ordo_dup_policy {
+    ORDO_DUP_ERROR = 0, /* ORDO_ERR_DUPLICATE_KEY */
+    ORDO_DUP_FIRST = 1, /* keep the row with the lowest seq */
+    ORDO_DUP_LAST = 2   /* keep the row with the highest seq */
+} ordo_dup_policy;
+
+/* --------------------------------------------------------- databases */
+
+typedef struct ordo_db ordo_db;
+
+#define ORDO_DB_READ_ONLY 1u
+
+/* Opens the store at path (created when missing, unless read-only). Before
+ * RocksDB touches the folder it is checked: a file, a folder of other files,
+ * or an entry that is a symbolic link, a FIFO, a socket, a device or a file
+ * with other names (hard links; SST files excepted, and only for writing)
+ * is ORDO_ERR_UNSAFE_PATH naming it; for writing, free space or a file-size
+ * limit below 1 MiB is ORDO_ERR_NO_ROOM. A writable open holds the store's
+ * lock until ordo_db_close (loads never interleave) and undoes what killed
+ * loads left: their temporary folders (only real folders of this user that
+ * hold ordo's marker, removed without following links) and the rows of
+ * unfinished ordo_put_load loads. */
+ORDO_API ordo_status ordo_db_open(const char *path, unsigned flags, ordo_db **db, ordo_error *err);
+/* Closes; removes the temporary folder ordo_db_temp_dir made. NULL is fine. */
+ORDO_API void ordo_db_close(ordo_db *db);
+/* This process's temporary folder inside the database (made on first call,
+ * mode 0700, with a marker): for run and SST files, moved into the database
+ * by ordo_ingest. Valid until ordo_db_close. */
+ORDO_API ordo_status ordo_db_temp_dir(ordo_db *db, const char **path, ordo_error *err);
+
+/* ------------------------------------------------------------ tables */
+
+/* A table's metadata, as stored under its system keys (SPEC.md §15.3). */
+typedef struct ordo_table_meta {
+    const char *format; /* "ordered", "lexkey" or "lexkey-legacy" */
+    const char *key;    /* the key spec */
+    const char *schema; /* the schema */
+    uint64_t rows;
+    void *priv;         /* storage of a meta read by ordo_table_read */
+} ordo_table_meta;
+
+/* The table under tag: ORDO_ERR_NO_TABLE when there is none. Free with
+ * ordo_table_meta_free. */
+ORDO_API ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error *err);
+ORDO_API void ordo_table_meta_free(ordo_table_meta *m);
+/* ORDO_OK when a new table may be loaded under tag; ORDO_ERR_TABLE_EXISTS
+ * (with the reason) when the tag holds a table or keys, when an untagged
+ * table would share a store, or a tagged one an untagged table's store. */
+ORDO_API ordo_status ordo_table_check_free(ordo_db *db, int tag, ordo_error *err);
+/* The stored keys of tag's rows: [lo, hi) with lo and hi one byte each
+ * (untagged: lo empty, hi ff). */
+ORDO_API void ordo_table_range(int tag, uint8_t lo[1], size_t *lo_len, uint8_t hi[1],
+                               size_t *hi_len);
+
+/* Stored keys in [lo, hi) (hi NULL: to the end), forward or reversed. */
+typedef struct ordo_scan ordo_scan;
+ORDO_API ordo_status ordo_scan_open(ordo_db *db, const void *lo, size_t lo_len, const void *hi,
+                                    size_t hi_len, int reverse, ordo_scan **s, ordo_error *err);
+/* The next row (*found 0 at the end); key and value stay valid until the
+ * next call. */
+ORDO_API ordo_status ordo_scan_next(ordo_scan *s, const uint8_t **key, size_t *key_len,
+                                    const uint8_t **value, size_t *value_len, int *found,
+                                    ordo_error *err);
+ORDO_API void ordo_scan_close(ordo_scan *s);
+
+/* ---------------------------------------------------- 1. run writer */
+
+typedef struct ordo_run_writer ordo_run_writer;
+
+typedef struct ordo_run_options {
+    const char *dir;    /* where run files go (an existing folder) */
+    const char *prefix; /* file names start with it (NULL: ""), so writers can share dir */
+    uint64_t memory;    /* rows held in memory before a run is written; at least 1 MiB */
+} ordo_run_options;
+
+ORDO_API ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **w,
+                                          ordo_error *err);
+/* Adds a row (copied). A row larger than the memory budget is
+ * ORDO_ERR_NO_ROOM; a run file that cannot be written ORDO_ERR_IO. */
+ORDO_API ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t key_len,
+                                         const void *value, size_t value_len, uint64_t seq,
+                                         ordo_error *err);
+/* Rows added so far, and run files written so far. */
+ORDO_API uint64_t ordo_run_writer_rows(const ordo_run_writer *w);
+ORDO_API size_t ordo_run_writer_files(const ordo_run_writer *w);
+/* Sorts and writes what is held in memory as the last run. Then the runs
+ * are the files ordo_run_writer_file(w, 0 .. files-1), in input order. */
+ORDO_API ordo_status ordo_run_writer_finish(ordo_run_writer *w, ordo_error *err);
+ORDO_API const char *ordo_run_writer_file(const ordo_run_writer *w, size_t i);
+/* Frees the writer; its files stay (they are the caller's, or go with the
+ * database's temporary folder). */
+ORDO_API void ordo_run_writer_close(ordo_run_writer *w);
+
+/* -------------------------------------------------- 2. range merger */
+
+/* A set of sorted runs to merge. */
+typedef struct ordo_runs ordo_runs;
+
+/* Run files (from any writers): their order breaks ties between rows with
+ * equal keys and equal seq. */
+ORDO_API ordo_status ordo_runs_open(const char *const *paths, size_t n, ordo_runs **r,
+                                    ordo_error *err);
+/* In one process: the runs of a writer that was not finished, the rows it
+ * still holds sorted in memory as the last run (never written to a file).
+ * The writer must not be used afterwards except to close it (after the
+ * runs). */
+ORDO_API ordo_status ordo_run_writer_runs(ordo_run_writer *w, ordo_runs **r, ordo_error *err);
+ORDO_API void ordo_runs_close(ordo_runs *r);
+
+typedef struct ordo_sst_writer ordo_sst_writer;
+
+typedef struct ordo_merge_options {
+    const void *lo, *hi;        /* only keys in [lo, hi); lo NULL: from the first, hi NULL: to the end */
+    size_t lo_len, hi_len;
+    const char *tmp_dir;        /* for more runs than one pass reads (64): intermediate runs */
+    uint64_t memory;            /* read buffers of all runs together (0: 64 MiB) */
+    const volatile sig_atomic_t *cancel; /* when set non-zero: ORDO_ERR_INTERRUPTED */
+    void (*progress)(void *ctx, uint64_t rows); /* every 65536 rows merged (may be NULL) */
+    void *progress_ctx;
+} ordo_merge_options;
+
+/* Merges the runs' rows (keys in the range) in key order, equal keys in seq
+ * order, into out; more than 64 runs are merged in passes through files in
+ * tmp_dir. The duplicate policy is out's. */
+ORDO_API ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o,
+                                     ordo_sst_writer *out, ordo_error *err);
+
+/* ---------------------------------------------------- 3. SST writer */
+
+typedef struct ordo_sst_options {
+    const char *dir;             /* where SST files go (an existing folder) */
+    const char *prefix;          /* file names start with it (NULL: ""), e.g. a worker's id */
+    uint64_t target_bytes;       /* a new file once one reaches this size (0: 256 MiB; at least 64 KiB) */
+    int tag;                     /* ORDO_UNTAGGED, or 0..254: the byte put before every key */
+    ordo_dup_policy on_duplicate;
+    int background;              /* 1: a thread of its own writes the files */
+} ordo_sst_options;
+
+/* One finished SST file. */
+typedef struct ordo_sst_file {
+    const char *path;
+    const uint8_t *smallest, *largest; /* stored keys (tag included) */
+    size_t smallest_len, largest_len;
+    uint64_t rows;
+} ordo_sst_file;
+
+typedef struct ordo_load_stats {
+    uint64_t rows_in;    /* rows given */
+    uint64_t rows;       /* rows kept */
+    uint64_t duplicates; /* rows dropped by the duplicate policy */
+    uint64_t bytes;      /* stored key and value bytes kept */
+} ordo_load_stats;
+
+ORDO_API ordo_status ordo_sst_writer_open(const ordo_sst_options *o, ordo_sst_writer **w,
+                                          ordo_error *err);
+/* Adds a row; keys must not decrease, and equal keys must come in seq order
+ * (ORDO_ERR_UNSORTED). An equal key is a duplicate: ORDO_ERR_DUPLICATE_KEY
+ * (err->line the row's seq, the message naming the other's) or dropped by
+ * the policy. An untagged key starting with ff is ORDO_ERR_RESERVED_KEY. */
+ORDO_API ordo_status ordo_sst_writer_add(ordo_sst_writer *w, const void *key, size_t key_len,
+                                         const void *value, size_t value_len, uint64_t seq,
+                                         ordo_error *err);
+/* Writes the last rows and finishes the files. */
+ORDO_API ordo_status ordo_sst_writer_finish(ordo_sst_writer *w, ordo_error *err);
+ORDO_API void ordo_sst_writer_stats(const ordo_sst_writer *w, ordo_load_stats *s);
+/* After finish: the files, in key order (valid until close). */
+ORDO_API size_t ordo_sst_writer_files(const ordo_sst_writer *w);
+ORDO_API const ordo_sst_file *ordo_sst_writer_file(const ordo_sst_writer *w, size_t i);
+/* Frees the writer; unfinished files are removed, finished ones stay. */
+ORDO_API void ordo_sst_writer_close(ordo_sst_writer *w);
+
+/* ------------------------------------------------------ 4. ingester */
+
+/* Ingests the SST files (any writers', any order; their key ranges must not
+ * overlap: ORDO_ERR_OVERLAP) and the table's metadata under tag into db in
+ * one atomic step: every row becomes visible at once, or none (a failure
+ * leaves the database as it was). The tag must be free (ORDO_ERR_TABLE_EXISTS)
+ * and every key must lie in the tag's range. Files are moved into the
+ * database (linked when on its file system, else copied). */
+ORDO_API ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
+                                 const ordo_table_meta *meta, ordo_error *err);
+
+/* --------------------------------------------------------- sampling */
+
+/* Picks up to n_splits split keys from a sample of n keys (back to back in
+ * keys, key i at keys[offsets[i] .. offsets[i+1])), so that the ranges
+ * (-inf, s0), [s0, s1), ..., [s_last, +inf) hold about as many sample keys
+ * each. The splits are distinct and increasing, written back to back into
+ * dst[0 .. cap) with split i at dst[split_offsets[i] .. split_offsets[i+1])
+ * (n_splits + 1 entries); *got may be less than n_splits when the sample
+ * has fewer distinct keys. ORDO_ERR_DST_TOO_SMALL when cap is short. */
+ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets, size_t n,
+                                     size_t n_splits, uint8_t *dst, size_t cap,
+                                     size_t *split_offsets, size_t *got, ordo_error *err);
+
+/* ---------------------------------------- the unsorted baseline load */
+
+/* Rows written unsorted through RocksDB write batches, as an application
+ * would (the baseline of ordo's load benchmark). All or nothing: a marker
+ * key is written first, the table's metadata last with the marker's
+ * removal; ordo_put_load_close of an unfinished load removes what it wrote
+ * (and the next writable ordo_db_open does, after a crash). A key written
+ * twice keeps the last row: ORDO_DUP_FIRST is ORDO_ERR_INVALID_ARG, and
+ * under ORDO_DUP_ERROR ordo_put_load_finish counts the keys and fails with
+ * ORDO_ERR_DUPLICATE_KEY when rows share keys. */
+typedef struct ordo_put_load ordo_put_load;
+ORDO_API ordo_status ordo_put_load_open(ordo_db *db, int tag, ordo_dup_policy on_duplicate,
+                                        ordo_put_load **p, ordo_error *err);
+ORDO_API ordo_status ordo_put_load_add(ordo_put_load *p, const void *key, size_t key_len,
+                                       const void *value, size_t value_len, ordo_error *err);
+/* Flushes, counts, writes meta (rows set from the count) and removes the
+ * marker in one synced write. */
+ORDO_API ordo_status ordo_put_load_finish(ordo_put_load *p, const ordo_table_meta *meta,
+                                          ordo_load_stats *stats, ordo_error *err);
+/* Removes what an unfinished load wrote (ORDO_OK when there was nothing, or
+ * after finish); when that write fails the marker stays for the next open. */
+ORDO_API ordo_status ordo_put_load_undo(ordo_put_load *p, ordo_error *err);
+/* Undoes an unfinished load (as ordo_put_load_undo), then frees. */
+ORDO_API void ordo_put_load_close(ordo_put_load *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,311 @@
+/* Phase 2: run sets and their k-way merge, optionally restricted to a key
+ * range, in passes of at most MERGE_FANIN runs. */
+#include "merge.h"
+#include "runs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MERGE_FANIN 64
+#define PROGRESS_EVERY 65536
+
+struct ordo_runs {
+    char **files;
+    size_t nfiles;
+    const ordo__keysort_item *mem; /* a writer's sorted in-memory run, after the files */
+    size_t nmem;
+    int has_mem;
+    char *tmp_dir;
+};
+
+ordo_status ordo_runs_open(const char *const *paths, size_t n, ordo_runs **out, ordo_error *err)
+{
+    ordo_runs *r = calloc(1, sizeof *r);
+    if (r && n)
+        r->files = calloc(n, sizeof *r->files);
+    int ok = r && (!n || r->files);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (r->files[r->nfiles++] = strdup(paths[i])) != NULL;
+    if (!ok) {
+        ordo_runs_close(r);
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    }
+    *out = r;
+    return ORDO_OK;
+}
+
+ordo_status ordo__runs_add_memory(ordo_runs *r, const ordo__keysort_item *items, size_t n,
+                                  const char *tmp_dir, ordo_error *err)
+{
+    r->mem = items, r->nmem = n, r->has_mem = 1;
+    if (!(r->tmp_dir = strdup(tmp_dir)))
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    return ORDO_OK;
+}
+
+void ordo_runs_close(ordo_runs *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nfiles; i++)
+        free(r->files[i]);
+    free(r->files), free(r->tmp_dir);
+    free(r);
+}
+
+/* One run being merged: a file, or the in-memory run. */
+typedef struct source {
+    ordo__run_reader rd;
+    const ordo__keysort_item *items;
+    size_t at, n;
+    const uint8_t *rec; /* the current record */
+    size_t index;       /* input order: breaks the last ties */
+} source;
+
+/* 1: a record, 0: the run's end, -1: error (err). */
+static int source_next(source *s, char *err, size_t errlen)
+{
+    if (s->items) {
+        if (s->at == s->n)
+            return 0;
+        s->rec = s->items[s->at++].rec;
+        return 1;
+    }
+    int got = ordo__run_reader_next(&s->rd, err, errlen);
+    s->rec = s->rd.rec;
+    return got;
+}
+
+static int rec_before(const uint8_t *a, const uint8_t *b)
+{
+    int c = ordo_compare(ordo__rec_key(a), ordo__rec_key_len(a), ordo__rec_key(b),
+                         ordo__rec_key_len(b));
+    if (c)
+        return c < 0;
+    uint64_t sa = ordo__rec_seq(a), sb = ordo__rec_seq(b);
+    return sa < sb ? 1 : sa > sb ? 0 : -1; /* -1: a full tie */
+}
+
+static int before(const source *a, const source *b)
+{
+    int c = rec_before(a->rec, b->rec);
+    return c >= 0 ? c : a->index < b->index;
+}
+
+static void sift_down(source **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && before(h[l], h[m]))
+            m = l;
+        if (l + 1 < n && before(h[l + 1], h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        source *x = h[i];
+        h[i] = h[m], h[m] = x;
+        i = m;
+    }
+}
+
+static int key_below(const uint8_t *rec, const void *bound, size_t bn)
+{
+    return ordo_compare(ordo__rec_key(rec), ordo__rec_key_len(rec), bound, bn) < 0;
+}
+
+/* Where a merge's records go: the SST writer, or a run file of a pass. */
+typedef struct sink {
+    ordo_sst_writer *sst;
+    ordo__run_out *out;
+} sink;
+
+/* The first record of s at or after lo: 1, 0 (none), -1 (error). */
+static int source_start(source *s, const ordo_merge_options *o, char *err, size_t errlen)
+{
+    if (s->items && o->lo) { /* binary search in memory */
+        size_t a = 0, b = s->n;
+        while (a < b) {
+            size_t m = a + (b - a) / 2;
+            if (key_below(s->items[m].rec, o->lo, o->lo_len))
+                a = m + 1;
+            else
+                b = m;
+        }
+        s->at = a;
+    }
+    int got;
+    while ((got = source_next(s, err, errlen)) == 1 && o->lo && key_below(s->rec, o->lo, o->lo_len))
+        ;
+    return got;
+}
+
+/* Merges sources src[0..k) into out. */
+static ordo_status merge_sources(source *src, size_t k, const ordo_merge_options *o, sink out,
+                                 ordo_error *err)
+{
+    char msg[512];
+    source **heap = calloc(k ? k : 1, sizeof *heap);
+    if (!heap)
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    ordo_status st = ORDO_OK;
+    size_t n = 0;
+    for (size_t i = 0; i < k && st == ORDO_OK; i++) {
+        int got = source_start(&src[i], o, msg, sizeof msg);
+        if (got < 0)
+            st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        else if (got && !(o->hi && !key_below(src[i].rec, o->hi, o->hi_len)))
+            heap[n++] = &src[i];
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(heap, n, i);
+    uint64_t merged = 0;
+    while (st == ORDO_OK && n) {
+        source *top = heap[0];
+        if (o->cancel && *o->cancel) {
+            st = ordo__load_fail(err, ORDO_ERR_INTERRUPTED, 0, "interrupted by signal %d",
+                                 (int)*o->cancel);
+            break;
+        }
+        if (out.sst)
+            st = ordo__sst_writer_put(out.sst, top->rec, err);
+        else if (!ordo__run_out_put(out.out, top->rec, msg, sizeof msg))
+            st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        if (st != ORDO_OK)
+            break;
+        if (out.sst && o->progress && ++merged % PROGRESS_EVERY == 0)
+            o->progress(o->progress_ctx, merged);
+        int got = source_next(top, msg, sizeof msg);
+        if (got < 0)
+            st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        else if (!got || (o->hi && !key_below(top->rec, o->hi, o->hi_len)))
+            heap[0] = heap[--n];
+        sift_down(heap, n, 0);
+    }
+    free(heap);
+    return st;
+}
+
+/* Opens the files files[0..k) as sources (input order from base). */
+static ordo_status open_sources(source *src, char *const *files, size_t k, size_t base,
+                                size_t buffer, ordo_error *err)
+{
+    char msg[512];
+    for (size_t i = 0; i < k; i++) {
+        src[i].index = base + i;
+        if (!ordo__run_reader_open(&src[i].rd, files[i], buffer, msg, sizeof msg))
+            return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+    }
+    return ORDO_OK;
+}
+
+static void close_sources(source *src, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (!src[i].items)
+            ordo__run_reader_close(&src[i].rd);
+}
+
+/* One pass: files[0..MERGE_FANIN) merged (within the range) into a new run
+ * file in dir, which takes their place; files earlier passes made are
+ * removed once merged (the caller's run files stay). */
+static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
+                              const ordo_merge_options *o, const char *dir, size_t pass,
+                              size_t buffer, ordo_error *err)
+{
+    char msg[512], *iobuf = NULL;
+    size_t plen = strlen(dir) + 32;
+    char *path = malloc(plen);
+    source *src = calloc(MERGE_FANIN, sizeof *src);
+    if (!path || !src) {
+        free(path), free(src);
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    }
+    snprintf(path, plen, "%s/merge-%06zu", dir, pass);
+    ordo__run_out out;
+    ordo_status st = open_sources(src, files, MERGE_FANIN, 0, buffer, err);
+    if (st == ORDO_OK && !ordo__run_out_open(&out, path, buffer, &iobuf, msg, sizeof msg)) {
+        st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+    } else if (st == ORDO_OK) {
+        st = merge_sources(src, MERGE_FANIN, o, (sink){NULL, &out}, err);
+        if (!ordo__run_out_close(&out, msg, sizeof msg) && st == ORDO_OK)
+            st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        if (st != ORDO_OK)
+            unlink(path);
+    }
+    free(iobuf);
+    close_sources(src, MERGE_FANIN);
+    free(src);
+    if (st != ORDO_OK) {
+        free(path);
+        return st;
+    }
+    for (size_t i = 0; i < MERGE_FANIN; i++) {
+        if (made[i]) {
+            unlink(files[i]);
+            free(files[i]);
+        }
+    }
+    files[0] = path, made[0] = 1;
+    size_t rest = *nfiles - MERGE_FANIN;
+    memmove(files + 1, files + MERGE_FANIN, rest * sizeof *files);
+    memmove(made + 1, made + MERGE_FANIN, rest);
+    *nfiles -= MERGE_FANIN - 1;
+    return ORDO_OK;
+}
+
+ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_sst_writer *out,
+                            ordo_error *err)
+{
+    ordo_merge_options o = opt ? *opt : (ordo_merge_options){0};
+    if (!r || !out)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writer");
+    size_t k = r->nfiles + (size_t)r->has_mem;
+    uint64_t memory = o.memory ? o.memory : (uint64_t)64 << 20;
+    uint64_t per = memory / (MERGE_FANIN + 2);
+    size_t buffer = per > (4u << 20) ? 4u << 20 : per < (64u << 10) ? 64u << 10 : (size_t)per;
+    const char *dir = o.tmp_dir ? o.tmp_dir : r->tmp_dir;
+    if (k > MERGE_FANIN && !dir)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
+                               "more than %d runs: merging them in passes needs tmp_dir",
+                               MERGE_FANIN);
+    /* passes work on a copy of the list: the run set can be merged again
+     * (another range) */
+    size_t nfiles = r->nfiles;
+    unsigned char *made = calloc(nfiles + 1, 1);
+    char **files = malloc((nfiles + 1) * sizeof *files);
+    if (!made || !files) {
+        free(made), free(files);
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    }
+    memcpy(files, r->files, nfiles * sizeof *files);
+    ordo_status st = ORDO_OK;
+    for (size_t pass = 0; st == ORDO_OK && nfiles + (size_t)r->has_mem > MERGE_FANIN; pass++) {
+        st = merge_pass(files, made, &nfiles, &o, dir, pass, buffer, err);
+        if (st == ORDO_OK && o.cancel && *o.cancel)
+            st = ordo__load_fail(err, ORDO_ERR_INTERRUPTED, 0, "interrupted by signal %d",
+                                 (int)*o.cancel);
+    }
+    k = nfiles + (size_t)r->has_mem;
+    source *src = st == ORDO_OK ? calloc(k ? k : 1, sizeof *src) : NULL;
+    if (st == ORDO_OK && !src)
+        st = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (st == ORDO_OK)
+        st = open_sources(src, files, nfiles, 0, buffer, err);
+    if (st == ORDO_OK && r->has_mem)
+        src[nfiles] = (source){.items = r->mem, .n = r->nmem, .index = nfiles};
+    if (st == ORDO_OK)
+        st = merge_sources(src, k, &o, (sink){out, NULL}, err);
+    if (src)
+        close_sources(src, nfiles);
+    free(src);
+    for (size_t i = 0; i < nfiles; i++) /* the passes' files: merged, no longer needed */
+        if (made[i]) {
+            unlink(files[i]);
+            free(files[i]);
+        }
+    free(files);
+    free(made);
+    return st;
+}

@@ -1,0 +1,177 @@
+/* Phase 1: rows in any order, sorted runs out. Rows are records packed
+ * into one arena of the memory budget, with the sort's arrays after them;
+ * a full arena is sorted (key-prefix radix sort) and written as a run. */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
+#include "load_internal.h"
+#include "merge.h"
+#include "runs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct ordo_run_writer {
+    char *dir, *prefix;
+    uint8_t *arena;
+    size_t arena_cap, arena_used, nrec;
+    ordo__keysort_item *sorted; /* the arena's items once sorted in memory */
+    char **files;
+    size_t nfiles;
+    uint64_t rows;
+    int taken; /* its runs were handed to ordo_run_writer_runs */
+};
+
+static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+/* The sort's arrays live after the records: two items per record (the
+ * items and the radix sort's scratch). */
+static int arena_fits(const ordo_run_writer *w, size_t rec)
+{
+    return align16(w->arena_used + rec) + (w->nrec + 1) * 2 * sizeof(ordo__keysort_item) <=
+           w->arena_cap;
+}
+
+ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **out,
+                                 ordo_error *err)
+{
+    if (!o || !o->dir || !out)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no run folder");
+    if (o->memory < ((uint64_t)1 << 20) || o->memory > SIZE_MAX / 2)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the memory budget must be at least 1 MiB");
+    ordo_run_writer *w = calloc(1, sizeof *w);
+    void *arena = NULL;
+    if (!w || !(w->dir = strdup(o->dir)) || !(w->prefix = strdup(o->prefix ? o->prefix : "")) ||
+        posix_memalign(&arena, 2u << 20, (size_t)o->memory)) {
+        if (w)
+            free(w->dir), free(w->prefix);
+        free(w);
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0,
+                               "cannot allocate the memory budget (%llu bytes)",
+                               (unsigned long long)o->memory);
+    }
+    /* huge pages: the sort reads records all over the arena */
+    madvise(arena, (size_t)o->memory, MADV_HUGEPAGE);
+    w->arena = arena;
+    w->arena_cap = (size_t)o->memory;
+    *out = w;
+    return ORDO_OK;
+}
+
+/* Sorts the records in the arena: NULL when out of memory. */
+static ordo__keysort_item *sort_arena(ordo_run_writer *w)
+{
+    ordo__keysort_item *items = (ordo__keysort_item *)(void *)(w->arena + align16(w->arena_used));
+    size_t at = 0;
+    for (size_t i = 0; i < w->nrec; i++) {
+        items[i].rec = w->arena + at;
+        at += ordo__rec_size(w->arena + at);
+    }
+    return ordo__keysort(items, items + w->nrec, w->nrec) ? items : NULL;
+}
+
+/* Sorts the records in the arena and writes them as the next run. */
+static ordo_status spill(ordo_run_writer *w, ordo_error *err)
+{
+    if (!w->nrec)
+        return ORDO_OK;
+    ordo__keysort_item *items = sort_arena(w);
+    if (!items)
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory sorting");
+    char msg[512];
+    size_t plen = strlen(w->dir) + strlen(w->prefix) + 16;
+    char *path = malloc(plen);
+    char **files = realloc(w->files, (w->nfiles + 1) * sizeof *w->files);
+    if (files)
+        w->files = files;
+    if (!path || !files) {
+        free(path);
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    }
+    snprintf(path, plen, "%s/%srun-%06zu", w->dir, w->prefix, w->nfiles);
+    if (!ordo__run_write(path, items, w->nrec, 1 << 20, msg, sizeof msg)) {
+        free(path);
+        return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+    }
+    w->files[w->nfiles++] = path;
+    w->arena_used = 0;
+    w->nrec = 0;
+    return ORDO_OK;
+}
+
+ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t kn, const void *val,
+                                size_t vn, uint64_t seq, ordo_error *err)
+{
+    if (kn > UINT32_MAX || vn > UINT32_MAX || w->taken || w->sorted)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, seq,
+                               w->taken || w->sorted ? "the run writer is finished"
+                                                     : "a key or value of 4 GiB or more");
+    size_t n = ORDO__REC_HEADER + kn + vn;
+    if (!arena_fits(w, n)) {
+        ordo_status s = spill(w, err);
+        if (s != ORDO_OK)
+            return s;
+        if (!arena_fits(w, n))
+            return ordo__load_fail(err, ORDO_ERR_NO_ROOM, seq,
+                                   "a row of %zu bytes does not fit in the memory budget", n);
+    }
+    uint8_t *r = w->arena + w->arena_used;
+    uint32_t k32 = (uint32_t)kn, v32 = (uint32_t)vn;
+    memcpy(r, &k32, 4);
+    memcpy(r + 4, &v32, 4);
+    memcpy(r + 8, &seq, 8);
+    if (kn)
+        memcpy(r + ORDO__REC_HEADER, key, kn);
+    if (vn)
+        memcpy(r + ORDO__REC_HEADER + kn, val, vn);
+    w->arena_used += n;
+    w->nrec++;
+    w->rows++;
+    return ORDO_OK;
+}
+
+uint64_t ordo_run_writer_rows(const ordo_run_writer *w) { return w->rows; }
+size_t ordo_run_writer_files(const ordo_run_writer *w) { return w->nfiles; }
+
+const char *ordo_run_writer_file(const ordo_run_writer *w, size_t i)
+{
+    return i < w->nfiles ? w->files[i] : NULL;
+}
+
+ordo_status ordo_run_writer_finish(ordo_run_writer *w, ordo_error *err)
+{
+    if (w->taken)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the runs were taken");
+    return spill(w, err);
+}
+
+ordo_status ordo_run_writer_runs(ordo_run_writer *w, ordo_runs **r, ordo_error *err)
+{
+    if (w->taken)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the runs were taken");
+    if (w->nrec && !(w->sorted = sort_arena(w)))
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory sorting");
+    ordo_status s = ordo_runs_open((const char *const *)w->files, w->nfiles, r, err);
+    if (s != ORDO_OK)
+        return s;
+    s = ordo__runs_add_memory(*r, w->sorted, w->nrec, w->dir, err);
+    if (s != ORDO_OK) {
+        ordo_runs_close(*r);
+        *r = NULL;
+        return s;
+    }
+    w->taken = 1;
+    return ORDO_OK;
+}
+
+void ordo_run_writer_close(ordo_run_writer *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->nfiles; i++)
+        free(w->files[i]);
+    free(w->files);
+    free(w->arena);
+    free(w->dir), free(w->prefix);
+    free(w);
+}

@@ -1,0 +1,94 @@
+#include "tables.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const ordo__table_fields[ORDO__TABLE_FIELDS] = {"format", "key", "rows", "schema"};
+
+size_t ordo__table_key(int tag, const char *field, char out[64])
+{
+    char t[8];
+    if (tag == ORDO_UNTAGGED)
+        snprintf(t, sizeof t, "none");
+    else
+        snprintf(t, sizeof t, "%03d", tag);
+    return (size_t)snprintf(out, 64, "\xff" "ordo/table/%s/%s", t, field);
+}
+
+size_t ordo__table_loading_key(int tag, char out[64])
+{
+    if (tag == ORDO_UNTAGGED)
+        return (size_t)snprintf(out, 64, ORDO__TABLE_LOADING_PREFIX "none");
+    return (size_t)snprintf(out, 64, ORDO__TABLE_LOADING_PREFIX "%03d", tag);
+}
+
+int ordo__table_loading_tag(const uint8_t *k, size_t n, int *tag)
+{
+    size_t p = sizeof ORDO__TABLE_LOADING_PREFIX - 1;
+    if (n != p + 3 && n != p + 4)
+        return 0;
+    if (memcmp(k, ORDO__TABLE_LOADING_PREFIX, p))
+        return 0;
+    if (n == p + 4)
+        return !memcmp(k + p, "none", 4) && (*tag = ORDO_UNTAGGED, 1);
+    int t = 0;
+    for (size_t i = p; i < n; i++) {
+        if (k[i] < '0' || k[i] > '9')
+            return 0;
+        t = t * 10 + (k[i] - '0');
+    }
+    if (t > 254)
+        return 0;
+    *tag = t;
+    return 1;
+}
+
+void ordo_table_range(int tag, uint8_t lo[1], size_t *ln, uint8_t hi[1], size_t *hn)
+{
+    lo[0] = (uint8_t)(tag < 0 ? 0 : tag);
+    *ln = tag < 0 ? 0 : 1;
+    hi[0] = (uint8_t)(tag < 0 ? 0xff : tag + 1);
+    *hn = 1;
+}
+
+int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    char **slots[ORDO__TABLE_FIELDS] = {&m->format, &m->key, &m->rows, &m->schema};
+    int found = 0;
+    for (int i = 0; i < ORDO__TABLE_FIELDS; i++) {
+        char k[64], *v = NULL;
+        size_t kn = ordo__table_key(tag, ordo__table_fields[i], k), vn = 0;
+        int got = ordo__store_get(s, k, kn, &v, &vn, err, errlen);
+        if (got < 0) {
+            ordo__table_meta_free(m);
+            return -1;
+        }
+        if (!got)
+            continue;
+        found++;
+        *slots[i] = malloc(vn + 1);
+        if (!*slots[i]) {
+            free(v);
+            snprintf(err, errlen, "out of memory");
+            ordo__table_meta_free(m);
+            return -1;
+        }
+        memcpy(*slots[i], v, vn);
+        (*slots[i])[vn] = 0;
+        free(v);
+    }
+    if (found && found != ORDO__TABLE_FIELDS) {
+        snprintf(err, errlen, "the system keys of table %d are incomplete", tag);
+        ordo__table_meta_free(m);
+        return -1;
+    }
+    return found ? 1 : 0;
+}
+
+void ordo__table_meta_free(ordo__table_text *m)
+{
+    free(m->format), free(m->key), free(m->rows), free(m->schema);
+    memset(m, 0, sizeof *m);
+}
