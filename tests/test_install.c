@@ -46,6 +46,26 @@ static void install_and_consume(void **state)
     snprintf(out, sizeof out, "%s/out2.txt", prefix);
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f00800000000000002a0001\n");
+#ifdef ORDO_WITH_ROCKSDB
+    /* the load library: find_package's ordo::load and pkg-config's ordo-load
+     * each load a table the installed tool then scans */
+    assert_int_equal(t_sh("'%s/consumer-build/consumer_load' '%s/db1' > '%s/out4.txt' && "
+                          "'%s/bin/ordo' scan --db '%s/db1' --tag 2 >> '%s/out4.txt'",
+                          prefix, prefix, prefix, prefix, prefix, prefix),
+                     0);
+    snprintf(out, sizeof out, "%s/out4.txt", prefix);
+    read_file(out, text, sizeof text);
+    assert_string_equal(text, "3 rows\n-10,a\n0,b\n10,c\n");
+    assert_int_equal(t_sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo-load.pc)) && "
+                          "export PKG_CONFIG_PATH && '%s' '%s/consumer_load.c' -o '%s/consumer-load-pc' "
+                          "$(pkg-config --cflags --libs --static ordo-load) && "
+                          "'%s/consumer-load-pc' '%s/db2' > '%s/out5.txt'",
+                          prefix, ORDO_C_COMPILER, ORDO_CONSUMER_DIR, prefix, prefix, prefix, prefix),
+                     0);
+    snprintf(out, sizeof out, "%s/out5.txt", prefix);
+    read_file(out, text, sizeof text);
+    assert_string_equal(text, "3 rows\n");
+#endif
     /* The tool is installed too. */
     assert_int_equal(t_sh("'%s/bin/ordo' encode string:foo > '%s/out3.txt'", prefix, prefix), 0);
     snprintf(out, sizeof out, "%s/out3.txt", prefix);

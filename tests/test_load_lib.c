@@ -1,0 +1,515 @@
+/* The load library in-process (ordo_load.h): each phase on its own and
+ * together, checked against a model (the rows sorted by key and seq, one
+ * kept per key by the policy) through scans of real RocksDB databases. */
+#include "ordo_test.h"
+
+#include <ordo_load.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char g_dir[256];
+
+typedef struct row {
+    uint8_t key[12];
+    size_t kn;
+    char val[16];
+    uint64_t seq;
+} row;
+
+/* n rows with short random keys (many repeats) and their seq in order. */
+static row *make_rows(size_t n, uint64_t *seed, size_t key_space)
+{
+    row *r = calloc(n, sizeof *r);
+    assert_non_null(r);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = t_rand(seed) % key_space;
+        r[i].kn = 1 + (size_t)(k % 11);
+        for (size_t j = 0; j < r[i].kn; j++)
+            r[i].key[j] = (uint8_t)(k >> (j % 8 * 5)) & 0x7f; /* below ff: untagged is fine */
+        snprintf(r[i].val, sizeof r[i].val, "v%zu", i);
+        r[i].seq = i + 1;
+    }
+    return r;
+}
+
+static int by_key_seq(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    int c = ordo_compare(x->key, x->kn, y->key, y->kn);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The model: rows sorted, one per key (first or last by seq). */
+static size_t model(row *r, size_t n, ordo_dup_policy p)
+{
+    qsort(r, n, sizeof *r, by_key_seq);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && !ordo_compare(r[m - 1].key, r[m - 1].kn, r[i].key, r[i].kn)) {
+            if (p == ORDO_DUP_LAST)
+                r[m - 1] = r[i];
+            continue;
+        }
+        r[m++] = r[i];
+    }
+    return m;
+}
+
+static void path_of(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", g_dir, name);
+}
+
+static ordo_db *open_db(const char *name, unsigned flags)
+{
+    char p[300];
+    path_of(p, sizeof p, name);
+    ordo_db *db = NULL;
+    ordo_error e;
+    if (ordo_db_open(p, flags, &db, &e) != ORDO_OK)
+        fail_msg("open %s: %s", p, e.message);
+    return db;
+}
+
+/* The table under tag is exactly want[0..n) (key with the tag byte). */
+static void expect_table(ordo_db *db, int tag, const row *want, size_t n)
+{
+    uint8_t lo[1], hi[1];
+    size_t ln, hn, i = 0;
+    ordo_table_range(tag, lo, &ln, hi, &hn);
+    ordo_scan *s;
+    ordo_error e;
+    assert_int_equal(ordo_scan_open(db, lo, ln, hi, hn, 0, &s, &e), ORDO_OK);
+    for (;;) {
+        const uint8_t *k, *v;
+        size_t kn, vn;
+        int found;
+        assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
+        if (!found)
+            break;
+        assert_true(i < n);
+        size_t t = tag != ORDO_UNTAGGED;
+        assert_int_equal(kn, want[i].kn + t);
+        if (t)
+            assert_int_equal(k[0], tag);
+        assert_memory_equal(k + t, want[i].key, want[i].kn);
+        assert_int_equal(vn, strlen(want[i].val));
+        assert_memory_equal(v, want[i].val, vn);
+        i++;
+    }
+    assert_int_equal(i, n);
+    ordo_scan_close(s);
+    ordo_table_meta m;
+    assert_int_equal(ordo_table_read(db, tag, &m, &e), ORDO_OK);
+    assert_int_equal(m.rows, n);
+    assert_string_equal(m.format, "ordered");
+    ordo_table_meta_free(&m);
+}
+
+/* Nothing under tag: no keys, no table. */
+static void expect_no_table(ordo_db *db, int tag)
+{
+    uint8_t lo[1], hi[1];
+    size_t ln, hn;
+    ordo_table_range(tag, lo, &ln, hi, &hn);
+    ordo_scan *s;
+    ordo_error e;
+    const uint8_t *k, *v;
+    size_t kn, vn;
+    int found = 1;
+    assert_int_equal(ordo_scan_open(db, lo, ln, hi, hn, 0, &s, &e), ORDO_OK);
+    assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
+    assert_false(found);
+    ordo_scan_close(s);
+    ordo_table_meta m;
+    assert_int_equal(ordo_table_read(db, tag, &m, &e), ORDO_ERR_NO_TABLE);
+}
+
+static const ordo_table_meta meta = {"ordered", "k", "k bytea", 0, NULL};
+
+/* Finishes w and ingests its files under tag. */
+static ordo_status ingest_writer(ordo_db *db, int tag, ordo_sst_writer **ws, size_t nw,
+                                 uint64_t rows, ordo_error *e)
+{
+    size_t n = 0;
+    ordo_sst_file files[64];
+    for (size_t i = 0; i < nw; i++) {
+        assert_int_equal(ordo_sst_writer_finish(ws[i], e), ORDO_OK);
+        for (size_t j = 0; j < ordo_sst_writer_files(ws[i]); j++)
+            files[n++] = *ordo_sst_writer_file(ws[i], j);
+    }
+    ordo_table_meta m = meta;
+    m.rows = rows;
+    return ordo_ingest(db, tag, files, n, &m, e);
+}
+
+static ordo_sst_writer *sst_writer(const char *dir, const char *prefix, int tag,
+                                   ordo_dup_policy p, uint64_t target, int background)
+{
+    ordo_sst_options o = {dir, prefix, target, tag, p, background};
+    ordo_sst_writer *w = NULL;
+    ordo_error e;
+    if (ordo_sst_writer_open(&o, &w, &e) != ORDO_OK)
+        fail_msg("%s", e.message);
+    return w;
+}
+
+/* Phases 1-4 in one process: rows spilled in runs of 1 MiB, merged (the
+ * last run in memory), split into SST files of 64 KiB, ingested; every
+ * duplicate policy. */
+static void test_phases_in_one_process(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    size_t n = 60000;
+    for (int p = ORDO_DUP_FIRST; p <= ORDO_DUP_LAST; p++) {
+        row *r = make_rows(n, &seed, 20000);
+        char name[32];
+        snprintf(name, sizeof name, "db-phases-%d", p);
+        ordo_db *db = open_db(name, 0);
+        const char *tmp;
+        ordo_error e;
+        assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+        ordo_run_options ro = {tmp, "w0-", 1 << 20};
+        ordo_run_writer *rw;
+        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+        /* 24-byte values make each row ~40 bytes: 60000 rows spill */
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, r[i].val, strlen(r[i].val),
+                                                 r[i].seq, &e),
+                             ORDO_OK);
+        assert_int_equal(ordo_run_writer_rows(rw), n);
+        assert_true(ordo_run_writer_files(rw) >= 1);
+        ordo_runs *runs;
+        assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
+        ordo_sst_writer *w = sst_writer(tmp, NULL, 3, (ordo_dup_policy)p, 64 << 10, p == 1);
+        assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_OK);
+        ordo_load_stats st;
+        ordo_sst_writer_stats(w, &st);
+        size_t m = model(r, n, (ordo_dup_policy)p);
+        assert_int_equal(st.rows_in, n);
+        assert_int_equal(st.rows, m);
+        assert_int_equal(st.duplicates, n - m);
+        assert_int_equal(ingest_writer(db, 3, &w, 1, st.rows, &e), ORDO_OK);
+        assert_true(ordo_sst_writer_files(w) > 1);
+        expect_table(db, 3, r, m);
+        ordo_sst_writer_close(w);
+        ordo_runs_close(runs);
+        ordo_run_writer_close(rw);
+        ordo_db_close(db);
+        free(r);
+    }
+}
+
+/* Several workers' run files merged by key range into several SST writers
+ * (as on a cluster), the ranges from the sampler; more than 64 runs, so
+ * the merger works in passes; one ingestion of all the files. */
+static void test_ranges_and_passes(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    size_t n = 20000, workers = 70;
+    row *r = make_rows(n, &seed, 1u << 30);
+    ordo_db *db = open_db("db-ranges", 0);
+    const char *tmp;
+    ordo_error e;
+    assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+    char **paths = calloc(workers, sizeof *paths);
+    for (size_t wk = 0; wk < workers; wk++) { /* each worker a slice of the rows */
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "w%zu-", wk);
+        ordo_run_options ro = {tmp, prefix, 1 << 20};
+        ordo_run_writer *rw;
+        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+        for (size_t i = wk; i < n; i += workers)
+            assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, r[i].val,
+                                                 strlen(r[i].val), r[i].seq, &e),
+                             ORDO_OK);
+        assert_int_equal(ordo_run_writer_finish(rw, &e), ORDO_OK);
+        assert_int_equal(ordo_run_writer_files(rw), 1);
+        paths[wk] = strdup(ordo_run_writer_file(rw, 0));
+        ordo_run_writer_close(rw);
+    }
+    /* split keys from a sample of every 10th key */
+    size_t ns = n / 10, off[2001], splits_off[5], got = 0;
+    uint8_t sample[24000], splits[64];
+    off[0] = 0;
+    for (size_t i = 0; i < ns; i++) {
+        memcpy(sample + off[i], r[i * 10].key, r[i * 10].kn);
+        off[i + 1] = off[i] + r[i * 10].kn;
+    }
+    assert_int_equal(ordo_split_keys(sample, off, ns, 4, splits, sizeof splits, splits_off, &got,
+                                     &e),
+                     ORDO_OK);
+    assert_int_equal(got, 4);
+    for (size_t i = 1; i < got; i++)
+        assert_true(ordo_compare(splits + splits_off[i - 1], splits_off[i] - splits_off[i - 1],
+                                 splits + splits_off[i], splits_off[i + 1] - splits_off[i]) < 0);
+    ordo_runs *runs;
+    assert_int_equal(ordo_runs_open((const char *const *)paths, workers, &runs, &e), ORDO_OK);
+    ordo_sst_writer *ws[5];
+    uint64_t kept = 0;
+    for (size_t i = 0; i <= got; i++) {
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "range%zu-", i);
+        ws[i] = sst_writer(tmp, prefix, 1, ORDO_DUP_LAST, 0, 0);
+        ordo_merge_options mo = {0};
+        mo.tmp_dir = tmp;
+        if (i > 0)
+            mo.lo = splits + splits_off[i - 1], mo.lo_len = splits_off[i] - splits_off[i - 1];
+        if (i < got)
+            mo.hi = splits + splits_off[i], mo.hi_len = splits_off[i + 1] - splits_off[i];
+        assert_int_equal(ordo_runs_merge(runs, &mo, ws[i], &e), ORDO_OK);
+        ordo_load_stats st;
+        ordo_sst_writer_stats(ws[i], &st);
+        assert_true(st.rows > 0); /* the sampler's ranges are not empty */
+        kept += st.rows;
+    }
+    size_t m = model(r, n, ORDO_DUP_LAST);
+    assert_int_equal(kept, m);
+    assert_int_equal(ingest_writer(db, 1, ws, got + 1, kept, &e), ORDO_OK);
+    expect_table(db, 1, r, m);
+    /* the run files are still there: the passes' own files are gone */
+    for (size_t i = 0; i < workers; i++)
+        assert_int_equal(access(paths[i], F_OK), 0);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c merge-", tmp);
+    assert_int_not_equal(t_sh("%s > /dev/null", cmd), 0);
+    for (size_t i = 0; i <= got; i++)
+        ordo_sst_writer_close(ws[i]);
+    for (size_t i = 0; i < workers; i++)
+        free(paths[i]);
+    free(paths);
+    ordo_runs_close(runs);
+    ordo_db_close(db);
+    free(r);
+}
+
+/* The SST writer checks what it is fed. */
+static void test_sst_writer_checks(void **state)
+{
+    (void)state;
+    char dir[300];
+    path_of(dir, sizeof dir, "sst-checks");
+    assert_int_equal(t_sh("mkdir -p %s", dir), 0);
+    ordo_error e;
+    ordo_sst_writer *w = sst_writer(dir, "a-", ORDO_UNTAGGED, ORDO_DUP_ERROR, 0, 1);
+    assert_int_equal(ordo_sst_writer_add(w, "b", 1, "", 0, 1, &e), ORDO_OK);
+    assert_int_equal(ordo_sst_writer_add(w, "a", 1, "", 0, 2, &e), ORDO_ERR_UNSORTED);
+    assert_int_equal(e.status, ORDO_ERR_UNSORTED);
+    assert_int_equal(ordo_sst_writer_add(w, "b", 1, "", 0, 7, &e), ORDO_ERR_DUPLICATE_KEY);
+    assert_int_equal(e.line, 7);
+    assert_string_equal(e.message, "line 1 has the same key");
+    assert_int_equal(ordo_sst_writer_add(w, "\xff" "x", 2, "", 0, 8, &e), ORDO_ERR_RESERVED_KEY);
+    ordo_sst_writer_close(w); /* unfinished: its file is removed */
+    assert_int_not_equal(t_sh("ls %s/a-* > /dev/null 2>&1", dir), 0);
+    ordo_sst_options bad = {dir, NULL, 1000, 3, ORDO_DUP_ERROR, 0};
+    assert_int_equal(ordo_sst_writer_open(&bad, &w, &e), ORDO_ERR_INVALID_ARG);
+    bad.target_bytes = 0, bad.tag = 255;
+    assert_int_equal(ordo_sst_writer_open(&bad, &w, &e), ORDO_ERR_INVALID_ARG);
+    /* smallest and largest of each file, in order, files disjoint */
+    w = sst_writer(dir, "b-", 9, ORDO_DUP_FIRST, 64 << 10, 0);
+    char key[16], val[200];
+    uint64_t seed = t_seed();
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, "%08d", i);
+        for (size_t j = 0; j < sizeof val; j++) /* incompressible */
+            val[j] = (char)t_rand(&seed);
+        assert_int_equal(ordo_sst_writer_add(w, key, 8, val, sizeof val, (uint64_t)i, &e), ORDO_OK);
+    }
+    assert_int_equal(ordo_sst_writer_finish(w, &e), ORDO_OK);
+    size_t nf = ordo_sst_writer_files(w);
+    assert_true(nf > 3);
+    uint64_t rows = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const ordo_sst_file *f = ordo_sst_writer_file(w, i);
+        assert_int_equal(f->smallest[0], 9);
+        assert_true(ordo_compare(f->smallest, f->smallest_len, f->largest, f->largest_len) < 0);
+        if (i)
+            assert_true(ordo_compare(ordo_sst_writer_file(w, i - 1)->largest,
+                                     ordo_sst_writer_file(w, i - 1)->largest_len, f->smallest,
+                                     f->smallest_len) < 0);
+        rows += f->rows;
+    }
+    assert_int_equal(rows, 5000);
+    assert_memory_equal(ordo_sst_writer_file(w, 0)->smallest, "\x09" "00000000", 9);
+    assert_memory_equal(ordo_sst_writer_file(w, nf - 1)->largest, "\x09" "00004999", 9);
+    ordo_sst_writer_close(w);
+}
+
+/* A failing ingestion changes nothing: overlapping files, a taken tag, a
+ * file that is not there. */
+static void test_ingest_all_or_nothing(void **state)
+{
+    (void)state;
+    ordo_db *db = open_db("db-ingest", 0);
+    const char *tmp;
+    ordo_error e;
+    assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+    row r[3] = {{{1}, 1, "one", 1}, {{2}, 1, "two", 2}, {{3}, 1, "three", 3}};
+    ordo_sst_writer *a = sst_writer(tmp, "a-", 4, ORDO_DUP_ERROR, 0, 0);
+    ordo_sst_writer *b = sst_writer(tmp, "b-", 4, ORDO_DUP_ERROR, 0, 0);
+    for (int i = 0; i < 3; i++) { /* both hold keys 1..3: they overlap */
+        assert_int_equal(ordo_sst_writer_add(a, r[i].key, 1, r[i].val, strlen(r[i].val), r[i].seq, &e), ORDO_OK);
+        assert_int_equal(ordo_sst_writer_add(b, r[i].key, 1, r[i].val, strlen(r[i].val), r[i].seq, &e), ORDO_OK);
+    }
+    ordo_sst_writer *both[2] = {a, b};
+    assert_int_equal(ingest_writer(db, 4, both, 2, 6, &e), ORDO_ERR_OVERLAP);
+    assert_int_equal(ordo_table_read(db, 4, &(ordo_table_meta){0}, &e), ORDO_ERR_NO_TABLE);
+    /* a file missing among good ones: RocksDB refuses, nothing visible */
+    ordo_sst_file f = *ordo_sst_writer_file(a, 0), gone = f;
+    gone.path = "/nonexistent/000000.sst";
+    gone.smallest = (const uint8_t *)"\x04\x09", gone.smallest_len = 2;
+    gone.largest = (const uint8_t *)"\x04\x0a", gone.largest_len = 2;
+    ordo_sst_file two[2] = {f, gone};
+    ordo_table_meta m = meta;
+    assert_int_equal(ordo_ingest(db, 4, two, 2, &m, &e), ORDO_ERR_IO);
+    expect_no_table(db, 4);
+    /* and the tag is still free: the good file alone goes in */
+    assert_int_equal(ordo_ingest(db, 4, &f, 1, &(ordo_table_meta){"ordered", "k", "k bytea", 3, NULL}, &e),
+                     ORDO_OK);
+    expect_table(db, 4, r, 3);
+    ordo_sst_writer_close(a), ordo_sst_writer_close(b);
+    ordo_db_close(db);
+}
+
+/* A taken tag refuses before anything is written. */
+static void test_ingest_refuses_taken_tag(void **state)
+{
+    (void)state;
+    ordo_db *db = open_db("db-taken", 0);
+    const char *tmp;
+    ordo_error e;
+    assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+    row r = {{7}, 1, "seven", 1};
+    ordo_sst_writer *a = sst_writer(tmp, "a-", 5, ORDO_DUP_ERROR, 0, 0);
+    assert_int_equal(ordo_sst_writer_add(a, r.key, 1, r.val, 5, 1, &e), ORDO_OK);
+    assert_int_equal(ingest_writer(db, 5, &a, 1, 1, &e), ORDO_OK);
+    expect_table(db, 5, &r, 1);
+    ordo_sst_writer *b = sst_writer(tmp, "b-", 5, ORDO_DUP_ERROR, 0, 0);
+    row r2 = {{8}, 1, "eight", 1};
+    assert_int_equal(ordo_sst_writer_add(b, r2.key, 1, r2.val, 5, 1, &e), ORDO_OK);
+    assert_int_equal(ingest_writer(db, 5, &b, 1, 1, &e), ORDO_ERR_TABLE_EXISTS);
+    assert_string_equal(e.message, "tag 5 already holds a table; load into another tag or database");
+    expect_table(db, 5, &r, 1);
+    ordo_sst_writer_close(a), ordo_sst_writer_close(b);
+    ordo_db_close(db);
+}
+
+/* Split keys: increasing, distinct, at the sample's quantiles; fewer when
+ * the sample has fewer distinct keys; a short destination refused. */
+static void test_split_keys(void **state)
+{
+    (void)state;
+    uint8_t keys[2000], dst[64];
+    size_t off[1001], so[11], got = 9;
+    ordo_error e;
+    off[0] = 0;
+    for (size_t i = 0; i < 1000; i++) { /* 0..999 shuffled, 2 bytes big-endian */
+        size_t v = i * 7919 % 1000;
+        keys[2 * i] = (uint8_t)(v >> 8), keys[2 * i + 1] = (uint8_t)v;
+        off[i + 1] = 2 * (i + 1);
+    }
+    assert_int_equal(ordo_split_keys(keys, off, 1000, 3, dst, sizeof dst, so, &got, &e), ORDO_OK);
+    assert_int_equal(got, 3);
+    for (size_t i = 0; i < got; i++) { /* the quarters: 250, 500, 750 */
+        assert_int_equal(so[i + 1] - so[i], 2);
+        assert_int_equal(dst[so[i]] << 8 | dst[so[i] + 1], 250 * (i + 1));
+    }
+    /* one distinct key: no split can separate anything */
+    size_t same[5] = {0, 1, 2, 3, 4};
+    assert_int_equal(ordo_split_keys((const uint8_t *)"aaaa", same, 4, 3, dst, sizeof dst, so,
+                                     &got, &e),
+                     ORDO_OK);
+    assert_true(got <= 1);
+    assert_int_equal(ordo_split_keys(keys, off, 1000, 3, dst, 3, so, &got, &e),
+                     ORDO_ERR_DST_TOO_SMALL);
+    assert_int_equal(ordo_split_keys(keys, off, 0, 3, dst, sizeof dst, so, &got, &e), ORDO_OK);
+    assert_int_equal(got, 0);
+}
+
+/* The unsorted write-batch load: all or nothing, the last row of a key. */
+static void test_put_load(void **state)
+{
+    (void)state;
+    ordo_db *db = open_db("db-put", 0);
+    ordo_error e;
+    ordo_put_load *p;
+    assert_int_equal(ordo_put_load_open(db, 6, ORDO_DUP_FIRST, &p, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_put_load_open(db, 6, ORDO_DUP_ERROR, &p, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_add(p, "b", 1, "1", 1, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_add(p, "a", 1, "2", 1, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_add(p, "b", 1, "3", 1, &e), ORDO_OK);
+    ordo_load_stats st;
+    assert_int_equal(ordo_put_load_finish(p, &meta, &st, &e), ORDO_ERR_DUPLICATE_KEY);
+    assert_string_equal(e.message, "1 rows have the key of another row");
+    ordo_put_load_close(p); /* undoes */
+    expect_no_table(db, 6);
+    assert_int_equal(ordo_put_load_open(db, 6, ORDO_DUP_LAST, &p, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_add(p, "b", 1, "1", 1, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_add(p, "a", 1, "2", 1, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_add(p, "b", 1, "3", 1, &e), ORDO_OK);
+    assert_int_equal(ordo_put_load_finish(p, &meta, &st, &e), ORDO_OK);
+    assert_int_equal(st.rows_in, 3);
+    assert_int_equal(st.rows, 2);
+    assert_int_equal(st.duplicates, 1);
+    ordo_put_load_close(p); /* finished: kept */
+    row want[2] = {{"a", 1, "2", 0}, {"b", 1, "3", 0}};
+    expect_table(db, 6, want, 2);
+    ordo_db_close(db);
+}
+
+/* Databases: a folder with a link in it is refused; read-only opens do
+ * not lock, and see what was loaded. */
+static void test_db_open(void **state)
+{
+    (void)state;
+    char p[300];
+    path_of(p, sizeof p, "db-link");
+    assert_int_equal(t_sh("mkdir -p %s && ln -sf /etc/passwd %s/CURRENT", p, p), 0);
+    ordo_db *db = NULL;
+    ordo_error e;
+    assert_int_equal(ordo_db_open(p, 0, &db, &e), ORDO_ERR_UNSAFE_PATH);
+    assert_non_null(strstr(e.message, "CURRENT' is a symbolic link"));
+    assert_null(db);
+    assert_int_equal(ordo_db_open(p, ORDO_DB_READ_ONLY, &db, &e), ORDO_ERR_UNSAFE_PATH);
+    ordo_db *w = open_db("db-put", 0), *r = open_db("db-put", ORDO_DB_READ_ONLY);
+    row want[2] = {{"a", 1, "2", 0}, {"b", 1, "3", 0}};
+    expect_table(r, 6, want, 2);
+    assert_int_equal(ordo_table_check_free(w, 6, &e), ORDO_ERR_TABLE_EXISTS);
+    assert_int_equal(ordo_table_check_free(w, 7, &e), ORDO_OK);
+    assert_int_equal(ordo_table_check_free(w, ORDO_UNTAGGED, &e), ORDO_ERR_TABLE_EXISTS);
+    ordo_db_close(r), ordo_db_close(w);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/ordo-test-loadlib-XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return t_sh("rm -rf %s", g_dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_phases_in_one_process),
+        cmocka_unit_test(test_ranges_and_passes),
+        cmocka_unit_test(test_sst_writer_checks),
+        cmocka_unit_test(test_ingest_all_or_nothing),
+        cmocka_unit_test(test_ingest_refuses_taken_tag),
+        cmocka_unit_test(test_split_keys),
+        cmocka_unit_test(test_put_load),
+        cmocka_unit_test(test_db_open),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
