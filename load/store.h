@@ -1,7 +1,8 @@
-/* The tool's embedded store: RocksDB through its C API. Everything the tool
- * does with RocksDB goes through here: open (taking the database's lock),
- * point reads, bounded iteration, SST files written in key order and ingested
- * in one call (all or nothing), and write batches (the benchmark's baseline). */
+/* The load library's store interface: everything it does with a store goes
+ * through these functions — open (taking the store's lock), point reads,
+ * bounded iteration, SST files written in key order and ingested in one call
+ * (all or nothing), write batches. store_rocksdb.c implements them with
+ * RocksDB's C API; another store would implement them in a file beside it. */
 #ifndef ORDO_STORE_H
 #define ORDO_STORE_H
 

@@ -84,14 +84,18 @@ ordo__store_iter *ordo__store_iter_open(ordo__store *s, const void *lower, size_
     it->ro = rocksdb_readoptions_create();
     it->reverse = reverse;
     /* RocksDB keeps pointers to the bounds: they live as long as the iterator */
-    if (lower && ln) {
-        it->lower = malloc(ln);
+    if ((lower && ln && !(it->lower = malloc(ln))) || (upper && !(it->upper = malloc(un ? un : 1)))) {
+        rocksdb_readoptions_destroy(it->ro);
+        free(it->lower), free(it);
+        return NULL;
+    }
+    if (it->lower) {
         memcpy(it->lower, lower, ln);
         rocksdb_readoptions_set_iterate_lower_bound(it->ro, it->lower, ln);
     }
-    if (upper) {
-        it->upper = malloc(un ? un : 1);
-        memcpy(it->upper, upper, un);
+    if (it->upper) {
+        if (un)
+            memcpy(it->upper, upper, un);
         rocksdb_readoptions_set_iterate_upper_bound(it->ro, it->upper, un);
     }
     it->it = rocksdb_create_iterator(s->db, it->ro);
