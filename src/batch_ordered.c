@@ -7,36 +7,8 @@
  * inet, timetz, interval) through the builder. */
 #include "batch.h"
 
-/* Bytes per element of an ordered column's values (0: bits or strings). */
-static size_t elem_size(ordo_type t)
-{
-    switch (t) {
-    case ORDO_TYPE_INT8: case ORDO_TYPE_UINT8: return 1;
-    case ORDO_TYPE_INT16: case ORDO_TYPE_UINT16: return 2;
-    case ORDO_TYPE_INT32: case ORDO_TYPE_UINT32: case ORDO_TYPE_FLOAT32:
-    case ORDO_TYPE_DATE: case ORDO_TYPE_ENUM: return 4;
-    case ORDO_TYPE_MACADDR: return 6;
-    case ORDO_TYPE_INT64: case ORDO_TYPE_UINT64: case ORDO_TYPE_FLOAT64:
-    case ORDO_TYPE_TIME_OF_DAY: case ORDO_TYPE_TIMESTAMP: case ORDO_TYPE_TIMESTAMPTZ:
-    case ORDO_TYPE_PG_LSN: case ORDO_TYPE_MACADDR8: return 8;
-    case ORDO_TYPE_UUID: case ORDO_TYPE_INT128: case ORDO_TYPE_INTERVAL: return 16;
-    case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
-    case ORDO_TYPE_INET: case ORDO_TYPE_CIDR: return sizeof(ordo_inet);
-    default: return 0;
-    }
-}
-
 /* Text-like columns: offsets into their bytes. */
-static int variable(ordo_type t)
-{
-    return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC ||
-           t == ORDO_TYPE_BIT || t == ORDO_TYPE_ENCODED;
-}
-
-static int supported(ordo_type t)
-{
-    return elem_size(t) || variable(t) || t == ORDO_TYPE_BOOL || t == ORDO_TYPE_NIL;
-}
+static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
 
 /* Writes row r's field of column c with the row builder (cap bytes at p);
  * returns the builder's status. */
@@ -46,7 +18,7 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
         return ordo_key_null(k, o);
     size_t j = c->offset + r;
-    const uint8_t *v = (const uint8_t *)c->values + j * elem_size(c->type);
+    const uint8_t *v = (const uint8_t *)c->values + j * ordo__type_facts(c->type)->elem_size;
     switch (c->type) {
     case ORDO_TYPE_BOOL: return ordo_key_bool(k, o, ordo_bit(c->values, j));
     case ORDO_TYPE_INT8: return ordo_key_int8(k, o, ORDO_LOAD(int8_t, v, 0));
@@ -129,27 +101,18 @@ enum { F_SLOW, F_OP, F_BOOL, F_VAR, F_NIL };
  * exactly the ordered format's ASC payload) and the payload width. */
 static int fast_class(ordo_type t, int *op, size_t *w)
 {
-    *op = -1;
-    switch (t) {
-    case ORDO_TYPE_INT64: case ORDO_TYPE_TIMESTAMP: case ORDO_TYPE_TIMESTAMPTZ:
-    case ORDO_TYPE_TIME_OF_DAY: *op = ORDO_OP_I64; break;
-    case ORDO_TYPE_INT32: case ORDO_TYPE_DATE: *op = ORDO_OP_I32; break;
-    case ORDO_TYPE_INT16: *op = ORDO_OP_I16; break;
-    case ORDO_TYPE_INT8: *op = ORDO_OP_I8; break;
-    case ORDO_TYPE_UINT64: case ORDO_TYPE_PG_LSN: *op = ORDO_OP_U64; break;
-    case ORDO_TYPE_UINT32: case ORDO_TYPE_ENUM: *op = ORDO_OP_U32; break;
-    case ORDO_TYPE_UINT16: *op = ORDO_OP_U16; break;
-    case ORDO_TYPE_UINT8: *op = ORDO_OP_U8; break;
-    case ORDO_TYPE_UUID: *op = ORDO_OP_COPY16; break;
-    case ORDO_TYPE_FLOAT64: *op = ORDO_OP_F64_ORD; break;
-    case ORDO_TYPE_FLOAT32: *op = ORDO_OP_F32_ORD; break;
-    case ORDO_TYPE_BOOL: *w = 1; return F_BOOL;
-    case ORDO_TYPE_STRING: case ORDO_TYPE_BYTES: *w = 0; return F_VAR;
-    case ORDO_TYPE_NIL: *w = 0; return F_NIL;
-    default: *w = 0; return F_SLOW;
+    *op = ordo__type_facts(t)->ordered_op;
+    *w = 0;
+    if (*op >= 0) {
+        *w = ordo_op_shape[*op].width;
+        return F_OP;
     }
-    *w = ordo_op_shape[*op].width;
-    return F_OP;
+    switch (t) {
+    case ORDO_TYPE_BOOL: *w = 1; return F_BOOL;
+    case ORDO_TYPE_STRING: case ORDO_TYPE_BYTES: return F_VAR;
+    case ORDO_TYPE_NIL: return F_NIL;
+    default: return F_SLOW;
+    }
 }
 
 /* The builder's value checks of the fast fixed types: ranges. */
@@ -159,21 +122,10 @@ static int fast_valid(const ordo_column *c, size_t r)
         return 1;
     size_t j = c->offset + r;
     switch (c->type) {
-    case ORDO_TYPE_DATE: {
-        int32_t d = ORDO_LOAD(int32_t, c->values, j);
-        return d == ORDO_DATE_NEG_INFINITY || d == ORDO_DATE_INFINITY ||
-               (d >= ORDO_DATE_MIN && d < ORDO_DATE_END);
-    }
-    case ORDO_TYPE_TIME_OF_DAY: {
-        int64_t us = ORDO_LOAD(int64_t, c->values, j);
-        return us >= 0 && us <= ORDO_TIME_MAX;
-    }
+    case ORDO_TYPE_DATE: return ordo__date_ok(ORDO_LOAD(int32_t, c->values, j));
+    case ORDO_TYPE_TIME_OF_DAY: return ordo__time_ok(ORDO_LOAD(int64_t, c->values, j));
     case ORDO_TYPE_TIMESTAMP:
-    case ORDO_TYPE_TIMESTAMPTZ: {
-        int64_t us = ORDO_LOAD(int64_t, c->values, j);
-        return us == ORDO_TIMESTAMP_NEG_INFINITY || us == ORDO_TIMESTAMP_INFINITY ||
-               (us >= ORDO_TIMESTAMP_MIN && us < ORDO_TIMESTAMP_END);
-    }
+    case ORDO_TYPE_TIMESTAMPTZ: return ordo__timestamp_ok(ORDO_LOAD(int64_t, c->values, j));
     default: return 1;
     }
 }
@@ -189,7 +141,7 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         const ordo_column *c = &cols[ci];
         if (where)
             where->row = 0, where->column = ci;
-        if (!supported(c->type))
+        if (!ordo__type_facts(c->type)->ordered)
             return ORDO_ERR_BAD_TYPE;
         if (c->order > ORDO_DESC_NULLS_LAST)
             return ORDO_ERR_INVALID_ORDER;

@@ -191,11 +191,8 @@ static inline size_t ordo_escape_generic(uint8_t *d, const uint8_t *p, size_t n,
         memcpy(d + k, &x, 8);
         k += 8;
     }
-    for (; i < n; i++) {
-        d[k++] = (uint8_t)(p[i] ^ mask);
-        if (p[i] == 0)
-            d[k++] = (uint8_t)(0xff ^ mask);
-    }
+    for (; i < n; i++)
+        k += ordo_escape_byte(d + k, p[i], mask);
     return k;
 }
 
