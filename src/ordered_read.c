@@ -33,7 +33,8 @@ static uint8_t desc_mask(const ordo_key_reader *r, ordo_order o)
 
 /* Reads the presence byte and, for a present field, n payload bytes with
  * DESC undone into out. *is_null tells which. */
-static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t n, bool *is_null)
+static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t n,
+                                    bool *is_null)
 {
     if (!r || !is_null)
         return ORDO_ERR_NULL_ARG;
@@ -69,7 +70,7 @@ ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, con
 {
     uint8_t none;
     size_t start = r->priv_pos;
-    ordo_status s = fixed(r, o, &none, 0, is_null);
+    ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)
         return s;
     r->priv_pos = start; /* readers move past the field only on success */
@@ -94,7 +95,7 @@ ordo_status ordo__read_text_open(ordo_key_reader *r, ordo_order o, const char *d
 ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null)
 {
     uint8_t b;
-    ordo_status s = fixed(r, o, &b, 1, is_null);
+    ordo_status s = read_field_bytes(r, o, &b, 1, is_null);
     if (s != ORDO_OK)
         return s;
     if (b > 1) {
@@ -136,7 +137,7 @@ ordo_status ordo_key_read_int(ordo_key_reader *r, ordo_order o, ordo_type t, int
     size_t w = int_width(t);
     if (!w)
         return r ? ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
-    ordo_status s = fixed(r, o, b, w, is_null);
+    ordo_status s = read_field_bytes(r, o, b, w, is_null);
     if (s != ORDO_OK)
         return s;
     uint64_t u = be(b, w), sign = UINT64_C(1) << (8 * w - 1);
@@ -171,7 +172,7 @@ ordo_status ordo_key_read_uint(ordo_key_reader *r, ordo_order o, ordo_type t, ui
     uint8_t b[8];
     if (!w)
         return r ? ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
-    ordo_status s = fixed(r, o, b, w, is_null);
+    ordo_status s = read_field_bytes(r, o, b, w, is_null);
     if (s == ORDO_OK && v)
         *v = be(b, w);
     return s;
@@ -181,7 +182,7 @@ ordo_status ordo_key_read_int128(ordo_key_reader *r, ordo_order o, int64_t *hi, 
                                  bool *is_null)
 {
     uint8_t b[16];
-    ordo_status s = fixed(r, o, b, 16, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 16, is_null);
     if (s != ORDO_OK)
         return s;
     if (hi)
@@ -194,7 +195,7 @@ ordo_status ordo_key_read_int128(ordo_key_reader *r, ordo_order o, int64_t *hi, 
 ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v, bool *is_null)
 {
     uint8_t b[8];
-    ordo_status s = fixed(r, o, b, 8, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 8, is_null);
     if (s != ORDO_OK)
         return s;
     uint64_t w = be(b, 8), bits;
@@ -220,7 +221,7 @@ ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v, b
 ordo_status ordo_key_read_float32(ordo_key_reader *r, ordo_order o, float *v, bool *is_null)
 {
     uint8_t b[4];
-    ordo_status s = fixed(r, o, b, 4, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 4, is_null);
     if (s != ORDO_OK)
         return s;
     uint32_t w = (uint32_t)be(b, 4), bits;
@@ -246,7 +247,7 @@ ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *loca
                                  int32_t *east, bool *is_null)
 {
     uint8_t b[12];
-    ordo_status s = fixed(r, o, b, 12, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 12, is_null);
     if (s != ORDO_OK)
         return s;
     int64_t e = 0, local = 0;
@@ -274,7 +275,7 @@ ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_type t, u
     uint8_t b[16];
     if (!w)
         return r ? ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
-    ordo_status s = fixed(r, o, b, w, is_null);
+    ordo_status s = read_field_bytes(r, o, b, w, is_null);
     if (s == ORDO_OK && out)
         memcpy(out, b, w);
     return s;
@@ -287,7 +288,7 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
     if (!len || (!dst && cap))
         return ORDO_ERR_NULL_ARG;
     size_t start = r ? r->priv_pos : 0;
-    ordo_status s = fixed(r, o, &none, 0, is_null);
+    ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK)
         return s;
     if (*is_null) {
@@ -343,7 +344,7 @@ ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *i
     uint8_t none;
     if (r && r->priv_err == ORDO_OK && r->priv_depth >= ORDO_RECORD_MAX_DEPTH)
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
-    ordo_status s = fixed(r, o, &none, 0, is_null);
+    ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)
         return s;
     ordo_order eff = ordo__mirror(r->priv_flip, r->priv_depth, o);

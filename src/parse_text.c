@@ -16,7 +16,8 @@ ordo_status ordo_parse_uuid(const char *s, size_t n, uint8_t out[16])
             i++;
             continue;
         }
-        int hi = ordo__hex_value((unsigned char)s[i]), lo = ordo__hex_value((unsigned char)s[i + 1]);
+        int hi = ordo__hex_value((unsigned char)s[i]);
+        int lo = ordo__hex_value((unsigned char)s[i + 1]);
         if (hi < 0 || lo < 0)
             return ORDO_ERR_INVALID_VALUE;
         tmp[k++] = (uint8_t)(hi << 4 | lo);
