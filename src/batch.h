@@ -57,10 +57,8 @@ static inline int ordo_col_scaled(const ordo_column *c)
 static inline int ordo_col_op(ordo_format fmt, const ordo_column *c)
 {
     const ordo_type_facts *f = ordo__type_facts(c->type);
-    if (c->time_unit != ORDO_UNIT_NS &&
-        (c->type == ORDO_TYPE_TIME || c->type == ORDO_TYPE_DURATION))
-        return -1;
-    return fmt == ORDO_FORMAT_LEXKEY_LEGACY ? f->legacy_op : f->lexkey_op;
+    int op = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? f->legacy_op : f->lexkey_op;
+    return op == ORDO_OP_I64 && ordo_col_scaled(c) ? -1 : op;
 }
 
 /* A TIME or DURATION value in its column's unit to nanoseconds; 0 when it

@@ -522,13 +522,12 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
         case PATH_TEXT:
             write_text_column(k, c, ci, &ct, r0, n, dst, cur);
             break;
-        case PATH_KERNEL_OP:
-            k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, scratch,
-                         w);
-            write_fixed_column(c, scratch, w, r0, n, dst, cur);
-            break;
-        default: /* PATH_BOOL */
-            k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
+        default: /* a kernel op or bool: the payloads into scratch, then placed */
+            if (path == PATH_KERNEL_OP)
+                k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                             scratch, w);
+            else
+                k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
             write_fixed_column(c, scratch, w, r0, n, dst, cur);
             break;
         }
