@@ -71,11 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t total = 0, stride = 0;
     ordo_status s = ordo_batch_size(fmt, cols, ncols, nrows, &total, &stride, NULL);
     uint8_t *ref = malloc(16 * 1024);
-    static const char *impls[] = {"scalar", "sse41", "avx2", "neon"};
-    for (int m = 0; m < 4; m++) {
+    const char *impl;
+    for (size_t m = 0; (impl = ordo_impl_at(m, NULL)); m++) {
         uint8_t *out = guarded(total);
         size_t *offs = malloc(sizeof(size_t) * (nrows + 1));
-        ordo_status e = ordo_batch_encode_impl(impls[m], fmt, cols, ncols, nrows, out, total,
+        ordo_status e = ordo_batch_encode_impl(impl, fmt, cols, ncols, nrows, out, total,
                                                offs, NULL);
         if (e == ORDO_ERR_UNSUPPORTED_IMPL) {
             free(out), free(offs);

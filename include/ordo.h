@@ -555,7 +555,7 @@ ORDO_API ordo_status ordo_batch_encode(ordo_format fmt, const ordo_column *cols,
                                        size_t nrows, void *dst, size_t cap, size_t *offsets,
                                        ordo_batch_error *where);
 
-/* The same with a named implementation ("scalar", "sse41", "avx2", "neon"):
+/* The same with a named implementation ("scalar", "portable", "sse41", "avx2", "neon"):
  * ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when it cannot run
  * here. For benchmarks and tests. */
 ORDO_API ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt,
@@ -642,12 +642,20 @@ ORDO_API ordo_status ordo_csv_index_impl(const char *impl, const uint8_t *p, siz
 #define ORDO_CPU_NEON 4u
 ORDO_API unsigned ordo_cpu_features(void);
 
-/* The kernel implementation in use ("scalar", "sse41", "avx2", "neon"),
- * chosen once: the best this CPU supports, or the one named by the
- * environment variable ORDO_IMPL. *status (if not NULL) receives
+/* The kernel implementation in use ("scalar", "portable", "sse41", "avx2",
+ * "neon"), chosen once: the best this CPU supports ("portable", plain C,
+ * when no SIMD kernels are built or supported; "scalar", the reference,
+ * only by name), or the one named by the environment variable ORDO_IMPL. *status (if not NULL) receives
  * ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when ORDO_IMPL cannot be
  * honoured; batch calls then fail with that status rather than fall back. */
 ORDO_API const char *ordo_impl_name(ordo_status *status);
+
+/* The implementations this library knows, for listing them (tests,
+ * benchmarks): the scalar reference first, then the rest from the least
+ * to the most preferred. Returns the name of entry i, or NULL past the
+ * last; *status (if not NULL) receives ORDO_OK when this CPU runs it, or
+ * ORDO_ERR_UNSUPPORTED_IMPL (not built, or the CPU lacks it). */
+ORDO_API const char *ordo_impl_at(size_t i, ordo_status *status);
 
 #ifdef __cplusplus
 }

@@ -176,9 +176,7 @@ static size_t k_csv(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *i
             q |= v_eq_bits(v, vq) << (k * V_BYTES);
             sep |= (v_eq_bits(v, vc) | v_eq_bits(v, vn)) << (k * V_BYTES);
         }
-        uint64_t inside = ordo_prefix_xor(q) ^ carry;
-        carry = (uint64_t)((int64_t)inside >> 63);
-        o = ordo_flatten(o, base, q | (sep & ~inside));
+        o = ordo_csv_block(q, sep, base, &carry, o);
     }
     *inq = carry;
     return (size_t)(o - out);

@@ -56,24 +56,9 @@ static inline int ordo_col_scaled(const ordo_column *c)
  * handles itself (strings, bytes, bool, nil, end, scaled times). */
 static inline int ordo_col_op(ordo_format fmt, const ordo_column *c)
 {
-    int legacy = fmt == ORDO_FORMAT_LEXKEY_LEGACY;
-    switch (c->type) {
-    case ORDO_TYPE_INT64:
-    case ORDO_TYPE_INT: return ORDO_OP_I64;
-    case ORDO_TYPE_TIME:
-    case ORDO_TYPE_DURATION: return c->time_unit == ORDO_UNIT_NS ? ORDO_OP_I64 : -1;
-    case ORDO_TYPE_INT32: return legacy ? ORDO_OP_I32 : ORDO_OP_I32_W;
-    case ORDO_TYPE_INT16: return legacy ? ORDO_OP_I16 : ORDO_OP_I16_W;
-    case ORDO_TYPE_INT8: return legacy ? ORDO_OP_I8 : ORDO_OP_I8_W;
-    case ORDO_TYPE_UINT64: return ORDO_OP_U64;
-    case ORDO_TYPE_UINT32: return legacy ? ORDO_OP_U32 : ORDO_OP_U32_W;
-    case ORDO_TYPE_UINT16: return legacy ? ORDO_OP_U16 : ORDO_OP_U16_W;
-    case ORDO_TYPE_UINT8: return legacy ? ORDO_OP_U8 : ORDO_OP_U8_W;
-    case ORDO_TYPE_FLOAT64: return ORDO_OP_F64_LEX;
-    case ORDO_TYPE_FLOAT32: return legacy ? ORDO_OP_F32_LEX : ORDO_OP_F32_W_LEX;
-    case ORDO_TYPE_UUID: return ORDO_OP_COPY16;
-    default: return -1;
-    }
+    const ordo_type_facts *f = ordo__type_facts(c->type);
+    int op = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? f->legacy_op : f->lexkey_op;
+    return op == ORDO_OP_I64 && ordo_col_scaled(c) ? -1 : op;
 }
 
 /* A TIME or DURATION value in its column's unit to nanoseconds; 0 when it

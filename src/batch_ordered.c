@@ -7,36 +7,8 @@
  * inet, timetz, interval) through the builder. */
 #include "batch.h"
 
-/* Bytes per element of an ordered column's values (0: bits or strings). */
-static size_t elem_size(ordo_type t)
-{
-    switch (t) {
-    case ORDO_TYPE_INT8: case ORDO_TYPE_UINT8: return 1;
-    case ORDO_TYPE_INT16: case ORDO_TYPE_UINT16: return 2;
-    case ORDO_TYPE_INT32: case ORDO_TYPE_UINT32: case ORDO_TYPE_FLOAT32:
-    case ORDO_TYPE_DATE: case ORDO_TYPE_ENUM: return 4;
-    case ORDO_TYPE_MACADDR: return 6;
-    case ORDO_TYPE_INT64: case ORDO_TYPE_UINT64: case ORDO_TYPE_FLOAT64:
-    case ORDO_TYPE_TIME_OF_DAY: case ORDO_TYPE_TIMESTAMP: case ORDO_TYPE_TIMESTAMPTZ:
-    case ORDO_TYPE_PG_LSN: case ORDO_TYPE_MACADDR8: return 8;
-    case ORDO_TYPE_UUID: case ORDO_TYPE_INT128: case ORDO_TYPE_INTERVAL: return 16;
-    case ORDO_TYPE_TIMETZ: return sizeof(ordo_timetz);
-    case ORDO_TYPE_INET: case ORDO_TYPE_CIDR: return sizeof(ordo_inet);
-    default: return 0;
-    }
-}
-
 /* Text-like columns: offsets into their bytes. */
-static int variable(ordo_type t)
-{
-    return t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES || t == ORDO_TYPE_NUMERIC ||
-           t == ORDO_TYPE_BIT || t == ORDO_TYPE_ENCODED;
-}
-
-static int supported(ordo_type t)
-{
-    return elem_size(t) || variable(t) || t == ORDO_TYPE_BOOL || t == ORDO_TYPE_NIL;
-}
+static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
 
 /* Writes row r's field of column c with the row builder (cap bytes at p);
  * returns the builder's status. */
@@ -46,7 +18,7 @@ static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
         return ordo_key_null(k, o);
     size_t j = c->offset + r;
-    const uint8_t *v = (const uint8_t *)c->values + j * elem_size(c->type);
+    const uint8_t *v = (const uint8_t *)c->values + j * ordo__type_facts(c->type)->elem_size;
     switch (c->type) {
     case ORDO_TYPE_BOOL: return ordo_key_bool(k, o, ordo_bit(c->values, j));
     case ORDO_TYPE_INT8: return ordo_key_int8(k, o, ORDO_LOAD(int8_t, v, 0));
@@ -122,60 +94,175 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
 
 static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 0x00; }
 
-/* How the kernel path writes a column. */
-enum { F_SLOW, F_OP, F_BOOL, F_VAR, F_NIL };
+/* How the kernel path writes a column: through the row builder (the rare
+ * types), a kernel op, the bool kernel, as escaped text, or as NULLs. */
+enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL };
 
-/* The kind of a column type, and for F_OP the kernel op (its payload is
- * exactly the ordered format's ASC payload) and the payload width. */
-static int fast_class(ordo_type t, int *op, size_t *w)
+/* The path of a column type, and for PATH_KERNEL_OP the kernel op (its
+ * payload is exactly the ordered format's ASC payload) and the payload
+ * width. */
+static int column_path(ordo_type t, int *op, size_t *w)
 {
-    *op = -1;
-    switch (t) {
-    case ORDO_TYPE_INT64: case ORDO_TYPE_TIMESTAMP: case ORDO_TYPE_TIMESTAMPTZ:
-    case ORDO_TYPE_TIME_OF_DAY: *op = ORDO_OP_I64; break;
-    case ORDO_TYPE_INT32: case ORDO_TYPE_DATE: *op = ORDO_OP_I32; break;
-    case ORDO_TYPE_INT16: *op = ORDO_OP_I16; break;
-    case ORDO_TYPE_INT8: *op = ORDO_OP_I8; break;
-    case ORDO_TYPE_UINT64: case ORDO_TYPE_PG_LSN: *op = ORDO_OP_U64; break;
-    case ORDO_TYPE_UINT32: case ORDO_TYPE_ENUM: *op = ORDO_OP_U32; break;
-    case ORDO_TYPE_UINT16: *op = ORDO_OP_U16; break;
-    case ORDO_TYPE_UINT8: *op = ORDO_OP_U8; break;
-    case ORDO_TYPE_UUID: *op = ORDO_OP_COPY16; break;
-    case ORDO_TYPE_FLOAT64: *op = ORDO_OP_F64_ORD; break;
-    case ORDO_TYPE_FLOAT32: *op = ORDO_OP_F32_ORD; break;
-    case ORDO_TYPE_BOOL: *w = 1; return F_BOOL;
-    case ORDO_TYPE_STRING: case ORDO_TYPE_BYTES: *w = 0; return F_VAR;
-    case ORDO_TYPE_NIL: *w = 0; return F_NIL;
-    default: *w = 0; return F_SLOW;
+    *op = ordo__type_facts(t)->ordered_op;
+    *w = 0;
+    if (*op >= 0) {
+        *w = ordo_op_shape[*op].width;
+        return PATH_KERNEL_OP;
     }
-    *w = ordo_op_shape[*op].width;
-    return F_OP;
+    switch (t) {
+    case ORDO_TYPE_BOOL: *w = 1; return PATH_BOOL;
+    case ORDO_TYPE_STRING: case ORDO_TYPE_BYTES: return PATH_TEXT;
+    case ORDO_TYPE_NIL: return PATH_NIL;
+    default: return PATH_BUILDER;
+    }
 }
 
-/* The builder's value checks of the fast fixed types: ranges. */
-static int fast_valid(const ordo_column *c, size_t r)
+/* The builder's value checks of the kernel path's fixed types: ranges. */
+static int value_in_range(const ordo_column *c, size_t r)
 {
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
         return 1;
     size_t j = c->offset + r;
     switch (c->type) {
-    case ORDO_TYPE_DATE: {
-        int32_t d = ORDO_LOAD(int32_t, c->values, j);
-        return d == ORDO_DATE_NEG_INFINITY || d == ORDO_DATE_INFINITY ||
-               (d >= ORDO_DATE_MIN && d < ORDO_DATE_END);
-    }
-    case ORDO_TYPE_TIME_OF_DAY: {
-        int64_t us = ORDO_LOAD(int64_t, c->values, j);
-        return us >= 0 && us <= ORDO_TIME_MAX;
-    }
+    case ORDO_TYPE_DATE: return ordo__date_ok(ORDO_LOAD(int32_t, c->values, j));
+    case ORDO_TYPE_TIME_OF_DAY: return ordo__time_ok(ORDO_LOAD(int64_t, c->values, j));
     case ORDO_TYPE_TIMESTAMP:
-    case ORDO_TYPE_TIMESTAMPTZ: {
-        int64_t us = ORDO_LOAD(int64_t, c->values, j);
-        return us == ORDO_TIMESTAMP_NEG_INFINITY || us == ORDO_TIMESTAMP_INFINITY ||
-               (us >= ORDO_TIMESTAMP_MIN && us < ORDO_TIMESTAMP_END);
-    }
+    case ORDO_TYPE_TIMESTAMPTZ: return ordo__timestamp_ok(ORDO_LOAD(int64_t, c->values, j));
     default: return 1;
     }
+}
+
+/* A column's checks before its rows: a type of the format, an order, a
+ * span of rows that fits, and its buffers. */
+static ordo_status check_column(const ordo_column *c, size_t nrows)
+{
+    if (!ordo__type_facts(c->type)->ordered)
+        return ORDO_ERR_BAD_TYPE;
+    if (c->order > ORDO_DESC_NULLS_LAST)
+        return ORDO_ERR_INVALID_ORDER;
+    if (!ordo_col_span_ok(c, nrows))
+        return ORDO_ERR_SIZE_OVERFLOW;
+    if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
+        return ORDO_ERR_NULL_ARG;
+    if (variable(c->type) && ((nrows && !c->offsets) ||
+                              (c->offset_bits != 32 && c->offset_bits != 64)))
+        return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
+    return ORDO_OK;
+}
+
+/* A fixed-width column (kernel op, bool, nil): 1 + w bytes a value, 1 a
+ * NULL; only ranges to check. Adds to *sum. */
+static ordo_status size_fixed(const ordo_column *c, int path, size_t w, size_t nrows, size_t *sum,
+                              int *constant, ordo_batch_error *where)
+{
+    size_t nulls = 0, bytes;
+    int ranged = c->type == ORDO_TYPE_DATE || c->type == ORDO_TYPE_TIME_OF_DAY ||
+                 c->type == ORDO_TYPE_TIMESTAMP || c->type == ORDO_TYPE_TIMESTAMPTZ;
+    if (!ranged && path != PATH_NIL)
+        nulls = ordo_col_nulls(c, nrows);
+    for (size_t r = 0; (ranged || path == PATH_NIL) && r < nrows; r++) {
+        if (path == PATH_NIL || !ordo_col_valid(c, r)) {
+            nulls++;
+        } else if (!value_in_range(c, r)) {
+            if (where)
+                where->row = r;
+            return ORDO_ERR_OUT_OF_RANGE;
+        }
+    }
+    if (__builtin_mul_overflow(nrows - nulls, 1 + w, &bytes) ||
+        __builtin_add_overflow(bytes, nulls, &bytes) || __builtin_add_overflow(*sum, bytes, sum))
+        return ORDO_ERR_SIZE_OVERFLOW;
+    *constant &= path == PATH_NIL || nulls == 0 || nulls == nrows;
+    return ORDO_OK;
+}
+
+/* Text whose whole span holds no 00 byte needs no escape counted per
+ * value: one pass over the span, after checking that the offsets never
+ * decrease. Returns 0 (and adds nothing) when that does not hold; else
+ * adds the column's bytes to *sum, *st telling whether they fit. */
+static int size_clean_text(ordo_zeros_fn zeros, const ordo_column *c, size_t nrows, size_t *sum,
+                           ordo_status *st)
+{
+    int64_t lo = 0, hi = 0;
+    int clean = 1;
+    for (size_t r = 0; r <= nrows && clean; r++) {
+        int64_t o = ordo_col_offset_at(c, c->offset + r);
+        clean = o >= 0 && (r == 0 || o >= hi);
+        if (r == 0)
+            lo = o;
+        hi = o;
+    }
+    if (!clean || zeros((const uint8_t *)c->values + lo, (size_t)(hi - lo)) != 0)
+        return 0;
+    /* the span's bytes, less what NULL rows point at */
+    size_t nulls = ordo_col_nulls(c, nrows), bytes = (size_t)(hi - lo);
+    for (size_t r = 0; nulls && r < nrows; r++)
+        if (!ordo_col_valid(c, r))
+            bytes -= (size_t)(ordo_col_offset_at(c, c->offset + r + 1) -
+                              ordo_col_offset_at(c, c->offset + r));
+    size_t framing; /* 3 per value, 1 per NULL */
+    *st = __builtin_mul_overflow(nrows - nulls, 3, &framing) ||
+                  __builtin_add_overflow(bytes, framing + nulls, &bytes) ||
+                  __builtin_add_overflow(*sum, bytes, sum)
+              ? ORDO_ERR_SIZE_OVERFLOW
+              : ORDO_OK;
+    return 1;
+}
+
+/* Row r's field size for the plan, with the checks the builder would make
+ * of a variable value: offsets in order, an encoded field's presence byte,
+ * text's escapes counted, a numeric's or bit string's text. */
+static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t r,
+                                  size_t *fs)
+{
+    *fs = 1;
+    if (variable(c->type)) {
+        int64_t a = ordo_col_offset_at(c, c->offset + r),
+                b = ordo_col_offset_at(c, c->offset + r + 1);
+        if (a < 0 || b < a)
+            return ORDO_ERR_INVALID_VALUE;
+        if (c->type == ORDO_TYPE_ENCODED && ordo_col_valid(c, r) &&
+            (b == a || ((const uint8_t *)c->values)[a] != present_of(c->order)))
+            return ORDO_ERR_INVALID_VALUE;
+        if (path == PATH_TEXT && ordo_col_valid(c, r)) {
+            size_t n = (size_t)(b - a);
+            if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n), &n) ||
+                __builtin_add_overflow(n, 3, fs))
+                return ORDO_ERR_SIZE_OVERFLOW;
+        }
+    }
+    return path == PATH_BUILDER ? field_size(c, r, fs) : ORDO_OK;
+}
+
+/* Every other column, row by row: each value checked as the builder
+ * would (a dry run on a scratch key for the fixed ones). Adds to *sum. */
+static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t nrows,
+                             size_t *sum, int *constant, ordo_batch_error *where)
+{
+    int var = variable(c->type);
+    size_t first = 0; /* the first row's size: all equal means a fixed stride */
+    for (size_t r = 0; r < nrows; r++) {
+        if (where)
+            where->row = r;
+        size_t fs;
+        ordo_status s = row_field_size(zeros, c, path, r, &fs);
+        if (s != ORDO_OK)
+            return s;
+        if (!var) {
+            uint8_t scratch[ORDO_KEY_BOUND(1, 0)]; /* the largest fixed field */
+            ordo_key k;
+            ordo_key_init(&k, scratch, sizeof scratch, 0);
+            s = put(&k, c, r);
+            if (s != ORDO_OK)
+                return s;
+        }
+        if (__builtin_add_overflow(*sum, fs, sum))
+            return ORDO_ERR_SIZE_OVERFLOW;
+        if (r == 0)
+            first = fs;
+        *constant &= !var && fs == first;
+    }
+    return ORDO_OK;
 }
 
 ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
@@ -189,113 +276,21 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         const ordo_column *c = &cols[ci];
         if (where)
             where->row = 0, where->column = ci;
-        if (!supported(c->type))
-            return ORDO_ERR_BAD_TYPE;
-        if (c->order > ORDO_DESC_NULLS_LAST)
-            return ORDO_ERR_INVALID_ORDER;
-        if (!ordo_col_span_ok(c, nrows))
-            return ORDO_ERR_SIZE_OVERFLOW;
-        if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
-            return ORDO_ERR_NULL_ARG;
-        int var = variable(c->type);
-        size_t fs0 = 0; /* the first row's size: all equal means a fixed stride */
-        if (var && ((nrows && !c->offsets) || (c->offset_bits != 32 && c->offset_bits != 64)))
-            return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
+        ordo_status s = check_column(c, nrows);
+        if (s != ORDO_OK)
+            return s;
         int op;
         size_t w;
-        int kind = fast_class(c->type, &op, &w);
-        if (kind != F_SLOW && kind != F_VAR) {
-            /* fixed width: 1 + w bytes, 1 for a NULL; only ranges to check */
-            size_t nulls = 0, bytes;
-            int ranged = c->type == ORDO_TYPE_DATE || c->type == ORDO_TYPE_TIME_OF_DAY ||
-                         c->type == ORDO_TYPE_TIMESTAMP || c->type == ORDO_TYPE_TIMESTAMPTZ;
-            if (!ranged && kind != F_NIL)
-                nulls = ordo_col_nulls(c, nrows);
-            for (size_t r = 0; (ranged || kind == F_NIL) && r < nrows; r++) {
-                if (kind == F_NIL || !ordo_col_valid(c, r)) {
-                    nulls++;
-                } else if (!fast_valid(c, r)) {
-                    if (where)
-                        where->row = r;
-                    return ORDO_ERR_OUT_OF_RANGE;
-                }
-            }
-            if (__builtin_mul_overflow(nrows - nulls, 1 + w, &bytes) ||
-                __builtin_add_overflow(bytes, nulls, &bytes) ||
-                __builtin_add_overflow(sum, bytes, &sum))
-                return ORDO_ERR_SIZE_OVERFLOW;
-            constant &= kind == F_NIL || nulls == 0 || nulls == nrows;
-            continue;
+        int path = column_path(c->type, &op, &w);
+        if (path != PATH_BUILDER && path != PATH_TEXT) {
+            s = size_fixed(c, path, w, nrows, &sum, &constant, where);
+        } else if (path == PATH_TEXT && size_clean_text(zeros, c, nrows, &sum, &s)) {
+            constant = 0;
+        } else {
+            s = size_rows(zeros, c, path, nrows, &sum, &constant, where);
         }
-        /* Text whose whole span holds no 00 byte needs no escape counted
-         * per value: one pass over the span (the offsets are checked first). */
-        int clean = 0;
-        if (kind == F_VAR) {
-            int64_t lo = 0, hi = 0;
-            clean = 1;
-            for (size_t r = 0; r <= nrows && clean; r++) {
-                int64_t o = ordo_col_offset_at(c, c->offset + r);
-                clean = o >= 0 && (r == 0 || o >= hi);
-                if (r == 0)
-                    lo = o;
-                hi = o;
-            }
-            clean = clean && zeros((const uint8_t *)c->values + lo, (size_t)(hi - lo)) == 0;
-            if (clean) { /* the span's bytes, less what NULL rows point at */
-                size_t nulls = ordo_col_nulls(c, nrows), bytes = (size_t)(hi - lo);
-                for (size_t r = 0; nulls && r < nrows; r++)
-                    if (!ordo_col_valid(c, r))
-                        bytes -= (size_t)(ordo_col_offset_at(c, c->offset + r + 1) -
-                                          ordo_col_offset_at(c, c->offset + r));
-                size_t framing; /* 3 per value, 1 per NULL */
-                if (__builtin_mul_overflow(nrows - nulls, 3, &framing) ||
-                    __builtin_add_overflow(bytes, framing + nulls, &bytes) ||
-                    __builtin_add_overflow(sum, bytes, &sum))
-                    return ORDO_ERR_SIZE_OVERFLOW;
-                constant = 0;
-                continue;
-            }
-        }
-        /* the builder checks every other value: a dry run on a scratch key */
-        for (size_t r = 0; r < nrows; r++) {
-            if (where)
-                where->row = r;
-            size_t fs = 1;
-            if (var) {
-                int64_t a = ordo_col_offset_at(c, c->offset + r),
-                        b = ordo_col_offset_at(c, c->offset + r + 1);
-                if (a < 0 || b < a)
-                    return ORDO_ERR_INVALID_VALUE;
-                if (c->type == ORDO_TYPE_ENCODED && ordo_col_valid(c, r) &&
-                    (b == a || ((const uint8_t *)c->values)[a] != present_of(c->order)))
-                    return ORDO_ERR_INVALID_VALUE;
-                if (kind == F_VAR && ordo_col_valid(c, r)) {
-                    size_t n = (size_t)(b - a);
-                    if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n), &n))
-                        return ORDO_ERR_SIZE_OVERFLOW;
-                    if (__builtin_add_overflow(n, 3, &fs))
-                        return ORDO_ERR_SIZE_OVERFLOW;
-                }
-            }
-            if (kind == F_SLOW) {
-                ordo_status fst = field_size(c, r, &fs);
-                if (fst != ORDO_OK)
-                    return fst;
-            }
-            if (!var) {
-                uint8_t scratch[64]; /* the largest fixed field: an IPv6 inet, 53 */
-                ordo_key k;
-                ordo_key_init(&k, scratch, sizeof scratch, 0);
-                ordo_status s = put(&k, c, r);
-                if (s != ORDO_OK)
-                    return s;
-            }
-            if (__builtin_add_overflow(sum, fs, &sum))
-                return ORDO_ERR_SIZE_OVERFLOW;
-            if (r == 0)
-                fs0 = fs;
-            constant &= !var && fs == fs0;
-        }
+        if (s != ORDO_OK)
+            return s;
     }
     *total = sum;
     *stride = constant && nrows ? sum / nrows : 0;
@@ -339,134 +334,203 @@ static int span_clean(const ordo_kernels *k, const ordo_column *c, size_t j0, si
     return k->zeros((const uint8_t *)c->values + a, (size_t)(b - a)) == 0;
 }
 
-/* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS. */
+/* Text columns (of the first 64) whose tile span row_starts found free of
+ * 00 bytes, so that placement need not scan it again. */
+typedef struct clean_texts {
+    uint64_t seen, clean;
+} clean_texts;
+
+static void clean_note(clean_texts *ct, size_t ci, int clean)
+{
+    if (ci < 64) {
+        ct->seen |= UINT64_C(1) << ci;
+        ct->clean |= (uint64_t)clean << ci;
+    }
+}
+
+/* Whether text column ci needs no escaping over the tile's rows j0 ..
+ * j0 + n: as noted, or by a pass over its span. */
+static int clean_lookup(const clean_texts *ct, const ordo_kernels *k, const ordo_column *c,
+                        size_t ci, size_t j0, size_t n)
+{
+    if (ci < 64 && (ct->seen >> ci & 1))
+        return (int)(ct->clean >> ci & 1);
+    return span_clean(k, c, j0, n);
+}
+
+/* Adds column c's field sizes over rows [r0, r0 + n) to len[]. */
+static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t ci, size_t r0,
+                            size_t n, size_t *len, clean_texts *ct)
+{
+    int op;
+    size_t w;
+    int path = column_path(c->type, &op, &w);
+    if (path != PATH_TEXT && path != PATH_BUILDER && !c->validity) { /* a constant size */
+        size_t fs = path == PATH_NIL ? 1 : 1 + w;
+        for (size_t i = 0; i < n; i++)
+            len[i] += fs;
+        return;
+    }
+    int clean = path == PATH_TEXT && span_clean(k, c, c->offset + r0, n);
+    if (path == PATH_TEXT)
+        clean_note(ct, ci, clean);
+    for (size_t i = 0; i < n; i++) {
+        size_t r = r0 + i, fs = 1;
+        if (path == PATH_NIL || !ordo_col_valid(c, r)) {
+            fs = 1;
+        } else if (path == PATH_TEXT) {
+            size_t j = c->offset + r;
+            int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+            fs = 3 + (size_t)(b - a);
+            if (!clean)
+                fs += k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
+        } else if (path == PATH_BUILDER) {
+            field_size(c, r, &fs);
+        } else {
+            fs = 1 + w;
+        }
+        len[i] += fs;
+    }
+}
+
+/* Where each row of the tile starts (cur[]); with offsets (variable
+ * lengths), also the rows' ends, from their fields' sizes. */
+static void row_starts(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
+                       size_t *offsets, size_t *cur, clean_texts *ct)
+{
+    if (!offsets) {
+        for (size_t i = 0; i < n; i++)
+            cur[i] = (r0 + i) * pl->stride;
+        return;
+    }
+    size_t len[ORDO_TILE_ROWS] = {0};
+    for (size_t ci = 0; ci < pl->ncols; ci++)
+        add_field_sizes(k, &pl->cols[ci], ci, r0, n, len, ct);
+    for (size_t i = 0; i < n; i++) {
+        cur[i] = offsets[r0 + i];
+        offsets[r0 + i + 1] = cur[i] + len[i];
+    }
+}
+
+/* The presence bytes of a column: its order's, and the NULL one. */
+typedef struct presence {
+    uint8_t present, null, mask; /* mask: ff for DESC (payload complemented) */
+} presence;
+
+static presence presence_of(const ordo_column *c)
+{
+    uint8_t pres = present_of(c->order);
+    return (presence){pres, (uint8_t)(pres ^ 1),
+                      c->order >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00};
+}
+
+/* A column of the rare types: each field by the row builder. */
+static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint8_t *dst,
+                                 size_t *cur)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t fs = 1;
+        field_size(c, r0 + i, &fs);
+        ordo_key key;
+        ordo_key_init(&key, dst + cur[i], fs, 0);
+        put(&key, c, r0 + i);
+        cur[i] += fs;
+    }
+}
+
+/* A text column: presence byte, the value escaped (or copied when the span
+ * is clean and ascending), the terminator 00 00 (complemented for DESC). */
+static void write_text_column(const ordo_kernels *k, const ordo_column *c, size_t ci,
+                              const clean_texts *ct, size_t r0, size_t n, uint8_t *dst,
+                              size_t *cur)
+{
+    presence p = presence_of(c);
+    size_t j0 = c->offset + r0;
+    int copy = !p.mask && clean_lookup(ct, k, c, ci, j0, n);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *d = dst + cur[i];
+        if (c->validity && !ordo_col_valid(c, r0 + i)) {
+            d[0] = p.null;
+            cur[i]++;
+            continue;
+        }
+        d[0] = p.present;
+        size_t j = j0 + i;
+        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        size_t e = (size_t)(b - a);
+        if (copy)
+            memcpy(d + 1, (const uint8_t *)c->values + a, e);
+        else
+            e = k->escape(d + 1, (const uint8_t *)c->values + a, e, p.mask);
+        d[1 + e] = p.mask, d[2 + e] = p.mask;
+        cur[i] += 3 + e;
+    }
+}
+
+/* A fixed-width column whose payloads the kernels wrote into scratch (w
+ * bytes each): presence byte and payload into each row; one loop per
+ * width, so that each copy is a move. */
+static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, size_t w, size_t r0,
+                               size_t n, uint8_t *dst, size_t *cur)
+{
+    presence p = presence_of(c);
+#define PLACE_FIXED(W)                                                        \
+    for (size_t i = 0; i < n; i++) {                                          \
+        uint8_t *d = dst + cur[i];                                            \
+        if (c->validity && !ordo_col_valid(c, r0 + i)) {                      \
+            d[0] = p.null;                                                    \
+            cur[i]++;                                                         \
+            continue;                                                         \
+        }                                                                     \
+        d[0] = p.present;                                                     \
+        put_payload(d + 1, scratch + i * (W), (W), p.mask);                   \
+        cur[i] += 1 + (W);                                                    \
+    }
+    switch (w) {
+    case 16: PLACE_FIXED(16) break;
+    case 8: PLACE_FIXED(8) break;
+    case 4: PLACE_FIXED(4) break;
+    case 2: PLACE_FIXED(2) break;
+    default: PLACE_FIXED(1) break;
+    }
+#undef PLACE_FIXED
+}
+
+/* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS: the rows'
+ * starts, then column after column into every row. */
 static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
                         uint8_t *dst, size_t *offsets)
 {
     size_t cur[ORDO_TILE_ROWS];
     uint8_t scratch[ORDO_TILE_ROWS * 16];
-    /* text columns (of the first 64) whose tile span the sizes pass found
-     * free of 00 bytes, so that placement need not scan it again */
-    uint64_t clean_seen = 0, clean_bits = 0;
-    /* where each row starts */
-    if (!offsets) {
-        for (size_t i = 0; i < n; i++)
-            cur[i] = (r0 + i) * pl->stride;
-    } else {
-        size_t len[ORDO_TILE_ROWS] = {0};
-        for (size_t ci = 0; ci < pl->ncols; ci++) {
-            const ordo_column *c = &pl->cols[ci];
-            int op;
-            size_t w;
-            int kind = fast_class(c->type, &op, &w);
-            if (kind != F_VAR && kind != F_SLOW && !c->validity) { /* a constant size */
-                size_t fs = kind == F_NIL ? 1 : 1 + w;
-                for (size_t i = 0; i < n; i++)
-                    len[i] += fs;
-                continue;
-            }
-            int clean = kind == F_VAR && span_clean(k, c, c->offset + r0, n);
-            if (kind == F_VAR && ci < 64) {
-                clean_seen |= UINT64_C(1) << ci;
-                clean_bits |= (uint64_t)clean << ci;
-            }
-            for (size_t i = 0; i < n; i++) {
-                size_t r = r0 + i, fs = 1;
-                if (kind == F_NIL || !ordo_col_valid(c, r))
-                    fs = 1;
-                else if (kind == F_VAR) {
-                    size_t j = c->offset + r;
-                    int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-                    fs = 3 + (size_t)(b - a);
-                    if (!clean)
-                        fs += k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
-                } else if (kind == F_SLOW)
-                    field_size(c, r, &fs);
-                else
-                    fs = 1 + w;
-                len[i] += fs;
-            }
-        }
-        for (size_t i = 0; i < n; i++) {
-            cur[i] = offsets[r0 + i];
-            offsets[r0 + i + 1] = cur[i] + len[i];
-        }
-    }
+    clean_texts ct = {0, 0};
+    row_starts(k, pl, r0, n, offsets, cur, &ct);
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
-        int op;
-        size_t w;
-        int kind = fast_class(c->type, &op, &w);
-        uint8_t pres = present_of(c->order), nul = (uint8_t)(pres ^ 1);
-        uint8_t mask8 = c->order >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
-        if (kind == F_NIL) {
+        size_t j0 = c->offset + r0, w;
+        int op, path = column_path(c->type, &op, &w);
+        switch (path) {
+        case PATH_NIL: {
+            uint8_t null = presence_of(c).null;
             for (size_t i = 0; i < n; i++)
-                dst[cur[i]++] = nul;
-            continue;
+                dst[cur[i]++] = null;
+            break;
         }
-        if (kind == F_SLOW) {
-            for (size_t i = 0; i < n; i++) {
-                size_t fs = 1;
-                field_size(c, r0 + i, &fs);
-                ordo_key key;
-                ordo_key_init(&key, dst + cur[i], fs, 0);
-                put(&key, c, r0 + i);
-                cur[i] += fs;
-            }
-            continue;
+        case PATH_BUILDER:
+            write_builder_column(c, r0, n, dst, cur);
+            break;
+        case PATH_TEXT:
+            write_text_column(k, c, ci, &ct, r0, n, dst, cur);
+            break;
+        default: /* a kernel op or bool: the payloads into scratch, then placed */
+            if (path == PATH_KERNEL_OP)
+                k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                             scratch, w);
+            else
+                k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
+            write_fixed_column(c, scratch, w, r0, n, dst, cur);
+            break;
         }
-        size_t j0 = c->offset + r0;
-        if (kind == F_OP) {
-            k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, scratch,
-                         w);
-        } else if (kind == F_BOOL) {
-            k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
-        }
-        if (kind == F_VAR) {
-            int seen = ci < 64 && (clean_seen >> ci & 1);
-            int copy = !mask8 && (seen ? (int)(clean_bits >> ci & 1) /* ascending, nothing */
-                                       : span_clean(k, c, j0, n));   /* to escape */
-            for (size_t i = 0; i < n; i++) {
-                uint8_t *d = dst + cur[i];
-                if (c->validity && !ordo_col_valid(c, r0 + i)) {
-                    d[0] = nul;
-                    cur[i]++;
-                    continue;
-                }
-                d[0] = pres;
-                size_t j = j0 + i;
-                int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-                size_t e = (size_t)(b - a);
-                if (copy)
-                    memcpy(d + 1, (const uint8_t *)c->values + a, e);
-                else
-                    e = k->escape(d + 1, (const uint8_t *)c->values + a, e, mask8);
-                d[1 + e] = mask8, d[2 + e] = mask8; /* terminator 00 00 */
-                cur[i] += 3 + e;
-            }
-            continue;
-        }
-        /* presence byte and payload; one loop per width, so each copy is a move */
-#define PLACE_FIXED(W)                                                        \
-        for (size_t i = 0; i < n; i++) {                                      \
-            uint8_t *d = dst + cur[i];                                        \
-            if (c->validity && !ordo_col_valid(c, r0 + i)) {                  \
-                d[0] = nul;                                                   \
-                cur[i]++;                                                     \
-                continue;                                                     \
-            }                                                                 \
-            d[0] = pres;                                                      \
-            put_payload(d + 1, scratch + i * (W), (W), mask8);                \
-            cur[i] += 1 + (W);                                                \
-        }
-        switch (w) {
-        case 16: PLACE_FIXED(16) break;
-        case 8: PLACE_FIXED(8) break;
-        case 4: PLACE_FIXED(4) break;
-        case 2: PLACE_FIXED(2) break;
-        default: PLACE_FIXED(1) break;
-        }
-#undef PLACE_FIXED
     }
 }
 

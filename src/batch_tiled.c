@@ -244,6 +244,9 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
 #define ORDO_TEXTS_MAX 8    /* text columns this path takes */
 #define ORDO_RUNS_MAX 256   /* run bytes a row this path takes */
 #define ORDO_CHECKS_MAX 8   /* columns with NULLs to look for, per tile */
+/* Bytes after each run tile: a run after a text is filled from its tile's
+ * second byte, and a 16-byte move may read past its end. */
+#define ORDO_RUN_SLACK (1 + 16)
 
 typedef struct text_col {
     const ordo_column *col;
@@ -261,10 +264,9 @@ typedef struct text_shape {
      * where one of them has a NULL goes to the cursor loop instead. */
     const ordo_column *checks[ORDO_CHECKS_MAX];
     size_t nchecks;
-    /* the tiles, each followed by 17 bytes: a run after a text is filled
-     * from its tile's second byte, and 16-byte moves may read past it.
-     * Zeroed once: the kernels write payloads only, never separators. */
-    uint8_t scratch[ORDO_TILE_ROWS * ORDO_RUNS_MAX + 17 * (ORDO_TEXTS_MAX + 1)];
+    /* the tiles, each followed by ORDO_RUN_SLACK bytes. Zeroed once: the
+     * kernels write payloads only, never separators. */
+    uint8_t scratch[ORDO_TILE_ROWS * ORDO_RUNS_MAX + ORDO_RUN_SLACK * (ORDO_TEXTS_MAX + 1)];
 } text_shape;
 
 /* Within a tile whose writes may run 15 bytes past its last key and whose
@@ -326,8 +328,10 @@ static inline size_t one_text_rows(const text_shape *s, size_t j, size_t n, uint
 }
 
 /* Each combination of constants its own function, so that each loop gets
- * the registers to itself: [exact][nullable][wide][short lead and trail]
- * (exact copies need no short variant: the last tiles only). */
+ * the registers to itself: [exact][nullable][wide][short lead and trail].
+ * Named by what they take: exact copies or padded 16-byte moves, NULLs or
+ * not, 32- or 64-bit offsets, lead and trail of 16 bytes at most (exact
+ * copies need no short variant: the last tiles only). */
 typedef size_t (*one_text_fn)(const text_shape *s, size_t j, size_t n, uint8_t *dst, size_t pos,
                              size_t *ends);
 #define ONE_TEXT_FN(NAME, EXACT, NULLABLE, WIDE, SHORT)                                      \
@@ -336,21 +340,26 @@ typedef size_t (*one_text_fn)(const text_shape *s, size_t j, size_t n, uint8_t *
     {                                                                                        \
         return one_text_rows(s, j, n, dst, pos, ends, EXACT, NULLABLE, WIDE, SHORT);          \
     }
-ONE_TEXT_FN(ot_0000, 0, 0, 0, 0)
-ONE_TEXT_FN(ot_0001, 0, 0, 0, 1)
-ONE_TEXT_FN(ot_0010, 0, 0, 1, 0)
-ONE_TEXT_FN(ot_0011, 0, 0, 1, 1)
-ONE_TEXT_FN(ot_0100, 0, 1, 0, 0)
-ONE_TEXT_FN(ot_0101, 0, 1, 0, 1)
-ONE_TEXT_FN(ot_0110, 0, 1, 1, 0)
-ONE_TEXT_FN(ot_0111, 0, 1, 1, 1)
-ONE_TEXT_FN(ot_1000, 1, 0, 0, 0)
-ONE_TEXT_FN(ot_1010, 1, 0, 1, 0)
-ONE_TEXT_FN(ot_1100, 1, 1, 0, 0)
-ONE_TEXT_FN(ot_1110, 1, 1, 1, 0)
+ONE_TEXT_FN(one_text_padded_o32, 0, 0, 0, 0)
+ONE_TEXT_FN(one_text_padded_o32_short, 0, 0, 0, 1)
+ONE_TEXT_FN(one_text_padded_o64, 0, 0, 1, 0)
+ONE_TEXT_FN(one_text_padded_o64_short, 0, 0, 1, 1)
+ONE_TEXT_FN(one_text_padded_nullable_o32, 0, 1, 0, 0)
+ONE_TEXT_FN(one_text_padded_nullable_o32_short, 0, 1, 0, 1)
+ONE_TEXT_FN(one_text_padded_nullable_o64, 0, 1, 1, 0)
+ONE_TEXT_FN(one_text_padded_nullable_o64_short, 0, 1, 1, 1)
+ONE_TEXT_FN(one_text_exact_o32, 1, 0, 0, 0)
+ONE_TEXT_FN(one_text_exact_o64, 1, 0, 1, 0)
+ONE_TEXT_FN(one_text_exact_nullable_o32, 1, 1, 0, 0)
+ONE_TEXT_FN(one_text_exact_nullable_o64, 1, 1, 1, 0)
 static const one_text_fn one_text_loops[2][2][2][2] = {
-    {{{ot_0000, ot_0001}, {ot_0010, ot_0011}}, {{ot_0100, ot_0101}, {ot_0110, ot_0111}}},
-    {{{ot_1000, ot_1000}, {ot_1010, ot_1010}}, {{ot_1100, ot_1100}, {ot_1110, ot_1110}}},
+    {{{one_text_padded_o32, one_text_padded_o32_short},
+      {one_text_padded_o64, one_text_padded_o64_short}},
+     {{one_text_padded_nullable_o32, one_text_padded_nullable_o32_short},
+      {one_text_padded_nullable_o64, one_text_padded_nullable_o64_short}}},
+    {{{one_text_exact_o32, one_text_exact_o32}, {one_text_exact_o64, one_text_exact_o64}},
+     {{one_text_exact_nullable_o32, one_text_exact_nullable_o32},
+      {one_text_exact_nullable_o64, one_text_exact_nullable_o64}}},
 };
 
 /* Several texts (without NULLs, offsets of one width, runs of 16 bytes at
@@ -404,11 +413,12 @@ typedef size_t (*texts_fn)(const text_shape *s, const text_step *st, size_t n, u
     {                                                                                         \
         return texts_rows(s, st, n, dst, pos, ends, EXACT, WIDE);                             \
     }
-TEXTS_FN(texts_00, 0, 0)
-TEXTS_FN(texts_01, 0, 1)
-TEXTS_FN(texts_10, 1, 0)
-TEXTS_FN(texts_11, 1, 1)
-static const texts_fn texts_loops[2][2] = {{texts_00, texts_01}, {texts_10, texts_11}};
+TEXTS_FN(texts_padded_o32, 0, 0)
+TEXTS_FN(texts_padded_o64, 0, 1)
+TEXTS_FN(texts_exact_o32, 1, 0)
+TEXTS_FN(texts_exact_o64, 1, 1)
+static const texts_fn texts_loops[2][2] = {{texts_padded_o32, texts_padded_o64},
+                                            {texts_exact_o32, texts_exact_o64}};
 
 /* One tile of rows [r0, r0 + n): the kernels fill the run tiles, then the
  * keys are copied together. Returns the end of its last key. */
@@ -518,9 +528,9 @@ static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
     }
     size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS; /* the largest tile */
     uint8_t *at = s->scratch;
-    s->tile0 = at, at += rows * s->run0 + 17;
+    s->tile0 = at, at += rows * s->run0 + ORDO_RUN_SLACK;
     for (size_t x = 0; x < s->ntexts; x++)
-        s->t[x].tile = at, at += rows * s->t[x].run + 17;
+        s->t[x].tile = at, at += rows * s->t[x].run + ORDO_RUN_SLACK;
     memset(s->scratch, 0, (size_t)(at - s->scratch));
     return 1;
 }

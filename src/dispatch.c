@@ -27,7 +27,7 @@ static unsigned detect(void)
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
     /* The x86 kernels also count bits with POPCNT (every SSE4.2-era CPU
-     * has it; a Core 2 with SSE4.1 alone runs the scalar path). */
+     * has it; a Core 2 with SSE4.1 alone runs the portable kernels). */
     if ((c & (1u << 19)) && (c & (1u << 23)))
         f |= ORDO_CPU_SSE41;
     /* AVX2 needs OSXSAVE and AVX, the OS saving XMM and YMM state, and the
@@ -64,32 +64,45 @@ typedef struct impl_entry {
     const ordo_kernels *kern; /* NULL: not built (or the scalar reference) */
 } impl_entry;
 
-/* Best first; scalar last and always available. */
+/* The registry: the scalar reference first (the proof path, chosen only by
+ * name), then the kernel tables from the least to the most preferred; the
+ * dispatcher takes the last one this CPU runs. The portable table runs
+ * everywhere, so a CPU or a build without SIMD kernels gets it. */
 static const impl_entry impls[] = {
-#ifdef ORDO_HAVE_AVX2
-    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx2},
-#else
-    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
-#endif
+    {"scalar", 0, NULL},
+    {"portable", 0, &ordo_kernels_portable},
 #ifdef ORDO_HAVE_SSE41
     {"sse41", ORDO_CPU_SSE41, &ordo_kernels_sse41},
 #else
     {"sse41", ORDO_CPU_SSE41, NULL},
+#endif
+#ifdef ORDO_HAVE_AVX2
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx2},
+#else
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_NEON
     {"neon", ORDO_CPU_NEON, &ordo_kernels_neon},
 #else
     {"neon", ORDO_CPU_NEON, NULL},
 #endif
-    {"scalar", 0, NULL},
 };
 #define N_IMPLS (sizeof impls / sizeof impls[0])
-#define SCALAR (N_IMPLS - 1)
+#define SCALAR 0u
 
 static int runnable(unsigned i)
 {
     unsigned cpu = ordo_cpu_features();
     return (i == SCALAR || impls[i].kern) && (cpu & impls[i].needs) == impls[i].needs;
+}
+
+const char *ordo_impl_at(size_t i, ordo_status *status)
+{
+    if (i >= N_IMPLS)
+        return NULL;
+    if (status)
+        *status = runnable((unsigned)i) ? ORDO_OK : ORDO_ERR_UNSUPPORTED_IMPL;
+    return impls[i].name;
 }
 
 /* Index of the named implementation, or a status. */
@@ -118,10 +131,10 @@ static unsigned choose(void)
         ordo_status s = find(want, &i);
         return (i + 1) | (unsigned)s << 8;
     }
-    for (unsigned i = 0; i < N_IMPLS; i++)
+    for (unsigned i = N_IMPLS; i-- > SCALAR + 1;)
         if (runnable(i))
             return i + 1;
-    return SCALAR + 1;
+    return SCALAR + 1; /* not reached: the portable kernels always run */
 }
 
 static unsigned choice(void)

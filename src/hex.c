@@ -3,17 +3,6 @@
 
 static const char hex_digits[16] = "0123456789abcdef";
 
-static int hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static void hex_write(const uint8_t *k, size_t n, char *dst)
 {
     for (size_t i = 0; i < n; i++) {
@@ -43,7 +32,7 @@ ordo_status ordo_hex_decode(const char *src, size_t n, void *dst, size_t cap, si
     /* Scan everything first, the dangling last character included, so that a
      * bad character is reported before an odd length. */
     for (size_t i = 0; i < n; i++) {
-        if (hex_value((unsigned char)src[i]) < 0) {
+        if (ordo__hex_value((unsigned char)src[i]) < 0) {
             if (err_pos)
                 *err_pos = i;
             return ORDO_ERR_BAD_HEX_CHAR;
@@ -55,8 +44,8 @@ ordo_status ordo_hex_decode(const char *src, size_t n, void *dst, size_t cap, si
         return ORDO_ERR_DST_TOO_SMALL;
     uint8_t *out = dst;
     for (size_t i = 0; i < n / 2; i++)
-        out[i] = (uint8_t)(hex_value((unsigned char)src[2 * i]) << 4 |
-                           hex_value((unsigned char)src[2 * i + 1]));
+        out[i] = (uint8_t)(ordo__hex_value((unsigned char)src[2 * i]) << 4 |
+                           ordo__hex_value((unsigned char)src[2 * i + 1]));
     *out_len = n / 2;
     return ORDO_OK;
 }

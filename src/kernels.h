@@ -191,11 +191,8 @@ static inline size_t ordo_escape_generic(uint8_t *d, const uint8_t *p, size_t n,
         memcpy(d + k, &x, 8);
         k += 8;
     }
-    for (; i < n; i++) {
-        d[k++] = (uint8_t)(p[i] ^ mask);
-        if (p[i] == 0)
-            d[k++] = (uint8_t)(0xff ^ mask);
-    }
+    for (; i < n; i++)
+        k += ordo_escape_byte(d + k, p[i], mask);
     return k;
 }
 
@@ -229,7 +226,21 @@ static inline uint32_t *ordo_flatten(uint32_t *o, uint32_t base, uint64_t s)
     return end;
 }
 
-/* The tables, one per built implementation (hidden symbols). */
+/* One 64-byte CSV block from its quote and separator bit masks (bit k:
+ * byte k): the quote state by prefix XOR from *carry (0 or all ones, also
+ * carried out), then every quote and every separator outside quotes
+ * appended at o as base + k. Returns the new end of o. */
+static inline uint32_t *ordo_csv_block(uint64_t q, uint64_t sep, uint32_t base, uint64_t *carry,
+                                       uint32_t *o)
+{
+    uint64_t inside = ordo_prefix_xor(q) ^ *carry;
+    *carry = (uint64_t)((int64_t)inside >> 63);
+    return ordo_flatten(o, base, q | (sep & ~inside));
+}
+
+/* The tables, one per built implementation (hidden symbols). The portable
+ * one is plain C and always built. */
+extern const ordo_kernels ordo_kernels_portable;
 extern const ordo_kernels ordo_kernels_sse41;
 extern const ordo_kernels ordo_kernels_avx2;
 extern const ordo_kernels ordo_kernels_neon;

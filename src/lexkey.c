@@ -1,13 +1,6 @@
 /* The LexKey row builder: one key into caller memory, part by part. */
 #include "ordo_internal.h"
 
-static ordo_status stick(ordo_lexkey *b, ordo_status s)
-{
-    if (b->priv_err == ORDO_OK)
-        b->priv_err = s;
-    return b->priv_err;
-}
-
 void ordo_lexkey_init(ordo_lexkey *b, void *buf, size_t cap, unsigned flags)
 {
     if (!b)
@@ -33,13 +26,13 @@ static ordo_status put(ordo_lexkey *b, const void *payload, size_t n)
     if (b->priv_err != ORDO_OK)
         return b->priv_err;
     if (b->priv_sealed)
-        return stick(b, ORDO_ERR_BAD_STATE);
+        return ordo__stick(&b->priv_err, ORDO_ERR_BAD_STATE);
     if (!payload && n > 0)
-        return stick(b, ORDO_ERR_NULL_ARG);
+        return ordo__stick(&b->priv_err, ORDO_ERR_NULL_ARG);
     size_t sep = b->priv_parts > 0;
     size_t room = b->priv_cap - b->priv_len;
     if (room < sep || room - sep < n)
-        return stick(b, ORDO_ERR_DST_TOO_SMALL);
+        return ordo__stick(&b->priv_err, ORDO_ERR_DST_TOO_SMALL);
     if (sep)
         b->priv_buf[b->priv_len] = 0x00;
     if (n)
@@ -67,7 +60,7 @@ ordo_status ordo_lexkey_bytes(ordo_lexkey *b, const void *p, size_t n) { return 
 ordo_status ordo_lexkey_uuid(ordo_lexkey *b, const uint8_t uuid[16])
 {
     if (!uuid)
-        return b ? stick(b, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
+        return b ? ordo__stick(&b->priv_err, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
     return put(b, uuid, 16);
 }
 
@@ -165,11 +158,11 @@ static ordo_status seal(ordo_lexkey *b, uint8_t suffix)
     if (b->priv_err != ORDO_OK)
         return b->priv_err;
     if (b->priv_sealed)
-        return stick(b, ORDO_ERR_BAD_STATE);
+        return ordo__stick(&b->priv_err, ORDO_ERR_BAD_STATE);
     if (b->priv_parts == 0)
-        return stick(b, ORDO_ERR_NO_PARTS);
+        return ordo__stick(&b->priv_err, ORDO_ERR_NO_PARTS);
     if (b->priv_cap - b->priv_len < 1)
-        return stick(b, ORDO_ERR_DST_TOO_SMALL);
+        return ordo__stick(&b->priv_err, ORDO_ERR_DST_TOO_SMALL);
     b->priv_buf[b->priv_len++] = suffix;
     b->priv_sealed = 1;
     return ORDO_OK;
@@ -209,7 +202,7 @@ ordo_status ordo_lexkey_bound(size_t nparts, size_t var_bytes, size_t *bound)
     size_t fixed;
     if (!bound)
         return ORDO_ERR_NULL_ARG;
-    if (__builtin_mul_overflow(nparts, (size_t)17, &fixed) ||
+    if (__builtin_mul_overflow(nparts, ORDO_LEXKEY_BOUND(1, 0), &fixed) ||
         __builtin_add_overflow(fixed, var_bytes, bound))
         return ORDO_ERR_SIZE_OVERFLOW;
     return ORDO_OK;

@@ -9,13 +9,6 @@ static int nulls_first(ordo_order o) { return o == ORDO_ASC_NULLS_FIRST || o == 
 static uint8_t present_byte(ordo_order o) { return nulls_first(o) ? 0x01 : 0x00; }
 static uint8_t null_byte(ordo_order o) { return nulls_first(o) ? 0x00 : 0x01; }
 
-static ordo_status stick(ordo_key *k, ordo_status s)
-{
-    if (k->priv_err == ORDO_OK)
-        k->priv_err = s;
-    return k->priv_err;
-}
-
 void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
 {
     if (!k)
@@ -44,9 +37,9 @@ static ordo_order written_order(const ordo_key *k, ordo_order o)
 static ordo_status room(ordo_key *k, ordo_order o, size_t n)
 {
     if (!order_ok(o))
-        return stick(k, ORDO_ERR_INVALID_ORDER);
+        return ordo__stick(&k->priv_err, ORDO_ERR_INVALID_ORDER);
     if (k->priv_cap - k->priv_len < 1 || k->priv_cap - k->priv_len - 1 < n)
-        return stick(k, ORDO_ERR_DST_TOO_SMALL);
+        return ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
     return ORDO_OK;
 }
 
@@ -141,7 +134,7 @@ ordo_status ordo_key_int128(ordo_key *k, ordo_order o, int64_t hi, uint64_t lo)
 static ordo_status raw(ordo_key *k, ordo_order o, const uint8_t *p, size_t n)
 {
     if (!p)
-        return k ? stick(k, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
+        return k ? ordo__stick(&k->priv_err, ORDO_ERR_NULL_ARG) : ORDO_ERR_NULL_ARG;
     return field(k, o, p, n);
 }
 
@@ -154,33 +147,26 @@ static ordo_status value_error(ordo_key *k, ordo_status s)
 {
     if (!k)
         return ORDO_ERR_NULL_ARG;
-    return k->priv_err != ORDO_OK ? k->priv_err : stick(k, s);
+    return k->priv_err != ORDO_OK ? k->priv_err : ordo__stick(&k->priv_err, s);
 }
 
 ordo_status ordo_key_date(ordo_key *k, ordo_order o, int32_t d)
 {
-    if (d != ORDO_DATE_NEG_INFINITY && d != ORDO_DATE_INFINITY &&
-        (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
+    if (!ordo__date_ok(d))
         return value_error(k, ORDO_ERR_OUT_OF_RANGE);
     return ordo_key_int32(k, o, d);
 }
 
 ordo_status ordo_key_time(ordo_key *k, ordo_order o, int64_t us)
 {
-    if (us < 0 || us > ORDO_TIME_MAX)
+    if (!ordo__time_ok(us))
         return value_error(k, ORDO_ERR_OUT_OF_RANGE);
     return ordo_key_int64(k, o, us);
 }
 
-static int timestamp_ok(int64_t us)
-{
-    return us == ORDO_TIMESTAMP_NEG_INFINITY || us == ORDO_TIMESTAMP_INFINITY ||
-           (us >= ORDO_TIMESTAMP_MIN && us < ORDO_TIMESTAMP_END);
-}
-
 ordo_status ordo_key_timestamp(ordo_key *k, ordo_order o, int64_t us)
 {
-    if (!timestamp_ok(us))
+    if (!ordo__timestamp_ok(us))
         return value_error(k, ORDO_ERR_OUT_OF_RANGE);
     return ordo_key_int64(k, o, us);
 }
@@ -192,7 +178,7 @@ ordo_status ordo_key_timestamptz(ordo_key *k, ordo_order o, int64_t us)
 
 ordo_status ordo_key_timetz(ordo_key *k, ordo_order o, int64_t local_us, int32_t east)
 {
-    if (local_us < 0 || local_us > ORDO_TIME_MAX || east < -57599 || east > 57599)
+    if (!ordo__time_ok(local_us) || !ordo__tz_offset_ok(east))
         return value_error(k, ORDO_ERR_OUT_OF_RANGE);
     uint8_t t[12];
     ordo_store_be64(t, (uint64_t)(local_us - (int64_t)east * 1000000) ^ ORDO_SIGN64);
@@ -228,7 +214,7 @@ ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *src, size_t n)
     if (!k)
         return ORDO_ERR_NULL_ARG;
     if (!p && n)
-        return stick(k, ORDO_ERR_NULL_ARG);
+        return ordo__stick(&k->priv_err, ORDO_ERR_NULL_ARG);
     size_t z = zeros(p, n), need;
     if (__builtin_add_overflow(n, z + 2, &need))
         return value_error(k, ORDO_ERR_SIZE_OVERFLOW);
@@ -238,11 +224,8 @@ ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *src, size_t n)
     uint8_t *d = ordo__key_field(k, o, need, &mask);
     if (!d)
         return k->priv_err;
-    for (size_t i = 0; i < n; i++) {
-        *d++ = p[i] ^ mask;
-        if (p[i] == 0)
-            *d++ = 0xff ^ mask; /* 00 -> 00 ff */
-    }
+    for (size_t i = 0; i < n; i++)
+        d += ordo_escape_byte(d, p[i], mask);
     d[0] = mask, d[1] = mask; /* terminator 00 00 */
     return ORDO_OK;
 }
@@ -268,7 +251,7 @@ ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n)
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
     if (k->priv_cap - k->priv_len < n)
-        return stick(k, ORDO_ERR_DST_TOO_SMALL);
+        return ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
     memcpy(k->priv_buf + k->priv_len, field, n);
     k->priv_len += n;
     return ORDO_OK;
@@ -281,7 +264,7 @@ ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
     if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH)
-        return stick(k, ORDO_ERR_BAD_STATE);
+        return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     uint8_t mask;
     if (!ordo__key_field(k, o, 0, &mask))
         return k->priv_err;
@@ -296,26 +279,13 @@ ordo_status ordo_key_record_end(ordo_key *k)
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
     if (!k->priv_depth)
-        return stick(k, ORDO_ERR_BAD_STATE);
+        return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     k->priv_depth--;
     return ORDO_OK;
 }
 
 ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *size)
 {
-    static const struct {
-        ordo_type t;
-        unsigned char bytes;
-    } fixed[] = {
-        {ORDO_TYPE_BOOL, 2},        {ORDO_TYPE_INT8, 2},       {ORDO_TYPE_UINT8, 2},
-        {ORDO_TYPE_INT16, 3},       {ORDO_TYPE_UINT16, 3},     {ORDO_TYPE_INT32, 5},
-        {ORDO_TYPE_UINT32, 5},      {ORDO_TYPE_FLOAT32, 5},    {ORDO_TYPE_ENUM, 5},
-        {ORDO_TYPE_DATE, 5},        {ORDO_TYPE_INT64, 9},      {ORDO_TYPE_UINT64, 9},
-        {ORDO_TYPE_FLOAT64, 9},     {ORDO_TYPE_PG_LSN, 9},     {ORDO_TYPE_TIME_OF_DAY, 9},
-        {ORDO_TYPE_TIMESTAMP, 9},   {ORDO_TYPE_TIMESTAMPTZ, 9}, {ORDO_TYPE_INT128, 17},
-        {ORDO_TYPE_INTERVAL, 17},   {ORDO_TYPE_UUID, 17},      {ORDO_TYPE_MACADDR, 7},
-        {ORDO_TYPE_MACADDR8, 9},    {ORDO_TYPE_NIL, 1},        {ORDO_TYPE_TIMETZ, 13},
-    };
     if (!size)
         return ORDO_ERR_NULL_ARG;
     if (t == ORDO_TYPE_NUMERIC)
@@ -336,13 +306,11 @@ ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *si
             return ORDO_ERR_SIZE_OVERFLOW;
         return ORDO_OK;
     }
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        if (fixed[i].t == t) {
-            *size = fixed[i].bytes;
-            return ORDO_OK;
-        }
-    }
-    return ORDO_ERR_BAD_TYPE;
+    size_t fixed = ordo__type_facts(t)->ordered_size;
+    if (!fixed)
+        return ORDO_ERR_BAD_TYPE;
+    *size = fixed;
+    return ORDO_OK;
 }
 
 ordo_status ordo_key_bytes_bound(size_t n, size_t *size)
@@ -360,7 +328,7 @@ ordo_status ordo_key_bound(size_t nfields, size_t var_bytes, size_t *bound)
     size_t fixed, var;
     if (!bound)
         return ORDO_ERR_NULL_ARG;
-    if (__builtin_mul_overflow(nfields, (size_t)53, &fixed) ||
+    if (__builtin_mul_overflow(nfields, ORDO_KEY_BOUND(1, 0), &fixed) ||
         __builtin_mul_overflow(var_bytes, (size_t)2, &var) ||
         __builtin_add_overflow(fixed, var, bound))
         return ORDO_ERR_SIZE_OVERFLOW;

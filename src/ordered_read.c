@@ -24,13 +24,6 @@ ordo_status ordo_key_reader_status(const ordo_key_reader *r)
     return r ? r->priv_err : ORDO_ERR_NULL_ARG;
 }
 
-static ordo_status stick(ordo_key_reader *r, ordo_status s)
-{
-    if (r->priv_err == ORDO_OK)
-        r->priv_err = s;
-    return r->priv_err;
-}
-
 /* ff when the field at this depth was written descending (orders mirror
  * inside descending records), else 00. */
 static uint8_t desc_mask(const ordo_key_reader *r, ordo_order o)
@@ -40,7 +33,8 @@ static uint8_t desc_mask(const ordo_key_reader *r, ordo_order o)
 
 /* Reads the presence byte and, for a present field, n payload bytes with
  * DESC undone into out. *is_null tells which. */
-static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t n, bool *is_null)
+static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t n,
+                                    bool *is_null)
 {
     if (!r || !is_null)
         return ORDO_ERR_NULL_ARG;
@@ -48,9 +42,9 @@ static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t 
         return r->priv_err;
     o = ordo__mirror(r->priv_flip, r->priv_depth, o);
     if ((unsigned)o > ORDO_DESC_NULLS_LAST)
-        return stick(r, ORDO_ERR_INVALID_ORDER);
+        return ordo__stick(&r->priv_err, ORDO_ERR_INVALID_ORDER);
     if (r->priv_pos >= r->priv_len)
-        return stick(r, ORDO_ERR_MALFORMED_KEY);
+        return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
     uint8_t pb = r->priv_key[r->priv_pos];
     if (pb == (nf ? 0x00 : 0x01)) {
@@ -60,9 +54,9 @@ static ordo_status fixed(ordo_key_reader *r, ordo_order o, uint8_t *out, size_t 
         return ORDO_OK;
     }
     if (pb != (nf ? 0x01 : 0x00))
-        return stick(r, ORDO_ERR_MALFORMED_KEY);
+        return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     if (r->priv_len - r->priv_pos - 1 < n)
-        return stick(r, ORDO_ERR_MALFORMED_KEY);
+        return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     uint8_t mask = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
     for (size_t i = 0; i < n; i++)
         out[i] = r->priv_key[r->priv_pos + 1 + i] ^ mask;
@@ -76,7 +70,7 @@ ordo_status ordo__read_open(ordo_key_reader *r, ordo_order o, bool *is_null, con
 {
     uint8_t none;
     size_t start = r->priv_pos;
-    ordo_status s = fixed(r, o, &none, 0, is_null);
+    ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)
         return s;
     r->priv_pos = start; /* readers move past the field only on success */
@@ -101,12 +95,12 @@ ordo_status ordo__read_text_open(ordo_key_reader *r, ordo_order o, const char *d
 ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null)
 {
     uint8_t b;
-    ordo_status s = fixed(r, o, &b, 1, is_null);
+    ordo_status s = read_field_bytes(r, o, &b, 1, is_null);
     if (s != ORDO_OK)
         return s;
     if (b > 1) {
         r->priv_pos -= 2;
-        return stick(r, ORDO_ERR_MALFORMED_KEY);
+        return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     }
     if (v)
         *v = b == 1;
@@ -142,8 +136,8 @@ ordo_status ordo_key_read_int(ordo_key_reader *r, ordo_order o, ordo_type t, int
     uint8_t b[8];
     size_t w = int_width(t);
     if (!w)
-        return r ? stick(r, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
-    ordo_status s = fixed(r, o, b, w, is_null);
+        return r ? ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
+    ordo_status s = read_field_bytes(r, o, b, w, is_null);
     if (s != ORDO_OK)
         return s;
     uint64_t u = be(b, w), sign = UINT64_C(1) << (8 * w - 1);
@@ -154,17 +148,15 @@ ordo_status ordo_key_read_int(ordo_key_reader *r, ordo_order o, ordo_type t, int
     int bad = 0;
     if (!*is_null) {
         if (t == ORDO_TYPE_DATE)
-            bad = x != ORDO_DATE_NEG_INFINITY && x != ORDO_DATE_INFINITY &&
-                  (x < ORDO_DATE_MIN || x >= ORDO_DATE_END);
+            bad = !ordo__date_ok(x);
         else if (t == ORDO_TYPE_TIME_OF_DAY)
-            bad = x < 0 || x > ORDO_TIME_MAX;
+            bad = !ordo__time_ok(x);
         else if (t == ORDO_TYPE_TIMESTAMP || t == ORDO_TYPE_TIMESTAMPTZ)
-            bad = x != ORDO_TIMESTAMP_NEG_INFINITY && x != ORDO_TIMESTAMP_INFINITY &&
-                  (x < ORDO_TIMESTAMP_MIN || x >= ORDO_TIMESTAMP_END);
+            bad = !ordo__timestamp_ok(x);
     }
     if (bad) {
         r->priv_pos -= 1 + w;
-        return stick(r, ORDO_ERR_MALFORMED_KEY);
+        return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     }
     if (v)
         *v = x;
@@ -179,8 +171,8 @@ ordo_status ordo_key_read_uint(ordo_key_reader *r, ordo_order o, ordo_type t, ui
              : (t == ORDO_TYPE_UINT64 || t == ORDO_TYPE_PG_LSN) ? 8 : 0;
     uint8_t b[8];
     if (!w)
-        return r ? stick(r, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
-    ordo_status s = fixed(r, o, b, w, is_null);
+        return r ? ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
+    ordo_status s = read_field_bytes(r, o, b, w, is_null);
     if (s == ORDO_OK && v)
         *v = be(b, w);
     return s;
@@ -190,7 +182,7 @@ ordo_status ordo_key_read_int128(ordo_key_reader *r, ordo_order o, int64_t *hi, 
                                  bool *is_null)
 {
     uint8_t b[16];
-    ordo_status s = fixed(r, o, b, 16, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 16, is_null);
     if (s != ORDO_OK)
         return s;
     if (hi)
@@ -203,7 +195,7 @@ ordo_status ordo_key_read_int128(ordo_key_reader *r, ordo_order o, int64_t *hi, 
 ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v, bool *is_null)
 {
     uint8_t b[8];
-    ordo_status s = fixed(r, o, b, 8, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 8, is_null);
     if (s != ORDO_OK)
         return s;
     uint64_t w = be(b, 8), bits;
@@ -212,13 +204,13 @@ ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v, b
         /* canonical words only: the one NaN (all ones), no -0 pattern */
         if (w == UINT64_C(0x7fffffffffffffff)) {
             r->priv_pos -= 9;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         bits = (w & ORDO_SIGN64) ? w ^ ORDO_SIGN64 : ~w;
         memcpy(&d, &bits, 8);
         if (d != d && w != ~UINT64_C(0)) {
             r->priv_pos -= 9;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
     }
     if (v)
@@ -229,7 +221,7 @@ ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v, b
 ordo_status ordo_key_read_float32(ordo_key_reader *r, ordo_order o, float *v, bool *is_null)
 {
     uint8_t b[4];
-    ordo_status s = fixed(r, o, b, 4, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 4, is_null);
     if (s != ORDO_OK)
         return s;
     uint32_t w = (uint32_t)be(b, 4), bits;
@@ -237,13 +229,13 @@ ordo_status ordo_key_read_float32(ordo_key_reader *r, ordo_order o, float *v, bo
     if (!*is_null) {
         if (w == UINT32_C(0x7fffffff)) {
             r->priv_pos -= 5;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         bits = (w & ORDO_SIGN32) ? w ^ ORDO_SIGN32 : ~w;
         memcpy(&f, &bits, 4);
         if (f != f && w != ~UINT32_C(0)) {
             r->priv_pos -= 5;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
     }
     if (v)
@@ -255,7 +247,7 @@ ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *loca
                                  int32_t *east, bool *is_null)
 {
     uint8_t b[12];
-    ordo_status s = fixed(r, o, b, 12, is_null);
+    ordo_status s = read_field_bytes(r, o, b, 12, is_null);
     if (s != ORDO_OK)
         return s;
     int64_t e = 0, local = 0;
@@ -263,10 +255,10 @@ ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *loca
         /* int64 throughout: a hostile key may hold any words */
         int64_t utc = (int64_t)(be(b, 8) ^ ORDO_SIGN64);
         e = -(int64_t)(int32_t)((uint32_t)be(b + 8, 4) ^ ORDO_SIGN32);
-        if (e < -57599 || e > 57599 || __builtin_add_overflow(utc, e * 1000000, &local) ||
-            local < 0 || local > ORDO_TIME_MAX) {
+        if (!ordo__tz_offset_ok(e) || __builtin_add_overflow(utc, e * 1000000, &local) ||
+            !ordo__time_ok(local)) {
             r->priv_pos -= 13;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
     }
     if (local_us)
@@ -282,8 +274,8 @@ ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_type t, u
     size_t w = t == ORDO_TYPE_UUID ? 16 : t == ORDO_TYPE_MACADDR ? 6 : t == ORDO_TYPE_MACADDR8 ? 8 : 0;
     uint8_t b[16];
     if (!w)
-        return r ? stick(r, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
-    ordo_status s = fixed(r, o, b, w, is_null);
+        return r ? ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE) : ORDO_ERR_NULL_ARG;
+    ordo_status s = read_field_bytes(r, o, b, w, is_null);
     if (s == ORDO_OK && out)
         memcpy(out, b, w);
     return s;
@@ -296,7 +288,7 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
     if (!len || (!dst && cap))
         return ORDO_ERR_NULL_ARG;
     size_t start = r ? r->priv_pos : 0;
-    ordo_status s = fixed(r, o, &none, 0, is_null);
+    ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK)
         return s;
     if (*is_null) {
@@ -310,7 +302,7 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
     for (;;) {
         if (i >= r->priv_len) {
             r->priv_pos = start;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         uint8_t c = k[i] ^ mask;
         if (c != 0) {
@@ -319,14 +311,14 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
         }
         if (i + 1 >= r->priv_len) {
             r->priv_pos = start;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         uint8_t next = k[i + 1] ^ mask;
         if (next == 0x00)
             break; /* terminator */
         if (next != 0xff) {
             r->priv_pos = start;
-            return stick(r, ORDO_ERR_MALFORMED_KEY);
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         n++, i += 2;
     }
@@ -351,8 +343,8 @@ ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *i
 {
     uint8_t none;
     if (r && r->priv_err == ORDO_OK && r->priv_depth >= ORDO_RECORD_MAX_DEPTH)
-        return stick(r, ORDO_ERR_BAD_STATE);
-    ordo_status s = fixed(r, o, &none, 0, is_null);
+        return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
+    ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)
         return s;
     ordo_order eff = ordo__mirror(r->priv_flip, r->priv_depth, o);
@@ -367,7 +359,7 @@ ordo_status ordo_key_read_record_end(ordo_key_reader *r)
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
     if (!r->priv_depth)
-        return stick(r, ORDO_ERR_BAD_STATE);
+        return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     r->priv_depth--;
     return ORDO_OK;
 }

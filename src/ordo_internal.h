@@ -5,6 +5,7 @@
 
 #include "ordo.h"
 #include "rules.h"
+#include "types.h"
 
 #include <string.h>
 
@@ -12,41 +13,47 @@
 #  error "baseline files must not be built with AVX2: keep -mavx2 on simd/ordo_avx2.c only"
 #endif
 
-/* Fixed width of a LexKey part, or 0 for the variable-width string/bytes.
- * Returns -1 for a non-type. */
-static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
+/* Records the first error of a builder or reader (*err), and returns the
+ * one recorded: errors stick. */
+static inline ordo_status ordo__stick(ordo_status *err, ordo_status s)
 {
-    int legacy = (flags & ORDO_LEXKEY_LEGACY) != 0;
-    switch (t) {
-    case ORDO_TYPE_STRING:
-    case ORDO_TYPE_BYTES:
-        return 0;
-    case ORDO_TYPE_UUID:
-        return 16;
-    case ORDO_TYPE_BOOL:
-    case ORDO_TYPE_NIL:
-    case ORDO_TYPE_END:
-        return 1;
-    case ORDO_TYPE_INT8:
-    case ORDO_TYPE_UINT8:
-        return legacy ? 1 : 8;
-    case ORDO_TYPE_INT16:
-    case ORDO_TYPE_UINT16:
-        return legacy ? 2 : 8;
-    case ORDO_TYPE_INT32:
-    case ORDO_TYPE_UINT32:
-    case ORDO_TYPE_FLOAT32:
-        return legacy ? 4 : 8;
-    case ORDO_TYPE_INT64:
-    case ORDO_TYPE_INT:
-    case ORDO_TYPE_UINT64:
-    case ORDO_TYPE_FLOAT64:
-    case ORDO_TYPE_TIME:
-    case ORDO_TYPE_DURATION:
-        return 8;
-    default: /* the ordered format's types: LexKey cannot hold them */
-        return -1;
-    }
+    if (*err == ORDO_OK)
+        *err = s;
+    return *err;
+}
+
+/* The value of a hex digit (either case), or -1. */
+static inline int ordo__hex_value(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c |= 0x20; /* lowercase */
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* PostgreSQL's value ranges, checked by the builder, the batch plan and
+ * the reader alike: a date in days since 2000, a time of day and a
+ * timestamp in microseconds (each with its infinities), and a UTC offset in
+ * seconds east (at most 15:59:59 either way). */
+#define ORDO_TZ_OFFSET_MAX 57599
+
+static inline int ordo__date_ok(int64_t d)
+{
+    return d == ORDO_DATE_NEG_INFINITY || d == ORDO_DATE_INFINITY ||
+           (d >= ORDO_DATE_MIN && d < ORDO_DATE_END);
+}
+
+static inline int ordo__time_ok(int64_t us) { return us >= 0 && us <= ORDO_TIME_MAX; }
+
+static inline int ordo__timestamp_ok(int64_t us)
+{
+    return us == ORDO_TIMESTAMP_NEG_INFINITY || us == ORDO_TIMESTAMP_INFINITY ||
+           (us >= ORDO_TIMESTAMP_MIN && us < ORDO_TIMESTAMP_END);
+}
+
+static inline int ordo__tz_offset_ok(int64_t east)
+{
+    return east >= -ORDO_TZ_OFFSET_MAX && east <= ORDO_TZ_OFFSET_MAX;
 }
 
 /* A field's order as written: mirrored (3 - o) inside a descending record.

@@ -1,14 +1,6 @@
 /* Text forms of values: UUIDs and RFC 3339 instants. No sscanf, no locale. */
 #include "ordo_internal.h"
 
-static int hexval(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c |= 0x20;
-    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
 ordo_status ordo_parse_uuid(const char *s, size_t n, uint8_t out[16])
 {
     uint8_t tmp[16];
@@ -24,7 +16,8 @@ ordo_status ordo_parse_uuid(const char *s, size_t n, uint8_t out[16])
             i++;
             continue;
         }
-        int hi = hexval((unsigned char)s[i]), lo = hexval((unsigned char)s[i + 1]);
+        int hi = ordo__hex_value((unsigned char)s[i]);
+        int lo = ordo__hex_value((unsigned char)s[i + 1]);
         if (hi < 0 || lo < 0)
             return ORDO_ERR_INVALID_VALUE;
         tmp[k++] = (uint8_t)(hi << 4 | lo);

@@ -4,6 +4,7 @@
 #ifndef ORDO_RULES_H
 #define ORDO_RULES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -39,6 +40,19 @@ static inline uint64_t ordo_load_be64(const uint8_t *p)
     for (int i = 0; i < 8; i++)
         v = (v << 8) | p[i];
     return v;
+}
+
+/* One byte of an escaped run (00 -> 00 ff, so that 00 00 can end it),
+ * XOR mask (ff for DESC): writes 1 or 2 bytes at d and returns how many.
+ * Every escaping writer (text, bytes, bit strings, inet prefixes, the
+ * kernels' tails) goes through here. */
+static inline size_t ordo_escape_byte(uint8_t *d, uint8_t b, uint8_t mask)
+{
+    d[0] = (uint8_t)(b ^ mask);
+    if (b != 0)
+        return 1;
+    d[1] = (uint8_t)(0xff ^ mask);
+    return 2;
 }
 
 /* Signed transform: two's complement reinterpreted, top bit flipped. */

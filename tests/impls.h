@@ -1,5 +1,6 @@
-/* The implementations a kernel test runs: every one this CPU runs (the
- * scalar reference as NULL), and the emulated NEON kernels when built. */
+/* The implementations a kernel test runs: every one of the registry
+ * (ordo_impl_at) this CPU runs, the scalar reference as NULL, and the
+ * emulated NEON kernels when built. */
 #ifndef ORDO_TEST_IMPLS_H
 #define ORDO_TEST_IMPLS_H
 
@@ -19,15 +20,15 @@ static size_t n_impls;
 static int impls_setup(void **state)
 {
     (void)state;
-    static const char *names[] = {"scalar", "sse41", "avx2", "neon"};
+    const char *name;
     n_impls = 0;
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; (name = ordo_impl_at(i, NULL)) && n_impls < 7; i++) {
         const ordo_kernels *k = NULL;
-        ordo_status s = ordo_impl_lookup(names[i], &k);
+        ordo_status s = ordo_impl_lookup(name, &k);
         if (s == ORDO_OK)
-            impls[n_impls++] = (impl){names[i], k};
+            impls[n_impls++] = (impl){name, k};
         else
-            printf("# skipping %s: %s\n", names[i], ordo_status_message(s));
+            printf("# skipping %s: %s\n", name, ordo_status_message(s));
     }
 #ifdef ORDO_ALLOW_EMULATED_KERNELS
     impls[n_impls++] = (impl){"neon-emulated", &ordo_kernels_neon_emulated};

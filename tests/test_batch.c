@@ -754,6 +754,33 @@ static void ordered_kernels(void **state)
     }
 }
 
+/* The registry: the reference first, the portable kernels everywhere, and
+ * the active implementation among the ones this CPU runs, never the
+ * reference unless named. */
+static void registry(void **state)
+{
+    (void)state;
+    ordo_status s = ORDO_ERR_NULL_ARG, active_status;
+    const char *active = ordo_impl_name(&active_status), *name;
+    assert_string_equal(ordo_impl_at(0, &s), "scalar");
+    assert_status(s, ORDO_OK);
+    assert_string_equal(ordo_impl_at(1, &s), "portable");
+    assert_status(s, ORDO_OK);
+    int found = 0;
+    size_t i = 0;
+    for (; (name = ordo_impl_at(i, &s)); i++) {
+        const ordo_kernels *k = NULL;
+        assert_status(ordo_impl_lookup(name, &k), s);
+        found |= s == ORDO_OK && !strcmp(name, active);
+    }
+    assert_true(i >= 5);
+    assert_null(ordo_impl_at(i + 1, NULL));
+    if (active_status == ORDO_OK && !getenv("ORDO_IMPL")) {
+        assert_true(found);
+        assert_string_not_equal(active, "scalar");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -762,6 +789,7 @@ int main(void)
         cmocka_unit_test(fixed_stride),
         cmocka_unit_test(capacity_and_errors),
         cmocka_unit_test(ordered_kernels),
+        cmocka_unit_test(registry),
     };
     return cmocka_run_group_tests(tests, impls_setup, NULL);
 }

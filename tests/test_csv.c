@@ -532,6 +532,12 @@ static void impl_override(void **state)
     assert_non_null(strstr(r.out, "implementation: scalar"));
     run_csv("a bigint", NULL, "1\n", &r);
     assert_string_equal(r.out, "8000000000000001\n");
+    setenv("ORDO_IMPL", "portable", 1); /* runs on every CPU */
+    tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "implementation: portable"));
+    run_csv("a bigint", NULL, "1\n", &r);
+    assert_string_equal(r.out, "8000000000000001\n");
     setenv("ORDO_IMPL", "avx512", 1);
     tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
     assert_int_equal(r.status, 2);

@@ -224,7 +224,10 @@ int cmd_bench(int argc, char **argv)
 
     char list[256];
     int explicit_list = impls != NULL;
-    snprintf(list, sizeof list, "%s", impls ? impls : "scalar,sse41,avx2,neon");
+    snprintf(list, sizeof list, "%s", impls ? impls : "");
+    for (size_t i = 0, at = 0; !impls && ordo_impl_at(i, NULL); i++) /* the library's list */
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? "," : "",
+                               ordo_impl_at(i, NULL));
     struct result {
         const char *name;
         double secs;
