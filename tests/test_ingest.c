@@ -1,0 +1,3 @@
+/* placeholder */
+#include "ordo_test.h"
+int main(void) { return 0; }
