@@ -130,8 +130,14 @@ static ordo_status input_check(ordo_encoder *e, ordo_error *err)
 {
     if (!e)
         return ORDO_ERR_NULL_ARG;
-    if (e->have_input)
-        return set_err(e, err, ORDO_ERR_BAD_STATE, 0, 0, "the encoder already has its input");
+    if (e->have_input) { /* the input it has stays */
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->status = ORDO_ERR_BAD_STATE;
+            snprintf(err->message, sizeof err->message, "the encoder already has its input");
+        }
+        return ORDO_ERR_BAD_STATE;
+    }
     ordo_status impl;
     ordo_impl_name(&impl); /* refused before any input is read */
     if (impl != ORDO_OK) {
