@@ -148,7 +148,7 @@ ORDO_API void ordo_csv_close(ordo_csv_reader *r);
 /* Appends text as one CSV field to *out: in quotes when empty or when it
  * holds a comma, quote or line break. */
 typedef struct ordo_buf {
-    char *data; /* malloc'd; free with ordo_buf_free */
+    char *data; /* malloc'd, NUL-terminated after a call; free with ordo_buf_free */
     size_t len, cap;
 } ordo_buf;
 ORDO_API ordo_status ordo_csv_field_text(const void *text, size_t n, ordo_buf *out);

@@ -94,11 +94,14 @@ ordo_status ordo_csv_field_text(const void *text, size_t n, ordo_buf *out)
 {
     if (!out || (!text && n))
         return ORDO_ERR_NULL_ARG;
+    if (!ordo__buf_reserve(out, 0))
+        return ORDO_ERR_OUT_OF_MEMORY;
     ordo__out o = {out, 0};
     size_t before = out->len;
     ordo__out_csv(&o, text, n);
     if (o.oom) {
         out->len = before;
+        out->data[before] = 0;
         return ORDO_ERR_OUT_OF_MEMORY;
     }
     return ORDO_OK;

@@ -307,6 +307,9 @@ ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
         return ORDO_ERR_NULL_ARG;
     if (style != ORDO_TEXT_SQL && style != ORDO_TEXT_CSV && style != ORDO_TEXT_BARE)
         return ORDO_ERR_INVALID_ARG;
+    if (!ordo__buf_reserve(out, 0)) /* data is never NULL after a call */
+        return ORDO_ERR_OUT_OF_MEMORY;
+    out->data[out->len] = 0;
     ordo__out o = {out, 0};
     size_t before = out->len;
     int mode = style == ORDO_TEXT_CSV ? AS_CSV : style == ORDO_TEXT_BARE ? AS_BARE : AS_SQL;
@@ -314,7 +317,7 @@ ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
     if (s == ORDO_OK && o.oom)
         s = ORDO_ERR_OUT_OF_MEMORY;
     if (s != ORDO_OK) /* nothing of a failed field */
-        out->len = before;
+        out->len = before, out->data[before] = 0;
     return s;
 }
 
