@@ -1,4 +1,4 @@
-/* The decimal parser (tools/parse_float.c) against strtod / strtof: on every
+/* The decimal parser (ingest/parse_float.c) against strtod / strtof: on every
  * literal of its grammar, the same bits and the same overflow / underflow
  * verdict as PostgreSQL draws from errno; everything else is ORDO__PF_SYNTAX.
  * An input starting with '~' is mapped byte by byte onto a digit-heavy

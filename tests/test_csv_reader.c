@@ -1,4 +1,4 @@
-/* The tool's CSV reader (tools/csv.c, on ordo_csv_index) against the byte
+/* The ingest library's CSV reader (ingest/csv.c, on ordo_csv_index) against the byte
  * loop it replaced (tests/csv_reference.h): random inputs made of CSV's own
  * characters, read through buffers from one byte (every refill and growth
  * path) to the default, must give the same rows, fields, lines, columns

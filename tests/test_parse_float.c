@@ -1,4 +1,4 @@
-/* tools/parse_float.c against glibc's strtod / strtof, bit for bit, with the
+/* ingest/parse_float.c against glibc's strtod / strtof, bit for bit, with the
  * same overflow / underflow classification PostgreSQL makes from errno, on a
  * few million generated literals: random shapes, printed doubles and floats,
  * exact midpoints between neighbours (and just above, just below, cut
@@ -698,7 +698,7 @@ static void pow5_table(void **state)
 
 /* ---------------------------------------- ordo__pg_parse_double / ordo__pg_parse_float */
 
-/* The code these replaced (tools/pgtext.c before parse_float.c), as the
+/* The code these replaced (ingest/pgtext.c before parse_float.c), as the
  * reference for messages, accepted syntax and values. */
 static int ref_word_is(const char *s, size_t n, const char *w)
 {
