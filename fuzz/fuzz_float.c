@@ -1,6 +1,6 @@
-/* The decimal parser (tools/parse_float.c) against strtod / strtof: on every
+/* The decimal parser (ingest/parse_float.c) against strtod / strtof: on every
  * literal of its grammar, the same bits and the same overflow / underflow
- * verdict as PostgreSQL draws from errno; everything else is PF_SYNTAX.
+ * verdict as PostgreSQL draws from errno; everything else is ORDO__PF_SYNTAX.
  * An input starting with '~' is mapped byte by byte onto a digit-heavy
  * alphabet, so that the fuzzer mostly writes valid, long literals; any other
  * input is the text itself. The text is never NUL-terminated for the parser. */
@@ -11,9 +11,9 @@
 #include <errno.h>
 #include <math.h>
 
-static pf_status verdict(double v, int erange)
+static ordo__pf_status verdict(double v, int erange)
 {
-    return !erange ? PF_OK : isinf(v) ? PF_OVERFLOW : v == 0 ? PF_UNDERFLOW : PF_OK;
+    return !erange ? ORDO__PF_OK : isinf(v) ? ORDO__PF_OVERFLOW : v == 0 ? ORDO__PF_UNDERFLOW : ORDO__PF_OK;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -31,20 +31,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     double d = 0;
     float f = 0;
-    pf_status sd = pf_parse_double(s, n, &d), sf = pf_parse_float(s, n, &f);
+    ordo__pf_status sd = ordo__pf_parse_double(s, n, &d), sf = ordo__pf_parse_float(s, n, &f);
     if (!ref_decimal_literal(s, n)) {
-        CHECK(sd == PF_SYNTAX && sf == PF_SYNTAX);
+        CHECK(sd == ORDO__PF_SYNTAX && sf == ORDO__PF_SYNTAX);
     } else {
         memcpy(text, s, n);
         text[n] = 0;
         char *end;
         errno = 0;
         double rd = strtod(text, &end);
-        pf_status wd = verdict(rd, errno == ERANGE);
+        ordo__pf_status wd = verdict(rd, errno == ERANGE);
         CHECK(end == text + n);
         errno = 0;
         float rf = strtof(text, NULL);
-        pf_status wf = verdict(rf, errno == ERANGE);
+        ordo__pf_status wf = verdict(rf, errno == ERANGE);
         CHECK(sd == wd && memcmp(&d, &rd, sizeof d) == 0);
         CHECK(sf == wf && memcmp(&f, &rf, sizeof f) == 0);
     }

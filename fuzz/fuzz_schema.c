@@ -11,13 +11,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size)
         memcpy(text, data + 1, size - 1);
     text[size ? size - 1 : 0] = 0;
-    schema s;
+    ordo_schema s;
     char err[256] = "";
-    if (schema_parse(text, format, &s, err, sizeof err)) {
+    if (ordo__schema_parse(text, format, &s, err, sizeof err)) {
         CHECK(s.ncols >= 1);
         for (size_t i = 0; i < s.ncols; i++)
             CHECK(s.cols[i].name[0] && s.cols[i].sql && s.cols[i].type && s.cols[i].sql_name);
-        schema_free(&s);
+        ordo_schema_free(&s);
     } else {
         CHECK(err[0] != 0);
     }

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int b = 0;
     uint8_t buf[16], *bytes = malloc(n / 2 + 1);
     size_t blen = 0;
-    pg_instant t;
+    ordo__pg_instant t;
     int32_t months = 0, days32 = 0, east = 0;
     int64_t us = 0, hi128 = 0;
     uint64_t lo128 = 0;
@@ -27,40 +27,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t fsize = 0;
     switch (data[0] % 17) {
     case 0:
-        if (!pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))
+        if (!ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))
             CHECK(i >= INT32_MIN && i <= INT32_MAX);
         break;
     case 1:
-        pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i);
+        ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i);
         break;
     case 2:
-        if (!pg_parse_uint(s, n, UINT16_MAX, &u))
+        if (!ordo__pg_parse_uint(s, n, UINT16_MAX, &u))
             CHECK(u <= UINT16_MAX);
         break;
     case 3:
-        if (!pg_parse_double(s, n, &d))
+        if (!ordo__pg_parse_double(s, n, &d))
             CHECK(!isinf(d) || n >= 3);
         break;
     case 4:
-        pg_parse_float(s, n, &f);
+        ordo__pg_parse_float(s, n, &f);
         break;
     case 5:
-        if (!pg_parse_bool(s, n, &b))
+        if (!ordo__pg_parse_bool(s, n, &b))
             CHECK(b == 0 || b == 1);
         break;
     case 6:
-        if (!pg_parse_bytea(s, n, bytes, &blen))
+        if (!ordo__pg_parse_bytea(s, n, bytes, &blen))
             CHECK(blen == (n - 2) / 2);
         break;
     case 7:
-        pg_parse_uuid(s, n, buf);
+        ordo__pg_parse_uuid(s, n, buf);
         break;
     case 8:
-        if (!pg_parse_date(s, n, &t))
-            pg_instant_unix_ns(&t, &ns);
+        if (!ordo__pg_parse_date(s, n, &t))
+            ordo__pg_instant_unix_ns(&t, &ns);
         break;
     case 9:
-        if (!pg_parse_timestamp(s, n, data[0] & 0x80, &t) && pg_instant_unix_ns(&t, &ns))
+        if (!ordo__pg_parse_timestamp(s, n, data[0] & 0x80, &t) && ordo__pg_instant_unix_ns(&t, &ns))
             CHECK(t.infinite == 0);
         break;
     case 10:
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         break;
     case 12:
-        if (!pg_parse_interval(s, n, &months, &days32, &us)) {
+        if (!ordo__pg_parse_interval(s, n, &months, &days32, &us)) {
             uint8_t k[32];
             ordo_key kb;
             ordo_key_init(&kb, k, sizeof k, 0);
@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         break;
     case 13:
-        if (!pg_parse_inet(s, n, data[0] & 0x80, &in)) {
+        if (!ordo__pg_parse_inet(s, n, data[0] & 0x80, &in)) {
             uint8_t k[64];
             ordo_key kb;
             ordo_key_init(&kb, k, sizeof k, 0);
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         break;
     case 14:
-        if (!pg_parse_timetz(s, n, &us, &east)) {
+        if (!ordo__pg_parse_timetz(s, n, &us, &east)) {
             uint8_t k[16];
             ordo_key kb;
             ordo_key_init(&kb, k, sizeof k, 0);
@@ -104,13 +104,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         break;
     case 15:
-        if (!pg_parse_time(s, n, &us))
+        if (!ordo__pg_parse_time(s, n, &us))
             CHECK(us >= 0 && us <= ORDO_TIME_MAX);
         break;
     default:
-        pg_parse_int128(s, n, &hi128, &lo128);
-        pg_parse_lsn(s, n, &u);
-        pg_parse_mac(s, n, buf, data[0] & 0x80 ? 8 : 6);
+        ordo__pg_parse_int128(s, n, &hi128, &lo128);
+        ordo__pg_parse_lsn(s, n, &u);
+        ordo__pg_parse_mac(s, n, buf, data[0] & 0x80 ? 8 : 6);
         break;
     }
     free(bytes);

@@ -94,7 +94,11 @@ typedef enum ordo_status {
     ORDO_ERR_NO_TABLE = 83,         /* no table under that tag */
     ORDO_ERR_RESERVED_KEY = 84,     /* an untagged key starting with ff, kept for system keys */
     ORDO_ERR_OVERLAP = 85,          /* SST files whose key ranges overlap, in one ingestion */
-    ORDO_ERR_BAD_INPUT = 86         /* a malformed input row or file (ordo_error says where) */
+    ORDO_ERR_BAD_INPUT = 86,        /* a malformed input row or file (ordo_error says where) */
+
+    /* ingest */
+    ORDO_ERR_ROW_TOO_LONG = 90      /* an input row over the row size limit (a quoted field
+                                       left open?); ordo_error says where it starts */
 } ordo_status;
 
 /* Where and why a call that reads input failed: the libraries above the

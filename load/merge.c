@@ -279,7 +279,8 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_ss
         free(made), free(files);
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
-    memcpy(files, r->files, nfiles * sizeof *files);
+    if (nfiles) /* r->files is NULL when there are none */
+        memcpy(files, r->files, nfiles * sizeof *files);
     ordo_status st = ORDO_OK;
     for (size_t pass = 0; st == ORDO_OK && nfiles + (size_t)r->has_mem > MERGE_FANIN; pass++) {
         st = merge_pass(files, made, &nfiles, &o, dir, pass, buffer, err);

@@ -1,4 +1,4 @@
-/* The tool's CSV reader (tools/csv.c, on ordo_csv_index) against the byte
+/* The ingest library's CSV reader (ingest/csv.c, on ordo_csv_index) against the byte
  * loop it replaced (tests/csv_reference.h): random inputs made of CSV's own
  * characters, read through buffers from one byte (every refill and growth
  * path) to the default, must give the same rows, fields, lines, columns
@@ -68,12 +68,12 @@ static void compare(const char *in, size_t n, size_t cap)
     if (n == 0) { /* fmemopen refuses size 0: read to the end first */
         fgetc(f1), fgetc(f1), fgetc(f2), fgetc(f2);
     }
-    csv_reader a;
+    ordo__csv_reader a;
     ref_reader b;
-    csv_open_sized(&a, f1, cap);
+    ordo__csv_open_sized(&a, f1, cap);
     ref_open_sized(&b, f2, cap);
     for (size_t row = 0;; row++) {
-        int ra = csv_next(&a), rb = ref_next(&b);
+        int ra = ordo__csv_next(&a), rb = ref_next(&b);
         if (ra != rb)
             fail_msg("cap %zu row %zu: %d, reference %d (%s at %zu:%zu)", cap, row, ra, rb,
                      rb < 0 ? b.err : a.err, rb < 0 ? b.err_line : a.err_line,
@@ -87,7 +87,7 @@ static void compare(const char *in, size_t n, size_t cap)
             break;
         assert_int_equal(a.nfields, b.nfields);
         for (size_t k = 0; k < a.nfields; k++) {
-            const csv_field *x = &a.fields[k];
+            const ordo_csv_field *x = &a.fields[k];
             const ref_field *y = &b.fields[k];
             if (x->n != y->n || memcmp(x->p, y->p, x->n) || x->quoted != y->quoted ||
                 x->line != y->line || x->column != y->column)
@@ -96,7 +96,7 @@ static void compare(const char *in, size_t n, size_t cap)
                          y->p, y->quoted, y->line, y->column);
         }
     }
-    csv_close(&a);
+    ordo__csv_close(&a);
     ref_close(&b);
     fclose(f1);
     fclose(f2);
@@ -166,17 +166,17 @@ static void row_limit(void **state)
     for (size_t c = 0; c < 3; c++) {
         FILE *f = fmemopen(in, k, "rb");
         assert_non_null(f);
-        csv_reader r;
-        csv_open_sized(&r, f, caps[c]);
+        ordo__csv_reader r;
+        ordo__csv_open_sized(&r, f, caps[c]);
         r.max_row = 1000;
-        assert_int_equal(csv_next(&r), 1); /* 1,a */
-        assert_int_equal(csv_next(&r), 1); /* the 904-byte row */
+        assert_int_equal(ordo__csv_next(&r), 1); /* 1,a */
+        assert_int_equal(ordo__csv_next(&r), 1); /* the 904-byte row */
         assert_int_equal(r.fields[1].n, 900);
-        assert_int_equal(csv_next(&r), -1);
+        assert_int_equal(ordo__csv_next(&r), -1);
         assert_string_equal(r.err, "a row longer than 1000 bytes: a quoted field left open?");
         assert_int_equal(r.err_line, 3);
         assert_int_equal(r.err_column, 1);
-        csv_close(&r);
+        ordo__csv_close(&r);
         fclose(f);
     }
     free(in);

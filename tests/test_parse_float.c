@@ -1,10 +1,10 @@
-/* tools/parse_float.c against glibc's strtod / strtof, bit for bit, with the
+/* ingest/parse_float.c against glibc's strtod / strtof, bit for bit, with the
  * same overflow / underflow classification PostgreSQL makes from errno, on a
  * few million generated literals: random shapes, printed doubles and floats,
  * exact midpoints between neighbours (and just above, just below, cut
  * short), exact ties the fast path must round to even, and the edges of both
  * formats. The portable 64x64-bit multiply is checked on every input too, and
- * the power-of-five table against bignums. pg_parse_double / pg_parse_float
+ * the power-of-five table against bignums. ordo__pg_parse_double / ordo__pg_parse_float
  * keep the messages and the accepted syntax of the strtod code they replace
  * (kept below as the reference). Every parsed text is followed in memory by
  * a digit, so reading past its end changes the result. */
@@ -23,11 +23,11 @@
 
 /* The same parser with the portable multiply instead of __int128. */
 #define PF_NO_INT128
-#define pf_parse_double pf_parse_double_portable
-#define pf_parse_float pf_parse_float_portable
+#define ordo__pf_parse_double pf_parse_double_portable
+#define ordo__pf_parse_float pf_parse_float_portable
 #include "parse_float.c"
-#undef pf_parse_double
-#undef pf_parse_float
+#undef ordo__pf_parse_double
+#undef ordo__pf_parse_float
 
 static uint64_t g_seed;
 static unsigned long g_checked;
@@ -43,14 +43,14 @@ static uint64_t below(uint64_t *r, uint64_t n) { return t_rand(r) % n; }
 
 /* ------------------------------------------------------------ comparison */
 
-static pf_status ref_status(double v, int erange)
+static ordo__pf_status ref_status(double v, int erange)
 {
     if (!erange)
-        return PF_OK;
-    return isinf(v) ? PF_OVERFLOW : v == 0 ? PF_UNDERFLOW : PF_OK;
+        return ORDO__PF_OK;
+    return isinf(v) ? ORDO__PF_OVERFLOW : v == 0 ? ORDO__PF_UNDERFLOW : ORDO__PF_OK;
 }
 
-static const char *status_name(pf_status s)
+static const char *status_name(ordo__pf_status s)
 {
     static const char *names[] = {"ok", "syntax", "overflow", "underflow"};
     return names[s];
@@ -82,9 +82,9 @@ static void check_n(const char *str, size_t n)
 
     double d = -1, dp = -1;
     float f = -1, fp = -1;
-    pf_status sd = pf_parse_double(buf, n, &d), sdp = pf_parse_double_portable(buf, n, &dp);
-    pf_status sf = pf_parse_float(buf, n, &f), sfp = pf_parse_float_portable(buf, n, &fp);
-    pf_status wd = ref_status(rd, rd_range), wf = ref_status(rf, rf_range);
+    ordo__pf_status sd = ordo__pf_parse_double(buf, n, &d), sdp = pf_parse_double_portable(buf, n, &dp);
+    ordo__pf_status sf = ordo__pf_parse_float(buf, n, &f), sfp = pf_parse_float_portable(buf, n, &fp);
+    ordo__pf_status wd = ref_status(rd, rd_range), wf = ref_status(rf, rf_range);
     if (sd != wd || memcmp(&d, &rd, sizeof d) != 0)
         fail_msg("double \"%s\": got %a (%s), strtod %a (%s); ORDO_TEST_SEED=0x%" PRIx64, str, d,
                  status_name(sd), rd, status_name(wd), g_seed);
@@ -696,9 +696,9 @@ static void pow5_table(void **state)
     }
 }
 
-/* ---------------------------------------- pg_parse_double / pg_parse_float */
+/* ---------------------------------------- ordo__pg_parse_double / ordo__pg_parse_float */
 
-/* The code these replaced (tools/pgtext.c before parse_float.c), as the
+/* The code these replaced (ingest/pgtext.c before parse_float.c), as the
  * reference for messages, accepted syntax and values. */
 static int ref_word_is(const char *s, size_t n, const char *w)
 {
@@ -764,20 +764,20 @@ static const char *ref_pg_float(const char *s, size_t n, float *out)
     return e;
 }
 
-/* pg_parse_* against the reference: same message, same bits, *out untouched
+/* ordo__pg_parse_* against the reference: same message, same bits, *out untouched
  * on error. s[n] is whatever follows (not read). */
 static void pg_same(const char *s, size_t n)
 {
     double d = 42, rd = 42;
     float f = 42, rf = 42;
-    const char *e = pg_parse_double(s, n, &d), *re = ref_pg_double(s, n, &rd);
+    const char *e = ordo__pg_parse_double(s, n, &d), *re = ref_pg_double(s, n, &rd);
     if ((e == NULL) != (re == NULL) || (e && strcmp(e, re) != 0) || memcmp(&d, &rd, sizeof d) != 0)
-        fail_msg("pg_parse_double(\"%.*s\"): %s %a, was %s %a", (int)n, s, e ? e : "ok", d,
+        fail_msg("ordo__pg_parse_double(\"%.*s\"): %s %a, was %s %a", (int)n, s, e ? e : "ok", d,
                  re ? re : "ok", rd);
-    e = pg_parse_float(s, n, &f);
+    e = ordo__pg_parse_float(s, n, &f);
     re = ref_pg_float(s, n, &rf);
     if ((e == NULL) != (re == NULL) || (e && strcmp(e, re) != 0) || memcmp(&f, &rf, sizeof f) != 0)
-        fail_msg("pg_parse_float(\"%.*s\"): %s %a, was %s %a", (int)n, s, e ? e : "ok", (double)f,
+        fail_msg("ordo__pg_parse_float(\"%.*s\"): %s %a, was %s %a", (int)n, s, e ? e : "ok", (double)f,
                  re ? re : "ok", (double)rf);
 }
 
@@ -808,29 +808,29 @@ static void pg_errors(void **state)
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         size_t n = strlen(v[i].s);
-        const char *e = pg_parse_double(v[i].s, n, &d);
+        const char *e = ordo__pg_parse_double(v[i].s, n, &d);
         const char *want = !v[i].dmsg ? NULL : v[i].dmsg[0] == 'r' ? dr : syntax;
         if ((e == NULL) != (want == NULL) || (e && strcmp(e, want) != 0))
-            fail_msg("pg_parse_double(\"%s\"): %s, want %s", v[i].s, e ? e : "ok",
+            fail_msg("ordo__pg_parse_double(\"%s\"): %s, want %s", v[i].s, e ? e : "ok",
                      want ? want : "ok");
-        e = pg_parse_float(v[i].s, n, &f);
+        e = ordo__pg_parse_float(v[i].s, n, &f);
         want = !v[i].fmsg ? NULL : v[i].fmsg[0] == 'r' ? fr : syntax;
         if ((e == NULL) != (want == NULL) || (e && strcmp(e, want) != 0))
-            fail_msg("pg_parse_float(\"%s\"): %s, want %s", v[i].s, e ? e : "ok",
+            fail_msg("ordo__pg_parse_float(\"%s\"): %s, want %s", v[i].s, e ? e : "ok",
                      want ? want : "ok");
         pg_same(v[i].s, n);
     }
     /* values */
-    assert_null(pg_parse_double("-Infinity", 9, &d));
+    assert_null(ordo__pg_parse_double("-Infinity", 9, &d));
     assert_true(isinf(d) && d < 0);
-    assert_null(pg_parse_float("nan", 3, &f));
+    assert_null(ordo__pg_parse_float("nan", 3, &f));
     assert_true(isnan(f));
-    assert_null(pg_parse_double("4.9e-324", 8, &d));
+    assert_null(ordo__pg_parse_double("4.9e-324", 8, &d));
     assert_true(d == 4.9406564584124654e-324);
-    assert_null(pg_parse_float("-0.5", 4, &f));
+    assert_null(ordo__pg_parse_float("-0.5", 4, &f));
     assert_true(f == -0.5f);
     /* not NUL-terminated: the bytes after n are not read */
-    assert_null(pg_parse_double("1.25e1xyz", 6, &d));
+    assert_null(ordo__pg_parse_double("1.25e1xyz", 6, &d));
     assert_true(d == 12.5);
 }
 
@@ -875,7 +875,7 @@ static void pg_long_literals(void **state)
         s[n] = '5'; /* never read */
         double d = 0;
         float f = 0;
-        if (pg_parse_double(s, n, &d) || pg_parse_float(s, n, &f))
+        if (ordo__pg_parse_double(s, n, &d) || ordo__pg_parse_float(s, n, &f))
             fail_msg("literal %zu (%zu bytes) refused", i, n);
         s[n] = 0;
         if (d != strtod(s, NULL) || f != strtof(s, NULL) || (v[i].want && d != v[i].want) ||
@@ -890,14 +890,14 @@ static void pg_long_literals(void **state)
     s[600] = 0;
     double d;
     float f;
-    assert_string_equal(pg_parse_double(s, 600, &d), "out of range for double precision");
-    assert_string_equal(pg_parse_float(s, 600, &f), "out of range for real");
+    assert_string_equal(ordo__pg_parse_double(s, 600, &d), "out of range for double precision");
+    assert_string_equal(ordo__pg_parse_float(s, 600, &f), "out of range for real");
     s[599] = 'x';
-    assert_string_equal(pg_parse_double(s, 600, &d), "expected a number, NaN, Infinity or -Infinity");
+    assert_string_equal(ordo__pg_parse_double(s, 600, &d), "expected a number, NaN, Infinity or -Infinity");
     pg_same(s, 600);
 }
 
-/* Random short strings over the float alphabet: pg_parse_* accept exactly
+/* Random short strings over the float alphabet: ordo__pg_parse_* accept exactly
  * what the reference accepts, with the same values and messages. */
 static void pg_random_syntax(void **state)
 {

@@ -7,7 +7,7 @@
 
 #include <errno.h>
 
-/* What pg_parse_int must say: the grammar is [+-]digits, a non-digit wins
+/* What ordo__pg_parse_int must say: the grammar is [+-]digits, a non-digit wins
  * over an overflow, and the range is [min, max]. */
 static const char *model(const char *s, size_t n, int64_t min, int64_t max, int64_t *out)
 {
@@ -45,7 +45,7 @@ static void random_strings(void **state)
         s[n] = 0;
         int64_t got = 0, want = 0;
         size_t w = t % 4;
-        const char *e = pg_parse_int(s, n, widths[w].min, widths[w].max, &got);
+        const char *e = ordo__pg_parse_int(s, n, widths[w].min, widths[w].max, &got);
         const char *me = model(s, n, widths[w].min, widths[w].max, &want);
         if ((e == NULL) != (me == NULL) || (e && strcmp(e, me)) || (!e && got != want))
             fail_msg("'%s' (width %zu): %s %lld, model %s %lld", s, w, e ? e : "ok",
@@ -57,20 +57,20 @@ static void edges(void **state)
 {
     (void)state;
     int64_t v = 0;
-    assert_null(pg_parse_int("-9223372036854775808", 20, INT64_MIN, INT64_MAX, &v));
+    assert_null(ordo__pg_parse_int("-9223372036854775808", 20, INT64_MIN, INT64_MAX, &v));
     assert_true(v == INT64_MIN);
-    assert_null(pg_parse_int("00000000000000000000009223372036854775807", 41, INT64_MIN, INT64_MAX, &v));
+    assert_null(ordo__pg_parse_int("00000000000000000000009223372036854775807", 41, INT64_MIN, INT64_MAX, &v));
     assert_true(v == INT64_MAX);
-    assert_string_equal(pg_parse_int("9223372036854775808", 19, INT64_MIN, INT64_MAX, &v), "out of range");
-    assert_string_equal(pg_parse_int("18446744073709551616", 20, INT64_MIN, INT64_MAX, &v), "out of range");
-    assert_string_equal(pg_parse_int("184467440737095516160x", 22, INT64_MIN, INT64_MAX, &v),
+    assert_string_equal(ordo__pg_parse_int("9223372036854775808", 19, INT64_MIN, INT64_MAX, &v), "out of range");
+    assert_string_equal(ordo__pg_parse_int("18446744073709551616", 20, INT64_MIN, INT64_MAX, &v), "out of range");
+    assert_string_equal(ordo__pg_parse_int("184467440737095516160x", 22, INT64_MIN, INT64_MAX, &v),
                         "expected an integer");
     uint64_t u = 0;
-    assert_null(pg_parse_uint("18446744073709551615", 20, UINT64_MAX, &u));
+    assert_null(ordo__pg_parse_uint("18446744073709551615", 20, UINT64_MAX, &u));
     assert_true(u == UINT64_MAX);
-    assert_string_equal(pg_parse_uint("18446744073709551616", 20, UINT64_MAX, &u), "out of range");
-    assert_string_equal(pg_parse_uint("-1", 2, UINT64_MAX, &u), "out of range");
-    assert_null(pg_parse_uint("-0", 2, UINT64_MAX, &u));
+    assert_string_equal(ordo__pg_parse_uint("18446744073709551616", 20, UINT64_MAX, &u), "out of range");
+    assert_string_equal(ordo__pg_parse_uint("-1", 2, UINT64_MAX, &u), "out of range");
+    assert_null(ordo__pg_parse_uint("-0", 2, UINT64_MAX, &u));
     assert_true(u == 0);
 }
 
@@ -90,17 +90,17 @@ static void long_leading_zeros(void **state)
             n += 1000;
             n += (size_t)snprintf(s + n, sizeof s - n, "%s", tails[t]);
             int64_t got = 0, want = 0;
-            const char *e = pg_parse_int(s, n, INT64_MIN, INT64_MAX, &got);
+            const char *e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &got);
             const char *me = model(s, n, INT64_MIN, INT64_MAX, &want);
             if ((e == NULL) != (me == NULL) || (e && strcmp(e, me)) || (!e && got != want))
                 fail_msg("%s0...0%s: %s %lld, strtoll %s %lld", signs[g], tails[t],
                          e ? e : "ok", (long long)got, me ? me : "ok", (long long)want);
-            e = pg_parse_int(s, n, INT16_MIN, INT16_MAX, &got);
+            e = ordo__pg_parse_int(s, n, INT16_MIN, INT16_MAX, &got);
             me = model(s, n, INT16_MIN, INT16_MAX, &want);
             if ((e == NULL) != (me == NULL) || (!e && got != want))
                 fail_msg("int16 %s0...0%s: %s", signs[g], tails[t], e ? e : "ok");
             uint64_t u = 0;
-            e = pg_parse_uint(s, n, UINT64_MAX, &u);
+            e = ordo__pg_parse_uint(s, n, UINT64_MAX, &u);
             errno = 0;
             unsigned long long wu = strtoull(s + (g == 2), NULL, 10);
             int fits = errno != ERANGE && (g != 1 || wu == 0);
@@ -109,7 +109,7 @@ static void long_leading_zeros(void **state)
                          (unsigned long long)u);
             int64_t hi = 0;
             uint64_t lo = 0;
-            assert_null(pg_parse_int128(s, n, &hi, &lo));
+            assert_null(ordo__pg_parse_int128(s, n, &hi, &lo));
         }
     }
 }

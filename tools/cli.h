@@ -3,7 +3,7 @@
 #define ORDO_CLI_H
 
 #include "ordo.h"
-#include "schema.h"
+#include "ordo_ingest.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -36,6 +36,11 @@ void *cli_grow(void *p, size_t *cap, size_t need, size_t min_cap);
 void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len);
 /* Writes the key as lowercase hex, then `end` (a newline or a space). */
 void cli_print_hex(const void *key, size_t n, char end);
+/* "ordo: out of memory" and exit status 1. */
+void cli_out_of_memory(void) __attribute__((noreturn));
+/* An error of the libraries as "FILE:LINE:COLUMN: message" (without the
+ * parts it lacks); a static buffer. */
+const char *cli_where(const ordo_error *e);
 
 int cmd_encode(int argc, char **argv);
 int cmd_pk(int argc, char **argv);
@@ -49,12 +54,6 @@ int cmd_inspect(int argc, char **argv);
  * after max_row bytes is an error. */
 int encode_csv(const char *format, const char *schema, int header, const char *output,
                const char *path, int threads, size_t max_row);
-/* Reads one field of an ordered key and prints it in PostgreSQL's text
- * form (csv: as a CSV field, a NULL empty; else SQL literal style). */
-ordo_status decode_field(ordo_key_reader *r, const schema_column *c, FILE *f, int csv);
-/* Writes text as a CSV field: in quotes when empty or when it holds a comma,
- * quote or line break. */
-void csv_text(const uint8_t *p, size_t n, FILE *f);
 int cmd_load(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 

@@ -112,3 +112,24 @@ void cli_print_hex(const void *key, size_t n, char end)
     fwrite(text, 1, len + 1, stdout);
     free(text);
 }
+
+void cli_out_of_memory(void)
+{
+    fputs("ordo: out of memory\n", stderr);
+    exit(CLI_EXIT_MACHINE);
+}
+
+const char *cli_where(const ordo_error *e)
+{
+    static char text[sizeof e->message + 1200];
+    const char *file = e->file ? e->file : "<input>";
+    if (e->line && e->column)
+        snprintf(text, sizeof text, "%.1024s:%llu:%llu: %s", file, (unsigned long long)e->line,
+                 (unsigned long long)e->column, e->message);
+    else if (e->line)
+        snprintf(text, sizeof text, "%.1024s:%llu: %s", file, (unsigned long long)e->line,
+                 e->message);
+    else
+        snprintf(text, sizeof text, "%.1024s: %s", file, e->message);
+    return text;
+}

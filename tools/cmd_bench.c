@@ -1,7 +1,6 @@
 /* ordo bench: encode N generated rows with each implementation, and copy
  * the same number of output bytes with memcpy, in one run. */
 #include "cli.h"
-#include "columns.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,57 +18,57 @@ static uint64_t next(void)
 }
 
 /* Random values of every type; text is 8 to 16 letters (about 12). */
-static void generate(batchbuf *b, size_t rows)
+static void generate(ordo_rows *b, const ordo_schema *s, size_t rows)
 {
-    const schema *s = b->s;
-    for (size_t c = 0; c < s->ncols; c++) {
-        const schema_column *sc = &s->cols[c];
-        for (size_t r = 0; r < rows; r++) {
-            uint64_t x = next();
+    uint8_t text[16];
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < s->ncols; c++) {
+            const ordo_schema_column *sc = &s->cols[c];
+            uint64_t x = next(), v[2] = {x, 0};
+            const void *p = v;
+            size_t n = ordo_value_size(sc);
             switch (sc->type) {
             case ORDO_TYPE_STRING:
-            case ORDO_TYPE_BYTES: {
-                size_t n = 8 + x % 9;
-                uint8_t *p = batchbuf_reserve_bytes(b, c, r, n);
+            case ORDO_TYPE_BYTES:
+                n = 8 + x % 9;
                 for (size_t i = 0; i < n; i++)
-                    p[i] = (uint8_t)('a' + (next() % 26));
+                    text[i] = (uint8_t)('a' + (next() % 26));
+                p = text;
                 break;
-            }
             case ORDO_TYPE_BOOL:
-                batchbuf_set_bool(b, c, r, (int)(x & 1));
+                text[0] = (uint8_t)(x & 1), p = text, n = 1;
                 break;
             case ORDO_TYPE_FLOAT64: {
                 double d = ((double)(int64_t)x) / 1e6;
-                memcpy(batchbuf_slot(b, c, r), &d, 8);
+                memcpy(v, &d, 8);
                 break;
             }
             case ORDO_TYPE_FLOAT32: {
                 float f = (float)((double)(int32_t)x / 1e3);
-                memcpy(batchbuf_slot(b, c, r), &f, 4);
+                memcpy(v, &f, 4);
                 break;
             }
-            case ORDO_TYPE_UUID: {
-                uint64_t y = next();
-                memcpy(batchbuf_slot(b, c, r), &x, 8);
-                memcpy((uint8_t *)batchbuf_slot(b, c, r) + 8, &y, 8);
+            case ORDO_TYPE_UUID:
+                v[1] = next();
                 break;
-            }
             case ORDO_TYPE_TIME:
                 if (sc->time_unit == ORDO_UNIT_DAY32) {
                     int32_t d = (int32_t)(x % 40000);
-                    memcpy(batchbuf_slot(b, c, r), &d, 4);
+                    memcpy(v, &d, 4);
                 } else {
                     int64_t ns = (int64_t)(x % (UINT64_C(1) << 62));
-                    memcpy(batchbuf_slot(b, c, r), &ns, 8);
+                    memcpy(v, &ns, 8);
                 }
                 break;
             default:
-                memcpy(batchbuf_slot(b, c, r), &x, batchbuf_value_size(sc));
                 break;
             }
+            ordo_status st = ordo_rows_put_value(b, c, p, n);
+            if (st != ORDO_OK)
+                cli_fail("bench: column '%s': %s", sc->name, ordo_status_message(st));
         }
+        ordo_rows_end_row(b);
     }
-    b->rows = rows;
 }
 
 static double now(void)
@@ -82,7 +81,7 @@ static double now(void)
 typedef struct job {
     const char *impl; /* NULL: memcpy */
     ordo_format fmt;
-    ordo_column *cols;
+    const ordo_column *cols;
     size_t ncols, rows, batch;
     uint8_t *dst, *src_copy;
     size_t total;
@@ -186,22 +185,23 @@ int cmd_bench(int argc, char **argv)
     }
     if (!schema_text || !rows)
         cli_fail("bench: needs --schema SCHEMA and --rows N");
-    ordo_format fmt = schema_format(format);
+    ordo_format fmt = ordo_format_from_name(format);
     if (!fmt)
         cli_fail("bench: --format: unknown format '%s' (lexkey, lexkey-legacy)", format);
-    schema s;
-    char err[256];
-    if (!schema_parse(schema_text, format, &s, err, sizeof err))
-        cli_fail("bench: --schema: %s", err);
+    ordo_schema s;
+    ordo_error err;
+    if (ordo_schema_parse(schema_text, fmt, &s, &err) != ORDO_OK)
+        cli_fail("bench: --schema: %s", err.message);
     if (s.ncols > 64)
         cli_fail("bench: --schema: at most 64 columns");
     if (!batch || batch > rows)
         batch = rows;
 
-    batchbuf b;
-    batchbuf_init(&b, &s, rows);
-    generate(&b, rows);
-    ordo_column *cols = (ordo_column *)batchbuf_view(&b);
+    ordo_rows *b = NULL;
+    if (ordo_rows_open(&s, rows, &b) != ORDO_OK)
+        cli_out_of_memory();
+    generate(b, &s, rows);
+    const ordo_column *cols = ordo_rows_columns(b, NULL);
     size_t nchunks = (rows + batch - 1) / batch;
     size_t *chunk_at = cli_alloc((nchunks + 1) * sizeof(size_t)), total = 0, stride = 0;
     int fixed = 1; /* every batch of one stride: encoded without offsets, as the API allows */
@@ -278,7 +278,7 @@ int cmd_bench(int argc, char **argv)
                    mem / res[i].secs);
     }
     free(dst), free(src), free(offsets), free(chunk_at);
-    batchbuf_free(&b);
-    schema_free(&s);
+    ordo_rows_close(b);
+    ordo_schema_free(&s);
     return 0;
 }

@@ -1,6 +1,6 @@
 /* ordo encode: one key from PART arguments. */
 #include "cli.h"
-#include "pgtext.h"
+
 
 #include <errno.h>
 #include <stdio.h>
@@ -79,18 +79,18 @@ static void parse_part(const char *arg, part *p)
             why = "expected true or false";
         p->v.b = !strcmp(val, "true");
         break;
-    case ORDO_TYPE_INT8: why = pg_parse_int(val, vlen, INT8_MIN, INT8_MAX, &p->v.i); break;
-    case ORDO_TYPE_INT16: why = pg_parse_int(val, vlen, INT16_MIN, INT16_MAX, &p->v.i); break;
-    case ORDO_TYPE_INT32: why = pg_parse_int(val, vlen, INT32_MIN, INT32_MAX, &p->v.i); break;
+    case ORDO_TYPE_INT8: ordo_text_int(val, vlen, INT8_MIN, INT8_MAX, &p->v.i, &why); break;
+    case ORDO_TYPE_INT16: ordo_text_int(val, vlen, INT16_MIN, INT16_MAX, &p->v.i, &why); break;
+    case ORDO_TYPE_INT32: ordo_text_int(val, vlen, INT32_MIN, INT32_MAX, &p->v.i, &why); break;
     case ORDO_TYPE_INT:
     case ORDO_TYPE_INT64:
-    case ORDO_TYPE_DURATION: why = pg_parse_int(val, vlen, INT64_MIN, INT64_MAX, &p->v.i); break;
-    case ORDO_TYPE_UINT8: why = pg_parse_uint(val, vlen, UINT8_MAX, &p->v.u); break;
-    case ORDO_TYPE_UINT16: why = pg_parse_uint(val, vlen, UINT16_MAX, &p->v.u); break;
-    case ORDO_TYPE_UINT32: why = pg_parse_uint(val, vlen, UINT32_MAX, &p->v.u); break;
-    case ORDO_TYPE_UINT64: why = pg_parse_uint(val, vlen, UINT64_MAX, &p->v.u); break;
-    case ORDO_TYPE_FLOAT32: why = pg_parse_float(val, vlen, &p->v.f32); break;
-    case ORDO_TYPE_FLOAT64: why = pg_parse_double(val, vlen, &p->v.f64); break;
+    case ORDO_TYPE_DURATION: ordo_text_int(val, vlen, INT64_MIN, INT64_MAX, &p->v.i, &why); break;
+    case ORDO_TYPE_UINT8: ordo_text_uint(val, vlen, UINT8_MAX, &p->v.u, &why); break;
+    case ORDO_TYPE_UINT16: ordo_text_uint(val, vlen, UINT16_MAX, &p->v.u, &why); break;
+    case ORDO_TYPE_UINT32: ordo_text_uint(val, vlen, UINT32_MAX, &p->v.u, &why); break;
+    case ORDO_TYPE_UINT64: ordo_text_uint(val, vlen, UINT64_MAX, &p->v.u, &why); break;
+    case ORDO_TYPE_FLOAT32: ordo_text_float32(val, vlen, &p->v.f32, &why); break;
+    case ORDO_TYPE_FLOAT64: ordo_text_float64(val, vlen, &p->v.f64, &why); break;
     case ORDO_TYPE_TIME: {
         ordo_status s = ordo_parse_rfc3339(val, vlen, &p->v.i);
         if (s == ORDO_ERR_OUT_OF_RANGE)

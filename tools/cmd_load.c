@@ -1,18 +1,16 @@
-/* ordo load: CSV rows to a table of the embedded store. The rows are read
- * and parsed here, their keys encoded with the batch API and the other
- * columns kept as the value (rowvalue.h); sorting, SST files and the atomic
- * ingestion are the load library's phases (ordo_load.h), run in this one
- * process: a run writer, the merge of its runs into an SST writer, the
- * ingester. */
+/* ordo load: CSV rows to a table of the embedded store. The ingest
+ * library's encoder (ordo_encoder, on a worker thread) parses the rows,
+ * encodes their keys and keeps the other columns as the value (SPEC.md
+ * §15.2); sorting, SST files and the atomic ingestion are the load
+ * library's phases (ordo_load.h), run in this one process: a run writer,
+ * the merge of its runs into an SST writer, the ingester. */
 #include "cli.h"
-#include "fields.h"
-#include "handoff.h"
 #include "outfile.h"
-#include "rowvalue.h"
 
 #include <ordo_load.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,33 +74,12 @@ static void progress_end(progress *p)
         fputs("\r\033[K", stderr);
 }
 
-/* A batch of parsed rows: the reading thread fills one while the encoding
- * thread turns the other into rows of the run writer. */
-typedef struct slot {
-    batchbuf kb;             /* the key columns */
-    uint8_t *vals;           /* value bytes of the rows */
-    size_t vals_len, vals_cap;
-    size_t voff[LOAD_BATCH_ROWS + 1];
-    uint64_t lines[LOAD_BATCH_ROWS];
-    size_t cols[LOAD_BATCH_ROWS]; /* byte column of the first key field */
-} slot;
-
 typedef struct loader {
     const load_options *o;
     const char *name;        /* the input's name in messages */
     ordo_format fmt;
-    schema table, key;
-    size_t *key_cols;        /* table column of each key column */
-    int *is_key;             /* per table column */
-    int value_all;           /* the value holds every column (LexKey keys do not decode) */
-    batchbuf vb;             /* one row, for checking the non-key columns */
-    slot slots[2], *cur;     /* cur: the one being filled */
-    handoff worker;          /* encodes slots into rows of the run writer */
-    int worker_on;
-    char werr[1024];         /* the worker's first error (under worker.mu) */
-    int werr_code;
-    uint8_t *keys;
-    size_t keys_cap, koff[LOAD_BATCH_ROWS + 1];
+    ordo_schema table;
+    ordo_encoder *enc;       /* rows to keys and values */
     ordo_db *db;
     ordo_run_writer *runs;   /* --via sst */
     ordo_put_load *put;      /* --via writebatch */
@@ -110,7 +87,6 @@ typedef struct loader {
     ordo_load_stats stats;
     size_t sst_files;
     FILE *rejects;
-    FILE *in;
     progress prog;
     const char *phase;
 } loader;
@@ -127,8 +103,8 @@ static void load_end(int code, int plain, char *msg)
     char undo[1200] = "";
     if (L) {
         progress_end(&L->prog);
-        if (L->worker_on)
-            handoff_wait(&L->worker);
+        ordo_encoder_close(L->enc); /* its workers stopped */
+        L->enc = NULL;
         ordo_error e;
         if (L->put && ordo_put_load_undo(L->put, &e) != ORDO_OK) {
             snprintf(undo, sizeof undo,
@@ -188,232 +164,81 @@ static void check_signal(void)
         load_fail("interrupted by signal %d; the database is unchanged", (int)g_signal);
 }
 
-/* Records the worker's first error; the reading thread reports it. */
-static int worker_fail(loader *L, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int worker_fail(loader *L, int code, const char *fmt, ...)
-{
-    pthread_mutex_lock(&L->worker.mu);
-    if (!L->werr[0]) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(L->werr, sizeof L->werr, fmt, ap);
-        va_end(ap);
-        L->werr_code = code;
-    }
-    pthread_mutex_unlock(&L->worker.mu);
-    return 0;
-}
+/* Bytes of input read so far. */
+static uint64_t input_bytes(const loader *L) { return ordo_encoder_bytes_read(L->enc); }
 
-/* Ends the load with the worker's error, if it had one. */
-static void check_worker(loader *L)
-{
-    pthread_mutex_lock(&L->worker.mu);
-    int code = L->werr_code;
-    pthread_mutex_unlock(&L->worker.mu);
-    if (!code)
-        return;
-    progress_end(&L->prog);
-    if (code == CLI_EXIT_BAD_INPUT)
-        load_fail_at("%s", L->werr);
-    load_fail("%s", L->werr);
-}
-
-/* Bytes of input read so far (0 when it is a pipe). */
-static uint64_t input_bytes(const loader *L)
-{
-    off_t at = ftello(L->in);
-    return at > 0 ? (uint64_t)at : 0;
-}
-
-/* One row into the run writer (or the write batches): the worker's. */
-static int add_row(loader *L, const uint8_t *key, size_t kn, const uint8_t *val, size_t vn,
-                   uint64_t line)
+/* One row into the run writer (or the write batches). */
+static void add_row(loader *L, const uint8_t *key, size_t kn, const uint8_t *val, size_t vn,
+                    uint64_t line, uint64_t column)
 {
     ordo_error e;
+    if (L->o->tag < 0 && kn && key[0] == 0xff)
+        load_fail_at("%s:%llu:%llu: the key starts with byte ff, which ordo keeps for its "
+                     "system keys: load this table with --tag N",
+                     L->name, (unsigned long long)line, (unsigned long long)column);
     ordo_status s = L->put ? ordo_put_load_add(L->put, key, kn, val, vn, &e)
                            : ordo_run_writer_add(L->runs, key, kn, val, vn, line, &e);
     if (s == ORDO_ERR_NO_ROOM)
-        return worker_fail(L, 1, "line %llu: %s (--memory)", (unsigned long long)line, e.message);
+        load_fail("line %llu: %s (--memory)", (unsigned long long)line, e.message);
     if (s != ORDO_OK)
-        return worker_fail(L, 1, "%s", e.message);
-    return 1;
+        load_fail("%s", e.message);
 }
 
-/* ----------------------------------------------------------------- input */
-
-/* The worker's job: encodes a slot's keys, adds one record per row, and
- * empties the slot. After an error it only empties slots. */
-static void encode_slot(loader *L, slot *sl)
+/* A bad row with --rejects: written there as CSV, its message on stderr. */
+static void reject(loader *L, const ordo_reject *r)
 {
-    size_t rows = sl->kb.rows;
-    pthread_mutex_lock(&L->worker.mu);
-    int failed = L->werr_code != 0;
-    pthread_mutex_unlock(&L->worker.mu);
-    if (rows && !failed) {
-        const ordo_column *cols = batchbuf_view(&sl->kb);
-        size_t total = 0;
-        ordo_batch_error where = {0, 0};
-        ordo_status s = ordo_batch_size(L->fmt, cols, L->key.ncols, rows, &total, NULL, &where);
-        if (s == ORDO_OK && total > L->keys_cap) {
-            free(L->keys);
-            L->keys_cap = total + total / 2;
-            L->keys = cli_alloc(L->keys_cap);
-        }
-        if (s == ORDO_OK)
-            s = ordo_batch_encode(L->fmt, cols, L->key.ncols, rows, L->keys, L->keys_cap, L->koff,
-                                  &where);
-        if (s != ORDO_OK) {
-            worker_fail(L, CLI_EXIT_BAD_INPUT, "%s:%llu: column '%s': %s", L->name,
-                        (unsigned long long)sl->lines[where.row], L->key.cols[where.column].name,
-                        ordo_status_message(s));
-            rows = 0;
-        }
-        for (size_t r = 0; r < rows; r++) {
-            const uint8_t *k = L->keys + L->koff[r];
-            size_t kn = L->koff[r + 1] - L->koff[r];
-            if (L->o->tag < 0 && kn && k[0] == 0xff) {
-                worker_fail(L, CLI_EXIT_BAD_INPUT,
-                            "%s:%llu:%zu: the key starts with byte ff, which ordo keeps for its "
-                            "system keys: load this table with --tag N",
-                            L->name, (unsigned long long)sl->lines[r], sl->cols[r]);
-                break;
-            }
-            if (!add_row(L, k, kn, sl->vals + sl->voff[r], sl->voff[r + 1] - sl->voff[r],
-                         sl->lines[r]))
-                break;
-        }
-    }
-    batchbuf_clear(&sl->kb);
-    sl->vals_len = 0;
+    ordo_error e = {0};
+    e.file = L->name, e.line = r->line, e.column = r->column;
+    snprintf(e.message, sizeof e.message, "%s", r->message);
+    L->rejected++;
+    fwrite(r->row, 1, r->row_len, L->rejects);
+    fprintf(stderr, "%s (rejected)\n", cli_where(&e));
 }
 
-static void run_job(void *ctx, void *job) { encode_slot(ctx, job); }
-
-/* Hands the filled slot to the worker and takes the other one. */
-static void post_slot(loader *L)
+/* The encoder's error: a bad header or a bad row (exit status 2), or a
+ * failure of the machine (1). */
+static void input_fail(loader *L, const ordo_error *e) __attribute__((noreturn));
+static void input_fail(loader *L, const ordo_error *e)
 {
-    handoff_put(&L->worker, L->cur);
-    check_worker(L);
-    check_signal();
-    L->cur = L->cur == &L->slots[0] ? &L->slots[1] : &L->slots[0];
-    progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 0);
+    static const char unchanged[] = "; the database is unchanged";
+    if (e->status == ORDO_ERR_OUT_OF_MEMORY)
+        load_fail("out of memory");
+    if (e->status == ORDO_ERR_IO)
+        load_fail("%s: %s%s", L->name, e->message, unchanged);
+    int header = !strncmp(e->message, "header field ", 13) ||
+                 !strncmp(e->message, "the header has ", 15);
+    /* a key the batch call refused has no column: not expected */
+    load_fail_at("%s%s", cli_where(e), header || !e->column ? "" : unchanged);
 }
 
-/* The row as CSV, for the rejects file: NULL stays an empty field, text in
- * quotes stays in quotes. */
-static void write_reject(loader *L, const csv_reader *rd)
+/* Every row of the input into the run writer: batches in input order, a
+ * batch's rejects in line order with its rows. */
+static void read_input(loader *L)
 {
-    for (size_t c = 0; c < rd->nfields; c++) {
-        const csv_field *f = &rd->fields[c];
-        if (c)
-            fputc(',', L->rejects);
-        int quote = f->quoted;
-        for (size_t i = 0; i < f->n && !quote; i++)
-            quote = f->p[i] == ',' || f->p[i] == '"' || f->p[i] == '\n' || f->p[i] == '\r';
-        if (!quote) {
-            fwrite(f->p, 1, f->n, L->rejects);
-            continue;
-        }
-        fputc('"', L->rejects);
-        for (size_t i = 0; i < f->n; i++) {
-            if (f->p[i] == '"')
-                fputc('"', L->rejects);
-            fputc(f->p[i], L->rejects);
-        }
-        fputc('"', L->rejects);
-    }
-    fputc('\n', L->rejects);
-}
-
-/* Parses one CSV row into the batch; NULL, or why it is bad (in msg). */
-static const char *take_row(loader *L, const csv_reader *rd, char *msg, size_t cap)
-{
-    const schema *t = &L->table;
-    if (rd->nfields != t->ncols) {
-        field_count_error(rd, t->ncols, L->name, msg, cap);
-        return msg;
-    }
-    slot *sl = L->cur;
-    size_t r = sl->kb.rows;
-    size_t need = 0;
-    for (size_t c = 0; c < t->ncols; c++)
-        need += ROWVALUE_MAX(rd->fields[c].n);
-    if (sl->vals_len + need > sl->vals_cap) {
-        sl->vals_cap = 2 * (sl->vals_len + need);
-        sl->vals = realloc(sl->vals, sl->vals_cap);
-        if (!sl->vals)
-            load_fail("out of memory");
-    }
-    size_t at = sl->vals_len;
-    for (size_t k = 0; k < L->key.ncols; k++) {
-        size_t c = L->key_cols[k];
-        const csv_field *f = &rd->fields[c];
-        const char *e = field_put(&sl->kb, k, r, f->p, f->n, f->quoted);
-        if (e) {
-            field_error(f, &L->key.cols[k], e, L->name, msg, cap);
-            batchbuf_drop_row(&sl->kb, r);
-            return msg;
-        }
-    }
-    for (size_t c = 0; c < t->ncols; c++) {
-        const csv_field *f = &rd->fields[c];
-        if (L->is_key[c] && !L->value_all)
-            continue;
-        if (!L->is_key[c]) {
-            const char *e = field_put(&L->vb, c, 0, f->p, f->n, f->quoted);
-            batchbuf_drop_row(&L->vb, 0);
-            if (e) {
-                field_error(f, &t->cols[c], e, L->name, msg, cap);
-                batchbuf_drop_row(&sl->kb, r);
-                return msg;
-            }
-        }
-        at += rowvalue_put(sl->vals + at, f->p, f->n, f->n == 0 && !f->quoted);
-    }
-    sl->lines[r] = rd->fields[0].line;
-    sl->cols[r] = rd->fields[L->key_cols[0]].column;
-    sl->voff[r] = sl->vals_len;
-    sl->voff[r + 1] = sl->vals_len = at;
-    sl->kb.rows++;
-    return NULL;
-}
-
-static void read_input(loader *L, FILE *f)
-{
-    csv_reader rd;
-    csv_open(&rd, f);
-    int rc, first = 1;
-    char msg[1024];
+    const ordo_encoder_batch *b;
+    ordo_error e;
     L->phase = "read/encode";
-    while ((rc = csv_next(&rd)) == 1) {
-        if (first && L->o->header) {
-            first = 0;
-            if (!header_check(&rd, &L->table, L->name, msg, sizeof msg))
-                load_fail_at("%s", msg);
-            continue;
+    while (ordo_encoder_next(L->enc, &b, &e) == ORDO_OK) {
+        if (!b) {
+            check_signal();
+            return;
         }
-        first = 0;
-        L->rows_in++;
-        if (take_row(L, &rd, msg, sizeof msg)) {
-            if (!L->rejects)
-                load_fail_at("%s; the database is unchanged", msg);
-            L->rejected++;
-            write_reject(L, &rd);
-            fprintf(stderr, "%s (rejected)\n", msg);
-        } else if (L->cur->kb.rows == LOAD_BATCH_ROWS) {
-            post_slot(L);
+        size_t k = 0;
+        for (size_t r = 0; r < b->rows; r++) {
+            for (; k < b->nrejects && b->rejects[k].line < b->lines[r]; k++)
+                reject(L, &b->rejects[k]);
+            add_row(L, b->keys + b->key_offsets[r], b->key_offsets[r + 1] - b->key_offsets[r],
+                    b->values + b->value_offsets[r],
+                    b->value_offsets[r + 1] - b->value_offsets[r], b->lines[r],
+                    b->key_columns[r]);
         }
+        for (; k < b->nrejects; k++)
+            reject(L, &b->rejects[k]);
+        L->rows_in += b->rows + b->nrejects;
+        check_signal();
+        progress_show(&L->prog, L->phase, L->rows_in, input_bytes(L), 0);
     }
-    if (rc < 0)
-        load_fail_at("%s:%zu:%zu: %s; the database is unchanged", L->name, rd.err_line,
-                     rd.err_column, rd.err);
-    if (ferror(f))
-        load_fail("%s: read error; the database is unchanged", L->name);
-    post_slot(L);
-    handoff_wait(&L->worker);
-    check_worker(L);
-    csv_close(&rd);
+    input_fail(L, &e);
 }
 
 /* ------------------------------------------------------------- options */
@@ -539,31 +364,27 @@ static void parse_args(int argc, char **argv, load_options *o)
 static void setup_schemas(loader *L)
 {
     const load_options *o = L->o;
-    char err[512];
-    L->fmt = schema_format(o->format);
+    ordo_error e;
+    L->fmt = ordo_format_from_name(o->format);
     if (!L->fmt)
         cli_fail("load: --format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", o->format);
-    if (!schema_parse(o->schema, "ordered", &L->table, err, sizeof err))
-        cli_fail("load: --schema: %s", err);
+    if (ordo_schema_parse(o->schema, ORDO_FORMAT_ORDERED, &L->table, &e) != ORDO_OK)
+        cli_fail("load: --schema: %s", e.message);
     for (size_t c = 0; c < L->table.ncols; c++)
         if (L->table.cols[c].order_given)
             cli_fail("load: --schema: column '%s': orders belong in --key", L->table.cols[c].name);
-    size_t commas = 1;
-    for (const char *p = o->key; *p; p++)
-        commas += *p == ',';
-    L->key_cols = cli_alloc((L->table.ncols + commas) * sizeof *L->key_cols);
-    if (!schema_key(&L->table, o->key, o->format, &L->key, L->key_cols, err, sizeof err))
-        cli_fail("load: --key: %s", err);
-    L->is_key = calloc(L->table.ncols, sizeof *L->is_key);
-    if (!L->is_key)
-        cli_fail("out of memory");
-    for (size_t k = 0; k < L->key.ncols; k++)
-        L->is_key[L->key_cols[k]] = 1;
-    L->value_all = L->fmt != ORDO_FORMAT_ORDERED;
-    for (int i = 0; i < 2; i++)
-        batchbuf_init(&L->slots[i].kb, &L->key, LOAD_BATCH_ROWS);
-    L->cur = &L->slots[0];
-    batchbuf_init(&L->vb, &L->table, 1);
+    ordo_encoder_options eo = {0};
+    eo.threads = 1; /* one parses and encodes while this thread sorts and spills */
+    eo.header = o->header;
+    eo.values = 1;
+    eo.values_all = L->fmt != ORDO_FORMAT_ORDERED; /* LexKey keys do not decode */
+    eo.skip_bad_rows = o->rejects != NULL;
+    eo.name = L->name;
+    ordo_status s = ordo_encoder_open(&L->table, o->key, L->fmt, &eo, &L->enc, &e);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        cli_out_of_memory();
+    if (s != ORDO_OK)
+        cli_fail("load: --key: %s", e.message);
 }
 
 /* Every row of the rejects file written and synced before the table
@@ -577,7 +398,7 @@ static void finish_rejects(loader *L)
 }
 
 /* An output may not be an input, nor inside the database folder. */
-static void open_rejects(loader *L, const load_options *o, FILE *in)
+static void open_rejects(loader *L, const load_options *o, int in)
 {
     char err[600];
     if (!o->rejects)
@@ -585,7 +406,7 @@ static void open_rejects(loader *L, const load_options *o, FILE *in)
     if (outfile_in_folder(o->db, o->rejects))
         load_refuse("--rejects: '%s' is inside the database folder '%s': write it elsewhere",
                     o->rejects, o->db);
-    int fds[1] = {fileno(in)};
+    int fds[1] = {in};
     if (!outfile_open(&g_rejects, o->rejects, fds, 1, err, sizeof err))
         load_refuse("--rejects: %s", err);
     L->rejects = g_rejects.f;
@@ -694,8 +515,8 @@ int cmd_load(int argc, char **argv)
     ordo_impl_name(&impl); /* refused before any input is read */
     if (impl != ORDO_OK)
         cli_fail("load: ORDO_IMPL: %s", ordo_status_message(impl));
-    FILE *in = strcmp(o.path, "-") ? fopen(o.path, "rb") : stdin;
-    if (!in)
+    int in = strcmp(o.path, "-") ? open(o.path, O_RDONLY) : 0;
+    if (in < 0)
         cli_fail("load: cannot open '%s': %s", o.path, strerror(errno));
     g_load = L;
     open_rejects(L, &o, in); /* before the database exists: a refusal leaves nothing */
@@ -727,13 +548,11 @@ int cmd_load(int argc, char **argv)
             (ro.dir = tmp, ordo_run_writer_open(&ro, &L->runs, &e)) != ORDO_OK)
             load_fail_status(&e, "");
     }
-    L->in = in;
-    if (!handoff_start(&L->worker, run_job, L))
-        load_fail("cannot start a thread");
-    L->worker_on = 1;
-    read_input(L, in);
-    handoff_stop(&L->worker);
-    L->worker_on = 0;
+    if (ordo_encoder_input_fd(L->enc, in, &e) != ORDO_OK)
+        load_fail("%s", e.message);
+    read_input(L);
+    ordo_encoder_close(L->enc);
+    L->enc = NULL;
     double t_read = now(), t_written = t_read;
     ordo_table_meta meta = {o.format, o.key, o.schema, 0, NULL};
     if (L->put)
@@ -750,19 +569,12 @@ int cmd_load(int argc, char **argv)
            (double)L->stats.bytes / 1048576.0, L->sst_files, secs,
            secs > 0 ? (double)L->rows_in / secs : 0.0, t_read - t0, t_written - t_read,
            L->put ? "flush" : "ingest", t_end - t_written);
-    if (in != stdin)
-        fclose(in);
+    if (in > 0)
+        close(in);
     outfile_keep(&g_rejects);
     ordo_put_load_close(L->put);
     ordo_db_close(L->db);
-    for (int i = 0; i < 2; i++) {
-        batchbuf_free(&L->slots[i].kb);
-        free(L->slots[i].vals);
-    }
-    batchbuf_free(&L->vb);
-    schema_free(&L->table);
-    schema_free(&L->key);
-    free(L->key_cols), free(L->is_key), free(L->keys);
+    ordo_schema_free(&L->table);
     free(L);
     g_load = NULL;
     return 0;

@@ -1,8 +1,6 @@
 /* ordo scan: the rows of a table `ordo load` wrote, as CSV in key order
  * (or reversed), within a prefix or a range of leading key columns. */
 #include "cli.h"
-#include "fields.h"
-#include "rowvalue.h"
 
 #include <ordo_load.h>
 
@@ -13,8 +11,7 @@
 typedef struct scanner {
     int tag;
     ordo_format fmt;
-    schema table, key;
-    size_t *key_cols;
+    ordo_schema table, key; /* key.cols[i].source: its table column */
     int *is_key, value_all;
     /* LexKey --prefix: whether each of its nlead values is NULL (see
      * print_row) */
@@ -37,34 +34,39 @@ static bytes encode_leading(scanner *S, const char *what, const char *text, int 
         out.p[out.n++] = (uint8_t)S->tag;
     if (!*text)
         return out;
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    if (!f)
-        cli_fail("scan: out of memory");
-    csv_reader rd;
-    csv_open(&rd, f);
-    if (csv_next(&rd) != 1)
-        cli_fail("scan: %s: %s", what, rd.err[0] ? rd.err : "expected values of key columns");
-    size_t k = rd.nfields;
+    ordo_csv_reader *rd = NULL;
+    ordo_error e;
+    const ordo_csv_field *fields = NULL;
+    size_t k = 0;
+    if (ordo_csv_open_mem(text, strlen(text), what, &rd, &e) != ORDO_OK)
+        cli_out_of_memory();
+    if (ordo_csv_next(rd, &fields, &k, &e) != ORDO_OK)
+        cli_fail("scan: %s: %s", what, e.message);
+    if (k == 0)
+        cli_fail("scan: %s: %s", what, "expected values of key columns");
     if (k > S->key.ncols)
         cli_fail("scan: %s: %zu values, the key has %zu columns", what, k, S->key.ncols);
     if (prefix && S->fmt != ORDO_FORMAT_ORDERED) {
         S->lead_null = cli_alloc(k * sizeof *S->lead_null);
         S->nlead = k;
         for (size_t c = 0; c < k; c++)
-            S->lead_null[c] = rd.fields[c].n == 0 && !rd.fields[c].quoted;
+            S->lead_null[c] = fields[c].n == 0 && !fields[c].quoted;
     }
-    schema lead = {S->key.cols, k};
-    batchbuf b;
-    batchbuf_init(&b, &lead, 1);
+    ordo_schema lead = {S->key.cols, k};
+    ordo_rows *b = NULL;
+    if (ordo_rows_open(&lead, 1, &b) != ORDO_OK)
+        cli_out_of_memory();
     for (size_t c = 0; c < k; c++) {
-        const csv_field *fl = &rd.fields[c];
-        const char *e = field_put(&b, c, 0, fl->p, fl->n, fl->quoted);
-        if (e)
+        const ordo_csv_field *fl = &fields[c];
+        ordo_status st = ordo_rows_put_text(b, c, fl->p, fl->n, fl->quoted, &e);
+        if (st == ORDO_ERR_OUT_OF_MEMORY)
+            cli_out_of_memory();
+        if (st != ORDO_OK)
             cli_fail("scan: %s: column '%s' (%s): %s: '%.*s'", what, lead.cols[c].name,
-                     lead.cols[c].sql_name, e, (int)fl->n, fl->p);
+                     lead.cols[c].sql_name, e.message, (int)fl->n, fl->p);
     }
-    b.rows = 1;
-    const ordo_column *cols = batchbuf_view(&b);
+    ordo_rows_end_row(b);
+    const ordo_column *cols = ordo_rows_columns(b, NULL);
     size_t total = 0, offs[2];
     ordo_status s = ordo_batch_size(S->fmt, cols, k, 1, &total, NULL, NULL);
     out.p = realloc(out.p, out.n + total + 1);
@@ -77,9 +79,8 @@ static bytes encode_leading(scanner *S, const char *what, const char *text, int 
     out.n += total;
     if (prefix && S->fmt != ORDO_FORMAT_ORDERED && k < S->key.ncols)
         out.p[out.n++] = 0;
-    batchbuf_free(&b);
-    csv_close(&rd);
-    fclose(f);
+    ordo_rows_close(b);
+    ordo_csv_close(rd);
     return out;
 }
 
@@ -92,12 +93,21 @@ typedef struct field_text {
     int decoded; /* from the key: already CSV */
 } field_text;
 
+/* CSV quoting (ordo_csv_field_text) straight to stdout. */
+static void csv_out(const uint8_t *p, size_t n, ordo_buf *tmp)
+{
+    tmp->len = 0;
+    if (ordo_csv_field_text(p, n, tmp) != ORDO_OK)
+        cli_out_of_memory();
+    fwrite(tmp->data, 1, tmp->len, stdout);
+}
+
 /* Prints one row: key columns decoded (all of them into km, one after the
  * other), the others from the value, in the order of out[]. 0 when the row
  * is not in a LexKey prefix after all. */
 static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                     const size_t *out, size_t nout, field_text *ft, FILE *km, char **kbuf,
-                     long *kat)
+                     const size_t *out, size_t nout, field_text *ft, ordo_buf *km, size_t *kat,
+                     ordo_buf *tmp)
 {
     const uint8_t *end = v + vn;
     for (size_t c = 0; c < S->table.ncols; c++) {
@@ -105,7 +115,7 @@ static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, 
             continue;
         size_t n = 0;
         int is_null = 0;
-        if (!rowvalue_next(&v, end, &ft[c].p, &n, &is_null))
+        if (ordo_row_value_next(&v, end, &ft[c].p, &n, &is_null) != ORDO_OK)
             cli_fail("scan: a value does not match the table's schema (column '%s')",
                      S->table.cols[c].name);
         ft[c].n = n, ft[c].is_null = is_null, ft[c].decoded = 0;
@@ -115,25 +125,26 @@ static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, 
      * it holds "" (and the reverse): the value, which holds every column of
      * a LexKey table, tells them apart. */
     for (size_t i = 0; i < S->nlead; i++)
-        if (ft[S->key_cols[i]].is_null != S->lead_null[i])
+        if (ft[S->key.cols[i].source].is_null != S->lead_null[i])
             return 0;
     if (!S->value_all) {
         size_t skip = S->tag >= 0;
         ordo_key_reader r;
         ordo_key_reader_init(&r, k + skip, kn - skip);
-        rewind(km);
+        km->len = 0;
         for (size_t i = 0; i < S->key.ncols; i++) {
-            kat[i] = ftell(km);
-            ordo_status st = decode_field(&r, &S->key.cols[i], km, 1);
+            kat[i] = km->len;
+            ordo_status st = ordo_text_print(&r, &S->key.cols[i], ORDO_TEXT_CSV, km, NULL);
+            if (st == ORDO_ERR_OUT_OF_MEMORY)
+                cli_out_of_memory();
             if (st != ORDO_OK)
                 cli_fail("scan: a key does not match the table's key (column '%s'): %s",
                          S->key.cols[i].name, ordo_status_message(st));
         }
-        kat[S->key.ncols] = ftell(km);
-        fflush(km); /* *kbuf is valid from here */
+        kat[S->key.ncols] = km->len;
         for (size_t i = 0; i < S->key.ncols; i++)
-            ft[S->key_cols[i]] = (field_text){(const uint8_t *)*kbuf + kat[i],
-                                              (size_t)(kat[i + 1] - kat[i]), 0, 1};
+            ft[S->key.cols[i].source] =
+                (field_text){(const uint8_t *)km->data + kat[i], kat[i + 1] - kat[i], 0, 1};
     }
     for (size_t i = 0; i < nout; i++) {
         const field_text *f = &ft[out[i]];
@@ -142,7 +153,7 @@ static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, 
         if (f->decoded)
             fwrite(f->p, 1, f->n, stdout);
         else if (!f->is_null)
-            csv_text(f->p, f->n, stdout);
+            csv_out(f->p, f->n, tmp);
     }
     putchar('\n');
     return 1;
@@ -199,7 +210,6 @@ int cmd_scan(int argc, char **argv)
         cli_fail("scan: needs --db DIR\n%s", usage);
     static char outbuf[1 << 20]; /* before any output */
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    char err[512];
     ordo_error e;
     ordo_db *st = NULL; /* the folder is checked first: a link or FIFO is never read */
     ordo_table_meta m;
@@ -209,19 +219,18 @@ int cmd_scan(int argc, char **argv)
     scanner S;
     memset(&S, 0, sizeof S);
     S.tag = tag;
-    S.fmt = schema_format(m.format);
+    S.fmt = ordo_format_from_name(m.format);
     if (!S.fmt)
         cli_fail("scan: the table's stored format '%s' is unknown (ordered, lexkey, "
                  "lexkey-legacy)", m.format);
-    if (!schema_parse(m.schema, "ordered", &S.table, err, sizeof err))
-        cli_fail("scan: the table's stored schema is unreadable: %s", err);
-    S.key_cols = cli_alloc((S.table.ncols + strlen(m.key) + 1) * sizeof *S.key_cols);
-    if (!schema_key(&S.table, m.key, m.format, &S.key, S.key_cols, err, sizeof err))
-        cli_fail("scan: the table's stored key is unreadable: %s", err);
+    if (ordo_schema_parse(m.schema, ORDO_FORMAT_ORDERED, &S.table, &e) != ORDO_OK)
+        cli_fail("scan: the table's stored schema is unreadable: %s", e.message);
+    if (ordo_schema_key(&S.table, m.key, S.fmt, &S.key, &e) != ORDO_OK)
+        cli_fail("scan: the table's stored key is unreadable: %s", e.message);
     S.is_key = cli_alloc(S.table.ncols * sizeof *S.is_key);
     memset(S.is_key, 0, S.table.ncols * sizeof *S.is_key);
     for (size_t i = 0; i < S.key.ncols; i++)
-        S.is_key[S.key_cols[i]] = 1;
+        S.is_key[S.key.cols[i].source] = 1;
     S.value_all = S.fmt != ORDO_FORMAT_ORDERED;
 
     /* the columns to print */
@@ -283,12 +292,8 @@ int cmd_scan(int argc, char **argv)
         putchar('\n');
     }
     field_text *ft = cli_alloc(S.table.ncols * sizeof *ft);
-    long *kat = cli_alloc((S.key.ncols + 1) * sizeof *kat);
-    char *kbuf = NULL;
-    size_t klen = 0;
-    FILE *km = open_memstream(&kbuf, &klen);
-    if (!km)
-        cli_fail("scan: out of memory");
+    size_t *kat = cli_alloc((S.key.ncols + 1) * sizeof *kat);
+    ordo_buf km = {0}, tmp = {0};
     unsigned long long rows = 0;
     if (bytes_less(lower, upper)) {
         ordo_scan *it = NULL;
@@ -302,15 +307,15 @@ int cmd_scan(int argc, char **argv)
                 cli_fail("scan: %s", e.message);
             if (!found)
                 break;
-            rows += (unsigned long long)print_row(&S, k, kn, v, vn, out, nout, ft, km, &kbuf, kat);
+            rows += (unsigned long long)print_row(&S, k, kn, v, vn, out, nout, ft, &km, kat, &tmp);
         }
         ordo_scan_close(it);
     }
     cli_flush_stdout();
-    fclose(km);
-    free(kbuf), free(kat), free(ft), free(out), free(lower.p), free(upper.p);
-    free(S.key_cols), free(S.is_key), free(S.lead_null);
-    schema_free(&S.table), schema_free(&S.key);
+    ordo_buf_free(&km), ordo_buf_free(&tmp);
+    free(kat), free(ft), free(out), free(lower.p), free(upper.p);
+    free(S.is_key), free(S.lead_null);
+    ordo_schema_free(&S.table), ordo_schema_free(&S.key);
     ordo_table_meta_free(&m);
     ordo_db_close(st);
     return 0;

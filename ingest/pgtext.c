@@ -16,7 +16,7 @@ static int word_is(const char *s, size_t n, const char *w)
     return strlen(w) == n && strncasecmp(s, w, n) == 0;
 }
 
-const char *pg_parse_bool(const char *s, size_t n, int *out)
+const char *ordo__pg_parse_bool(const char *s, size_t n, int *out)
 {
     static const char *yes[] = {"t", "true", "y", "yes", "on", "1"};
     static const char *no[] = {"f", "false", "n", "no", "off", "0"};
@@ -87,7 +87,7 @@ static const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
     return over ? "out of range" : NULL;
 }
 
-const char *pg_parse_int(const char *s, size_t n, int64_t min, int64_t max, int64_t *out)
+const char *ordo__pg_parse_int(const char *s, size_t n, int64_t min, int64_t max, int64_t *out)
 {
     int neg;
     uint64_t m = 0;
@@ -100,7 +100,7 @@ const char *pg_parse_int(const char *s, size_t n, int64_t min, int64_t max, int6
     return NULL;
 }
 
-const char *pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out)
+const char *ordo__pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
     int neg;
     uint64_t m = 0;
@@ -132,18 +132,18 @@ static int float_word(const char *s, size_t n, char buf[16])
     return 1;
 }
 
-const char *pg_parse_double(const char *s, size_t n, double *out)
+const char *ordo__pg_parse_double(const char *s, size_t n, double *out)
 {
     double d;
     char buf[16];
-    switch (pf_parse_double(s, n, &d)) {
-    case PF_OK:
+    switch (ordo__pf_parse_double(s, n, &d)) {
+    case ORDO__PF_OK:
         *out = d;
         return NULL;
-    case PF_OVERFLOW:
-    case PF_UNDERFLOW: /* as PostgreSQL; subnormal results are fine */
+    case ORDO__PF_OVERFLOW:
+    case ORDO__PF_UNDERFLOW: /* as PostgreSQL; subnormal results are fine */
         return "out of range for double precision";
-    case PF_SYNTAX:
+    case ORDO__PF_SYNTAX:
         break;
     }
     if (n == 0 || !float_word(s, n, buf))
@@ -152,18 +152,18 @@ const char *pg_parse_double(const char *s, size_t n, double *out)
     return NULL;
 }
 
-const char *pg_parse_float(const char *s, size_t n, float *out)
+const char *ordo__pg_parse_float(const char *s, size_t n, float *out)
 {
     float f;
     char buf[16];
-    switch (pf_parse_float(s, n, &f)) { /* rounds once, straight to float32 */
-    case PF_OK:
+    switch (ordo__pf_parse_float(s, n, &f)) { /* rounds once, straight to float32 */
+    case ORDO__PF_OK:
         *out = f;
         return NULL;
-    case PF_OVERFLOW:
-    case PF_UNDERFLOW:
+    case ORDO__PF_OVERFLOW:
+    case ORDO__PF_UNDERFLOW:
         return "out of range for real";
-    case PF_SYNTAX:
+    case ORDO__PF_SYNTAX:
         break;
     }
     if (n == 0 || !float_word(s, n, buf))
@@ -180,7 +180,7 @@ static int hexval(char c)
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-const char *pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *len)
+const char *ordo__pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *len)
 {
     if (n < 2 || s[0] != '\\' || s[1] != 'x')
         return "expected bytea hex form \\x...";
@@ -203,7 +203,7 @@ static const uint8_t hex1[256] = {
     ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-const char *pg_parse_uuid(const char *s, size_t n, uint8_t out[16])
+const char *ordo__pg_parse_uuid(const char *s, size_t n, uint8_t out[16])
 {
     /* where each byte's two digits start, with and without hyphens */
     static const uint8_t at36[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
@@ -311,7 +311,7 @@ static const char *utc_offset(const char *s, size_t n, size_t *i, int32_t *off)
 }
 
 /* Infinity words; 1 when s is one of them. */
-static int infinity(const char *s, size_t n, pg_instant *t)
+static int infinity(const char *s, size_t n, ordo__pg_instant *t)
 {
     memset(t, 0, sizeof *t);
     if (word_is(s, n, "infinity") || word_is(s, n, "+infinity"))
@@ -351,7 +351,7 @@ static const char *era_and_end(const char *s, size_t n, size_t *i, int64_t *year
     return *i == n ? NULL : "unexpected text after the value";
 }
 
-const char *pg_parse_date(const char *s, size_t n, pg_instant *t)
+const char *ordo__pg_parse_date(const char *s, size_t n, ordo__pg_instant *t)
 {
     if (infinity(s, n, t))
         return NULL;
@@ -369,7 +369,7 @@ const char *pg_parse_date(const char *s, size_t n, pg_instant *t)
     return NULL;
 }
 
-const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant *t)
+const char *ordo__pg_parse_timestamp(const char *s, size_t n, int with_tz, ordo__pg_instant *t)
 {
     if (infinity(s, n, t))
         return NULL;
@@ -412,7 +412,7 @@ const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant 
     return NULL;
 }
 
-int pg_instant_unix_ns(const pg_instant *t, int64_t *ns)
+int ordo__pg_instant_unix_ns(const ordo__pg_instant *t, int64_t *ns)
 {
     int64_t us, v, nanos = t->nanos;
     if (t->infinite)
@@ -428,7 +428,7 @@ int pg_instant_unix_ns(const pg_instant *t, int64_t *ns)
     return 1;
 }
 
-const char *pg_parse_time(const char *s, size_t n, int64_t *micros)
+const char *ordo__pg_parse_time(const char *s, size_t n, int64_t *micros)
 {
     size_t i = 0;
     int h, m, sec;
@@ -446,7 +446,7 @@ const char *pg_parse_time(const char *s, size_t n, int64_t *micros)
     return NULL;
 }
 
-const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo)
+const char *ordo__pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo)
 {
     __extension__ typedef unsigned __int128 u128;
     size_t i = 0;
@@ -489,7 +489,7 @@ static int signed_number(const char *s, size_t n, size_t *i, int64_t *v)
     return 1;
 }
 
-const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t *days,
+const char *ordo__pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t *days,
                               int64_t *micros)
 {
     if (word_is(s, n, "infinity")) {
@@ -563,7 +563,7 @@ const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t 
     return NULL;
 }
 
-const char *pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes)
+const char *ordo__pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes)
 {
     if (n != bytes * 3 - 1)
         return bytes == 6 ? "expected a macaddr xx:xx:xx:xx:xx:xx" : "expected a macaddr8";
@@ -576,7 +576,7 @@ const char *pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes)
     return NULL;
 }
 
-const char *pg_parse_lsn(const char *s, size_t n, uint64_t *lsn)
+const char *ordo__pg_parse_lsn(const char *s, size_t n, uint64_t *lsn)
 {
     uint64_t part[2] = {0, 0};
     size_t i = 0;
@@ -593,14 +593,14 @@ const char *pg_parse_lsn(const char *s, size_t n, uint64_t *lsn)
     return NULL;
 }
 
-const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east)
+const char *ordo__pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east)
 {
     size_t cut = 0;
     while (cut < n && s[cut] != '+' && s[cut] != '-')
         cut++;
     if (cut == n)
         return "timetz needs a UTC offset";
-    const char *e = pg_parse_time(s, cut, micros);
+    const char *e = ordo__pg_parse_time(s, cut, micros);
     if (e)
         return e;
     size_t i = cut;
@@ -609,7 +609,7 @@ const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *e
     return i == n ? NULL : "unexpected text after the UTC offset";
 }
 
-const char *pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out)
+const char *ordo__pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out)
 {
     char addr[64];
     size_t slash = 0;
@@ -629,7 +629,7 @@ const char *pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out)
     unsigned maxbits = out->family == 4 ? 32 : 128, bits = maxbits;
     if (slash < n) {
         int64_t b;
-        if (pg_parse_int(s + slash + 1, n - slash - 1, 0, maxbits, &b))
+        if (ordo__pg_parse_int(s + slash + 1, n - slash - 1, 0, maxbits, &b))
             return "prefix length out of range";
         bits = (unsigned)b;
     }

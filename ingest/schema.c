@@ -8,68 +8,68 @@
 
 static const struct {
     const char *name;
-    sql_type sql;
+    ordo_sql_type sql;
     const char *canonical;
 } type_names[] = {
-    {"boolean", SQL_BOOLEAN, "boolean"},
-    {"bool", SQL_BOOLEAN, "boolean"},
-    {"tinyint", SQL_TINYINT, "tinyint"},
-    {"int1", SQL_TINYINT, "tinyint"},
-    {"smallint", SQL_SMALLINT, "smallint"},
-    {"int2", SQL_SMALLINT, "smallint"},
-    {"integer", SQL_INTEGER, "integer"},
-    {"int", SQL_INTEGER, "integer"},
-    {"int4", SQL_INTEGER, "integer"},
-    {"bigint", SQL_BIGINT, "bigint"},
-    {"int8", SQL_BIGINT, "bigint"},
-    {"hugeint", SQL_HUGEINT, "hugeint"},
-    {"int128", SQL_HUGEINT, "hugeint"},
-    {"utinyint", SQL_UTINYINT, "utinyint"},
-    {"uint8", SQL_UTINYINT, "utinyint"},
-    {"usmallint", SQL_USMALLINT, "usmallint"},
-    {"uint16", SQL_USMALLINT, "usmallint"},
-    {"uinteger", SQL_UINTEGER, "uinteger"},
-    {"uint32", SQL_UINTEGER, "uinteger"},
-    {"ubigint", SQL_UBIGINT, "ubigint"},
-    {"uint64", SQL_UBIGINT, "ubigint"},
-    {"real", SQL_REAL, "real"},
-    {"float4", SQL_REAL, "real"},
-    {"double precision", SQL_DOUBLE, "double precision"},
-    {"double", SQL_DOUBLE, "double precision"},
-    {"float8", SQL_DOUBLE, "double precision"},
-    {"float", SQL_DOUBLE, "double precision"},
-    {"numeric", SQL_NUMERIC, "numeric"},
-    {"decimal", SQL_NUMERIC, "numeric"},
-    {"text", SQL_TEXT, "text"},
-    {"varchar", SQL_TEXT, "text"},
-    {"character varying", SQL_TEXT, "text"},
-    {"char", SQL_BPCHAR, "character"},
-    {"character", SQL_BPCHAR, "character"},
-    {"bpchar", SQL_BPCHAR, "character"},
-    {"bytea", SQL_BYTEA, "bytea"},
-    {"blob", SQL_BYTEA, "bytea"},
-    {"uuid", SQL_UUID, "uuid"},
-    {"date", SQL_DATE, "date"},
-    {"time", SQL_TIME, "time"},
-    {"time without time zone", SQL_TIME, "time"},
-    {"timetz", SQL_TIMETZ, "timetz"},
-    {"time with time zone", SQL_TIMETZ, "timetz"},
-    {"timestamp", SQL_TIMESTAMP, "timestamp"},
-    {"timestamp without time zone", SQL_TIMESTAMP, "timestamp"},
-    {"timestamptz", SQL_TIMESTAMPTZ, "timestamptz"},
-    {"timestamp with time zone", SQL_TIMESTAMPTZ, "timestamptz"},
-    {"interval", SQL_INTERVAL, "interval"},
-    {"inet", SQL_INET, "inet"},
-    {"cidr", SQL_CIDR, "cidr"},
-    {"macaddr", SQL_MACADDR, "macaddr"},
-    {"macaddr8", SQL_MACADDR8, "macaddr8"},
-    {"pg_lsn", SQL_PG_LSN, "pg_lsn"},
-    {"bit", SQL_BIT, "bit varying"},
-    {"bit varying", SQL_BIT, "bit varying"},
-    {"varbit", SQL_BIT, "bit varying"},
+    {"boolean", ORDO_SQL_BOOLEAN, "boolean"},
+    {"bool", ORDO_SQL_BOOLEAN, "boolean"},
+    {"tinyint", ORDO_SQL_TINYINT, "tinyint"},
+    {"int1", ORDO_SQL_TINYINT, "tinyint"},
+    {"smallint", ORDO_SQL_SMALLINT, "smallint"},
+    {"int2", ORDO_SQL_SMALLINT, "smallint"},
+    {"integer", ORDO_SQL_INTEGER, "integer"},
+    {"int", ORDO_SQL_INTEGER, "integer"},
+    {"int4", ORDO_SQL_INTEGER, "integer"},
+    {"bigint", ORDO_SQL_BIGINT, "bigint"},
+    {"int8", ORDO_SQL_BIGINT, "bigint"},
+    {"hugeint", ORDO_SQL_HUGEINT, "hugeint"},
+    {"int128", ORDO_SQL_HUGEINT, "hugeint"},
+    {"utinyint", ORDO_SQL_UTINYINT, "utinyint"},
+    {"uint8", ORDO_SQL_UTINYINT, "utinyint"},
+    {"usmallint", ORDO_SQL_USMALLINT, "usmallint"},
+    {"uint16", ORDO_SQL_USMALLINT, "usmallint"},
+    {"uinteger", ORDO_SQL_UINTEGER, "uinteger"},
+    {"uint32", ORDO_SQL_UINTEGER, "uinteger"},
+    {"ubigint", ORDO_SQL_UBIGINT, "ubigint"},
+    {"uint64", ORDO_SQL_UBIGINT, "ubigint"},
+    {"real", ORDO_SQL_REAL, "real"},
+    {"float4", ORDO_SQL_REAL, "real"},
+    {"double precision", ORDO_SQL_DOUBLE, "double precision"},
+    {"double", ORDO_SQL_DOUBLE, "double precision"},
+    {"float8", ORDO_SQL_DOUBLE, "double precision"},
+    {"float", ORDO_SQL_DOUBLE, "double precision"},
+    {"numeric", ORDO_SQL_NUMERIC, "numeric"},
+    {"decimal", ORDO_SQL_NUMERIC, "numeric"},
+    {"text", ORDO_SQL_TEXT, "text"},
+    {"varchar", ORDO_SQL_TEXT, "text"},
+    {"character varying", ORDO_SQL_TEXT, "text"},
+    {"char", ORDO_SQL_BPCHAR, "character"},
+    {"character", ORDO_SQL_BPCHAR, "character"},
+    {"bpchar", ORDO_SQL_BPCHAR, "character"},
+    {"bytea", ORDO_SQL_BYTEA, "bytea"},
+    {"blob", ORDO_SQL_BYTEA, "bytea"},
+    {"uuid", ORDO_SQL_UUID, "uuid"},
+    {"date", ORDO_SQL_DATE, "date"},
+    {"time", ORDO_SQL_TIME, "time"},
+    {"time without time zone", ORDO_SQL_TIME, "time"},
+    {"timetz", ORDO_SQL_TIMETZ, "timetz"},
+    {"time with time zone", ORDO_SQL_TIMETZ, "timetz"},
+    {"timestamp", ORDO_SQL_TIMESTAMP, "timestamp"},
+    {"timestamp without time zone", ORDO_SQL_TIMESTAMP, "timestamp"},
+    {"timestamptz", ORDO_SQL_TIMESTAMPTZ, "timestamptz"},
+    {"timestamp with time zone", ORDO_SQL_TIMESTAMPTZ, "timestamptz"},
+    {"interval", ORDO_SQL_INTERVAL, "interval"},
+    {"inet", ORDO_SQL_INET, "inet"},
+    {"cidr", ORDO_SQL_CIDR, "cidr"},
+    {"macaddr", ORDO_SQL_MACADDR, "macaddr"},
+    {"macaddr8", ORDO_SQL_MACADDR8, "macaddr8"},
+    {"pg_lsn", ORDO_SQL_PG_LSN, "pg_lsn"},
+    {"bit", ORDO_SQL_BIT, "bit varying"},
+    {"bit varying", ORDO_SQL_BIT, "bit varying"},
+    {"varbit", ORDO_SQL_BIT, "bit varying"},
 };
 
-ordo_format schema_format(const char *name)
+ordo_format ordo_format_from_name(const char *name)
 {
     if (!strcmp(name, "lexkey"))
         return ORDO_FORMAT_LEXKEY;
@@ -83,45 +83,45 @@ ordo_format schema_format(const char *name)
 /* The part each format gives an SQL type (0: the format cannot hold it,
  * or the ordered format does not support it yet). */
 static const struct {
-    sql_type sql;
+    ordo_sql_type sql;
     ordo_type lexkey;
     uint8_t lexkey_unit;
     ordo_type ordered;
 } parts[] = {
-    {SQL_BOOLEAN, ORDO_TYPE_BOOL, 0, ORDO_TYPE_BOOL},
-    {SQL_TINYINT, ORDO_TYPE_INT8, 0, ORDO_TYPE_INT8},
-    {SQL_SMALLINT, ORDO_TYPE_INT16, 0, ORDO_TYPE_INT16},
-    {SQL_INTEGER, ORDO_TYPE_INT32, 0, ORDO_TYPE_INT32},
-    {SQL_BIGINT, ORDO_TYPE_INT64, 0, ORDO_TYPE_INT64},
-    {SQL_HUGEINT, 0, 0, ORDO_TYPE_INT128},
-    {SQL_UTINYINT, ORDO_TYPE_UINT8, 0, ORDO_TYPE_UINT8},
-    {SQL_USMALLINT, ORDO_TYPE_UINT16, 0, ORDO_TYPE_UINT16},
-    {SQL_UINTEGER, ORDO_TYPE_UINT32, 0, ORDO_TYPE_UINT32},
-    {SQL_UBIGINT, ORDO_TYPE_UINT64, 0, ORDO_TYPE_UINT64},
-    {SQL_REAL, ORDO_TYPE_FLOAT32, 0, ORDO_TYPE_FLOAT32},
-    {SQL_DOUBLE, ORDO_TYPE_FLOAT64, 0, ORDO_TYPE_FLOAT64},
-    {SQL_NUMERIC, 0, 0, ORDO_TYPE_NUMERIC},
-    {SQL_TEXT, ORDO_TYPE_STRING, 0, ORDO_TYPE_STRING},
-    {SQL_BPCHAR, ORDO_TYPE_STRING, 0, ORDO_TYPE_STRING},
-    {SQL_BYTEA, ORDO_TYPE_BYTES, 0, ORDO_TYPE_BYTES},
-    {SQL_UUID, ORDO_TYPE_UUID, 0, ORDO_TYPE_UUID},
-    {SQL_DATE, ORDO_TYPE_TIME, ORDO_UNIT_DAY32, ORDO_TYPE_DATE},
-    {SQL_TIME, 0, 0, ORDO_TYPE_TIME_OF_DAY},
-    {SQL_TIMETZ, 0, 0, ORDO_TYPE_TIMETZ},
-    {SQL_TIMESTAMP, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMP},
-    {SQL_TIMESTAMPTZ, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMPTZ},
-    {SQL_INTERVAL, 0, 0, ORDO_TYPE_INTERVAL},
-    {SQL_INET, 0, 0, ORDO_TYPE_INET},
-    {SQL_CIDR, 0, 0, ORDO_TYPE_CIDR},
-    {SQL_MACADDR, 0, 0, ORDO_TYPE_MACADDR},
-    {SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
-    {SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
-    {SQL_ENUM, 0, 0, ORDO_TYPE_ENUM},
-    {SQL_BIT, 0, 0, ORDO_TYPE_BIT},
-    {SQL_RECORD, 0, 0, ORDO_TYPE_ENCODED},
+    {ORDO_SQL_BOOLEAN, ORDO_TYPE_BOOL, 0, ORDO_TYPE_BOOL},
+    {ORDO_SQL_TINYINT, ORDO_TYPE_INT8, 0, ORDO_TYPE_INT8},
+    {ORDO_SQL_SMALLINT, ORDO_TYPE_INT16, 0, ORDO_TYPE_INT16},
+    {ORDO_SQL_INTEGER, ORDO_TYPE_INT32, 0, ORDO_TYPE_INT32},
+    {ORDO_SQL_BIGINT, ORDO_TYPE_INT64, 0, ORDO_TYPE_INT64},
+    {ORDO_SQL_HUGEINT, 0, 0, ORDO_TYPE_INT128},
+    {ORDO_SQL_UTINYINT, ORDO_TYPE_UINT8, 0, ORDO_TYPE_UINT8},
+    {ORDO_SQL_USMALLINT, ORDO_TYPE_UINT16, 0, ORDO_TYPE_UINT16},
+    {ORDO_SQL_UINTEGER, ORDO_TYPE_UINT32, 0, ORDO_TYPE_UINT32},
+    {ORDO_SQL_UBIGINT, ORDO_TYPE_UINT64, 0, ORDO_TYPE_UINT64},
+    {ORDO_SQL_REAL, ORDO_TYPE_FLOAT32, 0, ORDO_TYPE_FLOAT32},
+    {ORDO_SQL_DOUBLE, ORDO_TYPE_FLOAT64, 0, ORDO_TYPE_FLOAT64},
+    {ORDO_SQL_NUMERIC, 0, 0, ORDO_TYPE_NUMERIC},
+    {ORDO_SQL_TEXT, ORDO_TYPE_STRING, 0, ORDO_TYPE_STRING},
+    {ORDO_SQL_BPCHAR, ORDO_TYPE_STRING, 0, ORDO_TYPE_STRING},
+    {ORDO_SQL_BYTEA, ORDO_TYPE_BYTES, 0, ORDO_TYPE_BYTES},
+    {ORDO_SQL_UUID, ORDO_TYPE_UUID, 0, ORDO_TYPE_UUID},
+    {ORDO_SQL_DATE, ORDO_TYPE_TIME, ORDO_UNIT_DAY32, ORDO_TYPE_DATE},
+    {ORDO_SQL_TIME, 0, 0, ORDO_TYPE_TIME_OF_DAY},
+    {ORDO_SQL_TIMETZ, 0, 0, ORDO_TYPE_TIMETZ},
+    {ORDO_SQL_TIMESTAMP, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMP},
+    {ORDO_SQL_TIMESTAMPTZ, ORDO_TYPE_TIME, ORDO_UNIT_NS, ORDO_TYPE_TIMESTAMPTZ},
+    {ORDO_SQL_INTERVAL, 0, 0, ORDO_TYPE_INTERVAL},
+    {ORDO_SQL_INET, 0, 0, ORDO_TYPE_INET},
+    {ORDO_SQL_CIDR, 0, 0, ORDO_TYPE_CIDR},
+    {ORDO_SQL_MACADDR, 0, 0, ORDO_TYPE_MACADDR},
+    {ORDO_SQL_MACADDR8, 0, 0, ORDO_TYPE_MACADDR8},
+    {ORDO_SQL_PG_LSN, 0, 0, ORDO_TYPE_PG_LSN},
+    {ORDO_SQL_ENUM, 0, 0, ORDO_TYPE_ENUM},
+    {ORDO_SQL_BIT, 0, 0, ORDO_TYPE_BIT},
+    {ORDO_SQL_RECORD, 0, 0, ORDO_TYPE_ENCODED},
 };
 
-static int part_of(sql_type t)
+static int part_of(ordo_sql_type t)
 {
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (parts[i].sql == t)
@@ -169,14 +169,14 @@ static int strip_suffix(char *s, const char *word)
     return 0;
 }
 
-static void free_labels(schema_column *c)
+static void free_labels(ordo_schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
         free(c->labels[i]);
     free(c->labels), free(c->type_spec), free(c->name);
     c->labels = NULL, c->type_spec = NULL, c->name = NULL, c->nlabels = 0;
     if (c->fields) {
-        schema_free(c->fields);
+        ordo_schema_free(c->fields);
         free(c->fields);
         c->fields = NULL;
     }
@@ -199,7 +199,7 @@ static size_t keyword_open(const char *s, size_t n, const char *word, size_t *st
 
 /* "enum('a', 'b''c')" at s[0..n): the labels in c; returns the bytes taken,
  * 0 when s is not an enum, or -1 with a message. */
-static long parse_enum(const char *s, size_t n, schema_column *c, char *err, size_t errlen)
+static long parse_enum(const char *s, size_t n, ordo_schema_column *c, char *err, size_t errlen)
 {
     size_t start, i = keyword_open(s, n, "enum", &start);
     if (!i)
@@ -266,14 +266,14 @@ static long parse_enum(const char *s, size_t n, schema_column *c, char *err, siz
     }
     memcpy(c->type_spec, s + start, i - start);
     c->type_spec[i - start] = 0;
-    c->sql = SQL_ENUM;
+    c->sql = ORDO_SQL_ENUM;
     c->sql_name = "enum";
     return (long)i;
 }
 
 /* "record(a integer, b text)" at s[0..n): the fields in c; returns the
  * bytes taken, 0 when s is not a record, or -1 with a message. */
-static long parse_record(const char *s, size_t n, schema_column *c, char *err, size_t errlen)
+static long parse_record(const char *s, size_t n, ordo_schema_column *c, char *err, size_t errlen)
 {
     size_t start, i = keyword_open(s, n, "record", &start);
     if (!i)
@@ -313,7 +313,7 @@ static long parse_record(const char *s, size_t n, schema_column *c, char *err, s
         snprintf(sub, sizeof sub, "records nest deeper than %d", ORDO_RECORD_MAX_DEPTH);
     } else {
         nesting++;
-        ok = schema_parse(inner, "ordered", c->fields, sub, sizeof sub);
+        ok = ordo__schema_parse(inner, "ordered", c->fields, sub, sizeof sub);
         nesting--;
     }
     free(inner);
@@ -330,7 +330,7 @@ static long parse_record(const char *s, size_t n, schema_column *c, char *err, s
             return -1;
         }
     }
-    c->sql = SQL_RECORD;
+    c->sql = ORDO_SQL_RECORD;
     c->sql_name = "record";
     return (long)i;
 }
@@ -339,7 +339,7 @@ static long parse_record(const char *s, size_t n, schema_column *c, char *err, s
  * enum's labels or a record's fields): normalise drops them, so they are
  * checked here. Only type modifiers may appear, "(10)" or "(10, 2)", after a
  * type name; 0 with a message otherwise. */
-static int check_parens(const char *s, size_t n, const schema_column *c, char *err, size_t errlen)
+static int check_parens(const char *s, size_t n, const ordo_schema_column *c, char *err, size_t errlen)
 {
     int seen = 0;
     for (size_t i = 0; i < n; i++) {
@@ -355,10 +355,10 @@ static int check_parens(const char *s, size_t n, const schema_column *c, char *e
             return 0;
         }
         size_t end = (size_t)(close - s) + 1;
-        if (c->sql == SQL_ENUM || c->sql == SQL_RECORD) {
+        if (c->sql == ORDO_SQL_ENUM || c->sql == ORDO_SQL_RECORD) {
             snprintf(err, errlen, "column '%s': unexpected '%.*s' after the %s", c->name,
                      (int)(end - i), s + i,
-                     c->sql == SQL_ENUM ? "enum's labels" : "record's fields");
+                     c->sql == ORDO_SQL_ENUM ? "enum's labels" : "record's fields");
             return 0;
         }
         if (seen++) {
@@ -392,7 +392,7 @@ static int check_parens(const char *s, size_t n, const schema_column *c, char *e
     return 1;
 }
 
-static int parse_column(const char *s, size_t n, const char *format, schema_column *c, char *err,
+static int parse_column(const char *s, size_t n, const char *format, ordo_schema_column *c, char *err,
                         size_t errlen, size_t index)
 {
     memset(c, 0, sizeof *c);
@@ -437,7 +437,7 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
         return 0;
     }
     char rest[256];
-    if (c->sql == SQL_ENUM || c->sql == SQL_RECORD) { /* a placeholder word, then any order
+    if (c->sql == ORDO_SQL_ENUM || c->sql == ORDO_SQL_RECORD) { /* a placeholder word, then any order
                                                          words, as for other types */
         memcpy(rest, "enum ", 5);
         normalise(s + k, n - k, rest + 5, sizeof rest - 5);
@@ -458,17 +458,17 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
     if (c->order_given != 2)
         c->nulls_first = c->desc; /* PostgreSQL: DESC defaults to NULLS FIRST */
     c->order_given |= dir_given;
-    if ((c->sql == SQL_ENUM || c->sql == SQL_RECORD) && strcmp(rest, "enum")) {
+    if ((c->sql == ORDO_SQL_ENUM || c->sql == ORDO_SQL_RECORD) && strcmp(rest, "enum")) {
         snprintf(err, errlen, "column '%s': unexpected '%s' after the %s", c->name, rest + 5,
-                 c->sql == SQL_ENUM ? "enum's labels" : "record's fields");
+                 c->sql == ORDO_SQL_ENUM ? "enum's labels" : "record's fields");
         free_labels(c);
         return 0;
     }
-    if (!rest[0] && c->sql != SQL_ENUM && c->sql != SQL_RECORD) {
+    if (!rest[0] && c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD) {
         snprintf(err, errlen, "column '%s': missing type", c->name);
         return 0;
     }
-    for (size_t i = 0; c->sql != SQL_ENUM && c->sql != SQL_RECORD &&
+    for (size_t i = 0; c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD &&
                        i < sizeof type_names / sizeof type_names[0];
          i++) {
         if (!strcmp(rest, type_names[i].name)) {
@@ -490,9 +490,9 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
             return 0;
         }
         if (bits <= 24)
-            c->sql = SQL_REAL, c->sql_name = "real";
+            c->sql = ORDO_SQL_REAL, c->sql_name = "real";
     }
-    ordo_format fmt = schema_format(format);
+    ordo_format fmt = ordo_format_from_name(format);
     int part = part_of(c->sql);
     if (fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY) {
         c->type = part >= 0 ? parts[part].lexkey : (ordo_type)0;
@@ -524,7 +524,7 @@ static int parse_column(const char *s, size_t n, const char *format, schema_colu
     return 1;
 }
 
-int schema_parse(const char *text, const char *format, schema *s, char *err, size_t errlen)
+int ordo__schema_parse(const char *text, const char *format, ordo_schema *s, char *err, size_t errlen)
 {
     s->cols = NULL;
     s->ncols = 0;
@@ -553,14 +553,14 @@ int schema_parse(const char *text, const char *format, schema *s, char *err, siz
             if (!parse_column(start, (size_t)(p - start), format, &s->cols[s->ncols], err,
                               errlen, s->ncols)) {
                 free_labels(&s->cols[s->ncols]);
-                schema_free(s);
+                ordo_schema_free(s);
                 return 0;
             }
             for (size_t i = 0; i < s->ncols; i++) {
                 if (!strcmp(s->cols[i].name, s->cols[s->ncols].name)) {
                     snprintf(err, errlen, "column '%s' appears twice", s->cols[i].name);
                     free_labels(&s->cols[s->ncols]);
-                    schema_free(s);
+                    ordo_schema_free(s);
                     return 0;
                 }
             }
@@ -573,8 +573,10 @@ int schema_parse(const char *text, const char *format, schema *s, char *err, siz
     return 1;
 }
 
-void schema_free(schema *s)
+void ordo_schema_free(ordo_schema *s)
 {
+    if (!s)
+        return;
     for (size_t i = 0; s->cols && i < s->ncols; i++)
         free_labels(&s->cols[i]);
     free(s->cols);
@@ -582,7 +584,7 @@ void schema_free(schema *s)
     s->ncols = 0;
 }
 
-int schema_key(const schema *table, const char *text, const char *format, schema *key,
+int ordo__schema_key(const ordo_schema *table, const char *text, const char *format, ordo_schema *key,
                size_t *columns, char *err, size_t errlen)
 {
     /* Each item names a table column: it becomes "name TYPE [order]" and is
@@ -648,8 +650,90 @@ int schema_key(const schema *table, const char *text, const char *format, schema
             break;
         p++;
     }
-    if (ok && !schema_parse(spec, format, key, err, errlen))
+    if (ok && !ordo__schema_parse(spec, format, key, err, errlen))
         ok = 0;
     free(spec);
     return ok;
+}
+
+const char *ordo_format_name(ordo_format f)
+{
+    switch (f) {
+    case ORDO_FORMAT_LEXKEY: return "lexkey";
+    case ORDO_FORMAT_LEXKEY_LEGACY: return "lexkey-legacy";
+    case ORDO_FORMAT_ORDERED: return "ordered";
+    default: return NULL;
+    }
+}
+
+const char *ordo_order_name(ordo_order o)
+{
+    static const char *names[] = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
+                                  "DESC NULLS LAST"};
+    return names[(unsigned)o & 3];
+}
+
+/* The message of a parser into err: out of memory has its own status. */
+static ordo_status schema_error(ordo_error *err, const char *msg)
+{
+    ordo_status s = strcmp(msg, "out of memory") ? ORDO_ERR_INVALID_ARG : ORDO_ERR_OUT_OF_MEMORY;
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = s;
+        snprintf(err->message, sizeof err->message, "%s", msg);
+    }
+    return s;
+}
+
+ordo_status ordo_schema_parse(const char *text, ordo_format f, ordo_schema *s, ordo_error *err)
+{
+    if (!text || !s)
+        return schema_error(err, "no schema");
+    s->cols = NULL, s->ncols = 0;
+    if (!ordo_format_name(f))
+        return schema_error(err, "unknown format");
+    char msg[sizeof err->message];
+    if (!ordo__schema_parse(text, ordo_format_name(f), s, msg, sizeof msg))
+        return schema_error(err, msg);
+    return ORDO_OK;
+}
+
+ordo_status ordo_schema_key(const ordo_schema *table, const char *spec, ordo_format f,
+                            ordo_schema *key, ordo_error *err)
+{
+    if (!table || !key)
+        return schema_error(err, "no schema");
+    key->cols = NULL, key->ncols = 0;
+    if (!ordo_format_name(f))
+        return schema_error(err, "unknown format");
+    char msg[sizeof err->message];
+    char *all = NULL;
+    if (!spec) { /* every column, in order */
+        size_t n = 1;
+        for (size_t c = 0; c < table->ncols; c++)
+            n += 24 + strlen(table->cols[c].name);
+        if (!(all = malloc(n)))
+            return schema_error(err, "out of memory");
+        size_t at = 0;
+        for (size_t c = 0; c < table->ncols; c++) /* the orders written, as written */
+            at += (size_t)snprintf(all + at, n - at, "%s\"%s\" %s", c ? "," : "",
+                                   table->cols[c].name,
+                                   table->cols[c].order_given
+                                       ? ordo_order_name((ordo_order)table->cols[c].order)
+                                       : "");
+        all[at] = 0;
+        spec = all;
+    }
+    size_t commas = 1;
+    for (const char *p = spec; *p; p++)
+        commas += *p == ',';
+    size_t *columns = malloc((table->ncols + commas) * sizeof *columns);
+    int ok = columns && ordo__schema_key(table, spec, ordo_format_name(f), key, columns, msg,
+                                         sizeof msg);
+    if (!columns)
+        snprintf(msg, sizeof msg, "out of memory");
+    for (size_t k = 0; ok && k < key->ncols; k++)
+        key->cols[k].source = columns[k];
+    free(columns), free(all);
+    return ok ? ORDO_OK : schema_error(err, msg);
 }

@@ -1,6 +1,8 @@
 /* CSV field text (PostgreSQL's forms) into a column buffer slot. */
 #include "fields.h"
 
+const char ordo__out_of_memory[] = "out of memory";
+
 #include "pgtext.h"
 
 #include <ctype.h>
@@ -8,32 +10,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, size_t n);
+static const char *put_record(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n);
 
-static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted);
+static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted);
 
 /* The commonest types here, in a function small enough to stay cheap to
  * call; every other type, and NULL, through put_any. */
-const char *field_put(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+const char *ordo__field_put(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
 {
     ordo_type t = b->s->cols[c].type;
     const char *e;
     if ((n == 0 && !quoted) || (t != ORDO_TYPE_INT64 && t != ORDO_TYPE_INT32 && t != ORDO_TYPE_FLOAT64))
         return put_any(b, c, r, s, n, quoted);
-    void *slot = batchbuf_slot(b, c, r);
+    void *slot = ordo__batchbuf_slot(b, c, r);
     if (t == ORDO_TYPE_FLOAT64) {
         double v = 0;
-        if (!(e = pg_parse_double(s, n, &v)))
+        if (!(e = ordo__pg_parse_double(s, n, &v)))
             memcpy(slot, &v, 8);
         return e;
     }
     int64_t i = 0;
     if (t == ORDO_TYPE_INT64) {
-        if (!(e = pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
+        if (!(e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
             memcpy(slot, &i, 8);
         return e;
     }
-    if (!(e = pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
+    if (!(e = ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
         int32_t v = (int32_t)i;
         memcpy(slot, &v, 4);
     }
@@ -61,87 +63,88 @@ static const char *numeric_special(const char *s, size_t n)
     return NULL;
 }
 
-static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
 {
-    const schema_column *sc = &b->s->cols[c];
+    const ordo_schema_column *sc = &b->s->cols[c];
     const char *e = NULL;
     if (n == 0 && !quoted) {
-        batchbuf_set_null(b, c, r);
+        ordo__batchbuf_set_null(b, c, r);
         return NULL;
     }
-    void *slot = batchbuf_variable(sc->type) || sc->type == ORDO_TYPE_BOOL
+    void *slot = ordo__batchbuf_variable(sc->type) || sc->type == ORDO_TYPE_BOOL
                      ? NULL
-                     : batchbuf_slot(b, c, r);
+                     : ordo__batchbuf_slot(b, c, r);
     int64_t i = 0;
     uint64_t u = 0;
     switch (sc->type) {
     case ORDO_TYPE_BOOL: {
         int v = 0;
-        if (!(e = pg_parse_bool(s, n, &v)))
-            batchbuf_set_bool(b, c, r, v);
+        if (!(e = ordo__pg_parse_bool(s, n, &v)))
+            ordo__batchbuf_set_bool(b, c, r, v);
         return e;
     }
     case ORDO_TYPE_INT8:
-        if (!(e = pg_parse_int(s, n, INT8_MIN, INT8_MAX, &i)))
+        if (!(e = ordo__pg_parse_int(s, n, INT8_MIN, INT8_MAX, &i)))
             *(int8_t *)slot = (int8_t)i;
         return e;
     case ORDO_TYPE_INT16:
-        if (!(e = pg_parse_int(s, n, INT16_MIN, INT16_MAX, &i))) {
+        if (!(e = ordo__pg_parse_int(s, n, INT16_MIN, INT16_MAX, &i))) {
             int16_t v = (int16_t)i;
             memcpy(slot, &v, 2);
         }
         return e;
     case ORDO_TYPE_UINT8:
-        if (!(e = pg_parse_uint(s, n, UINT8_MAX, &u)))
+        if (!(e = ordo__pg_parse_uint(s, n, UINT8_MAX, &u)))
             *(uint8_t *)slot = (uint8_t)u;
         return e;
     case ORDO_TYPE_UINT16:
-        if (!(e = pg_parse_uint(s, n, UINT16_MAX, &u))) {
+        if (!(e = ordo__pg_parse_uint(s, n, UINT16_MAX, &u))) {
             uint16_t v = (uint16_t)u;
             memcpy(slot, &v, 2);
         }
         return e;
     case ORDO_TYPE_UINT32:
-        if (!(e = pg_parse_uint(s, n, UINT32_MAX, &u))) {
+        if (!(e = ordo__pg_parse_uint(s, n, UINT32_MAX, &u))) {
             uint32_t v = (uint32_t)u;
             memcpy(slot, &v, 4);
         }
         return e;
     case ORDO_TYPE_UINT64:
-        if (!(e = pg_parse_uint(s, n, UINT64_MAX, &u)))
+        if (!(e = ordo__pg_parse_uint(s, n, UINT64_MAX, &u)))
             memcpy(slot, &u, 8);
         return e;
     case ORDO_TYPE_FLOAT32: {
         float v = 0;
-        if (!(e = pg_parse_float(s, n, &v)))
+        if (!(e = ordo__pg_parse_float(s, n, &v)))
             memcpy(slot, &v, 4);
         return e;
     }
     case ORDO_TYPE_STRING:
-        if (sc->sql == SQL_BPCHAR) /* char(n): trailing spaces do not count */
+        if (sc->sql == ORDO_SQL_BPCHAR) /* char(n): trailing spaces do not count */
             while (n && s[n - 1] == ' ')
                 n--;
-        batchbuf_push_bytes(b, c, r, s, n);
-        return NULL;
+        return ordo__batchbuf_push_bytes(b, c, r, s, n) ? NULL : ordo__out_of_memory;
     case ORDO_TYPE_BYTES: {
         size_t len = 0;
-        uint8_t *at = batchbuf_reserve_bytes(b, c, r, n / 2);
-        if ((e = pg_parse_bytea(s, n, at, &len)))
+        uint8_t *at = ordo__batchbuf_reserve_bytes(b, c, r, n / 2);
+        if (!at)
+            return ordo__out_of_memory;
+        if ((e = ordo__pg_parse_bytea(s, n, at, &len)))
             return e;
         b->cols[c].values_len -= n / 2 - len;
         b->cols[c].offsets[r + 1] = (int64_t)b->cols[c].values_len;
         return NULL;
     }
     case ORDO_TYPE_UUID:
-        return pg_parse_uuid(s, n, slot);
+        return ordo__pg_parse_uuid(s, n, slot);
     case ORDO_TYPE_TIME: {
-        pg_instant t;
+        ordo__pg_instant t;
         int64_t ns = 0;
-        e = sc->sql == SQL_DATE ? pg_parse_date(s, n, &t)
-                                : pg_parse_timestamp(s, n, sc->sql == SQL_TIMESTAMPTZ, &t);
+        e = sc->sql == ORDO_SQL_DATE ? ordo__pg_parse_date(s, n, &t)
+                                : ordo__pg_parse_timestamp(s, n, sc->sql == ORDO_SQL_TIMESTAMPTZ, &t);
         if (e)
             return e;
-        if (!pg_instant_unix_ns(&t, &ns))
+        if (!ordo__pg_instant_unix_ns(&t, &ns))
             return "outside the lexkey time range (1677-09-21 to 2262-04-11 UTC)";
         if (sc->time_unit == ORDO_UNIT_DAY32) {
             int32_t days = (int32_t)t.days; /* in range: the instant fits int64 ns */
@@ -154,15 +157,15 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
     case ORDO_TYPE_INT128: {
         int64_t hi = 0;
         uint64_t lo = 0;
-        if (!(e = pg_parse_int128(s, n, &hi, &lo))) {
+        if (!(e = ordo__pg_parse_int128(s, n, &hi, &lo))) {
             memcpy(slot, &lo, 8);
             memcpy((uint8_t *)slot + 8, &hi, 8);
         }
         return e;
     }
     case ORDO_TYPE_DATE: {
-        pg_instant t;
-        if ((e = pg_parse_date(s, n, &t)))
+        ordo__pg_instant t;
+        if ((e = ordo__pg_parse_date(s, n, &t)))
             return e;
         int64_t d = t.infinite > 0 ? ORDO_DATE_INFINITY : t.infinite < 0 ? ORDO_DATE_NEG_INFINITY
                                                                          : t.days - 10957;
@@ -174,8 +177,8 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
     }
     case ORDO_TYPE_TIMESTAMP:
     case ORDO_TYPE_TIMESTAMPTZ: {
-        pg_instant t;
-        if ((e = pg_parse_timestamp(s, n, sc->type == ORDO_TYPE_TIMESTAMPTZ, &t)))
+        ordo__pg_instant t;
+        if ((e = ordo__pg_parse_timestamp(s, n, sc->type == ORDO_TYPE_TIMESTAMPTZ, &t)))
             return e;
         int64_t us = t.infinite > 0 ? ORDO_TIMESTAMP_INFINITY : ORDO_TIMESTAMP_NEG_INFINITY;
         if (!t.infinite) {
@@ -190,26 +193,26 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
     }
     case ORDO_TYPE_TIME_OF_DAY: {
         int64_t us = 0;
-        if (!(e = pg_parse_time(s, n, &us)))
+        if (!(e = ordo__pg_parse_time(s, n, &us)))
             memcpy(slot, &us, 8);
         return e;
     }
     case ORDO_TYPE_INET:
     case ORDO_TYPE_CIDR: {
         ordo_inet in;
-        if (!(e = pg_parse_inet(s, n, sc->type == ORDO_TYPE_CIDR, &in)))
+        if (!(e = ordo__pg_parse_inet(s, n, sc->type == ORDO_TYPE_CIDR, &in)))
             memcpy(slot, &in, sizeof in);
         return e;
     }
     case ORDO_TYPE_TIMETZ: {
         ordo_timetz tz = {0, 0};
-        if (!(e = pg_parse_timetz(s, n, &tz.micros, &tz.east)))
+        if (!(e = ordo__pg_parse_timetz(s, n, &tz.micros, &tz.east)))
             memcpy(slot, &tz, sizeof tz);
         return e;
     }
     case ORDO_TYPE_INTERVAL: {
         ordo_interval iv;
-        if (!(e = pg_parse_interval(s, n, &iv.months, &iv.days, &iv.micros)))
+        if (!(e = ordo__pg_parse_interval(s, n, &iv.months, &iv.days, &iv.micros)))
             memcpy(slot, &iv, sizeof iv);
         return e;
     }
@@ -218,15 +221,15 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
         size_t size;
         const char *special = sc->type == ORDO_TYPE_NUMERIC ? numeric_special(s, n) : NULL;
         if (special) { /* the library takes one spelling of each */
-            batchbuf_push_bytes(b, c, r, special, strlen(special));
-            return NULL;
+            return ordo__batchbuf_push_bytes(b, c, r, special, strlen(special))
+                       ? NULL
+                       : ordo__out_of_memory;
         }
         if (ordo_key_field_size(sc->type, s, n, &size) != ORDO_OK)
             return sc->type == ORDO_TYPE_BIT
                        ? "expected a bit string (digits 0 and 1)"
                        : "expected a numeric (digits, '.', exponent, NaN or Infinity)";
-        batchbuf_push_bytes(b, c, r, s, n);
-        return NULL;
+        return ordo__batchbuf_push_bytes(b, c, r, s, n) ? NULL : ordo__out_of_memory;
     }
     case ORDO_TYPE_ENCODED: return put_record(b, c, r, s, n);
     case ORDO_TYPE_ENUM:
@@ -238,10 +241,10 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
             }
         }
         return "not a label of the enum";
-    case ORDO_TYPE_MACADDR: return pg_parse_mac(s, n, slot, 6);
-    case ORDO_TYPE_MACADDR8: return pg_parse_mac(s, n, slot, 8);
+    case ORDO_TYPE_MACADDR: return ordo__pg_parse_mac(s, n, slot, 6);
+    case ORDO_TYPE_MACADDR8: return ordo__pg_parse_mac(s, n, slot, 8);
     case ORDO_TYPE_PG_LSN:
-        if (!(e = pg_parse_lsn(s, n, &u)))
+        if (!(e = ordo__pg_parse_lsn(s, n, &u)))
             memcpy(slot, &u, 8);
         return e;
     default:
@@ -250,48 +253,64 @@ static const char *put_any(batchbuf *b, size_t c, size_t r, const char *s, size_
 }
 
 
-int header_check(const csv_reader *rd, const schema *s, const char *name, char *msg, size_t cap)
+/* err at a field's position: the file is the caller's to fill. */
+static int at(ordo_error *err, ordo_status st, size_t line, size_t column)
+{
+    err->status = st;
+    err->file = NULL;
+    err->line = line, err->column = column;
+    return 0;
+}
+
+int ordo__header_check(const ordo__csv_reader *rd, const ordo_schema *s, ordo_error *err)
 {
     for (size_t c = 0; c < rd->nfields && c < s->ncols; c++) {
-        const csv_field *fl = &rd->fields[c];
+        const ordo_csv_field *fl = &rd->fields[c];
         if (fl->n != strlen(s->cols[c].name) || memcmp(fl->p, s->cols[c].name, fl->n)) {
-            snprintf(msg, cap, "%s:%zu:%zu: header field %zu is '%.*s', the schema says '%s'", name,
-                     fl->line, fl->column, c + 1, (int)(fl->n > 64 ? 64 : fl->n), fl->p,
-                     s->cols[c].name);
-            return 0;
+            snprintf(err->message, sizeof err->message,
+                     "header field %zu is '%.*s', the schema says '%s'", c + 1,
+                     (int)(fl->n > 64 ? 64 : fl->n), fl->p, s->cols[c].name);
+            return at(err, ORDO_ERR_BAD_INPUT, fl->line, fl->column);
         }
     }
     if (rd->nfields != s->ncols) {
-        snprintf(msg, cap, "%s:%zu:%zu: the header has %zu fields, the schema %zu", name,
-                 rd->fields[0].line, rd->fields[0].column, rd->nfields, s->ncols);
-        return 0;
+        snprintf(err->message, sizeof err->message, "the header has %zu fields, the schema %zu",
+                 rd->nfields, s->ncols);
+        return at(err, ORDO_ERR_BAD_INPUT, rd->fields[0].line, rd->fields[0].column);
     }
     return 1;
 }
 
-void field_error(const csv_field *fl, const schema_column *sc, const char *why, const char *name,
-                 char *msg, size_t cap)
+void ordo__field_error(const ordo_csv_field *fl, const ordo_schema_column *sc, const char *why,
+                       ordo_error *err)
 {
-    snprintf(msg, cap, "%s:%zu:%zu: column '%s' (%s): %s: '%.*s'", name, fl->line, fl->column,
-             sc->name, sc->sql_name, why, (int)(fl->n > 80 ? 80 : fl->n), fl->p);
+    if (why == ordo__out_of_memory) {
+        snprintf(err->message, sizeof err->message, "%s", why);
+        at(err, ORDO_ERR_OUT_OF_MEMORY, fl->line, fl->column);
+        return;
+    }
+    snprintf(err->message, sizeof err->message, "column '%s' (%s): %s: '%.*s'", sc->name,
+             sc->sql_name, why, (int)(fl->n > 80 ? 80 : fl->n), fl->p);
+    at(err, ORDO_ERR_BAD_INPUT, fl->line, fl->column);
 }
 
-void field_count_error(const csv_reader *rd, size_t ncols, const char *name, char *msg, size_t cap)
+void ordo__field_count_error(const ordo__csv_reader *rd, size_t ncols, ordo_error *err)
 {
-    const csv_field *last = &rd->fields[rd->nfields - 1];
-    snprintf(msg, cap, "%s:%zu:%zu: expected %zu fields, found %zu", name, last->line,
-             last->column + last->n, ncols, rd->nfields);
+    const ordo_csv_field *last = &rd->fields[rd->nfields - 1];
+    snprintf(err->message, sizeof err->message, "expected %zu fields, found %zu", ncols,
+             rd->nfields);
+    at(err, ORDO_ERR_BAD_INPUT, last->line, last->column + last->n);
 }
 
 /* A record in PostgreSQL's text form, "(1,"a b",)": each field parsed for its
  * type, then the fields encoded as one ordered field (its presence byte,
  * then the fields in PostgreSQL's record order, ASC NULLS LAST, mirrored
  * when the column is descending: SPEC §14.14). */
-static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, size_t n)
+static const char *put_record(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n)
 {
     static _Thread_local char why[256];
-    const schema_column *sc = &b->s->cols[c];
-    const schema *fs = sc->fields;
+    const ordo_schema_column *sc = &b->s->cols[c];
+    const ordo_schema *fs = sc->fields;
     size_t nf = fs->ncols, i = 0, field = 0, o = 0;
     while (i < n && isspace((unsigned char)s[i]))
         i++;
@@ -303,7 +322,7 @@ static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, si
     int *quoted = calloc(nf + 1, sizeof *quoted);
     const char *e = NULL;
     if (!text || !start || !len || !quoted)
-        e = "out of memory";
+        e = ordo__out_of_memory;
     /* fields: "" and \ escapes, quotes keep commas and parentheses, an
      * empty unquoted field is NULL (PostgreSQL's record_in) */
     while (!e) {
@@ -344,20 +363,21 @@ static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, si
     }
     if (!e) {
         /* the fields' orders: the record's direction (SPEC §14.14) */
-        schema_column *cols = malloc(nf * sizeof *cols);
-        schema one = {cols, nf};
-        batchbuf rb;
+        ordo_schema_column *cols = malloc(nf * sizeof *cols);
+        ordo_schema one = {cols, nf};
+        ordo__batchbuf rb;
         if (!cols)
-            e = "out of memory";
+            e = ordo__out_of_memory;
         for (size_t f = 0; !e && f < nf; f++) {
             cols[f] = fs->cols[f];
             cols[f].order = sc->order >= ORDO_DESC_NULLS_FIRST ? ORDO_DESC_NULLS_FIRST
                                                                : ORDO_ASC_NULLS_LAST;
         }
-        if (!e) {
-            batchbuf_init(&rb, &one, 1);
+        if (!e && ordo__batchbuf_init(&rb, &one, 1) != ORDO_OK)
+            e = ordo__out_of_memory;
+        else if (!e) {
             for (size_t f = 0; !e && f < nf; f++) {
-                const char *fe = field_put(&rb, f, 0, text + start[f], len[f], quoted[f]);
+                const char *fe = ordo__field_put(&rb, f, 0, text + start[f], len[f], quoted[f]);
                 if (fe) {
                     /* a nested record's message is in why itself: compose
                      * apart, then copy */
@@ -370,17 +390,23 @@ static const char *put_record(batchbuf *b, size_t c, size_t r, const char *s, si
             }
             size_t total = 0, offs[2];
             rb.rows = 1;
-            const ordo_column *view = batchbuf_view(&rb);
+            const ordo_column *view = ordo__batchbuf_view(&rb);
             if (!e && ordo_batch_size(ORDO_FORMAT_ORDERED, view, nf, 1, &total, NULL, NULL) != ORDO_OK)
                 e = "a field cannot be encoded";
             if (!e) {
-                uint8_t *at = batchbuf_reserve_bytes(b, c, r, 1 + total);
+                uint8_t *at = ordo__batchbuf_reserve_bytes(b, c, r, 1 + total);
+                if (!at) {
+                    ordo__batchbuf_free(&rb);
+                    free(cols);
+                    free(text), free(start), free(len), free(quoted);
+                    return ordo__out_of_memory;
+                }
                 at[0] = sc->order == ORDO_ASC_NULLS_FIRST || sc->order == ORDO_DESC_NULLS_FIRST ? 1 : 0;
                 if (ordo_batch_encode(ORDO_FORMAT_ORDERED, view, nf, 1, at + 1, total, offs, NULL) !=
                     ORDO_OK)
                     e = "a field cannot be encoded";
             }
-            batchbuf_free(&rb);
+            ordo__batchbuf_free(&rb);
         }
         free(cols);
     }

@@ -1,58 +1,58 @@
 /* PostgreSQL's text forms of values, as COPY ... (FORMAT csv) writes them.
  * Each parser takes the field's bytes (not NUL-terminated) and returns NULL
  * on success or a constant message saying what is wrong. */
-#ifndef ORDO_PGTEXT_H
-#define ORDO_PGTEXT_H
+#ifndef ORDO_INGEST_PGTEXT_H
+#define ORDO_INGEST_PGTEXT_H
 
 #include "ordo.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-const char *pg_parse_bool(const char *s, size_t n, int *out);
+const char *ordo__pg_parse_bool(const char *s, size_t n, int *out);
 /* A decimal integer in [min, max]. */
-const char *pg_parse_int(const char *s, size_t n, int64_t min, int64_t max, int64_t *out);
-const char *pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out);
+const char *ordo__pg_parse_int(const char *s, size_t n, int64_t min, int64_t max, int64_t *out);
+const char *ordo__pg_parse_uint(const char *s, size_t n, uint64_t max, uint64_t *out);
 /* Decimal or exponent literal, NaN, Infinity, -Infinity (any case, also inf). */
-const char *pg_parse_double(const char *s, size_t n, double *out);
-const char *pg_parse_float(const char *s, size_t n, float *out);
+const char *ordo__pg_parse_double(const char *s, size_t n, double *out);
+const char *ordo__pg_parse_float(const char *s, size_t n, float *out);
 /* bytea's hex form \x0a1b...; *len is the decoded length, out has n/2 bytes. */
-const char *pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *len);
+const char *ordo__pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *len);
 /* 8-4-4-4-12 hex digits, or 32 hex digits, optionally in braces. */
-const char *pg_parse_uuid(const char *s, size_t n, uint8_t out[16]);
+const char *ordo__pg_parse_uuid(const char *s, size_t n, uint8_t out[16]);
 
 /* Dates and timestamps: proleptic Gregorian, "BC" suffix, infinities. */
-typedef struct pg_instant {
+typedef struct ordo__pg_instant {
     int infinite;     /* 0, 1 (infinity) or -1 (-infinity) */
     int64_t days;     /* since 1970-01-01 */
     int64_t micros;   /* within the day, after applying the offset: may leave [0, 1 day) */
     int32_t nanos;    /* beyond the microseconds (0..999), from digits 7 to 9 */
     int has_offset;
     int32_t offset_s; /* seconds east of UTC */
-} pg_instant;
+} ordo__pg_instant;
 
-const char *pg_parse_date(const char *s, size_t n, pg_instant *out);
+const char *ordo__pg_parse_date(const char *s, size_t n, ordo__pg_instant *out);
 /* with_tz: 1 requires an offset (timestamptz), 0 forbids one (timestamp). */
-const char *pg_parse_timestamp(const char *s, size_t n, int with_tz, pg_instant *out);
+const char *ordo__pg_parse_timestamp(const char *s, size_t n, int with_tz, ordo__pg_instant *out);
 /* The instant as Unix nanoseconds; 0 when it is infinite or out of range. */
-int pg_instant_unix_ns(const pg_instant *t, int64_t *ns);
+int ordo__pg_instant_unix_ns(const ordo__pg_instant *t, int64_t *ns);
 
 /* PostgreSQL time: HH:MM:SS[.ffffff] to microseconds, 24:00:00 allowed. */
-const char *pg_parse_time(const char *s, size_t n, int64_t *micros);
+const char *ordo__pg_parse_time(const char *s, size_t n, int64_t *micros);
 /* PostgreSQL timetz: HH:MM:SS[.ffffff]+HH[:MM[:SS]]; *east in seconds. */
-const char *pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east);
+const char *ordo__pg_parse_timetz(const char *s, size_t n, int64_t *micros, int32_t *east);
 /* inet / cidr text: an IPv4 or IPv6 address, optionally /bits (inet
  * without bits is a host: /32 or /128). cidr needs clear host bits. */
-const char *pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out);
+const char *ordo__pg_parse_inet(const char *s, size_t n, int cidr, ordo_inet *out);
 /* A decimal integer of up to 128 bits (hugeint): high and low halves. */
-const char *pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo);
+const char *ordo__pg_parse_int128(const char *s, size_t n, int64_t *hi, uint64_t *lo);
 /* interval as PostgreSQL writes it (IntervalStyle postgres):
  * [N year[s]] [N mon[s]] [N day[s]] [[+|-]HH:MM:SS[.ffffff]], or infinity. */
-const char *pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t *days,
+const char *ordo__pg_parse_interval(const char *s, size_t n, int32_t *months, int32_t *days,
                               int64_t *micros);
 /* macaddr (6 bytes) or macaddr8 (8) in the colon form PostgreSQL writes. */
-const char *pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes);
+const char *ordo__pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t bytes);
 /* pg_lsn: two hex numbers, XXX/YYY. */
-const char *pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
+const char *ordo__pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
 
 #endif

@@ -359,22 +359,22 @@ static const float pf_pow10_float[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
 
 /* The rare undecided cases: strtod / strtof on the compact copy, in their
  * own frames so that the hot functions do not carry the buffer. */
-__attribute__((noinline)) static pf_status pf_fallback_double(const char *s, size_t n, double *out)
+__attribute__((noinline)) static ordo__pf_status pf_fallback_double(const char *s, size_t n, double *out)
 {
     char buf[PF_FALLBACK_DIGITS + 32];
     pf_compact(s, n, buf);
     double v = strtod(buf, NULL);
     *out = v;
-    return v == 0 ? PF_UNDERFLOW : isinf(v) ? PF_OVERFLOW : PF_OK; /* w != 0 */
+    return v == 0 ? ORDO__PF_UNDERFLOW : isinf(v) ? ORDO__PF_OVERFLOW : ORDO__PF_OK; /* w != 0 */
 }
 
-__attribute__((noinline)) static pf_status pf_fallback_float(const char *s, size_t n, float *out)
+__attribute__((noinline)) static ordo__pf_status pf_fallback_float(const char *s, size_t n, float *out)
 {
     char buf[PF_FALLBACK_DIGITS + 32];
     pf_compact(s, n, buf);
     float v = strtof(buf, NULL);
     *out = v;
-    return v == 0 ? PF_UNDERFLOW : isinf(v) ? PF_OVERFLOW : PF_OK;
+    return v == 0 ? ORDO__PF_UNDERFLOW : isinf(v) ? ORDO__PF_OVERFLOW : ORDO__PF_OK;
 }
 
 /* The sign goes on as a bit: no branch on it, and -0 for zero. */
@@ -394,20 +394,20 @@ static inline void pf_put_float(float *out, float v, int neg)
     memcpy(out, &u, sizeof u);
 }
 
-pf_status pf_parse_double(const char *s, size_t n, double *out)
+ordo__pf_status ordo__pf_parse_double(const char *s, size_t n, double *out)
 {
     pf_decimal d;
     if (!pf_scan(s, n, &d))
-        return PF_SYNTAX;
+        return ORDO__PF_SYNTAX;
     if (d.w == 0) {
         pf_put_double(out, 0.0, d.neg);
-        return PF_OK;
+        return ORDO__PF_OK;
     }
     /* 10^22 is the largest power of ten a double holds exactly. */
     if (PF_CLINGER && !d.truncated && d.w <= UINT64_C(1) << 53 && d.q >= -22 && d.q <= 22) {
         double v = (double)d.w;
         pf_put_double(out, d.q < 0 ? v / pf_pow10_double[-d.q] : v * pf_pow10_double[d.q], d.neg);
-        return PF_OK;
+        return ORDO__PF_OK;
     }
     int64_t bits = pf_eisel_lemire(d.w, d.q, PF_D);
     if (d.truncated && bits >= 0 && pf_eisel_lemire(d.w + 1, d.q, PF_D) != bits)
@@ -416,23 +416,23 @@ pf_status pf_parse_double(const char *s, size_t n, double *out)
         return pf_fallback_double(s, n, out);
     uint64_t u = (uint64_t)bits | (uint64_t)d.neg << 63;
     memcpy(out, &u, sizeof u);
-    return bits == 0 ? PF_UNDERFLOW : bits == INT64_C(0x7ff0000000000000) ? PF_OVERFLOW : PF_OK;
+    return bits == 0 ? ORDO__PF_UNDERFLOW : bits == INT64_C(0x7ff0000000000000) ? ORDO__PF_OVERFLOW : ORDO__PF_OK;
 }
 
-pf_status pf_parse_float(const char *s, size_t n, float *out)
+ordo__pf_status ordo__pf_parse_float(const char *s, size_t n, float *out)
 {
     pf_decimal d;
     if (!pf_scan(s, n, &d))
-        return PF_SYNTAX;
+        return ORDO__PF_SYNTAX;
     if (d.w == 0) {
         pf_put_float(out, 0.0f, d.neg);
-        return PF_OK;
+        return ORDO__PF_OK;
     }
     /* In float arithmetic, not through double: rounding twice can differ. */
     if (PF_CLINGER && !d.truncated && d.w <= UINT64_C(1) << 24 && d.q >= -10 && d.q <= 10) {
         float v = (float)d.w;
         pf_put_float(out, d.q < 0 ? v / pf_pow10_float[-d.q] : v * pf_pow10_float[d.q], d.neg);
-        return PF_OK;
+        return ORDO__PF_OK;
     }
     int64_t bits = pf_eisel_lemire(d.w, d.q, PF_F);
     if (d.truncated && bits >= 0 && pf_eisel_lemire(d.w + 1, d.q, PF_F) != bits)
@@ -441,5 +441,5 @@ pf_status pf_parse_float(const char *s, size_t n, float *out)
         return pf_fallback_float(s, n, out);
     uint32_t u = (uint32_t)bits | (uint32_t)d.neg << 31;
     memcpy(out, &u, sizeof u);
-    return bits == 0 ? PF_UNDERFLOW : bits == 0x7f800000 ? PF_OVERFLOW : PF_OK;
+    return bits == 0 ? ORDO__PF_UNDERFLOW : bits == 0x7f800000 ? ORDO__PF_OVERFLOW : ORDO__PF_OK;
 }

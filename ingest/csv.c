@@ -1,7 +1,5 @@
 #include "csv.h"
 
-#include "cli.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +10,13 @@
 /* Bytes indexed at a time: the index stays in L1/L2 while rows use it. */
 #define CSV_SLICE ((size_t)16 << 10)
 
-void csv_open(csv_reader *r, FILE *f) { csv_open_sized(r, f, CSV_CHUNK); }
+ordo_status ordo__csv_open(ordo__csv_reader *r, FILE *f)
+{
+    return ordo__csv_open_sized(r, f, CSV_CHUNK);
+}
 
 /* Everything but the buffer. */
-static void init(csv_reader *r, FILE *f, char *buf, size_t cap)
+static ordo_status init(ordo__csv_reader *r, FILE *f, char *buf, size_t cap)
 {
     memset(r, 0, sizeof *r);
     r->f = f;
@@ -24,27 +25,40 @@ static void init(csv_reader *r, FILE *f, char *buf, size_t cap)
     r->line = 1;
     r->max_row = CSV_MAX_ROW;
     r->fields_cap = 16;
-    r->fields = cli_alloc(r->fields_cap * sizeof *r->fields);
-    r->idx = cli_alloc(ORDO_CSV_INDEX_ROOM(CSV_SLICE) * sizeof *r->idx);
+    r->fields = malloc(r->fields_cap * sizeof *r->fields);
+    r->idx = malloc(ORDO_CSV_INDEX_ROOM(CSV_SLICE) * sizeof *r->idx);
     ordo_impl_name(&r->impl_status);
+    if (!r->fields || !r->idx) {
+        free(r->fields), free(r->idx);
+        r->fields = NULL, r->idx = NULL;
+        return ORDO_ERR_OUT_OF_MEMORY;
+    }
+    return ORDO_OK;
 }
 
-void csv_open_sized(csv_reader *r, FILE *f, size_t cap)
+ordo_status ordo__csv_open_sized(ordo__csv_reader *r, FILE *f, size_t cap)
 {
     cap = cap ? cap : 1;
-    init(r, f, cli_alloc(cap), cap);
+    char *buf = malloc(cap);
+    ordo_status s = buf ? init(r, f, buf, cap) : ORDO_ERR_OUT_OF_MEMORY;
+    if (s != ORDO_OK) {
+        free(buf);
+        memset(r, 0, sizeof *r);
+    }
+    return s;
 }
 
-void csv_open_mem(csv_reader *r, char *buf, size_t len, size_t first_line)
+ordo_status ordo__csv_open_mem(ordo__csv_reader *r, char *buf, size_t len, size_t first_line)
 {
-    init(r, NULL, buf, len);
+    ordo_status s = init(r, NULL, buf, len);
     r->len = len;
     r->eof = 1;
     r->borrowed = 1;
     r->line = first_line;
+    return s;
 }
 
-void csv_close(csv_reader *r)
+void ordo__csv_close(ordo__csv_reader *r)
 {
     if (!r->borrowed)
         free(r->buf);
@@ -53,18 +67,24 @@ void csv_close(csv_reader *r)
     memset(r, 0, sizeof *r);
 }
 
-static int fail(csv_reader *r, size_t line, size_t col, const char *msg)
+static int fail_as(ordo__csv_reader *r, ordo_status st, size_t line, size_t col, const char *msg)
 {
+    r->err_status = st;
     snprintf(r->err, sizeof r->err, "%s", msg);
     r->err_line = line;
     r->err_column = col;
     return -1;
 }
 
+static int fail(ordo__csv_reader *r, size_t line, size_t col, const char *msg)
+{
+    return fail_as(r, ORDO_ERR_BAD_INPUT, line, col, msg);
+}
+
 /* Moves the unread bytes to the front, grows when full, reads more; -1
  * when the one row the buffer holds is already too long. The index
  * restarts at the row start, which is outside quotes. */
-static int refill(csv_reader *r)
+static int refill(ordo__csv_reader *r)
 {
     if (r->pos > 0) {
         memmove(r->buf, r->buf + r->pos, r->len - r->pos);
@@ -77,15 +97,17 @@ static int refill(csv_reader *r)
             char msg[96];
             snprintf(msg, sizeof msg, "a row longer than %zu bytes: a quoted field left open?",
                      r->max_row);
-            return fail(r, r->line, 1, msg);
+            return fail_as(r, ORDO_ERR_ROW_TOO_LONG, r->line, 1, msg);
         }
         char *p = realloc(r->buf, r->cap * 2);
         if (!p)
-            cli_fail("out of memory");
+            return fail_as(r, ORDO_ERR_OUT_OF_MEMORY, r->line, 1, "out of memory");
         r->buf = p;
         r->cap *= 2;
     }
     size_t got = fread(r->buf + r->len, 1, r->cap - r->len, r->f);
+    if (got == 0 && ferror(r->f))
+        return fail_as(r, ORDO_ERR_IO, 0, 0, "read error");
     if (got == 0)
         r->eof = 1;
     if (r->line == 1 && r->len == 0 && got >= 3 && !memcmp(r->buf, "\xef\xbb\xbf", 3)) {
@@ -100,7 +122,7 @@ static int refill(csv_reader *r)
 }
 
 /* Indexes the next slice of the buffer; 0 when the buffer is used up. */
-static int more(csv_reader *r)
+static int more(ordo__csv_reader *r)
 {
     while (r->scanned < r->len) {
         size_t n = r->len - r->scanned, got = 0;
@@ -119,7 +141,7 @@ static int more(csv_reader *r)
 }
 
 /* The next structural position: a '"', or a ',' or '\n' outside quotes. */
-static inline int entry(csv_reader *r, size_t *at)
+static inline int entry(ordo__csv_reader *r, size_t *at)
 {
     if (r->next == r->count && !more(r))
         return 0;
@@ -127,16 +149,18 @@ static inline int entry(csv_reader *r, size_t *at)
     return 1;
 }
 
-static void add_field(csv_reader *r, char *p, size_t n, int quoted, size_t line, size_t col)
+/* 0 when out of memory. */
+static int add_field(ordo__csv_reader *r, char *p, size_t n, int quoted, size_t line, size_t col)
 {
     if (r->nfields == r->fields_cap) {
-        r->fields_cap *= 2;
-        csv_field *f = realloc(r->fields, r->fields_cap * sizeof *f);
+        ordo_csv_field *f = realloc(r->fields, 2 * r->fields_cap * sizeof *f);
         if (!f)
-            cli_fail("out of memory");
+            return fail_as(r, ORDO_ERR_OUT_OF_MEMORY, line, col, "out of memory") + 1;
         r->fields = f;
+        r->fields_cap *= 2;
     }
-    r->fields[r->nfields++] = (csv_field){p, n, quoted, line, col};
+    r->fields[r->nfields++] = (ordo_csv_field){p, n, quoted, line, col};
+    return 1;
 }
 
 /* Line ends inside a quoted field: the line count and where the last begins. */
@@ -152,10 +176,10 @@ static void count_lines(const char *b, size_t from, size_t to, size_t *line, siz
 /* "" to " in the fields that have them, once the row is whole (a row that
  * turns out incomplete is parsed again after a refill, so it must not have
  * changed). */
-static void unescape_quotes(csv_reader *r)
+static void unescape_quotes(ordo__csv_reader *r)
 {
     for (size_t k = 0; r->doubled && k < r->nfields; k++) {
-        csv_field *f = &r->fields[k];
+        ordo_csv_field *f = &r->fields[k];
         if (f->quoted != 2)
             continue;
         size_t w = 0;
@@ -171,7 +195,7 @@ static void unescape_quotes(csv_reader *r)
 
 /* One row from pos: 1 when whole, 0 when the buffer ends first, -1 on a
  * malformed row (the first fault in reading order, with its position). */
-static int parse_row(csv_reader *r)
+static int parse_row(ordo__csv_reader *r)
 {
     char *b = r->buf;
     size_t i = r->pos, line = r->line, line_start = r->pos, e = 0;
@@ -187,7 +211,8 @@ static int parse_row(csv_reader *r)
             size_t end = r->len;
             if (end > i && b[end - 1] == '\r')
                 end--;
-            add_field(r, b + i, end - i, 0, line, col);
+            if (!add_field(r, b + i, end - i, 0, line, col))
+                return -1;
             r->pos = r->len;
             break;
         }
@@ -195,7 +220,8 @@ static int parse_row(csv_reader *r)
             size_t end = e;
             if (b[e] == '\n' && end > i && b[end - 1] == '\r')
                 end--;
-            add_field(r, b + i, end - i, 0, line, col);
+            if (!add_field(r, b + i, end - i, 0, line, col))
+                return -1;
             i = e + 1;
             if (b[e] == ',')
                 continue;
@@ -222,7 +248,8 @@ static int parse_row(csv_reader *r)
             }
             break;
         }
-        add_field(r, b + i + 1, q - i - 1, doubled ? 2 : 1, fline, col);
+        if (!add_field(r, b + i + 1, q - i - 1, doubled ? 2 : 1, fline, col))
+            return -1;
         r->doubled |= doubled;
         /* After the closing quote: a comma, the line end (CR LF too) or the
          * end of input. */
@@ -251,10 +278,10 @@ static int parse_row(csv_reader *r)
     return 1;
 }
 
-int csv_next(csv_reader *r)
+int ordo__csv_next(ordo__csv_reader *r)
 {
     if (r->impl_status != ORDO_OK)
-        return fail(r, r->line, 1, ordo_status_message(r->impl_status));
+        return fail_as(r, r->impl_status, r->line, 1, ordo_status_message(r->impl_status));
     for (;;) {
         if (r->pos == r->len && r->eof)
             return 0;

@@ -1,11 +1,9 @@
 #include "columns.h"
 
-#include "cli.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-size_t batchbuf_value_size(const schema_column *c)
+size_t ordo__batchbuf_value_size(const ordo_schema_column *c)
 {
     switch (c->type) {
     case ORDO_TYPE_INT8:
@@ -35,41 +33,51 @@ size_t batchbuf_value_size(const schema_column *c)
     }
 }
 
-void batchbuf_init(batchbuf *b, const schema *s, size_t cap_rows)
+size_t ordo_value_size(const ordo_schema_column *c) { return c ? ordo__batchbuf_value_size(c) : 0; }
+
+ordo_status ordo__batchbuf_init(ordo__batchbuf *b, const ordo_schema *s, size_t cap_rows)
 {
     memset(b, 0, sizeof *b);
     b->s = s;
     b->cap_rows = cap_rows;
-    b->cols = calloc(s->ncols, sizeof *b->cols);
-    b->view = calloc(s->ncols, sizeof *b->view);
-    if (!b->cols || !b->view)
-        cli_fail("out of memory");
+    b->cols = calloc(s->ncols ? s->ncols : 1, sizeof *b->cols);
+    b->view = calloc(s->ncols ? s->ncols : 1, sizeof *b->view);
+    if (!b->cols || !b->view) {
+        ordo__batchbuf_free(b);
+        return ORDO_ERR_OUT_OF_MEMORY;
+    }
     for (size_t c = 0; c < s->ncols; c++) {
-        colvec *v = &b->cols[c];
-        const schema_column *sc = &s->cols[c];
-        size_t vs = batchbuf_value_size(sc);
+        ordo__colvec *v = &b->cols[c];
+        const ordo_schema_column *sc = &s->cols[c];
+        size_t vs = ordo__batchbuf_value_size(sc);
         v->vsize = vs;
-        if (batchbuf_variable(sc->type)) {
+        if (ordo__batchbuf_variable(sc->type)) {
             v->values_cap = cap_rows * 16 + 64;
-            v->offsets = cli_alloc((cap_rows + 1) * sizeof(int64_t));
-            v->offsets[0] = 0;
+            v->offsets = malloc((cap_rows + 1) * sizeof(int64_t));
+            if (v->offsets)
+                v->offsets[0] = 0;
         } else if (sc->type == ORDO_TYPE_BOOL) {
             v->values_cap = cap_rows / 8 + 8;
         } else {
             v->values_cap = cap_rows * vs + 8;
         }
-        v->values = cli_alloc(v->values_cap);
-        v->validity = cli_alloc(cap_rows / 8 + 8);
+        v->values = malloc(v->values_cap);
+        v->validity = malloc(cap_rows / 8 + 8);
+        if (!v->values || !v->validity || (ordo__batchbuf_variable(sc->type) && !v->offsets)) {
+            ordo__batchbuf_free(b);
+            return ORDO_ERR_OUT_OF_MEMORY;
+        }
         memset(v->validity, 0xff, cap_rows / 8 + 8);
         if (sc->type == ORDO_TYPE_BOOL)
             memset(v->values, 0, v->values_cap);
     }
+    return ORDO_OK;
 }
 
-void batchbuf_clear(batchbuf *b)
+void ordo__batchbuf_clear(ordo__batchbuf *b)
 {
     for (size_t c = 0; c < b->s->ncols; c++) {
-        colvec *v = &b->cols[c];
+        ordo__colvec *v = &b->cols[c];
         if (v->nulls)
             memset(v->validity, 0xff, b->cap_rows / 8 + 8);
         if (b->s->cols[c].type == ORDO_TYPE_BOOL)
@@ -80,9 +88,9 @@ void batchbuf_clear(batchbuf *b)
     b->rows = 0;
 }
 
-void batchbuf_free(batchbuf *b)
+void ordo__batchbuf_free(ordo__batchbuf *b)
 {
-    for (size_t c = 0; b->cols && c < b->s->ncols; c++) {
+    for (size_t c = 0; b->cols && c < b->s->ncols; c++) { /* a half-made one too */
         free(b->cols[c].values);
         free(b->cols[c].offsets);
         free(b->cols[c].validity);
@@ -92,46 +100,57 @@ void batchbuf_free(batchbuf *b)
     memset(b, 0, sizeof *b);
 }
 
-void batchbuf_set_null(batchbuf *b, size_t c, size_t r)
+void ordo__batchbuf_set_null(ordo__batchbuf *b, size_t c, size_t r)
 {
-    colvec *v = &b->cols[c];
+    ordo__colvec *v = &b->cols[c];
     v->validity[r / 8] &= (uint8_t) ~(1u << (r % 8));
     v->nulls++;
-    const schema_column *sc = &b->s->cols[c];
-    if (batchbuf_variable(sc->type))
+    const ordo_schema_column *sc = &b->s->cols[c];
+    if (ordo__batchbuf_variable(sc->type))
         v->offsets[r + 1] = (int64_t)v->values_len;
     else if (sc->type != ORDO_TYPE_BOOL)
-        memset(batchbuf_slot(b, c, r), 0, v->vsize);
+        memset(ordo__batchbuf_slot(b, c, r), 0, v->vsize);
 }
 
-void batchbuf_set_bool(batchbuf *b, size_t c, size_t r, int on)
+void ordo__batchbuf_set_bool(ordo__batchbuf *b, size_t c, size_t r, int on)
 {
     if (on)
         b->cols[c].values[r / 8] |= (uint8_t)(1u << (r % 8));
 }
 
-uint8_t *batchbuf_reserve_bytes(batchbuf *b, size_t c, size_t r, size_t n)
+uint8_t *ordo__batchbuf_reserve_bytes(ordo__batchbuf *b, size_t c, size_t r, size_t n)
 {
-    colvec *v = &b->cols[c];
-    v->values = cli_grow(v->values, &v->values_cap, v->values_len + n, 64);
+    ordo__colvec *v = &b->cols[c];
+    if (v->values_len + n > v->values_cap) {
+        size_t cap = v->values_cap < 64 ? 64 : v->values_cap;
+        while (cap < v->values_len + n)
+            cap = cap > SIZE_MAX / 2 ? v->values_len + n : cap * 2;
+        uint8_t *p = realloc(v->values, cap);
+        if (!p)
+            return NULL;
+        v->values = p, v->values_cap = cap;
+    }
     uint8_t *at = v->values + v->values_len;
     v->values_len += n;
     v->offsets[r + 1] = (int64_t)v->values_len;
     return at;
 }
 
-void batchbuf_push_bytes(batchbuf *b, size_t c, size_t r, const void *p, size_t n)
+int ordo__batchbuf_push_bytes(ordo__batchbuf *b, size_t c, size_t r, const void *p, size_t n)
 {
-    uint8_t *at = batchbuf_reserve_bytes(b, c, r, n);
+    uint8_t *at = ordo__batchbuf_reserve_bytes(b, c, r, n);
+    if (!at)
+        return 0;
     if (n)
         memcpy(at, p, n);
+    return 1;
 }
 
-const ordo_column *batchbuf_view(batchbuf *b)
+const ordo_column *ordo__batchbuf_view(ordo__batchbuf *b)
 {
     for (size_t c = 0; c < b->s->ncols; c++) {
-        const schema_column *sc = &b->s->cols[c];
-        colvec *v = &b->cols[c];
+        const ordo_schema_column *sc = &b->s->cols[c];
+        ordo__colvec *v = &b->cols[c];
         b->view[c] = (ordo_column){
             .type = sc->type,
             .values = v->values,
@@ -146,16 +165,16 @@ const ordo_column *batchbuf_view(batchbuf *b)
     return b->view;
 }
 
-void batchbuf_drop_row(batchbuf *b, size_t r)
+void ordo__batchbuf_drop_row(ordo__batchbuf *b, size_t r)
 {
     for (size_t c = 0; c < b->s->ncols; c++) {
-        colvec *v = &b->cols[c];
+        ordo__colvec *v = &b->cols[c];
         ordo_type t = b->s->cols[c].type;
         if (!(v->validity[r / 8] >> (r % 8) & 1)) {
             v->validity[r / 8] |= (uint8_t)(1u << (r % 8));
             v->nulls--;
         }
-        if (batchbuf_variable(t))
+        if (ordo__batchbuf_variable(t))
             v->values_len = (size_t)v->offsets[r];
         else if (t == ORDO_TYPE_BOOL)
             v->values[r / 8] &= (uint8_t) ~(1u << (r % 8));

@@ -1,0 +1,294 @@
+/*
+ * ordo_ingest: rows of text in, keys out, and keys back to text.
+ *
+ *  - schemas: "name TYPE [ASC|DESC] [NULLS FIRST|NULLS LAST], ..." with
+ *    PostgreSQL's type names (DuckDB's for what PostgreSQL lacks), and key
+ *    specs "COL [ASC|DESC] [NULLS FIRST|LAST], ..." over a schema;
+ *  - a streaming reader of CSV as PostgreSQL's COPY ... (FORMAT csv) writes
+ *    it, from a file descriptor, a path or memory;
+ *  - PostgreSQL's text forms of every supported type, both ways: text into
+ *    column buffers for the batch API (ordo_rows), and fields of an ordered
+ *    key back to text (ordo_text_print);
+ *  - the CSV -> keys encoder (ordo_encoder): chunked, on worker threads,
+ *    batches in input order, errors at their exact FILE:LINE:COLUMN;
+ *  - the value form of the non-key columns that `ordo load` stores beside
+ *    each key (SPEC.md §15.2).
+ *
+ * Conventions: every function returns an ordo_status and, when err is not
+ * NULL, fills *err on failure (where the input has positions, err->line and
+ * err->column say where; err->message never holds the position). Nothing
+ * prints, exits or aborts; out of memory is ORDO_ERR_OUT_OF_MEMORY. Objects
+ * are not thread-safe: one thread at a time per object.
+ */
+#ifndef ORDO_INGEST_H
+#define ORDO_INGEST_H
+
+#include "ordo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------- formats */
+
+/* "lexkey", "lexkey-legacy" or "ordered"; 0 for any other name. */
+ORDO_API ordo_format ordo_format_from_name(const char *name);
+/* The name of a format; NULL for a value that is not one. */
+ORDO_API const char *ordo_format_name(ordo_format f);
+
+/* ----------------------------------------------------------- schemas */
+
+/* The SQL types of schemas, whatever the key format. Values are pinned. */
+typedef enum ordo_sql_type {
+    ORDO_SQL_BOOLEAN = 1,
+    ORDO_SQL_TINYINT,
+    ORDO_SQL_SMALLINT,
+    ORDO_SQL_INTEGER,
+    ORDO_SQL_BIGINT,
+    ORDO_SQL_HUGEINT,
+    ORDO_SQL_UTINYINT,
+    ORDO_SQL_USMALLINT,
+    ORDO_SQL_UINTEGER,
+    ORDO_SQL_UBIGINT,
+    ORDO_SQL_REAL,
+    ORDO_SQL_DOUBLE,
+    ORDO_SQL_NUMERIC,
+    ORDO_SQL_TEXT,
+    ORDO_SQL_BPCHAR, /* char(n): trailing spaces do not count */
+    ORDO_SQL_BYTEA,
+    ORDO_SQL_UUID,
+    ORDO_SQL_DATE,
+    ORDO_SQL_TIME,
+    ORDO_SQL_TIMETZ,
+    ORDO_SQL_TIMESTAMP,
+    ORDO_SQL_TIMESTAMPTZ,
+    ORDO_SQL_INTERVAL,
+    ORDO_SQL_INET,
+    ORDO_SQL_CIDR,
+    ORDO_SQL_MACADDR,
+    ORDO_SQL_MACADDR8,
+    ORDO_SQL_PG_LSN,
+    ORDO_SQL_ENUM,  /* enum('label', ...): sorts by the labels' order */
+    ORDO_SQL_BIT,   /* bit(n) and bit varying(n): n is not checked */
+    ORDO_SQL_RECORD /* record(name TYPE, ...): a composite value */
+} ordo_sql_type;
+
+struct ordo_schema;
+
+/* One column of a parsed schema. Read-only for the caller. */
+typedef struct ordo_schema_column {
+    char *name;                 /* any length, never cut */
+    ordo_sql_type sql;
+    const char *sql_name;       /* canonical name ("double precision"), for messages */
+    int desc;                   /* 1 for DESC */
+    int nulls_first;            /* PostgreSQL's default: DESC is NULLS FIRST */
+    int order_given;            /* ASC/DESC/NULLS written explicitly */
+    ordo_type type;             /* the part type in the schema's format */
+    uint8_t time_unit;          /* of TIME parts */
+    uint8_t order;              /* ordo_order, for the ordered format */
+    char *type_spec;            /* enum and record: the type as written, "enum('a','b')" */
+    struct ordo_schema *fields; /* records: the fields */
+    char **labels;              /* enums: the labels, in rank order */
+    size_t nlabels;
+    size_t source;              /* key columns (ordo_schema_key): the table column */
+} ordo_schema_column;
+
+typedef struct ordo_schema {
+    ordo_schema_column *cols;
+    size_t ncols;
+} ordo_schema;
+
+/* Parses a schema for format f into *s (free with ordo_schema_free). A bad
+ * schema is ORDO_ERR_INVALID_ARG with err->message naming the column
+ * ("column 'x': unknown type 'y'"). */
+ORDO_API ordo_status ordo_schema_parse(const char *text, ordo_format f, ordo_schema *s,
+                                       ordo_error *err);
+/* Parses a key spec "COL [ASC|DESC] [NULLS FIRST|LAST], ..." over the
+ * columns of table into *key: the named columns' types in format f, with
+ * their orders; key->cols[k].source is the table column of key column k.
+ * NULL spec: every column, in order. */
+ORDO_API ordo_status ordo_schema_key(const ordo_schema *table, const char *spec, ordo_format f,
+                                     ordo_schema *key, ordo_error *err);
+/* Frees what parse or key allocated; *s becomes empty. NULL is fine. */
+ORDO_API void ordo_schema_free(ordo_schema *s);
+/* "ASC NULLS LAST", ...: the name of a column's order. */
+ORDO_API const char *ordo_order_name(ordo_order o);
+
+/* -------------------------------------------------------- CSV reader */
+
+/* One field of a row: its unquoted bytes (valid until the next row),
+ * whether it was written in quotes (then never NULL: an unquoted empty
+ * field is NULL, "" the empty string), and where it starts (1-based line
+ * and byte column). */
+typedef struct ordo_csv_field {
+    char *p;
+    size_t n;
+    int quoted;
+    size_t line, column;
+} ordo_csv_field;
+
+/* Comma-separated fields, optionally in double quotes with "" for a quote
+ * and line ends allowed inside; LF or CRLF line ends, an optional UTF-8 BOM,
+ * a last line without a line end. Memory is bounded by the longest row. */
+typedef struct ordo_csv_reader ordo_csv_reader;
+
+/* From an open descriptor (read from where it is; not closed), a path, or
+ * n bytes of memory (copied). name, borrowed, is err->file in errors. */
+ORDO_API ordo_status ordo_csv_open_fd(int fd, const char *name, ordo_csv_reader **r,
+                                      ordo_error *err);
+ORDO_API ordo_status ordo_csv_open_path(const char *path, ordo_csv_reader **r, ordo_error *err);
+ORDO_API ordo_status ordo_csv_open_mem(const void *p, size_t n, const char *name,
+                                       ordo_csv_reader **r, ordo_error *err);
+/* The next row: *nfields fields at *fields (0 at the end of input). A
+ * malformed row is ORDO_ERR_BAD_INPUT, a row of over 1 GiB
+ * ORDO_ERR_ROW_TOO_LONG, a read error ORDO_ERR_IO, with err's position. */
+ORDO_API ordo_status ordo_csv_next(ordo_csv_reader *r, const ordo_csv_field **fields,
+                                   size_t *nfields, ordo_error *err);
+ORDO_API void ordo_csv_close(ordo_csv_reader *r);
+/* Appends text as one CSV field to *out: in quotes when empty or when it
+ * holds a comma, quote or line break. */
+typedef struct ordo_buf {
+    char *data; /* malloc'd, NUL-terminated after a call; free with ordo_buf_free */
+    size_t len, cap;
+} ordo_buf;
+ORDO_API ordo_status ordo_csv_field_text(const void *text, size_t n, ordo_buf *out);
+ORDO_API void ordo_buf_free(ordo_buf *b);
+
+/* ------------------------------------------- text forms: text -> rows */
+
+/* Column buffers of a schema, in the batch API's layout: rows are filled
+ * one at a time, column by column, then handed to ordo_batch_size /
+ * ordo_batch_encode as ordo_rows_columns gives them. */
+typedef struct ordo_rows ordo_rows;
+
+/* Room for cap_rows rows of schema s (borrowed: it must outlive *b). */
+ORDO_API ordo_status ordo_rows_open(const ordo_schema *s, size_t cap_rows, ordo_rows **b);
+ORDO_API void ordo_rows_close(ordo_rows *b);
+/* Column c of the row being filled, from PostgreSQL's text form of the
+ * column's type (as COPY ... (FORMAT csv) writes it): an unquoted empty
+ * field is NULL. Bad text is ORDO_ERR_INVALID_VALUE, err->message saying
+ * why (e.g. "out of range"); a full buffer ORDO_ERR_DST_TOO_SMALL. */
+ORDO_API ordo_status ordo_rows_put_text(ordo_rows *b, size_t c, const char *s, size_t n,
+                                        int quoted, ordo_error *err);
+/* Column c of the row being filled as a NULL, or as one value in the
+ * batch layout of the column's type (ordo_column): n is the type's width
+ * (bool: one byte 0 or 1), or the byte length of a variable one. */
+ORDO_API ordo_status ordo_rows_put_null(ordo_rows *b, size_t c);
+/* The width of one value of the column in the batch layout; 0 for bool and
+ * for the variable types (text, bytes, numeric, bit strings, records). */
+ORDO_API size_t ordo_value_size(const ordo_schema_column *c);
+ORDO_API ordo_status ordo_rows_put_value(ordo_rows *b, size_t c, const void *p, size_t n);
+/* The row is complete (every column put), or is forgotten. */
+ORDO_API void ordo_rows_end_row(ordo_rows *b);
+ORDO_API void ordo_rows_drop_row(ordo_rows *b);
+/* The columns of the complete rows (*rows of them), valid until the next
+ * put, end or clear; forget them all with clear. */
+ORDO_API const ordo_column *ordo_rows_columns(ordo_rows *b, size_t *rows);
+ORDO_API void ordo_rows_clear(ordo_rows *b);
+
+/* Single values in PostgreSQL's text forms (the parsers of put_text):
+ * ORDO_ERR_INVALID_VALUE (or ORDO_ERR_OUT_OF_RANGE), *why saying what is
+ * wrong, in words. */
+ORDO_API ordo_status ordo_text_int(const char *s, size_t n, int64_t min, int64_t max,
+                                   int64_t *out, const char **why);
+ORDO_API ordo_status ordo_text_uint(const char *s, size_t n, uint64_t max, uint64_t *out,
+                                    const char **why);
+ORDO_API ordo_status ordo_text_float64(const char *s, size_t n, double *out, const char **why);
+ORDO_API ordo_status ordo_text_float32(const char *s, size_t n, float *out, const char **why);
+
+/* ------------------------------------------- text forms: key -> text */
+
+typedef enum ordo_text_style {
+    ORDO_TEXT_SQL = 0, /* a SQL literal: 'text', NULL */
+    ORDO_TEXT_CSV = 1, /* a CSV field: quoted when needed, NULL empty */
+    ORDO_TEXT_BARE = 2 /* the text itself, NULL empty */
+} ordo_text_style;
+
+/* Reads column c's field from an ordered key and appends PostgreSQL's text
+ * form of it to *out (which loads again to the same key). *is_null (may be
+ * NULL) tells whether it was NULL. A field that does not fit the column is
+ * ORDO_ERR_MALFORMED_KEY. */
+ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
+                                     ordo_text_style style, ordo_buf *out, bool *is_null);
+
+/* ------------------------------------------------------ value form */
+
+/* The value `ordo load` stores beside a key: columns as their CSV text,
+ * each a LEB128 varint v then v - 1 bytes of text, v = 0 for NULL. */
+#define ORDO_ROW_VALUE_MAX(n) ((n) + 10) /* room one column of n bytes may take */
+/* Writes one column at dst (ORDO_ROW_VALUE_MAX(n) bytes of room); returns
+ * the bytes written. */
+ORDO_API size_t ordo_row_value_put(uint8_t *dst, const void *text, size_t n, int is_null);
+/* Reads one column from *p (below end) and advances: ORDO_ERR_MALFORMED_KEY
+ * when the bytes are not a column. */
+ORDO_API ordo_status ordo_row_value_next(const uint8_t **p, const uint8_t *end,
+                                         const uint8_t **text, size_t *n, int *is_null);
+
+/* ------------------------------------------------- CSV -> key batches */
+
+typedef struct ordo_encoder ordo_encoder;
+
+typedef struct ordo_encoder_options {
+    size_t threads;       /* worker threads; 0: parse and encode in ordo_encoder_next */
+    int header;           /* the first row holds the column names (checked) */
+    size_t max_row_bytes; /* a row (line end included) over this is ORDO_ERR_ROW_TOO_LONG; 0: 1 GiB */
+    int values;           /* also give each row's value (the form above) */
+    int values_all;       /* the value holds every column, key columns too */
+    int skip_bad_rows;    /* a bad row is skipped and reported in its batch's rejects */
+    const char *name;     /* the input's name: err->file; NULL: "<input>" */
+} ordo_encoder_options;
+
+/* A row that skip_bad_rows skipped: where and why, and the row as CSV
+ * (a line, its line end included) for a file of rejects. */
+typedef struct ordo_reject {
+    uint64_t line, column;
+    const char *message;
+    const char *row;
+    size_t row_len;
+} ordo_reject;
+
+/* Consecutive rows of the input, in input order. Valid until the next
+ * ordo_encoder_next or ordo_encoder_close. */
+typedef struct ordo_encoder_batch {
+    size_t rows;
+    const uint8_t *keys;          /* key i is keys[key_offsets[i] .. key_offsets[i + 1]) */
+    const size_t *key_offsets;    /* rows + 1 */
+    const uint8_t *values;        /* with options.values, likewise; else NULL */
+    const size_t *value_offsets;
+    const uint64_t *lines;        /* the line each row starts on */
+    const uint64_t *key_columns;  /* the byte column of each row's first key field */
+    const ordo_reject *rejects;   /* skip_bad_rows: the bad rows among them */
+    size_t nrejects;
+} ordo_encoder_batch;
+
+/* An encoder of the rows of table (borrowed) into keys of the key spec's
+ * columns (NULL: every column, in order; see ordo_schema_key) in format f.
+ * Every field is checked, key or not. */
+ORDO_API ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec,
+                                       ordo_format f, const ordo_encoder_options *o,
+                                       ordo_encoder **e, ordo_error *err);
+/* The key columns (valid until close). */
+ORDO_API const ordo_schema *ordo_encoder_key(const ordo_encoder *e);
+/* Its input, once: a descriptor (read from where it is; not closed), a path
+ * or n bytes of memory (borrowed until close). */
+ORDO_API ordo_status ordo_encoder_input_fd(ordo_encoder *e, int fd, ordo_error *err);
+ORDO_API ordo_status ordo_encoder_input_path(ordo_encoder *e, const char *path, ordo_error *err);
+ORDO_API ordo_status ordo_encoder_input_mem(ordo_encoder *e, const void *p, size_t n,
+                                            ordo_error *err);
+/* The next batch, NULL at the end. The first bad row ends the input: the
+ * rows before it come as batches, then its error, at its exact position
+ * whichever worker met it (ORDO_ERR_BAD_INPUT, ORDO_ERR_ROW_TOO_LONG,
+ * ORDO_ERR_IO for a read error, ORDO_ERR_OUT_OF_MEMORY); after an error
+ * every call returns it again. */
+ORDO_API ordo_status ordo_encoder_next(ordo_encoder *e, const ordo_encoder_batch **b,
+                                       ordo_error *err);
+/* Input bytes read so far. */
+ORDO_API uint64_t ordo_encoder_bytes_read(const ordo_encoder *e);
+/* Stops the workers and frees everything. NULL is fine. */
+ORDO_API void ordo_encoder_close(ordo_encoder *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

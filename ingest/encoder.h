@@ -1,0 +1,83 @@
+/* The CSV -> key batch encoder's parts: the input cut into chunks of whole
+ * rows (chunker.c), a chunk parsed and encoded (encode_chunk.c), and the
+ * workers that run chunks and hand them out in input order (encoder.c). */
+#ifndef ORDO_INGEST_ENCODER_H
+#define ORDO_INGEST_ENCODER_H
+
+#include "columns.h"
+
+#include <stdio.h>
+
+/* About this many bytes of input per chunk. */
+#define ORDO__CHUNK_BYTES ((size_t)1 << 20)
+/* Rows encoded per ordo_batch_encode call. */
+#define ORDO__BATCH_ROWS 16384
+/* Rows longer than this (line end included) by default: PostgreSQL holds
+ * no field over 1 GB either. */
+#define ORDO__MAX_ROW ((size_t)1 << 30)
+
+typedef struct ordo__bytes {
+    char *p;
+    size_t len, cap;
+} ordo__bytes;
+
+/* Room for n more bytes at p + len: 0 when out of memory. */
+int ordo__bytes_room(ordo__bytes *b, size_t n);
+
+/* What a run shares: read-only once the workers start. */
+typedef struct ordo__job {
+    const ordo_schema *table;
+    ordo_schema key;  /* key.cols[k].source: its table column */
+    int *is_key;      /* per table column */
+    ordo_format fmt;
+    int header, values, values_all, skip_bad;
+    size_t max_row;
+} ordo__job;
+
+/* One chunk of whole rows and everything made of it. */
+typedef struct ordo__chunk {
+    ordo__bytes in;     /* the rows */
+    int too_long;       /* instead: the start of a row longer than the limit */
+    size_t first_line;  /* the line the rows start on */
+    int first;          /* the input's first chunk: it holds the header */
+    /* results */
+    ordo__batchbuf kb;  /* key columns of rows not yet encoded */
+    ordo__batchbuf vb;  /* one row, for checking the other columns */
+    int bufs_ready;
+    ordo__bytes keys, vals, rejtext;
+    size_t *koff, *voff, *tmp_off;
+    uint64_t *lines, *kcols;
+    size_t rows, rows_cap;  /* rows encoded; room of the per-row arrays */
+    ordo_reject *rejects;
+    size_t nrejects, rejects_cap;
+    int failed;         /* err ends the chunk, after its rows */
+    ordo_error err;
+    ordo_encoder_batch batch;
+    int done;           /* under the pool's lock */
+} ordo__chunk;
+
+/* Parses and encodes the chunk's rows: a worker's task. */
+void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch);
+void ordo__chunk_free(ordo__chunk *ch);
+
+/* The input: a stream or memory, cut into chunks of whole rows. */
+typedef struct ordo__input {
+    FILE *f;               /* or */
+    const char *mem;
+    size_t mem_len, mem_at;
+    size_t max_row;
+    uint32_t *idx;         /* a slice's structure */
+    ordo__bytes carry;     /* the start of a row the last chunk did not end */
+    size_t line;           /* the line the next chunk starts on */
+    int eof, started, read_error, oom;
+    uint64_t bytes;        /* read so far */
+} ordo__input;
+
+ordo_status ordo__input_init(ordo__input *in, size_t max_row);
+void ordo__input_free(ordo__input *in);
+/* Fills ch->in with the next whole rows; 0 at the end of input (or on a
+ * read error: in->read_error, or out of memory: in->oom). A row not ended
+ * after in->max_row bytes ends the input: the chunk says so (too_long). */
+int ordo__input_chunk(ordo__input *in, ordo__chunk *ch);
+
+#endif

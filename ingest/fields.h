@@ -1,0 +1,26 @@
+/* One CSV field's text, in PostgreSQL's text form for the column's SQL type,
+ * parsed into row r of column c of a batch buffer. */
+#ifndef ORDO_INGEST_FIELDS_H
+#define ORDO_INGEST_FIELDS_H
+
+#include "columns.h"
+#include "csv.h"
+
+/* The message of a failed allocation: compare the pointer. */
+extern const char ordo__out_of_memory[];
+
+/* NULL when stored, else a message saying what is wrong with the text
+ * (ordo__out_of_memory when memory ran out). An unquoted empty field is
+ * NULL; `quoted` marks text written in quotes. */
+const char *ordo__field_put(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted);
+
+/* 1 when the row holds the schema's column names in order; else 0 with
+ * err's status, position and message (not its file). */
+int ordo__header_check(const ordo__csv_reader *rd, const ordo_schema *s, ordo_error *err);
+/* "column 'c' (type): why: 'text'" at the field, for a bad field. */
+void ordo__field_error(const ordo_csv_field *fl, const ordo_schema_column *sc, const char *why,
+                       ordo_error *err);
+/* "expected N fields, found M" at the row's end, for a row of the wrong width. */
+void ordo__field_count_error(const ordo__csv_reader *rd, size_t ncols, ordo_error *err);
+
+#endif
