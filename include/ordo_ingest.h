@@ -228,6 +228,8 @@ ORDO_API ordo_status ordo_row_value_next(const uint8_t **p, const uint8_t *end,
 
 typedef struct ordo_encoder ordo_encoder;
 
+struct ordo_encoder_batch;
+
 typedef struct ordo_encoder_options {
     size_t threads;       /* worker threads; 0: parse and encode in ordo_encoder_next */
     int header;           /* the first row holds the column names (checked) */
@@ -236,6 +238,16 @@ typedef struct ordo_encoder_options {
     int values_all;       /* the value holds every column, key columns too */
     int skip_bad_rows;    /* a bad row is skipped and reported in its batch's rejects */
     const char *name;     /* the input's name: err->file; NULL: "<input>" */
+    /* Called on the thread that encodes a batch (a worker; the caller's
+     * with threads 0), for work on it that should run in parallel too, such
+     * as formatting its keys: once for each part of the batch as its keys
+     * are made (consecutive rows, in order; the part's arrays are indexed
+     * from 0, its offsets point into its keys), appending to out (one per
+     * batch, empty at its start: grow out->data with realloc, advance
+     * out->len). What it appended comes with the batch as output. Returns 0
+     * when out of memory. NULL: no output. */
+    int (*format)(void *ctx, const struct ordo_encoder_batch *b, ordo_buf *out);
+    void *format_ctx;
 } ordo_encoder_options;
 
 /* A row that skip_bad_rows skipped: where and why, and the row as CSV
@@ -259,6 +271,8 @@ typedef struct ordo_encoder_batch {
     const uint64_t *key_columns;  /* the byte column of each row's first key field */
     const ordo_reject *rejects;   /* skip_bad_rows: the bad rows among them */
     size_t nrejects;
+    const char *output;           /* what options.format wrote; else NULL */
+    size_t output_len;
 } ordo_encoder_batch;
 
 /* An encoder of the rows of table (borrowed) into keys of the key spec's

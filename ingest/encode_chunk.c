@@ -74,6 +74,20 @@ static int encode_pending(const ordo__job *j, ordo__chunk *ch)
         ch->koff[ch->rows + r + 1] = ch->keys.len + ch->tmp_off[r + 1];
     ch->keys.len += total;
     ch->rows += n;
+    if (j->format) { /* the caller's work on these rows, while their keys are in cache */
+        ordo_encoder_batch part = {0};
+        part.rows = n;
+        part.keys = (const uint8_t *)ch->keys.p;
+        part.key_offsets = ch->koff + ch->rows - n;
+        part.lines = ch->lines + ch->rows - n;
+        part.key_columns = ch->kcols + ch->rows - n;
+        if (j->values) {
+            part.values = (const uint8_t *)ch->vals.p;
+            part.value_offsets = ch->voff + ch->rows - n;
+        }
+        if (!j->format(j->format_ctx, &part, &ch->output))
+            return oom(ch);
+    }
     return 1;
 }
 
@@ -151,14 +165,15 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
     if (j->values)
         for (size_t c = 0; c < t->ncols; c++)
             need += ORDO_ROW_VALUE_MAX(rd->fields[c].n);
-    if (!rows_room(ch, at_row + 1) || !ordo__bytes_room(&ch->vals, need)) {
+    if ((at_row + 1 > ch->rows_cap && !rows_room(ch, at_row + 1)) ||
+        (need && !ordo__bytes_room(&ch->vals, need))) {
         memset(e, 0, sizeof *e);
         e->status = ORDO_ERR_OUT_OF_MEMORY;
         snprintf(e->message, sizeof e->message, "out of memory");
         return 0;
     }
     for (size_t k = 0; k < j->key.ncols; k++) {
-        const ordo_csv_field *f = &rd->fields[j->key.cols[k].source];
+        const ordo_csv_field *f = &rd->fields[j->src[k]];
         const char *why = ordo__field_put(&ch->kb, k, r, f->p, f->n, f->quoted);
         if (why) {
             ordo__field_error(f, &j->key.cols[k], why, e);
@@ -167,7 +182,7 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
         }
     }
     size_t at = ch->vals.len;
-    for (size_t c = 0; c < t->ncols; c++) {
+    for (size_t c = 0; (j->values || j->others) && c < t->ncols; c++) {
         const ordo_csv_field *f = &rd->fields[c];
         if (!j->is_key[c]) {
             const char *why = ordo__field_put(&ch->vb, c, 0, f->p, f->n, f->quoted);
@@ -183,8 +198,9 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
                                      f->n == 0 && !f->quoted);
     }
     ch->lines[at_row] = rd->fields[0].line;
-    ch->kcols[at_row] = rd->fields[j->key.cols[0].source].column;
-    ch->voff[at_row + 1] = ch->vals.len = at;
+    ch->kcols[at_row] = rd->fields[j->src[0]].column;
+    if (j->values)
+        ch->voff[at_row + 1] = ch->vals.len = at;
     ch->kb.rows++;
     return 1;
 }
@@ -230,11 +246,13 @@ static void publish(const ordo__job *j, ordo__chunk *ch)
     b->key_columns = ch->kcols;
     b->rejects = ch->rejects;
     b->nrejects = ch->nrejects;
+    if (j->format) /* what the format hook appended, part by part */
+        b->output = ch->output.data, b->output_len = ch->output.len;
 }
 
 void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch)
 {
-    ch->keys.len = ch->vals.len = ch->rejtext.len = 0;
+    ch->keys.len = ch->vals.len = ch->rejtext.len = ch->output.len = 0;
     ch->rows = ch->nrejects = 0;
     ch->failed = 0;
     memset(&ch->err, 0, sizeof ch->err);
@@ -298,6 +316,7 @@ void ordo__chunk_free(ordo__chunk *ch)
     ordo__batchbuf_free(&ch->kb); /* a zeroed one too */
     ordo__batchbuf_free(&ch->vb);
     free(ch->in.p), free(ch->keys.p), free(ch->vals.p), free(ch->rejtext.p);
+    free(ch->output.data);
     free(ch->koff), free(ch->voff), free(ch->tmp_off), free(ch->lines), free(ch->kcols);
     free(ch->rejects);
     memset(ch, 0, sizeof *ch);

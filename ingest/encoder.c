@@ -97,21 +97,26 @@ ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec, or
     j->values_all = o->values_all;
     j->skip_bad = o->skip_bad_rows;
     j->max_row = o->max_row_bytes ? o->max_row_bytes : ORDO__MAX_ROW;
+    j->format = o->format;
+    j->format_ctx = o->format_ctx;
     j->is_key = calloc(table->ncols ? table->ncols : 1, sizeof *j->is_key);
+    j->src = calloc(j->key.ncols ? j->key.ncols : 1, sizeof *j->src);
     /* A chunk per worker, one more being read and one held by the caller.
      * No worker: one slot, run in the caller's thread. */
     size_t workers = o->threads;
     e->nalloc = e->nslots = workers ? workers + 2 : 1;
     e->slots = calloc(e->nslots, sizeof *e->slots);
     e->tids = calloc(workers ? workers : 1, sizeof *e->tids);
-    if (!j->is_key || !e->slots || !e->tids ||
+    if (!j->is_key || !j->src || !e->slots || !e->tids ||
         ordo__input_init(&e->in, j->max_row) != ORDO_OK) {
         set_err(e, err, ORDO_ERR_OUT_OF_MEMORY, 0, 0, "out of memory");
         ordo_encoder_close(e);
         return ORDO_ERR_OUT_OF_MEMORY;
     }
     for (size_t k = 0; k < j->key.ncols; k++)
-        j->is_key[j->key.cols[k].source] = 1;
+        j->is_key[j->src[k] = j->key.cols[k].source] = 1;
+    for (size_t c = 0; c < table->ncols; c++)
+        j->others |= !j->is_key[c];
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->work, NULL);
     pthread_cond_init(&e->done, NULL);
@@ -294,7 +299,7 @@ void ordo_encoder_close(ordo_encoder *e)
     }
     for (size_t i = 0; e->slots && i < e->nalloc; i++)
         ordo__chunk_free(&e->slots[i]);
-    free(e->slots), free(e->tids), free(e->job.is_key);
+    free(e->slots), free(e->tids), free(e->job.is_key), free(e->job.src);
     ordo__input_free(&e->in);
     ordo_schema_free(&e->job.key);
     free(e);

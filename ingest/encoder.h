@@ -29,9 +29,13 @@ typedef struct ordo__job {
     const ordo_schema *table;
     ordo_schema key;  /* key.cols[k].source: its table column */
     int *is_key;      /* per table column */
+    size_t *src;      /* per key column: its table column (key.cols[k].source, packed) */
+    int others;       /* a column that is not a key column: checked apart */
     ordo_format fmt;
     int header, values, values_all, skip_bad;
     size_t max_row;
+    int (*format)(void *ctx, const struct ordo_encoder_batch *b, ordo_buf *out);
+    void *format_ctx;
 } ordo__job;
 
 /* One chunk of whole rows and everything made of it. */
@@ -53,6 +57,7 @@ typedef struct ordo__chunk {
     int failed;         /* err ends the chunk, after its rows */
     ordo_error err;
     ordo_encoder_batch batch;
+    ordo_buf output;    /* what the job's format hook wrote */
     int done;           /* under the pool's lock */
 } ordo__chunk;
 

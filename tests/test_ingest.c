@@ -536,6 +536,26 @@ typedef enum { FROM_MEM, FROM_PATH, FROM_FD } source;
 
 /* Runs the encoder and checks every batch against the reference, in
  * order; returns the final status (err filled). */
+/* A format hook: each row's line (8 bytes) then its key, appended. */
+static int line_and_key(void *ctx, const ordo_encoder_batch *b, ordo_buf *out)
+{
+    (void)ctx;
+    for (size_t r = 0; r < b->rows; r++) {
+        size_t n = b->key_offsets[r + 1] - b->key_offsets[r];
+        if (out->len + 8 + n > out->cap) {
+            size_t cap = 2 * (out->len + 8 + n);
+            char *p = realloc(out->data, cap);
+            if (!p)
+                return 0;
+            out->data = p, out->cap = cap;
+        }
+        memcpy(out->data + out->len, &b->lines[r], 8);
+        memcpy(out->data + out->len + 8, b->keys + b->key_offsets[r], n);
+        out->len += 8 + n;
+    }
+    return 1;
+}
+
 static ordo_status run_encoder(const char *csv, size_t len, const ordo_schema *table,
                                const char *spec, ordo_format fmt, const ordo_encoder_options *o,
                                source from, const keyset *want, size_t *rows_seen, ordo_error *err)
@@ -561,13 +581,24 @@ static ordo_status run_encoder(const char *csv, size_t len, const ordo_schema *t
     ordo_status st;
     size_t at = 0;
     while ((st = ordo_encoder_next(enc, &b, err)) == ORDO_OK && b) {
+        size_t out_at = 0; /* the format hook's output: the batch's rows, in order */
         for (size_t r = 0; r < b->rows; r++, at++) {
             assert_true(at < want->rows);
             size_t n = b->key_offsets[r + 1] - b->key_offsets[r];
             assert_int_equal(n, want->offs[at + 1] - want->offs[at]);
             assert_memory_equal(b->keys + b->key_offsets[r], want->keys + want->offs[at], n);
             assert_int_equal(b->lines[r], want->lines[at]);
+            if (o->format) {
+                assert_true(out_at + 8 + n <= b->output_len);
+                assert_memory_equal(b->output + out_at, &b->lines[r], 8);
+                assert_memory_equal(b->output + out_at + 8, want->keys + want->offs[at], n);
+                out_at += 8 + n;
+            }
         }
+        if (o->format)
+            assert_int_equal(out_at, b->output_len);
+        else
+            assert_null(b->output);
     }
     if (st == ORDO_OK)
         assert_null(b);
@@ -615,6 +646,7 @@ static void encoder_keys(void **state)
             o.threads = thread_counts[t];
             o.header = 1;
             o.name = "big.csv";
+            o.format = (i + t) % 2 ? line_and_key : NULL;
             size_t seen = 0;
             source from = (source)((i + t) % 3);
             assert_status(run_encoder(csv, len, &table, cases[i].spec, cases[i].fmt, &o, from,

@@ -10,14 +10,24 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The batch's keys as lowercase hex lines, or as 4-byte big-endian lengths
- * and the bytes (raw). */
-static void write_keys(const ordo_encoder_batch *b, int raw, char **buf, size_t *cap)
+/* The keys of a part of a batch as lowercase hex lines, or as 4-byte
+ * big-endian lengths and the bytes (raw), appended to out: the encoder's
+ * format hook, so that the workers format in parallel (while the keys are
+ * in cache) and the main thread only writes. */
+static int format_keys(void *ctx, const ordo_encoder_batch *b, ordo_buf *out)
 {
+    int raw = *(const int *)ctx;
     size_t total = b->key_offsets[b->rows];
-    size_t need = (raw ? total : 2 * total) + (raw ? 4 : 1) * b->rows;
-    *buf = cli_grow(*buf, cap, need, 4096);
-    char *p = *buf;
+    size_t base = b->key_offsets[0];
+    size_t need = out->len + (raw ? total - base : 2 * (total - base)) + (raw ? 4 : 1) * b->rows;
+    if (need > out->cap) {
+        size_t cap = need + need / 2;
+        char *p = realloc(out->data, cap);
+        if (!p)
+            return 0;
+        out->data = p, out->cap = cap;
+    }
+    char *p = out->data + out->len;
     for (size_t r = 0; r < b->rows; r++) {
         const uint8_t *k = b->keys + b->key_offsets[r];
         size_t n = b->key_offsets[r + 1] - b->key_offsets[r];
@@ -32,9 +42,8 @@ static void write_keys(const ordo_encoder_batch *b, int raw, char **buf, size_t 
             p += len + 1;
         }
     }
-    size_t len = (size_t)(p - *buf);
-    if (len && fwrite(*buf, 1, len, stdout) != len)
-        cli_write_error();
+    out->len = (size_t)(p - out->data);
+    return 1;
 }
 
 int encode_csv(const char *format, const char *schema_text, int header, const char *output,
@@ -63,18 +72,18 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     o.header = header;
     o.max_row_bytes = max_row;
     o.name = name;
+    o.format = format_keys;
+    o.format_ctx = &raw;
     ordo_encoder *enc = NULL;
     if (ordo_encoder_open(&s, NULL, fmt, &o, &enc, &e) != ORDO_OK ||
         ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)
         cli_fail("encode: %s", e.message);
-    char *buf = NULL;
-    size_t cap = 0;
     const ordo_encoder_batch *b;
     ordo_status st;
     while ((st = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b)
-        write_keys(b, raw, &buf, &cap);
+        if (b->output_len && fwrite(b->output, 1, b->output_len, stdout) != b->output_len)
+            cli_write_error();
     ordo_encoder_close(enc);
-    free(buf);
     if (fd > 0)
         close(fd);
     ordo_schema_free(&s);
