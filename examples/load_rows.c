@@ -47,11 +47,8 @@ int main(int argc, char **argv)
     ordo_sst_writer_stats(sst, &st);
     ordo_table_meta meta = {"ordered", "score DESC, id", "id bigint, score integer, name text",
                             st.rows, NULL};
-    ordo_sst_file files[64];
     size_t n = ordo_sst_writer_files(sst);
-    for (size_t i = 0; i < n && i < 64; i++) /* one here: 64 MiB of rows make a file of 256 */
-        files[i] = *ordo_sst_writer_file(sst, i);
-    CHECK(ordo_ingest(db, 1, files, n, &meta, &e)); /* 4. all at once */
+    CHECK(ordo_ingest(db, 1, ordo_sst_writer_file(sst, 0), n, &meta, &e)); /* 4. all at once */
     printf("%llu rows in %zu SST files\n", (unsigned long long)st.rows, n);
     ordo_sst_writer_close(sst), ordo_runs_close(runs), ordo_run_writer_close(rw);
     ordo_db_close(db);

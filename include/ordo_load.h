@@ -210,7 +210,8 @@ ORDO_API ordo_status ordo_sst_writer_add(ordo_sst_writer *w, const void *key, si
 /* Writes the last rows and finishes the files. */
 ORDO_API ordo_status ordo_sst_writer_finish(ordo_sst_writer *w, ordo_error *err);
 ORDO_API void ordo_sst_writer_stats(const ordo_sst_writer *w, ordo_load_stats *s);
-/* After finish: the files, in key order (valid until close). */
+/* After finish: the files, in key order (valid until close), one array:
+ * ordo_sst_writer_file(w, 0) can be given to ordo_ingest with the count. */
 ORDO_API size_t ordo_sst_writer_files(const ordo_sst_writer *w);
 ORDO_API const ordo_sst_file *ordo_sst_writer_file(const ordo_sst_writer *w, size_t i);
 /* Frees the writer; unfinished files are removed, finished ones stay. */

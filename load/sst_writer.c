@@ -43,6 +43,7 @@ struct ordo_sst_writer {
     size_t tail_len, tail_cap;
     ordo_error werr;      /* the file writer's first error */
     int finished;
+    ordo_sst_file *pub;   /* after finish: the files, one array (for ordo_ingest) */
 };
 
 /* The file writer's failure, kept for the feeding side (under the thread's
@@ -319,6 +320,10 @@ ordo_status ordo_sst_writer_finish(ordo_sst_writer *w, ordo_error *err)
     if (writer_status(w, err) == ORDO_OK && w->f)
         end_file(w, NULL);
     ordo_status s = writer_status(w, err);
+    if (s == ORDO_OK && !(w->pub = malloc((w->nfiles ? w->nfiles : 1) * sizeof *w->pub)))
+        s = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (size_t i = 0; s == ORDO_OK && i < w->nfiles; i++)
+        w->pub[i] = w->files[i].pub;
     w->finished = s == ORDO_OK;
     return s;
 }
@@ -329,7 +334,7 @@ size_t ordo_sst_writer_files(const ordo_sst_writer *w) { return w->finished ? w-
 
 const ordo_sst_file *ordo_sst_writer_file(const ordo_sst_writer *w, size_t i)
 {
-    return w->finished && i < w->nfiles ? &w->files[i].pub : NULL;
+    return w->finished && i < w->nfiles ? &w->pub[i] : NULL;
 }
 
 void ordo_sst_writer_close(ordo_sst_writer *w)
@@ -344,7 +349,7 @@ void ordo_sst_writer_close(ordo_sst_writer *w)
             unlink(w->files[i].path);
         free(w->files[i].path), free(w->files[i].smallest), free(w->files[i].largest);
     }
-    free(w->files), free(w->tail);
+    free(w->files), free(w->tail), free(w->pub);
     free(w->blocks[0].p), free(w->blocks[1].p);
     free(w->dir), free(w->prefix);
     free(w);

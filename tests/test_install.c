@@ -26,6 +26,7 @@ static void install_and_consume(void **state)
                         ORDO_BUILD_DIR, prefix, prefix), 0);
     /* find_package(ordo) + ordo::ordo */
     assert_int_equal(t_sh("'%s' -S '%s' -B '%s/consumer-build' -DCMAKE_PREFIX_PATH='%s' "
+                        "-DORDO_EXAMPLES_DIR='" ORDO_EXAMPLES_DIR "' "
                         "-DCMAKE_C_COMPILER='%s' > '%s/consumer.log' 2>&1 && "
                         "'%s' --build '%s/consumer-build' >> '%s/consumer.log' 2>&1",
                         ORDO_CMAKE, ORDO_CONSUMER_DIR, prefix, prefix, ORDO_C_COMPILER, prefix,
@@ -47,24 +48,34 @@ static void install_and_consume(void **state)
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f00800000000000002a0001\n");
 #ifdef ORDO_WITH_ROCKSDB
-    /* the load library: find_package's ordo::load and pkg-config's ordo-load
-     * each load a table the installed tool then scans */
-    assert_int_equal(t_sh("'%s/consumer-build/consumer_load' '%s/db1' > '%s/out4.txt' && "
-                          "'%s/bin/ordo' scan --db '%s/db1' --tag 2 >> '%s/out4.txt'",
-                          prefix, prefix, prefix, prefix, prefix, prefix),
+    /* examples/load_csv.c, built with find_package (ordo::ingest, ordo::load)
+     * and with pkg-config (ordo-ingest, ordo-load), encodes a CSV and loads
+     * it; the installed tool scans the tables back */
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/in.csv", prefix);
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs("3,c\n1,\"a, b\"\n2,\n", f);
+    fclose(f);
+    static const char want[] = "3 rows\n3,c\n2,\n1,\"a, b\"\n";
+    assert_int_equal(t_sh("'%s/consumer-build/load_csv' '%s/db1' '%s' 2 'id int, v text' 'id DESC' "
+                          "> '%s/out4.txt' && '%s/bin/ordo' scan --db '%s/db1' --tag 2 >> '%s/out4.txt'",
+                          prefix, prefix, csv, prefix, prefix, prefix, prefix),
                      0);
     snprintf(out, sizeof out, "%s/out4.txt", prefix);
     read_file(out, text, sizeof text);
-    assert_string_equal(text, "3 rows\n-10,a\n0,b\n10,c\n");
+    assert_string_equal(text, want);
     assert_int_equal(t_sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo-load.pc)) && "
-                          "export PKG_CONFIG_PATH && '%s' '%s/consumer_load.c' -o '%s/consumer-load-pc' "
-                          "$(pkg-config --cflags --libs --static ordo-load) && "
-                          "'%s/consumer-load-pc' '%s/db2' > '%s/out5.txt'",
-                          prefix, ORDO_C_COMPILER, ORDO_CONSUMER_DIR, prefix, prefix, prefix, prefix),
+                          "export PKG_CONFIG_PATH && '%s' '%s/load_csv.c' -o '%s/load-csv-pc' "
+                          "$(pkg-config --cflags --libs --static ordo-ingest ordo-load) && "
+                          "'%s/load-csv-pc' '%s/db2' '%s' 2 'id int, v text' 'id DESC' > '%s/out5.txt' && "
+                          "'%s/bin/ordo' scan --db '%s/db2' --tag 2 >> '%s/out5.txt'",
+                          prefix, ORDO_C_COMPILER, ORDO_EXAMPLES_DIR, prefix, prefix, prefix, csv,
+                          prefix, prefix, prefix, prefix),
                      0);
     snprintf(out, sizeof out, "%s/out5.txt", prefix);
     read_file(out, text, sizeof text);
-    assert_string_equal(text, "3 rows\n");
+    assert_string_equal(text, want);
 #endif
     /* The tool is installed too. */
     assert_int_equal(t_sh("'%s/bin/ordo' encode string:foo > '%s/out3.txt'", prefix, prefix), 0);

@@ -144,6 +144,8 @@ static ordo_status ingest_writer(ordo_db *db, int tag, ordo_sst_writer **ws, siz
     }
     ordo_table_meta m = meta;
     m.rows = rows;
+    if (nw == 1) /* one writer's files are one array */
+        return ordo_ingest(db, tag, ordo_sst_writer_file(ws[0], 0), n, &m, e);
     return ordo_ingest(db, tag, files, n, &m, e);
 }
 

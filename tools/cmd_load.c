@@ -488,14 +488,10 @@ static double finish_sorted(loader *L, const char *tmp, const ordo_table_meta *m
     L->phase = "ingest";
     progress_show(&L->prog, L->phase, L->stats.rows, L->stats.bytes, 1);
     size_t n = ordo_sst_writer_files(sst);
-    ordo_sst_file *files = cli_alloc((n + 1) * sizeof *files);
-    for (size_t i = 0; i < n; i++)
-        files[i] = *ordo_sst_writer_file(sst, i);
     ordo_table_meta m = *meta;
     m.rows = L->stats.rows;
-    if (ordo_ingest(L->db, o->tag, files, n, &m, &e) != ORDO_OK)
+    if (ordo_ingest(L->db, o->tag, ordo_sst_writer_file(sst, 0), n, &m, &e) != ORDO_OK)
         load_fail_status(&e, "; the database is unchanged");
-    free(files);
     L->sst_files = n;
     ordo_sst_writer_close(sst);
     return t_written;
