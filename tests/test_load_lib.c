@@ -16,7 +16,7 @@ static char g_dir[256];
 typedef struct row {
     uint8_t key[12];
     size_t kn;
-    char val[16];
+    char val[24];
     uint64_t seq;
 } row;
 
