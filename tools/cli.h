@@ -4,6 +4,7 @@
 
 #include "ordo.h"
 #include "ordo_ingest.h"
+#include "options.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -38,6 +39,11 @@ void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len)
 void cli_print_hex(const void *key, size_t n, char end);
 /* "ordo: out of memory" and exit status 1. */
 void cli_out_of_memory(void) __attribute__((noreturn));
+/* opt_parse, or the command's message about its arguments and exit status
+ * 2 (cli_fail). */
+int cli_options(const opt_spec *s, int argc, char **argv, char **pos);
+/* Room for the positional arguments of argc arguments (cli_alloc). */
+char **cli_positional(int argc);
 /* An error of the libraries as "FILE:LINE:COLUMN: message" (without the
  * parts it lacks); a static buffer. */
 const char *cli_where(const ordo_error *e);

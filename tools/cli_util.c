@@ -133,3 +133,18 @@ const char *cli_where(const ordo_error *e)
         snprintf(text, sizeof text, "%.1024s: %s", file, e->message);
     return text;
 }
+
+int cli_options(const opt_spec *s, int argc, char **argv, char **pos)
+{
+    opt_error err;
+    int n = opt_parse(s, argc, argv, pos, &err);
+    if (n >= 0)
+        return n;
+    static char *text; /* reachable until the exit */
+    text = opt_message(s, &err);
+    if (!text)
+        cli_out_of_memory();
+    cli_fail("%s", text);
+}
+
+char **cli_positional(int argc) { return cli_alloc(sizeof(char *) * (size_t)(argc > 0 ? argc : 1)); }

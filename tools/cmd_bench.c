@@ -139,50 +139,32 @@ static double measure(const job *j, ordo_status *status)
     return best;
 }
 
-static const char *opt_arg(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != 0)
-        return NULL;
-    if (*i + 1 >= argc)
-        cli_fail("bench: %s needs a value", name);
-    return argv[++*i];
-}
-
-static size_t parse_count(const char *what, const char *v)
+/* --rows and --batch: into the size_t at dst. */
+static void parse_count(void *dst, const char *what, const char *v)
 {
     char *end;
     unsigned long long x = strtoull(v, &end, 10);
     if (!*v || *end || x == 0 || v[0] == '-')
         cli_fail("bench: %s: expected a positive integer, got '%s'", what, v);
-    return (size_t)x;
+    *(size_t *)dst = (size_t)x;
 }
 
 int cmd_bench(int argc, char **argv)
 {
-    const char *format = "lexkey", *schema_text = NULL, *impls = NULL, *v;
+    const char *format = "lexkey", *schema_text = NULL, *impls = NULL;
     size_t rows = 0, batch = 0;
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if ((v = opt_arg(argc, argv, &i, "--format")))
-            format = v;
-        else if ((v = opt_arg(argc, argv, &i, "--schema")))
-            schema_text = v;
-        else if ((v = opt_arg(argc, argv, &i, "--rows")))
-            rows = parse_count("--rows", v);
-        else if ((v = opt_arg(argc, argv, &i, "--batch")))
-            batch = parse_count("--batch", v);
-        else if ((v = opt_arg(argc, argv, &i, "--impl")))
-            impls = v;
-        else if (!strcmp(argv[i], "--json"))
-            json = 1;
-        else
-            cli_fail("bench: unknown argument '%s'", argv[i]);
-    }
+    const opt opts[] = {
+        {"--format", OPT_STRING, &format, NULL},
+        {"--schema", OPT_STRING, &schema_text, NULL},
+        {"--rows", OPT_CALL, &rows, parse_count},
+        {"--batch", OPT_CALL, &batch, parse_count},
+        {"--impl", OPT_STRING, &impls, NULL},
+        {"--json", OPT_FLAG, &json, NULL},
+    };
+    const opt_spec spec = {"bench", NULL, "unknown argument", OPT_POS_NONE, OPT_EQUALS, opts,
+                           sizeof opts / sizeof opts[0]};
+    cli_options(&spec, argc, argv, NULL);
     if (!schema_text || !rows)
         cli_fail("bench: needs --schema SCHEMA and --rows N");
     ordo_format fmt = ordo_format_from_name(format);

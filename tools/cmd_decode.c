@@ -69,22 +69,14 @@ static int run(int argc, char **argv, int inspect)
 {
     const char *format = "ordered", *schema_text = NULL;
     const char *cmd = inspect ? "inspect" : "decode";
-    int nargs = 0;
-    char **args = cli_alloc(sizeof(char *) * (size_t)argc);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc)
-            format = argv[++i];
-        else if (!strncmp(argv[i], "--format=", 9))
-            format = argv[i] + 9;
-        else if (!strcmp(argv[i], "--schema") && i + 1 < argc)
-            schema_text = argv[++i];
-        else if (!strncmp(argv[i], "--schema=", 9))
-            schema_text = argv[i] + 9;
-        else if (argv[i][0] == '-' && argv[i][1] == '-')
-            cli_fail("%s: unknown option '%s'", cmd, argv[i]);
-        else
-            args[nargs++] = argv[i];
-    }
+    const opt opts[] = {
+        {"--format", OPT_STRING, &format, NULL},
+        {"--schema", OPT_STRING, &schema_text, NULL},
+    };
+    const opt_spec spec = {cmd, NULL, "unknown option", OPT_POS_NOT_LONG,
+                           OPT_EQUALS | OPT_MISSING_UNKNOWN, opts, sizeof opts / sizeof opts[0]};
+    char **args = cli_positional(argc);
+    int nargs = cli_options(&spec, argc, argv, args);
     if (strcmp(format, "ordered"))
         cli_fail("%s: only the ordered format can be decoded (LexKey keys are not decodable)", cmd);
     if (!schema_text)

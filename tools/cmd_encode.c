@@ -132,53 +132,25 @@ static ordo_status add_part(ordo_lexkey *b, const part *p)
     }
 }
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i]. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc)
-        cli_fail("encode: %s needs a value", name);
-    return argv[++*i];
-}
-
 int cmd_encode(int argc, char **argv)
 {
-    const char *format = "lexkey", *schema = NULL, *output = "hex", *threads = NULL, *v;
+    const char *format = "lexkey", *schema = NULL, *output = "hex", *threads = NULL;
     const char *max_row = NULL;
-    int first = 0, last = 0, header = 0, nparts = 0, opts_done = 0, nargs = 0;
-    char **args = cli_alloc(sizeof(char *) * (size_t)argc);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts_done || a[0] != '-' || a[1] != '-') {
-            args[nargs++] = argv[i];
-        } else if (!strcmp(a, "--")) {
-            opts_done = 1;
-        } else if ((v = opt_value(argc, argv, &i, "--format"))) {
-            format = v;
-        } else if ((v = opt_value(argc, argv, &i, "--schema"))) {
-            schema = v;
-        } else if ((v = opt_value(argc, argv, &i, "--output"))) {
-            output = v;
-        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
-            threads = v;
-        } else if ((v = opt_value(argc, argv, &i, "--max-row-bytes"))) {
-            max_row = v;
-        } else if (!strcmp(a, "--header")) {
-            header = 1;
-        } else if (!strcmp(a, "--first")) {
-            first = 1;
-        } else if (!strcmp(a, "--last")) {
-            last = 1;
-        } else {
-            cli_fail("encode: unknown option '%s'", a);
-        }
-    }
+    int first = 0, last = 0, header = 0, nparts = 0;
+    const opt opts[] = {
+        {"--format", OPT_STRING, &format, NULL},
+        {"--schema", OPT_STRING, &schema, NULL},
+        {"--output", OPT_STRING, &output, NULL},
+        {"--threads", OPT_STRING, &threads, NULL},
+        {"--max-row-bytes", OPT_STRING, &max_row, NULL},
+        {"--header", OPT_FLAG, &header, NULL},
+        {"--first", OPT_FLAG, &first, NULL},
+        {"--last", OPT_FLAG, &last, NULL},
+    };
+    const opt_spec spec = {"encode", NULL, "unknown option", OPT_POS_NOT_LONG,
+                           OPT_EQUALS | OPT_DOUBLE_DASH, opts, sizeof opts / sizeof opts[0]};
+    char **args = cli_positional(argc);
+    int nargs = cli_options(&spec, argc, argv, args);
     if (schema) {
         if (first || last)
             cli_fail("encode: --first/--last apply to PART arguments, not to --schema input");

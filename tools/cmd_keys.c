@@ -5,33 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Matches "--name VALUE" or "--name=VALUE"; advances *i past the value. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return 0;
-    if (argv[*i][n] == '=') {
-        *value = argv[*i] + n + 1;
-        return 1;
-    }
-    if (argv[*i][n] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        cli_fail("%s needs a value", name);
-    *value = argv[++*i];
-    return 1;
-}
-
 int cmd_pk(int argc, char **argv)
 {
     const char *part = NULL, *row = NULL, *split = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!opt_value(argc, argv, &i, "--partition", &part) &&
-            !opt_value(argc, argv, &i, "--row", &row) &&
-            !opt_value(argc, argv, &i, "--split", &split))
-            cli_fail("pk: unknown argument '%s'", argv[i]);
-    }
+    const opt opts[] = {
+        {"--partition", OPT_STRING, &part, NULL},
+        {"--row", OPT_STRING, &row, NULL},
+        {"--split", OPT_STRING, &split, NULL},
+    };
+    const opt_spec spec = {"pk", NULL, "unknown argument", OPT_POS_NONE,
+                           OPT_EQUALS | OPT_NEEDS_BARE, opts, sizeof opts / sizeof opts[0]};
+    cli_options(&spec, argc, argv, NULL);
     if (split) {
         if (part || row)
             cli_fail("pk: --split cannot be combined with --partition or --row");
@@ -64,12 +48,14 @@ int cmd_pk(int argc, char **argv)
 int cmd_range(int argc, char **argv)
 {
     const char *part = NULL, *lo = "", *up = "";
-    for (int i = 1; i < argc; i++) {
-        if (!opt_value(argc, argv, &i, "--partition", &part) &&
-            !opt_value(argc, argv, &i, "--lower", &lo) &&
-            !opt_value(argc, argv, &i, "--upper", &up))
-            cli_fail("range: unknown argument '%s'", argv[i]);
-    }
+    const opt opts[] = {
+        {"--partition", OPT_STRING, &part, NULL},
+        {"--lower", OPT_STRING, &lo, NULL},
+        {"--upper", OPT_STRING, &up, NULL},
+    };
+    const opt_spec spec = {"range", NULL, "unknown argument", OPT_POS_NONE,
+                           OPT_EQUALS | OPT_NEEDS_BARE, opts, sizeof opts / sizeof opts[0]};
+    cli_options(&spec, argc, argv, NULL);
     if (!part)
         cli_fail("range: needs --partition HEX");
     uint8_t *p, *l, *u;

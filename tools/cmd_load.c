@@ -245,7 +245,7 @@ static void read_input(loader *L)
 
 /* A size: digits, an optional fraction, an optional unit (K, M, G; KiB,
  * MiB, GiB). Nothing else: no sign, space, exponent, hex, nan or inf. */
-static uint64_t parse_size(const char *what, const char *s)
+static void parse_size(void *dst, const char *what, const char *s)
 {
     const char *p = s;
     size_t digits = 0;
@@ -266,7 +266,20 @@ static uint64_t parse_size(const char *what, const char *s)
     double v = digits ? strtod(s, NULL) * (double)unit : 0;
     if (!digits || v < 1 || v > 1e15)
         cli_fail("load: %s: expected a size such as 256M, 1.5G or 65536, got '%s'", what, s);
-    return (uint64_t)v;
+    *(uint64_t *)dst = (uint64_t)v;
+}
+
+/* --tag: 0 to 254 into the int at dst. */
+static void parse_tag(void *dst, const char *what, const char *tag)
+{
+    (void)what;
+    int t = 0;
+    size_t n = strspn(tag, "0123456789");
+    for (size_t k = 0; k < n && k < 4; k++)
+        t = t * 10 + (tag[k] - '0');
+    if (!n || tag[n] || n > 3 || t > 254)
+        cli_fail("load: --tag: expected 0 to 254 (255 is for system keys), got '%s'", tag);
+    *(int *)dst = t;
 }
 
 static const char *usage =
@@ -285,59 +298,27 @@ static void parse_args(int argc, char **argv, load_options *o)
     o->path = "-";
     o->via = "sst";
     const char *dup = "error";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, dst)                                                                             \
-    if (!strcmp(a, name)) {                                                                        \
-        if (!v)                                                                                    \
-            cli_fail("load: %s needs a value\n%s", name, usage);                                   \
-        dst = v;                                                                                   \
-        i++;                                                                                       \
-        continue;                                                                                  \
-    }
-        const char *tag = NULL, *mem = NULL, *sst = NULL;
-        OPT("--db", o->db)
-        OPT("--schema", o->schema)
-        OPT("--key", o->key)
-        OPT("--format", o->format)
-        OPT("--on-duplicate", dup)
-        OPT("--rejects", o->rejects)
-        OPT("--via", o->via)
-        if (!strcmp(a, "--tag") || !strcmp(a, "--memory") || !strcmp(a, "--sst-size")) {
-            if (!v)
-                cli_fail("load: %s needs a value\n%s", a, usage);
-            if (!strcmp(a, "--tag"))
-                tag = v;
-            else if (!strcmp(a, "--memory"))
-                mem = v;
-            else
-                sst = v;
-            i++;
-        } else if (!strcmp(a, "--header")) {
-            o->header = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            o->quiet = 1;
-        } else if (a[0] == '-' && a[1]) {
-            cli_fail("load: unknown option '%s'\n%s", a, usage);
-        } else {
-            o->path = a;
-        }
-        if (tag) {
-            int t = 0;
-            size_t n = strspn(tag, "0123456789");
-            for (size_t k = 0; k < n && k < 4; k++)
-                t = t * 10 + (tag[k] - '0');
-            if (!n || tag[n] || n > 3 || t > 254)
-                cli_fail("load: --tag: expected 0 to 254 (255 is for system keys), got '%s'", tag);
-            o->tag = t;
-        }
-        if (mem)
-            o->memory = parse_size("--memory", mem);
-        if (sst)
-            o->sst_size = parse_size("--sst-size", sst);
-#undef OPT
-    }
+    const opt opts[] = {
+        {"--db", OPT_STRING, &o->db, NULL},
+        {"--schema", OPT_STRING, &o->schema, NULL},
+        {"--key", OPT_STRING, &o->key, NULL},
+        {"--format", OPT_STRING, &o->format, NULL},
+        {"--on-duplicate", OPT_STRING, &dup, NULL},
+        {"--rejects", OPT_STRING, &o->rejects, NULL},
+        {"--via", OPT_STRING, &o->via, NULL},
+        {"--tag", OPT_CALL, &o->tag, parse_tag},
+        {"--memory", OPT_CALL, &o->memory, parse_size},
+        {"--sst-size", OPT_CALL, &o->sst_size, parse_size},
+        {"--header", OPT_FLAG, &o->header, NULL},
+        {"--quiet", OPT_FLAG, &o->quiet, NULL},
+    };
+    const opt_spec spec = {"load", usage, "unknown option", OPT_POS_NOT_DASH, 0, opts,
+                           sizeof opts / sizeof opts[0]};
+    char **pos = cli_positional(argc);
+    int npos = cli_options(&spec, argc, argv, pos);
+    if (npos)
+        o->path = pos[npos - 1]; /* the last one given */
+    free(pos);
     if (!o->db || !o->schema || !o->key)
         cli_fail("load: needs --db, --schema and --key\n%s", usage);
     if (!strcmp(dup, "error"))

@@ -163,157 +163,202 @@ static const char *usage =
     "usage: ordo scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
     "                 [--limit N] [--columns LIST] [--header]";
 
-int cmd_scan(int argc, char **argv)
+typedef struct scan_args {
+    const char *db, *prefix, *from, *to, *columns;
+    int tag, reverse, header;
+    unsigned long long limit;
+} scan_args;
+
+/* --tag (0 to 254, into an int) and --limit (a count), digits only:
+ * strtoull also takes spaces and a sign before them. */
+static unsigned long long parse_number(const char *a, const char *v)
 {
-    const char *db = NULL, *prefix = NULL, *from = NULL, *to = NULL, *columns = NULL;
-    int tag = ORDO_UNTAGGED, reverse = 0, header = 0;
-    unsigned long long limit = ~0ull;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = !strcmp(a, "--db") || !strcmp(a, "--tag") || !strcmp(a, "--prefix") ||
-                    !strcmp(a, "--from") || !strcmp(a, "--to") || !strcmp(a, "--limit") ||
-                    !strcmp(a, "--columns");
-        if (takes && !v)
-            cli_fail("scan: %s needs a value\n%s", a, usage);
-        if (!strcmp(a, "--db"))
-            db = v;
-        else if (!strcmp(a, "--prefix"))
-            prefix = v;
-        else if (!strcmp(a, "--from"))
-            from = v;
-        else if (!strcmp(a, "--to"))
-            to = v;
-        else if (!strcmp(a, "--columns"))
-            columns = v;
-        else if (!strcmp(a, "--tag") || !strcmp(a, "--limit")) {
-            char *end;
-            errno = 0;
-            unsigned long long n = strtoull(v, &end, 10);
-            /* digits only: strtoull also takes spaces and a sign before them */
-            if (*end || end == v || errno || strspn(v, "0123456789") != strlen(v) ||
-                (a[2] == 't' && n > 254))
-                cli_fail("scan: %s: expected %s, got '%s'", a,
-                         a[2] == 't' ? "0 to 254" : "a count", v);
-            if (a[2] == 't')
-                tag = (int)n;
-            else
-                limit = n;
-        } else if (!strcmp(a, "--reverse"))
-            reverse = 1;
-        else if (!strcmp(a, "--header"))
-            header = 1;
-        else
-            cli_fail("scan: unknown argument '%s'\n%s", a, usage);
-        i += takes;
-    }
-    if (!db)
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end || end == v || errno || strspn(v, "0123456789") != strlen(v) ||
+        (a[2] == 't' && n > 254))
+        cli_fail("scan: %s: expected %s, got '%s'", a, a[2] == 't' ? "0 to 254" : "a count", v);
+    return n;
+}
+
+static void parse_tag(void *dst, const char *a, const char *v)
+{
+    *(int *)dst = (int)parse_number(a, v);
+}
+
+static void parse_limit(void *dst, const char *a, const char *v)
+{
+    *(unsigned long long *)dst = parse_number(a, v);
+}
+
+static void parse_args(int argc, char **argv, scan_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->tag = ORDO_UNTAGGED;
+    a->limit = ~0ull;
+    const opt opts[] = {
+        {"--db", OPT_STRING, &a->db, NULL},
+        {"--tag", OPT_CALL, &a->tag, parse_tag},
+        {"--prefix", OPT_STRING, &a->prefix, NULL},
+        {"--from", OPT_STRING, &a->from, NULL},
+        {"--to", OPT_STRING, &a->to, NULL},
+        {"--limit", OPT_CALL, &a->limit, parse_limit},
+        {"--columns", OPT_STRING, &a->columns, NULL},
+        {"--reverse", OPT_FLAG, &a->reverse, NULL},
+        {"--header", OPT_FLAG, &a->header, NULL},
+    };
+    const opt_spec spec = {"scan", usage, "unknown argument", OPT_POS_NONE, 0, opts,
+                           sizeof opts / sizeof opts[0]};
+    cli_options(&spec, argc, argv, NULL);
+    if (!a->db)
         cli_fail("scan: needs --db DIR\n%s", usage);
-    static char outbuf[1 << 20]; /* before any output */
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+}
+
+/* The database at db, read only, and the table of the tag: its format,
+ * schema and key into S (the folder is checked first: a link or FIFO is
+ * never read). */
+static ordo_db *open_table(scanner *S, const char *db, int tag, ordo_table_meta *m)
+{
     ordo_error e;
-    ordo_db *st = NULL; /* the folder is checked first: a link or FIFO is never read */
-    ordo_table_meta m;
+    ordo_db *st = NULL;
     if (ordo_db_open(db, ORDO_DB_READ_ONLY, &st, &e) != ORDO_OK ||
-        ordo_table_read(st, tag, &m, &e) != ORDO_OK)
+        ordo_table_read(st, tag, m, &e) != ORDO_OK)
         cli_fail("scan: %s", e.message);
-    scanner S;
-    memset(&S, 0, sizeof S);
-    S.tag = tag;
-    S.fmt = ordo_format_from_name(m.format);
-    if (!S.fmt)
+    memset(S, 0, sizeof *S);
+    S->tag = tag;
+    S->fmt = ordo_format_from_name(m->format);
+    if (!S->fmt)
         cli_fail("scan: the table's stored format '%s' is unknown (ordered, lexkey, "
-                 "lexkey-legacy)", m.format);
-    if (ordo_schema_parse(m.schema, ORDO_FORMAT_ORDERED, &S.table, &e) != ORDO_OK)
+                 "lexkey-legacy)", m->format);
+    if (ordo_schema_parse(m->schema, ORDO_FORMAT_ORDERED, &S->table, &e) != ORDO_OK)
         cli_fail("scan: the table's stored schema is unreadable: %s", e.message);
-    if (ordo_schema_key(&S.table, m.key, S.fmt, &S.key, &e) != ORDO_OK)
+    if (ordo_schema_key(&S->table, m->key, S->fmt, &S->key, &e) != ORDO_OK)
         cli_fail("scan: the table's stored key is unreadable: %s", e.message);
-    S.is_key = cli_alloc(S.table.ncols * sizeof *S.is_key);
-    memset(S.is_key, 0, S.table.ncols * sizeof *S.is_key);
-    for (size_t i = 0; i < S.key.ncols; i++)
-        S.is_key[S.key.cols[i].source] = 1;
-    S.value_all = S.fmt != ORDO_FORMAT_ORDERED;
+    S->is_key = cli_alloc(S->table.ncols * sizeof *S->is_key);
+    memset(S->is_key, 0, S->table.ncols * sizeof *S->is_key);
+    for (size_t i = 0; i < S->key.ncols; i++)
+        S->is_key[S->key.cols[i].source] = 1;
+    S->value_all = S->fmt != ORDO_FORMAT_ORDERED;
+    return st;
+}
 
-    /* the columns to print */
-    size_t *out = cli_alloc((S.table.ncols + (columns ? strlen(columns) : 0) + 1) * sizeof *out),
-           nout = 0;
+/* The table columns to print, in order (--columns, else all of them):
+ * a malloc'd array, its length in *nout. */
+static size_t *select_columns(const scanner *S, const char *columns, const char *schema,
+                              size_t *nout)
+{
+    size_t *out = cli_alloc((S->table.ncols + (columns ? strlen(columns) : 0) + 1) * sizeof *out);
+    *nout = 0;
     if (!columns) {
-        for (size_t c = 0; c < S.table.ncols; c++)
-            out[nout++] = c;
-    } else {
-        for (const char *p = columns;;) {
-            const char *e = strchr(p, ',');
-            size_t n = e ? (size_t)(e - p) : strlen(p), c = 0;
-            while (n && *p == ' ')
-                p++, n--;
-            while (n && p[n - 1] == ' ')
-                n--;
-            while (c < S.table.ncols &&
-                   (strlen(S.table.cols[c].name) != n || memcmp(S.table.cols[c].name, p, n)))
-                c++;
-            if (c == S.table.ncols)
-                cli_fail("scan: --columns: '%.*s' is not a column of the table (%s)", (int)n, p,
-                         m.schema);
-            out[nout++] = c;
-            if (!e)
-                break;
-            p = e + 1;
-        }
+        for (size_t c = 0; c < S->table.ncols; c++)
+            out[(*nout)++] = c;
+        return out;
     }
+    for (const char *p = columns;;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p), c = 0;
+        while (n && *p == ' ')
+            p++, n--;
+        while (n && p[n - 1] == ' ')
+            n--;
+        while (c < S->table.ncols &&
+               (strlen(S->table.cols[c].name) != n || memcmp(S->table.cols[c].name, p, n)))
+            c++;
+        if (c == S->table.ncols)
+            cli_fail("scan: --columns: '%.*s' is not a column of the table (%s)", (int)n, p,
+                     schema);
+        out[(*nout)++] = c;
+        if (!e)
+            return out;
+        p = e + 1;
+    }
+}
 
-    /* [lower, upper): the table, within the prefix, from, to */
-    bytes lower = encode_leading(&S, "--prefix", prefix ? prefix : "", 1);
-    bytes upper = {cli_alloc(lower.n + 1), 0};
-    if (ordo_prefix_upper_bound(lower.p, lower.n, upper.p, lower.n + 1, &upper.n) != ORDO_OK) {
-        upper.p[0] = 0xff; /* untagged: below the system keys */
-        upper.n = 1;
+/* [*lower, *upper): the table's keys, within the prefix, from, to. */
+static void key_bounds(scanner *S, const scan_args *a, bytes *lower, bytes *upper)
+{
+    *lower = encode_leading(S, "--prefix", a->prefix ? a->prefix : "", 1);
+    *upper = (bytes){cli_alloc(lower->n + 1), 0};
+    if (ordo_prefix_upper_bound(lower->p, lower->n, upper->p, lower->n + 1, &upper->n) !=
+        ORDO_OK) {
+        upper->p[0] = 0xff; /* untagged: below the system keys */
+        upper->n = 1;
     }
-    if (from) {
-        bytes f = encode_leading(&S, "--from", from, 0);
-        if (bytes_less(lower, f)) {
-            free(lower.p);
-            lower = f;
+    if (a->from) {
+        bytes f = encode_leading(S, "--from", a->from, 0);
+        if (bytes_less(*lower, f)) {
+            free(lower->p);
+            *lower = f;
         } else {
             free(f.p);
         }
     }
-    if (to) {
-        bytes t = encode_leading(&S, "--to", to, 0);
-        if (bytes_less(t, upper)) {
-            free(upper.p);
-            upper = t;
+    if (a->to) {
+        bytes t = encode_leading(S, "--to", a->to, 0);
+        if (bytes_less(t, *upper)) {
+            free(upper->p);
+            *upper = t;
         } else {
             free(t.p);
         }
     }
+}
 
-    if (header) {
-        for (size_t i = 0; i < nout; i++)
-            printf("%s%s", i ? "," : "", S.table.cols[out[i]].name);
-        putchar('\n');
-    }
-    field_text *ft = cli_alloc(S.table.ncols * sizeof *ft);
-    size_t *kat = cli_alloc((S.key.ncols + 1) * sizeof *kat);
+static void print_header(const scanner *S, const size_t *out, size_t nout)
+{
+    for (size_t i = 0; i < nout; i++)
+        printf("%s%s", i ? "," : "", S->table.cols[out[i]].name);
+    putchar('\n');
+}
+
+/* Prints the rows of [lower, upper), at most a->limit of them. */
+static void print_rows(scanner *S, ordo_db *st, const scan_args *a, bytes lower, bytes upper,
+                       const size_t *out, size_t nout)
+{
+    if (!bytes_less(lower, upper))
+        return;
+    field_text *ft = cli_alloc(S->table.ncols * sizeof *ft);
+    size_t *kat = cli_alloc((S->key.ncols + 1) * sizeof *kat);
     ordo_buf km = {0}, tmp = {0};
     unsigned long long rows = 0;
-    if (bytes_less(lower, upper)) {
-        ordo_scan *it = NULL;
-        if (ordo_scan_open(st, lower.p, lower.n, upper.p, upper.n, reverse, &it, &e) != ORDO_OK)
+    ordo_error e;
+    ordo_scan *it = NULL;
+    if (ordo_scan_open(st, lower.p, lower.n, upper.p, upper.n, a->reverse, &it, &e) != ORDO_OK)
+        cli_fail("scan: %s", e.message);
+    while (rows < a->limit) {
+        size_t kn, vn;
+        const uint8_t *k, *v;
+        int found;
+        if (ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e) != ORDO_OK)
             cli_fail("scan: %s", e.message);
-        while (rows < limit) {
-            size_t kn, vn;
-            const uint8_t *k, *v;
-            int found;
-            if (ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e) != ORDO_OK)
-                cli_fail("scan: %s", e.message);
-            if (!found)
-                break;
-            rows += (unsigned long long)print_row(&S, k, kn, v, vn, out, nout, ft, &km, kat, &tmp);
-        }
-        ordo_scan_close(it);
+        if (!found)
+            break;
+        rows += (unsigned long long)print_row(S, k, kn, v, vn, out, nout, ft, &km, kat, &tmp);
     }
-    cli_flush_stdout();
+    ordo_scan_close(it);
     ordo_buf_free(&km), ordo_buf_free(&tmp);
-    free(kat), free(ft), free(out), free(lower.p), free(upper.p);
+    free(kat), free(ft);
+}
+
+int cmd_scan(int argc, char **argv)
+{
+    scan_args a;
+    parse_args(argc, argv, &a);
+    static char outbuf[1 << 20]; /* before any output */
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    scanner S;
+    ordo_table_meta m;
+    ordo_db *st = open_table(&S, a.db, a.tag, &m);
+    size_t nout;
+    size_t *out = select_columns(&S, a.columns, m.schema, &nout);
+    bytes lower, upper;
+    key_bounds(&S, &a, &lower, &upper);
+    if (a.header)
+        print_header(&S, out, nout);
+    print_rows(&S, st, &a, lower, upper, out, nout);
+    cli_flush_stdout();
+    free(out), free(lower.p), free(upper.p);
     free(S.is_key), free(S.lead_null);
     ordo_schema_free(&S.table), ordo_schema_free(&S.key);
     ordo_table_meta_free(&m);

@@ -32,35 +32,41 @@ static const char usage[] =
     "                                      rows of a loaded table as CSV, in key order\n"
     "  version                             version, SIMD implementation, CPU features\n";
 
+static int cmd_help(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    fputs(usage, stdout);
+    return 0;
+}
+
+#ifndef ORDO_WITH_ROCKSDB
+static int cmd_no_rocksdb(int argc, char **argv)
+{
+    (void)argc;
+    cli_fail("%s: this ordo was built without RocksDB (-DORDO_WITH_ROCKSDB=OFF)", argv[0]);
+}
+#define cmd_load cmd_no_rocksdb
+#define cmd_scan cmd_no_rocksdb
+#endif
+
+/* Each command gets its name as argv[0]. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"help", cmd_help},       {"--help", cmd_help},       {"-h", cmd_help},
+    {"encode", cmd_encode},   {"pk", cmd_pk},             {"range", cmd_range},
+    {"decode", cmd_decode},   {"inspect", cmd_inspect},   {"bench", cmd_bench},
+    {"load", cmd_load},       {"scan", cmd_scan},         {"version", cmd_version},
+    {"--version", cmd_version},
+};
+
 static int run(int argc, char **argv)
 {
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        fputs(usage, stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "encode"))
-        return cmd_encode(argc - 1, argv + 1);
-    if (!strcmp(cmd, "pk"))
-        return cmd_pk(argc - 1, argv + 1);
-    if (!strcmp(cmd, "range"))
-        return cmd_range(argc - 1, argv + 1);
-    if (!strcmp(cmd, "decode"))
-        return cmd_decode(argc - 1, argv + 1);
-    if (!strcmp(cmd, "inspect"))
-        return cmd_inspect(argc - 1, argv + 1);
-    if (!strcmp(cmd, "bench"))
-        return cmd_bench(argc - 1, argv + 1);
-    if (!strcmp(cmd, "load") || !strcmp(cmd, "scan")) {
-#ifdef ORDO_WITH_ROCKSDB
-        return cmd[0] == 'l' ? cmd_load(argc - 1, argv + 1) : cmd_scan(argc - 1, argv + 1);
-#else
-        cli_fail("%s: this ordo was built without RocksDB (-DORDO_WITH_ROCKSDB=OFF)", cmd);
-#endif
-    }
-    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version"))
-        return cmd_version(argc - 1, argv + 1);
-    cli_fail("unknown command '%s'\n%s", cmd, usage);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    cli_fail("unknown command '%s'\n%s", argv[1], usage);
 }
 
 int main(int argc, char **argv)
