@@ -63,20 +63,15 @@ static const char *numeric_special(const char *s, size_t n)
     return NULL;
 }
 
-static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+/* bool, the integers of every width and float32 (int32, int64 and float64
+ * go through ordo__field_put). */
+static const char *put_number(ordo__batchbuf *b, size_t c, size_t r, ordo_type type, const char *s,
+                              size_t n, void *slot)
 {
-    const ordo_schema_column *sc = &b->s->cols[c];
     const char *e = NULL;
-    if (n == 0 && !quoted) {
-        ordo__batchbuf_set_null(b, c, r);
-        return NULL;
-    }
-    void *slot = ordo__batchbuf_variable(sc->type) || sc->type == ORDO_TYPE_BOOL
-                     ? NULL
-                     : ordo__batchbuf_slot(b, c, r);
     int64_t i = 0;
     uint64_t u = 0;
-    switch (sc->type) {
+    switch (type) {
     case ORDO_TYPE_BOOL: {
         int v = 0;
         if (!(e = ordo__pg_parse_bool(s, n, &v)))
@@ -119,41 +114,6 @@ static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s,
             memcpy(slot, &v, 4);
         return e;
     }
-    case ORDO_TYPE_STRING:
-        if (sc->sql == ORDO_SQL_BPCHAR) /* char(n): trailing spaces do not count */
-            while (n && s[n - 1] == ' ')
-                n--;
-        return ordo__batchbuf_push_bytes(b, c, r, s, n) ? NULL : ordo__out_of_memory;
-    case ORDO_TYPE_BYTES: {
-        size_t len = 0;
-        uint8_t *at = ordo__batchbuf_reserve_bytes(b, c, r, n / 2);
-        if (!at)
-            return ordo__out_of_memory;
-        if ((e = ordo__pg_parse_bytea(s, n, at, &len)))
-            return e;
-        b->cols[c].values_len -= n / 2 - len;
-        b->cols[c].offsets[r + 1] = (int64_t)b->cols[c].values_len;
-        return NULL;
-    }
-    case ORDO_TYPE_UUID:
-        return ordo__pg_parse_uuid(s, n, slot);
-    case ORDO_TYPE_TIME: {
-        ordo__pg_instant t;
-        int64_t ns = 0;
-        e = sc->sql == ORDO_SQL_DATE ? ordo__pg_parse_date(s, n, &t)
-                                : ordo__pg_parse_timestamp(s, n, sc->sql == ORDO_SQL_TIMESTAMPTZ, &t);
-        if (e)
-            return e;
-        if (!ordo__pg_instant_unix_ns(&t, &ns))
-            return "outside the lexkey time range (1677-09-21 to 2262-04-11 UTC)";
-        if (sc->time_unit == ORDO_UNIT_DAY32) {
-            int32_t days = (int32_t)t.days; /* in range: the instant fits int64 ns */
-            memcpy(slot, &days, 4);
-        } else {
-            memcpy(slot, &ns, 8);
-        }
-        return NULL;
-    }
     case ORDO_TYPE_INT128: {
         int64_t hi = 0;
         uint64_t lo = 0;
@@ -163,45 +123,105 @@ static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s,
         }
         return e;
     }
-    case ORDO_TYPE_DATE: {
-        ordo__pg_instant t;
-        if ((e = ordo__pg_parse_date(s, n, &t)))
-            return e;
-        int64_t d = t.infinite > 0 ? ORDO_DATE_INFINITY : t.infinite < 0 ? ORDO_DATE_NEG_INFINITY
-                                                                         : t.days - 10957;
-        if (!t.infinite && (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
-            return "date out of range";
-        int32_t d32 = (int32_t)d;
-        memcpy(slot, &d32, 4);
-        return NULL;
+    default:
+        return "type not supported by this format";
     }
+}
+
+/* text (char(n) without its trailing spaces) and bytea's hex form. */
+static const char *put_text_or_bytes(ordo__batchbuf *b, size_t c, size_t r,
+                                     const ordo_schema_column *sc, const char *s, size_t n)
+{
+    const char *e;
+    if (sc->type == ORDO_TYPE_STRING) {
+        if (sc->sql == ORDO_SQL_BPCHAR) /* char(n): trailing spaces do not count */
+            while (n && s[n - 1] == ' ')
+                n--;
+        return ordo__batchbuf_push_bytes(b, c, r, s, n) ? NULL : ordo__out_of_memory;
+    }
+    size_t len = 0;
+    uint8_t *at = ordo__batchbuf_reserve_bytes(b, c, r, n / 2);
+    if (!at)
+        return ordo__out_of_memory;
+    if ((e = ordo__pg_parse_bytea(s, n, at, &len)))
+        return e;
+    b->cols[c].values_len -= n / 2 - len;
+    b->cols[c].offsets[r + 1] = (int64_t)b->cols[c].values_len;
+    return NULL;
+}
+
+/* A date or timestamp as the library's time: nanoseconds since 1970, or
+ * days for a day unit. */
+static const char *put_instant(const ordo_schema_column *sc, const char *s, size_t n, void *slot)
+{
+    ordo__pg_instant t;
+    int64_t ns = 0;
+    const char *e = sc->sql == ORDO_SQL_DATE
+                        ? ordo__pg_parse_date(s, n, &t)
+                        : ordo__pg_parse_timestamp(s, n, sc->sql == ORDO_SQL_TIMESTAMPTZ, &t);
+    if (e)
+        return e;
+    if (!ordo__pg_instant_unix_ns(&t, &ns))
+        return "outside the lexkey time range (1677-09-21 to 2262-04-11 UTC)";
+    if (sc->time_unit == ORDO_UNIT_DAY32) {
+        int32_t days = (int32_t)t.days; /* in range: the instant fits int64 ns */
+        memcpy(slot, &days, 4);
+    } else {
+        memcpy(slot, &ns, 8);
+    }
+    return NULL;
+}
+
+/* PostgreSQL's date: days since 2000-01-01, or an infinity. */
+static const char *put_pg_date(const char *s, size_t n, void *slot)
+{
+    ordo__pg_instant t;
+    const char *e;
+    if ((e = ordo__pg_parse_date(s, n, &t)))
+        return e;
+    int64_t d = t.infinite > 0   ? ORDO_DATE_INFINITY
+                : t.infinite < 0 ? ORDO_DATE_NEG_INFINITY
+                                 : t.days - ORDO__PG_EPOCH_DAYS;
+    if (!t.infinite && (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
+        return "date out of range";
+    int32_t d32 = (int32_t)d;
+    memcpy(slot, &d32, 4);
+    return NULL;
+}
+
+/* PostgreSQL's timestamp: microseconds since 2000-01-01, or an infinity. */
+static const char *put_pg_timestamp(const char *s, size_t n, int tz, void *slot)
+{
+    ordo__pg_instant t;
+    const char *e;
+    if ((e = ordo__pg_parse_timestamp(s, n, tz, &t)))
+        return e;
+    int64_t us = t.infinite > 0 ? ORDO_TIMESTAMP_INFINITY : ORDO_TIMESTAMP_NEG_INFINITY;
+    if (!t.infinite) {
+        /* microseconds since 2000-01-01; PostgreSQL rounds to microseconds */
+        if (__builtin_mul_overflow(t.days - ORDO__PG_EPOCH_DAYS, INT64_C(86400000000), &us) ||
+            __builtin_add_overflow(us, t.micros + (t.nanos >= 500), &us) ||
+            us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
+            return "timestamp out of range";
+    }
+    memcpy(slot, &us, 8);
+    return NULL;
+}
+
+/* Dates, times, timestamps and intervals. */
+static const char *put_time(const ordo_schema_column *sc, const char *s, size_t n, void *slot)
+{
+    const char *e = NULL;
+    switch (sc->type) {
+    case ORDO_TYPE_TIME: return put_instant(sc, s, n, slot);
+    case ORDO_TYPE_DATE: return put_pg_date(s, n, slot);
     case ORDO_TYPE_TIMESTAMP:
-    case ORDO_TYPE_TIMESTAMPTZ: {
-        ordo__pg_instant t;
-        if ((e = ordo__pg_parse_timestamp(s, n, sc->type == ORDO_TYPE_TIMESTAMPTZ, &t)))
-            return e;
-        int64_t us = t.infinite > 0 ? ORDO_TIMESTAMP_INFINITY : ORDO_TIMESTAMP_NEG_INFINITY;
-        if (!t.infinite) {
-            /* microseconds since 2000-01-01; PostgreSQL rounds to microseconds */
-            if (__builtin_mul_overflow(t.days - 10957, INT64_C(86400000000), &us) ||
-                __builtin_add_overflow(us, t.micros + (t.nanos >= 500), &us) ||
-                us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
-                return "timestamp out of range";
-        }
-        memcpy(slot, &us, 8);
-        return NULL;
-    }
+    case ORDO_TYPE_TIMESTAMPTZ:
+        return put_pg_timestamp(s, n, sc->type == ORDO_TYPE_TIMESTAMPTZ, slot);
     case ORDO_TYPE_TIME_OF_DAY: {
         int64_t us = 0;
         if (!(e = ordo__pg_parse_time(s, n, &us)))
             memcpy(slot, &us, 8);
-        return e;
-    }
-    case ORDO_TYPE_INET:
-    case ORDO_TYPE_CIDR: {
-        ordo_inet in;
-        if (!(e = ordo__pg_parse_inet(s, n, sc->type == ORDO_TYPE_CIDR, &in)))
-            memcpy(slot, &in, sizeof in);
         return e;
     }
     case ORDO_TYPE_TIMETZ: {
@@ -216,42 +236,109 @@ static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s,
             memcpy(slot, &iv, sizeof iv);
         return e;
     }
-    case ORDO_TYPE_NUMERIC:
-    case ORDO_TYPE_BIT: { /* kept as text; the library checks it */
-        size_t size;
-        const char *special = sc->type == ORDO_TYPE_NUMERIC ? numeric_special(s, n) : NULL;
-        if (special) { /* the library takes one spelling of each */
-            return ordo__batchbuf_push_bytes(b, c, r, special, strlen(special))
-                       ? NULL
-                       : ordo__out_of_memory;
-        }
-        if (ordo_key_field_size(sc->type, s, n, &size) != ORDO_OK)
-            return sc->type == ORDO_TYPE_BIT
-                       ? "expected a bit string (digits 0 and 1)"
-                       : "expected a numeric (digits, '.', exponent, NaN or Infinity)";
-        return ordo__batchbuf_push_bytes(b, c, r, s, n) ? NULL : ordo__out_of_memory;
-    }
-    case ORDO_TYPE_ENCODED: return put_record(b, c, r, s, n);
-    case ORDO_TYPE_ENUM:
-        for (size_t k = 0; k < sc->nlabels; k++) {
-            if (strlen(sc->labels[k]) == n && !memcmp(sc->labels[k], s, n)) {
-                uint32_t rank = (uint32_t)k;
-                memcpy(slot, &rank, 4);
-                return NULL;
-            }
-        }
-        return "not a label of the enum";
-    case ORDO_TYPE_MACADDR: return ordo__pg_parse_mac(s, n, slot, 6);
-    case ORDO_TYPE_MACADDR8: return ordo__pg_parse_mac(s, n, slot, 8);
-    case ORDO_TYPE_PG_LSN:
-        if (!(e = ordo__pg_parse_lsn(s, n, &u)))
-            memcpy(slot, &u, 8);
-        return e;
     default:
         return "type not supported by this format";
     }
 }
 
+/* uuid, inet and cidr, the MAC addresses and pg_lsn. */
+static const char *put_address(ordo_type type, const char *s, size_t n, void *slot)
+{
+    const char *e = NULL;
+    switch (type) {
+    case ORDO_TYPE_UUID: return ordo__pg_parse_uuid(s, n, slot);
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: {
+        ordo_inet in;
+        if (!(e = ordo__pg_parse_inet(s, n, type == ORDO_TYPE_CIDR, &in)))
+            memcpy(slot, &in, sizeof in);
+        return e;
+    }
+    case ORDO_TYPE_MACADDR: return ordo__pg_parse_mac(s, n, slot, 6);
+    case ORDO_TYPE_MACADDR8: return ordo__pg_parse_mac(s, n, slot, 8);
+    case ORDO_TYPE_PG_LSN: {
+        uint64_t u = 0;
+        if (!(e = ordo__pg_parse_lsn(s, n, &u)))
+            memcpy(slot, &u, 8);
+        return e;
+    }
+    default:
+        return "type not supported by this format";
+    }
+}
+
+/* numeric and bit strings, kept as text; the library checks it. */
+static const char *put_numeric_or_bit(ordo__batchbuf *b, size_t c, size_t r,
+                                      const ordo_schema_column *sc, const char *s, size_t n)
+{
+    size_t size;
+    const char *special = sc->type == ORDO_TYPE_NUMERIC ? numeric_special(s, n) : NULL;
+    if (special) { /* the library takes one spelling of each */
+        return ordo__batchbuf_push_bytes(b, c, r, special, strlen(special)) ? NULL
+                                                                             : ordo__out_of_memory;
+    }
+    if (ordo_key_field_size(sc->type, s, n, &size) != ORDO_OK)
+        return sc->type == ORDO_TYPE_BIT
+                   ? "expected a bit string (digits 0 and 1)"
+                   : "expected a numeric (digits, '.', exponent, NaN or Infinity)";
+    return ordo__batchbuf_push_bytes(b, c, r, s, n) ? NULL : ordo__out_of_memory;
+}
+
+/* An enum label as its rank. */
+static const char *put_enum(const ordo_schema_column *sc, const char *s, size_t n, void *slot)
+{
+    for (size_t k = 0; k < sc->nlabels; k++) {
+        if (strlen(sc->labels[k]) == n && !memcmp(sc->labels[k], s, n)) {
+            uint32_t rank = (uint32_t)k;
+            memcpy(slot, &rank, 4);
+            return NULL;
+        }
+    }
+    return "not a label of the enum";
+}
+
+static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+{
+    const ordo_schema_column *sc = &b->s->cols[c];
+    if (n == 0 && !quoted) {
+        ordo__batchbuf_set_null(b, c, r);
+        return NULL;
+    }
+    void *slot = ordo__batchbuf_variable(sc->type) || sc->type == ORDO_TYPE_BOOL
+                     ? NULL
+                     : ordo__batchbuf_slot(b, c, r);
+    switch (sc->type) {
+    case ORDO_TYPE_BOOL:
+    case ORDO_TYPE_INT8:
+    case ORDO_TYPE_INT16:
+    case ORDO_TYPE_UINT8:
+    case ORDO_TYPE_UINT16:
+    case ORDO_TYPE_UINT32:
+    case ORDO_TYPE_UINT64:
+    case ORDO_TYPE_FLOAT32:
+    case ORDO_TYPE_INT128: return put_number(b, c, r, sc->type, s, n, slot);
+    case ORDO_TYPE_STRING:
+    case ORDO_TYPE_BYTES: return put_text_or_bytes(b, c, r, sc, s, n);
+    case ORDO_TYPE_TIME:
+    case ORDO_TYPE_DATE:
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ:
+    case ORDO_TYPE_TIME_OF_DAY:
+    case ORDO_TYPE_TIMETZ:
+    case ORDO_TYPE_INTERVAL: return put_time(sc, s, n, slot);
+    case ORDO_TYPE_UUID:
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR:
+    case ORDO_TYPE_MACADDR:
+    case ORDO_TYPE_MACADDR8:
+    case ORDO_TYPE_PG_LSN: return put_address(sc->type, s, n, slot);
+    case ORDO_TYPE_NUMERIC:
+    case ORDO_TYPE_BIT: return put_numeric_or_bit(b, c, r, sc, s, n);
+    case ORDO_TYPE_ENCODED: return put_record(b, c, r, s, n);
+    case ORDO_TYPE_ENUM: return put_enum(sc, s, n, slot);
+    default: return "type not supported by this format";
+    }
+}
 
 /* err at a field's position: the file is the caller's to fill. */
 static int at(ordo_error *err, ordo_status st, size_t line, size_t column)

@@ -1,6 +1,7 @@
 /* Fields of ordered keys back to PostgreSQL's text forms, which load again
  * to the same keys (ordo_text_print). */
 #include "buf.h"
+#include "pgtext.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -52,7 +53,7 @@ static int date_text(int64_t days2000, char *out, size_t cap, int *bc)
 {
     int64_t y;
     int m, d;
-    civil(days2000 + 10957, &y, &m, &d);
+    civil(days2000 + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
     *bc = y <= 0;
     return snprintf(out, cap, "%04lld-%02d-%02d", (long long)(*bc ? 1 - y : y), m, d);
 }
@@ -321,219 +322,12 @@ ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
     return s;
 }
 
-static ordo_status decode_value(ordo_key_reader *r, const ordo_schema_column *c, ordo__out *f, int mode,
-                                bool *was_null)
+/* The field's text, or NULL (SQL) or nothing (CSV, bare) for NULL, when
+ * the read succeeded; *was_null (may be NULL) set either way. */
+static ordo_status put_text(ordo__out *f, int mode, ordo_status s, bool isnull, const char *text,
+                           bool *was_null)
 {
     int csv = mode != AS_SQL; /* CSV and bare text both print NULL as nothing */
-    ordo_order o = (ordo_order)c->order;
-    bool isnull = false;
-    char text[256];
-    text[0] = 0;
-    ordo_status s = ORDO_OK;
-    int64_t iv = 0, hi = 0;
-    uint64_t uv = 0, lo = 0;
-    uint8_t raw[16];
-    switch (c->type) {
-    case ORDO_TYPE_BOOL: {
-        bool b = false;
-        s = ordo_key_read_bool(r, o, &b, &isnull);
-        snprintf(text, sizeof text, "%s", b ? "t" : "f");
-        break;
-    }
-    case ORDO_TYPE_INT8:
-    case ORDO_TYPE_INT16:
-    case ORDO_TYPE_INT32:
-    case ORDO_TYPE_INT64:
-        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
-        snprintf(text, sizeof text, "%lld", (long long)iv);
-        break;
-    case ORDO_TYPE_UINT8:
-    case ORDO_TYPE_UINT16:
-    case ORDO_TYPE_UINT32:
-    case ORDO_TYPE_UINT64:
-        s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
-        snprintf(text, sizeof text, "%llu", (unsigned long long)uv);
-        break;
-    case ORDO_TYPE_ENUM:
-        s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
-        if (s == ORDO_OK && !isnull) {
-            if (uv >= c->nlabels)
-                return ORDO_ERR_MALFORMED_KEY; /* a rank the schema's enum does not have */
-            if (mode == AS_CSV)
-                ordo__out_csv(f, c->labels[uv], strlen(c->labels[uv]));
-            else if (mode == AS_BARE)
-                ordo__out_str(f, c->labels[uv]);
-            else
-                ordo__out_printf(f, "'%s'", c->labels[uv]);
-            if (was_null)
-                *was_null = false;
-            return s;
-        }
-        break;
-    case ORDO_TYPE_PG_LSN:
-        s = ordo_key_read_uint(r, o, c->type, &uv, &isnull);
-        snprintf(text, sizeof text, "%llX/%llX", (unsigned long long)(uv >> 32),
-                 (unsigned long long)(uv & 0xffffffff));
-        break;
-    case ORDO_TYPE_INT128:
-        s = ordo_key_read_int128(r, o, &hi, &lo, &isnull);
-        int128_text(hi, lo, text, sizeof text);
-        break;
-    case ORDO_TYPE_INTERVAL:
-        s = ordo_key_read_int128(r, o, &hi, &lo, &isnull);
-        interval_text(hi, lo, text, sizeof text);
-        break;
-    case ORDO_TYPE_FLOAT32: {
-        float v = 0;
-        s = ordo_key_read_float32(r, o, &v, &isnull);
-        float_text(v, 1, text, sizeof text);
-        break;
-    }
-    case ORDO_TYPE_FLOAT64: {
-        double v = 0;
-        s = ordo_key_read_float64(r, o, &v, &isnull);
-        float_text(v, 0, text, sizeof text);
-        break;
-    }
-    case ORDO_TYPE_UUID:
-        s = ordo_key_read_fixed(r, o, c->type, raw, &isnull);
-        snprintf(text, sizeof text,
-                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", raw[0],
-                 raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
-                 raw[11], raw[12], raw[13], raw[14], raw[15]);
-        break;
-    case ORDO_TYPE_MACADDR:
-    case ORDO_TYPE_MACADDR8: {
-        s = ordo_key_read_fixed(r, o, c->type, raw, &isnull);
-        size_t n = c->type == ORDO_TYPE_MACADDR ? 6 : 8, at = 0;
-        for (size_t k = 0; k < n; k++)
-            at += (size_t)snprintf(text + at, sizeof text - at, k ? ":%02x" : "%02x", raw[k]);
-        break;
-    }
-    case ORDO_TYPE_DATE: {
-        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
-        int bc = 0;
-        if (iv == ORDO_DATE_INFINITY || iv == ORDO_DATE_NEG_INFINITY) {
-            snprintf(text, sizeof text, iv > 0 ? "infinity" : "-infinity");
-        } else {
-            int n = date_text(iv, text, sizeof text, &bc);
-            if (bc)
-                snprintf(text + n, sizeof text - (size_t)n, " BC");
-        }
-        break;
-    }
-    case ORDO_TYPE_TIME_OF_DAY:
-        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
-        time_text(iv, text, sizeof text);
-        break;
-    case ORDO_TYPE_INET:
-    case ORDO_TYPE_CIDR: {
-        ordo_inet in;
-        s = ordo_key_read_inet(r, o, c->type == ORDO_TYPE_CIDR, &in, &isnull);
-        if (s == ORDO_OK && !isnull) {
-            inet_ntop(in.family == 4 ? AF_INET : AF_INET6, in.addr, text, sizeof text);
-            /* PostgreSQL leaves out the length of a host address, not of a network */
-            if (c->type == ORDO_TYPE_CIDR || in.bits != (in.family == 4 ? 32 : 128))
-                snprintf(text + strlen(text), sizeof text - strlen(text), "/%u", in.bits);
-        }
-        break;
-    }
-    case ORDO_TYPE_TIMETZ: {
-        int32_t east = 0;
-        s = ordo_key_read_timetz(r, o, &iv, &east, &isnull);
-        int n = time_text(iv, text, sizeof text);
-        int32_t a = east < 0 ? -east : east;
-        n += snprintf(text + n, sizeof text - (size_t)n, "%c%02d", east < 0 ? '-' : '+', a / 3600);
-        if (a % 3600)
-            n += snprintf(text + n, sizeof text - (size_t)n, ":%02d", a / 60 % 60);
-        if (a % 60)
-            snprintf(text + n, sizeof text - (size_t)n, ":%02d", a % 60);
-        break;
-    }
-    case ORDO_TYPE_TIMESTAMP:
-    case ORDO_TYPE_TIMESTAMPTZ:
-        s = ordo_key_read_int(r, o, c->type, &iv, &isnull);
-        timestamp_text(iv, c->type == ORDO_TYPE_TIMESTAMPTZ, text, sizeof text);
-        break;
-    case ORDO_TYPE_NUMERIC:
-    case ORDO_TYPE_BIT: {
-        size_t len = 0;
-        ordo_status (*read)(ordo_key_reader *, ordo_order, char *, size_t, size_t *, bool *) =
-            c->type == ORDO_TYPE_BIT ? ordo_key_read_bit_string : ordo_key_read_numeric;
-        char *big = NULL, *plain = NULL;
-        const char *got = text;
-        s = read(r, o, text, sizeof text, &len, &isnull);
-        if (s == ORDO_ERR_DST_TOO_SMALL) { /* a long one */
-            if (!(big = malloc(len)))
-                return ORDO_ERR_OUT_OF_MEMORY;
-            s = read(r, o, big, len, &len, &isnull);
-            got = big;
-        }
-        if (s == ORDO_OK && !isnull && c->type == ORDO_TYPE_NUMERIC) {
-            got = plain = numeric_plain(got, len, &len);
-            if (!plain) {
-                free(big);
-                return ORDO_ERR_OUT_OF_MEMORY;
-            }
-        }
-        if (s == ORDO_OK && !isnull) {
-            if (len)
-                ordo__out_put(f, got, len);
-            else /* the empty bit string is not NULL */
-                ordo__out_str(f, mode == AS_CSV ? "\"\"" : mode == AS_SQL ? "''" : "");
-        } else if (s == ORDO_OK && !csv) {
-            ordo__out_str(f, "NULL");
-        }
-        free(big), free(plain);
-        if (was_null)
-            *was_null = isnull;
-        return s;
-    }
-    default: { /* text, bytea */
-        size_t len = 0;
-        uint8_t *buf = NULL;
-        /* an empty buffer first: enough for NULL and "", else the size */
-        s = ordo_key_read_bytes(r, o, NULL, 0, &len, &isnull);
-        if (s == ORDO_ERR_DST_TOO_SMALL) {
-            if (!(buf = malloc(len)))
-                return ORDO_ERR_OUT_OF_MEMORY;
-            s = ordo_key_read_bytes(r, o, buf, len, &len, &isnull);
-        }
-        if (s == ORDO_OK && !isnull) {
-            if (c->type == ORDO_TYPE_BYTES) {
-                ordo__out_str(f, "\\x");
-                static const char hx[] = "0123456789abcdef";
-                for (size_t k = 0; k < len; k++) {
-                    char two[2] = {hx[buf[k] >> 4], hx[buf[k] & 15]};
-                    ordo__out_put(f, two, 2);
-                }
-            } else if (mode == AS_CSV) {
-                ordo__out_csv(f, buf, len);
-            } else if (mode == AS_BARE) {
-                if (len) /* "" has no buffer */
-                    ordo__out_put(f, buf, len);
-            } else {
-                ordo__out_c(f, '\'');
-                if (len)
-                    ordo__out_put(f, buf, len);
-                ordo__out_c(f, '\'');
-            }
-        } else if (s == ORDO_OK && !csv) {
-            ordo__out_str(f, "NULL");
-        }
-        free(buf);
-        if (was_null)
-            *was_null = isnull;
-        return s;
-    }
-    case ORDO_TYPE_ENCODED: /* records */
-        s = decode_record(r, c, f, mode, &isnull);
-        if (was_null)
-            *was_null = isnull;
-        if (s != ORDO_OK || !isnull)
-            return s;
-        break;
-    }
     if (was_null)
         *was_null = isnull;
     if (s == ORDO_OK)
@@ -541,3 +335,317 @@ static ordo_status decode_value(ordo_key_reader *r, const ordo_schema_column *c,
     return s;
 }
 
+/* bool, the integers of every width and the floats, as text. */
+static ordo_status number_text(ordo_key_reader *r, ordo_type type, ordo_order o, char *text,
+                               size_t cap, bool *isnull)
+{
+    ordo_status s = ORDO_ERR_INVALID_ARG;
+    int64_t iv = 0, hi = 0;
+    uint64_t uv = 0, lo = 0;
+    switch (type) {
+    case ORDO_TYPE_BOOL: {
+        bool b = false;
+        s = ordo_key_read_bool(r, o, &b, isnull);
+        snprintf(text, cap, "%s", b ? "t" : "f");
+        break;
+    }
+    case ORDO_TYPE_INT8:
+    case ORDO_TYPE_INT16:
+    case ORDO_TYPE_INT32:
+    case ORDO_TYPE_INT64:
+        s = ordo_key_read_int(r, o, type, &iv, isnull);
+        snprintf(text, cap, "%lld", (long long)iv);
+        break;
+    case ORDO_TYPE_UINT8:
+    case ORDO_TYPE_UINT16:
+    case ORDO_TYPE_UINT32:
+    case ORDO_TYPE_UINT64:
+        s = ordo_key_read_uint(r, o, type, &uv, isnull);
+        snprintf(text, cap, "%llu", (unsigned long long)uv);
+        break;
+    case ORDO_TYPE_INT128:
+        s = ordo_key_read_int128(r, o, &hi, &lo, isnull);
+        int128_text(hi, lo, text, cap);
+        break;
+    case ORDO_TYPE_FLOAT32: {
+        float v = 0;
+        s = ordo_key_read_float32(r, o, &v, isnull);
+        float_text(v, 1, text, cap);
+        break;
+    }
+    case ORDO_TYPE_FLOAT64: {
+        double v = 0;
+        s = ordo_key_read_float64(r, o, &v, isnull);
+        float_text(v, 0, text, cap);
+        break;
+    }
+    default:
+        break;
+    }
+    return s;
+}
+
+/* PostgreSQL's date text of days since 2000-01-01, an infinity, or BC. */
+static void pg_date_text(int64_t iv, char *text, size_t cap)
+{
+    int bc = 0;
+    if (iv == ORDO_DATE_INFINITY || iv == ORDO_DATE_NEG_INFINITY) {
+        snprintf(text, cap, iv > 0 ? "infinity" : "-infinity");
+    } else {
+        int n = date_text(iv, text, cap, &bc);
+        if (bc)
+            snprintf(text + n, cap - (size_t)n, " BC");
+    }
+}
+
+/* time with time zone: the time, then the offset's hours, minutes, seconds
+ * as far as they are not zero. */
+static void timetz_text(int64_t iv, int32_t east, char *text, size_t cap)
+{
+    int n = time_text(iv, text, cap);
+    int32_t a = east < 0 ? -east : east;
+    n += snprintf(text + n, cap - (size_t)n, "%c%02d", east < 0 ? '-' : '+', a / 3600);
+    if (a % 3600)
+        n += snprintf(text + n, cap - (size_t)n, ":%02d", a / 60 % 60);
+    if (a % 60)
+        snprintf(text + n, cap - (size_t)n, ":%02d", a % 60);
+}
+
+/* Dates, times, timestamps and intervals, as text. */
+static ordo_status time_value_text(ordo_key_reader *r, ordo_type type, ordo_order o, char *text,
+                                   size_t cap, bool *isnull)
+{
+    ordo_status s = ORDO_ERR_INVALID_ARG;
+    int64_t iv = 0, hi = 0;
+    uint64_t lo = 0;
+    switch (type) {
+    case ORDO_TYPE_DATE:
+        s = ordo_key_read_int(r, o, type, &iv, isnull);
+        pg_date_text(iv, text, cap);
+        break;
+    case ORDO_TYPE_TIME_OF_DAY:
+        s = ordo_key_read_int(r, o, type, &iv, isnull);
+        time_text(iv, text, cap);
+        break;
+    case ORDO_TYPE_TIMETZ: {
+        int32_t east = 0;
+        s = ordo_key_read_timetz(r, o, &iv, &east, isnull);
+        timetz_text(iv, east, text, cap);
+        break;
+    }
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ:
+        s = ordo_key_read_int(r, o, type, &iv, isnull);
+        timestamp_text(iv, type == ORDO_TYPE_TIMESTAMPTZ, text, cap);
+        break;
+    case ORDO_TYPE_INTERVAL:
+        s = ordo_key_read_int128(r, o, &hi, &lo, isnull);
+        interval_text(hi, lo, text, cap);
+        break;
+    default:
+        break;
+    }
+    return s;
+}
+
+/* uuid, the MAC addresses, inet and cidr, and pg_lsn, as text. */
+static ordo_status address_text(ordo_key_reader *r, ordo_type type, ordo_order o, char *text,
+                                size_t cap, bool *isnull)
+{
+    ordo_status s = ORDO_ERR_INVALID_ARG;
+    uint64_t uv = 0;
+    uint8_t raw[16];
+    switch (type) {
+    case ORDO_TYPE_UUID:
+        s = ordo_key_read_fixed(r, o, type, raw, isnull);
+        snprintf(text, cap,
+                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", raw[0],
+                 raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
+                 raw[11], raw[12], raw[13], raw[14], raw[15]);
+        break;
+    case ORDO_TYPE_MACADDR:
+    case ORDO_TYPE_MACADDR8: {
+        s = ordo_key_read_fixed(r, o, type, raw, isnull);
+        size_t n = type == ORDO_TYPE_MACADDR ? 6 : 8, at = 0;
+        for (size_t k = 0; k < n; k++)
+            at += (size_t)snprintf(text + at, cap - at, k ? ":%02x" : "%02x", raw[k]);
+        break;
+    }
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR: {
+        ordo_inet in;
+        s = ordo_key_read_inet(r, o, type == ORDO_TYPE_CIDR, &in, isnull);
+        if (s == ORDO_OK && !*isnull) {
+            inet_ntop(in.family == 4 ? AF_INET : AF_INET6, in.addr, text, (socklen_t)cap);
+            /* PostgreSQL leaves out the length of a host address, not of a network */
+            if (type == ORDO_TYPE_CIDR || in.bits != (in.family == 4 ? 32 : 128))
+                snprintf(text + strlen(text), cap - strlen(text), "/%u", in.bits);
+        }
+        break;
+    }
+    case ORDO_TYPE_PG_LSN:
+        s = ordo_key_read_uint(r, o, type, &uv, isnull);
+        snprintf(text, cap, "%llX/%llX", (unsigned long long)(uv >> 32),
+                 (unsigned long long)(uv & 0xffffffff));
+        break;
+    default:
+        break;
+    }
+    return s;
+}
+
+/* An enum's rank as its label. */
+static ordo_status decode_enum(ordo_key_reader *r, const ordo_schema_column *c, ordo__out *f,
+                               int mode, bool *was_null)
+{
+    bool isnull = false;
+    uint64_t uv = 0;
+    ordo_status s = ordo_key_read_uint(r, (ordo_order)c->order, c->type, &uv, &isnull);
+    if (s != ORDO_OK || isnull)
+        return put_text(f, mode, s, isnull, "", was_null);
+    if (uv >= c->nlabels)
+        return ORDO_ERR_MALFORMED_KEY; /* a rank the schema's enum does not have */
+    if (mode == AS_CSV)
+        ordo__out_csv(f, c->labels[uv], strlen(c->labels[uv]));
+    else if (mode == AS_BARE)
+        ordo__out_str(f, c->labels[uv]);
+    else
+        ordo__out_printf(f, "'%s'", c->labels[uv]);
+    if (was_null)
+        *was_null = false;
+    return s;
+}
+
+/* numeric (in plain notation) and bit strings, of any length. */
+static ordo_status decode_numeric_or_bit(ordo_key_reader *r, const ordo_schema_column *c,
+                                         ordo__out *f, int mode, bool *was_null)
+{
+    int csv = mode != AS_SQL; /* CSV and bare text both print NULL as nothing */
+    ordo_order o = (ordo_order)c->order;
+    bool isnull = false;
+    char text[256];
+    size_t len = 0;
+    ordo_status (*read)(ordo_key_reader *, ordo_order, char *, size_t, size_t *, bool *) =
+        c->type == ORDO_TYPE_BIT ? ordo_key_read_bit_string : ordo_key_read_numeric;
+    char *big = NULL, *plain = NULL;
+    const char *got = text;
+    ordo_status s = read(r, o, text, sizeof text, &len, &isnull);
+    if (s == ORDO_ERR_DST_TOO_SMALL) { /* a long one */
+        if (!(big = malloc(len)))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        s = read(r, o, big, len, &len, &isnull);
+        got = big;
+    }
+    if (s == ORDO_OK && !isnull && c->type == ORDO_TYPE_NUMERIC) {
+        got = plain = numeric_plain(got, len, &len);
+        if (!plain) {
+            free(big);
+            return ORDO_ERR_OUT_OF_MEMORY;
+        }
+    }
+    if (s == ORDO_OK && !isnull) {
+        if (len)
+            ordo__out_put(f, got, len);
+        else /* the empty bit string is not NULL */
+            ordo__out_str(f, mode == AS_CSV ? "\"\"" : mode == AS_SQL ? "''" : "");
+    } else if (s == ORDO_OK && !csv) {
+        ordo__out_str(f, "NULL");
+    }
+    free(big), free(plain);
+    if (was_null)
+        *was_null = isnull;
+    return s;
+}
+
+/* text (quoted for the style) and bytea (its hex form). */
+static ordo_status decode_bytes(ordo_key_reader *r, const ordo_schema_column *c, ordo__out *f,
+                                int mode, bool *was_null)
+{
+    int csv = mode != AS_SQL; /* CSV and bare text both print NULL as nothing */
+    ordo_order o = (ordo_order)c->order;
+    bool isnull = false;
+    size_t len = 0;
+    uint8_t *buf = NULL;
+    /* an empty buffer first: enough for NULL and "", else the size */
+    ordo_status s = ordo_key_read_bytes(r, o, NULL, 0, &len, &isnull);
+    if (s == ORDO_ERR_DST_TOO_SMALL) {
+        if (!(buf = malloc(len)))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        s = ordo_key_read_bytes(r, o, buf, len, &len, &isnull);
+    }
+    if (s == ORDO_OK && !isnull) {
+        if (c->type == ORDO_TYPE_BYTES) {
+            ordo__out_str(f, "\\x");
+            static const char hx[] = "0123456789abcdef";
+            for (size_t k = 0; k < len; k++) {
+                char two[2] = {hx[buf[k] >> 4], hx[buf[k] & 15]};
+                ordo__out_put(f, two, 2);
+            }
+        } else if (mode == AS_CSV) {
+            ordo__out_csv(f, buf, len);
+        } else if (mode == AS_BARE) {
+            if (len) /* "" has no buffer */
+                ordo__out_put(f, buf, len);
+        } else {
+            ordo__out_c(f, '\'');
+            if (len)
+                ordo__out_put(f, buf, len);
+            ordo__out_c(f, '\'');
+        }
+    } else if (s == ORDO_OK && !csv) {
+        ordo__out_str(f, "NULL");
+    }
+    free(buf);
+    if (was_null)
+        *was_null = isnull;
+    return s;
+}
+
+static ordo_status decode_value(ordo_key_reader *r, const ordo_schema_column *c, ordo__out *f, int mode,
+                                bool *was_null)
+{
+    ordo_order o = (ordo_order)c->order;
+    bool isnull = false;
+    char text[256];
+    text[0] = 0;
+    ordo_status s;
+    switch (c->type) {
+    case ORDO_TYPE_BOOL:
+    case ORDO_TYPE_INT8:
+    case ORDO_TYPE_INT16:
+    case ORDO_TYPE_INT32:
+    case ORDO_TYPE_INT64:
+    case ORDO_TYPE_UINT8:
+    case ORDO_TYPE_UINT16:
+    case ORDO_TYPE_UINT32:
+    case ORDO_TYPE_UINT64:
+    case ORDO_TYPE_INT128:
+    case ORDO_TYPE_FLOAT32:
+    case ORDO_TYPE_FLOAT64: s = number_text(r, c->type, o, text, sizeof text, &isnull); break;
+    case ORDO_TYPE_DATE:
+    case ORDO_TYPE_TIME_OF_DAY:
+    case ORDO_TYPE_TIMETZ:
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ:
+    case ORDO_TYPE_INTERVAL: s = time_value_text(r, c->type, o, text, sizeof text, &isnull); break;
+    case ORDO_TYPE_UUID:
+    case ORDO_TYPE_MACADDR:
+    case ORDO_TYPE_MACADDR8:
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR:
+    case ORDO_TYPE_PG_LSN: s = address_text(r, c->type, o, text, sizeof text, &isnull); break;
+    case ORDO_TYPE_ENUM: return decode_enum(r, c, f, mode, was_null);
+    case ORDO_TYPE_NUMERIC:
+    case ORDO_TYPE_BIT: return decode_numeric_or_bit(r, c, f, mode, was_null);
+    case ORDO_TYPE_ENCODED: /* records */
+        s = decode_record(r, c, f, mode, &isnull);
+        if (s != ORDO_OK || !isnull) {
+            if (was_null)
+                *was_null = isnull;
+            return s;
+        }
+        break;
+    default: return decode_bytes(r, c, f, mode, was_null); /* text, bytea */
+    }
+    return put_text(f, mode, s, isnull, text, was_null);
+}

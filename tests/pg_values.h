@@ -119,12 +119,15 @@ static inline void pgv_civil(int64_t z, int64_t *y, int *m, int *d)
     *y = yoe + era * 400 + (*m <= 2);
 }
 
+/* Days from 1970-01-01 to 2000-01-01, PostgreSQL's epoch. */
+#define PGV_PG_EPOCH_DAYS 10957
+
 /* PostgreSQL's date text of days since 2000-01-01 ("BC" appended by the caller). */
 static inline int pgv_date_text(pgv_buf *b, int64_t days2000)
 {
     int64_t y;
     int m, d;
-    pgv_civil(days2000 + 10957, &y, &m, &d);
+    pgv_civil(days2000 + PGV_PG_EPOCH_DAYS, &y, &m, &d);
     pgv_printf(b, "%04lld-%02d-%02d", (long long)(y <= 0 ? 1 - y : y), m, d);
     return y <= 0;
 }
