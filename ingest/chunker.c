@@ -6,23 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ordo__bytes_room(ordo__bytes *b, size_t n)
-{
-    if (b->cap - b->len >= n)
-        return 1;
-    size_t cap = b->cap < 4096 ? 4096 : b->cap;
-    while (cap - b->len < n) {
-        if (cap > SIZE_MAX / 2)
-            return 0;
-        cap *= 2;
-    }
-    char *p = realloc(b->p, cap);
-    if (!p)
-        return 0;
-    b->p = p, b->cap = cap;
-    return 1;
-}
-
 /* Bytes indexed per ordo_csv_index call when looking for a row end. */
 #define SLICE ((size_t)1 << 16)
 
@@ -38,7 +21,7 @@ ordo_status ordo__input_init(ordo__input *in, size_t max_row)
 void ordo__input_free(ordo__input *in)
 {
     free(in->idx);
-    free(in->carry.p);
+    free(in->carry.data);
     if (in->f)
         fclose(in->f);
     memset(in, 0, sizeof *in);
@@ -111,34 +94,34 @@ int ordo__input_chunk(ordo__input *in, ordo__chunk *ch)
     b->len = 0;
     ch->too_long = 0;
     if (in->carry.len) {
-        if (!ordo__bytes_room(b, in->carry.len)) {
+        if (!ordo__buf_reserve(b, in->carry.len)) {
             in->oom = 1;
             return 0;
         }
-        memcpy(b->p, in->carry.p, in->carry.len);
+        memcpy(b->data, in->carry.data, in->carry.len);
     }
     b->len = in->carry.len;
     in->carry.len = 0;
     size_t split = 0, scanned = 0;
     int inq = 0;
     while (!in->eof) {
-        if (!ordo__bytes_room(b, ORDO__CHUNK_BYTES)) {
+        if (!ordo__buf_reserve(b, ORDO__CHUNK_BYTES)) {
             in->oom = 1;
             return 0;
         }
-        size_t got = input_read(in, b->p + b->len, ORDO__CHUNK_BYTES);
+        size_t got = input_read(in, b->data + b->len, ORDO__CHUNK_BYTES);
         in->bytes += got;
         if (got == 0) {
             in->eof = 1;
             break;
         }
-        if (!in->started && got >= 3 && !memcmp(b->p, "\xef\xbb\xbf", 3)) {
-            memmove(b->p, b->p + 3, got - 3); /* a UTF-8 byte-order mark */
+        if (!in->started && got >= 3 && !memcmp(b->data, "\xef\xbb\xbf", 3)) {
+            memmove(b->data, b->data + 3, got - 3); /* a UTF-8 byte-order mark */
             got -= 3;
         }
         in->started = 1;
         b->len += got;
-        split = last_row_end(b->p, scanned, b->len, &inq, in->idx);
+        split = last_row_end(b->data, scanned, b->len, &inq, in->idx);
         scanned = b->len;
         if (split > 0)
             break;
@@ -154,16 +137,16 @@ int ordo__input_chunk(ordo__input *in, ordo__chunk *ch)
         split = b->len; /* the last row may lack its line end */
     size_t rest = b->len - split;
     if (rest) {
-        if (!ordo__bytes_room(&in->carry, rest)) {
+        if (!ordo__buf_reserve(&in->carry, rest)) {
             in->oom = 1;
             return 0;
         }
-        memcpy(in->carry.p, b->p + split, rest);
+        memcpy(in->carry.data, b->data + split, rest);
     }
     in->carry.len = rest;
     b->len = split;
     ch->first_line = in->line;
     ch->first = in->line == 1;
-    in->line += count_newlines(b->p, split);
+    in->line += count_newlines(b->data, split);
     return split > 0;
 }

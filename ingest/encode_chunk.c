@@ -58,10 +58,10 @@ static int encode_pending(const ordo__job *j, ordo__chunk *ch)
     size_t total = 0;
     ordo_batch_error where = {0, 0};
     ordo_status s = ordo_batch_size(j->fmt, cols, j->key.ncols, n, &total, NULL, &where);
-    if (s == ORDO_OK && !ordo__bytes_room(&ch->keys, total))
+    if (s == ORDO_OK && !ordo__buf_reserve(&ch->keys, total))
         s = ORDO_ERR_OUT_OF_MEMORY;
     if (s == ORDO_OK)
-        s = ordo_batch_encode(j->fmt, cols, j->key.ncols, n, (uint8_t *)ch->keys.p + ch->keys.len,
+        s = ordo_batch_encode(j->fmt, cols, j->key.ncols, n, (uint8_t *)ch->keys.data + ch->keys.len,
                               total, ch->tmp_off, &where);
     ordo__batchbuf_clear(b);
     if (s != ORDO_OK) { /* the fields were checked one by one: not expected */
@@ -77,12 +77,12 @@ static int encode_pending(const ordo__job *j, ordo__chunk *ch)
     if (j->format) { /* the caller's work on these rows, while their keys are in cache */
         ordo_encoder_batch part = {0};
         part.rows = n;
-        part.keys = (const uint8_t *)ch->keys.p;
+        part.keys = (const uint8_t *)ch->keys.data;
         part.key_offsets = ch->koff + ch->rows - n;
         part.lines = ch->lines + ch->rows - n;
         part.key_columns = ch->kcols + ch->rows - n;
         if (j->values) {
-            part.values = (const uint8_t *)ch->vals.p;
+            part.values = (const uint8_t *)ch->vals.data;
             part.value_offsets = ch->voff + ch->rows - n;
         }
         if (!j->format(j->format_ctx, &part, &ch->output))
@@ -98,9 +98,9 @@ static int reject_text(ordo__bytes *o, const ordo__csv_reader *rd)
     size_t need = 1;
     for (size_t c = 0; c < rd->nfields; c++)
         need += 2 * rd->fields[c].n + 3;
-    if (!ordo__bytes_room(o, need))
+    if (!ordo__buf_reserve(o, need))
         return 0;
-    char *w = o->p + o->len;
+    char *w = o->data + o->len;
     for (size_t c = 0; c < rd->nfields; c++) {
         const ordo_csv_field *f = &rd->fields[c];
         if (c)
@@ -119,7 +119,7 @@ static int reject_text(ordo__bytes *o, const ordo__csv_reader *rd)
             *w++ = '"';
     }
     *w++ = '\n';
-    o->len = (size_t)(w - o->p);
+    o->len = (size_t)(w - o->data);
     return 1;
 }
 
@@ -135,9 +135,9 @@ static int add_reject(ordo__chunk *ch, const ordo__csv_reader *rd, const ordo_er
         ch->rejects = p, ch->rejects_cap = cap;
     }
     size_t msg_at = ch->rejtext.len, mlen = strlen(e->message) + 1;
-    if (!ordo__bytes_room(&ch->rejtext, mlen))
+    if (!ordo__buf_reserve(&ch->rejtext, mlen))
         return 0;
-    memcpy(ch->rejtext.p + msg_at, e->message, mlen);
+    memcpy(ch->rejtext.data + msg_at, e->message, mlen);
     ch->rejtext.len += mlen;
     size_t row_at = ch->rejtext.len;
     if (!reject_text(&ch->rejtext, rd))
@@ -166,7 +166,7 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
         for (size_t c = 0; c < t->ncols; c++)
             need += ORDO_ROW_VALUE_MAX(rd->fields[c].n);
     if ((at_row + 1 > ch->rows_cap && !rows_room(ch, at_row + 1)) ||
-        (need && !ordo__bytes_room(&ch->vals, need))) {
+        (need && !ordo__buf_reserve(&ch->vals, need))) {
         memset(e, 0, sizeof *e);
         e->status = ORDO_ERR_OUT_OF_MEMORY;
         snprintf(e->message, sizeof e->message, "out of memory");
@@ -194,7 +194,7 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
             }
         }
         if (j->values && (!j->is_key[c] || j->values_all))
-            at += ordo_row_value_put((uint8_t *)ch->vals.p + at, f->p, f->n,
+            at += ordo_row_value_put((uint8_t *)ch->vals.data + at, f->p, f->n,
                                      f->n == 0 && !f->quoted);
     }
     ch->lines[at_row] = rd->fields[0].line;
@@ -230,16 +230,16 @@ static int ready(const ordo__job *j, ordo__chunk *ch)
 static void publish(const ordo__job *j, ordo__chunk *ch)
 {
     for (size_t k = 0; k < ch->nrejects; k++) {
-        ch->rejects[k].message = ch->rejtext.p + (uintptr_t)ch->rejects[k].message;
-        ch->rejects[k].row = ch->rejtext.p + (uintptr_t)ch->rejects[k].row;
+        ch->rejects[k].message = ch->rejtext.data + (uintptr_t)ch->rejects[k].message;
+        ch->rejects[k].row = ch->rejtext.data + (uintptr_t)ch->rejects[k].row;
     }
     ordo_encoder_batch *b = &ch->batch;
     memset(b, 0, sizeof *b);
     b->rows = ch->rows;
-    b->keys = (const uint8_t *)ch->keys.p;
+    b->keys = (const uint8_t *)ch->keys.data;
     b->key_offsets = ch->koff;
     if (j->values) {
-        b->values = (const uint8_t *)ch->vals.p;
+        b->values = (const uint8_t *)ch->vals.data;
         b->value_offsets = ch->voff;
     }
     b->lines = ch->lines;
@@ -268,7 +268,7 @@ void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch)
         return;
     }
     ordo__csv_reader rd;
-    if (ordo__csv_open_mem(&rd, ch->in.p, ch->in.len, ch->first_line) != ORDO_OK) {
+    if (ordo__csv_open_mem(&rd, ch->in.data, ch->in.len, ch->first_line) != ORDO_OK) {
         oom(ch);
         publish(j, ch);
         return;
@@ -315,7 +315,7 @@ void ordo__chunk_free(ordo__chunk *ch)
 {
     ordo__batchbuf_free(&ch->kb); /* a zeroed one too */
     ordo__batchbuf_free(&ch->vb);
-    free(ch->in.p), free(ch->keys.p), free(ch->vals.p), free(ch->rejtext.p);
+    free(ch->in.data), free(ch->keys.data), free(ch->vals.data), free(ch->rejtext.data);
     free(ch->output.data);
     free(ch->koff), free(ch->voff), free(ch->tmp_off), free(ch->lines), free(ch->kcols);
     free(ch->rejects);

@@ -4,6 +4,7 @@
 #ifndef ORDO_INGEST_ENCODER_H
 #define ORDO_INGEST_ENCODER_H
 
+#include "buf.h"
 #include "columns.h"
 
 #include <stdio.h>
@@ -16,13 +17,8 @@
  * no field over 1 GB either. */
 #define ORDO__MAX_ROW ((size_t)1 << 30)
 
-typedef struct ordo__bytes {
-    char *p;
-    size_t len, cap;
-} ordo__bytes;
-
-/* Room for n more bytes at p + len: 0 when out of memory. */
-int ordo__bytes_room(ordo__bytes *b, size_t n);
+/* The chunks' growable buffers are ordo_bufs (buf.h's ordo__buf_reserve). */
+typedef ordo_buf ordo__bytes;
 
 /* What a run shares: read-only once the workers start. */
 typedef struct ordo__job {

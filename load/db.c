@@ -79,16 +79,11 @@ static ordo_status undo_put_loads(ordo__store *s, ordo_error *err)
     }
     int found = 0;
     for (; ordo__store_iter_valid(it); ordo__store_iter_next(it)) {
-        size_t kn, ln, hn;
+        size_t kn;
         const uint8_t *k = ordo__store_iter_key(it, &kn);
         int tag;
-        uint8_t lo[1], hi[1];
-        if (!ordo__table_loading_tag(k, kn, &tag))
-            continue;
-        ordo_table_range(tag, lo, &ln, hi, &hn);
-        ordo__store_batch_delete_range(b, lo, ln, hi, hn);
-        ordo__store_batch_delete(b, k, kn);
-        found = 1;
+        if (ordo__table_loading_tag(k, kn, &tag))
+            ordo__table_undo(b, tag), found = 1;
     }
     ordo_status st = ORDO_OK;
     if (ordo__store_iter_error(it))

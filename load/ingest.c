@@ -44,8 +44,8 @@ static ordo_status write_meta(const char *path, int tag, const ordo_table_meta *
                               ordo_error *err)
 {
     char rows[32], msg[512];
-    snprintf(rows, sizeof rows, "%llu", (unsigned long long)m->rows);
-    const char *vals[ORDO__TABLE_FIELDS] = {m->format, m->key, rows, m->schema};
+    const char *vals[ORDO__TABLE_FIELDS];
+    ordo__table_values(m, m->rows, rows, vals);
     ordo__sst_file *f = ordo__sst_file_open(path, msg, sizeof msg);
     int ok = f != NULL;
     for (int i = 0; ok && i < ORDO__TABLE_FIELDS; i++) {

@@ -42,6 +42,24 @@ static inline size_t ordo__rec_size(const uint8_t *rec)
     return ORDO__REC_HEADER + (size_t)ordo__rec_key_len(rec) + ordo__rec_value_len(rec);
 }
 
+/* Writes a record at r (room: ORDO__REC_HEADER + the key, its tag byte when
+ * tag >= 0, and the value): the stored key is the tag, then key. */
+static inline void ordo__rec_put(uint8_t *r, int tag, const void *key, size_t kn, const void *val,
+                                 size_t vn, uint64_t seq)
+{
+    size_t t = tag >= 0;
+    uint32_t k32 = (uint32_t)(t + kn), v32 = (uint32_t)vn;
+    memcpy(r, &k32, 4);
+    memcpy(r + 4, &v32, 4);
+    memcpy(r + 8, &seq, 8);
+    if (t)
+        r[ORDO__REC_HEADER] = (uint8_t)tag;
+    if (kn)
+        memcpy(r + ORDO__REC_HEADER + t, key, kn);
+    if (vn)
+        memcpy(r + ORDO__REC_HEADER + t + kn, val, vn);
+}
+
 
 /* Sorts items[0..n) by key; tmp has room for n items. 0: out of memory. */
 int ordo__keysort(ordo__keysort_item *items, ordo__keysort_item *tmp, size_t n);

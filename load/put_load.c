@@ -100,8 +100,8 @@ ordo_status ordo_put_load_finish(ordo_put_load *p, const ordo_table_meta *meta,
                                "%llu rows have the key of another row",
                                (unsigned long long)dups);
     char rows[32];
-    snprintf(rows, sizeof rows, "%llu", (unsigned long long)keys);
-    const char *vals[ORDO__TABLE_FIELDS] = {meta->format, meta->key, rows, meta->schema};
+    const char *vals[ORDO__TABLE_FIELDS];
+    ordo__table_values(meta, keys, rows, vals);
     for (int i = 0; i < ORDO__TABLE_FIELDS; i++) {
         char k[64];
         size_t kn = ordo__table_key(p->tag, ordo__table_fields[i], k);
@@ -124,12 +124,10 @@ ordo_status ordo_put_load_undo(ordo_put_load *p, ordo_error *err)
         return ORDO_OK;
     uint8_t lo[1], hi[1];
     size_t ln, hn;
-    char mk[64], msg[512];
-    size_t mn = ordo__table_loading_key(p->tag, mk);
+    char msg[512];
     ordo_table_range(p->tag, lo, &ln, hi, &hn);
     ordo__store_batch_discard(p->b);
-    ordo__store_batch_delete_range(p->b, lo, ln, hi, hn);
-    ordo__store_batch_delete(p->b, mk, mn);
+    ordo__table_undo(p->b, p->tag);
     if (!ordo__store_batch_commit(p->b, msg, sizeof msg))
         return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
     p->begun = 0;

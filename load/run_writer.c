@@ -115,15 +115,7 @@ ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t kn, 
             return ordo__load_fail(err, ORDO_ERR_NO_ROOM, seq,
                                    "a row of %zu bytes does not fit in the memory budget", n);
     }
-    uint8_t *r = w->arena + w->arena_used;
-    uint32_t k32 = (uint32_t)kn, v32 = (uint32_t)vn;
-    memcpy(r, &k32, 4);
-    memcpy(r + 4, &v32, 4);
-    memcpy(r + 8, &seq, 8);
-    if (kn)
-        memcpy(r + ORDO__REC_HEADER, key, kn);
-    if (vn)
-        memcpy(r + ORDO__REC_HEADER + kn, val, vn);
+    ordo__rec_put(w->arena + w->arena_used, -1, key, kn, val, vn, seq);
     w->arena_used += n;
     w->nrec++;
     w->rows++;

@@ -280,16 +280,7 @@ static ordo_status add(ordo_sst_writer *w, const uint8_t *key, size_t kn, const 
     uint8_t *r = append(w, ORDO__REC_HEADER + tag + kn + vn, err);
     if (!r)
         return err ? err->status : ORDO_ERR_IO;
-    uint32_t k32 = (uint32_t)(tag + kn), v32 = (uint32_t)vn;
-    memcpy(r, &k32, 4);
-    memcpy(r + 4, &v32, 4);
-    memcpy(r + 8, &seq, 8);
-    if (tag)
-        r[ORDO__REC_HEADER] = (uint8_t)w->tag;
-    if (kn)
-        memcpy(r + ORDO__REC_HEADER + tag, key, kn);
-    if (vn)
-        memcpy(r + ORDO__REC_HEADER + tag + kn, val, vn);
+    ordo__rec_put(r, w->tag, key, kn, val, vn, seq);
     w->have_last = 1;
     w->stats.rows++;
     w->stats.bytes += tag + kn + vn;

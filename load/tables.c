@@ -52,6 +52,23 @@ void ordo_table_range(int tag, uint8_t lo[1], size_t *ln, uint8_t hi[1], size_t 
     *hn = 1;
 }
 
+void ordo__table_undo(ordo__store_batch *b, int tag)
+{
+    uint8_t lo[1], hi[1];
+    size_t ln, hn;
+    char mk[64];
+    ordo_table_range(tag, lo, &ln, hi, &hn);
+    ordo__store_batch_delete_range(b, lo, ln, hi, hn);
+    ordo__store_batch_delete(b, mk, ordo__table_loading_key(tag, mk));
+}
+
+void ordo__table_values(const ordo_table_meta *m, uint64_t rows, char rows_text[32],
+                        const char *vals[ORDO__TABLE_FIELDS])
+{
+    snprintf(rows_text, 32, "%llu", (unsigned long long)rows);
+    vals[0] = m->format, vals[1] = m->key, vals[2] = rows_text, vals[3] = m->schema;
+}
+
 int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);

@@ -29,6 +29,14 @@ size_t ordo__table_loading_key(int tag, char out[64]);
 /* 1 and *tag when k is a loading marker, else 0. */
 int ordo__table_loading_tag(const uint8_t *k, size_t n, int *tag);
 
+/* Adds to b the undo of an unfinished ordo_put_load under tag: its rows (a
+ * range deletion of the tag) and its loading marker. */
+void ordo__table_undo(ordo__store_batch *b, int tag);
+/* The values of a table's system keys, in ordo__table_fields' order
+ * (rows_text holds the row count's text). */
+void ordo__table_values(const ordo_table_meta *m, uint64_t rows, char rows_text[32],
+                        const char *vals[ORDO__TABLE_FIELDS]);
+
 typedef struct ordo__table_text {
     char *format, *key, *rows, *schema; /* malloc'd text */
 } ordo__table_text;
