@@ -12,7 +12,9 @@ const char ordo__out_of_memory[] = "out of memory";
 
 static const char *put_record(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n);
 
-static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted);
+/* Not inlined: ordo__field_put's fast path must stay a small function. */
+static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+    __attribute__((noinline));
 
 /* The commonest types here, in a function small enough to stay cheap to
  * call; every other type, and NULL, through put_any. */
