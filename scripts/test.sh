@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh --cross
 jobs=$(nproc)
+# The Python tests' virtual environment (python/requirements-test.txt).
+python=$(./scripts/python_env.sh)
 
 build_and_test() { # NAME CMAKE_ARGS...
   local dir="build-test/$1"; shift
@@ -17,10 +19,11 @@ build_and_test() { # NAME CMAKE_ARGS...
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
-build_and_test default
-build_and_test clang -DCMAKE_C_COMPILER=clang
+py=(-DORDO_PYTHON=ON -DORDO_PYTHON_TESTS=ON -DPython3_EXECUTABLE="$python")
+build_and_test default "${py[@]}"
+build_and_test clang -DCMAKE_C_COMPILER=clang -DORDO_PYTHON=ON
 build_and_test scalar -DORDO_ENABLE_SSE41=OFF -DORDO_ENABLE_AVX2=OFF
-build_and_test sanitize -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
+build_and_test sanitize -DORDO_PYTHON=OFF -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
 # (no RocksDB for arm64 here: ordo load/scan are tested in the native builds)
 build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF
 

@@ -1,0 +1,10 @@
+"""ordo: order-preserving byte keys for typed values, and sorted bulk loads.
+
+Keys from Arrow tables, pandas frames, NumPy arrays and CSV files whose
+plain byte order (memcmp) is the order of the rows; tables of such keys
+loaded into RocksDB in one atomic step, on one machine or on Spark and Dask.
+"""
+from ._ordo import Error, impl_name, version
+
+__version__ = version
+__all__ = ["Error", "impl_name", "__version__"]

@@ -1,0 +1,107 @@
+/* ordo._ordo: module setup and ordo.Error. */
+#include "module.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static PyObject *error_type; /* ordo.Error, owned by the module too */
+
+static int set_attr(PyObject *e, const char *name, PyObject *v)
+{
+    if (!v)
+        return -1;
+    int rc = PyObject_SetAttrString(e, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+static PyObject *raise_with(ordo_status s, const char *msg, const ordo_error *err)
+{
+    PyObject *e = PyObject_CallFunction(error_type, "s", msg);
+    if (!e)
+        return NULL;
+    int bad = set_attr(e, "status", PyUnicode_FromString(ordo_status_name(s))) ||
+              set_attr(e, "code", PyLong_FromLong((long)s));
+    if (!bad && err && err->file)
+        bad = set_attr(e, "file", PyUnicode_DecodeFSDefault(err->file));
+    if (!bad && err && err->line)
+        bad = set_attr(e, "line", PyLong_FromUnsignedLongLong(err->line));
+    if (!bad && err && err->column)
+        bad = set_attr(e, "column", PyLong_FromUnsignedLongLong(err->column));
+    if (!bad)
+        PyErr_SetObject(error_type, e);
+    Py_DECREF(e);
+    return NULL;
+}
+
+PyObject *ordo__py_raise(ordo_status s, const ordo_error *err)
+{
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return PyErr_NoMemory();
+    const char *msg = err && err->message[0] ? err->message : ordo_status_message(s);
+    return raise_with(s, msg, err);
+}
+
+PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return raise_with(s, msg, NULL);
+}
+
+static PyObject *py_impl_name(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    ordo_status st = ORDO_OK;
+    const char *name = ordo_impl_name(&st);
+    if (st != ORDO_OK)
+        return ordo__py_raise(st, NULL);
+    return PyUnicode_FromString(name);
+}
+
+static PyMethodDef methods[] = {
+    {"impl_name", py_impl_name, METH_NOARGS,
+     "impl_name() -> str: the kernel implementation in use (ORDO_IMPL overrides)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "ordo._ordo", "ordo's C extension (use the ordo package).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+/* The parts, in the order they are added. */
+static const ordo__py_part parts[] = {
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__ordo(void)
+{
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    const char *doc = "An ordo failure: .status (e.g. 'ORDO_ERR_BAD_INPUT'), .code, and where "
+                      "known .file, .line, .column and .partition.";
+    PyObject *dict = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O}", "status", Py_None, "code",
+                                   Py_None, "file", Py_None, "line", Py_None, "column", Py_None,
+                                   "partition", Py_None);
+    if (!dict)
+        goto fail;
+    error_type = PyErr_NewExceptionWithDoc("ordo.Error", doc, NULL, dict);
+    Py_DECREF(dict);
+    if (!error_type || PyModule_AddObjectRef(m, "Error", error_type) < 0)
+        goto fail;
+    if (PyModule_AddStringConstant(m, "version", ORDO_VERSION_STRING) < 0)
+        goto fail;
+    for (size_t i = 0; parts[i]; i++)
+        if (parts[i](m) < 0)
+            goto fail;
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
