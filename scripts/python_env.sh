@@ -15,4 +15,4 @@ if ! cmp -s python/requirements-test.txt "$stamp"; then
     -r python/requirements-test.txt >&2
   cp python/requirements-test.txt "$stamp"
 fi
-echo "$PWD/$venv/bin/python"
+echo "$(cd "$venv" && pwd)/bin/python"
