@@ -26,26 +26,26 @@ const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const cha
 static inline const char *ordo__field_put_hot(ordo__batchbuf *b, size_t c, size_t r, const char *s,
                                               size_t n, int quoted)
 {
-    ordo_type t = b->s->cols[c].type;
+    ordo__colvec *v = &b->cols[c]; /* type and values side by side: no trip to the schema */
+    ordo_type t = v->type;
     const char *e;
     if ((n == 0 && !quoted) || (t != ORDO_TYPE_INT64 && t != ORDO_TYPE_INT32 && t != ORDO_TYPE_FLOAT64))
         return ordo__field_put_any(b, c, r, s, n, quoted);
-    void *slot = ordo__batchbuf_slot(b, c, r);
     if (t == ORDO_TYPE_FLOAT64) {
-        double v = 0;
-        if (!(e = ordo__pg_parse_double(s, n, &v)))
-            memcpy(slot, &v, 8);
+        double d = 0;
+        if (!(e = ordo__pg_parse_double(s, n, &d)))
+            memcpy(v->values + 8 * r, &d, 8);
         return e;
     }
     int64_t i = 0;
     if (t == ORDO_TYPE_INT64) {
         if (!(e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
-            memcpy(slot, &i, 8);
+            memcpy(v->values + 8 * r, &i, 8);
         return e;
     }
     if (!(e = ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
-        int32_t v = (int32_t)i;
-        memcpy(slot, &v, 4);
+        int32_t i32 = (int32_t)i;
+        memcpy(v->values + 4 * r, &i32, 4);
     }
     return e;
 }
