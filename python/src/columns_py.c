@@ -44,10 +44,10 @@ static int scratch_rows(ordo__py_scratch *sx, ordo_rows *r)
 
 void ordo__py_scratch_free(ordo__py_scratch *sx)
 {
+    for (size_t i = 0; i < sx->nrows; i++) /* first: they read their schemas in mem */
+        ordo_rows_close(sx->rows[i]);
     for (size_t i = 0; i < sx->nmem; i++)
         free(sx->mem[i]);
-    for (size_t i = 0; i < sx->nrows; i++)
-        ordo_rows_close(sx->rows[i]);
     free(sx->mem);
     free(sx->rows);
     memset(sx, 0, sizeof *sx);
