@@ -362,7 +362,9 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
     int neg = 0;
     uint64_t mag = 0;
     if (v.kind == 'f') {
-        if (!isfinite(v.d) || v.d != floor(v.d))
+        if (isinf(v.d))
+            return "out of range";
+        if (isnan(v.d) || v.d != floor(v.d))
             return "not an integer";
         if (v.d < -9223372036854775808.0 || v.d >= 18446744073709551616.0)
             return "out of range";
