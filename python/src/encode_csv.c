@@ -13,7 +13,7 @@ static PyObject *py_encode_csv(PyObject *self, PyObject *args)
     const char *schema, *format, *key = NULL;
     int header;
     Py_ssize_t threads;
-    if (!PyArg_ParseTuple(args, "O&spnz:encode_csv", PyUnicode_FSConverter, &path_bytes, &schema,
+    if (!PyArg_ParseTuple(args, "O&sspnz:encode_csv", PyUnicode_FSConverter, &path_bytes, &schema,
                           &format, &header, &threads, &key))
         return NULL;
     const char *path = PyBytes_AS_STRING(path_bytes);
