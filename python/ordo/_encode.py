@@ -144,12 +144,9 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
         return _ordo.encode_columns(names, descs, key, schema, format, values)
     if hasattr(data, "__arrow_c_stream__"):
         return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values)
-    if hasattr(data, "__arrow_c_array__"):
-        import pyarrow as pa  # a struct array as a one-batch table
-
-        batch = pa.record_batch(data)
-        return _ordo.encode_stream(pa.Table.from_batches([batch]).__arrow_c_stream__(), key,
-                                   schema, format, values)
+    if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
+        schema_capsule, array_capsule = data.__arrow_c_array__()
+        return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values)
     raise TypeError("data: expected a pyarrow Table or RecordBatch, an object with the Arrow "
                     "PyCapsule interface, a pandas DataFrame or a dict of columns, got %s"
                     % type(data).__name__)
