@@ -52,6 +52,8 @@ def _arrow_column(obj):
     chunked one is combined first (one copy)."""
     if hasattr(obj, "combine_chunks"):  # a pyarrow ChunkedArray
         obj = obj.combine_chunks()
+    if hasattr(obj, "dictionary_decode"):  # pyarrow dictionary (pandas categorical)
+        obj = obj.dictionary_decode()
     schema, array = obj.__arrow_c_array__()
     return ("arrow", schema, array)
 
@@ -108,6 +110,20 @@ def _columns(data):
     return names, descs
 
 
+def _decode_dictionaries(data):
+    """A pyarrow Table or RecordBatch with its dictionary columns decoded
+    (the other columns stay as they are); other data as it is."""
+    if not type(data).__module__.startswith("pyarrow") or not hasattr(data, "schema"):
+        return data
+    import pyarrow as pa
+
+    fields = list(data.schema)
+    if not any(pa.types.is_dictionary(f.type) for f in fields):
+        return data
+    return data.cast(pa.schema([f.with_type(f.type.value_type)
+                                if pa.types.is_dictionary(f.type) else f for f in fields]))
+
+
 def encode(data, key, *, schema=None, format="ordered", values=False):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
@@ -142,6 +158,7 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
     if type(data).__name__ == "DataFrame" and type(data).__module__.startswith("pandas"):
         names, descs = _columns(data)
         return _ordo.encode_columns(names, descs, key, schema, format, values)
+    data = _decode_dictionaries(data)
     if hasattr(data, "__arrow_c_stream__"):
         return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values)
     if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array

@@ -639,6 +639,11 @@ static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size
         } else {
             memcpy(&buf, view + 8, 4);
             memcpy(&at, view + 12, 4);
+            if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf]) {
+                PyErr_Format(PyExc_ValueError, "column '%s', row %zu: a malformed Arrow view",
+                             src->name, i);
+                return -1;
+            }
             *s = (const char *)a->buffers[2 + buf] + at;
         }
         return 0;
@@ -679,6 +684,15 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     if (src->schema->dictionary)
         return unsupported(src, "a dictionary-encoded array", sc);
+    if (strcmp(f, "n")) { /* the buffers the layout needs: an error, not a crash */
+        int64_t need = is_arrow_string(f) ? 3 : 2;
+        if (a->n_buffers < need || !a->buffers ||
+            (n && (!a->buffers[1] || (need == 3 && f[0] != 'v' && !a->buffers[2])))) {
+            PyErr_Format(PyExc_ValueError, "column '%s': a malformed Arrow array (buffers "
+                         "missing)", src->name);
+            return -1;
+        }
+    }
     numkind k = arrow_numkind(f), t = target_numkind(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
         uint8_t *z = ordo__py_scratch_alloc(sx, (n + 1) * 32);
@@ -760,7 +774,10 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
             for (size_t i = 0; i < n; i++) {
                 const char *s;
                 size_t len = 0;
-                arrow_text_at(src, i, &s, &len, NULL);
+                if (arrow_text_at(src, i, &s, &len, NULL) < 0) {
+                    free(v.off), free(v.data);
+                    return -1;
+                }
                 if (!var_push(&v, i, s ? s : "", s ? len : 0)) {
                     free(v.off), free(v.data);
                     return oom();

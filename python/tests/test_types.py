@@ -85,8 +85,7 @@ def test_an_all_null_column_is_text():
 
 
 def test_unsupported_arrow_types_are_type_errors():
-    for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()),
-                pa.array(["a"]).dictionary_encode(), pa.array([1], pa.duration("s"))):
+    for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()), pa.array([1], pa.duration("s"))):
         with pytest.raises(TypeError, match="column 'c'"):
             ordo.encode_keys(pa.table({"c": arr}), "c")
     with pytest.raises(TypeError, match="decimal"):
@@ -187,3 +186,14 @@ def test_schema_conversions_check_ranges():
     with pytest.raises(ordo.Error, match="out of range"):
         ordo.encode_keys({"a": [2**64]}, "a", schema="a ubigint")
     assert ordo.encode_keys({"a": [2**64 - 1]}, "a", schema="a ubigint")[0] == b"\x00" + b"\xff" * 8
+
+
+def test_dictionaries_and_categoricals_are_decoded():
+    plain = pa.array(["b", None, "a", "b"])
+    want = ordo.encode_keys(pa.table({"c": plain}), "c DESC").to_list()
+    t = pa.table({"c": plain.dictionary_encode()})
+    assert ordo.encode_keys(t, "c DESC").to_list() == want
+    assert ordo.encode_keys(t.to_batches()[0], "c DESC").to_list() == want
+    assert ordo.encode_keys({"c": plain.dictionary_encode()}, "c DESC").to_list() == want
+    df = pd.DataFrame({"c": pd.Categorical(["b", None, "a", "b"])})
+    assert ordo.encode_keys(df, "c DESC").to_list() == want
