@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 import ordo
-from conftest import arrow_texts, cli_path, csv_field
-from test_encode_keys import SQL, random_table
+from cli_oracle import SQL, arrow_texts, cli_path, csv_field, random_table
 
 
 def write_csv(path, table, header=False):

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 import ordo
-from conftest import arrow_texts, cli_keys
+from cli_oracle import arrow_texts, cli_keys
 
 NULL_ASC = b"\x01"  # a NULL field in ASC (NULLS LAST)
 NAN_ASC = b"\x00" + b"\xff" * 8  # float64 NaN in ASC
