@@ -1079,6 +1079,84 @@ static int py_num(PyObject *o, num *v)
     return 1;
 }
 
+/* Days from 1970-01-01 to a proleptic Gregorian date. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* Dates and datetimes read from the objects (not through their text): 0,
+ * -1 with an exception, or 1 when the column holds something else (a
+ * naive datetime for a timestamptz, say), left to the text path. */
+static int seq_instants(const ordo__py_src *src, const ordo_schema_column *sc,
+                        ordo__py_scratch *sx, ordo_column *col)
+{
+    size_t n = src->length;
+    PyObject **items = PySequence_Fast_ITEMS(src->seq);
+    int date = sc->sql == ORDO_SQL_DATE, tz = sc->sql == ORDO_SQL_TIMESTAMPTZ;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        if (o == Py_None)
+            continue;
+        if (date ? !PyDate_Check(o) || PyDateTime_Check(o)
+                 : !PyDateTime_Check(o) || (PyDateTime_DATE_GET_TZINFO(o) != Py_None) != tz)
+            return 1;
+    }
+    void *dst = fixed_scratch(sx, n, date ? 4 : 8);
+    uint8_t *validity = NULL;
+    if (!dst)
+        return oom();
+    for (size_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        if (o == Py_None) {
+            if (!validity && !(validity = new_validity(sx, n)))
+                return oom();
+            set_null(validity, i);
+            continue;
+        }
+        int64_t days = days_from_civil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
+                                       PyDateTime_GET_DAY(o));
+        if (date) { /* days since 1970 for LexKey (its day unit), since 2000 for ordered */
+            ((int32_t *)dst)[i] = (int32_t)(sc->type == ORDO_TYPE_DATE ? days - PG_EPOCH_DAYS : days);
+            continue;
+        }
+        int64_t us = days * INT64_C(86400000000) +
+                     PyDateTime_DATE_GET_HOUR(o) * INT64_C(3600000000) +
+                     PyDateTime_DATE_GET_MINUTE(o) * INT64_C(60000000) +
+                     PyDateTime_DATE_GET_SECOND(o) * INT64_C(1000000) +
+                     PyDateTime_DATE_GET_MICROSECOND(o);
+        if (tz) { /* the instant: local time minus its offset */
+            PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL);
+            if (!off)
+                return -1;
+            if (!PyDelta_Check(off)) {
+                Py_DECREF(off);
+                return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                            "column '%s', row %zu: a datetime without a UTC "
+                                            "offset",
+                                            src->name, i);
+            }
+            us -= PyDateTime_DELTA_GET_DAYS(off) * INT64_C(86400000000) +
+                  PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
+                  PyDateTime_DELTA_GET_MICROSECONDS(off);
+            Py_DECREF(off);
+        }
+        /* years 1 to 9999, give or take a day: within PostgreSQL's range;
+         * LexKey's nanoseconds are checked by the batch API */
+        ((int64_t *)dst)[i] = sc->type == ORDO_TYPE_TIME ? us : us - PG_EPOCH_US;
+    }
+    col->values = dst;
+    col->validity = validity;
+    if (sc->type == ORDO_TYPE_TIME)
+        col->time_unit = date ? ORDO_UNIT_DAY32 : ORDO_UNIT_US;
+    return 0;
+}
+
 static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
                       ordo__py_scratch *sx, ordo_column *col)
 {
@@ -1149,6 +1227,12 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
     fail:
         free(v.off), free(v.data);
         return oom();
+    }
+    if (sc->sql == ORDO_SQL_DATE || sc->sql == ORDO_SQL_TIMESTAMP ||
+        sc->sql == ORDO_SQL_TIMESTAMPTZ) {
+        int rc = seq_instants(src, sc, sx, col);
+        if (rc <= 0)
+            return rc;
     }
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(src, sc, sx, col, seq_text_at);

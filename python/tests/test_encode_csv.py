@@ -88,4 +88,6 @@ def test_other_errors(tmp_path):
         ordo.encode_csv(path, None)
     with pytest.raises(ValueError):
         ordo.encode_csv(path, "n bigint", threads=-1)
+    with pytest.raises(ValueError):
+        ordo.encode_csv(path, "n bigint", threads=100000)
     assert ordo.encode_csv(path, "n bigint").to_list() == [b"\x00\x80" + b"\x00" * 6 + b"\x01"]

@@ -198,3 +198,23 @@ def test_polars_like_capsule_objects_are_read():
     want = ordo.encode_keys(t, "b DESC, a").to_list()
     assert ordo.encode_keys(Stream(), "b DESC, a").to_list() == want
     assert ordo.encode_keys(Array(), "b DESC, a").to_list() == want
+
+
+def test_python_dates_and_datetimes_in_lexkey():
+    days = [datetime.date(1970, 1, 1), None, datetime.date(1677, 9, 22), datetime.date(2262, 4, 10)]
+    want = cli_keys("d date", [[None if d is None else d.isoformat()] for d in days], "lexkey")
+    assert ordo.encode_keys({"d": days}, "d", format="lexkey").to_list() == want
+    with pytest.raises(ordo.Error, match="column 't', row 1") as e:
+        ordo.encode_keys({"t": [datetime.datetime(2000, 1, 1), datetime.datetime(2300, 1, 1)]},
+                         "t", format="lexkey")
+    assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+
+
+def test_a_zone_without_an_offset_is_an_error():
+    class NoOffset(datetime.tzinfo):
+        def utcoffset(self, dt):
+            return None
+
+    t = [datetime.datetime(2020, 1, 1, tzinfo=NoOffset())]
+    with pytest.raises(ordo.Error, match="column 't', row 0"):
+        ordo.encode_keys({"t": t}, "t")
