@@ -369,7 +369,7 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
         if (v.d < -9223372036854775808.0 || v.d >= 18446744073709551616.0)
             return "out of range";
         neg = v.d < 0;
-        mag = neg ? (uint64_t)(-(v.d + 1)) + 1 : (uint64_t)v.d;
+        mag = (uint64_t)(neg ? -v.d : v.d); /* exact: an integral double below 2^64 */
     } else if (v.kind == 'u') {
         mag = v.u;
     } else {
@@ -1238,10 +1238,9 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
     return via_text(src, sc, sx, col, seq_text_at);
 }
 
-int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo_format fmt,
-                    ordo__py_scratch *sx, ordo_column *col)
+int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo__py_scratch *sx,
+                    ordo_column *col)
 {
-    (void)fmt;
     memset(col, 0, sizeof *col);
     col->type = sc->type;
     col->order = sc->order;

@@ -37,49 +37,6 @@ static void job_free(job *j)
     ordo_buf_free(&j->text);
 }
 
-/* A name as it is written in a schema: bare when it is an identifier. */
-static int append_name(ordo_buf *b, const char *name)
-{
-    if (strchr(name, '"')) {
-        PyErr_Format(PyExc_ValueError, "column name '%s': ordo schemas cannot name a column "
-                     "with a double quote", name);
-        return -1;
-    }
-    int bare = (isalpha((unsigned char)name[0]) || name[0] == '_');
-    for (const char *p = name; bare && *p; p++)
-        bare = isalnum((unsigned char)*p) || *p == '_';
-    ordo_status s = ORDO_OK;
-    size_t n = strlen(name);
-    char *q = malloc(n + 3);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (bare)
-        memcpy(q, name, n + 1);
-    else
-        q[0] = '"', memcpy(q + 1, name, n), q[n + 1] = '"', q[n + 2] = 0;
-    size_t len = strlen(q);
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = (b->len + len + 1) * 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            s = ORDO_ERR_OUT_OF_MEMORY;
-        else
-            b->data = d, b->cap = cap;
-    }
-    if (s == ORDO_OK) {
-        memcpy(b->data + b->len, q, len + 1);
-        b->len += len;
-    }
-    free(q);
-    if (s != ORDO_OK) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
 static int append_str(ordo_buf *b, const char *s)
 {
     size_t len = strlen(s);
@@ -95,6 +52,22 @@ static int append_str(ordo_buf *b, const char *s)
     memcpy(b->data + b->len, s, len + 1);
     b->len += len;
     return 0;
+}
+
+/* A name as it is written in a schema: bare when it is an identifier. */
+static int append_name(ordo_buf *b, const char *name)
+{
+    if (strchr(name, '"')) {
+        PyErr_Format(PyExc_ValueError, "column name '%s': ordo schemas cannot name a column "
+                     "with a double quote", name);
+        return -1;
+    }
+    int bare = isalpha((unsigned char)name[0]) || name[0] == '_';
+    for (const char *p = name; bare && *p; p++)
+        bare = isalnum((unsigned char)*p) || *p == '_';
+    if (bare)
+        return append_str(b, name);
+    return append_str(b, "\"") < 0 || append_str(b, name) < 0 || append_str(b, "\"") < 0 ? -1 : 0;
 }
 
 static PyObject *raise_schema(ordo_status s, const ordo_error *e, const char *what)
@@ -259,7 +232,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
     for (size_t k = 0; k < nk; k++) {
         size_t c = j->key.cols[k].source;
         tcol[k] = c;
-        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], j->fmt, &sx, &cols[k]) < 0)
+        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], &sx, &cols[k]) < 0)
             goto out;
     }
     ordo__py_last_ncols = nk < ORDO__PY_DEBUG_COLS ? nk : ORDO__PY_DEBUG_COLS;
@@ -279,8 +252,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         if (j->fmt == ORDO_FORMAT_ORDERED && j->is_key[c])
             continue;
         tcol[nv] = c;
-        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], ORDO_FORMAT_ORDERED, &sx,
-                            &cols[nv]) < 0)
+        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], &sx, &cols[nv]) < 0)
             goto out;
         nv++;
     }

@@ -197,3 +197,22 @@ def test_dictionaries_and_categoricals_are_decoded():
     assert ordo.encode_keys({"c": plain.dictionary_encode()}, "c DESC").to_list() == want
     df = pd.DataFrame({"c": pd.Categorical(["b", None, "a", "b"])})
     assert ordo.encode_keys(df, "c DESC").to_list() == want
+
+
+def test_a_schema_parses_arrow_text_as_its_type():
+    t = pa.table({"id": pa.array(["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", None], pa.large_string()),
+                  "c": pa.array(["ab  ", "x"], pa.string_view())})
+    got = ordo.encode_keys(t, "id DESC, c", schema="id uuid, c char(4)").to_list()
+    want = cli_keys("id uuid DESC, c char(4)",
+                    [["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "ab  "], [None, "x"]], "ordered")
+    assert got == want
+    with pytest.raises(ordo.Error, match="column 'id', row 0"):
+        ordo.encode_keys(pa.table({"id": ["nope"]}), "id", schema="id uuid")
+
+
+def test_floats_at_the_int64_edges():
+    edge = [-9223372036854775808.0, 9223372036854775807.0 - 1023]
+    got = ordo.encode_keys({"a": edge}, "a", schema="a bigint").to_list()
+    assert got == ordo.encode_keys({"a": [-2**63, 2**63 - 1024]}, "a").to_list()
+    with pytest.raises(ordo.Error, match="out of range"):
+        ordo.encode_keys({"a": [9223372036854775808.0]}, "a", schema="a bigint")
