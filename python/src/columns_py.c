@@ -1164,7 +1164,10 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
     PyObject **items = PySequence_Fast_ITEMS(src->seq);
     uint8_t *validity = NULL;
     numkind t = target_numkind(sc->type);
-    if (t.kind) {
+    int strings = 0; /* numbers written as text are read as the CLI reads them */
+    for (size_t i = 0; t.kind && i < n && !strings; i++)
+        strings = PyUnicode_Check(items[i]);
+    if (t.kind && !strings) {
         uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
         if (!dst)
             return oom();

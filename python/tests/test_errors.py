@@ -85,6 +85,13 @@ def test_bad_python_values():
         ordo.encode_keys({"a": ["\ud800"]}, "a")
     with pytest.raises(ordo.Error, match="row 2"):
         ordo.encode_keys({"a": [1, 2, "x"]}, "a", schema="a bigint")
+    with pytest.raises(ordo.Error, match="row 1"):
+        ordo.encode_keys({"a": [1, [2]]}, "a", schema="a bigint")
+    # numbers as text read as the CLI reads them
+    assert ordo.encode_keys({"a": ["12", None, 3]}, "a", schema="a bigint").to_list() == \
+        ordo.encode_keys({"a": [12, None, 3]}, "a").to_list()
+    assert ordo.encode_keys({"b": ["t", "off", None]}, "b", schema="b boolean").to_list() == \
+        ordo.encode_keys({"b": [True, False, None]}, "b").to_list()
     with pytest.raises(ordo.Error):  # a naive datetime is not a timestamptz
         ordo.encode_keys({"a": [datetime.datetime(2020, 1, 1)]}, "a", schema="a timestamptz")
 
