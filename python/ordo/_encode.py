@@ -136,7 +136,11 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
       stored value (SPEC.md §15.2: per column a LEB128 length + 1, 0 for
       NULL, then PostgreSQL's text of the value as ordo_text_print gives it):
       the non-key columns in schema order for ``ordered``, every column for
-      the LexKey formats; else None;
+      the LexKey formats; else None. The text is the value's as the ordered
+      format keeps it, printed back: numeric without trailing zeros
+      (``1.50`` -> ``1.5``), floats in their shortest form (``100``),
+      timestamps in microseconds (also in the LexKey formats, whose keys
+      keep nanoseconds), timestamptz in UTC (``+00``);
     - ``schema_text``: the table's schema in ordo's syntax (``schema`` as
       given, or derived from the data's types), what ``ordo load --schema``
       takes;
