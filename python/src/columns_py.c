@@ -284,7 +284,7 @@ const char *ordo__py_src_type(const ordo__py_src *src)
 /* ------------------------------------------------------ conversions */
 
 typedef struct {
-    char kind; /* 'i', 'u', 'f' */
+    char kind; /* 'i', 'u', 'f', or 'X' for a Python int too large for any type */
     int64_t i;
     uint64_t u;
     double d;
@@ -345,6 +345,8 @@ static num num_at(const void *vals, numkind k, size_t i)
  * or why it does not fit. */
 static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t r)
 {
+    if (v.kind == 'X') /* a Python int past every double */
+        return "out of range";
     if (t.kind == 'f') {
         double d = v.kind == 'f' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
         if (t.width == 4) {
@@ -1066,14 +1068,18 @@ static int py_num(PyObject *o, num *v)
         v->kind = 'i', v->i = x;
     } else if (overflow > 0) {
         unsigned long long u = PyLong_AsUnsignedLongLong(ix);
-        if (PyErr_Occurred()) { /* past 64 bits: out of every range */
+        if (PyErr_Occurred()) { /* past 64 bits: a double, if it fits one */
             PyErr_Clear();
-            v->kind = 'f', v->d = INFINITY;
+            v->kind = 'f', v->d = PyLong_AsDouble(ix);
         } else {
             v->kind = 'u', v->u = u;
         }
     } else {
-        v->kind = 'f', v->d = -INFINITY;
+        v->kind = 'f', v->d = PyLong_AsDouble(ix);
+    }
+    if (v->kind == 'f' && v->d == -1.0 && PyErr_Occurred()) { /* past every double */
+        PyErr_Clear();
+        v->kind = 'X';
     }
     Py_DECREF(ix);
     return 1;

@@ -216,3 +216,12 @@ def test_floats_at_the_int64_edges():
     assert got == ordo.encode_keys({"a": [-2**63, 2**63 - 1024]}, "a").to_list()
     with pytest.raises(ordo.Error, match="out of range"):
         ordo.encode_keys({"a": [9223372036854775808.0]}, "a", schema="a bigint")
+
+
+def test_huge_python_ints():
+    with pytest.raises(ordo.Error, match="out of range"):
+        ordo.encode_keys({"a": [10**400]}, "a", schema="a double precision")
+    with pytest.raises(ordo.Error, match="out of range"):
+        ordo.encode_keys({"a": [-10**30]}, "a")
+    big = ordo.encode_keys({"a": [10**30]}, "a", schema="a double precision").to_list()
+    assert big == ordo.encode_keys({"a": [1e30]}, "a").to_list()
