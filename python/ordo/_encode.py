@@ -204,8 +204,10 @@ def encode_keys(data, key, *, schema=None, format="ordered"):
     dtype (Float64) or None for a missing value.
 
     Timestamps: the ordered format keeps PostgreSQL's microseconds
-    (nanoseconds round half up, as PostgreSQL rounds the text); the LexKey
-    formats keep nanoseconds.
+    (nanoseconds round half up, as PostgreSQL rounds the text; so do the
+    nanoseconds of an Arrow time64[ns]); the LexKey formats keep
+    nanoseconds. Extra columns of types ordo has no type for must be left
+    out of data (the schema describes every column).
 
     The keys are byte-identical to ``ordo encode --schema S --format F`` on
     the same rows written as CSV in PostgreSQL's text forms, where S holds
