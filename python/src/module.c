@@ -1,5 +1,8 @@
 /* ordo._ordo: module setup and ordo.Error. */
 #include "module.h"
+#ifdef ORDO_WITH_ROCKSDB
+#include "load.h"
+#endif
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,6 +79,10 @@ static struct PyModuleDef module_def = {
 
 /* The parts, in the order they are added. */
 static const ordo__py_part parts[] = {
+#ifdef ORDO_WITH_ROCKSDB
+    ordo__py_load_db_part,
+    ordo__py_load_writers_part,
+#endif
     NULL,
 };
 
