@@ -4,7 +4,13 @@ Keys from Arrow tables, pandas frames, NumPy arrays and CSV files whose
 plain byte order (memcmp) is the order of the rows; tables of such keys
 loaded into RocksDB in one atomic step, on one machine or on Spark and Dask.
 """
+from . import _ordo
 from ._ordo import Error, impl_name, version
 
 __version__ = version
 __all__ = ["Error", "impl_name", "__version__"]
+
+if hasattr(_ordo, "Db"):  # built with RocksDB
+    from ._load import load, scan
+
+    __all__ += ["load", "scan"]

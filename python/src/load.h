@@ -16,6 +16,9 @@
 /* The ordo_db of a Db object; NULL with TypeError/ordo.Error set when obj
  * is not a Db or is closed. */
 ordo_db *ordo__py_db_get(PyObject *obj);
+/* The same, marked busy for a call without the GIL until release. */
+ordo_db *ordo__py_db_hold(PyObject *obj);
+void ordo__py_db_release(PyObject *obj);
 
 /* A tag: None or -1 (ORDO_UNTAGGED), or 0..254. -1 with ValueError set. */
 int ordo__py_tag(PyObject *obj, int *tag);

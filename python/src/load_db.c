@@ -43,6 +43,16 @@ ordo_db *ordo__py_db_get(PyObject *obj)
     return d->db;
 }
 
+ordo_db *ordo__py_db_hold(PyObject *obj)
+{
+    ordo_db *db = ordo__py_db_get(obj);
+    if (db)
+        ((db_object *)obj)->busy = 1;
+    return db;
+}
+
+void ordo__py_db_release(PyObject *obj) { ((db_object *)obj)->busy = 0; }
+
 static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"path", "read_only", NULL};
@@ -182,6 +192,23 @@ static PyObject *py_table_meta(PyObject *self, PyObject *args)
     return r;
 }
 
+static PyObject *py_table_check_free(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *dbo, *tago;
+    if (!PyArg_ParseTuple(args, "OO:table_check_free", &dbo, &tago))
+        return NULL;
+    int tag;
+    ordo_db *db = ordo__py_db_get(dbo);
+    if (!db || ordo__py_tag(tago, &tag) < 0)
+        return NULL;
+    ordo_error e;
+    ordo_status s = ordo_table_check_free(db, tag, &e);
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e);
+    Py_RETURN_NONE;
+}
+
 /* ---------------------------------------------------------- ingest */
 
 /* A str item of a dict (a new reference), or NULL with an exception. */
@@ -316,6 +343,9 @@ static PyMethodDef functions[] = {
     {"table_meta", py_table_meta, METH_VARARGS,
      "table_meta(db, tag) -> dict | None: the table under tag (-1 or None: untagged) as "
      "dict(format, key, schema, rows), None when there is none."},
+    {"table_check_free", py_table_check_free, METH_VARARGS,
+     "table_check_free(db, tag): None when a new table may be loaded under tag; else "
+     "ordo.Error ORDO_ERR_TABLE_EXISTS with the reason."},
     {"ingest", (PyCFunction)(void (*)(void))py_ingest, METH_VARARGS | METH_KEYWORDS,
      "ingest(db, tag, files, meta): SST files (dicts path, smallest, largest, rows, as "
      "SstWriter.finish gives) and the table's metadata (dict format, key, schema, rows) into "

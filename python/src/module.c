@@ -82,6 +82,8 @@ static const ordo__py_part parts[] = {
 #ifdef ORDO_WITH_ROCKSDB
     ordo__py_load_db_part,
     ordo__py_load_writers_part,
+    ordo__py_load_csv_part,
+    ordo__py_load_scan_part,
 #endif
     NULL,
 };
