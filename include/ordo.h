@@ -96,8 +96,10 @@ typedef enum ordo_status {
     ORDO_ERR_BAD_INPUT = 86,        /* a malformed input row or file (ordo_error says where) */
 
     /* ingest */
-    ORDO_ERR_ROW_TOO_LONG = 90      /* an input row over the row size limit (a quoted field
+    ORDO_ERR_ROW_TOO_LONG = 90,     /* an input row over the row size limit (a quoted field
                                        left open?); ordo_error says where it starts */
+    ORDO_ERR_BAD_HEADER = 91        /* the input's header row does not name the schema's
+                                       columns (ordo_error says where) */
 } ordo_status;
 
 /* Where and why a call that reads input failed: the libraries above the

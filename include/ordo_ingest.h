@@ -291,7 +291,8 @@ ORDO_API ordo_status ordo_encoder_input_mem(ordo_encoder *e, const void *p, size
                                             ordo_error *err);
 /* The next batch, NULL at the end. The first bad row ends the input: the
  * rows before it come as batches, then its error, at its exact position
- * whichever worker met it (ORDO_ERR_BAD_INPUT, ORDO_ERR_ROW_TOO_LONG,
+ * whichever worker met it (ORDO_ERR_BAD_INPUT, ORDO_ERR_BAD_HEADER with
+ * options.header, ORDO_ERR_ROW_TOO_LONG,
  * ORDO_ERR_IO for a read error, ORDO_ERR_OUT_OF_MEMORY); after an error
  * every call returns it again. */
 ORDO_API ordo_status ordo_encoder_next(ordo_encoder *e, const ordo_encoder_batch **b,

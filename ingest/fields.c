@@ -359,13 +359,13 @@ int ordo__header_check(const ordo__csv_reader *rd, const ordo_schema *s, ordo_er
             snprintf(err->message, sizeof err->message,
                      "header field %zu is '%.*s', the schema says '%s'", c + 1,
                      (int)(fl->n > 64 ? 64 : fl->n), fl->p, s->cols[c].name);
-            return at(err, ORDO_ERR_BAD_INPUT, fl->line, fl->column);
+            return at(err, ORDO_ERR_BAD_HEADER, fl->line, fl->column);
         }
     }
     if (rd->nfields != s->ncols) {
         snprintf(err->message, sizeof err->message, "the header has %zu fields, the schema %zu",
                  rd->nfields, s->ncols);
-        return at(err, ORDO_ERR_BAD_INPUT, rd->fields[0].line, rd->fields[0].column);
+        return at(err, ORDO_ERR_BAD_HEADER, rd->fields[0].line, rd->fields[0].column);
     }
     return 1;
 }

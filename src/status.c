@@ -35,7 +35,8 @@
     X(ORDO_ERR_RESERVED_KEY, "an untagged key starts with byte ff (system keys)")         \
     X(ORDO_ERR_OVERLAP, "SST files with overlapping key ranges")                          \
     X(ORDO_ERR_BAD_INPUT, "malformed input")                                              \
-    X(ORDO_ERR_ROW_TOO_LONG, "row too long")
+    X(ORDO_ERR_ROW_TOO_LONG, "row too long")                                              \
+    X(ORDO_ERR_BAD_HEADER, "the header row does not name the schema's columns")
 
 const char *ordo_status_name(ordo_status s)
 {

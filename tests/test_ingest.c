@@ -93,6 +93,8 @@ static void schema_inspect(void **state)
     /* the status the encoder adds, pinned */
     assert_int_equal(ORDO_ERR_ROW_TOO_LONG, 90);
     assert_string_equal(ordo_status_name(ORDO_ERR_ROW_TOO_LONG), "ORDO_ERR_ROW_TOO_LONG");
+    assert_int_equal(ORDO_ERR_BAD_HEADER, 91);
+    assert_string_equal(ordo_status_name(ORDO_ERR_BAD_HEADER), "ORDO_ERR_BAD_HEADER");
 }
 
 /* --------------------------------------------------------- CSV reader */
@@ -721,9 +723,9 @@ static void encoder_errors(void **state)
     } cases[] = {
         {"1,a,1,2020-01-01,a,,1\n2,b\n", 0, 0, ORDO_ERR_BAD_INPUT, 2, 4,
          "expected 7 fields, found 2"},
-        {"id,name,score,day,tag,blob,m\n", 1, 0, ORDO_ERR_BAD_INPUT, 1, 28,
+        {"id,name,score,day,tag,blob,m\n", 1, 0, ORDO_ERR_BAD_HEADER, 1, 28,
          "header field 7 is 'm', the schema says 'n'"},
-        {"id,name\n", 1, 0, ORDO_ERR_BAD_INPUT, 1, 1, "the header has 2 fields, the schema 7"},
+        {"id,name\n", 1, 0, ORDO_ERR_BAD_HEADER, 1, 1, "the header has 2 fields, the schema 7"},
         {"1,a,1,2020-01-01,a,,1\n2,\"a long text\nover lines\",1,2020-01-01,a,,1\n", 0, 30,
          ORDO_ERR_ROW_TOO_LONG, 2, 1, "a row longer than 30 bytes: a quoted field left open?"},
         {"1,a,1,2020-01-01,a,,1\n2,\"open\n", 0, 0, ORDO_ERR_BAD_INPUT, 2, 3,

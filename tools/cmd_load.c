@@ -205,10 +205,9 @@ static void input_fail(loader *L, const ordo_error *e)
         load_fail("out of memory");
     if (e->status == ORDO_ERR_IO)
         load_fail("%s: %s%s", L->name, e->message, unchanged);
-    int header = !strncmp(e->message, "header field ", 13) ||
-                 !strncmp(e->message, "the header has ", 15);
     /* a key the batch call refused has no column: not expected */
-    load_fail_at("%s%s", cli_where(e), header || !e->column ? "" : unchanged);
+    int row = e->status != ORDO_ERR_BAD_HEADER && e->column;
+    load_fail_at("%s%s", cli_where(e), row ? unchanged : "");
 }
 
 /* Every row of the input into the run writer: batches in input order, a
