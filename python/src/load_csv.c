@@ -15,6 +15,7 @@
 typedef struct csv_load {
     /* in */
     const char *path, *schema, *key, *format;
+    char prefix[64]; /* of this load's files */
     int tag, header;
     ordo_dup_policy dup;
     uint64_t memory, sst_size;
@@ -133,10 +134,7 @@ static ordo_status run(csv_load *L)
     const char *tmp;
     if ((s = ordo_db_temp_dir(L->db, &tmp, &L->err)) != ORDO_OK)
         return s;
-    static unsigned long counter;
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
-    ordo_run_options ro = {tmp, prefix, L->memory};
+    ordo_run_options ro = {tmp, L->prefix, L->memory};
     if ((s = ordo_run_writer_open(&ro, &L->runs, &L->err)) != ORDO_OK)
         return s;
     double t0 = now();
@@ -144,7 +142,7 @@ static ordo_status run(csv_load *L)
         return s;
     double t1 = now();
     ordo_runs *runs = NULL;
-    ordo_sst_options so = {tmp, prefix, L->sst_size, L->tag, L->dup, 1};
+    ordo_sst_options so = {tmp, L->prefix, L->sst_size, L->tag, L->dup, 1};
     if ((s = ordo_run_writer_runs(L->runs, &runs, &L->err)) != ORDO_OK ||
         (s = ordo_sst_writer_open(&so, &L->sst, &L->err)) != ORDO_OK) {
         ordo_runs_close(runs);
@@ -217,6 +215,8 @@ static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     if (own && !PyUnicode_FSConverter(dbo, &dbpath))
         goto done;
+    static unsigned long counter; /* with the GIL held */
+    snprintf(L.prefix, sizeof L.prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
     /* the input is checked before the database is touched, as the tool does */
