@@ -59,7 +59,7 @@ static ordo_status setup(csv_load *L)
         return fail(L, ORDO_ERR_INVALID_ARG,
                     "format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", L->format);
     }
-    ordo_error e;
+    ordo_error e = {0};
     if (ordo_schema_parse(L->schema, ORDO_FORMAT_ORDERED, &L->table, &e) != ORDO_OK)
         return fail(L, ORDO_ERR_INVALID_ARG, "schema: %.900s", e.message);
     for (size_t c = 0; c < L->table.ncols; c++)

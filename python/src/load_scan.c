@@ -143,7 +143,7 @@ static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, in
     for (Py_ssize_t c = 0; c < k; c++) {
         PyObject *v = PyList_GET_ITEM(list, c);
         ordo_status st;
-        ordo_error e;
+        ordo_error e = {0};
         Py_ssize_t n = 0;
         const char *s = v == Py_None ? NULL : PyUnicode_AsUTF8AndSize(v, &n);
         if (v != Py_None && !s)
@@ -257,7 +257,7 @@ static int key_bounds(scanner *S, PyObject *prefix, PyObject *start, PyObject *s
 static int open_table(scanner *S, ordo_db *db, int tag)
 {
     ordo_table_meta m;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_table_read(db, tag, &m, &e);
     if (s != ORDO_OK) {
         ordo__py_raise(s, &e);
@@ -423,7 +423,7 @@ static int row_put(scanner *S)
         outcol *o = &S->out[i];
         const text *t = &S->t[o->src];
         if (o->k == K_NATIVE) {
-            ordo_error e;
+            ordo_error e = {0};
             ordo_status st = t->is_null ? ordo_rows_put_null(S->rows, o->native)
                                         : ordo_rows_put_text(S->rows, o->native,
                                                              (const char *)t->p, t->n, 1, &e);
@@ -624,7 +624,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     if (!chunks)
         goto done;
     unsigned long long rows = 0;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ORDO_OK;
     if (less(lo, hi))
         s = ordo_scan_open(db, PyBytes_AS_STRING(lo), (size_t)PyBytes_GET_SIZE(lo),
@@ -707,7 +707,7 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *list = NULL;
     ordo_scan *it = NULL;
     ordo_db *db = ordo__py_db_get(dbo);
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     if (!db)
         goto done;

@@ -56,7 +56,7 @@ static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
     unsigned long long seq;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*K:add", names, &k, &v, &seq))
         return NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
     PyBuffer_Release(&v);
@@ -94,7 +94,7 @@ static PyObject *add_many(add_fn add, void *w, int *busy, uint64_t first, PyObje
             PyErr_Format(PyExc_ValueError, "add_batch: seq %zu is negative", i);
             goto done;
         }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ORDO_OK;
     *busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -151,7 +151,7 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         Py_DECREF(dir);
         return NULL;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_sst_writer_open(&o, &so->w, &e);
     Py_DECREF(dir);
     if (s != ORDO_OK) {
@@ -199,7 +199,7 @@ static PyObject *sst_finish(sst_object *so, PyObject *unused)
     (void)unused;
     if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
         return NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     so->busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -325,7 +325,7 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         Py_DECREF(dir);
         return NULL;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_run_writer_open(&o, &ro->w, &e);
     Py_DECREF(dir);
     if (s != ORDO_OK) {
@@ -367,7 +367,7 @@ static PyObject *run_finish(run_object *ro, PyObject *unused)
     (void)unused;
     if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
         return NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     ro->busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -495,7 +495,7 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
         mo.hi = PyBytes_AS_STRING(hi), mo.hi_len = (size_t)PyBytes_GET_SIZE(hi);
     sst_object *so = (sst_object *)swo;
     ordo_runs *runs = NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     so->busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -586,7 +586,7 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         goto done;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_split_keys(b.data, offs, b.n, (size_t)nsplit, dst, cap, soffs, &got, &e);
     if (s != ORDO_OK) {
         ordo__py_raise(s, &e);

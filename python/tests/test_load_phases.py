@@ -94,6 +94,7 @@ def test_sst_writer_duplicates(db):
         w.add_batch(pa.array([b"a", b"b", b"b"]), pa.array([b"1", b"2", b"3"]))
     assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
     assert e.value.line == 3  # seqs by default: the writer's count + 1, + 2, ...
+    assert e.value.file is None and e.value.column is None
     for policy, kept in (("first", 2), ("last", 2)):
         w = _ordo.SstWriter(db.temp_dir(), prefix=policy, on_duplicate=policy)
         w.add_batch(pa.array([b"a", b"b", b"b"]), pa.array([b"1", b"2", b"3"]))
