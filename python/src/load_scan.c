@@ -305,6 +305,11 @@ static int select_columns(scanner *S, PyObject *columns)
         if (!seq)
             return -1;
         n = (size_t)PySequence_Fast_GET_SIZE(seq);
+        if (n == 0) { /* a table of no columns would not keep its row count */
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "columns: name one column at least, or None: all");
+            return -1;
+        }
     }
     S->out = calloc(n + 1, sizeof *S->out);
     S->native.cols = calloc(n + 1, sizeof *S->native.cols);

@@ -53,9 +53,17 @@ static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"key", "value", "seq", NULL};
     Py_buffer k, v;
-    unsigned long long seq;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*K:add", names, &k, &v, &seq))
+    PyObject *seqo;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*O!:add", names, &k, &v, &PyLong_Type, &seqo))
         return NULL;
+    /* "K" would wrap a negative or too large seq silently */
+    unsigned long long seq = PyLong_AsUnsignedLongLong(seqo);
+    if (seq == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyBuffer_Release(&k);
+        PyBuffer_Release(&v);
+        PyErr_SetString(PyExc_ValueError, "add: seq must be an int from 0 to 2**64 - 1");
+        return NULL;
+    }
     ordo_error e = {0};
     ordo_status s = add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
@@ -579,6 +587,8 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
         for (size_t i = 0; i <= b.n; i++)
             offs[i] = ordo__py_bin_off(&b, i);
     }
+    if ((size_t)nsplit > b.n) /* at most one split per sample key */
+        nsplit = (Py_ssize_t)b.n;
     size_t cap = offs[b.n] - offs[0] + 1, got = 0;
     dst = malloc(cap);
     soffs = malloc(((size_t)nsplit + 1) * sizeof *soffs);

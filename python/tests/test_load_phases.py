@@ -165,6 +165,12 @@ def test_add_batch_refuses_bad_input(db):
         w.add_batch(pa.array([b"a"]), None, np.array([1, 2], dtype=np.int64))
     with pytest.raises(ValueError):
         w.add_batch(pa.array([b"a"]), None, np.array([-1], dtype=np.int64))
+    with pytest.raises(ValueError):
+        w.add(b"a", b"", -1)
+    with pytest.raises(ValueError):
+        w.add(b"a", b"", 2**64)
+    with pytest.raises(TypeError):
+        w.add(b"a", b"", "1")
     assert w.stats()["rows_in"] == 0
     w.finish()
     with pytest.raises(ordo.Error) as e:
@@ -248,5 +254,6 @@ def test_split_keys_inputs():
     assert len(s) == 3 and s == sorted(s) and len(set(s)) == 3
     assert _ordo.split_keys([b"a"] * 10, 4) == [b"a"]  # one distinct key: one split
     assert _ordo.split_keys([], 4) == []
+    assert len(_ordo.split_keys(sample, 10**12)) == 99  # no more than the sample allows
     with pytest.raises(TypeError):
         _ordo.split_keys(["a"], 1)

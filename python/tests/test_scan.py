@@ -68,6 +68,8 @@ def test_columns_choose_and_order(typed):
         ordo.scan(typed, tag=None, columns=["nope"])
     with pytest.raises(TypeError):
         ordo.scan(typed, tag=None, columns="id")
+    with pytest.raises(ValueError):
+        ordo.scan(typed, tag=None, columns=[])
 
 
 @pytest.fixture
