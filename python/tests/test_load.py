@@ -213,3 +213,38 @@ def test_load_of_a_table(tmp_path):
     ordo.load(csv_path, tmp_path / "db2", schema=meta["schema"], key=meta["key"], tag=2)
     assert raw(tmp_path / "db") == raw(tmp_path / "db2")
     assert not temp_folders(tmp_path / "db")
+
+
+def test_ctrl_c_stops_a_load_and_leaves_nothing(tmp_path):
+    """SIGINT while the rows come (from a FIFO, so the load is surely still
+    reading): KeyboardInterrupt, the database unchanged, no files left."""
+    import signal
+    import threading
+
+    fifo = tmp_path / "rows.fifo"
+    os.mkfifo(fifo)
+    db = tmp_path / "db"
+    ordo.load(write_csv(tmp_path / "ok.csv", [["1", "a"]]), db, schema="id bigint, v text",
+              key="id", tag=0)
+    before = raw(db)
+    main = threading.get_ident()
+
+    def feed():
+        try:
+            with open(fifo, "w") as f:
+                f.write("".join(f"{i},x\n" for i in range(20000)))
+                f.flush()
+                signal.pthread_kill(main, signal.SIGINT)
+                for _ in range(1000):  # until the load stops reading
+                    f.write("".join(f"{i},x\n" for i in range(1000)))
+        except (BrokenPipeError, OSError):
+            pass
+
+    t = threading.Thread(target=feed)
+    t.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ordo.load(fifo, db, schema="id bigint, v text", key="id", tag=1)
+    finally:
+        t.join()
+    assert raw(db) == before and not temp_folders(db)
