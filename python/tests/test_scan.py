@@ -194,3 +194,25 @@ def test_empty_and_large_scans(tmp_path):
                                                                                 n - 3]
     with _ordo.Db(str(db), read_only=True) as d:
         assert ordo.scan(d, limit=2).num_rows == 2  # an open Db
+
+
+def test_text_columns_equal_the_clis_scan(tmp_path):
+    """Types kept as text print as `ordo scan` prints them, key columns
+    (decoded from the key) and value columns (as stored) alike."""
+    schema = ("n numeric, u uuid, iv interval, ip inet, e enum('a','b'), "
+              "r record(a integer, b text), bits bit varying(5), t text")
+    rows = [["1.50", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "1 day", "10.0.0.1/8", "b",
+             '(1,"x y")', "101", 'a,"b"'],
+            ["-2", "00000000-0000-0000-0000-000000000000", "-1 mons", "::1", "a", None, "1",
+             None],
+            [None, None, None, None, None, "(,)", None, ""]]
+    csv_path = write_csv(tmp_path / "t.csv", rows)
+    for key in ("n DESC, u, iv, ip, e, r, bits, t", "t"):
+        db = tmp_path / key.replace(" ", "").replace(",", "_")
+        ordo.load(csv_path, db, schema=schema, key=key, tag=3)
+        out = run_cli("scan", "--db", db, "--tag", 3).stdout
+        theirs = read_csv_rows(out)
+        mine = ordo.scan(db, tag=3)
+        assert all(t == pa.string() for t in mine.schema.types)
+        mine_rows = [["" if v is None else v for v in r.values()] for r in mine.to_pylist()]
+        assert mine_rows == theirs
