@@ -90,15 +90,25 @@ def test_csv_load_with_spills_and_duplicates_equals_the_clis(tmp_path):
         assert raw(sub / "py") == raw(sub / "cli")
 
 
-def test_csv_load_lexkey_and_header_equal_the_clis(tmp_path):
-    rows = [["id", "name"]] + [[str(i), f"n{i % 13}"] for i in range(500)]
+@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy"])
+def test_csv_load_lexkey_and_header_equal_the_clis(tmp_path, fmt):
+    rows = [["id", "name"]] + [[str(i), f"n{i % 13}" if i % 11 else None] for i in range(500)]
     csv_path = write_csv(tmp_path / "rows.csv", rows)
     mine = ordo.load(str(csv_path), tmp_path / "py", schema="id integer, name text",
-                     key="name, id", tag=1, format="lexkey", header=True)
+                     key="name, id", tag=1, format=fmt, header=True)
     r = run_cli("load", "--db", tmp_path / "cli", "--schema", "id integer, name text", "--key",
-                "name, id", "--tag", 1, "--format", "lexkey", "--header", csv_path)
+                "name, id", "--tag", 1, "--format", fmt, "--header", csv_path)
     check_summary(mine, cli_summary(r.stdout))
     assert raw(tmp_path / "py") == raw(tmp_path / "cli")
+
+
+def test_a_wrong_header_is_refused(tmp_path):
+    csv_path = write_csv(tmp_path / "rows.csv", [["id", "nom"], ["1", "a"]])
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(csv_path, tmp_path / "db", schema="id integer, name text", key="id",
+                  header=True)
+    assert e.value.status == "ORDO_ERR_BAD_HEADER" and e.value.line == 1
+    assert raw(tmp_path / "db") == [] and not temp_folders(tmp_path / "db")
 
 
 def test_load_into_an_open_db_and_a_second_tag(tmp_path):
