@@ -219,17 +219,19 @@ static int key_bounds(scanner *S, PyObject *prefix, PyObject *start, PyObject *s
     Py_XDECREF(empty);
     if (!*lo)
         return -1;
-    size_t n = (size_t)PyBytes_GET_SIZE(*lo);
-    *hi = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n + 1);
-    if (!*hi)
+    size_t n = (size_t)PyBytes_GET_SIZE(*lo), hn = 0;
+    char *up = malloc(n + 1);
+    if (!up) {
+        PyErr_NoMemory();
         return -1;
-    size_t hn = 0;
-    if (ordo_prefix_upper_bound(PyBytes_AS_STRING(*lo), n, PyBytes_AS_STRING(*hi), n + 1, &hn) !=
-        ORDO_OK) {
-        PyBytes_AS_STRING(*hi)[0] = (char)0xff; /* untagged: below the system keys */
+    }
+    if (ordo_prefix_upper_bound(PyBytes_AS_STRING(*lo), n, up, n + 1, &hn) != ORDO_OK) {
+        up[0] = (char)0xff; /* untagged: below the system keys */
         hn = 1;
     }
-    if (_PyBytes_Resize(hi, (Py_ssize_t)hn) < 0)
+    *hi = PyBytes_FromStringAndSize(up, (Py_ssize_t)hn);
+    free(up);
+    if (!*hi)
         return -1;
     if (start != Py_None) {
         PyObject *f = bound(S, "start", start, 0);
