@@ -257,3 +257,25 @@ def test_split_keys_inputs():
     assert len(_ordo.split_keys(sample, 10**12)) == 99  # no more than the sample allows
     with pytest.raises(TypeError):
         _ordo.split_keys(["a"], 1)
+
+
+def test_merge_of_an_unfinished_run_writer(db):
+    """The runs of a writer still holding its last run in memory, as
+    `ordo load` merges them; the writer can then only be closed."""
+    tmp = db.temp_dir()
+    r = _ordo.RunWriter(tmp, prefix="m-", memory="1M")
+    keys = [b"%05d" % (i * 7919 % 3000) for i in range(3000)]
+    r.add_batch(pa.array(keys), pa.array([b"v" * 1000] * len(keys)))
+    spilled = r.files()
+    assert spilled and all(os.path.exists(p) for p in spilled)
+    w = _ordo.SstWriter(tmp, prefix="m-", tag=1)
+    _ordo.merge_runs(r, w)
+    assert w.stats()["rows"] == 3000
+    with pytest.raises(ordo.Error) as e:
+        r.add(b"x", b"", 1)
+    assert e.value.status == "ORDO_ERR_BAD_STATE"
+    with pytest.raises(ordo.Error):
+        _ordo.merge_runs(r, _ordo.SstWriter(tmp, prefix="n-"))
+    assert r.files() == spilled  # the in-memory run never became a file
+    r.close()
+    _ordo.ingest(db, 1, w.finish(), meta(3000))
