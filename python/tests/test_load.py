@@ -207,22 +207,33 @@ def test_memory_sizes_as_the_cli_takes_them(tmp_path):
 
 
 def test_load_of_a_table(tmp_path):
+    """A table's load is the CSV load of the same rows (spilled runs,
+    duplicates kept last); without ordo._encode it is not available yet."""
     import pyarrow as pa
 
-    table = pa.table({"id": pa.array([3, 1, 2], pa.int64()), "v": ["c", "a", None]})
+    n = 20000
+    ids = [(i * 7919) % (n - 100) for i in range(n)]  # 100 keys twice
+    names = [None if i % 13 == 0 else f"name {i}, " + "x" * (i % 50) for i in range(n)]
+    table = pa.table({"id": pa.array(ids, pa.int64()), "v": names})
     try:
         from ordo import _encode  # noqa: F401  (written beside this part of #15)
     except ImportError:
         with pytest.raises(NotImplementedError):
             ordo.load(table, tmp_path / "db", key="id")
         return
-    s = ordo.load(table, tmp_path / "db", key="id", tag=2)
-    assert (s["rows_in"], s["rows"]) == (3, 3)
-    csv_path = write_csv(tmp_path / "rows.csv", [["3", "c"], ["1", "a"], ["2", None]])
-    meta = _ordo.table_meta(_ordo.Db(str(tmp_path / "db"), read_only=True), 2)
-    ordo.load(csv_path, tmp_path / "db2", schema=meta["schema"], key=meta["key"], tag=2)
+    s = ordo.load(table, tmp_path / "db", key="id", tag=2, memory="1M", on_duplicate="last")
+    assert (s["rows_in"], s["rows"], s["duplicates"]) == (n, n - 100, 100)
+    with _ordo.Db(str(tmp_path / "db"), read_only=True) as d:
+        meta = _ordo.table_meta(d, 2)
+    csv_path = write_csv(tmp_path / "rows.csv", [[str(i), v] for i, v in zip(ids, names)])
+    ordo.load(csv_path, tmp_path / "db2", schema=meta["schema"], key=meta["key"], tag=2,
+              memory="1M", on_duplicate="last")
     assert raw(tmp_path / "db") == raw(tmp_path / "db2")
     assert not temp_folders(tmp_path / "db")
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(table, tmp_path / "db3", key="id", tag=2)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert raw(tmp_path / "db3") == [] and not temp_folders(tmp_path / "db3")
 
 
 def test_ctrl_c_stops_a_load_and_leaves_nothing(tmp_path):
