@@ -56,7 +56,9 @@ def test_stored_types(typed):
     assert t.column("tz")[2].as_py() == datetime.datetime(1970, 1, 1, tzinfo=UTC)
     assert t.column("r")[2].as_py() == float("-inf")
     assert t.column("f")[2].as_py() != t.column("f")[2].as_py()  # NaN
-    df = t.to_pandas()  # infinity included: pandas' datetime64[us] holds it
+    # infinity included (pandas' datetime64[us] holds it); time 24:00:00,
+    # PostgreSQL's end of day, has no Python time, so t stays out
+    df = t.drop_columns(["t"]).to_pandas()
     assert list(df["id"]) == [1, 2, 3] and str(df["tz"].dtype) == "datetime64[us, UTC]"
 
 
