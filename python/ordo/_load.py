@@ -173,7 +173,8 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
     (timestamp[us, UTC]) are Arrow's own; every other type (text, numeric,
     uuid, interval, inet, enum, ...) is a string in PostgreSQL's text form:
     numeric stays text because its precision is unbounded. Dates and
-    timestamps of +-infinity become the extremes of the Arrow type.
+    timestamps of +-infinity become the extremes of the Arrow type; time
+    24:00:00 is 86400000000 us (Arrow holds it, Python's datetime.time not).
     """
     import pyarrow as pa
 

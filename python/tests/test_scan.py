@@ -218,3 +218,26 @@ def test_text_columns_equal_the_clis_scan(tmp_path):
         assert all(t == pa.string() for t in mine.schema.types)
         mine_rows = [["" if v is None else v for v in r.values()] for r in mine.to_pylist()]
         assert mine_rows == theirs
+
+
+def test_a_table_written_wrong_is_an_error_not_a_crash(tmp_path):
+    """Keys or values that do not match the stored schema (another
+    program's table, say): ordo.Error naming the column."""
+    with _ordo.Db(str(tmp_path / "db")) as d:
+        tmp = d.temp_dir()
+        good_key = bytes([0]) + (1 ^ (1 << 63)).to_bytes(8, "big")  # bigint 1, ASC
+        for tag, key, value in ((1, b"\xff\xff", b"\x02a"),      # not a bigint field
+                                (2, good_key, b"\x05ab"),        # a value cut short
+                                (3, good_key, b"\x02a\x02b"),    # a column too many: ignored
+                                (4, good_key, b"\x0312")):       # text where a date goes
+            w = _ordo.SstWriter(tmp, prefix=f"t{tag}-", tag=tag)
+            w.add(key, value, 1)
+            schema = "id bigint, d date" if tag == 4 else "id bigint, v text"
+            _ordo.ingest(d, tag, w.finish(), dict(format="ordered", key="id", schema=schema,
+                                                  rows=1))
+    for tag, what in ((1, "a key does not match"), (2, "a value does not match"),
+                      (4, "column 'd'")):
+        with pytest.raises(ordo.Error) as e:
+            ordo.scan(tmp_path / "db", tag=tag)
+        assert what in str(e.value), str(e.value)
+    assert ordo.scan(tmp_path / "db", tag=3).to_pylist() == [dict(id=1, v="a")]
