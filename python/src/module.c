@@ -1,5 +1,6 @@
 /* ordo._ordo: module setup and ordo.Error. */
 #include "module.h"
+#include "encode.h"
 #ifdef ORDO_WITH_ROCKSDB
 #include "load.h"
 #endif
@@ -79,6 +80,9 @@ static struct PyModuleDef module_def = {
 
 /* The parts, in the order they are added. */
 static const ordo__py_part parts[] = {
+    ordo__py_keys_part,
+    ordo__py_encode_part,
+    ordo__py_encode_csv_part,
 #ifdef ORDO_WITH_ROCKSDB
     ordo__py_load_db_part,
     ordo__py_load_writers_part,
