@@ -208,19 +208,13 @@ def test_memory_sizes_as_the_cli_takes_them(tmp_path):
 
 def test_load_of_a_table(tmp_path):
     """A table's load is the CSV load of the same rows (spilled runs,
-    duplicates kept last); without ordo._encode it is not available yet."""
+    duplicates kept last)."""
     import pyarrow as pa
 
     n = 20000
     ids = [(i * 7919) % (n - 100) for i in range(n)]  # 100 keys twice
     names = [None if i % 13 == 0 else f"name {i}, " + "x" * (i % 50) for i in range(n)]
     table = pa.table({"id": pa.array(ids, pa.int64()), "v": names})
-    try:
-        from ordo import _encode  # noqa: F401  (written beside this part of #15)
-    except ImportError:
-        with pytest.raises(NotImplementedError):
-            ordo.load(table, tmp_path / "db", key="id")
-        return
     s = ordo.load(table, tmp_path / "db", key="id", tag=2, memory="1M", on_duplicate="last")
     assert (s["rows_in"], s["rows"], s["duplicates"]) == (n, n - 100, 100)
     with _ordo.Db(str(tmp_path / "db"), read_only=True) as d:
