@@ -263,3 +263,22 @@ def test_ctrl_c_stops_a_load_and_leaves_nothing(tmp_path):
     finally:
         t.join()
     assert raw(db) == before and not temp_folders(db)
+
+
+def test_pandas_round_trip(tmp_path):
+    import pandas as pd
+
+    df = pd.DataFrame({"player": ["b", "a", "c", "a"], "score": [10, 30, 20, 5],
+                       "at": pd.to_datetime(["2024-01-01 10:00:00", "2024-01-02 00:00:00", "2023-05-06 00:00:00",
+                                             "2022-01-01 00:00:01"]),
+                       "ok": [True, False, True, True]})
+    s = ordo.load(df, tmp_path / "db", key="score DESC, player", tag=None)
+    assert (s["rows_in"], s["rows"], s["duplicates"], s["rejected"]) == (4, 4, 0, 0)
+    out = ordo.scan(tmp_path / "db", tag=None).to_pandas()
+    expect = df.sort_values("score", ascending=False).reset_index(drop=True)
+    assert out["player"].tolist() == expect["player"].tolist()
+    assert out["score"].tolist() == expect["score"].tolist()
+    assert out["ok"].tolist() == expect["ok"].tolist()
+    assert [t.isoformat() for t in out["at"]] == [t.isoformat() for t in expect["at"]]
+    top = ordo.scan(tmp_path / "db", tag=None, prefix=30).to_pandas()
+    assert top["player"].tolist() == ["a"]
