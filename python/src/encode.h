@@ -25,6 +25,26 @@ void ordo__py_keybuf_free(ordo__py_keybuf *b);
  * exception. */
 PyObject *ordo__py_keys_take(ordo__py_keybuf *b);
 
+/* Rows to encode: nrows rows of ncols columns (each row i is element
+ * offset + i of its buffers, as the batch API reads them). */
+typedef struct ordo__py_batch {
+    const ordo_column *cols;
+    size_t ncols, nrows;
+} ordo__py_batch;
+
+/* Rows per range of the threaded encoder (encode_mt.c); tests lower it to
+ * cut small tables into many ranges. */
+extern size_t ordo__py_range_rows;
+
+/* Appends the keys of every row of the parts, in order, to kb, encoded on
+ * up to `threads` threads (the calling one included); call it without the
+ * GIL. The output is allocated once. The keys are those of one batch call
+ * per part. On error kb is unchanged and *bad_part and *where (relative to
+ * that part) tell the first invalid value, as one call per part would. */
+ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
+                                  size_t threads, ordo__py_keybuf *kb, size_t *bad_part,
+                                  ordo_batch_error *where);
+
 /* ------------------------------------------------------ input columns */
 
 enum { ORDO__PY_ARROW = 1, ORDO__PY_BUFFER = 2, ORDO__PY_SEQ = 3 };
