@@ -8,10 +8,15 @@ precision, c integer: 19-digit integers, doubles with 17 significant digits,
 1 % NULLs in b), the same as a pandas frame and as a dict of NumPy arrays;
 a text table from Arrow (short and long strings) and from Python str lists.
 Each against, in the same run: `ordo bench` (the C batch API on in-memory
-columns of the same schema, the active implementation), memcpy of the same
-key bytes (numpy copy of Keys.buffer), DuckDB's create_sort_key and polars'
-sort on the same table when those modules import (bench/python_peers.sh
-installs them into a temporary virtual environment). Best of 3 each.
+columns of the same schema, the active implementation: generated rows
+without NULLs, short text, one thread, its output buffer reused), the C
+batch API alone on the very table's columns (one call, one thread; into a
+reused, warm output and into fresh memory each time, as encode_keys must
+return), memcpy of the same key bytes (numpy copy of Keys.buffer), DuckDB's
+create_sort_key and polars' sort on the same table when those modules
+import (bench/python_peers.sh installs them into a temporary virtual
+environment). encode_keys runs on one thread (threads=1) and on every core
+(the default). Best of ROUNDS (default 3; env ORDO_BENCH_ROUNDS) each.
 
 load: ROWS rows (id bigint, name text, score double precision, note text)
 written as CSV, then loaded into a fresh database by the CLI (`ordo load`),
@@ -34,7 +39,7 @@ import pyarrow as pa
 import ordo
 
 CLI = os.environ.get("ORDO_CLI", "build/ordo")
-ROUNDS = 3
+ROUNDS = int(os.environ.get("ORDO_BENCH_ROUNDS", "3"))
 
 
 def best(fn):
@@ -70,12 +75,30 @@ def c_rate(schema, rows):
     return next(r["rows_per_s"] for r in res if r["impl"] == impl)
 
 
-def report(name, n, secs, ref=None, mem=None):
+def report(name, n, secs, ref=None, mem=None, same=None):
     rate = n / secs
     line = f"| {name} | {rate / 1e6:.1f} M |"
-    line += f" {rate / ref:.2f} |" if ref else " |"
-    line += f" {rate / mem:.2f} |" if mem else " |"
+    for r in (ref, same, mem):
+        line += f" {rate / r:.2f} |" if r else " |"
     print(line, flush=True)
+
+
+HEAD = "| rows/s | x ordo bench | x C on this table | x memcpy |\n|---|---|---|---|---|"
+
+
+def c_same(t, key, n, ref, mem):
+    """The C batch API alone on t's key columns: (warm rate, fresh rate)."""
+    warm, fresh = ordo._ordo._bench_stream(t.__arrow_c_stream__(), key, "ordered", ROUNDS)
+    report("C batch API on this table (1 thread, warm output)", n, warm, ref, mem, n / warm)
+    report("C batch API on this table (1 thread, fresh output)", n, fresh, ref, mem, n / warm)
+    return n / warm
+
+
+def keys_rates(name, data, key, n, ref, mem, same):
+    """encode_keys on one thread and on every core."""
+    for threads, what in ((1, "threads=1"), (None, f"threads={ordo._encode._threads(None)}")):
+        secs, _ = best(lambda: ordo.encode_keys(data, key, threads=threads))
+        report(f"{name} {what}", n, secs, ref, mem, same)
 
 
 def encode(n):
@@ -83,43 +106,47 @@ def encode(n):
     t = numeric_table(n, rng)
     schema = "a bigint, b double precision, c integer"
     print(f"rows {n}; implementation {ordo.impl_name()}\n")
-    print("| numeric: a bigint, b double precision, c integer | rows/s | x C batch | x memcpy |")
-    print("|---|---|---|---|")
+    print("| numeric: a bigint, b double precision, c integer " + HEAD)
     c = c_rate(schema, min(n, 4_000_000))
-    secs, keys = best(lambda: ordo.encode_keys(t, "a, b, c"))
+    keys = ordo.encode_keys(t, "a, b, c")
     buf = np.frombuffer(keys.buffer, dtype=np.uint8)
     msecs, _ = best(lambda: buf.copy())
     mem = n / msecs
-    print(f"| ordo bench (C batch API, in memory) | {c / 1e6:.1f} M | 1.00 | {c / mem:.2f} |")
-    report("encode_keys(pyarrow.Table)", n, secs, c, mem)
+    del keys, buf
+    print(f"| ordo bench (C batch API, in memory) | {c / 1e6:.1f} M | 1.00 | | {c / mem:.2f} |")
+    same = c_same(t, "a, b, c", n, c, mem)
+    keys_rates("encode_keys(pyarrow.Table)", t, "a, b, c", n, c, mem, same)
     df = t.to_pandas(types_mapper=None)
-    secs, _ = best(lambda: ordo.encode_keys(df, "a, b, c"))
-    report("encode_keys(pandas.DataFrame)", n, secs, c, mem)
+    keys_rates("encode_keys(pandas.DataFrame)", df, "a, b, c", n, c, mem, None)
+    del df
     cols = {k: t.column(k).to_numpy(zero_copy_only=False) for k in ("a", "c")}
-    secs, _ = best(lambda: ordo.encode_keys(cols, "a, c"))
-    report("encode_keys(dict of NumPy, a and c)", n, secs)
+    keys_rates("encode_keys(dict of NumPy, a and c)", cols, "a, c", n, None, None, None)
+    del cols
     peers(t, n, c)
+    del t
 
     tt, short = text_table(n, rng)
     schema = "id bigint, s text, l text"
-    print("\n| text: id bigint, s text (short), l text (100-450 bytes) | rows/s | x C batch | x memcpy |")
-    print("|---|---|---|---|")
+    print("\n| text: id bigint, s text (short), l text (100-450 bytes) " + HEAD)
     c = c_rate(schema, min(n, 2_000_000))
-    secs, keys = best(lambda: ordo.encode_keys(tt, "s, l, id"))
+    keys = ordo.encode_keys(tt, "s, l, id")
     buf = np.frombuffer(keys.buffer, dtype=np.uint8)
     msecs, _ = best(lambda: buf.copy())
     mem = n / msecs
-    print(f"| ordo bench (C batch API, in memory) | {c / 1e6:.1f} M | 1.00 | {c / mem:.2f} |")
-    report("encode_keys(pyarrow.Table)", n, secs, c, mem)
-    secs, _ = best(lambda: ordo.encode_keys({"s": short}, "s"))
-    report("encode_keys({'s': list of str}) (short text only)", n, secs)
+    del keys, buf
+    print(f"| ordo bench (C batch API, in memory; 8-16 byte text) | {c / 1e6:.1f} M | 1.00 | | "
+          f"{c / mem:.2f} |")
+    same = c_same(tt, "s, l, id", n, c, mem)
+    keys_rates("encode_keys(pyarrow.Table)", tt, "s, l, id", n, c, mem, same)
+    keys_rates("encode_keys({'s': list of str}) (short text only)", {"s": short}, "s", n, None,
+               None, None)
 
 
 def peers(t, n, c):
     try:
         import duckdb
     except ImportError:
-        print("| duckdb | not installed (bench/python_peers.sh) | | |")
+        print("| duckdb | not installed (bench/python_peers.sh) | | | |")
     else:
         con = duckdb.connect()
         con.execute("SET threads = 1")
@@ -131,7 +158,7 @@ def peers(t, n, c):
     try:
         import polars as pl
     except ImportError:
-        print("| polars | not installed (bench/python_peers.sh) | | |")
+        print("| polars | not installed (bench/python_peers.sh) | | | |")
     else:
         df = pl.from_arrow(t)
         secs, _ = best(lambda: df.sort(["a", "b", "c"], nulls_last=True))

@@ -28,6 +28,8 @@ typedef struct job {
     size_t nparts, capparts;
     struct ArrowArray *held;        /* stream batches read by the parts */
     size_t nheld, capheld;
+    int bench_rounds;               /* > 0: time the batch API instead (_bench_stream) */
+    double bench_secs[2];
 } job;
 
 static void job_free(job *j)
@@ -374,6 +376,15 @@ static ordo_format format_arg(const char *name)
 /* (keys, values or None, schema_text, key_text), taking what j holds. */
 static PyObject *result(job *j, PyObject *schema_text, PyObject *key_text)
 {
+    if (j->bench_rounds > 0) {
+        ordo_status s;
+        Py_BEGIN_ALLOW_THREADS
+        s = ordo__py_bench_batches(j->fmt, j->parts, j->nparts, j->bench_rounds, j->bench_secs);
+        Py_END_ALLOW_THREADS
+        if (s != ORDO_OK)
+            return ordo__py_value_error(s, 0, 0, "bench: %s", ordo_status_message(s)), NULL;
+        return Py_BuildValue("dd", j->bench_secs[0], j->bench_secs[1]);
+    }
     if (encode_pending(j) < 0)
         return NULL;
     PyObject *keys = ordo__py_keys_take(&j->keys);
@@ -574,16 +585,9 @@ static int struct_batch(job *j, ordo__py_src *srcs, size_t nsrc, const struct Ar
  * of an Arrow C stream (a struct per batch: a table's record batches). For
  * keys only, the stream is read to its end first and every batch is kept
  * until the keys of all are made together. */
-static PyObject *py_encode_stream(PyObject *self, PyObject *args)
+static PyObject *stream(PyObject *cap, const char *key, const char *schema, const char *format,
+                        int values, Py_ssize_t threads, int bench_rounds)
 {
-    (void)self;
-    PyObject *cap;
-    const char *key = NULL, *schema = NULL, *format;
-    int values;
-    Py_ssize_t threads = 1;
-    if (!PyArg_ParseTuple(args, "Ozzsp|n:encode_stream", &cap, &key, &schema, &format, &values,
-                          &threads))
-        return NULL;
     struct ArrowArrayStream *in = PyCapsule_GetPointer(cap, "arrow_array_stream");
     if (!in)
         return NULL;
@@ -601,6 +605,7 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
     PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
     if (job_args(&j, format, values, threads) < 0)
         goto out;
+    j.bench_rounds = bench_rounds;
     if (st.get_schema(&st, &sch) != 0) {
         const char *e = st.get_last_error(&st);
         PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "no schema");
@@ -634,6 +639,34 @@ out:
     Py_XDECREF(key_text);
     job_free(&j);
     return res;
+}
+
+static PyObject *py_encode_stream(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cap;
+    const char *key = NULL, *schema = NULL, *format;
+    int values;
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTuple(args, "Ozzsp|n:encode_stream", &cap, &key, &schema, &format, &values,
+                          &threads))
+        return NULL;
+    return stream(cap, key, schema, format, values, threads, 0);
+}
+
+/* _bench_stream(capsule, key, format, rounds) -> (warm, fresh): for the
+ * benchmark, the best seconds of ordo_batch_encode (one call a batch, one
+ * thread, as `ordo bench` times it) over the stream's key columns, into
+ * one output buffer reused (warm) and into a new one each round (fresh). */
+static PyObject *py_bench_stream(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cap;
+    const char *key, *format;
+    int rounds;
+    if (!PyArg_ParseTuple(args, "Ossi:_bench_stream", &cap, &key, &format, &rounds))
+        return NULL;
+    return stream(cap, key, NULL, format, 0, 1, rounds > 0 ? rounds : 1);
 }
 
 /* encode_array(schema_capsule, array_capsule, key, schema, format, values, threads):
@@ -712,6 +745,9 @@ static PyMethodDef methods[] = {
     {"encode_array", py_encode_array, METH_VARARGS,
      "encode_array(schema_capsule, array_capsule, key, schema, format, values[, threads]): "
      "see ordo._encode."},
+    {"_bench_stream", py_bench_stream, METH_VARARGS,
+     "For the benchmark: _bench_stream(capsule, key, format, rounds) -> (warm, fresh) seconds "
+     "of the C batch API alone on the stream's key columns."},
     {"_set_range_rows", py_set_range_rows, METH_O,
      "For tests: _set_range_rows(n) -> old: the threaded encoder's rows per range."},
     {"_last_key_values", py_last_values, METH_NOARGS,

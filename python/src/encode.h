@@ -45,6 +45,12 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
                                   size_t threads, ordo__py_keybuf *kb, size_t *bad_part,
                                   ordo_batch_error *where);
 
+/* For the benchmark: the best of `rounds` timings of one ordo_batch_encode
+ * call per batch on one thread (what `ordo bench` times), into an output
+ * reused from round to round (secs[0]) and into a fresh one (secs[1]). */
+ordo_status ordo__py_bench_batches(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
+                                   int rounds, double secs[2]);
+
 /* ------------------------------------------------------ input columns */
 
 enum { ORDO__PY_ARROW = 1, ORDO__PY_BUFFER = 2, ORDO__PY_SEQ = 3 };

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 size_t ordo__py_range_rows = 16384; /* >= 1 */
 
@@ -25,7 +26,7 @@ typedef struct engine {
     ordo_format fmt;
     const ordo__py_batch *parts;
     range *ranges;
-    size_t nranges, maxcols;
+    size_t nranges, maxcols, maxrows; /* the widest part, the longest range */
     ordo__py_keybuf *kb;
     int phase; /* 1: sizes, 2: keys */
     atomic_size_t next;
@@ -65,7 +66,7 @@ static void *work(void *arg)
 {
     engine *e = arg;
     ordo_column *cols = malloc(e->maxcols * sizeof *cols);
-    size_t *offs = e->phase == 2 ? malloc((ordo__py_range_rows + 1) * sizeof *offs) : NULL;
+    size_t *offs = e->phase == 2 ? malloc((e->maxrows + 1) * sizeof *offs) : NULL;
     if (!cols || (e->phase == 2 && !offs)) {
         atomic_store(&e->failed, 1);
         goto out;
@@ -176,6 +177,8 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
         goto out;
     }
     for (size_t i = 0; i < e.nranges; i++) {
+        if (e.ranges[i].n > e.maxrows)
+            e.maxrows = e.ranges[i].n;
         e.ranges[i].at = total;
         if (__builtin_add_overflow(total, e.ranges[i].bytes, &total)) {
             s = ORDO_ERR_SIZE_OVERFLOW;
@@ -194,5 +197,69 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
     kb->n += rows;
 out:
     free(e.ranges);
+    return s;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One round: every batch into dst/offs (NULL: new memory, freed after). */
+static ordo_status bench_round(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
+                               size_t total, size_t rows, uint8_t *dst, size_t *offs,
+                               double *secs)
+{
+    double t0 = now();
+    int fresh = !dst;
+    if (fresh) {
+        dst = malloc(total ? total : 1);
+        offs = malloc((rows + nparts) * sizeof *offs);
+    }
+    ordo_status s = dst && offs ? ORDO_OK : ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t p = 0, at = 0, row = 0; p < nparts && s == ORDO_OK; p++) {
+        s = ordo_batch_encode(fmt, parts[p].cols, parts[p].ncols, parts[p].nrows, dst + at,
+                              total - at, offs + row + p, NULL);
+        at += offs[row + p + parts[p].nrows];
+        row += parts[p].nrows;
+    }
+    if (fresh)
+        free(dst), free(offs);
+    *secs = now() - t0;
+    return s;
+}
+
+ordo_status ordo__py_bench_batches(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
+                                   int rounds, double secs[2])
+{
+    size_t total = 0, rows = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        size_t t;
+        ordo_status s = ordo_batch_size(fmt, parts[p].cols, parts[p].ncols, parts[p].nrows, &t,
+                                        NULL, NULL);
+        if (s != ORDO_OK)
+            return s;
+        total += t, rows += parts[p].nrows;
+    }
+    uint8_t *dst = malloc(total ? total : 1);
+    size_t *offs = malloc((rows + nparts) * sizeof *offs);
+    ordo_status s = dst && offs ? ORDO_OK : ORDO_ERR_OUT_OF_MEMORY;
+    secs[0] = secs[1] = 1e30;
+    if (s == ORDO_OK) { /* warm-up: the reused output's pages touched */
+        memset(dst, 0, total);
+        memset(offs, 0, (rows + nparts) * sizeof *offs);
+    }
+    for (int r = 0; r < rounds && s == ORDO_OK; r++)
+        for (int fresh = 0; fresh < 2 && s == ORDO_OK; fresh++) {
+            double t = 0;
+            s = bench_round(fmt, parts, nparts, total, rows, fresh ? NULL : dst,
+                            fresh ? NULL : offs, &t);
+            if (t < secs[fresh])
+                secs[fresh] = t;
+        }
+    free(dst);
+    free(offs);
     return s;
 }
