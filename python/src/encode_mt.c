@@ -20,6 +20,7 @@ typedef struct range {
     size_t part, row0, n; /* rows row0 .. row0+n of parts[part] */
     size_t out_row;       /* its first key's index in the output */
     size_t bytes, at;     /* its key bytes, and where they start */
+    size_t stride;        /* every key this long (no NULLs, fixed widths), else 0 */
 } range;
 
 typedef struct engine {
@@ -50,14 +51,20 @@ static ordo_status encode_range(const engine *e, const range *r, ordo_column *co
     ordo__py_keybuf *kb = e->kb;
     ordo_batch_error where;
     shift_cols(e, r, cols);
+    /* a fixed stride needs no offsets from the encoder: they are computed */
     ordo_status s = ordo_batch_encode(e->fmt, cols, e->parts[r->part].ncols, r->n,
-                                      kb->data + kb->len + r->at, r->bytes, offs, &where);
+                                      kb->data + kb->len + r->at, r->bytes,
+                                      r->stride ? NULL : offs, &where);
     if (s != ORDO_OK)
         return s;
-    int64_t base = (int64_t)(kb->len + r->at);
+    int64_t base = (int64_t)(kb->len + r->at), stride = (int64_t)r->stride;
     int64_t *out = kb->off + kb->n + r->out_row + 1;
-    for (size_t i = 0; i < r->n; i++)
-        out[i] = base + (int64_t)offs[i + 1];
+    if (stride)
+        for (size_t i = 0; i < r->n; i++)
+            out[i] = base + (int64_t)(i + 1) * stride;
+    else
+        for (size_t i = 0; i < r->n; i++)
+            out[i] = base + (int64_t)offs[i + 1];
     return ORDO_OK;
 }
 
@@ -81,8 +88,8 @@ static void *work(void *arg)
         ordo_status s;
         if (e->phase == 1) {
             shift_cols(e, r, cols);
-            s = ordo_batch_size(e->fmt, cols, e->parts[r->part].ncols, r->n, &r->bytes, NULL,
-                                NULL);
+            s = ordo_batch_size(e->fmt, cols, e->parts[r->part].ncols, r->n, &r->bytes,
+                                &r->stride, NULL);
         } else {
             s = encode_range(e, r, cols, offs);
         }
@@ -130,7 +137,7 @@ static range *cut_ranges(const ordo__py_batch *parts, size_t nparts, size_t *nra
     for (size_t p = 0; p < nparts; p++) {
         size_t n = parts[p].nrows;
         for (size_t row0 = 0; row0 < n; row0 += step, k++) {
-            rs[k] = (range){p, row0, n - row0 < step ? n - row0 : step, out_row, 0, 0};
+            rs[k] = (range){p, row0, n - row0 < step ? n - row0 : step, out_row, 0, 0, 0};
             out_row += rs[k].n;
         }
     }
