@@ -6,7 +6,8 @@
 encode: ordo.encode_keys on a numeric pyarrow table (a bigint, b double
 precision, c integer: 19-digit integers, doubles with 17 significant digits,
 1 % NULLs in b), the same as a pandas frame and as a dict of NumPy arrays;
-a text table from Arrow (short and long strings) and from Python str lists.
+a text table from Arrow (short and long strings) and from Python str lists
+(at most 2 M rows: its keys are some 300 bytes each).
 Each against, in the same run: `ordo bench` (the C batch API on in-memory
 columns of the same schema, the active implementation: generated rows
 without NULLs, short text, one thread, its output buffer reused), the C
@@ -42,6 +43,7 @@ import ordo
 
 CLI = os.environ.get("ORDO_CLI", "build/ordo")
 ROUNDS = int(os.environ.get("ORDO_BENCH_ROUNDS", "3"))
+TEXT_ROWS = 2_000_000
 
 
 def best(fn):
@@ -162,9 +164,10 @@ def encode(n):
     peers(t, n, c)
     del t
 
+    n = min(n, TEXT_ROWS)  # some 300 bytes a key: several copies of 10 M would not fit
     tt, short = text_table(n, rng)
-    section("text: id bigint, s text (short), l text (100-450 bytes); ordo bench's text is "
-            "8-16 bytes", n, "id bigint, s text, l text", min(n, 2_000_000), tt, "s, l, id",
+    section(f"text ({n} rows): id bigint, s text (short), l text (100-450 bytes); ordo "
+            "bench's text is 8-16 bytes", n, "id bigint, s text, l text", min(n, 2_000_000), tt, "s, l, id",
             [("encode_keys({'s': list of str}) (short text only)", {"s": short}, "s", 0)])
 
 
