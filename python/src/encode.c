@@ -207,11 +207,11 @@ static int batch_error(ordo_status s, const ordo_batch_error *where, const ordo_
 static int encode_parts(const job *j, ordo_format fmt, const ordo__py_batch *parts,
                         size_t nparts, ordo__py_keybuf *kb, const size_t *const *tcols)
 {
-    size_t bad = 0;
+    size_t bad = 0, range_rows = ordo__py_range_rows;
     ordo_batch_error where = {0, 0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = ordo__py_encode_parts(fmt, parts, nparts, j->threads, kb, &bad, &where);
+    s = ordo__py_encode_parts(fmt, parts, nparts, j->threads, range_rows, kb, &bad, &where);
     Py_END_ALLOW_THREADS
     if (s == ORDO_ERR_OUT_OF_MEMORY) {
         PyErr_NoMemory();

@@ -32,18 +32,19 @@ typedef struct ordo__py_batch {
     size_t ncols, nrows;
 } ordo__py_batch;
 
-/* Rows per range of the threaded encoder (encode_mt.c); tests lower it to
- * cut small tables into many ranges. */
+/* Rows per range of the threaded encoder (16384; tests lower it to cut
+ * small tables into many ranges). Read and written with the GIL. */
 extern size_t ordo__py_range_rows;
 
 /* Appends the keys of every row of the parts, in order, to kb, encoded on
- * up to `threads` threads (the calling one included); call it without the
- * GIL. The output is allocated once. The keys are those of one batch call
- * per part. On error kb is unchanged and *bad_part and *where (relative to
- * that part) tell the first invalid value, as one call per part would. */
+ * up to `threads` threads (the calling one included) in ranges of at most
+ * range_rows rows; call it without the GIL. The output is allocated once.
+ * The keys are those of one batch call per part. On error kb is unchanged
+ * and *bad_part and *where (relative to that part) tell the first invalid
+ * value, as one call per part would. */
 ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
-                                  size_t threads, ordo__py_keybuf *kb, size_t *bad_part,
-                                  ordo_batch_error *where);
+                                  size_t threads, size_t range_rows, ordo__py_keybuf *kb,
+                                  size_t *bad_part, ordo_batch_error *where);
 
 /* For the benchmark: the best of `rounds` timings of one ordo_batch_encode
  * call per batch on one thread (what `ordo bench` times), into an output

@@ -122,12 +122,12 @@ static int run_phase(engine *e, int phase, size_t threads)
     return atomic_load(&e->failed) ? -1 : 0;
 }
 
-/* The ranges of the parts, ordo__py_range_rows rows at most each (on one
- * thread too: the offsets of a range fit in a small scratch). NULL when
- * out of memory. */
-static range *cut_ranges(const ordo__py_batch *parts, size_t nparts, size_t *nranges)
+/* The ranges of the parts, step rows at most each (on one thread too: the
+ * offsets of a range fit in a small scratch). NULL when out of memory. */
+static range *cut_ranges(const ordo__py_batch *parts, size_t nparts, size_t step,
+                         size_t *nranges)
 {
-    size_t step = ordo__py_range_rows, count = 0;
+    size_t count = 0;
     for (size_t p = 0; p < nparts; p++)
         count += (parts[p].nrows + step - 1) / step;
     range *rs = calloc(count + 1, sizeof *rs);
@@ -163,8 +163,8 @@ static ordo_status first_error(ordo_format fmt, const ordo__py_batch *parts, siz
 }
 
 ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
-                                  size_t threads, ordo__py_keybuf *kb, size_t *bad_part,
-                                  ordo_batch_error *where)
+                                  size_t threads, size_t range_rows, ordo__py_keybuf *kb,
+                                  size_t *bad_part, ordo_batch_error *where)
 {
     engine e = {.fmt = fmt, .parts = parts, .kb = kb};
     size_t rows = 0, total = 0;
@@ -174,7 +174,7 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
         if (parts[p].ncols > e.maxcols)
             e.maxcols = parts[p].ncols;
     }
-    if (!(e.ranges = cut_ranges(parts, nparts, &e.nranges)))
+    if (!(e.ranges = cut_ranges(parts, nparts, range_rows ? range_rows : 1, &e.nranges)))
         return ORDO_ERR_OUT_OF_MEMORY;
     ordo_status s = ORDO_OK;
     atomic_init(&e.next, 0);
