@@ -21,6 +21,8 @@ typedef struct ordo__py_keybuf {
 /* Room for `bytes` more key bytes and `rows` more keys; 0 when out of memory. */
 int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows);
 void ordo__py_keybuf_free(ordo__py_keybuf *b);
+/* malloc for key bytes, asking for huge pages when large (as reserve does). */
+void *ordo__py_alloc_keys(size_t bytes);
 /* An ordo.Keys taking over b's memory (b is emptied), or NULL with an
  * exception. */
 PyObject *ordo__py_keys_take(ordo__py_keybuf *b);
@@ -48,9 +50,11 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
 
 /* For the benchmark: the best of `rounds` timings of one ordo_batch_encode
  * call per batch on one thread (what `ordo bench` times), into an output
- * reused from round to round (secs[0]) and into a fresh one (secs[1]). */
+ * reused from round to round (secs[0]), into a fresh one from malloc
+ * (secs[1]) and into a fresh one asking for huge pages as ordo.Keys do
+ * (secs[2]). */
 ordo_status ordo__py_bench_batches(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
-                                   int rounds, double secs[2]);
+                                   int rounds, double secs[3]);
 
 /* ------------------------------------------------------ input columns */
 

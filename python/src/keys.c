@@ -36,6 +36,8 @@ static void *grow(void *p, size_t bytes)
     return p;
 }
 
+void *ordo__py_alloc_keys(size_t bytes) { return grow(NULL, bytes); }
+
 int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows)
 {
     if (bytes > SIZE_MAX / 2 - b->len || rows > SIZE_MAX / 16 - b->n)
