@@ -12,8 +12,8 @@ Each against, in the same run: `ordo bench` (the C batch API on in-memory
 columns of the same schema, the active implementation: generated rows
 without NULLs, short text, one thread, its output buffer reused), the C
 batch API alone on the very table's columns (one call, one thread; into a
-reused, warm output and into fresh memory each time, as encode_keys must
-return: from malloc, and asking for huge pages as ordo.Keys do), memcpy of the same key bytes (Keys.buffer into a warm array), DuckDB's
+reused, warm output on huge pages, as ordo.Keys ask, and into fresh memory
+from malloc each time: encode_keys must return new memory), memcpy of the same key bytes (Keys.buffer into a warm array), DuckDB's
 create_sort_key and polars' sort on the same table when those modules
 import (bench/python_peers.sh installs them into a temporary virtual
 environment). encode_keys runs on one thread (threads=1) and on every core
@@ -123,19 +123,18 @@ def section(title, n, schema, cli_rows, data, key, extra=()):
     bench = "ordo bench (C batch API, generated rows of the schema)"
     warm = "C batch API on this table (1 thread, warm output)"
     fresh = "C batch API on this table (1 thread, fresh output)"
-    huge = "C batch API on this table (1 thread, fresh output, huge pages asked)"
     mem = "memcpy of the key bytes"
     buf = np.frombuffer(ordo.encode_keys(data, key).buffer, dtype=np.uint8)
     dst = np.ones_like(buf)  # warm, as ordo bench's memcpy: a copy's cost, not fresh pages'
 
     def c_same():
-        w, f, h = ordo._ordo._bench_stream(data.__arrow_c_stream__(), key, "ordered", 1)
-        return {warm: n / w, fresh: n / f, huge: n / h}, None
+        w, f = ordo._ordo._bench_stream(data.__arrow_c_stream__(), key, "ordered", 1)
+        return {warm: n / w, fresh: n / f}, None
 
     entries = [lambda: ({bench: c_rate(schema, cli_rows)}, None), c_same,
                timed(mem, n, lambda: np.copyto(dst, buf))]
     rows = [(bench, bench, None, mem), (warm, bench, warm, mem), (fresh, bench, warm, mem),
-            (huge, bench, warm, mem), (mem, bench, None, None)]
+            (mem, bench, None, None)]
     cores = ordo._encode._threads(None)
     for name, d, k, ratios in [("encode_keys(pyarrow.Table)", data, key, 2)] + list(extra):
         for threads in (1, cores):

@@ -29,7 +29,7 @@ typedef struct job {
     struct ArrowArray *held;        /* stream batches read by the parts */
     size_t nheld, capheld;
     int bench_rounds;               /* > 0: time the batch API instead (_bench_stream) */
-    double bench_secs[3];
+    double bench_secs[2];
 } job;
 
 static void job_free(job *j)
@@ -383,7 +383,7 @@ static PyObject *result(job *j, PyObject *schema_text, PyObject *key_text)
         Py_END_ALLOW_THREADS
         if (s != ORDO_OK)
             return ordo__py_value_error(s, 0, 0, "bench: %s", ordo_status_message(s)), NULL;
-        return Py_BuildValue("ddd", j->bench_secs[0], j->bench_secs[1], j->bench_secs[2]);
+        return Py_BuildValue("dd", j->bench_secs[0], j->bench_secs[1]);
     }
     if (encode_pending(j) < 0)
         return NULL;
@@ -654,11 +654,11 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
     return stream(cap, key, schema, format, values, threads, 0);
 }
 
-/* _bench_stream(capsule, key, format, rounds) -> (warm, fresh, fresh_huge):
- * for the benchmark, the best seconds of ordo_batch_encode (one call a
- * batch, one thread, as `ordo bench` times it) over the stream's key
- * columns, into one output buffer reused (warm) and into a new one each
- * round (from malloc; and asking for huge pages, as ordo.Keys do). */
+/* _bench_stream(capsule, key, format, rounds) -> (warm, fresh): for the
+ * benchmark, the best seconds of ordo_batch_encode (one call a batch, one
+ * thread, as `ordo bench` times it) over the stream's key columns, into
+ * one output buffer reused (warm, on huge pages as ordo.Keys ask) and into
+ * a new one from malloc each round (fresh). */
 static PyObject *py_bench_stream(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -747,8 +747,8 @@ static PyMethodDef methods[] = {
      "encode_array(schema_capsule, array_capsule, key, schema, format, values[, threads]): "
      "see ordo._encode."},
     {"_bench_stream", py_bench_stream, METH_VARARGS,
-     "For the benchmark: _bench_stream(capsule, key, format, rounds) -> (warm, fresh, "
-     "fresh_huge) seconds of the C batch API alone on the stream's key columns."},
+     "For the benchmark: _bench_stream(capsule, key, format, rounds) -> (warm, fresh) seconds "
+     "of the C batch API alone on the stream's key columns."},
     {"_set_range_rows", py_set_range_rows, METH_O,
      "For tests: _set_range_rows(n) -> old: the threaded encoder's rows per range."},
     {"_last_key_values", py_last_values, METH_NOARGS,

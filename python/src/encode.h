@@ -50,11 +50,10 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
 
 /* For the benchmark: the best of `rounds` timings of one ordo_batch_encode
  * call per batch on one thread (what `ordo bench` times), into an output
- * reused from round to round (secs[0]), into a fresh one from malloc
- * (secs[1]) and into a fresh one asking for huge pages as ordo.Keys do
- * (secs[2]). */
+ * reused from round to round (secs[0]; on huge pages, as ordo.Keys) and
+ * into a fresh one from malloc each round (secs[1]). */
 ordo_status ordo__py_bench_batches(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
-                                   int rounds, double secs[3]);
+                                   int rounds, double secs[2]);
 
 /* ------------------------------------------------------ input columns */
 
