@@ -72,7 +72,7 @@ static ordo_status encode_range(const engine *e, const range *r, ordo_column *co
 static void *work(void *arg)
 {
     engine *e = arg;
-    ordo_column *cols = malloc(e->maxcols * sizeof *cols);
+    ordo_column *cols = malloc((e->maxcols + 1) * sizeof *cols);
     size_t *offs = e->phase == 2 ? malloc((e->maxrows + 1) * sizeof *offs) : NULL;
     if (!cols || (e->phase == 2 && !offs)) {
         atomic_store(&e->failed, 1);
