@@ -211,6 +211,18 @@ typedef enum ordo_text_style {
 ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
                                      ordo_text_style style, ordo_buf *out, bool *is_null);
 
+/* Reads column c of schema s (parsed for a LexKey format) from a LexKey key
+ * and appends PostgreSQL's text form of its part to *out, as
+ * ordo_text_print does for ordered keys. r is made with s->ncols parts and
+ * the format's flags and stands at column c. A part that may be NULL (the
+ * nil byte 00) or a value is settled by the columns after c: the
+ * explanation under which they all read to the end of the key is taken,
+ * and when both do the status is ORDO_ERR_AMBIGUOUS_KEY (nothing
+ * consumed). A part that does not split (ordo_lexkey_reader) is
+ * ORDO_ERR_MALFORMED_KEY; a date part that is not a midnight too. */
+ORDO_API ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_schema *s, size_t c,
+                                            ordo_text_style style, ordo_buf *out, bool *is_null);
+
 /* ------------------------------------------------------ value form */
 
 /* The value `ordo load` stores beside a key: columns as their CSV text,
