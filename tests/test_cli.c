@@ -152,6 +152,125 @@ static void bad_key_helpers(void **state)
     expect_fail((const char *const[]){"ordo", NULL}, "missing command");
 }
 
+/* Issue #17 item 4: the LexKey JSON form of a key ("hex"; "" for the empty
+ * key) as --output json, one JSON value per line, and accepted wherever a
+ * hex key is ("0a1b" or null). The hex output is unchanged (spec_vectors). */
+static void json_forms(void **state)
+{
+    (void)state;
+    expect_out((const char *const[]){"ordo", "encode", "--output", "json", "string:foo", "int:42",
+                                     "bool:true", NULL},
+               "\"666f6f00800000000000002a0001\"\n");
+    expect_out((const char *const[]){"ordo", "encode", "--output=json", "string:", NULL}, "\"\"\n");
+    expect_out((const char *const[]){"ordo", "encode", "--output", "hex", "nil", NULL}, "00\n");
+    expect_out((const char *const[]){"ordo", "pk", "--output", "json", "--partition",
+                                     "706172746974696f6e", "--row", "726f77", NULL},
+               "\"706172746974696f6e00726f77\"\n");
+    expect_out((const char *const[]){"ordo", "pk", "--output", "json", "--split",
+                                     "706172746974696f6e00726f77", NULL},
+               "{\"partition\": \"706172746974696f6e\", \"row\": \"726f77\"}\n");
+    expect_out((const char *const[]){"ordo", "range", "--output", "json", "--partition", "70617274",
+                                     "--lower", "7374617274", "--upper", "656e64", NULL},
+               "{\"lower\": \"70617274007374617274\", \"upper\": \"7061727400656e64ff\"}\n");
+    /* JSON in: a string (either case, JSON whitespace around it) or null */
+    expect_out((const char *const[]){"ordo", "pk", "--split", "\"706172746974696F6E00726F77\"",
+                                     NULL},
+               "706172746974696f6e 726f77\n");
+    expect_out((const char *const[]){"ordo", "range", "--partition", " \"70617274\" ", "--lower",
+                                     "null", "--upper", "\"\"", NULL},
+               "7061727400 70617274ff\n");
+    expect_out((const char *const[]){"ordo", "decode", "--schema", "a int", "\"0080000001\"", NULL},
+               "1\n");
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--output", "json", "--schema",
+                                         "id bigint, name text", "-", NULL},
+             "1,hello\n2,\"\"\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "\"80000000000000010068656c6c6f\"\n\"800000000000000200\"\n");
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--format", "lexkey", "--schema",
+                                         "id bigint, name text", "-", NULL},
+             r.out, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "1,hello\n2,\"\"\n");
+    BAD("not a JSON string of hex digits or null", "pk", "--split", "\"0x00\"");
+    BAD("not a JSON string of hex digits or null", "pk", "--split", "\"6100");
+    BAD("odd number of hex digits", "range", "--partition", "\"616\"");
+    BAD("expected hex or json, got 'raw'", "pk", "--output", "raw", "--split", "610062");
+    BAD("--output raw", "encode", "--output", "raw", "nil");
+    BAD("expected hex, json or raw", "encode", "--output", "xml", "--schema", "a int", "-");
+}
+
+/* Issue #17 item 3: LexKey keys decoded by a schema, where it splits them;
+ * refused with a reason where it cannot. */
+static void lexkey_decode(void **state)
+{
+    (void)state;
+    static const char schema[] =
+        "t text, b boolean, i1 tinyint, i2 smallint, i4 integer, i8 bigint, u1 utinyint, "
+        "u2 usmallint, u4 uinteger, u8 ubigint, r real, d double precision, u uuid, "
+        "ts timestamptz, tn timestamp, dt date, y bytea";
+    static const char row[] =
+        "hello,t,-1,-300,70000,-5,255,65535,4294967295,18446744073709551615,1.5,-0.25,"
+        "550e8400-e29b-41d4-a716-446655440000,2023-11-14 22:13:20.123456789+00,"
+        "2000-01-01 00:00:01,1999-12-31,\\x00ff00\n";
+    static const char *const formats[] = {"lexkey", "lexkey-legacy"};
+    for (int f = 0; f < 2; f++) {
+        tool_result r, d, again;
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", formats[f], "--schema",
+                                             schema, "-", NULL},
+                 row, &r);
+        assert_int_equal(r.status, 0);
+        tool_run(TOOL, (const char *const[]){"ordo", "decode", "--format", formats[f], "--schema",
+                                             schema, "-", NULL},
+                 r.out, &d);
+        if (d.status != 0)
+            fail_msg("decode %s: %s", formats[f], d.err);
+        /* the text loads again to the same key */
+        tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", formats[f], "--schema",
+                                             schema, "-", NULL},
+                 d.out, &again);
+        assert_int_equal(again.status, 0);
+        assert_string_equal(again.out, r.out);
+        assert_non_null(strstr(d.out, "hello,t,-1,-300,70000,-5,255,65535,4294967295,"));
+        assert_non_null(strstr(d.out, ",2023-11-14 22:13:20.123456789+00,2000-01-01 00:00:01,"
+                                      "1999-12-31,\\x00ff00\n"));
+    }
+    /* inspect: offsets after the separators, no orders */
+    expect_out((const char *const[]){"ordo", "inspect", "--format", "lexkey-legacy", "--schema",
+                                     "a smallint, b text", "7f85006162", NULL},
+               "field name             type             order             offset  bytes  value\n"
+               "1     a                smallint         -                      0      2  7f85  -123\n"
+               "2     b                text             -                      3      2  6162  'ab'\n");
+    /* NULLs, where the rest of the key settles them */
+    expect_out((const char *const[]){"ordo", "decode", "--format", "lexkey", "--schema",
+                                     "a bigint, b text", "000061", NULL},
+               ",a\n");
+    expect_out((const char *const[]){"ordo", "decode", "--format", "lexkey", "--schema",
+                                     "a bigint, b bigint", "00008000000000000001", NULL},
+               ",1\n");
+    /* refusals: a part both NULL and a value explain; a key that does not split */
+    BAD("key 1, column 'b' at byte 9: cannot split the key here: a NULL (the nil byte 00) and a "
+        "value both fit",
+        "decode", "--format", "lexkey", "--schema", "a bigint, b text", "80000000000000020000");
+    BAD("column 'a' at byte 0: cannot split", "decode", "--format", "lexkey", "--schema",
+        "a ubigint, b text", "000000000000007b0078");
+    BAD("key 1, column 'b' at byte 3: the key does not split by the schema here", "decode",
+        "--format", "lexkey", "--schema", "a text, b integer", "61620080");
+    BAD("column 'b' at byte 2: the key does not split", "inspect", "--format", "lexkey",
+        "--schema", "a text, b integer", "6100620080000000000000010000");
+    BAD("unknown format 'packed' (ordered, lexkey, lexkey-legacy)", "decode", "--format", "packed",
+        "--schema", "a int", "00");
+    BAD("--schema: column 'n'", "decode", "--format", "lexkey", "--schema", "n numeric", "00");
+}
+
+/* Issue #17 item 6: bench names every format it accepts. */
+static void bench_formats(void **state)
+{
+    (void)state;
+    BAD("unknown format 'x' (lexkey, lexkey-legacy, ordered)", "bench", "--schema", "a int",
+        "--rows", "1", "--format", "x");
+}
+
 /* Issue #13 item 9: one rule for every command: a write error on standard
  * output is exit status 1 with "ordo: write error on standard output: ..."
  * on stderr, also when the command stops at bad input (both are reported). */
@@ -235,6 +354,9 @@ int main(void)
         cmocka_unit_test(bad_key_helpers),
         cmocka_unit_test(stdout_write_errors),
         cmocka_unit_test(bad_key_prints_nothing),
+        cmocka_unit_test(json_forms),
+        cmocka_unit_test(lexkey_decode),
+        cmocka_unit_test(bench_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
