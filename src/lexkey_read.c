@@ -166,7 +166,8 @@ ordo_status ordo_lexkey_read_uint(ordo_lexkey_reader *r, ordo_type t, uint64_t *
 
 /* The inverse of the float rule (SPEC.md §3.7) for one word: the NaN word
  * is NaN, 0 is -0.0 (the XOR branch), a set top bit the XOR branch, else
- * the NOT branch; a result that is NaN was never written. */
+ * the NOT branch; a NaN, or a NOT-branch result that is not below zero
+ * (7fff...ff, which would be -0.0), was never written. */
 static int f64_value(const uint8_t *p, size_t n, unsigned flags, ordo_type t, void *out)
 {
     (void)n, (void)flags, (void)t;
@@ -176,7 +177,7 @@ static int f64_value(const uint8_t *p, size_t n, unsigned flags, ordo_type t, vo
         d = NAN;
     } else {
         memcpy(&d, &bits, sizeof d);
-        if (isnan(d))
+        if (isnan(d) || (!(w & ORDO_SIGN64) && w && !(d < 0))) /* the NOT branch is x < 0 only */
             return 0;
     }
     memcpy(out, &d, sizeof d);
@@ -199,7 +200,7 @@ static int f32_value(const uint8_t *p, size_t n, unsigned flags, ordo_type t, vo
             f = NAN;
         } else {
             memcpy(&f, &bits, sizeof f);
-            if (isnan(f))
+            if (isnan(f) || (!(w & ORDO_SIGN32) && w && !(f < 0))) /* NOT branch: x < 0 only */
                 return 0;
         }
     }

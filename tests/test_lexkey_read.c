@@ -222,6 +222,10 @@ static void malformed_keys(void **state)
                   ORDO_ERR_MALFORMED_KEY);
     assert_status(read_one("0000000000000100", 0, 1, ORDO_TYPE_UINT8, false, NULL),
                   ORDO_ERR_MALFORMED_KEY);
+    assert_status(read_one("7fffffffffffffff", 0, 1, ORDO_TYPE_FLOAT64, false, NULL),
+                  ORDO_ERR_MALFORMED_KEY); /* NOT of -0.0: the encoder writes 00..00 */
+    assert_status(read_one("7fffffff", ORDO_LEXKEY_LEGACY, 1, ORDO_TYPE_FLOAT32, false, NULL),
+                  ORDO_ERR_MALFORMED_KEY);
     assert_status(read_one("0000000000000001", 0, 1, ORDO_TYPE_FLOAT64, false, NULL),
                   ORDO_ERR_MALFORMED_KEY); /* NOT of a negative NaN */
     assert_status(read_one("fff0000000000001", 0, 1, ORDO_TYPE_FLOAT64, false, NULL),
