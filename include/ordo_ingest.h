@@ -219,9 +219,14 @@ ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_colum
  * explanation under which they all read to the end of the key is taken,
  * and when both do the status is ORDO_ERR_AMBIGUOUS_KEY (nothing
  * consumed). A part that does not split (ordo_lexkey_reader) is
- * ORDO_ERR_MALFORMED_KEY; a date part that is not a midnight too. */
+ * ORDO_ERR_MALFORMED_KEY; a date part that is not a midnight too; unknown
+ * flags ORDO_ERR_INVALID_ARG. */
 ORDO_API ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_schema *s, size_t c,
-                                            ordo_text_style style, ordo_buf *out, bool *is_null);
+                                            ordo_text_style style, unsigned flags, ordo_buf *out,
+                                            bool *is_null);
+/* flags of ordo_lexkey_text_print: the keys hold no NULLs, so every part is
+ * read as a value and a part is never ambiguous (00 is false, a 00 string). */
+#define ORDO_LEXKEY_TEXT_NO_NULLS 1u
 
 /* ------------------------------------------------------ value form */
 

@@ -186,11 +186,13 @@ static ordo_status settle(ordo_lexkey_reader *r, const ordo_schema *s, size_t c,
 }
 
 ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_schema *s, size_t c,
-                                   ordo_text_style style, ordo_buf *out, bool *is_null)
+                                   ordo_text_style style, unsigned flags, ordo_buf *out,
+                                   bool *is_null)
 {
     if (!r || !s || !out)
         return ORDO_ERR_NULL_ARG;
-    if (c >= s->ncols || (style != ORDO_TEXT_SQL && style != ORDO_TEXT_CSV && style != ORDO_TEXT_BARE))
+    if (c >= s->ncols || (flags & ~ORDO_LEXKEY_TEXT_NO_NULLS) ||
+        (style != ORDO_TEXT_SQL && style != ORDO_TEXT_CSV && style != ORDO_TEXT_BARE))
         return ORDO_ERR_INVALID_ARG;
     if (!ordo__buf_reserve(out, 0)) /* data is never NULL after a call */
         return ORDO_ERR_OUT_OF_MEMORY;
@@ -198,7 +200,7 @@ ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_schema *s, 
     const ordo_schema_column *col = &s->cols[c];
     part_text t;
     ordo_lexkey_reader before = *r;
-    ordo_status st = read_part(r, col, ASK, &t);
+    ordo_status st = read_part(r, col, (flags & ORDO_LEXKEY_TEXT_NO_NULLS) ? VALUE : ASK, &t);
     if (st == ORDO_ERR_AMBIGUOUS_KEY)
         st = settle(r, s, c, &t);
     if (st != ORDO_OK)

@@ -14,15 +14,16 @@
 static const char *lexkey_why(ordo_status st)
 {
     if (st == ORDO_ERR_AMBIGUOUS_KEY)
-        return "cannot split the key here: a NULL (the nil byte 00) and a value both fit";
+        return "cannot split the key here: a NULL (the nil byte 00) and a value both fit "
+               "(--no-nulls reads every part as a value)";
     if (st == ORDO_ERR_MALFORMED_KEY)
         return "the key does not split by the schema here (a part of the wrong width, a missing "
                "00 separator, or a 00 byte inside an earlier text or bytes part)";
     return ordo_status_message(st);
 }
 
-static void decode_one(const ordo_schema *s, ordo_format fmt, const char *hex, int inspect,
-                       size_t index)
+static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, const char *hex,
+                       int inspect, size_t index)
 {
     uint8_t *key;
     size_t len;
@@ -55,7 +56,7 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, const char *hex, i
                     lexkey ? "-" : ordo_order_name((ordo_order)s->cols[c].order), at);
         value.len = 0;
         ordo_text_style style = inspect ? ORDO_TEXT_SQL : ORDO_TEXT_CSV;
-        ordo_status st = lexkey ? ordo_lexkey_text_print(&lr, s, c, style, &value, NULL)
+        ordo_status st = lexkey ? ordo_lexkey_text_print(&lr, s, c, style, flags, &value, NULL)
                                 : ordo_text_print(&r, &s->cols[c], style, &value, NULL);
         if (st == ORDO_ERR_OUT_OF_MEMORY)
             cli_fail("decode: out of memory");
@@ -91,9 +92,11 @@ static int run(int argc, char **argv, int inspect)
 {
     const char *format = "ordered", *schema_text = NULL;
     const char *cmd = inspect ? "inspect" : "decode";
+    int no_nulls = 0;
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
         {"--schema", OPT_STRING, &schema_text, NULL},
+        {"--no-nulls", OPT_FLAG, &no_nulls, NULL},
     };
     const opt_spec spec = {cmd, NULL, "unknown option", OPT_POS_NOT_LONG,
                            OPT_EQUALS | OPT_MISSING_UNKNOWN, opts, sizeof opts / sizeof opts[0]};
@@ -104,6 +107,10 @@ static int run(int argc, char **argv, int inspect)
         cli_fail("%s: --format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", cmd, format);
     if (!schema_text)
         cli_fail("%s: needs --schema SCHEMA", cmd);
+    if (no_nulls && fmt == ORDO_FORMAT_ORDERED)
+        cli_fail("%s: --no-nulls applies to the LexKey formats (ordered keys say where NULLs are)",
+                 cmd);
+    unsigned flags = no_nulls ? ORDO_LEXKEY_TEXT_NO_NULLS : 0;
     ordo_schema s;
     ordo_error err;
     if (ordo_schema_parse(schema_text, fmt, &s, &err) != ORDO_OK)
@@ -117,12 +124,12 @@ static int run(int argc, char **argv, int inspect)
         while ((n = getline(&line, &cap, stdin)) > 0) {
             while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
                 line[--n] = 0;
-            decode_one(&s, fmt, line, inspect, ++index);
+            decode_one(&s, fmt, flags, line, inspect, ++index);
         }
         free(line);
     } else {
         for (int i = 0; i < nargs; i++)
-            decode_one(&s, fmt, args[i], inspect, (size_t)i + 1);
+            decode_one(&s, fmt, flags, args[i], inspect, (size_t)i + 1);
     }
     ordo_schema_free(&s);
     free(args);
