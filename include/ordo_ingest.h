@@ -145,8 +145,9 @@ ORDO_API ordo_status ordo_csv_open_mem(const void *p, size_t n, const char *name
 ORDO_API ordo_status ordo_csv_next(ordo_csv_reader *r, const ordo_csv_field **fields,
                                    size_t *nfields, ordo_error *err);
 ORDO_API void ordo_csv_close(ordo_csv_reader *r);
-/* Appends text as one CSV field to *out: in quotes when empty or when it
- * holds a comma, quote or line break. */
+/* Appends text as one CSV field to *out: in quotes when empty, when it
+ * holds a comma, quote or line break, or when it starts with a UTF-8 BOM
+ * (which the reader drops at the start of input). */
 typedef struct ordo_buf {
     char *data; /* malloc'd, NUL-terminated after a call; free with ordo_buf_free */
     size_t len, cap;

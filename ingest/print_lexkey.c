@@ -18,15 +18,15 @@ typedef struct part_text {
     bool isnull;
 } part_text;
 
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
-
 #define NS_PER_DAY INT64_C(86400000000000)
 
 /* date (midnight UTC; anything else is not a date's part), timestamp and
  * timestamptz (UTC, "+00") of Unix nanoseconds, fraction digits as needed. */
 static int time_text(const ordo_schema_column *c, int64_t ns, char *out, size_t cap)
 {
-    int64_t days = floor_div(ns, NS_PER_DAY), rem = ns - days * NS_PER_DAY;
+    /* floor division without days * NS_PER_DAY, which overflows near INT64_MIN */
+    int64_t neg = ns % NS_PER_DAY < 0, days = ns / NS_PER_DAY - neg,
+            rem = ns % NS_PER_DAY + (neg ? NS_PER_DAY : 0);
     int bc, n;
     if (c->time_unit == ORDO_UNIT_DAY32 && rem)
         return 0;
