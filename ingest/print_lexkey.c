@@ -148,7 +148,8 @@ static int rest_reads(ordo_lexkey_reader r, const ordo_schema *s, size_t c, uint
         ok = rest_reads(a, s, c + 1, memo, stride);
     } else if (st == ORDO_ERR_AMBIGUOUS_KEY) {
         a = r;
-        ok = read_part(&a, &s->cols[c], VALUE, &t) == ORDO_OK && rest_reads(a, s, c + 1, memo, stride);
+        ok = read_part(&a, &s->cols[c], VALUE, &t) == ORDO_OK &&
+             rest_reads(a, s, c + 1, memo, stride);
         a = r;
         ok = ok || (read_part(&a, &s->cols[c], NIL, &t) == ORDO_OK &&
                     rest_reads(a, s, c + 1, memo, stride));

@@ -195,7 +195,8 @@ static int f32_value(const uint8_t *p, size_t n, unsigned flags, ordo_type t, vo
         if (!isnan(d) && (double)f != d)
             return 0;
     } else {
-        uint32_t w = (uint32_t)load_be(p, 4), bits = (w & ORDO_SIGN32) || w == 0 ? w ^ ORDO_SIGN32 : ~w;
+        uint32_t w = (uint32_t)load_be(p, 4);
+        uint32_t bits = (w & ORDO_SIGN32) || w == 0 ? w ^ ORDO_SIGN32 : ~w;
         if (w == ORDO_LEXKEY_NAN32) {
             f = NAN;
         } else {

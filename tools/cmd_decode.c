@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Decodes one key and prints a CSV row (or the inspect table), built whole
- * first so that nothing of a bad key reaches stdout; a bad key ends the run
- * with its reason on stderr (cli_fail). */
 /* Why a LexKey part did not read, for the message. */
 static const char *lexkey_why(ordo_status st)
 {
@@ -22,6 +19,9 @@ static const char *lexkey_why(ordo_status st)
     return ordo_status_message(st);
 }
 
+/* Decodes one key and prints a CSV row (or the inspect table), built whole
+ * first so that nothing of a bad key reaches stdout; a bad key ends the run
+ * with its reason on stderr (cli_fail). */
 static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, const char *hex,
                        int inspect, size_t index)
 {
@@ -34,8 +34,8 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
     ordo_key_reader r;
     ordo_key_reader_init(&r, key, len);
     ordo_lexkey_reader lr;
-    ordo_lexkey_reader_init(&lr, key, len, fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0,
-                            s->ncols);
+    unsigned width = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
+    ordo_lexkey_reader_init(&lr, key, len, width, s->ncols);
     char *text = NULL;
     size_t tlen = 0;
     FILE *row = open_memstream(&text, &tlen);
@@ -47,7 +47,8 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
                 "offset", "bytes", "value");
     for (size_t c = 0; c < s->ncols; c++) {
         /* a LexKey part starts after its 00 separator */
-        size_t at = len - (lexkey ? ordo_lexkey_reader_remaining(&lr) : ordo_key_reader_remaining(&r));
+        size_t at = len - (lexkey ? ordo_lexkey_reader_remaining(&lr)
+                                  : ordo_key_reader_remaining(&r));
         if (lexkey && c)
             at++;
         if (inspect)
@@ -63,7 +64,8 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
         if (st != ORDO_OK)
             cli_fail("decode: key %zu, column '%s' at byte %zu: %s", index, s->cols[c].name, at,
                      lexkey ? lexkey_why(st) : ordo_status_message(st));
-        size_t end = len - (lexkey ? ordo_lexkey_reader_remaining(&lr) : ordo_key_reader_remaining(&r));
+        size_t end = len - (lexkey ? ordo_lexkey_reader_remaining(&lr)
+                                   : ordo_key_reader_remaining(&r));
         if (inspect) {
             fprintf(row, "%6zu  ", end - at);
             for (size_t k = at; k < end; k++)
