@@ -31,7 +31,7 @@ extern "C" {
 
 /* ----------------------------------------------------------- formats */
 
-/* "lexkey", "lexkey-legacy" or "ordered"; 0 for any other name. */
+/* "lexkey", "lexkey-legacy", "ordered" or "packed"; 0 for any other name. */
 ORDO_API ordo_format ordo_format_from_name(const char *name);
 /* The name of a format; NULL for a value that is not one. */
 ORDO_API const char *ordo_format_name(ordo_format f);
