@@ -9,7 +9,7 @@
 
 /* Keys per tile: about 16 KiB of them, so that a tile stays in L1/L2
  * while every column is written into it. */
-#define TILE_BYTES 16384
+#define TILE_BYTES 2048
 
 static ordo_status fail(ordo_batch_error *where, size_t row, size_t col, ordo_status s)
 {
