@@ -393,9 +393,12 @@ ORDO_API void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len);
  * write each field without its presence byte, so every field sits at a
  * fixed offset. Only fixed-width fields: ordo_key_null is
  * ORDO_ERR_NULL_VALUE; bytes, text, numeric, bit strings, inet, cidr and
- * records are ORDO_ERR_BAD_TYPE (all sticky). The order's ASC/DESC applies,
- * its NULLS FIRST/LAST does not. */
+ * records are ORDO_ERR_BAD_TYPE once their value checks out (all sticky).
+ * The order's ASC/DESC applies, its NULLS FIRST/LAST does not. */
 ORDO_API void ordo_key_init_packed(ordo_key *k, void *buf, size_t cap, size_t len);
+/* A packed field's width (its offset in the key is the sum of the widths
+ * before it); ORDO_ERR_BAD_TYPE for a type the packed format cannot hold. */
+ORDO_API ordo_status ordo_key_packed_size(ordo_type t, size_t *size);
 /* Every field takes its order; a bad order is ORDO_ERR_INVALID_ORDER. A
  * NULL is a field of its own: the presence byte alone. */
 ORDO_API ordo_status ordo_key_null(ordo_key *k, ordo_order o);

@@ -343,6 +343,17 @@ ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *si
     return ORDO_OK;
 }
 
+ordo_status ordo_key_packed_size(ordo_type t, size_t *size)
+{
+    if (!size)
+        return ORDO_ERR_NULL_ARG;
+    size_t w = ordo_packed_width(t);
+    if (!w)
+        return ORDO_ERR_BAD_TYPE;
+    *size = w;
+    return ORDO_OK;
+}
+
 ordo_status ordo_key_bytes_bound(size_t n, size_t *size)
 {
     if (!size)

@@ -30,6 +30,10 @@ static void rocklake_key(void **state)
     assert_key_hex(key, 25, want);
     assert_int_equal(offs[1], 25);
     /* every field where RockLake reads it: tag at 0, the u64s at 1, 9, 17 */
+    size_t w8 = 0, w64 = 0;
+    assert_status(ordo_key_packed_size(ORDO_TYPE_UINT8, &w8), ORDO_OK);
+    assert_status(ordo_key_packed_size(ORDO_TYPE_UINT64, &w64), ORDO_OK);
+    assert_int_equal(w8, 1), assert_int_equal(w64, 8);
     assert_int_equal(key[0], 7);
     assert_int_equal(key[1], 0x01), assert_int_equal(key[8], 0x08);
     assert_int_equal(key[16], 0x2a);
@@ -194,6 +198,27 @@ static void refusals(void **state)
     cols[1] = (ordo_column){.type = ORDO_TYPE_TIME, .values = ids}; /* a LexKey type */
     assert_status(ordo_batch_size(ORDO_FORMAT_PACKED, cols, 2, 4, &total, NULL, &where),
                   ORDO_ERR_BAD_TYPE);
+
+    /* widths */
+    size_t w = 0;
+    static const struct {
+        ordo_type t;
+        size_t w;
+    } widths[] = {{ORDO_TYPE_BOOL, 1},      {ORDO_TYPE_INT16, 2},     {ORDO_TYPE_INT128, 16},
+                  {ORDO_TYPE_FLOAT32, 4},   {ORDO_TYPE_UUID, 16},     {ORDO_TYPE_MACADDR, 6},
+                  {ORDO_TYPE_MACADDR8, 8},  {ORDO_TYPE_ENUM, 4},      {ORDO_TYPE_PG_LSN, 8},
+                  {ORDO_TYPE_DATE, 4},      {ORDO_TYPE_TIME_OF_DAY, 8}, {ORDO_TYPE_TIMESTAMPTZ, 8},
+                  {ORDO_TYPE_INTERVAL, 16}, {ORDO_TYPE_TIMETZ, 12}};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        assert_status(ordo_key_packed_size(widths[i].t, &w), ORDO_OK);
+        assert_int_equal(w, widths[i].w);
+    }
+    static const ordo_type refused[] = {ORDO_TYPE_STRING, ORDO_TYPE_BYTES,   ORDO_TYPE_NUMERIC,
+                                        ORDO_TYPE_BIT,    ORDO_TYPE_INET,    ORDO_TYPE_CIDR,
+                                        ORDO_TYPE_NIL,    ORDO_TYPE_END,     ORDO_TYPE_TIME,
+                                        ORDO_TYPE_INT,    ORDO_TYPE_ENCODED, (ordo_type)99};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        assert_status(ordo_key_packed_size(refused[i], &w), ORDO_ERR_BAD_TYPE);
 
     /* schemas */
     assert_int_equal(ordo_format_from_name("packed"), ORDO_FORMAT_PACKED);
