@@ -160,18 +160,15 @@ ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *tex
         return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
     if (r->tag >= 0)
         out->data[out->len++] = (char)r->tag;
-    if (n == 0) {
-        out->data[out->len] = 0;
-        return ORDO_OK;
-    }
-    ordo_status s = encode_lead(r, texts, lens, nulls, n, out, err);
+    ordo_status s = n ? encode_lead(r, texts, lens, nulls, n, out, err) : ORDO_OK;
     if (s != ORDO_OK) {
         out->len = 0;
+        out->data[0] = 0;
         return s;
     }
     if (prefix && r->value_all) {
         /* the separator the next part follows: a prefix of longer keys */
-        if (n < r->key.ncols)
+        if (n && n < r->key.ncols)
             out->data[out->len++] = 0;
         for (size_t c = 0; c < n; c++)
             r->lead_null[c] = nulls && nulls[c];
