@@ -6,6 +6,7 @@
 #include "ordo_test.h"
 
 #include "ordo_ingest.h"
+#include "pg_values.h"
 
 #define MAX_ROWS 16
 
@@ -143,6 +144,49 @@ static void rows_every_format(void **state)
             ordo_table_reader_close(r);
             stored_free(&s);
         }
+}
+
+/* The key columns' texts, CSV-quoted (ordo_csv_field_text), are what
+ * ordo_text_print's ORDO_TEXT_CSV prints: `ordo scan` quotes every column
+ * so, and printed keys in that style before the reader. */
+static void key_texts_quote_as_csv(void **state)
+{
+    (void)state;
+    pgv_rng rng;
+    pgv_seed(&rng, 0x7ab1e);
+    static char field[PGV_FIELD_MAX], csv[PGV_FIELD_MAX + 8], schema[512];
+    for (size_t t = 0; pgv_types[t]; t++) {
+        snprintf(schema, sizeof schema, "k %s DESC, v text", pgv_types[t]);
+        ordo_table_reader *r = open_reader("ordered", schema, "k", -1);
+        ordo_buf quoted = {0}, printed = {0};
+        for (int i = 0; i < 40; i++) {
+            pgv_value(&rng, pgv_types[t], field, sizeof field);
+            snprintf(csv, sizeof csv, "%s,x\n", field);
+            stored s;
+            store("ordered", schema, "k", -1, csv, &s);
+            ordo_table_field f[2];
+            ordo_error e;
+            int matches;
+            assert_status(ordo_table_reader_row(r, s.key[0], s.kn[0], s.value[0], s.vn[0], f,
+                                                &matches, &e),
+                          ORDO_OK);
+            quoted.len = printed.len = 0;
+            if (!f[0].is_null)
+                assert_status(ordo_csv_field_text(f[0].text, f[0].len, &quoted), ORDO_OK);
+            ordo_key_reader kr;
+            ordo_key_reader_init(&kr, s.key[0], s.kn[0]);
+            assert_status(ordo_text_print(&kr, &ordo_table_reader_key(r)->cols[0], ORDO_TEXT_CSV,
+                                          &printed, NULL),
+                          ORDO_OK);
+            if (quoted.len != printed.len ||
+                (quoted.len && memcmp(quoted.data, printed.data, quoted.len)))
+                fail_msg("%s: '%.*s' quoted, '%.*s' printed", pgv_types[t], (int)quoted.len,
+                         quoted.data ? quoted.data : "", (int)printed.len, printed.data);
+            stored_free(&s);
+        }
+        ordo_buf_free(&quoted), ordo_buf_free(&printed);
+        ordo_table_reader_close(r);
+    }
 }
 
 /* ----------------------------------------------------------- bounds */
@@ -362,6 +406,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rows_every_format),
+        cmocka_unit_test(key_texts_quote_as_csv),
         cmocka_unit_test(bounds_are_keys),
         cmocka_unit_test(bound_errors),
         cmocka_unit_test(lexkey_null_empty_prefix),
