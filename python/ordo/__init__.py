@@ -8,3 +8,12 @@ from ._ordo import Error, impl_name, version
 
 __version__ = version
 __all__ = ["Error", "impl_name", "__version__"]
+
+
+def __getattr__(name):
+    # ordo.spark and ordo.dask import pyspark and dask: only when used
+    if name in ("spark", "dask"):
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'ordo' has no attribute %r" % (name,))

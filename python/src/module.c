@@ -1,5 +1,6 @@
 /* ordo._ordo: module setup and ordo.Error. */
 #include "module.h"
+#include "cluster.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,6 +77,7 @@ static struct PyModuleDef module_def = {
 
 /* The parts, in the order they are added. */
 static const ordo__py_part parts[] = {
+    ordo__py_cluster_part,
     NULL,
 };
 
