@@ -4,10 +4,11 @@ Keys from Arrow tables, pandas frames, NumPy arrays and CSV files whose
 plain byte order (memcmp) is the order of the rows; tables of such keys
 loaded into RocksDB in one atomic step, on one machine or on Spark and Dask.
 """
-from ._ordo import Error, impl_name, version
+from ._ordo import Error, Keys, impl_name, version
+from ._encode import encode_csv, encode_keys
 
 __version__ = version
-__all__ = ["Error", "impl_name", "__version__"]
+__all__ = ["Error", "Keys", "encode_csv", "encode_keys", "impl_name", "__version__"]
 
 
 def __getattr__(name):

@@ -1,5 +1,6 @@
 /* ordo._ordo: module setup and ordo.Error. */
 #include "module.h"
+#include "encode.h"
 #include "cluster.h"
 
 #include <stdarg.h>
@@ -77,6 +78,9 @@ static struct PyModuleDef module_def = {
 
 /* The parts, in the order they are added. */
 static const ordo__py_part parts[] = {
+    ordo__py_keys_part,
+    ordo__py_encode_part,
+    ordo__py_encode_csv_part,
     ordo__py_cluster_part,
     NULL,
 };

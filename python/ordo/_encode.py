@@ -1,0 +1,214 @@
+"""Data in, keys out: the Python side of ordo.encode_keys.
+
+This turns the data into column descriptions for the C extension:
+
+- an object with ``__arrow_c_stream__`` (pyarrow Table, polars, DuckDB) is
+  read as a stream of record batches; one with ``__arrow_c_array__`` (a
+  pyarrow RecordBatch) as one batch;
+- a pandas DataFrame or a dict is read column by column: NumPy arrays of
+  numbers, bools and datetime64 through the buffer protocol, Arrow arrays
+  through the PyCapsule interface, lists and object arrays as Python objects.
+
+Arrow buffers and NumPy buffers whose layout is the key encoder's are read
+in place (no copy).
+"""
+import os
+
+from . import _ordo
+
+# NumPy datetime64 units -> ordo_time_unit (ns, us, ms, s).
+_UNITS = {"ns": 0, "us": 1, "ms": 2, "s": 3}
+
+
+def _numpy_column(arr):
+    """A NumPy array as a column description."""
+    import numpy as np
+
+    if arr.ndim != 1:
+        raise ValueError("columns must be one-dimensional, got shape %r" % (arr.shape,))
+    kind = arr.dtype.kind
+    if kind in "iufb":
+        if kind == "f" and arr.dtype.itemsize == 2:
+            arr = arr.astype(np.float32)
+        if not arr.dtype.isnative:
+            arr = arr.astype(arr.dtype.newbyteorder("="))
+        arr = np.ascontiguousarray(arr)
+        return ("buffer", arr, kind, arr.dtype.itemsize, 0)
+    if kind == "M":
+        unit = np.datetime_data(arr.dtype)[0]
+        if unit not in _UNITS:
+            arr = arr.astype("datetime64[us]") if unit in ("m", "h", "D", "W") else \
+                arr.astype("datetime64[ns]")
+            unit = np.datetime_data(arr.dtype)[0]
+        i8 = np.ascontiguousarray(arr).view(np.int64)
+        return ("buffer", i8, "M", 8, _UNITS[unit])
+    if kind in "OUS":
+        return ("seq", arr.tolist())
+    raise TypeError("no ordo type for NumPy dtype %s" % arr.dtype)
+
+
+def _arrow_column(obj):
+    """An Arrow array (PyCapsule interface) as a column description; a
+    chunked one is combined first (one copy)."""
+    if hasattr(obj, "combine_chunks"):  # a pyarrow ChunkedArray
+        obj = obj.combine_chunks()
+    schema, array = obj.__arrow_c_array__()
+    return ("arrow", schema, array)
+
+
+def _pandas_column(series):
+    """A pandas Series: NumPy dtypes as NumPy arrays (float NaN stays NaN),
+    datetime64 with a zone as its UTC instants, and the other dtypes
+    (nullable Int64/Float64/boolean, string, object, Arrow-backed) through
+    pyarrow, where pandas' missing values (NA, None, NaN, NaT) are NULL."""
+    import numpy as np
+    import pandas as pd
+
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM":
+        return _numpy_column(series.to_numpy())
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        utc = series.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy()
+        kind, arr, k, size, unit = _numpy_column(utc)
+        return (kind, arr, "T", size, unit)
+    import pyarrow as pa
+
+    return _arrow_column(pa.array(series, from_pandas=True))
+
+
+def _columns(data):
+    """(names, descriptions) of a dict or a pandas DataFrame."""
+    try:
+        import pandas as pd
+    except ImportError:  # pandas is needed only for its own objects
+        pd = None
+    if pd is not None and isinstance(data, pd.DataFrame):
+        names = [str(c) for c in data.columns]
+        if len(set(names)) != len(names):
+            raise ValueError("the DataFrame has two columns of the same name")
+        return names, [_pandas_column(data.iloc[:, i]) for i in range(data.shape[1])]
+    names, descs = [], []
+    for name, col in data.items():
+        if not isinstance(name, str):
+            raise TypeError("column names must be str, got %r" % (name,))
+        names.append(name)
+        if pd is not None and isinstance(col, pd.Series):
+            descs.append(_pandas_column(col))
+        elif hasattr(col, "__arrow_c_array__") or hasattr(col, "combine_chunks"):
+            descs.append(_arrow_column(col))
+        elif hasattr(col, "__array_interface__") or type(col).__module__ == "numpy":
+            import numpy as np
+
+            descs.append(_numpy_column(np.asarray(col)))
+        elif isinstance(col, (list, tuple)):
+            descs.append(("seq", col))
+        else:
+            raise TypeError("column %r: expected a NumPy array, a list, an Arrow array or a "
+                            "pandas Series, got %s" % (name, type(col).__name__))
+    return names, descs
+
+
+def encode(data, key, *, schema=None, format="ordered", values=False):
+    """Encodes the rows of data; the entry of encode_keys and of the loaders.
+
+    Returns ``(keys, values, schema_text, key_spec)``:
+
+    - ``keys``: ordo.Keys, one key per row in input order, byte-identical to
+      ``ordo encode --schema schema_text`` (every key column, in key order)
+      on the same rows written as CSV;
+    - ``values``: with ``values=True`` an ordo.Keys whose item i is row i's
+      stored value (SPEC.md §15.2: per column a LEB128 length + 1, 0 for
+      NULL, then PostgreSQL's text of the value as ordo_text_print gives it):
+      the non-key columns in schema order for ``ordered``, every column for
+      the LexKey formats; else None;
+    - ``schema_text``: the table's schema in ordo's syntax (``schema`` as
+      given, or derived from the data's types), what ``ordo load --schema``
+      takes;
+    - ``key_spec``: ``key`` as given, or every column in order when key is
+      None.
+    """
+    if key is not None and not isinstance(key, str):
+        raise TypeError("key: expected a str such as 'score DESC, player_id', got %s"
+                        % type(key).__name__)
+    if schema is not None and not isinstance(schema, str):
+        raise TypeError("schema: expected a str in ordo's schema syntax, got %s"
+                        % type(schema).__name__)
+    if not isinstance(format, str):
+        raise TypeError("format: expected a str, got %s" % type(format).__name__)
+    values = bool(values)
+    if isinstance(data, dict):
+        names, descs = _columns(data)
+        return _ordo.encode_columns(names, descs, key, schema, format, values)
+    if type(data).__name__ == "DataFrame" and type(data).__module__.startswith("pandas"):
+        names, descs = _columns(data)
+        return _ordo.encode_columns(names, descs, key, schema, format, values)
+    if hasattr(data, "__arrow_c_stream__"):
+        return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values)
+    if hasattr(data, "__arrow_c_array__"):
+        import pyarrow as pa  # a struct array as a one-batch table
+
+        batch = pa.record_batch(data)
+        return _ordo.encode_stream(pa.Table.from_batches([batch]).__arrow_c_stream__(), key,
+                                   schema, format, values)
+    raise TypeError("data: expected a pyarrow Table or RecordBatch, an object with the Arrow "
+                    "PyCapsule interface, a pandas DataFrame or a dict of columns, got %s"
+                    % type(data).__name__)
+
+
+def encode_keys(data, key, *, schema=None, format="ordered"):
+    """Keys of the rows of data: an ordo.Keys, key i for row i.
+
+    data: a pyarrow Table or RecordBatch, any object with the Arrow PyCapsule
+    interface (polars and DuckDB results), a pandas DataFrame, or a dict of
+    columns (NumPy arrays, lists, pyarrow arrays, pandas Series).
+
+    key: the key spec, as ``--key`` takes it: ``"score DESC, player_id"``.
+
+    schema: the table in ordo's schema syntax (``"player_id bigint, score
+    double precision"``); the data's columns are then read as those types
+    (a str column as uuid, say, is parsed from PostgreSQL's text). Without
+    it each column's type comes from its Arrow type or dtype: int8..int64 ->
+    tinyint..bigint, uint8..uint64 -> utinyint..ubigint, float32 -> real,
+    float64 -> double precision, bool -> boolean, string -> text, binary ->
+    bytea, date32/date64 -> date, timestamp -> timestamp, timestamp with a
+    zone -> timestamptz, time -> time, decimal -> numeric (ordered only);
+    Python lists: int -> bigint, float -> double precision, str -> text,
+    bytes -> bytea, bool -> boolean, datetime -> timestamp(tz), date -> date,
+    Decimal -> numeric.
+
+    format: "ordered" (each key column with its ASC/DESC and NULLS order),
+    "lexkey" or "lexkey-legacy".
+
+    NULLs: None, Arrow nulls, NumPy NaT and pandas' missing values in
+    nullable and object columns (NA, None, NaN, NaT) are NULL. A NaN in a
+    NumPy float array, or in a pandas column of NumPy dtype float64/float32,
+    is the float NaN (which sorts above +Infinity), not NULL: use a nullable
+    dtype (Float64) or None for a missing value.
+
+    Timestamps: the ordered format keeps PostgreSQL's microseconds
+    (nanoseconds round half up, as PostgreSQL rounds the text); the LexKey
+    formats keep nanoseconds.
+
+    The keys are byte-identical to ``ordo encode --schema S --format F`` on
+    the same rows written as CSV in PostgreSQL's text forms, where S holds
+    the key columns in key order with their orders. A bad value raises
+    ordo.Error naming the column and the row (.line is the 1-based row,
+    .column the 1-based column of the table).
+    """
+    return encode(data, key, schema=schema, format=format)[0]
+
+
+def encode_csv(path, schema, *, format="ordered", header=False, threads=None, key=None):
+    """Keys of a CSV file as PostgreSQL's COPY (FORMAT csv) writes it: the
+    same bytes as ``ordo encode --schema schema --format format`` (with key:
+    the key spec's columns, as ``ordo load --key`` makes them). threads:
+    worker threads (None: one per CPU). A bad row raises ordo.Error with
+    .status, .file, .line and .column."""
+    if threads is None:
+        try:
+            threads = len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            threads = os.cpu_count() or 1
+    if not isinstance(schema, str):
+        raise TypeError("schema: expected a str, got %s" % type(schema).__name__)
+    return _ordo.encode_csv(path, schema, format, bool(header), int(threads), key)

@@ -1,0 +1,1159 @@
+/* Input columns (Arrow arrays, NumPy buffers, Python sequences) as the
+ * batch API's columns: the schema type each one gets, and its values in the
+ * layout of the target type, read in place when the layouts agree. */
+#include "encode.h"
+
+#include <datetime.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Microseconds and days from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch). */
+#define PG_EPOCH_US INT64_C(946684800000000)
+#define PG_EPOCH_DAYS 10957
+
+void *ordo__py_scratch_alloc(ordo__py_scratch *sx, size_t n)
+{
+    if (sx->nmem == sx->capmem) {
+        size_t cap = sx->capmem ? 2 * sx->capmem : 16;
+        void **p = realloc(sx->mem, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        sx->mem = p, sx->capmem = cap;
+    }
+    void *m = calloc(1, n ? n : 1);
+    if (m)
+        sx->mem[sx->nmem++] = m;
+    return m;
+}
+
+static int scratch_rows(ordo__py_scratch *sx, ordo_rows *r)
+{
+    if (sx->nrows == sx->caprows) {
+        size_t cap = sx->caprows ? 2 * sx->caprows : 8;
+        ordo_rows **p = realloc(sx->rows, cap * sizeof *p);
+        if (!p)
+            return 0;
+        sx->rows = p, sx->caprows = cap;
+    }
+    sx->rows[sx->nrows++] = r;
+    return 1;
+}
+
+void ordo__py_scratch_free(ordo__py_scratch *sx)
+{
+    for (size_t i = 0; i < sx->nrows; i++) /* first: they read their schemas in mem */
+        ordo_rows_close(sx->rows[i]);
+    for (size_t i = 0; i < sx->nmem; i++)
+        free(sx->mem[i]);
+    free(sx->mem);
+    free(sx->rows);
+    memset(sx, 0, sizeof *sx);
+}
+
+void ordo__py_src_clear(ordo__py_src *src)
+{
+    if (src->has_view)
+        PyBuffer_Release(&src->view);
+    src->has_view = 0;
+    Py_CLEAR(src->seq);
+}
+
+int ordo__py_value_error(ordo_status s, size_t row, size_t column, const char *fmt, ...)
+{
+    ordo_error e;
+    memset(&e, 0, sizeof e);
+    e.status = s;
+    e.line = row + 1;
+    e.column = column + 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    va_end(ap);
+    ordo__py_raise(s, &e);
+    return -1;
+}
+
+static int oom(void)
+{
+    PyErr_NoMemory();
+    return -1;
+}
+
+static int bit(const uint8_t *bm, size_t i) { return bm[i >> 3] >> (i & 7) & 1; }
+
+/* ------------------------------------------------------------ types */
+
+/* The numeric kinds of the sources: 'i' signed, 'u' unsigned, 'f' float,
+ * 'b' a bitmap of bools, 'B' one byte per bool; width in bytes. */
+typedef struct {
+    char kind;
+    int width;
+} numkind;
+
+static numkind arrow_numkind(const char *f)
+{
+    numkind k = {0, 0};
+    if (!f[0] || f[1])
+        return k;
+    switch (f[0]) {
+    case 'c': return (numkind){'i', 1};
+    case 's': return (numkind){'i', 2};
+    case 'i': return (numkind){'i', 4};
+    case 'l': return (numkind){'i', 8};
+    case 'C': return (numkind){'u', 1};
+    case 'S': return (numkind){'u', 2};
+    case 'I': return (numkind){'u', 4};
+    case 'L': return (numkind){'u', 8};
+    case 'f': return (numkind){'f', 4};
+    case 'g': return (numkind){'f', 8};
+    case 'b': return (numkind){'b', 1};
+    default: return k;
+    }
+}
+
+static const char *numkind_sql(numkind k)
+{
+    static const char *ints[] = {"tinyint", "smallint", NULL, "integer", NULL, NULL, NULL, "bigint"};
+    static const char *uints[] = {"utinyint", "usmallint", NULL, "uinteger",
+                                  NULL,       NULL,        NULL, "ubigint"};
+    if (k.width < 1 || k.width > 8)
+        return NULL;
+    switch (k.kind) {
+    case 'i': return ints[k.width - 1];
+    case 'u': return uints[k.width - 1];
+    case 'f': return k.width == 4 ? "real" : k.width == 8 ? "double precision" : NULL;
+    case 'b':
+    case 'B': return "boolean";
+    default: return NULL;
+    }
+}
+
+/* The numeric kind a target type holds in place (kind 0: none). */
+static numkind target_numkind(ordo_type t)
+{
+    switch (t) {
+    case ORDO_TYPE_INT8: return (numkind){'i', 1};
+    case ORDO_TYPE_INT16: return (numkind){'i', 2};
+    case ORDO_TYPE_INT32: return (numkind){'i', 4};
+    case ORDO_TYPE_INT64: return (numkind){'i', 8};
+    case ORDO_TYPE_UINT8: return (numkind){'u', 1};
+    case ORDO_TYPE_UINT16: return (numkind){'u', 2};
+    case ORDO_TYPE_UINT32: return (numkind){'u', 4};
+    case ORDO_TYPE_UINT64: return (numkind){'u', 8};
+    case ORDO_TYPE_FLOAT32: return (numkind){'f', 4};
+    case ORDO_TYPE_FLOAT64: return (numkind){'f', 8};
+    case ORDO_TYPE_BOOL: return (numkind){'b', 1};
+    default: return (numkind){0, 0};
+    }
+}
+
+/* Arrow time units: 's', 'm', 'u', 'n'. */
+static int arrow_unit(char c)
+{
+    switch (c) {
+    case 's': return ORDO_UNIT_S;
+    case 'm': return ORDO_UNIT_MS;
+    case 'u': return ORDO_UNIT_US;
+    case 'n': return ORDO_UNIT_NS;
+    default: return -1;
+    }
+}
+
+static int is_arrow_string(const char *f)
+{
+    return !strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "z") || !strcmp(f, "Z") ||
+           !strcmp(f, "vu") || !strcmp(f, "vz");
+}
+
+/* The type of a sequence from its objects: the one kind of value it holds
+ * besides None (ints and floats together are floats). */
+static const char *seq_type(const ordo__py_src *src)
+{
+    enum { B = 1, I = 2, F = 4, S = 8, Y = 16, D = 32, TN = 64, TZ = 128, N = 256, X = 512 };
+    unsigned seen = 0;
+    PyObject *first_other = NULL;
+    PyObject **items = PySequence_Fast_ITEMS(src->seq);
+    static PyObject *decimal_type;
+    for (size_t i = 0; i < src->length; i++) {
+        PyObject *o = items[i];
+        if (o == Py_None)
+            continue;
+        if (PyBool_Check(o))
+            seen |= B;
+        else if (PyLong_Check(o))
+            seen |= I;
+        else if (PyFloat_Check(o))
+            seen |= F;
+        else if (PyUnicode_Check(o))
+            seen |= S;
+        else if (PyBytes_Check(o) || PyByteArray_Check(o))
+            seen |= Y;
+        else if (PyDateTime_Check(o))
+            seen |= PyDateTime_DATE_GET_TZINFO(o) == Py_None ? TN : TZ;
+        else if (PyDate_Check(o))
+            seen |= D;
+        else {
+            if (!decimal_type) {
+                PyObject *m = PyImport_ImportModule("decimal");
+                decimal_type = m ? PyObject_GetAttrString(m, "Decimal") : NULL;
+                Py_XDECREF(m);
+                if (!decimal_type)
+                    return NULL;
+            }
+            int dec = PyObject_IsInstance(o, decimal_type);
+            if (dec < 0)
+                return NULL;
+            seen |= dec ? N : X;
+            if (!dec && !first_other)
+                first_other = o;
+        }
+    }
+    switch (seen) {
+    case 0: return "text"; /* empty or all None */
+    case B: return "boolean";
+    case I: return "bigint";
+    case F:
+    case I | F: return "double precision";
+    case S: return "text";
+    case Y: return "bytea";
+    case D: return "date";
+    case TN: return "timestamp";
+    case TZ: return "timestamptz";
+    case N:
+    case N | I: return "numeric";
+    default: break;
+    }
+    if (first_other)
+        PyErr_Format(PyExc_TypeError,
+                     "column '%s': no ordo type for Python %.100s values; give schema=",
+                     src->name, Py_TYPE(first_other)->tp_name);
+    else
+        PyErr_Format(PyExc_TypeError,
+                     "column '%s': values of different kinds (say int and str); give schema= "
+                     "or convert the column",
+                     src->name);
+    return NULL;
+}
+
+const char *ordo__py_src_type(const ordo__py_src *src)
+{
+    if (src->kind == ORDO__PY_SEQ)
+        return seq_type(src);
+    if (src->kind == ORDO__PY_BUFFER) {
+        if (src->bkind == 'M')
+            return "timestamp";
+        if (src->bkind == 'T')
+            return "timestamptz";
+        const char *t = numkind_sql((numkind){src->bkind, src->itemsize});
+        if (!t)
+            PyErr_Format(PyExc_TypeError, "column '%s': no ordo type for NumPy kind '%c%d'",
+                         src->name, src->bkind, src->itemsize);
+        return t;
+    }
+    const char *f = src->schema->format;
+    if (src->schema->dictionary) {
+        PyErr_Format(PyExc_TypeError,
+                     "column '%s': dictionary-encoded Arrow arrays are not supported (decode "
+                     "them first, e.g. with .dictionary_decode())",
+                     src->name);
+        return NULL;
+    }
+    const char *t = numkind_sql(arrow_numkind(f));
+    if (t)
+        return t;
+    if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
+        return "text";
+    if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
+        return "bytea";
+    if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
+        return "date";
+    if (!strncmp(f, "ts", 2) && arrow_unit(f[2]) >= 0 && f[3] == ':')
+        return f[4] ? "timestamptz" : "timestamp";
+    if (!strncmp(f, "tt", 2) && arrow_unit(f[2]) >= 0 && !f[3])
+        return "time";
+    if (!strncmp(f, "d:", 2))
+        return "numeric";
+    PyErr_Format(PyExc_TypeError, "column '%s': the Arrow type '%s' has no ordo type", src->name,
+                 f);
+    return NULL;
+}
+
+/* ------------------------------------------------------ conversions */
+
+typedef struct {
+    char kind; /* 'i', 'u', 'f' */
+    int64_t i;
+    uint64_t u;
+    double d;
+} num;
+
+static num num_at(const void *vals, numkind k, size_t i)
+{
+    num v = {'i', 0, 0, 0};
+    const uint8_t *p = (const uint8_t *)vals + i * (size_t)k.width;
+    switch (k.kind) {
+    case 'b': v.i = bit(vals, i); return v;
+    case 'B': v.i = *p != 0; return v;
+    case 'i':
+        if (k.width == 1) {
+            v.i = *(const int8_t *)p;
+        } else if (k.width == 2) {
+            int16_t x;
+            memcpy(&x, p, 2);
+            v.i = x;
+        } else if (k.width == 4) {
+            int32_t x;
+            memcpy(&x, p, 4);
+            v.i = x;
+        } else {
+            memcpy(&v.i, p, 8);
+        }
+        return v;
+    case 'u':
+        v.kind = 'u';
+        if (k.width == 1) {
+            v.u = *p;
+        } else if (k.width == 2) {
+            uint16_t x;
+            memcpy(&x, p, 2);
+            v.u = x;
+        } else if (k.width == 4) {
+            uint32_t x;
+            memcpy(&x, p, 4);
+            v.u = x;
+        } else {
+            memcpy(&v.u, p, 8);
+        }
+        return v;
+    default:
+        v.kind = 'f';
+        if (k.width == 4) {
+            float x;
+            memcpy(&x, p, 4);
+            v.d = x;
+        } else {
+            memcpy(&v.d, p, 8);
+        }
+        return v;
+    }
+}
+
+/* Writes v as target kind t at slot (bools into the bitmap at row r); NULL
+ * or why it does not fit. */
+static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t r)
+{
+    if (t.kind == 'f') {
+        double d = v.kind == 'f' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
+        if (t.width == 4) {
+            /* ints round once, to float32 (as the text parser rounds) */
+            float f = v.kind == 'f' ? (float)v.d : v.kind == 'u' ? (float)v.u : (float)v.i;
+            if (isinf(f) && !isinf(d))
+                return "out of range for real";
+            memcpy(slot, &f, 4);
+        } else {
+            memcpy(slot, &d, 8);
+        }
+        return NULL;
+    }
+    /* integers and bools: the value as a sign and a magnitude */
+    int neg = 0;
+    uint64_t mag = 0;
+    if (v.kind == 'f') {
+        if (isinf(v.d))
+            return "out of range";
+        if (isnan(v.d) || v.d != floor(v.d))
+            return "not an integer";
+        if (v.d < -9223372036854775808.0 || v.d >= 18446744073709551616.0)
+            return "out of range";
+        neg = v.d < 0;
+        mag = neg ? (uint64_t)(-(v.d + 1)) + 1 : (uint64_t)v.d;
+    } else if (v.kind == 'u') {
+        mag = v.u;
+    } else {
+        neg = v.i < 0;
+        mag = neg ? (uint64_t)(-(v.i + 1)) + 1 : (uint64_t)v.i;
+    }
+    if (t.kind == 'b') {
+        if (neg || mag > 1)
+            return "not a boolean (0 or 1)";
+        if (mag)
+            bitmap[r >> 3] |= (uint8_t)(1u << (r & 7));
+        return NULL;
+    }
+    int bits = 8 * t.width;
+    if (t.kind == 'u') {
+        if (neg || (bits < 64 && mag >> bits))
+            return "out of range";
+        uint64_t u = mag;
+        uint8_t b8 = (uint8_t)u;
+        uint16_t b16 = (uint16_t)u;
+        uint32_t b32 = (uint32_t)u;
+        memcpy(slot, t.width == 1 ? (void *)&b8 : t.width == 2 ? (void *)&b16
+                                               : t.width == 4 ? (void *)&b32
+                                                              : (void *)&u,
+               (size_t)t.width);
+        return NULL;
+    }
+    uint64_t lim = (uint64_t)1 << (bits - 1); /* |min|; max is lim - 1 */
+    if (neg ? mag > lim : mag >= lim)
+        return "out of range";
+    int64_t x = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+    int8_t b8 = (int8_t)x;
+    int16_t b16 = (int16_t)x;
+    int32_t b32 = (int32_t)x;
+    memcpy(slot, t.width == 1 ? (void *)&b8 : t.width == 2 ? (void *)&b16
+                                           : t.width == 4 ? (void *)&b32
+                                                          : (void *)&x,
+           (size_t)t.width);
+    return NULL;
+}
+
+/* Shortest decimal that reads back as the same double (the text a NUMERIC
+ * column gets from a float). */
+static int double_text(double d, char *out, size_t cap)
+{
+    if (isnan(d))
+        return snprintf(out, cap, "NaN");
+    if (isinf(d))
+        return snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(out, cap, "%.*g", prec, d);
+        if (strtod(out, NULL) == d)
+            break;
+    }
+    return n;
+}
+
+/* A copied variable-width column: int64 offsets and the bytes. */
+typedef struct {
+    int64_t *off;
+    uint8_t *data;
+    size_t len, cap;
+} varcol;
+
+static int var_open(varcol *v, size_t rows, size_t guess)
+{
+    v->off = malloc((rows + 1) * sizeof *v->off);
+    v->cap = guess ? guess : 64;
+    v->data = malloc(v->cap);
+    v->len = 0;
+    if (!v->off || !v->data) {
+        free(v->off), free(v->data);
+        return 0;
+    }
+    v->off[0] = 0;
+    return 1;
+}
+
+static int var_push(varcol *v, size_t r, const void *p, size_t n)
+{
+    if (n > v->cap - v->len) {
+        size_t cap = v->cap;
+        while (n > cap - v->len) {
+            if (cap > SIZE_MAX / 2)
+                return 0;
+            cap *= 2;
+        }
+        uint8_t *d = realloc(v->data, cap);
+        if (!d)
+            return 0;
+        v->data = d, v->cap = cap;
+    }
+    if (n)
+        memcpy(v->data + v->len, p, n);
+    v->len += n;
+    v->off[r + 1] = (int64_t)v->len;
+    return 1;
+}
+
+/* Hands the column's memory to the scratch list; 0 when out of memory. */
+static int var_done(varcol *v, ordo__py_scratch *sx, ordo_column *col)
+{
+    /* two slots are taken before giving them the pointers, so that a
+     * failure leaks nothing */
+    if (!ordo__py_scratch_alloc(sx, 1) || !ordo__py_scratch_alloc(sx, 1)) {
+        free(v->off), free(v->data);
+        return 0;
+    }
+    free(sx->mem[sx->nmem - 1]);
+    free(sx->mem[sx->nmem - 2]);
+    sx->mem[sx->nmem - 2] = v->off;
+    sx->mem[sx->nmem - 1] = v->data;
+    col->values = v->data;
+    col->offsets = v->off;
+    col->offset_bits = 64;
+    col->offset = 0;
+    return 1;
+}
+
+/* A validity bitmap of n rows, all valid, in scratch. */
+static uint8_t *new_validity(ordo__py_scratch *sx, size_t n)
+{
+    uint8_t *v = ordo__py_scratch_alloc(sx, n / 8 + 1);
+    if (v)
+        memset(v, 0xff, n / 8 + 1);
+    return v;
+}
+
+static void set_null(uint8_t *validity, size_t r) { validity[r >> 3] &= (uint8_t) ~(1u << (r & 7)); }
+
+/* A timestamp in unit as PostgreSQL's microseconds since 2000 (nanoseconds
+ * round half up, as the text parser rounds); 0 when out of range. */
+static int pg_micros(int64_t v, int unit, int64_t *out)
+{
+    int64_t us;
+    switch (unit) {
+    case ORDO_UNIT_S:
+        if (__builtin_mul_overflow(v, INT64_C(1000000), &us))
+            return 0;
+        break;
+    case ORDO_UNIT_MS:
+        if (__builtin_mul_overflow(v, INT64_C(1000), &us))
+            return 0;
+        break;
+    case ORDO_UNIT_US: us = v; break;
+    default: {
+        int64_t q = v / 1000, r = v % 1000;
+        if (r < 0)
+            q--, r += 1000;
+        us = q + (r >= 500);
+        break;
+    }
+    }
+    if (__builtin_sub_overflow(us, PG_EPOCH_US, &us))
+        return 0;
+    if (us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
+        return 0;
+    *out = us;
+    return 1;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* Decimal digits of a 128-bit two's complement value with `scale` digits
+ * after the point, as numeric text. */
+static int decimal_text(uint64_t lo, int64_t hi, int scale, char *out, size_t cap)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 v = ((u128)(uint64_t)hi << 64) | lo;
+    int neg = hi < 0;
+    if (neg)
+        v = (u128)0 - v;
+    char digits[48];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    size_t n = 0;
+    if (neg)
+        out[n++] = '-';
+    if (scale <= 0) {
+        while (k)
+            out[n++] = digits[--k];
+        if (scale < 0)
+            n += (size_t)snprintf(out + n, cap - n, "e%d", -scale);
+        out[n] = 0;
+        return (int)n;
+    }
+    while (k <= scale)
+        digits[k++] = '0';
+    while (k) {
+        if (k == scale)
+            out[n++] = '.';
+        out[n++] = digits[--k];
+    }
+    out[n] = 0;
+    return (int)n;
+}
+
+/* The column through PostgreSQL's text forms: each row's text parsed as the
+ * CLI parses a CSV field. text(i, &s, &n) gives row i's text, or s NULL for
+ * a NULL; it may return -1 with an exception. */
+typedef int (*text_at_fn)(const ordo__py_src *src, size_t i, const char **s, size_t *n,
+                          PyObject **keep);
+
+static int via_text(const ordo__py_src *src, const ordo_schema_column *sc,
+                    ordo__py_scratch *sx, ordo_column *col, text_at_fn text_at)
+{
+    ordo_schema *one = ordo__py_scratch_alloc(sx, sizeof *one);
+    if (!one)
+        return oom();
+    one->cols = (ordo_schema_column *)sc; /* borrowed for the rows' life */
+    one->ncols = 1;
+    ordo_rows *rows = NULL;
+    ordo_status st = ordo_rows_open(one, src->length ? src->length : 1, &rows);
+    if (st != ORDO_OK)
+        return oom();
+    if (!scratch_rows(sx, rows)) {
+        ordo_rows_close(rows);
+        return oom();
+    }
+    for (size_t i = 0; i < src->length; i++) {
+        const char *s = NULL;
+        size_t n = 0;
+        PyObject *keep = NULL;
+        if (text_at(src, i, &s, &n, &keep) < 0)
+            return -1;
+        ordo_error e;
+        st = s ? ordo_rows_put_text(rows, 0, s, n, 1, &e) : ordo_rows_put_null(rows, 0);
+        Py_XDECREF(keep);
+        if (st == ORDO_ERR_OUT_OF_MEMORY)
+            return oom();
+        if (st != ORDO_OK)
+            return ordo__py_value_error(st, i, src->index, "column '%s', row %zu: %s (as %s)",
+                                        src->name, i, e.message, sc->sql_name);
+        ordo_rows_end_row(rows);
+    }
+    size_t nrows = 0;
+    const ordo_column *c = ordo_rows_columns(rows, &nrows);
+    *col = c[0];
+    return 0;
+}
+
+/* ---------------------------------------------------------- Arrow */
+
+static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size_t *n,
+                         PyObject **keep)
+{
+    (void)keep;
+    const struct ArrowArray *a = src->array;
+    size_t j = src->offset + i;
+    const uint8_t *validity = a->null_count ? a->buffers[0] : NULL;
+    if (validity && !bit(validity, j)) {
+        *s = NULL;
+        return 0;
+    }
+    const char *f = src->schema->format;
+    if (f[0] == 'v') { /* a view: 16 bytes, inline up to 12 bytes */
+        const uint8_t *view = (const uint8_t *)a->buffers[1] + 16 * j;
+        int32_t len, buf, at;
+        memcpy(&len, view, 4);
+        *n = (size_t)len;
+        if (len <= 12) {
+            *s = (const char *)view + 4;
+        } else {
+            memcpy(&buf, view + 8, 4);
+            memcpy(&at, view + 12, 4);
+            *s = (const char *)a->buffers[2 + buf] + at;
+        }
+        return 0;
+    }
+    const uint8_t *data = a->buffers[2];
+    if (f[0] == 'u' || f[0] == 'z') {
+        const int32_t *off = a->buffers[1];
+        *s = (const char *)data + off[j];
+        *n = (size_t)(off[j + 1] - off[j]);
+    } else {
+        const int64_t *off = a->buffers[1];
+        *s = (const char *)data + off[j];
+        *n = (size_t)(off[j + 1] - off[j]);
+    }
+    return 0;
+}
+
+static int unsupported(const ordo__py_src *src, const char *what, const ordo_schema_column *sc)
+{
+    PyErr_Format(PyExc_TypeError, "column '%s': cannot read %s as %s", src->name, what,
+                 sc->sql_name);
+    return -1;
+}
+
+/* A fixed-width column of n rows into scratch, with its own validity when
+ * the source has NULLs. */
+static void *fixed_scratch(ordo__py_scratch *sx, size_t n, size_t width)
+{
+    return ordo__py_scratch_alloc(sx, (n ? n : 1) * width);
+}
+
+static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
+                        ordo__py_scratch *sx, ordo_column *col)
+{
+    const struct ArrowArray *a = src->array;
+    const char *f = src->schema->format;
+    size_t n = src->length, off = src->offset;
+    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
+    if (src->schema->dictionary)
+        return unsupported(src, "a dictionary-encoded array", sc);
+    numkind k = arrow_numkind(f), t = target_numkind(sc->type);
+    if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
+        uint8_t *z = ordo__py_scratch_alloc(sx, (n + 1) * 32);
+        if (!z)
+            return oom();
+        col->values = z, col->offsets = z, col->offset_bits = 64, col->offset = 0;
+        col->validity = z;
+        return 0;
+    }
+    if (k.kind && t.kind) {
+        if (k.kind == t.kind && k.width == t.width) { /* in place */
+            col->values = a->buffers[1];
+            col->validity = validity;
+            col->offset = off;
+            return 0;
+        }
+        uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !bit(validity, off + i))
+                continue;
+            const char *why = num_put(num_at(a->buffers[1], k, off + i), t,
+                                      dst + i * (size_t)t.width, dst, i);
+            if (why)
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: %s for %s", src->name, i, why,
+                                            sc->sql_name);
+        }
+        col->values = dst, col->validity = validity, col->offset = 0;
+        if (validity) { /* the values moved to row 0; the validity must follow */
+            uint8_t *v = new_validity(sx, n);
+            if (!v)
+                return oom();
+            for (size_t i = 0; i < n; i++)
+                if (!bit(validity, off + i))
+                    set_null(v, i);
+            col->validity = v;
+        }
+        return 0;
+    }
+    if (k.kind && sc->type == ORDO_TYPE_NUMERIC) {
+        varcol v;
+        if (!var_open(&v, n, n * 8))
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            char text[64];
+            int len = 0;
+            if (!validity || bit(validity, off + i)) {
+                num x = num_at(a->buffers[1], k, off + i);
+                len = x.kind == 'f' ? double_text(x.d, text, sizeof text)
+                      : x.kind == 'u' ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
+                                      : snprintf(text, sizeof text, "%lld", (long long)x.i);
+            }
+            if (!var_push(&v, i, text, (size_t)len)) {
+                free(v.off), free(v.data);
+                return oom();
+            }
+        }
+        if (!var_done(&v, sx, col))
+            return oom();
+        goto own_validity;
+    }
+    if (is_arrow_string(f)) {
+        int plain = (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) ||
+                    sc->type == ORDO_TYPE_BYTES;
+        if (plain && f[0] != 'v') { /* in place */
+            col->values = a->buffers[2];
+            col->offsets = a->buffers[1];
+            col->offset_bits = f[0] == 'u' || f[0] == 'z' ? 32 : 64;
+            col->validity = validity;
+            col->offset = off;
+            return 0;
+        }
+        if (plain) { /* views: copied */
+            varcol v;
+            if (!var_open(&v, n, n * 16))
+                return oom();
+            for (size_t i = 0; i < n; i++) {
+                const char *s;
+                size_t len = 0;
+                arrow_text_at(src, i, &s, &len, NULL);
+                if (!var_push(&v, i, s ? s : "", s ? len : 0)) {
+                    free(v.off), free(v.data);
+                    return oom();
+                }
+            }
+            if (!var_done(&v, sx, col))
+                return oom();
+            goto own_validity;
+        }
+        /* any other type from its text (char(n), uuid, inet, ...) */
+        return via_text(src, sc, sx, col, arrow_text_at);
+    }
+    int date32 = !strcmp(f, "tdD"), date64 = !strcmp(f, "tdm");
+    if (date32 || date64) {
+        if (date32 && sc->type == ORDO_TYPE_TIME) { /* LexKey: days are a unit of its own */
+            col->values = a->buffers[1];
+            col->validity = validity;
+            col->offset = off;
+            col->time_unit = ORDO_UNIT_DAY32;
+            return 0;
+        }
+        if (sc->type != ORDO_TYPE_TIME && sc->type != ORDO_TYPE_DATE)
+            return unsupported(src, "an Arrow date", sc);
+        int32_t *dst = fixed_scratch(sx, n, 4);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !bit(validity, off + i))
+                continue;
+            int64_t d;
+            if (date32) {
+                int32_t x;
+                memcpy(&x, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
+                d = x;
+            } else {
+                int64_t x;
+                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+                d = floor_div(x, INT64_C(86400000));
+            }
+            if (sc->type == ORDO_TYPE_DATE) {
+                d -= PG_EPOCH_DAYS;
+                if (d < ORDO_DATE_MIN || d >= ORDO_DATE_END)
+                    return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                                "column '%s', row %zu: date out of range",
+                                                src->name, i);
+            }
+            dst[i] = (int32_t)d;
+        }
+        col->values = dst;
+        col->time_unit = ORDO_UNIT_DAY32;
+        goto own_validity;
+    }
+    if (!strncmp(f, "ts", 2) && arrow_unit(f[2]) >= 0 && f[3] == ':') {
+        int unit = arrow_unit(f[2]);
+        if (sc->type == ORDO_TYPE_TIME) { /* LexKey: the batch API converts units */
+            col->values = a->buffers[1];
+            col->validity = validity;
+            col->offset = off;
+            col->time_unit = (uint8_t)unit;
+            return 0;
+        }
+        if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
+            return unsupported(src, "an Arrow timestamp", sc);
+        int64_t *dst = fixed_scratch(sx, n, 8);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !bit(validity, off + i))
+                continue;
+            int64_t x;
+            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+            if (!pg_micros(x, unit, &dst[i]))
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: timestamp out of range",
+                                            src->name, i);
+        }
+        col->values = dst;
+        goto own_validity;
+    }
+    if (!strncmp(f, "tt", 2) && arrow_unit(f[2]) >= 0 && !f[3]) {
+        if (sc->type != ORDO_TYPE_TIME_OF_DAY)
+            return unsupported(src, "an Arrow time", sc);
+        int unit = arrow_unit(f[2]);
+        int64_t *dst = fixed_scratch(sx, n, 8);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !bit(validity, off + i))
+                continue;
+            int64_t x;
+            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) {
+                int32_t y;
+                memcpy(&y, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
+                x = unit == ORDO_UNIT_S ? (int64_t)y * 1000000 : (int64_t)y * 1000;
+            } else {
+                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+                if (unit == ORDO_UNIT_NS)
+                    x = x / 1000 + (x % 1000 >= 500);
+            }
+            if (x < 0 || x > ORDO_TIME_MAX)
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: time out of range", src->name,
+                                            i);
+            dst[i] = x;
+        }
+        col->values = dst;
+        goto own_validity;
+    }
+    if (!strncmp(f, "d:", 2)) {
+        int prec = 0, scale = 0, bw = 128;
+        if (sscanf(f + 2, "%d,%d,%d", &prec, &scale, &bw) < 2 ||
+            (bw != 32 && bw != 64 && bw != 128))
+            return unsupported(src, "this Arrow decimal (only 32, 64 and 128 bits)", sc);
+        if (sc->type != ORDO_TYPE_NUMERIC)
+            return unsupported(src, "an Arrow decimal", sc);
+        varcol v;
+        if (!var_open(&v, n, n * 16))
+            return oom();
+        const uint8_t *vals = a->buffers[1];
+        size_t w = (size_t)bw / 8;
+        for (size_t i = 0; i < n; i++) {
+            char text[96];
+            int len = 0;
+            if (!validity || bit(validity, off + i)) {
+                uint64_t lo = 0;
+                int64_t hi = 0;
+                if (bw == 128) {
+                    memcpy(&lo, vals + w * (off + i), 8);
+                    memcpy(&hi, vals + w * (off + i) + 8, 8);
+                } else {
+                    int64_t x;
+                    if (bw == 64) {
+                        memcpy(&x, vals + w * (off + i), 8);
+                    } else {
+                        int32_t y;
+                        memcpy(&y, vals + w * (off + i), 4);
+                        x = y;
+                    }
+                    lo = (uint64_t)x, hi = x < 0 ? -1 : 0;
+                }
+                len = decimal_text(lo, hi, scale, text, sizeof text);
+            }
+            if (!var_push(&v, i, text, (size_t)len)) {
+                free(v.off), free(v.data);
+                return oom();
+            }
+        }
+        if (!var_done(&v, sx, col))
+            return oom();
+        goto own_validity;
+    }
+    return unsupported(src, f, sc);
+own_validity: /* converted values start at row 0: so must the validity */
+    col->offset = 0;
+    col->validity = NULL;
+    if (validity) {
+        uint8_t *v = new_validity(sx, n);
+        if (!v)
+            return oom();
+        for (size_t i = 0; i < n; i++)
+            if (!bit(validity, off + i))
+                set_null(v, i);
+        col->validity = v;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------- NumPy */
+
+static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
+                         ordo__py_scratch *sx, ordo_column *col)
+{
+    size_t n = src->length;
+    const uint8_t *vals = src->view.buf;
+    if (src->bkind == 'M' || src->bkind == 'T') { /* datetime64 as int64; NaT is NULL */
+        const int64_t nat = INT64_MIN;
+        uint8_t *validity = NULL;
+        for (size_t i = 0; i < n; i++) {
+            int64_t x;
+            memcpy(&x, vals + 8 * i, 8);
+            if (x == nat) {
+                if (!validity && !(validity = new_validity(sx, n)))
+                    return oom();
+                set_null(validity, i);
+            }
+        }
+        col->validity = validity;
+        if (sc->type == ORDO_TYPE_TIME) { /* LexKey: in place */
+            col->values = vals;
+            col->time_unit = (uint8_t)src->unit;
+            return 0;
+        }
+        if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
+            return unsupported(src, "NumPy datetime64", sc);
+        int64_t *dst = fixed_scratch(sx, n, 8);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            int64_t x;
+            memcpy(&x, vals + 8 * i, 8);
+            if (x != nat && !pg_micros(x, src->unit, &dst[i]))
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: timestamp out of range",
+                                            src->name, i);
+        }
+        col->values = dst;
+        return 0;
+    }
+    numkind k = {src->bkind, src->itemsize}, t = target_numkind(sc->type);
+    if (k.kind == 'b')
+        k.kind = 'B'; /* NumPy bools are bytes */
+    if (t.kind && k.kind == t.kind && k.width == t.width) {
+        col->values = vals; /* in place */
+        return 0;
+    }
+    if (t.kind) {
+        uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            const char *why = num_put(num_at(vals, k, i), t, dst + i * (size_t)t.width, dst, i);
+            if (why)
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: %s for %s", src->name, i, why,
+                                            sc->sql_name);
+        }
+        col->values = dst;
+        return 0;
+    }
+    return unsupported(src, "a NumPy number", sc);
+}
+
+/* ------------------------------------------------------- sequences */
+
+static int seq_text_at(const ordo__py_src *src, size_t i, const char **s, size_t *n,
+                       PyObject **keep)
+{
+    PyObject *o = PySequence_Fast_ITEMS(src->seq)[i];
+    *s = NULL;
+    if (o == Py_None)
+        return 0;
+    PyObject *str = PyUnicode_Check(o) ? Py_NewRef(o) : PyObject_Str(o);
+    if (!str)
+        return -1;
+    Py_ssize_t len;
+    const char *p = PyUnicode_AsUTF8AndSize(str, &len);
+    if (!p) {
+        Py_DECREF(str);
+        return -1;
+    }
+    *s = p, *n = (size_t)len, *keep = str;
+    return 0;
+}
+
+static int seq_bad(const ordo__py_src *src, size_t i, PyObject *o, const ordo_schema_column *sc)
+{
+    PyErr_Clear();
+    return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                "column '%s', row %zu: a Python %.100s is not a %s value",
+                                src->name, i, Py_TYPE(o)->tp_name, sc->sql_name);
+}
+
+/* A Python number as num; 0 when it is not one. */
+static int py_num(PyObject *o, num *v)
+{
+    if (PyFloat_Check(o)) {
+        v->kind = 'f', v->d = PyFloat_AS_DOUBLE(o);
+        return 1;
+    }
+    PyObject *ix = PyLong_Check(o) ? Py_NewRef(o) : PyNumber_Index(o);
+    if (!ix) {
+        PyErr_Clear();
+        if (!PyNumber_Check(o))
+            return 0;
+        double d = PyFloat_AsDouble(o); /* NumPy floats and the like */
+        if (d == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        v->kind = 'f', v->d = d;
+        return 1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    if (!overflow) {
+        v->kind = 'i', v->i = x;
+    } else if (overflow > 0) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(ix);
+        if (PyErr_Occurred()) { /* past 64 bits: out of every range */
+            PyErr_Clear();
+            v->kind = 'f', v->d = INFINITY;
+        } else {
+            v->kind = 'u', v->u = u;
+        }
+    } else {
+        v->kind = 'f', v->d = -INFINITY;
+    }
+    Py_DECREF(ix);
+    return 1;
+}
+
+static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
+                      ordo__py_scratch *sx, ordo_column *col)
+{
+    size_t n = src->length;
+    PyObject **items = PySequence_Fast_ITEMS(src->seq);
+    uint8_t *validity = NULL;
+    numkind t = target_numkind(sc->type);
+    if (t.kind) {
+        uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
+        if (!dst)
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            PyObject *o = items[i];
+            if (o == Py_None) {
+                if (!validity && !(validity = new_validity(sx, n)))
+                    return oom();
+                set_null(validity, i);
+                continue;
+            }
+            num v = {'i', 0, 0, 0};
+            if (!py_num(o, &v))
+                return seq_bad(src, i, o, sc);
+            const char *why = num_put(v, t, dst + i * (size_t)t.width, dst, i);
+            if (why)
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: %s for %s", src->name, i, why,
+                                            sc->sql_name);
+        }
+        col->values = dst, col->validity = validity;
+        return 0;
+    }
+    int text = sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR;
+    if (text || sc->type == ORDO_TYPE_BYTES) {
+        varcol v;
+        if (!var_open(&v, n, n * 16))
+            return oom();
+        for (size_t i = 0; i < n; i++) {
+            PyObject *o = items[i];
+            const char *p = "";
+            Py_ssize_t len = 0;
+            if (o == Py_None) {
+                if (!validity && !(validity = new_validity(sx, n)))
+                    goto fail;
+                set_null(validity, i);
+            } else if (text && PyUnicode_Check(o)) {
+                if (!(p = PyUnicode_AsUTF8AndSize(o, &len))) {
+                    free(v.off), free(v.data);
+                    PyErr_Clear();
+                    return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                                "column '%s', row %zu: not valid UTF-8 text",
+                                                src->name, i);
+                }
+            } else if (!text && PyBytes_Check(o)) {
+                p = PyBytes_AS_STRING(o), len = PyBytes_GET_SIZE(o);
+            } else if (!text && PyByteArray_Check(o)) {
+                p = PyByteArray_AS_STRING(o), len = PyByteArray_GET_SIZE(o);
+            } else {
+                free(v.off), free(v.data);
+                return seq_bad(src, i, o, sc);
+            }
+            if (!var_push(&v, i, p, (size_t)len))
+                goto fail;
+        }
+        if (!var_done(&v, sx, col))
+            return oom();
+        col->validity = validity;
+        return 0;
+    fail:
+        free(v.off), free(v.data);
+        return oom();
+    }
+    /* every other type from str(value), as the CLI reads a CSV field */
+    return via_text(src, sc, sx, col, seq_text_at);
+}
+
+int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo_format fmt,
+                    ordo__py_scratch *sx, ordo_column *col)
+{
+    (void)fmt;
+    memset(col, 0, sizeof *col);
+    col->type = sc->type;
+    col->order = sc->order;
+    col->time_unit = sc->time_unit;
+    switch (src->kind) {
+    case ORDO__PY_ARROW: return arrow_column(src, sc, sx, col);
+    case ORDO__PY_BUFFER: return buffer_column(src, sc, sx, col);
+    default: return seq_column(src, sc, sx, col);
+    }
+}
+
+int ordo__py_columns_init(void)
+{
+    PyDateTime_IMPORT;
+    return PyDateTimeAPI ? 0 : -1;
+}

@@ -1,0 +1,617 @@
+/* encode_columns and encode_stream: columns in, keys (and the value form of
+ * each row) out, through the batch API. The Python layer (ordo/_encode.py)
+ * turns tables, frames and dicts into the column descriptions these take. */
+#include "encode.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const void *ordo__py_last_values[ORDO__PY_DEBUG_COLS];
+size_t ordo__py_last_ncols;
+
+typedef struct job {
+    ordo_format fmt;
+    int values;
+    ordo_schema table, key, vtable; /* vtable: the table in the ordered format, for values */
+    int have_table, have_key, have_vtable;
+    size_t *src_of;                 /* table column -> source */
+    unsigned char *is_key;          /* table column is a key column */
+    ordo__py_keybuf keys, vals;
+    ordo_buf text;                  /* one field's text */
+} job;
+
+static void job_free(job *j)
+{
+    if (j->have_table)
+        ordo_schema_free(&j->table);
+    if (j->have_key)
+        ordo_schema_free(&j->key);
+    if (j->have_vtable)
+        ordo_schema_free(&j->vtable);
+    free(j->src_of);
+    free(j->is_key);
+    ordo__py_keybuf_free(&j->keys);
+    ordo__py_keybuf_free(&j->vals);
+    ordo_buf_free(&j->text);
+}
+
+/* A name as it is written in a schema: bare when it is an identifier. */
+static int append_name(ordo_buf *b, const char *name)
+{
+    if (strchr(name, '"')) {
+        PyErr_Format(PyExc_ValueError, "column name '%s': ordo schemas cannot name a column "
+                     "with a double quote", name);
+        return -1;
+    }
+    int bare = (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (const char *p = name; bare && *p; p++)
+        bare = isalnum((unsigned char)*p) || *p == '_';
+    ordo_status s = ORDO_OK;
+    size_t n = strlen(name);
+    char *q = malloc(n + 3);
+    if (!q) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (bare)
+        memcpy(q, name, n + 1);
+    else
+        q[0] = '"', memcpy(q + 1, name, n), q[n + 1] = '"', q[n + 2] = 0;
+    size_t len = strlen(q);
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = (b->len + len + 1) * 2;
+        char *d = realloc(b->data, cap);
+        if (!d)
+            s = ORDO_ERR_OUT_OF_MEMORY;
+        else
+            b->data = d, b->cap = cap;
+    }
+    if (s == ORDO_OK) {
+        memcpy(b->data + b->len, q, len + 1);
+        b->len += len;
+    }
+    free(q);
+    if (s != ORDO_OK) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int append_str(ordo_buf *b, const char *s)
+{
+    size_t len = strlen(s);
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = (b->len + len + 1) * 2;
+        char *d = realloc(b->data, cap);
+        if (!d) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        b->data = d, b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, len + 1);
+    b->len += len;
+    return 0;
+}
+
+static PyObject *raise_schema(ordo_status s, const ordo_error *e, const char *what)
+{
+    ordo_error copy = *e;
+    snprintf(copy.message, sizeof copy.message, "%s: %.1000s", what, e->message);
+    copy.file = NULL, copy.line = copy.column = 0;
+    return ordo__py_raise(s, &copy);
+}
+
+/* Sets up j from the sources: the schema (given, or from the sources'
+ * types), the key, and which source each table column reads. *schema_text
+ * and *key_text receive the texts (a new reference each). */
+static int job_open(job *j, const ordo__py_src *srcs, size_t nsrc, const char *schema,
+                    const char *key, PyObject **schema_text, PyObject **key_text)
+{
+    ordo_buf text = {0};
+    ordo_error e;
+    int rc = -1;
+    if (!schema) {
+        for (size_t i = 0; i < nsrc; i++) {
+            const char *t = ordo__py_src_type(&srcs[i]);
+            if (!t || (i && append_str(&text, ", ") < 0) || append_name(&text, srcs[i].name) < 0 ||
+                append_str(&text, " ") < 0 || append_str(&text, t) < 0)
+                goto out;
+        }
+        if (!nsrc) {
+            PyErr_SetString(PyExc_ValueError, "the data has no columns");
+            goto out;
+        }
+        schema = text.data;
+    }
+    ordo_status s = ordo_schema_parse(schema, j->fmt, &j->table, &e);
+    if (s != ORDO_OK) {
+        raise_schema(s, &e, "schema");
+        goto out;
+    }
+    j->have_table = 1;
+    s = ordo_schema_key(&j->table, key, j->fmt, &j->key, &e);
+    if (s != ORDO_OK) {
+        raise_schema(s, &e, "key");
+        goto out;
+    }
+    j->have_key = 1;
+    if (j->values && j->fmt != ORDO_FORMAT_ORDERED) {
+        if ((s = ordo_schema_parse(schema, ORDO_FORMAT_ORDERED, &j->vtable, &e)) != ORDO_OK) {
+            raise_schema(s, &e, "schema");
+            goto out;
+        }
+        j->have_vtable = 1;
+    }
+    j->src_of = calloc(j->table.ncols + 1, sizeof *j->src_of);
+    j->is_key = calloc(j->table.ncols + 1, 1);
+    if (!j->src_of || !j->is_key) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (size_t c = 0; c < j->table.ncols; c++) {
+        size_t i = 0;
+        while (i < nsrc && strcmp(srcs[i].name, j->table.cols[c].name))
+            i++;
+        if (i == nsrc) {
+            PyErr_Format(PyExc_ValueError, "the data has no column '%s' (of the schema)",
+                         j->table.cols[c].name);
+            goto out;
+        }
+        j->src_of[c] = i;
+    }
+    for (size_t i = 0; i < nsrc; i++) {
+        size_t c = 0;
+        while (c < j->table.ncols && strcmp(srcs[i].name, j->table.cols[c].name))
+            c++;
+        if (c == j->table.ncols) {
+            PyErr_Format(PyExc_ValueError, "the data's column '%s' is not in the schema",
+                         srcs[i].name);
+            goto out;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(srcs[k].name, srcs[i].name)) {
+                PyErr_Format(PyExc_ValueError, "the data has two columns named '%s'",
+                             srcs[i].name);
+                goto out;
+            }
+    }
+    for (size_t k = 0; k < j->key.ncols; k++)
+        j->is_key[j->key.cols[k].source] = 1;
+    *schema_text = PyUnicode_FromString(schema);
+    if (!*schema_text)
+        goto out;
+    if (key) {
+        *key_text = PyUnicode_FromString(key);
+    } else { /* every column, in order */
+        ordo_buf spec = {0};
+        int bad = 0;
+        for (size_t c = 0; c < j->table.ncols && !bad; c++)
+            bad = (c && append_str(&spec, ", ") < 0) || append_name(&spec, j->table.cols[c].name) < 0;
+        *key_text = bad ? NULL : PyUnicode_FromString(spec.data ? spec.data : "");
+        free(spec.data);
+    }
+    if (!*key_text) {
+        Py_CLEAR(*schema_text);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(text.data);
+    return rc;
+}
+
+static int batch_error(ordo_status s, const ordo_batch_error *where, const ordo_schema *table,
+                       const size_t *table_col)
+{
+    size_t tc = table_col[where->column];
+    return ordo__py_value_error(s, where->row, tc, "column '%s', row %zu: %s",
+                                table->cols[tc].name, where->row, ordo_status_message(s));
+}
+
+/* Encodes ncols columns of n rows in fmt, appending the keys to kb; the
+ * offsets go to koff (n + 1, relative). table_col maps the batch's columns
+ * to table columns for errors. */
+static int encode_into(const job *j, ordo_format fmt, const ordo_column *cols, size_t ncols,
+                       size_t n, uint8_t **out, size_t *offsets, const size_t *table_col,
+                       ordo__py_scratch *sx)
+{
+    size_t total = 0;
+    ordo_batch_error where = {0, 0};
+    ordo_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_batch_size(fmt, cols, ncols, n, &total, NULL, &where);
+    Py_END_ALLOW_THREADS
+    if (s != ORDO_OK)
+        return batch_error(s, &where, &j->table, table_col);
+    *out = ordo__py_scratch_alloc(sx, total);
+    if (!*out) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_batch_encode(fmt, cols, ncols, n, *out, total, offsets, &where);
+    Py_END_ALLOW_THREADS
+    if (s != ORDO_OK)
+        return batch_error(s, &where, &j->table, table_col);
+    return 0;
+}
+
+/* One batch of n rows: its keys (and values) appended to j's. */
+static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
+{
+    ordo__py_scratch sx = {0};
+    size_t nk = j->key.ncols, nt = j->table.ncols;
+    ordo_column *cols = ordo__py_scratch_alloc(&sx, (nk + nt) * sizeof *cols);
+    size_t *tcol = ordo__py_scratch_alloc(&sx, (nk + nt) * sizeof *tcol);
+    size_t *offsets = ordo__py_scratch_alloc(&sx, (n + 1) * sizeof *offsets);
+    int rc = -1;
+    if (!cols || !tcol || !offsets) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (size_t k = 0; k < nk; k++) {
+        size_t c = j->key.cols[k].source;
+        tcol[k] = c;
+        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], j->fmt, &sx, &cols[k]) < 0)
+            goto out;
+    }
+    ordo__py_last_ncols = nk < ORDO__PY_DEBUG_COLS ? nk : ORDO__PY_DEBUG_COLS;
+    for (size_t k = 0; k < ordo__py_last_ncols; k++)
+        ordo__py_last_values[k] = cols[k].values;
+    uint8_t *keys = NULL;
+    if (encode_into(j, j->fmt, cols, nk, n, &keys, offsets, tcol, &sx) < 0)
+        goto out;
+    if (!ordo__py_keybuf_reserve(&j->keys, offsets[n], n)) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    memcpy(j->keys.data + j->keys.len, keys, offsets[n]);
+    for (size_t r = 0; r < n; r++)
+        j->keys.off[j->keys.n + r + 1] = (int64_t)(j->keys.len + offsets[r + 1]);
+    j->keys.len += offsets[n];
+    j->keys.n += n;
+    if (!j->values) {
+        rc = 0;
+        goto out;
+    }
+    /* values: the value columns as one ordered key each row, each field
+     * printed back as PostgreSQL's text */
+    const ordo_schema *vt = j->have_vtable ? &j->vtable : &j->table;
+    size_t nv = 0;
+    for (size_t c = 0; c < nt; c++) {
+        if (j->fmt == ORDO_FORMAT_ORDERED && j->is_key[c])
+            continue;
+        tcol[nv] = c;
+        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], ORDO_FORMAT_ORDERED, &sx,
+                            &cols[nv]) < 0)
+            goto out;
+        nv++;
+    }
+    if (!ordo__py_keybuf_reserve(&j->vals, 0, n)) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (nv == 0) {
+        for (size_t r = 0; r < n; r++)
+            j->vals.off[j->vals.n + r + 1] = (int64_t)j->vals.len;
+        j->vals.n += n;
+        rc = 0;
+        goto out;
+    }
+    uint8_t *row_keys = NULL;
+    if (encode_into(j, ORDO_FORMAT_ORDERED, cols, nv, n, &row_keys, offsets, tcol, &sx) < 0)
+        goto out;
+    for (size_t r = 0; r < n; r++) {
+        ordo_key_reader rd;
+        ordo_key_reader_init(&rd, row_keys + offsets[r], offsets[r + 1] - offsets[r]);
+        for (size_t v = 0; v < nv; v++) {
+            bool is_null = false;
+            j->text.len = 0;
+            ordo_status s = ordo_text_print(&rd, &vt->cols[tcol[v]], ORDO_TEXT_BARE, &j->text,
+                                            &is_null);
+            if (s != ORDO_OK) {
+                ordo__py_value_error(s, r, tcol[v], "column '%s', row %zu: %s",
+                                     vt->cols[tcol[v]].name, r, ordo_status_message(s));
+                goto out;
+            }
+            if (!ordo__py_keybuf_reserve(&j->vals, ORDO_ROW_VALUE_MAX(j->text.len), 0)) {
+                PyErr_NoMemory();
+                goto out;
+            }
+            j->vals.len += ordo_row_value_put(j->vals.data + j->vals.len, j->text.data,
+                                              j->text.len, is_null);
+        }
+        j->vals.off[j->vals.n + r + 1] = (int64_t)j->vals.len;
+    }
+    j->vals.n += n;
+    rc = 0;
+out:
+    ordo__py_scratch_free(&sx);
+    return rc;
+}
+
+static ordo_format format_arg(const char *name)
+{
+    ordo_format f = ordo_format_from_name(name);
+    if (!f)
+        PyErr_Format(PyExc_ValueError,
+                     "format: expected 'ordered', 'lexkey' or 'lexkey-legacy', got '%s'", name);
+    return f;
+}
+
+/* (keys, values or None, schema_text, key_text), taking what j holds. */
+static PyObject *result(job *j, PyObject *schema_text, PyObject *key_text)
+{
+    PyObject *keys = ordo__py_keys_take(&j->keys);
+    PyObject *vals = NULL;
+    if (keys && j->values)
+        vals = ordo__py_keys_take(&j->vals);
+    else if (keys)
+        vals = Py_NewRef(Py_None);
+    PyObject *t = keys && vals ? PyTuple_Pack(4, keys, vals, schema_text, key_text) : NULL;
+    Py_XDECREF(keys);
+    Py_XDECREF(vals);
+    return t;
+}
+
+/* A source from one column description (see _encode.py). */
+static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *s)
+{
+    memset(s, 0, sizeof *s);
+    s->index = index;
+    if (!PyUnicode_Check(name)) {
+        PyErr_SetString(PyExc_TypeError, "column names must be str");
+        return -1;
+    }
+    if (!(s->name = PyUnicode_AsUTF8(name)))
+        return -1;
+    const char *kind;
+    if (!PyTuple_Check(desc) || PyTuple_GET_SIZE(desc) < 2 ||
+        !(kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0)))) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "internal: a bad column description");
+        return -1;
+    }
+    if (!strcmp(kind, "arrow") && PyTuple_GET_SIZE(desc) == 3) {
+        s->kind = ORDO__PY_ARROW;
+        s->schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(desc, 1), "arrow_schema");
+        s->array = PyCapsule_GetPointer(PyTuple_GET_ITEM(desc, 2), "arrow_array");
+        if (!s->schema || !s->array)
+            return -1;
+        if (!s->array->release || !s->schema->release) {
+            PyErr_Format(PyExc_ValueError, "column '%s': a released Arrow array", s->name);
+            return -1;
+        }
+        if (s->array->length < 0 || s->array->offset < 0) {
+            PyErr_Format(PyExc_ValueError, "column '%s': a malformed Arrow array", s->name);
+            return -1;
+        }
+        s->length = (size_t)s->array->length;
+        s->offset = (size_t)s->array->offset;
+        return 0;
+    }
+    if (!strcmp(kind, "buffer") && PyTuple_GET_SIZE(desc) == 5) {
+        s->kind = ORDO__PY_BUFFER;
+        const char *bk = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 2));
+        long size = PyLong_AsLong(PyTuple_GET_ITEM(desc, 3));
+        long unit = PyLong_AsLong(PyTuple_GET_ITEM(desc, 4));
+        if (!bk || PyErr_Occurred())
+            return -1;
+        if (!strchr("iufbMT", bk[0]) || !bk[0] || (size != 1 && size != 2 && size != 4 && size != 8)) {
+            PyErr_Format(PyExc_TypeError, "column '%s': no ordo type for NumPy kind '%s%ld'",
+                         s->name, bk, size);
+            return -1;
+        }
+        s->bkind = bk[0], s->itemsize = (int)size, s->unit = (int)unit;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(desc, 1), &s->view, PyBUF_C_CONTIGUOUS) < 0)
+            return -1;
+        s->has_view = 1;
+        if (s->view.len % size) {
+            PyErr_Format(PyExc_ValueError, "column '%s': a buffer of a partial value", s->name);
+            return -1;
+        }
+        s->length = (size_t)(s->view.len / size);
+        return 0;
+    }
+    if (!strcmp(kind, "seq")) {
+        s->kind = ORDO__PY_SEQ;
+        s->seq = PySequence_Fast(PyTuple_GET_ITEM(desc, 1), "a column must be a sequence");
+        if (!s->seq)
+            return -1;
+        s->length = (size_t)PySequence_Fast_GET_SIZE(s->seq);
+        return 0;
+    }
+    PyErr_SetString(PyExc_TypeError, "internal: a bad column description");
+    return -1;
+}
+
+static int job_args(job *j, const char *format, int values)
+{
+    memset(j, 0, sizeof *j);
+    j->fmt = format_arg(format);
+    j->values = values;
+    return j->fmt ? 0 : -1;
+}
+
+/* encode_columns(names, columns, key, schema, format, values) */
+static PyObject *py_encode_columns(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *names, *descs;
+    const char *key = NULL, *schema = NULL, *format;
+    int values;
+    if (!PyArg_ParseTuple(args, "O!O!zzsp:encode_columns", &PyList_Type, &names, &PyList_Type,
+                          &descs, &key, &schema, &format, &values))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(names);
+    if (PyList_GET_SIZE(descs) != n) {
+        PyErr_SetString(PyExc_ValueError, "internal: names and columns differ in length");
+        return NULL;
+    }
+    job j;
+    if (job_args(&j, format, values) < 0)
+        return NULL;
+    ordo__py_src *srcs = calloc((size_t)n + 1, sizeof *srcs);
+    PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
+    if (!srcs) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (src_from(PyList_GET_ITEM(names, i), PyList_GET_ITEM(descs, i), 0, &srcs[i]) < 0)
+            goto out;
+        if (srcs[i].length != srcs[0].length) {
+            PyErr_Format(PyExc_ValueError,
+                         "columns differ in length: '%s' has %zu rows, '%s' has %zu",
+                         srcs[0].name, srcs[0].length, srcs[i].name, srcs[i].length);
+            goto out;
+        }
+    }
+    if (job_open(&j, srcs, (size_t)n, schema, key, &schema_text, &key_text) < 0)
+        goto out;
+    for (size_t c = 0; c < j.table.ncols; c++)
+        srcs[j.src_of[c]].index = c;
+    if (n && srcs[0].length && encode_batch(&j, srcs, srcs[0].length) < 0)
+        goto out;
+    res = result(&j, schema_text, key_text);
+out:
+    for (Py_ssize_t i = 0; srcs && i < n; i++)
+        ordo__py_src_clear(&srcs[i]);
+    free(srcs);
+    Py_XDECREF(schema_text);
+    Py_XDECREF(key_text);
+    job_free(&j);
+    return res;
+}
+
+/* encode_stream(capsule, key, schema, format, values): every batch of an
+ * Arrow C stream (a struct per batch: a table's record batches). */
+static PyObject *py_encode_stream(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cap;
+    const char *key = NULL, *schema = NULL, *format;
+    int values;
+    if (!PyArg_ParseTuple(args, "Ozzsp:encode_stream", &cap, &key, &schema, &format, &values))
+        return NULL;
+    struct ArrowArrayStream *in = PyCapsule_GetPointer(cap, "arrow_array_stream");
+    if (!in)
+        return NULL;
+    if (!in->release) {
+        PyErr_SetString(PyExc_ValueError, "the Arrow stream was consumed already");
+        return NULL;
+    }
+    struct ArrowArrayStream st = *in; /* moved out: the capsule no longer releases it */
+    in->release = NULL;
+    job j;
+    struct ArrowSchema sch = {0};
+    struct ArrowArray arr = {0};
+    ordo__py_src *srcs = NULL;
+    size_t nsrc = 0;
+    PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
+    if (job_args(&j, format, values) < 0)
+        goto out;
+    if (st.get_schema(&st, &sch) != 0) {
+        const char *e = st.get_last_error(&st);
+        PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "no schema");
+        goto out;
+    }
+    if (strcmp(sch.format, "+s") || sch.n_children < 0) {
+        PyErr_Format(PyExc_TypeError, "Arrow stream: expected record batches (a struct), got '%s'",
+                     sch.format);
+        goto out;
+    }
+    nsrc = (size_t)sch.n_children;
+    srcs = calloc(nsrc + 1, sizeof *srcs);
+    if (!srcs) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (size_t i = 0; i < nsrc; i++) {
+        srcs[i].kind = ORDO__PY_ARROW;
+        srcs[i].schema = sch.children[i];
+        srcs[i].name = sch.children[i]->name ? sch.children[i]->name : "";
+    }
+    if (job_open(&j, srcs, nsrc, schema, key, &schema_text, &key_text) < 0)
+        goto out;
+    for (size_t c = 0; c < j.table.ncols; c++)
+        srcs[j.src_of[c]].index = c;
+    for (;;) {
+        if (st.get_next(&st, &arr) != 0) {
+            const char *e = st.get_last_error(&st);
+            PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "a read failed");
+            goto out;
+        }
+        if (!arr.release)
+            break;
+        if (arr.n_children != (int64_t)nsrc || arr.length < 0 || arr.offset < 0 ||
+            (arr.null_count > 0)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "Arrow stream: a batch that does not match its schema (or has NULL "
+                            "rows)");
+            goto out;
+        }
+        for (size_t i = 0; i < nsrc; i++) {
+            srcs[i].array = arr.children[i];
+            srcs[i].offset = (size_t)(arr.offset + arr.children[i]->offset);
+            srcs[i].length = (size_t)arr.length;
+            if (arr.children[i]->length < arr.offset + arr.length) {
+                PyErr_SetString(PyExc_ValueError, "Arrow stream: a column shorter than its batch");
+                goto out;
+            }
+        }
+        if (arr.length && encode_batch(&j, srcs, (size_t)arr.length) < 0)
+            goto out;
+        arr.release(&arr);
+    }
+    res = result(&j, schema_text, key_text);
+out:
+    if (arr.release)
+        arr.release(&arr);
+    if (sch.release)
+        sch.release(&sch);
+    if (st.release)
+        st.release(&st);
+    free(srcs);
+    Py_XDECREF(schema_text);
+    Py_XDECREF(key_text);
+    job_free(&j);
+    return res;
+}
+
+static PyObject *py_last_values(PyObject *self, PyObject *noargs)
+{
+    (void)self, (void)noargs;
+    PyObject *t = PyTuple_New((Py_ssize_t)ordo__py_last_ncols);
+    for (size_t k = 0; t && k < ordo__py_last_ncols; k++) {
+        PyObject *v = PyLong_FromVoidPtr((void *)(uintptr_t)ordo__py_last_values[k]);
+        if (!v) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, (Py_ssize_t)k, v);
+    }
+    return t;
+}
+
+static PyMethodDef methods[] = {
+    {"encode_columns", py_encode_columns, METH_VARARGS,
+     "encode_columns(names, columns, key, schema, format, values): see ordo._encode."},
+    {"encode_stream", py_encode_stream, METH_VARARGS,
+     "encode_stream(capsule, key, schema, format, values): see ordo._encode."},
+    {"_last_key_values", py_last_values, METH_NOARGS,
+     "For tests: the values pointer of each key column of the last batch encoded (proof that a "
+     "column was read in place)."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ordo__py_encode_part(PyObject *m)
+{
+    if (ordo__py_columns_init() < 0)
+        return -1;
+    return PyModule_AddFunctions(m, methods);
+}

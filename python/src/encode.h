@@ -1,0 +1,105 @@
+/*
+ * The encoding half of the extension: keys.c (ordo.Keys), arrow_in.c (the
+ * Arrow PyCapsule interface), columns_py.c (input columns to ordo_column,
+ * zero-copy where the layout matches), encode.c (encode_columns,
+ * encode_stream), encode_csv.c (encode_csv).
+ */
+#ifndef ORDO_PY_ENCODE_H
+#define ORDO_PY_ENCODE_H
+
+#include "module.h"
+#include "ordo_ingest.h"
+
+/* Keys being built: data[off[i] .. off[i+1]) is key i. */
+typedef struct ordo__py_keybuf {
+    uint8_t *data;
+    size_t len, cap;
+    int64_t *off; /* n + 1 entries once started */
+    size_t n, ncap;
+} ordo__py_keybuf;
+
+/* Room for `bytes` more key bytes and `rows` more keys; 0 when out of memory. */
+int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows);
+void ordo__py_keybuf_free(ordo__py_keybuf *b);
+/* An ordo.Keys taking over b's memory (b is emptied), or NULL with an
+ * exception. */
+PyObject *ordo__py_keys_take(ordo__py_keybuf *b);
+
+/* ------------------------------------------------------ input columns */
+
+enum { ORDO__PY_ARROW = 1, ORDO__PY_BUFFER = 2, ORDO__PY_SEQ = 3 };
+
+/* One input column: an Arrow array (borrowed; its owner outlives the
+ * encode), a contiguous native-endian buffer of NumPy values, or a Python
+ * sequence of objects. */
+typedef struct ordo__py_src {
+    int kind;
+    const char *name; /* UTF-8, borrowed */
+    size_t index;     /* the table column it is, for errors */
+    size_t length;
+    /* Arrow: row i is element (offset + i) of the array's buffers */
+    const struct ArrowSchema *schema;
+    const struct ArrowArray *array;
+    size_t offset;
+    /* buffer: kind 'i', 'u', 'f', 'b' (one byte per bool) or 'M'
+     * (datetime64 as int64 in `unit`, NaT = NULL) */
+    Py_buffer view;
+    int has_view;
+    char bkind;
+    int itemsize;
+    int unit; /* ordo_time_unit */
+    /* sequence: a list or tuple (PySequence_Fast) */
+    PyObject *seq;
+} ordo__py_src;
+
+/* What a conversion allocated, freed after the batch is encoded. */
+typedef struct ordo__py_scratch {
+    void **mem;
+    size_t nmem, capmem;
+    ordo_rows **rows;
+    size_t nrows, caprows;
+} ordo__py_scratch;
+
+void *ordo__py_scratch_alloc(ordo__py_scratch *sx, size_t n);
+void ordo__py_scratch_free(ordo__py_scratch *sx);
+
+/* The schema type (text for a schema, "bigint") ordo gives the column, or
+ * NULL with an exception (TypeError) when it has none. */
+const char *ordo__py_src_type(const ordo__py_src *src);
+/* Column `sc` of the batch from src (rows 0 .. src->length): read in place
+ * where the layout is the batch API's, else converted into sx. 0, or -1
+ * with an exception naming the column (and the row of a bad value). */
+int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo_format fmt,
+                    ordo__py_scratch *sx, ordo_column *col);
+/* The datetime C API, once. 0, or -1 with an exception. */
+int ordo__py_columns_init(void);
+/* Releases what a source holds (the buffer view, the sequence). */
+void ordo__py_src_clear(ordo__py_src *src);
+
+/* Raises ordo.Error for a bad value: status, the message, .line = the
+ * 1-based row, .column = the 1-based column. Returns -1. */
+int ordo__py_value_error(ordo_status s, size_t row, size_t column, const char *fmt, ...);
+
+/* Arrow C stream interface (the PyCapsule protocol's "arrow_array_stream"). */
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+#endif
+
+/* The debug hook of the zero-copy test: the values pointers of the key
+ * columns of the last batch encoded. */
+#define ORDO__PY_DEBUG_COLS 64
+extern const void *ordo__py_last_values[ORDO__PY_DEBUG_COLS];
+extern size_t ordo__py_last_ncols;
+
+int ordo__py_keys_part(PyObject *m);
+int ordo__py_encode_part(PyObject *m);
+int ordo__py_encode_csv_part(PyObject *m);
+
+#endif

@@ -1,0 +1,349 @@
+/* ordo.Keys: N keys back to back with N + 1 int64 offsets, owned by the
+ * object. The bytes leave only as views (buffer protocol, Arrow export
+ * through __arrow_c_array__), never as copies, except keys[i]. */
+#include "encode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    PyObject_HEAD
+    uint8_t *data;
+    size_t len;
+    int64_t *off; /* n + 1 */
+    Py_ssize_t n;
+} keys_object;
+
+static PyTypeObject keys_type;
+
+int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows)
+{
+    if (bytes > SIZE_MAX / 2 - b->len || rows > SIZE_MAX / 16 - b->n)
+        return 0;
+    if (b->len + bytes > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + bytes)
+            cap *= 2;
+        uint8_t *p = realloc(b->data, cap);
+        if (!p)
+            return 0;
+        b->data = p, b->cap = cap;
+    }
+    if (!b->off || b->n + rows + 1 > b->ncap) {
+        size_t cap = b->ncap ? b->ncap : 1024;
+        while (cap < b->n + rows + 1)
+            cap *= 2;
+        int64_t *p = realloc(b->off, cap * sizeof *p);
+        if (!p)
+            return 0;
+        if (!b->off)
+            p[0] = 0;
+        b->off = p, b->ncap = cap;
+    }
+    return 1;
+}
+
+void ordo__py_keybuf_free(ordo__py_keybuf *b)
+{
+    free(b->data);
+    free(b->off);
+    memset(b, 0, sizeof *b);
+}
+
+PyObject *ordo__py_keys_take(ordo__py_keybuf *b)
+{
+    if (!b->off && !ordo__py_keybuf_reserve(b, 0, 0)) {
+        ordo__py_keybuf_free(b);
+        return PyErr_NoMemory();
+    }
+    keys_object *k = PyObject_New(keys_object, &keys_type);
+    if (!k) {
+        ordo__py_keybuf_free(b);
+        return NULL;
+    }
+    k->data = b->data, k->len = b->len, k->off = b->off, k->n = (Py_ssize_t)b->n;
+    memset(b, 0, sizeof *b);
+    return (PyObject *)k;
+}
+
+static void keys_dealloc(PyObject *self)
+{
+    keys_object *k = (keys_object *)self;
+    free(k->data);
+    free(k->off);
+    PyObject_Free(self);
+}
+
+static Py_ssize_t keys_len(PyObject *self) { return ((keys_object *)self)->n; }
+
+static PyObject *keys_item(PyObject *self, Py_ssize_t i)
+{
+    keys_object *k = (keys_object *)self;
+    if (i < 0 || i >= k->n) {
+        PyErr_SetString(PyExc_IndexError, "key index out of range");
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize((const char *)k->data + k->off[i],
+                                     (Py_ssize_t)(k->off[i + 1] - k->off[i]));
+}
+
+static PyObject *keys_subscript(PyObject *self, PyObject *index)
+{
+    if (!PyIndex_Check(index)) {
+        PyErr_Format(PyExc_TypeError, "Keys indices must be integers, not %.100s",
+                     Py_TYPE(index)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    if (i < 0)
+        i += ((keys_object *)self)->n;
+    return keys_item(self, i);
+}
+
+/* The buffer protocol gives the key bytes, read-only. */
+static int keys_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    keys_object *k = (keys_object *)self;
+    static uint8_t empty;
+    return PyBuffer_FillInfo(view, self, k->data ? k->data : &empty, (Py_ssize_t)k->len, 1, flags);
+}
+
+static PyBufferProcs keys_as_buffer = {keys_getbuffer, NULL};
+
+/* The offsets as a buffer of their own: a small object keeping the keys
+ * alive, so that memoryview(...) outlives nothing it points into. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *keys;
+    Py_ssize_t shape; /* n + 1, for the views' shape */
+} offsets_object;
+
+static void offsets_dealloc(PyObject *self)
+{
+    Py_XDECREF(((offsets_object *)self)->keys);
+    PyObject_Free(self);
+}
+
+static int offsets_getbuffer(PyObject *self, Py_buffer *view, int flags)
+{
+    keys_object *k = (keys_object *)((offsets_object *)self)->keys;
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
+        PyErr_SetString(PyExc_BufferError, "Keys.offsets is read-only");
+        return -1;
+    }
+    view->obj = Py_NewRef(self);
+    view->buf = k->off;
+    view->len = (k->n + 1) * (Py_ssize_t)sizeof(int64_t);
+    view->readonly = 1;
+    view->itemsize = sizeof(int64_t);
+    view->format = (flags & PyBUF_FORMAT) ? "q" : NULL;
+    view->ndim = 1;
+    ((offsets_object *)self)->shape = k->n + 1;
+    view->shape = (flags & PyBUF_ND) ? &((offsets_object *)self)->shape : NULL;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? &view->itemsize : NULL;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    return 0;
+}
+
+static PyBufferProcs offsets_as_buffer = {offsets_getbuffer, NULL};
+
+static PyTypeObject offsets_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._KeysOffsets",
+    .tp_basicsize = sizeof(offsets_object),
+    .tp_dealloc = offsets_dealloc,
+    .tp_as_buffer = &offsets_as_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The offsets of an ordo.Keys, as a buffer.",
+};
+
+static PyObject *keys_buffer(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyMemoryView_FromObject(self);
+}
+
+static PyObject *keys_offsets(PyObject *self, void *closure)
+{
+    (void)closure;
+    offsets_object *o = PyObject_New(offsets_object, &offsets_type);
+    if (!o)
+        return NULL;
+    o->keys = Py_NewRef(self);
+    o->shape = ((keys_object *)self)->n + 1;
+    PyObject *mv = PyMemoryView_FromObject((PyObject *)o);
+    Py_DECREF(o);
+    return mv;
+}
+
+static PyObject *keys_to_list(PyObject *self, PyObject *noargs)
+{
+    (void)noargs;
+    keys_object *k = (keys_object *)self;
+    PyObject *list = PyList_New(k->n);
+    for (Py_ssize_t i = 0; list && i < k->n; i++) {
+        PyObject *b = keys_item(self, i);
+        if (!b) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, b);
+    }
+    return list;
+}
+
+/* ---- Arrow export: a large_binary array over the keys' own buffers. */
+
+typedef struct {
+    PyObject *keys;      /* kept alive until the consumer releases */
+    const void *bufs[3]; /* validity, offsets, data */
+} export_private;
+
+static void export_array_release(struct ArrowArray *a)
+{
+    if (!a->release)
+        return;
+    export_private *p = a->private_data;
+    PyGILState_STATE g = PyGILState_Ensure(); /* the consumer may release on any thread */
+    Py_XDECREF(p->keys);
+    PyGILState_Release(g);
+    free(p);
+    a->release = NULL;
+}
+
+static void export_schema_release(struct ArrowSchema *s) { s->release = NULL; }
+
+static void schema_capsule_free(PyObject *cap)
+{
+    struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
+    if (s && s->release)
+        s->release(s);
+    free(s);
+}
+
+static void array_capsule_free(PyObject *cap)
+{
+    struct ArrowArray *a = PyCapsule_GetPointer(cap, "arrow_array");
+    if (a && a->release)
+        a->release(a);
+    free(a);
+}
+
+static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"requested_schema", NULL};
+    PyObject *requested = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:__arrow_c_array__", names, &requested))
+        return NULL;
+    (void)requested; /* the keys are large_binary; a consumer casts if it wants another type */
+    keys_object *k = (keys_object *)self;
+    struct ArrowSchema *s = calloc(1, sizeof *s);
+    struct ArrowArray *a = calloc(1, sizeof *a);
+    export_private *p = calloc(1, sizeof *p);
+    if (!s || !a || !p) {
+        free(s), free(a), free(p);
+        return PyErr_NoMemory();
+    }
+    static uint8_t empty;
+    *s = (struct ArrowSchema){.format = "Z", .name = "", .flags = ARROW_FLAG_NULLABLE,
+                              .release = export_schema_release};
+    p->keys = Py_NewRef(self);
+    p->bufs[0] = NULL;
+    p->bufs[1] = k->off;
+    p->bufs[2] = k->data ? k->data : &empty;
+    *a = (struct ArrowArray){.length = k->n, .null_count = 0, .offset = 0, .n_buffers = 3,
+                             .buffers = p->bufs, .release = export_array_release,
+                             .private_data = p};
+    PyObject *sc = PyCapsule_New(s, "arrow_schema", schema_capsule_free);
+    if (!sc) {
+        free(s);
+        export_array_release(a);
+        free(a);
+        return NULL;
+    }
+    PyObject *ac = PyCapsule_New(a, "arrow_array", array_capsule_free);
+    if (!ac) {
+        Py_DECREF(sc);
+        export_array_release(a);
+        free(a);
+        return NULL;
+    }
+    PyObject *t = PyTuple_Pack(2, sc, ac);
+    Py_DECREF(sc);
+    Py_DECREF(ac);
+    return t;
+}
+
+static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)
+{
+    (void)noargs;
+    PyObject *pa = PyImport_ImportModule("pyarrow");
+    if (!pa)
+        return NULL;
+    PyObject *a = PyObject_CallMethod(pa, "array", "O", self);
+    Py_DECREF(pa);
+    return a;
+}
+
+static PyObject *keys_repr(PyObject *self)
+{
+    keys_object *k = (keys_object *)self;
+    return PyUnicode_FromFormat("<ordo.Keys: %zd keys, %zu bytes>", k->n, k->len);
+}
+
+static PyObject *keys_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    (void)type, (void)args, (void)kw;
+    PyErr_SetString(PyExc_TypeError, "ordo.Keys are made by ordo.encode_keys and encode_csv");
+    return NULL;
+}
+
+static PyMethodDef keys_methods[] = {
+    {"to_arrow", keys_to_arrow, METH_NOARGS,
+     "to_arrow() -> pyarrow.Array: the keys as a large_binary array over the keys' own memory "
+     "(no copy; the array keeps the keys alive)."},
+    {"to_list", keys_to_list, METH_NOARGS, "to_list() -> list[bytes]: every key, copied."},
+    {"__arrow_c_array__", (PyCFunction)(void (*)(void))keys_arrow_c_array,
+     METH_VARARGS | METH_KEYWORDS,
+     "The keys as an Arrow large_binary array (the Arrow PyCapsule interface), over the keys' "
+     "own memory: nothing is copied, and the keys stay alive until the array is released."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef keys_getset[] = {
+    {"buffer", keys_buffer, NULL, "A read-only memoryview of all key bytes, back to back.", NULL},
+    {"offsets", keys_offsets, NULL,
+     "A read-only memoryview of N + 1 int64 offsets (format 'q'): key i is "
+     "buffer[offsets[i]:offsets[i + 1]]. numpy.asarray(keys.offsets) views it.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PySequenceMethods keys_as_sequence = {.sq_length = keys_len, .sq_item = keys_item};
+static PyMappingMethods keys_as_mapping = {.mp_length = keys_len,
+                                           .mp_subscript = keys_subscript};
+
+static PyTypeObject keys_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo.Keys",
+    .tp_basicsize = sizeof(keys_object),
+    .tp_dealloc = keys_dealloc,
+    .tp_repr = keys_repr,
+    .tp_as_sequence = &keys_as_sequence,
+    .tp_as_mapping = &keys_as_mapping,
+    .tp_as_buffer = &keys_as_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Keys made by ordo: len(keys), keys[i] -> bytes (negative indexes too), "
+              "iteration, .buffer, .offsets, .to_list(), .to_arrow().",
+    .tp_methods = keys_methods,
+    .tp_getset = keys_getset,
+    .tp_new = keys_new,
+};
+
+int ordo__py_keys_part(PyObject *m)
+{
+    if (PyType_Ready(&keys_type) < 0 || PyType_Ready(&offsets_type) < 0)
+        return -1;
+    return PyModule_AddObjectRef(m, "Keys", (PyObject *)&keys_type);
+}

@@ -1,0 +1,261 @@
+"""encode_keys gives the CLI's bytes (`ordo encode --schema` on the same rows
+as CSV) for random tables, in every format and every order; it reads
+numeric and text Arrow and NumPy buffers in place."""
+import datetime
+import decimal
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import ordo
+from conftest import cli_keys, cli_keys_of
+
+ORDERS = ["ASC", "ASC NULLS FIRST", "DESC", "DESC NULLS LAST"]
+
+
+def random_table(rng, n, decimals=True):
+    """Columns of every type the mapping knows, about a fifth NULL."""
+    def mask():
+        return rng.random(n) < 0.2
+
+    def ints(dtype):
+        info = np.iinfo(dtype)
+        return pa.array(rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True),
+                        mask=mask())
+
+    floats = rng.standard_normal(n) * 10.0 ** rng.integers(-5, 20, n)
+    floats[rng.random(n) < 0.05] = np.nan
+    floats[rng.random(n) < 0.03] = np.inf
+    floats[rng.random(n) < 0.03] = -np.inf
+    floats[rng.random(n) < 0.03] = -0.0
+    floats[rng.random(n) < 0.03] = 0.0
+    words = ["", "a", "b", "ab", "a,b", 'say "hi"', "line\nbreak", "ü", "日本", "z" * 40, " x "]
+    texts = [None if m else words[rng.integers(len(words))] + str(rng.integers(3))
+             for m in mask()]
+    blobs = [None if m else bytes(rng.integers(0, 256, rng.integers(0, 6), dtype=np.uint8))
+             for m in mask()]
+    # instants from 1900 to 2200, some right at a rounding edge in ns
+    ns = rng.integers(-2208988800, 7258118400, n) * 10**9 + rng.integers(0, 10**9, n)
+    ns[::7] = ns[::7] // 1000 * 1000 + 500
+    cols = {
+        "i8": ints(np.int8), "i16": ints(np.int16), "i32": ints(np.int32), "i64": ints(np.int64),
+        "u8": ints(np.uint8), "u16": ints(np.uint16), "u32": ints(np.uint32),
+        "u64": ints(np.uint64),
+        "f32": pa.array(floats.astype(np.float32), mask=mask()),
+        "f64": pa.array(floats, mask=mask()),
+        "flag": pa.array(rng.random(n) < 0.5, mask=mask()),
+        "txt": pa.array(texts, pa.string()),
+        "ltxt": pa.array(texts[::-1], pa.large_string()),
+        "bin": pa.array(blobs, pa.binary()),
+        "lbin": pa.array(blobs[::-1], pa.large_binary()),
+        "d32": pa.array(rng.integers(-25567, 83000, n, dtype=np.int32), mask=mask()).cast(
+            pa.date32()),
+        "ts_us": pa.array(ns // 1000, mask=mask()).cast(pa.timestamp("us")),
+        "ts_ns": pa.array(ns, mask=mask()).cast(pa.timestamp("ns")),
+        "ts_ms": pa.array(ns // 10**6, mask=mask()).cast(pa.timestamp("ms")),
+        "tstz_s": pa.array(ns // 10**9, mask=mask()).cast(pa.timestamp("s", tz="UTC")),
+        "tstz_ns": pa.array(ns[::-1].copy(), mask=mask()).cast(
+            pa.timestamp("ns", tz="Europe/Paris")),
+    }
+    if decimals:
+        digits = rng.integers(-10**12, 10**12, n)
+        cols["dec"] = pa.array([None if m else decimal.Decimal(int(v)).scaleb(-3)
+                                for v, m in zip(digits, mask())], pa.decimal128(16, 3))
+    return pa.table(cols)
+
+
+SQL = {
+    "i8": "tinyint", "i16": "smallint", "i32": "integer", "i64": "bigint",
+    "u8": "utinyint", "u16": "usmallint", "u32": "uinteger", "u64": "ubigint",
+    "f32": "real", "f64": "double precision", "flag": "boolean", "txt": "text",
+    "ltxt": "text", "bin": "bytea", "lbin": "bytea", "d32": "date", "ts_us": "timestamp",
+    "ts_ns": "timestamp", "ts_ms": "timestamp", "tstz_s": "timestamptz",
+    "tstz_ns": "timestamptz", "dec": "numeric",
+}
+
+
+def test_the_schema_comes_from_the_arrow_types():
+    t = random_table(np.random.default_rng(1), 5)
+    _, _, schema, spec = ordo._encode.encode(t, None)
+    assert schema == ", ".join("%s %s" % (c, SQL[c]) for c in t.column_names)
+    assert spec == ", ".join(t.column_names)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ordered_keys_equal_the_clis_in_every_order(seed):
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, 300)
+    names = t.column_names
+    for rot in range(4):  # every column meets every order
+        spec = [(c, ORDERS[(i + rot) % 4]) for i, c in enumerate(names)]
+        rng.shuffle(spec)
+        for cut in (len(spec), 3, 1):
+            part = spec[:cut]
+            key = ", ".join("%s %s" % p for p in part)
+            got = ordo.encode_keys(t, key).to_list()
+            assert got == cli_keys_of(t, part, SQL, "ordered"), key
+
+
+@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy"])
+@pytest.mark.parametrize("seed", range(3))
+def test_lexkey_keys_equal_the_clis(fmt, seed):
+    rng = np.random.default_rng(100 + seed)
+    t = random_table(rng, 300, decimals=False)
+    names = list(t.column_names)
+    for _ in range(4):
+        rng.shuffle(names)
+        for cut in (len(names), 2):
+            part = [(c, "") for c in names[:cut]]
+            got = ordo.encode_keys(t, ", ".join(names[:cut]), format=fmt).to_list()
+            assert got == cli_keys_of(t, part, SQL, fmt), names[:cut]
+
+
+def test_many_batches_and_a_sliced_table():
+    t = random_table(np.random.default_rng(7), 500)
+    spec = [("i64", "DESC"), ("txt", "ASC"), ("ts_ns", "ASC NULLS FIRST")]
+    key = ", ".join("%s %s" % p for p in spec)
+    whole = ordo.encode_keys(t, key).to_list()
+    batches = pa.Table.from_batches(t.to_batches(max_chunksize=37))
+    assert batches.column(0).num_chunks > 10
+    assert ordo.encode_keys(batches, key).to_list() == whole
+    sliced = t.slice(123, 200)  # every buffer with an offset
+    assert ordo.encode_keys(sliced, key).to_list() == whole[123:323]
+    batch = t.to_batches()[0].slice(5, 50)
+    assert ordo.encode_keys(batch, key).to_list() == whole[5:55]
+
+
+def test_an_empty_table_gives_no_keys():
+    t = random_table(np.random.default_rng(2), 10).slice(0, 0)
+    k = ordo.encode_keys(t, "i64")
+    assert len(k) == 0 and k.to_list() == [] and np.asarray(k.offsets).tolist() == [0]
+
+
+def test_numpy_pandas_and_lists_give_the_arrow_keys():
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    n = 200
+    a = rng.integers(-10**9, 10**9, n)
+    b = rng.standard_normal(n)
+    c = rng.integers(0, 2**32, n, dtype=np.uint32)
+    s = ["w%d" % v for v in rng.integers(0, 50, n)]
+    table = pa.table({"a": a, "b": b, "c": c, "s": s})
+    key = "b DESC, a, c ASC NULLS FIRST, s DESC NULLS LAST"
+    want = ordo.encode_keys(table, key).to_list()
+    assert ordo.encode_keys({"a": a, "b": b, "c": c, "s": s}, key).to_list() == want
+    df = pd.DataFrame({"a": a, "b": b, "c": c, "s": s})
+    assert ordo.encode_keys(df, key).to_list() == want
+    lists = {"a": a.tolist(), "b": b.tolist(), "c": c.tolist(), "s": s}
+    assert ordo.encode_keys(lists, key, schema="a bigint, b double precision, c uinteger, "
+                            "s text").to_list() == want
+    cols = {"a": table.column("a"), "b": table.column("b").combine_chunks(),
+            "c": pd.Series(c), "s": np.array(s, dtype=object)}
+    assert ordo.encode_keys(cols, key).to_list() == want
+
+
+def test_python_objects_give_the_clis_keys():
+    rows = {
+        "n": [3, None, -7, 2**63 - 1],
+        "x": [1.5, float("nan"), None, -0.0],
+        "s": ["b", "", None, "a,\"b\""],
+        "y": [b"\x00\xff", None, b"", b"z"],
+        "ok": [True, False, None, True],
+        "d": [datetime.date(2020, 2, 29), None, datetime.date(1, 1, 1), datetime.date(9999, 12, 31)],
+        "t": [datetime.datetime(2021, 1, 2, 3, 4, 5, 6), None,
+              datetime.datetime(1900, 1, 1), datetime.datetime(2262, 1, 1, 0, 0, 0, 999999)],
+        "tz": [datetime.datetime(2021, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc), None,
+               datetime.datetime(2021, 1, 2, 3, 4, 5,
+                                 tzinfo=datetime.timezone(datetime.timedelta(hours=-5))),
+               datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)],
+        "m": [decimal.Decimal("1.50"), None, decimal.Decimal("-1E+5"), 7],
+    }
+    _, _, schema, _ = ordo._encode.encode(rows, None)
+    assert schema == ("n bigint, x double precision, s text, y bytea, ok boolean, d date, "
+                      "t timestamp, tz timestamptz, m numeric")
+    texts = {
+        "n": ["3", None, "-7", str(2**63 - 1)],
+        "x": ["1.5", "NaN", None, "-0.0"],
+        "s": ["b", "", None, "a,\"b\""],
+        "y": ["\\x00ff", None, "\\x", "\\x7a"],
+        "ok": ["t", "f", None, "t"],
+        "d": ["2020-02-29", None, "0001-01-01", "9999-12-31"],
+        "t": ["2021-01-02 03:04:05.000006", None, "1900-01-01 00:00:00",
+              "2262-01-01 00:00:00.999999"],
+        "tz": ["2021-01-02 03:04:05+00", None, "2021-01-02 08:04:05+00", "1970-01-01 00:00:00+00"],
+        "m": ["1.50", None, "-100000", "7"],
+    }
+    types = dict(p.split(" ", 1) for p in schema.split(", "))
+    for order in ORDERS:
+        for name in rows:
+            key = "%s %s" % (name, order)
+            want = cli_keys("%s %s %s" % (name, types[name], order), [[v] for v in texts[name]],
+                            "ordered")
+            assert ordo.encode_keys(rows, key).to_list() == want, key
+    lex = {k: v for k, v in rows.items() if k not in ("m", "d")}  # dates before 1677 are out
+    for name in lex:
+        want = cli_keys("%s %s" % (name, types[name]), [[v] for v in texts[name]], "lexkey")
+        assert ordo.encode_keys(lex, name, format="lexkey").to_list() == want, name
+
+
+def test_a_schema_reads_columns_as_its_types():
+    data = {"id": ["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", None],
+            "n": np.array([1, 2], dtype=np.int8), "ip": ["10.0.0.1", "::1"],
+            "c": ["ab  ", "ab"]}
+    schema = "id uuid, n bigint, ip inet, c char(4)"
+    got = ordo.encode_keys(data, "id, n DESC, ip, c", schema=schema).to_list()
+    want = cli_keys("id uuid, n bigint DESC, ip inet, c char(4)",
+                    [["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "1", "10.0.0.1", "ab  "],
+                     [None, "2", "::1", "ab"]], "ordered")
+    assert got == want
+    assert got[0][-5:] == got[1][-5:]  # char(n): trailing spaces do not count
+
+
+def test_arrow_columns_in_place():
+    a = pa.array(np.arange(1000, dtype=np.int64))
+    s = pa.array(["k%d" % i for i in range(1000)])
+    f = pa.array(np.linspace(0, 1, 1000))
+    ordo.encode_keys(pa.table({"a": a, "s": s, "f": f}), "f DESC, a, s")
+    assert ordo._ordo._last_key_values() == (f.buffers()[1].address, a.buffers()[1].address,
+                                             s.buffers()[2].address)
+    # a slice is read in place too (the offset goes to the encoder)
+    t = pa.table({"a": a, "s": s}).slice(100, 10)
+    ordo.encode_keys(t, "a, s")
+    assert ordo._ordo._last_key_values() == (a.buffers()[1].address, s.buffers()[2].address)
+
+
+def test_numpy_and_pandas_columns_in_place():
+    import pandas as pd
+
+    a = np.arange(1000, dtype=np.int32)
+    b = np.linspace(-1, 1, 1000)
+    ordo.encode_keys({"a": a, "b": b}, "b, a")
+    assert ordo._ordo._last_key_values() == (b.ctypes.data, a.ctypes.data)
+    df = pd.DataFrame({"a": a, "b": b})
+    ordo.encode_keys(df, "a DESC, b")
+    assert ordo._ordo._last_key_values() == (df["a"].to_numpy().ctypes.data,
+                                             df["b"].to_numpy().ctypes.data)
+    # the proof the other way round: change the source after wrapping it
+    # in Arrow (no copy there either): the keys follow the new values
+    buf = np.arange(10, dtype=np.int64)
+    t = pa.table({"x": pa.array(buf)})
+    before = ordo.encode_keys(t, "x").to_list()
+    buf[0] = 99
+    after = ordo.encode_keys(t, "x").to_list()
+    assert before[0] != after[0] and after[0] == ordo.encode_keys({"x": [99]}, "x")[0]
+
+
+def test_polars_like_capsule_objects_are_read():
+    t = pa.table({"a": [3, 1, 2], "b": ["x", None, "z"]})
+
+    class Stream:  # only the PyCapsule interface, as polars and DuckDB give it
+        def __arrow_c_stream__(self, requested_schema=None):
+            return t.__arrow_c_stream__(requested_schema)
+
+    class Array:
+        def __arrow_c_array__(self, requested_schema=None):
+            return t.to_batches()[0].__arrow_c_array__(requested_schema)
+
+    want = ordo.encode_keys(t, "b DESC, a").to_list()
+    assert ordo.encode_keys(Stream(), "b DESC, a").to_list() == want
+    assert ordo.encode_keys(Array(), "b DESC, a").to_list() == want

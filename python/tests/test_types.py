@@ -1,0 +1,189 @@
+"""The ordo type of every Arrow type, NumPy dtype and pandas dtype, NULLs
+and NaN included, each checked against the CLI on the same rows."""
+import datetime
+import decimal
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import ordo
+from conftest import arrow_texts, cli_keys
+
+NULL_ASC = b"\x01"  # a NULL field in ASC (NULLS LAST)
+NAN_ASC = b"\x00" + b"\xff" * 8  # float64 NaN in ASC
+
+
+def schema_of(data):
+    return ordo._encode.encode(data, None)[2]
+
+
+def check_against_cli(arr, sql, fmt="ordered"):
+    """encode_keys of a one-column table equals the CLI's keys, ASC and DESC."""
+    t = pa.table({"c": arr})
+    texts = [[v] for v in arrow_texts(arr)]
+    orders = ["ASC", "DESC NULLS LAST"] if fmt == "ordered" else [""]
+    for order in orders:
+        want = cli_keys("c %s %s" % (sql, order), texts, fmt)
+        assert ordo.encode_keys(t, "c " + order, format=fmt).to_list() == want, (sql, order)
+
+
+ARROW = [
+    (pa.array([1, None, -128], pa.int8()), "tinyint"),
+    (pa.array([1, None, -2**15], pa.int16()), "smallint"),
+    (pa.array([1, None, -2**31], pa.int32()), "integer"),
+    (pa.array([1, None, -2**63], pa.int64()), "bigint"),
+    (pa.array([1, None, 255], pa.uint8()), "utinyint"),
+    (pa.array([1, None, 2**16 - 1], pa.uint16()), "usmallint"),
+    (pa.array([1, None, 2**32 - 1], pa.uint32()), "uinteger"),
+    (pa.array([1, None, 2**64 - 1], pa.uint64()), "ubigint"),
+    (pa.array([1.25, None, float("nan"), float("-inf")], pa.float32()), "real"),
+    (pa.array([1.25, None, float("nan"), -0.0], pa.float64()), "double precision"),
+    (pa.array([True, None, False]), "boolean"),
+    (pa.array(["a", None, ""], pa.string()), "text"),
+    (pa.array(["a", None, ""], pa.large_string()), "text"),
+    (pa.array(["short", None, "a string longer than twelve bytes"], pa.string_view()), "text"),
+    (pa.array([b"a\x00", None, b""], pa.binary()), "bytea"),
+    (pa.array([b"a\x00", None, b""], pa.large_binary()), "bytea"),
+    (pa.array([b"x", None, b"a binary longer than twelve bytes"], pa.binary_view()), "bytea"),
+    (pa.array([datetime.date(2000, 1, 1), None, datetime.date(1970, 1, 2)], pa.date32()),
+     "date"),
+    (pa.array([datetime.date(2000, 1, 1), None, datetime.date(1969, 12, 31)], pa.date64()),
+     "date"),
+    (pa.array([0, None, -1], pa.timestamp("s")), "timestamp"),
+    (pa.array([0, None, -1], pa.timestamp("ms")), "timestamp"),
+    (pa.array([0, None, -1], pa.timestamp("us")), "timestamp"),
+    (pa.array([0, None, -1, -500, -501, 1499, 1500], pa.timestamp("ns")), "timestamp"),
+    (pa.array([0, None, 1], pa.timestamp("us", tz="UTC")), "timestamptz"),
+    (pa.array([0, None, 1], pa.timestamp("ns", tz="America/New_York")), "timestamptz"),
+    (pa.array([datetime.time(1, 2, 3), None], pa.time32("s")), "time"),
+    (pa.array([datetime.time(1, 2, 3, 4000), None], pa.time32("ms")), "time"),
+    (pa.array([datetime.time(23, 59, 59, 999999), None], pa.time64("us")), "time"),
+    (pa.array([decimal.Decimal("1.50"), None, decimal.Decimal("-0.01")], pa.decimal128(5, 2)),
+     "numeric"),
+    (pa.array([decimal.Decimal("15"), None], pa.decimal128(5, 0)), "numeric"),
+]
+
+
+@pytest.mark.parametrize("arr,sql", ARROW, ids=[str(a.type) for a, _ in ARROW])
+def test_arrow_type(arr, sql):
+    assert schema_of(pa.table({"c": arr})) == "c " + sql
+    check_against_cli(arr, sql)
+    nulls = [i for i, v in enumerate(arr.to_pylist()) if v is None]
+    keys = ordo.encode_keys(pa.table({"c": arr}), "c")
+    assert all(keys[i] == NULL_ASC for i in nulls)
+    if sql not in ("numeric", "time"):  # the LexKey formats have neither
+        check_against_cli(arr, sql, "lexkey")
+
+
+def test_an_all_null_column_is_text():
+    t = pa.table({"c": pa.nulls(3)})
+    assert schema_of(t) == "c text"
+    assert ordo.encode_keys(t, "c").to_list() == [NULL_ASC] * 3
+    assert ordo.encode_keys(t, "c", schema="c bigint").to_list() == [NULL_ASC] * 3
+
+
+def test_unsupported_arrow_types_are_type_errors():
+    for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()),
+                pa.array(["a"]).dictionary_encode(), pa.array([1], pa.duration("s"))):
+        with pytest.raises(TypeError, match="column 'c'"):
+            ordo.encode_keys(pa.table({"c": arr}), "c")
+    with pytest.raises(TypeError, match="decimal"):
+        ordo.encode_keys(pa.table({"c": pa.array([decimal.Decimal(1)], pa.decimal256(40, 0))}),
+                         "c")
+
+
+NUMPY = [
+    (np.array([1, -2], np.int8), "tinyint"), (np.array([1, -2], np.int16), "smallint"),
+    (np.array([1, -2], np.int32), "integer"), (np.array([1, -2], np.int64), "bigint"),
+    (np.array([1, 2], np.uint8), "utinyint"), (np.array([1, 2], np.uint16), "usmallint"),
+    (np.array([1, 2], np.uint32), "uinteger"), (np.array([1, 2], np.uint64), "ubigint"),
+    (np.array([1.5, np.nan], np.float16), "real"), (np.array([1.5, np.nan], np.float32), "real"),
+    (np.array([1.5, np.nan], np.float64), "double precision"),
+    (np.array([True, False]), "boolean"),
+    (np.array(["2020-01-01T00:00:00.123456789", "NaT"], "datetime64[ns]"), "timestamp"),
+    (np.array(["2020-01-01T00:00:01", "NaT"], "datetime64[s]"), "timestamp"),
+    (np.array(["2020-01-01", "NaT"], "datetime64[D]"), "timestamp"),
+    (np.array(["x", "y"]), "text"), (np.array([b"x", b"y"]), "bytea"),
+    (np.array(["x", None], dtype=object), "text"),
+]
+
+
+@pytest.mark.parametrize("arr,sql", NUMPY, ids=[str(a.dtype) for a, _ in NUMPY])
+def test_numpy_dtype(arr, sql):
+    assert schema_of({"c": arr}) == "c " + sql
+    as_arrow = pa.array(arr, from_pandas=False) if arr.dtype.kind != "f" or \
+        arr.dtype.itemsize > 2 else pa.array(arr.astype(np.float32))
+    if arr.dtype.kind == "M":
+        as_arrow = pa.array(arr.astype("datetime64[ns]" if "ns" in str(arr.dtype) else
+                                       "datetime64[us]"))
+    if arr.dtype.kind == "S":
+        as_arrow = pa.array(arr.tolist(), pa.binary())
+    got = ordo.encode_keys({"c": arr}, "c DESC").to_list()
+    assert got == ordo.encode_keys(pa.table({"c": as_arrow}), "c DESC").to_list()
+    if arr.dtype.kind == "M":
+        assert got[1] == b"\x00"  # NaT is NULL (DESC: NULLS FIRST)
+    if arr.dtype.kind == "f":
+        assert got[1] == b"\x01" + b"\x00" * (arr.dtype.itemsize if arr.dtype.itemsize > 2 else 4)
+
+
+def test_numpy_nan_is_a_value_and_none_is_null():
+    keys = ordo.encode_keys({"x": np.array([np.nan, 1.0])}, "x").to_list()
+    assert keys[0] == NAN_ASC
+    keys = ordo.encode_keys({"x": [float("nan"), None]}, "x").to_list()
+    assert keys == [NAN_ASC, NULL_ASC]
+
+
+def test_pandas_dtypes():
+    df = pd.DataFrame({
+        "i": pd.array([1, None, 3], dtype="Int64"),
+        "i8": pd.array([1, None, 3], dtype="Int8"),
+        "u32": pd.array([1, None, 3], dtype="UInt32"),
+        "f": pd.array([1.5, None, np.nan], dtype="Float64"),
+        "f32": pd.array([1.5, None, 2.0], dtype="Float32"),
+        "raw": np.array([1.5, np.nan, 2.0]),
+        "b": pd.array([True, None, False], dtype="boolean"),
+        "s": pd.array(["a", None, "c"], dtype="string"),
+        "o": pd.Series(["a", None, np.nan], dtype=object),
+        "ts": pd.to_datetime(["2020-01-01 00:00:00.000000001", None, "1999-12-31 00:00:00"],
+                             format="ISO8601"),
+        "tz": pd.to_datetime(["2020-01-01 01:00", None, "2020-01-01 00:00"]).tz_localize(
+            "Europe/Paris"),
+        "cat_as_str": pd.Series(["x", None, "y"], dtype=pd.ArrowDtype(pa.string())),
+    })
+    assert schema_of(df) == (
+        "i bigint, i8 tinyint, u32 uinteger, f double precision, f32 real, "
+        "raw double precision, b boolean, s text, o text, ts timestamp, tz timestamptz, "
+        "cat_as_str text")
+    keys = {c: ordo.encode_keys(df, c).to_list() for c in df.columns}
+    for c in df.columns.drop("raw"):  # pandas' missing values are NULL ...
+        assert keys[c][1] == NULL_ASC, c
+    assert keys["raw"][1] == NAN_ASC  # ... except NaN in a NumPy float64 column
+    assert keys["f"][2] == NULL_ASC and keys["o"][2] == NULL_ASC  # NaN in Float64/object: NULL
+    # the instants: a zone's values are UTC, nanoseconds round to microseconds
+    assert keys["tz"][0] == ordo.encode_keys(
+        {"t": [datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)]}, "t")[0]
+    assert keys["ts"][0] == ordo.encode_keys({"t": [datetime.datetime(2020, 1, 1)]}, "t")[0]
+    want = cli_keys("ts timestamp", [["2020-01-01 00:00:00.000000001"], [None],
+                                     ["1999-12-31 00:00:00"]], "ordered")
+    assert keys["ts"] == want
+    lex = ordo.encode_keys(df[["ts"]], "ts", format="lexkey").to_list()
+    assert lex == cli_keys("ts timestamp", [["2020-01-01 00:00:00.000000001"], [None],
+                                            ["1999-12-31 00:00:00"]], "lexkey")
+
+
+def test_schema_conversions_check_ranges():
+    data = {"a": np.array([1, 70000], np.int64)}
+    with pytest.raises(ordo.Error, match="column 'a', row 1") as e:
+        ordo.encode_keys(data, "a", schema="a smallint")
+    assert e.value.status == "ORDO_ERR_OUT_OF_RANGE" and e.value.line == 2
+    assert ordo.encode_keys({"a": [1.0, 2.0]}, "a", schema="a integer").to_list() == \
+        ordo.encode_keys({"a": np.array([1, 2], np.int32)}, "a").to_list()
+    with pytest.raises(ordo.Error, match="not an integer"):
+        ordo.encode_keys({"a": [1.5]}, "a", schema="a integer")
+    with pytest.raises(ordo.Error, match="out of range"):
+        ordo.encode_keys({"a": [-1]}, "a", schema="a ubigint")
+    with pytest.raises(ordo.Error, match="out of range"):
+        ordo.encode_keys({"a": [2**64]}, "a", schema="a ubigint")
+    assert ordo.encode_keys({"a": [2**64 - 1]}, "a", schema="a ubigint")[0] == b"\x00" + b"\xff" * 8
