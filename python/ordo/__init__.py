@@ -4,11 +4,17 @@ Keys from Arrow tables, pandas frames, NumPy arrays and CSV files whose
 plain byte order (memcmp) is the order of the rows; tables of such keys
 loaded into RocksDB in one atomic step, on one machine or on Spark and Dask.
 """
+from . import _ordo
 from ._ordo import Error, Keys, impl_name, version
 from ._encode import encode_csv, encode_keys
 
 __version__ = version
 __all__ = ["Error", "Keys", "encode_csv", "encode_keys", "impl_name", "__version__"]
+
+if hasattr(_ordo, "Db"):  # built with RocksDB
+    from ._load import load, scan
+
+    __all__ += ["load", "scan"]
 
 
 def __getattr__(name):

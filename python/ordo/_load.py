@@ -1,0 +1,198 @@
+"""ordo.load and ordo.scan: tables in RocksDB, as `ordo load` and `ordo scan`
+make and read them (SPEC.md §15)."""
+import contextlib
+import datetime
+import decimal
+import itertools
+import math
+import os
+import uuid
+
+from . import _ordo
+
+_counter = itertools.count(1)
+
+
+@contextlib.contextmanager
+def _opened(db, read_only=False):
+    """A Db as given, or one opened on a folder for the call."""
+    if isinstance(db, _ordo.Db):
+        yield db
+        return
+    d = _ordo.Db(db, read_only=read_only)
+    try:
+        yield d
+    finally:
+        d.close()
+
+
+def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="error",
+         memory="256M", header=False):
+    """Loads rows into a new table of the RocksDB database db (a folder or an
+    ordo Db) under tag (0 to 254; None: untagged, alone in its database).
+
+    data is a CSV file's path (PostgreSQL's COPY CSV; schema= is then
+    required, header=True skips and checks a header line) or a table
+    (pyarrow Table/RecordBatch, pandas DataFrame, dict of columns). key is
+    the key spec ("score DESC, id"), memory the sort's budget ("256M").
+    The table appears whole in one atomic step, or not at all; a CSV load
+    makes the same table, byte for byte, as `ordo load`.
+
+    Returns the counts of `ordo load`'s summary: dict(rows_in, rows,
+    duplicates, rejected, bytes, sst_files) and the phases' seconds.
+    """
+    if isinstance(data, (str, bytes, os.PathLike)):
+        if schema is None:
+            raise ValueError("load: a CSV file needs schema=")
+        return _ordo.load_csv(data, db, schema=schema, key=key, tag=tag, format=format,
+                              on_duplicate=on_duplicate, memory=memory, header=header)
+    return _load_table(data, db, key, schema, tag, format, on_duplicate, memory)
+
+
+def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
+    try:
+        from . import _encode
+    except ImportError:
+        raise NotImplementedError("ordo.load of a table needs ordo._encode, which this build "
+                                  "lacks; load a CSV file instead") from None
+    keys, values, schema_text, key_spec = _encode.encode(data, key, schema=schema,
+                                                         format=format, values=True)
+    with _opened(db) as d:
+        _ordo.table_check_free(d, tag)
+        return _load_keys(d, tag, keys, values, dict(format=format, key=key_spec,
+                                                     schema=schema_text),
+                          on_duplicate, memory)
+
+
+def _load_keys(d, tag, keys, values, meta, on_duplicate, memory):
+    """Rows (ordo.Keys or Arrow binary arrays) sorted through run files,
+    merged into SST files and ingested; every file of the load removed
+    whatever happens."""
+    import time
+
+    tmp = d.temp_dir()
+    prefix = f"load-{os.getpid()}-py{next(_counter)}-"
+    runs, files, sst = [], [], None
+    t0 = time.monotonic()
+    try:
+        rw = _ordo.RunWriter(tmp, prefix=prefix, memory=memory)
+        try:
+            rw.add_batch(keys, values)
+            rows_in = rw.rows()
+            runs = rw.finish()
+        finally:
+            rw.close()
+        t1 = time.monotonic()
+        sst = _ordo.SstWriter(tmp, prefix=prefix, tag=tag, on_duplicate=on_duplicate)
+        _ordo.merge_runs(runs, sst, tmp_dir=tmp, memory=memory)
+        stats = sst.stats()
+        files = sst.finish()
+        t2 = time.monotonic()
+        _ordo.ingest(d, tag, files, dict(meta, rows=stats["rows"]))
+        t3 = time.monotonic()
+    finally:
+        if sst is not None:
+            sst.close()
+        for p in runs + [f["path"] for f in files]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(p)
+    return dict(rows_in=rows_in, rows=stats["rows"], duplicates=stats["duplicates"], rejected=0,
+                bytes=stats["bytes"], sst_files=len(files), seconds=t3 - t0,
+                read_seconds=t1 - t0, write_seconds=t2 - t1, ingest_seconds=t3 - t2)
+
+
+# ------------------------------------------------------------------ scan
+
+def _text(v):
+    """A Python value as PostgreSQL's text form of it (None: NULL)."""
+    if v is None or isinstance(v, str):
+        return v
+    if hasattr(v, "item") and not isinstance(v, (bytes, bytearray, memoryview)):
+        v = v.item()  # NumPy scalars
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+        return repr(v)
+    if isinstance(v, datetime.datetime):
+        return v.isoformat(sep=" ")
+    if isinstance(v, (datetime.date, datetime.time)):
+        return v.isoformat()
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return "\\x" + bytes(v).hex()
+    if isinstance(v, (int, decimal.Decimal, uuid.UUID)):
+        return str(v)
+    return str(v)
+
+
+def _bound(v):
+    """None; raw key bytes (without the tag); or the leading key columns'
+    values (a tuple/list, or one value for the first column) as texts."""
+    if v is None:
+        return None
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v)
+    if isinstance(v, (tuple, list)):
+        return [_text(x) for x in v]
+    return [_text(v)]
+
+
+def _arrow_types(pa):
+    return {
+        "string": pa.string(), "binary": pa.binary(), "bool": pa.bool_(),
+        "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "int64": pa.int64(),
+        "uint8": pa.uint8(), "uint16": pa.uint16(), "uint32": pa.uint32(),
+        "uint64": pa.uint64(), "float32": pa.float32(), "float64": pa.float64(),
+        "date32": pa.date32(), "time64[us]": pa.time64("us"),
+        "timestamp[us]": pa.timestamp("us"), "timestamp[us, UTC]": pa.timestamp("us", tz="UTC"),
+    }
+
+
+def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=None,
+         columns=None):
+    """The rows of the table under tag (None: untagged) of db (a folder or
+    an ordo Db) as a pyarrow.Table, in key order (reverse: descending), at
+    most limit of them, the columns named in columns (default: all, in
+    schema order).
+
+    prefix, start and stop are `ordo scan`'s --prefix, --from and --to:
+    rows whose leading key columns equal prefix, come at or after start,
+    come before stop, in key order (with `score DESC`, start=900 stop=100
+    gives 900 down to 101). Each is either the leading key columns' values
+    (a tuple or list of them, or one value for the first key column; None
+    is NULL; str, int, float, bool, Decimal, date/datetime/time, bytes for
+    bytea, ...: their PostgreSQL text forms are parsed as the column's type)
+    or bytes: raw key bytes, the key as ordo.encode_keys makes it, without
+    the tag byte.
+
+    Column types: bool, integers (signed and unsigned, by width), real and
+    double precision (float32/64), bytea (binary), date (date32), time
+    (time64[us]), timestamp (timestamp[us]), timestamptz
+    (timestamp[us, UTC]) are Arrow's own; every other type (text, numeric,
+    uuid, interval, inet, enum, ...) is a string in PostgreSQL's text form:
+    numeric stays text because its precision is unbounded. Dates and
+    timestamps of +-infinity become the extremes of the Arrow type.
+    """
+    import pyarrow as pa
+
+    with _opened(db, read_only=True) as d:
+        r = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
+                             stop=_bound(stop), reverse=reverse, limit=limit, columns=columns)
+    known = _arrow_types(pa)
+    types = [known[t] for t in r["types"]]
+    schema = pa.schema([pa.field(n, t) for n, t in zip(r["names"], types)])
+    batches = []
+    for n, cols in r["chunks"]:
+        arrays = []
+        for t, (valid, data, offsets) in zip(types, cols):
+            v = pa.py_buffer(valid) if valid is not None else None
+            if offsets is not None:
+                bufs = [v, pa.py_buffer(offsets), pa.py_buffer(data)]
+            else:
+                bufs = [v, pa.py_buffer(data)]
+            arrays.append(pa.Array.from_buffers(t, n, bufs))
+        batches.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
+    return pa.Table.from_batches(batches, schema=schema)

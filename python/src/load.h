@@ -1,0 +1,81 @@
+/*
+ * The load parts of ordo._ordo (built with RocksDB only): what the files
+ * load_*.c share. load_db.c: Db, table_meta, ingest; load_writers.c:
+ * SstWriter, RunWriter, merge_runs, split_keys; load_input.c: rows of keys
+ * and values from Python objects; load_csv.c: a CSV file loaded as
+ * `ordo load` does; load_scan.c: a table's rows as Arrow-layout columns.
+ */
+#ifndef ORDO_PY_LOAD_H
+#define ORDO_PY_LOAD_H
+
+#include "module.h"
+
+#include <ordo_ingest.h>
+#include <ordo_load.h>
+
+/* The ordo_db of a Db object; NULL with TypeError/ordo.Error set when obj
+ * is not a Db or is closed. */
+ordo_db *ordo__py_db_get(PyObject *obj);
+/* The same, marked busy for a call without the GIL until release. */
+ordo_db *ordo__py_db_hold(PyObject *obj);
+void ordo__py_db_release(PyObject *obj);
+
+/* A tag: None or -1 (ORDO_UNTAGGED), or 0..254. -1 with ValueError set. */
+int ordo__py_tag(PyObject *obj, int *tag);
+/* A size: an int, or a string as `ordo load --memory` takes ("256M",
+ * "1.5G", "64K", "65536"). -1 with ValueError set. */
+int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
+/* "error", "first" or "last". -1 with ValueError set. */
+int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out);
+
+/* Raises ordo.Error from err; for a duplicate or unsorted row .line is the
+ * row's seq even when that is 0. */
+PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err);
+
+/* N byte strings back to back, read in place from a Python object: string
+ * i is data[off(i) .. off(i+1)). */
+typedef struct ordo__py_bin {
+    size_t n;
+    const uint8_t *data;
+    const void *offsets; /* n + 1 int32 or int64, from `first` on */
+    int offset_bits;     /* 32 or 64 */
+    /* what keeps the memory alive */
+    Py_buffer views[2];
+    int nviews;
+    PyObject *capsules[2];
+} ordo__py_bin;
+
+/* An Arrow binary/large_binary (or string) array through
+ * __arrow_c_array__, or an object with .buffer (bytes-like) and .offsets
+ * (n + 1 int64 or int32) such as ordo.Keys. The offsets are checked (in
+ * range, not decreasing; a NULL element is refused). -1 with an exception
+ * set; release with ordo__py_bin_release either way. */
+int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
+void ordo__py_bin_release(ordo__py_bin *b);
+static inline size_t ordo__py_bin_off(const ordo__py_bin *b, size_t i)
+{
+    return b->offset_bits == 64 ? (size_t)((const int64_t *)b->offsets)[i]
+                                : (size_t)((const int32_t *)b->offsets)[i];
+}
+
+/* n seqs: an int64 buffer or Arrow int64 array of n entries. */
+typedef struct ordo__py_seqs {
+    const int64_t *v;
+    Py_buffer view;
+    int has_view;
+    PyObject *capsules[2];
+} ordo__py_seqs;
+int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s);
+void ordo__py_seqs_release(ordo__py_seqs *s);
+
+/* The SST writer behind an SstWriter object (for merge_runs and load);
+ * NULL with an exception set when obj is not one or is closed/finished. */
+ordo_sst_writer *ordo__py_sst_get(PyObject *obj);
+
+/* The parts. */
+int ordo__py_load_db_part(PyObject *m);
+int ordo__py_load_writers_part(PyObject *m);
+int ordo__py_load_csv_part(PyObject *m);
+int ordo__py_load_scan_part(PyObject *m);
+
+#endif

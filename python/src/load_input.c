@@ -1,0 +1,303 @@
+/* What the load bindings take from Python: tags, sizes, duplicate
+ * policies, and rows of byte strings read in place (Arrow arrays through
+ * the C Data Interface, or .buffer/.offsets objects such as ordo.Keys). */
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ordo__py_tag(PyObject *obj, int *tag)
+{
+    if (obj == Py_None) {
+        *tag = ORDO_UNTAGGED;
+        return 0;
+    }
+    long t = PyLong_Check(obj) ? PyLong_AsLong(obj) : -2;
+    if (t == -1 && PyErr_Occurred())
+        PyErr_Clear(), t = -2;
+    if (t < -1 || t > 254) {
+        PyErr_SetString(PyExc_ValueError, "tag: expected 0 to 254, or -1 or None (untagged)");
+        return -1;
+    }
+    *tag = (int)t;
+    return 0;
+}
+
+/* The text form `ordo load --memory` takes: digits, an optional fraction,
+ * an optional unit (K, M, G; KiB, MiB, GiB). */
+static int size_text(const char *s, uint64_t *out)
+{
+    const char *p = s;
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9')
+        p++, digits++;
+    if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
+    double unit = 1;
+    if (!strcmp(p, "K") || !strcmp(p, "KiB") || !strcmp(p, "k"))
+        unit = 1024.0;
+    else if (!strcmp(p, "M") || !strcmp(p, "MiB"))
+        unit = 1048576.0;
+    else if (!strcmp(p, "G") || !strcmp(p, "GiB"))
+        unit = 1073741824.0;
+    else if (*p)
+        return -1;
+    double v = digits ? strtod(s, NULL) * unit : 0;
+    if (v < 1 || v > 1e15)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
+{
+    if (PyLong_Check(obj)) {
+        long long v = PyLong_AsLongLong(obj);
+        if (v >= 1 && v <= (long long)1e15) {
+            *out = (uint64_t)v;
+            return 0;
+        }
+        PyErr_Clear();
+    } else if (PyUnicode_Check(obj)) {
+        const char *s = PyUnicode_AsUTF8(obj);
+        if (!s)
+            return -1;
+        if (size_text(s, out) == 0)
+            return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "%s: expected a size such as 256M, 1.5G or 65536, got %R",
+                 what, obj);
+    return -1;
+}
+
+int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
+{
+    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (s && !strcmp(s, "error"))
+        *out = ORDO_DUP_ERROR;
+    else if (s && !strcmp(s, "first"))
+        *out = ORDO_DUP_FIRST;
+    else if (s && !strcmp(s, "last"))
+        *out = ORDO_DUP_LAST;
+    else {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError,
+                     "on_duplicate: expected 'error', 'first' or 'last', got %R", obj);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
+{
+    ordo__py_raise(s, err);
+    if (s != ORDO_ERR_DUPLICATE_KEY && s != ORDO_ERR_UNSORTED)
+        return NULL;
+    /* ordo__py_raise leaves .line None for 0; a seq of 0 is a real row */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *line = value ? PyLong_FromUnsignedLongLong(err->line) : NULL;
+    if (!line || PyObject_SetAttrString(value, "line", line) < 0)
+        PyErr_Clear();
+    Py_XDECREF(line);
+    PyErr_Restore(type, value, tb);
+    return NULL;
+}
+
+/* ------------------------------------------------- rows of byte strings */
+
+/* An Arrow array's C structs from obj.__arrow_c_array__(); the capsules
+ * (which release the array when freed) go into caps[0..1]. 0, -1 with an
+ * exception, or 1 when obj has no such method. */
+static int arrow_import(PyObject *obj, PyObject *caps[2], struct ArrowSchema **schema,
+                        struct ArrowArray **array)
+{
+    PyObject *meth = PyObject_GetAttrString(obj, "__arrow_c_array__");
+    if (!meth) {
+        PyErr_Clear();
+        return 1;
+    }
+    PyObject *t = PyObject_CallNoArgs(meth);
+    Py_DECREF(meth);
+    if (!t)
+        return -1;
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2) {
+        Py_DECREF(t);
+        PyErr_SetString(PyExc_TypeError, "__arrow_c_array__ must return (schema, array) capsules");
+        return -1;
+    }
+    caps[0] = Py_NewRef(PyTuple_GET_ITEM(t, 0));
+    caps[1] = Py_NewRef(PyTuple_GET_ITEM(t, 1));
+    Py_DECREF(t);
+    *schema = PyCapsule_GetPointer(caps[0], "arrow_schema");
+    *array = *schema ? PyCapsule_GetPointer(caps[1], "arrow_array") : NULL;
+    return *array ? 0 : -1;
+}
+
+static int any_null(const uint8_t *validity, size_t first, size_t n)
+{
+    if (!validity)
+        return 0;
+    for (size_t i = first; i < first + n; i++)
+        if (!(validity[i >> 3] >> (i & 7) & 1))
+            return 1;
+    return 0;
+}
+
+static int bin_from_arrow(ordo__py_bin *b, const char *what, struct ArrowSchema *schema,
+                          struct ArrowArray *array)
+{
+    ordo_column col;
+    size_t n = 0;
+    ordo_status s = ordo_arrow_column(schema, array, &col, &n);
+    if (s == ORDO_OK && col.type != ORDO_TYPE_BYTES && col.type != ORDO_TYPE_STRING)
+        s = ORDO_ERR_BAD_TYPE;
+    if (s != ORDO_OK) {
+        ordo__py_raisef(s, "%s: expected an Arrow binary or large_binary array, got format "
+                           "'%s' (%s)", what, schema->format ? schema->format : "?",
+                        ordo_status_message(s));
+        return -1;
+    }
+    if (any_null(col.validity, col.offset, n)) {
+        ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "%s: a NULL where a key or value is expected",
+                        what);
+        return -1;
+    }
+    static const uint8_t none[1];
+    b->n = n;
+    b->data = col.values ? col.values : none;
+    b->offset_bits = col.offset_bits;
+    b->offsets = col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
+                                       : (const void *)((const int32_t *)col.offsets + col.offset);
+    if (!col.offsets) { /* an empty array may leave them out */
+        static const int64_t zero[1];
+        b->offsets = zero, b->offset_bits = 64;
+    }
+    return 0;
+}
+
+/* .buffer and .offsets (ordo.Keys, or alike). */
+static int bin_from_buffers(ordo__py_bin *b, PyObject *obj, const char *what)
+{
+    PyObject *buf = PyObject_GetAttrString(obj, "buffer");
+    PyObject *offs = buf ? PyObject_GetAttrString(obj, "offsets") : NULL;
+    int rc = -1;
+    if (!offs) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "%s: expected ordo.Keys, an Arrow binary array (__arrow_c_array__) or an "
+                     "object with .buffer and .offsets, got %.200s", what, Py_TYPE(obj)->tp_name);
+        goto done;
+    }
+    if (PyObject_GetBuffer(buf, &b->views[0], PyBUF_SIMPLE) < 0)
+        goto done;
+    b->nviews = 1;
+    if (PyObject_GetBuffer(offs, &b->views[1], PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    b->nviews = 2;
+    Py_buffer *o = &b->views[1];
+    const char *f = o->format ? o->format : "B";
+    if (*f == '@' || *f == '=' || *f == '<')
+        f++;
+    int bits = o->itemsize == 8 && *f && strchr("qQlLnN", *f) && f[1] == 0   ? 64
+               : o->itemsize == 4 && *f && strchr("iIlL", *f) && f[1] == 0 ? 32
+                                                                      : 0;
+    size_t count = o->itemsize ? (size_t)(o->len / o->itemsize) : 0;
+    if (!bits || count == 0) {
+        PyErr_Format(PyExc_ValueError, "%s: .offsets must hold N + 1 int64 offsets", what);
+        goto done;
+    }
+    b->n = count - 1;
+    b->offsets = o->buf;
+    b->offset_bits = bits;
+    b->data = b->views[0].buf;
+    size_t len = (size_t)b->views[0].len;
+    /* the offsets are the caller's: every one must lie in the buffer */
+    size_t prev = 0;
+    for (size_t i = 0; i <= b->n; i++) {
+        int64_t v = bits == 64 ? ((const int64_t *)b->offsets)[i]
+                               : ((const int32_t *)b->offsets)[i];
+        if (v < 0 || (size_t)v > len || (i && (size_t)v < prev)) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: offset %zu (%lld) is outside the buffer or decreases", what, i,
+                         (long long)v);
+            goto done;
+        }
+        prev = (size_t)v;
+    }
+    rc = 0;
+done:
+    Py_XDECREF(buf);
+    Py_XDECREF(offs);
+    return rc;
+}
+
+int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
+{
+    memset(b, 0, sizeof *b);
+    struct ArrowSchema *schema = NULL;
+    struct ArrowArray *array = NULL;
+    int rc = arrow_import(obj, b->capsules, &schema, &array);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return bin_from_arrow(b, what, schema, array);
+    return bin_from_buffers(b, obj, what);
+}
+
+void ordo__py_bin_release(ordo__py_bin *b)
+{
+    for (int i = 0; i < b->nviews; i++)
+        PyBuffer_Release(&b->views[i]);
+    b->nviews = 0;
+    Py_CLEAR(b->capsules[0]);
+    Py_CLEAR(b->capsules[1]);
+}
+
+int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
+{
+    memset(s, 0, sizeof *s);
+    struct ArrowSchema *schema = NULL;
+    struct ArrowArray *array = NULL;
+    int rc = arrow_import(obj, s->capsules, &schema, &array);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        ordo_column col;
+        size_t rows = 0;
+        if (ordo_arrow_column(schema, array, &col, &rows) != ORDO_OK ||
+            col.type != ORDO_TYPE_INT64 || any_null(col.validity, col.offset, rows) ||
+            rows != n) {
+            PyErr_Format(PyExc_ValueError, "seqs: expected an Arrow int64 array of %zu values "
+                         "without NULLs", n);
+            return -1;
+        }
+        static const int64_t none[1];
+        s->v = col.values ? (const int64_t *)col.values + col.offset : none;
+        return 0;
+    }
+    if (PyObject_GetBuffer(obj, &s->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    s->has_view = 1;
+    const char *f = s->view.format ? s->view.format : "B";
+    if (*f == '@' || *f == '=' || *f == '<')
+        f++;
+    if (s->view.itemsize != 8 || !*f || !strchr("qlnQLN", *f) || f[1] ||
+        (size_t)(s->view.len / 8) != n) {
+        PyErr_Format(PyExc_ValueError, "seqs: expected %zu int64 values", n);
+        return -1;
+    }
+    s->v = s->view.buf;
+    return 0;
+}
+
+void ordo__py_seqs_release(ordo__py_seqs *s)
+{
+    if (s->has_view)
+        PyBuffer_Release(&s->view);
+    s->has_view = 0;
+    Py_CLEAR(s->capsules[0]);
+    Py_CLEAR(s->capsules[1]);
+}

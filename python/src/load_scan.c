@@ -1,0 +1,757 @@
+/* ordo._ordo.scan_table: a table's rows (as `ordo scan` reads them,
+ * SPEC.md §15.5) as Arrow-layout column buffers, in chunks; ordo.scan makes
+ * a pyarrow.Table of them. Key columns are decoded from the key to their
+ * text (ordo_text_print), value columns come as stored; columns of a type
+ * Arrow holds natively are parsed from that text by the ingest library's
+ * own parsers (ordo_rows), the others stay PostgreSQL text. */
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_ROWS 65536
+#define CHUNK_TEXT (256u << 20) /* string bytes of one column in a chunk: int32 offsets */
+
+/* What a column becomes in Arrow; the names are ordo.scan's. */
+typedef enum kind {
+    K_STRING, /* text as stored or printed */
+    K_NATIVE  /* parsed into the batch layout, then converted */
+} kind;
+
+typedef struct outcol {
+    size_t src; /* table column */
+    kind k;
+    const char *arrow; /* "string", "int64", "timestamp[us]", ... */
+    size_t native;     /* K_NATIVE: its column in the ordo_rows */
+    /* K_STRING: int32 offsets, bytes, validity */
+    ordo_buf data, offs, valid;
+} outcol;
+
+typedef struct text {
+    const uint8_t *p;
+    size_t n;
+    int is_null;
+} text;
+
+typedef struct scanner {
+    int tag;
+    ordo_format fmt;
+    ordo_schema table, key;
+    int *is_key, value_all;
+    int *lead_null; /* LexKey prefixes: which leading values are NULL (see row_matches) */
+    size_t nlead;
+    outcol *out;
+    size_t nout;
+    ordo_schema native; /* shallow copies of the native columns' schema entries */
+    ordo_rows *rows;
+    size_t nrows;
+    text *t;
+    ordo_buf km;
+    size_t *kat;
+    ordo_error err;
+} scanner;
+
+/* The Arrow type of a column parsed natively; NULL: kept as text. */
+static const char *native_type(const ordo_schema_column *c)
+{
+    switch (c->sql) {
+    case ORDO_SQL_BOOLEAN: return "bool";
+    case ORDO_SQL_TINYINT: return "int8";
+    case ORDO_SQL_SMALLINT: return "int16";
+    case ORDO_SQL_INTEGER: return "int32";
+    case ORDO_SQL_BIGINT: return "int64";
+    case ORDO_SQL_UTINYINT: return "uint8";
+    case ORDO_SQL_USMALLINT: return "uint16";
+    case ORDO_SQL_UINTEGER: return "uint32";
+    case ORDO_SQL_UBIGINT: return "uint64";
+    case ORDO_SQL_REAL: return "float32";
+    case ORDO_SQL_DOUBLE: return "float64";
+    case ORDO_SQL_BYTEA: return "binary";
+    case ORDO_SQL_DATE: return "date32";
+    case ORDO_SQL_TIME: return "time64[us]";
+    case ORDO_SQL_TIMESTAMP: return "timestamp[us]";
+    case ORDO_SQL_TIMESTAMPTZ: return "timestamp[us, UTC]";
+    default: return NULL;
+    }
+}
+
+static int buf_put(ordo_buf *b, const void *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d)
+            return 0;
+        b->data = d, b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    return 1;
+}
+
+static void scanner_free(scanner *S)
+{
+    for (size_t i = 0; S->out && i < S->nout; i++) {
+        ordo_buf_free(&S->out[i].data);
+        ordo_buf_free(&S->out[i].offs);
+        ordo_buf_free(&S->out[i].valid);
+    }
+    free(S->out);
+    free(S->native.cols); /* shallow: the entries are the table's */
+    ordo_rows_close(S->rows);
+    ordo_schema_free(&S->table);
+    ordo_schema_free(&S->key);
+    free(S->is_key);
+    free(S->lead_null);
+    free(S->t);
+    free(S->kat);
+    ordo_buf_free(&S->km);
+}
+
+/* ------------------------------------------------------------ bounds */
+
+/* The key bytes of leading key columns given as texts (None: NULL), as
+ * `ordo scan` encodes its CSV row; prefix: LexKey's separator after a
+ * partial prefix, and the NULL pattern for row_matches. A new bytes. */
+static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, int prefix)
+{
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    if ((size_t)k > S->key.ncols)
+        return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "%s: %zd values, the key has %zu columns",
+                               what, k, S->key.ncols);
+    uint8_t tag = (uint8_t)S->tag;
+    size_t at = S->tag >= 0;
+    if (k == 0)
+        return PyBytes_FromStringAndSize((const char *)&tag, (Py_ssize_t)at);
+    if (prefix && S->fmt != ORDO_FORMAT_ORDERED) {
+        free(S->lead_null);
+        S->lead_null = calloc((size_t)k, sizeof *S->lead_null);
+        if (!S->lead_null)
+            return PyErr_NoMemory();
+        S->nlead = (size_t)k;
+        for (Py_ssize_t c = 0; c < k; c++)
+            S->lead_null[c] = PyList_GET_ITEM(list, c) == Py_None;
+    }
+    ordo_schema lead = {S->key.cols, (size_t)k};
+    ordo_rows *b = NULL;
+    if (ordo_rows_open(&lead, 1, &b) != ORDO_OK)
+        return PyErr_NoMemory();
+    PyObject *r = NULL;
+    for (Py_ssize_t c = 0; c < k; c++) {
+        PyObject *v = PyList_GET_ITEM(list, c);
+        ordo_status st;
+        ordo_error e;
+        Py_ssize_t n = 0;
+        const char *s = v == Py_None ? NULL : PyUnicode_AsUTF8AndSize(v, &n);
+        if (v != Py_None && !s)
+            goto done;
+        st = s ? ordo_rows_put_text(b, (size_t)c, s, (size_t)n, 1, &e) : ordo_rows_put_null(b, (size_t)c);
+        if (st != ORDO_OK) {
+            ordo__py_raisef(st, "%s: column '%s' (%s): %s: '%s'", what, lead.cols[c].name,
+                            lead.cols[c].sql_name, s ? e.message : ordo_status_message(st),
+                            s ? s : "NULL");
+            goto done;
+        }
+    }
+    ordo_rows_end_row(b);
+    const ordo_column *cols = ordo_rows_columns(b, NULL);
+    size_t total = 0, offs[2];
+    ordo_status s = ordo_batch_size(S->fmt, cols, (size_t)k, 1, &total, NULL, NULL);
+    int sep = prefix && S->fmt != ORDO_FORMAT_ORDERED && (size_t)k < S->key.ncols;
+    r = s == ORDO_OK ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(at + total + (size_t)sep))
+                     : NULL;
+    if (s != ORDO_OK) {
+        ordo__py_raisef(s, "%s: %s", what, ordo_status_message(s));
+        goto done;
+    }
+    if (!r)
+        goto done;
+    uint8_t *p = (uint8_t *)PyBytes_AS_STRING(r);
+    if (at)
+        p[0] = tag;
+    s = ordo_batch_encode(S->fmt, cols, (size_t)k, 1, p + at, total, offs, NULL);
+    if (s != ORDO_OK) {
+        Py_CLEAR(r);
+        ordo__py_raisef(s, "%s: %s", what, ordo_status_message(s));
+        goto done;
+    }
+    if (sep)
+        p[at + total] = 0;
+done:
+    ordo_rows_close(b);
+    return r;
+}
+
+/* A bound: raw key bytes (the tag byte put first), or a list of texts. */
+static PyObject *bound(scanner *S, const char *what, PyObject *o, int prefix)
+{
+    if (PyList_Check(o))
+        return encode_leading(S, what, o, prefix);
+    Py_buffer v;
+    if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *r = PyBytes_FromStringAndSize(NULL, v.len + (S->tag >= 0));
+    if (r) {
+        char *p = PyBytes_AS_STRING(r);
+        if (S->tag >= 0)
+            *p++ = (char)S->tag;
+        memcpy(p, v.buf, (size_t)v.len);
+    }
+    PyBuffer_Release(&v);
+    return r;
+}
+
+static int less(PyObject *a, PyObject *b)
+{
+    return ordo_compare(PyBytes_AS_STRING(a), (size_t)PyBytes_GET_SIZE(a), PyBytes_AS_STRING(b),
+                        (size_t)PyBytes_GET_SIZE(b)) < 0;
+}
+
+/* [*lo, *hi) from prefix, start and stop (None when not given). */
+static int key_bounds(scanner *S, PyObject *prefix, PyObject *start, PyObject *stop,
+                      PyObject **lo, PyObject **hi)
+{
+    PyObject *empty = PyList_New(0);
+    *lo = empty ? bound(S, "prefix", prefix == Py_None ? empty : prefix, 1) : NULL;
+    Py_XDECREF(empty);
+    if (!*lo)
+        return -1;
+    size_t n = (size_t)PyBytes_GET_SIZE(*lo);
+    *hi = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n + 1);
+    if (!*hi)
+        return -1;
+    size_t hn = 0;
+    if (ordo_prefix_upper_bound(PyBytes_AS_STRING(*lo), n, PyBytes_AS_STRING(*hi), n + 1, &hn) !=
+        ORDO_OK) {
+        PyBytes_AS_STRING(*hi)[0] = (char)0xff; /* untagged: below the system keys */
+        hn = 1;
+    }
+    if (_PyBytes_Resize(hi, (Py_ssize_t)hn) < 0)
+        return -1;
+    if (start != Py_None) {
+        PyObject *f = bound(S, "start", start, 0);
+        if (!f)
+            return -1;
+        if (less(*lo, f))
+            Py_SETREF(*lo, f);
+        else
+            Py_DECREF(f);
+    }
+    if (stop != Py_None) {
+        PyObject *t = bound(S, "stop", stop, 0);
+        if (!t)
+            return -1;
+        if (less(t, *hi))
+            Py_SETREF(*hi, t);
+        else
+            Py_DECREF(t);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int open_table(scanner *S, ordo_db *db, int tag)
+{
+    ordo_table_meta m;
+    ordo_error e;
+    ordo_status s = ordo_table_read(db, tag, &m, &e);
+    if (s != ORDO_OK) {
+        ordo__py_raise(s, &e);
+        return -1;
+    }
+    int rc = -1;
+    S->tag = tag;
+    S->fmt = ordo_format_from_name(m.format);
+    if (!S->fmt)
+        ordo__py_raisef(ORDO_ERR_MALFORMED_KEY, "the table's stored format '%s' is unknown",
+                        m.format);
+    else if ((s = ordo_schema_parse(m.schema, ORDO_FORMAT_ORDERED, &S->table, &e)) != ORDO_OK)
+        ordo__py_raisef(s, "the table's stored schema is unreadable: %s", e.message);
+    else if ((s = ordo_schema_key(&S->table, m.key, S->fmt, &S->key, &e)) != ORDO_OK)
+        ordo__py_raisef(s, "the table's stored key is unreadable: %s", e.message);
+    else
+        rc = 0;
+    ordo_table_meta_free(&m);
+    if (rc < 0)
+        return -1;
+    S->is_key = calloc(S->table.ncols + 1, sizeof *S->is_key);
+    S->t = calloc(S->table.ncols + 1, sizeof *S->t);
+    S->kat = calloc(S->key.ncols + 1, sizeof *S->kat);
+    if (!S->is_key || !S->t || !S->kat) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < S->key.ncols; i++)
+        S->is_key[S->key.cols[i].source] = 1;
+    S->value_all = S->fmt != ORDO_FORMAT_ORDERED;
+    return 0;
+}
+
+/* The output columns (names, or None: all) and their buffers. */
+static int select_columns(scanner *S, PyObject *columns)
+{
+    size_t n = S->table.ncols;
+    PyObject *seq = NULL;
+    if (columns != Py_None) {
+        if (PyUnicode_Check(columns)) {
+            PyErr_SetString(PyExc_TypeError, "columns: a list of column names");
+            return -1;
+        }
+        seq = PySequence_Fast(columns, "columns: a list of column names");
+        if (!seq)
+            return -1;
+        n = (size_t)PySequence_Fast_GET_SIZE(seq);
+    }
+    S->out = calloc(n + 1, sizeof *S->out);
+    S->native.cols = calloc(n + 1, sizeof *S->native.cols);
+    if (!S->out || !S->native.cols) {
+        Py_XDECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    S->nout = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = i;
+        if (seq) {
+            const char *name = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i));
+            if (!name) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            for (c = 0; c < S->table.ncols && strcmp(S->table.cols[c].name, name); c++)
+                ;
+            if (c == S->table.ncols) {
+                ordo__py_raisef(ORDO_ERR_INVALID_ARG, "columns: '%s' is not a column of the table",
+                                name);
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        outcol *o = &S->out[i];
+        o->src = c;
+        o->arrow = native_type(&S->table.cols[c]);
+        o->k = o->arrow ? K_NATIVE : K_STRING;
+        if (!o->arrow)
+            o->arrow = "string";
+        else {
+            o->native = S->native.ncols;
+            S->native.cols[S->native.ncols++] = S->table.cols[c];
+        }
+    }
+    Py_XDECREF(seq);
+    if (S->native.ncols && ordo_rows_open(&S->native, CHUNK_ROWS, &S->rows) != ORDO_OK) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ rows */
+
+/* LexKey writes NULL as byte 00 and "" as nothing before the 00 that ends
+ * a part, so a prefix's bytes also match rows holding NULL where it holds
+ * "" (and the reverse): the value, which holds every column, tells. */
+static int row_matches(const scanner *S)
+{
+    for (size_t i = 0; i < S->nlead; i++)
+        if (S->t[S->key.cols[i].source].is_null != S->lead_null[i])
+            return 0;
+    return 1;
+}
+
+/* One row's columns as text into S->t; 0 (S->err set), or 1. */
+static int row_texts(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
+{
+    const uint8_t *end = v + vn;
+    for (size_t c = 0; c < S->table.ncols; c++) {
+        if (S->is_key[c] && !S->value_all)
+            continue;
+        size_t n = 0;
+        int is_null = 0;
+        if (ordo_row_value_next(&v, end, &S->t[c].p, &n, &is_null) != ORDO_OK) {
+            snprintf(S->err.message, sizeof S->err.message,
+                     "a value does not match the table's schema (column '%.200s')",
+                     S->table.cols[c].name);
+            S->err.status = ORDO_ERR_MALFORMED_KEY;
+            return 0;
+        }
+        S->t[c].n = n, S->t[c].is_null = is_null;
+    }
+    if (S->value_all)
+        return 1;
+    size_t skip = S->tag >= 0;
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, k + skip, kn - skip);
+    S->km.len = 0;
+    for (size_t i = 0; i < S->key.ncols; i++) {
+        bool is_null = 0;
+        S->kat[i] = S->km.len;
+        ordo_status st = ordo_text_print(&r, &S->key.cols[i], ORDO_TEXT_BARE, &S->km, &is_null);
+        if (st != ORDO_OK) {
+            snprintf(S->err.message, sizeof S->err.message,
+                     "a key does not match the table's key (column '%.200s'): %s",
+                     S->key.cols[i].name, ordo_status_message(st));
+            S->err.status = st;
+            return 0;
+        }
+        S->t[S->key.cols[i].source].is_null = is_null;
+    }
+    S->kat[S->key.ncols] = S->km.len;
+    for (size_t i = 0; i < S->key.ncols; i++) {
+        text *t = &S->t[S->key.cols[i].source];
+        t->p = (const uint8_t *)S->km.data + S->kat[i];
+        t->n = S->kat[i + 1] - S->kat[i];
+    }
+    return 1;
+}
+
+static void set_bit(ordo_buf *b, size_t i, int v)
+{
+    if (v)
+        ((uint8_t *)b->data)[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+/* The texts of S->t into the output columns; 0 with S->err set. */
+static int row_put(scanner *S)
+{
+    size_t row = S->nrows;
+    for (size_t i = 0; i < S->nout; i++) {
+        outcol *o = &S->out[i];
+        const text *t = &S->t[o->src];
+        if (o->k == K_NATIVE) {
+            ordo_error e;
+            ordo_status st = t->is_null ? ordo_rows_put_null(S->rows, o->native)
+                                        : ordo_rows_put_text(S->rows, o->native,
+                                                             (const char *)t->p, t->n, 1, &e);
+            if (st != ORDO_OK) {
+                S->err.status = st;
+                snprintf(S->err.message, sizeof S->err.message,
+                         "column '%.200s': stored text '%.*s' does not parse: %.300s",
+                         S->table.cols[o->src].name, (int)(t->n > 100 ? 100 : t->n), t->p,
+                         t->is_null ? ordo_status_message(st) : e.message);
+                return 0;
+            }
+            continue;
+        }
+        if (row == 0) {
+            int32_t zero = 0;
+            if (!buf_put(&o->offs, &zero, 4))
+                goto oom;
+        }
+        if (row % 8 == 0) {
+            uint8_t z = 0;
+            if (!buf_put(&o->valid, &z, 1))
+                goto oom;
+        }
+        if (!t->is_null && !buf_put(&o->data, t->p, t->n))
+            goto oom;
+        int32_t end = (int32_t)o->data.len;
+        if (!buf_put(&o->offs, &end, 4))
+            goto oom;
+        set_bit(&o->valid, row, !t->is_null);
+    }
+    if (S->rows)
+        ordo_rows_end_row(S->rows);
+    S->nrows++;
+    return 1;
+oom:
+    S->err.status = ORDO_ERR_OUT_OF_MEMORY;
+    return 0;
+}
+
+static int chunk_full(const scanner *S)
+{
+    if (S->nrows >= CHUNK_ROWS)
+        return 1;
+    for (size_t i = 0; i < S->nout; i++)
+        if (S->out[i].data.len >= CHUNK_TEXT)
+            return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------ to Python */
+
+#define EPOCH_DAYS 10957                 /* 1970-01-01 to 2000-01-01 */
+#define EPOCH_MICROS INT64_C(946684800000000)
+
+static PyObject *bitmap_bytes(const uint8_t *bits, size_t offset, size_t n)
+{
+    PyObject *r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((n + 7) / 8));
+    if (!r)
+        return NULL;
+    uint8_t *p = (uint8_t *)PyBytes_AS_STRING(r);
+    memset(p, 0, (n + 7) / 8);
+    for (size_t i = 0; i < n; i++)
+        if (bits[(offset + i) >> 3] >> ((offset + i) & 7) & 1)
+            p[i >> 3] |= (uint8_t)(1u << (i & 7));
+    return r;
+}
+
+/* A native column's buffers: (validity or None, data, offsets or None). */
+static PyObject *native_buffers(const ordo_column *c, const char *arrow, size_t n)
+{
+    PyObject *valid = c->validity ? bitmap_bytes(c->validity, c->offset, n) : Py_NewRef(Py_None);
+    PyObject *data = NULL, *offs = Py_NewRef(Py_None);
+    if (!valid)
+        goto fail;
+    if (c->type == ORDO_TYPE_BOOL) {
+        data = bitmap_bytes(c->values, c->offset, n);
+    } else if (c->type == ORDO_TYPE_BYTES) {
+        const int64_t *o = (const int64_t *)c->offsets + c->offset;
+        Py_DECREF(offs);
+        offs = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((n + 1) * 4));
+        if (!offs)
+            goto fail;
+        int32_t *p = (int32_t *)PyBytes_AS_STRING(offs);
+        for (size_t i = 0; i <= n; i++)
+            p[i] = (int32_t)(o[i] - o[0]);
+        data = PyBytes_FromStringAndSize((const char *)c->values + o[0], (Py_ssize_t)(o[n] - o[0]));
+    } else {
+        size_t w = !strcmp(arrow, "date32") ? 4 : 0;
+        if (!w) {
+            static const struct { const char *name; size_t w; } widths[] = {
+                {"int8", 1}, {"uint8", 1}, {"int16", 2}, {"uint16", 2}, {"int32", 4},
+                {"uint32", 4}, {"float32", 4}, {"int64", 8}, {"uint64", 8}, {"float64", 8},
+                {"time64[us]", 8}, {"timestamp[us]", 8}, {"timestamp[us, UTC]", 8}};
+            for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++)
+                if (!strcmp(widths[i].name, arrow))
+                    w = widths[i].w;
+        }
+        data = PyBytes_FromStringAndSize((const char *)c->values + c->offset * w,
+                                         (Py_ssize_t)(n * w));
+        if (!data)
+            goto fail;
+        char *p = PyBytes_AS_STRING(data);
+        /* the ordered format counts from 2000-01-01, Arrow from 1970; the
+         * infinities (the type's extremes) stay extremes */
+        if (c->type == ORDO_TYPE_DATE)
+            for (size_t i = 0; i < n; i++) {
+                int32_t d;
+                memcpy(&d, p + 4 * i, 4);
+                if (d != INT32_MAX && d != INT32_MIN)
+                    d += EPOCH_DAYS;
+                memcpy(p + 4 * i, &d, 4);
+            }
+        if (c->type == ORDO_TYPE_TIMESTAMP || c->type == ORDO_TYPE_TIMESTAMPTZ)
+            for (size_t i = 0; i < n; i++) {
+                int64_t t;
+                memcpy(&t, p + 8 * i, 8);
+                if (t != INT64_MAX && t != INT64_MIN)
+                    t += EPOCH_MICROS;
+                memcpy(p + 8 * i, &t, 8);
+            }
+    }
+    if (!data)
+        goto fail;
+    return Py_BuildValue("(NNN)", valid, data, offs);
+fail:
+    Py_XDECREF(valid);
+    Py_XDECREF(data);
+    Py_XDECREF(offs);
+    return NULL;
+}
+
+/* The chunk so far as (rows, [(validity, data, offsets), ...]); the
+ * buffers start over. */
+static PyObject *chunk_take(scanner *S)
+{
+    size_t n = S->nrows;
+    const ordo_column *nat = S->rows ? ordo_rows_columns(S->rows, NULL) : NULL;
+    PyObject *cols = PyList_New((Py_ssize_t)S->nout);
+    for (size_t i = 0; cols && i < S->nout; i++) {
+        outcol *o = &S->out[i];
+        PyObject *b;
+        int32_t zero = 0;
+        if (o->k == K_NATIVE)
+            b = native_buffers(&nat[o->native], o->arrow, n);
+        else if (!o->offs.len && !buf_put(&o->offs, &zero, 4)) /* no rows: one offset */
+            b = PyErr_NoMemory();
+        else
+            b = Py_BuildValue("(y#y#y#)", o->valid.data ? o->valid.data : "",
+                              (Py_ssize_t)o->valid.len, o->data.data ? o->data.data : "",
+                              (Py_ssize_t)o->data.len, o->offs.data ? o->offs.data : "",
+                              (Py_ssize_t)o->offs.len);
+        if (!b) {
+            Py_CLEAR(cols);
+            break;
+        }
+        PyList_SET_ITEM(cols, (Py_ssize_t)i, b);
+        o->data.len = o->offs.len = o->valid.len = 0;
+    }
+    if (S->rows)
+        ordo_rows_clear(S->rows);
+    S->nrows = 0;
+    return cols ? Py_BuildValue("(nN)", (Py_ssize_t)n, cols) : NULL;
+}
+
+/* ------------------------------------------------------------ scan */
+
+static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"db", "tag", "prefix", "start", "stop", "reverse", "limit",
+                            "columns", NULL};
+    PyObject *dbo, *tago = Py_None, *prefix = Py_None, *start = Py_None, *stop = Py_None,
+                   *limito = Py_None, *columns = Py_None;
+    int reverse = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOO:scan_table", names, &dbo, &tago,
+                                     &prefix, &start, &stop, &reverse, &limito, &columns))
+        return NULL;
+    unsigned long long limit = ~0ull;
+    if (limito != Py_None) {
+        long long l = PyLong_Check(limito) ? PyLong_AsLongLong(limito) : -1;
+        if (l < 0) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "limit: a count (0 or more), or None");
+            return NULL;
+        }
+        limit = (unsigned long long)l;
+    }
+    scanner S;
+    memset(&S, 0, sizeof S);
+    int tag;
+    PyObject *lo = NULL, *hi = NULL, *chunks = NULL, *result = NULL, *kinds = NULL, *cols = NULL;
+    ordo_scan *it = NULL;
+    ordo_db *db = ordo__py_db_get(dbo);
+    if (!db || ordo__py_tag(tago, &tag) < 0 || open_table(&S, db, tag) < 0 ||
+        select_columns(&S, columns) < 0 || key_bounds(&S, prefix, start, stop, &lo, &hi) < 0)
+        goto done;
+    chunks = PyList_New(0);
+    if (!chunks)
+        goto done;
+    unsigned long long rows = 0;
+    ordo_error e;
+    ordo_status s = ORDO_OK;
+    if (less(lo, hi))
+        s = ordo_scan_open(db, PyBytes_AS_STRING(lo), (size_t)PyBytes_GET_SIZE(lo),
+                           PyBytes_AS_STRING(hi), (size_t)PyBytes_GET_SIZE(hi), reverse, &it, &e);
+    if (s != ORDO_OK) {
+        ordo__py_raise(s, &e);
+        goto done;
+    }
+    while (it && rows < limit) {
+        size_t kn, vn;
+        const uint8_t *k, *v;
+        int found, ok;
+        if ((s = ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e)) != ORDO_OK) {
+            ordo__py_raise(s, &e);
+            goto done;
+        }
+        if (!found)
+            break;
+        ok = row_texts(&S, k, kn, v, vn);
+        if (ok && !row_matches(&S))
+            continue;
+        if (!ok || !row_put(&S)) {
+            ordo__py_raise(S.err.status, &S.err);
+            goto done;
+        }
+        rows++;
+        if (chunk_full(&S)) {
+            PyObject *c = chunk_take(&S);
+            if (!c || PyList_Append(chunks, c) < 0) {
+                Py_XDECREF(c);
+                goto done;
+            }
+            Py_DECREF(c);
+        }
+    }
+    if (S.nrows || PyList_GET_SIZE(chunks) == 0) {
+        PyObject *c = chunk_take(&S);
+        if (!c || PyList_Append(chunks, c) < 0) {
+            Py_XDECREF(c);
+            goto done;
+        }
+        Py_DECREF(c);
+    }
+    cols = PyList_New((Py_ssize_t)S.nout);
+    kinds = PyList_New((Py_ssize_t)S.nout);
+    for (size_t i = 0; cols && kinds && i < S.nout; i++) {
+        PyObject *n = PyUnicode_FromString(S.table.cols[S.out[i].src].name);
+        PyObject *t = PyUnicode_FromString(S.out[i].arrow);
+        if (!n || !t) {
+            Py_XDECREF(n);
+            Py_XDECREF(t);
+            goto done;
+        }
+        PyList_SET_ITEM(cols, (Py_ssize_t)i, n);
+        PyList_SET_ITEM(kinds, (Py_ssize_t)i, t);
+    }
+    if (cols && kinds)
+        result = Py_BuildValue("{s:O,s:O,s:O}", "names", cols, "types", kinds, "chunks", chunks);
+done:
+    ordo_scan_close(it);
+    scanner_free(&S);
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(chunks);
+    Py_XDECREF(cols);
+    Py_XDECREF(kinds);
+    return result;
+}
+
+/* Every stored pair in [lo, hi), system keys included: for tests and
+ * tools that compare stores byte for byte. */
+static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"db", "lo", "hi", NULL};
+    PyObject *dbo;
+    Py_buffer lo = {0}, hi = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$y*y*:scan_raw", names, &dbo, &lo, &hi))
+        return NULL;
+    PyObject *list = NULL;
+    ordo_scan *it = NULL;
+    ordo_db *db = ordo__py_db_get(dbo);
+    ordo_error e;
+    ordo_status s;
+    if (!db)
+        goto done;
+    if ((s = ordo_scan_open(db, lo.buf, (size_t)lo.len, hi.obj ? hi.buf : NULL, (size_t)hi.len, 0,
+                            &it, &e)) != ORDO_OK) {
+        ordo__py_raise(s, &e);
+        goto done;
+    }
+    list = PyList_New(0);
+    while (list) {
+        size_t kn, vn;
+        const uint8_t *k, *v;
+        int found;
+        if ((s = ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e)) != ORDO_OK) {
+            Py_CLEAR(list);
+            ordo__py_raise(s, &e);
+            break;
+        }
+        if (!found)
+            break;
+        PyObject *t = Py_BuildValue("(y#y#)", k, (Py_ssize_t)kn, v, (Py_ssize_t)vn);
+        if (!t || PyList_Append(list, t) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(t);
+    }
+done:
+    ordo_scan_close(it);
+    if (lo.obj)
+        PyBuffer_Release(&lo);
+    if (hi.obj)
+        PyBuffer_Release(&hi);
+    return list;
+}
+
+static PyMethodDef functions[] = {
+    {"scan_raw", (PyCFunction)(void (*)(void))py_scan_raw, METH_VARARGS | METH_KEYWORDS,
+     "scan_raw(db, *, lo=b'', hi=None) -> list[(key, value)]: every stored pair in [lo, hi) "
+     "(hi None: to the end, system keys included), as bytes."},
+    {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
+     "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
+     "columns=None) -> dict(names, types, chunks): the rows of [prefix, start, stop) as "
+     "Arrow-layout buffers; bounds are raw key bytes (without the tag) or lists of the "
+     "leading key columns' texts (None: NULL). ordo.scan is the way to call it."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ordo__py_load_scan_part(PyObject *m) { return PyModule_AddFunctions(m, functions); }

@@ -1,0 +1,633 @@
+/* The load phases as Python objects: SstWriter (phase 3), RunWriter
+ * (phase 1), merge_runs (phase 2) and split_keys (sampling), so that a
+ * cluster engine's workers can each write their part of a table. */
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A writer of either kind, one thread at a time: calls that run without
+ * the GIL mark it busy, and every call refuses a busy writer. */
+typedef ordo_status (*add_fn)(void *w, const void *k, size_t kn, const void *v, size_t vn,
+                              uint64_t seq, ordo_error *err);
+
+typedef struct {
+    PyObject_HEAD
+    ordo_sst_writer *w;
+    int finished, busy;
+} sst_object;
+
+typedef struct {
+    PyObject_HEAD
+    ordo_run_writer *w;
+    int finished, busy;
+} run_object;
+
+static PyTypeObject sst_type, run_type;
+
+static int check_usable(void *w, int finished, int busy, const char *what)
+{
+    if (!w)
+        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is closed", what);
+    else if (busy)
+        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is in use by another thread", what);
+    else if (finished)
+        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is finished", what);
+    else
+        return 0;
+    return -1;
+}
+
+ordo_sst_writer *ordo__py_sst_get(PyObject *obj)
+{
+    if (!PyObject_TypeCheck(obj, &sst_type)) {
+        PyErr_Format(PyExc_TypeError, "expected an SstWriter, got %.200s", Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    sst_object *o = (sst_object *)obj;
+    return check_usable(o->w, o->finished, o->busy, "SST writer") < 0 ? NULL : o->w;
+}
+
+/* One row: key and value any bytes-like objects. */
+static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"key", "value", "seq", NULL};
+    Py_buffer k, v;
+    unsigned long long seq;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*K:add", names, &k, &v, &seq))
+        return NULL;
+    ordo_error e;
+    ordo_status s = add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
+    PyBuffer_Release(&k);
+    PyBuffer_Release(&v);
+    if (s != ORDO_OK)
+        return ordo__py_raise_row(s, &e);
+    Py_RETURN_NONE;
+}
+
+/* Rows from key and value columns read in place; seqs given, or first,
+ * first + 1, ... The GIL is released while the rows go in. */
+static PyObject *add_many(add_fn add, void *w, int *busy, uint64_t first, PyObject *args,
+                          PyObject *kw)
+{
+    static char *names[] = {"keys", "values", "seqs", NULL};
+    PyObject *ko, *vo = Py_None, *so = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:add_batch", names, &ko, &vo, &so))
+        return NULL;
+    ordo__py_bin keys, vals;
+    ordo__py_seqs seqs;
+    memset(&vals, 0, sizeof vals);
+    memset(&seqs, 0, sizeof seqs);
+    PyObject *r = NULL;
+    if (ordo__py_bin_get(ko, "keys", &keys) < 0)
+        goto done;
+    if (vo != Py_None && ordo__py_bin_get(vo, "values", &vals) < 0)
+        goto done;
+    if (vo != Py_None && vals.n != keys.n) {
+        PyErr_Format(PyExc_ValueError, "add_batch: %zu keys but %zu values", keys.n, vals.n);
+        goto done;
+    }
+    if (so != Py_None && ordo__py_seqs_get(so, keys.n, &seqs) < 0)
+        goto done;
+    for (size_t i = 0; seqs.v && i < keys.n; i++)
+        if (seqs.v[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "add_batch: seq %zu is negative", i);
+            goto done;
+        }
+    ordo_error e;
+    ordo_status s = ORDO_OK;
+    *busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < keys.n && s == ORDO_OK; i++) {
+        size_t k0 = ordo__py_bin_off(&keys, i), k1 = ordo__py_bin_off(&keys, i + 1);
+        size_t v0 = vo != Py_None ? ordo__py_bin_off(&vals, i) : 0;
+        size_t v1 = vo != Py_None ? ordo__py_bin_off(&vals, i + 1) : 0;
+        uint64_t seq = seqs.v ? (uint64_t)seqs.v[i] : first + i;
+        s = add(w, keys.data + k0, k1 - k0, vals.data ? vals.data + v0 : NULL, v1 - v0, seq, &e);
+    }
+    Py_END_ALLOW_THREADS
+    *busy = 0;
+    if (s != ORDO_OK)
+        ordo__py_raise_row(s, &e);
+    else
+        r = Py_NewRef(Py_None);
+done:
+    ordo__py_bin_release(&keys);
+    ordo__py_bin_release(&vals);
+    ordo__py_seqs_release(&seqs);
+    return r;
+}
+
+/* -------------------------------------------------------- SstWriter */
+
+static ordo_status sst_add(void *w, const void *k, size_t kn, const void *v, size_t vn,
+                           uint64_t seq, ordo_error *err)
+{
+    return ordo_sst_writer_add(w, k, kn, v, vn, seq, err);
+}
+
+static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"dir", "prefix", "target_bytes", "tag", "on_duplicate", NULL};
+    PyObject *dir = NULL, *tago = NULL, *dupo = NULL;
+    const char *prefix = "";
+    unsigned long long target = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sKOO:SstWriter", names,
+                                     PyUnicode_FSConverter, &dir, &prefix, &target, &tago, &dupo))
+        return NULL;
+    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, target, 0, ORDO_DUP_ERROR, 1};
+    if ((tago && ordo__py_tag(tago, &o.tag) < 0) ||
+        (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0)) {
+        Py_DECREF(dir);
+        return NULL;
+    }
+    if (target && target < (64u << 10)) {
+        Py_DECREF(dir);
+        PyErr_SetString(PyExc_ValueError, "target_bytes: at least 65536 (or 0: 256 MiB)");
+        return NULL;
+    }
+    sst_object *so = (sst_object *)type->tp_alloc(type, 0);
+    if (!so) {
+        Py_DECREF(dir);
+        return NULL;
+    }
+    ordo_error e;
+    ordo_status s = ordo_sst_writer_open(&o, &so->w, &e);
+    Py_DECREF(dir);
+    if (s != ORDO_OK) {
+        Py_DECREF(so);
+        return ordo__py_raise(s, &e);
+    }
+    return (PyObject *)so;
+}
+
+static void sst_close_now(sst_object *so)
+{
+    ordo_sst_writer *w = so->w;
+    so->w = NULL;
+    if (w) {
+        Py_BEGIN_ALLOW_THREADS
+        ordo_sst_writer_close(w);
+        Py_END_ALLOW_THREADS
+    }
+}
+
+static void sst_dealloc(sst_object *so)
+{
+    sst_close_now(so);
+    Py_TYPE(so)->tp_free((PyObject *)so);
+}
+
+static PyObject *sst_add_py(sst_object *so, PyObject *args, PyObject *kw)
+{
+    if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
+        return NULL;
+    return add_one(sst_add, so->w, args, kw);
+}
+
+static PyObject *sst_add_batch(sst_object *so, PyObject *args, PyObject *kw)
+{
+    if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
+        return NULL;
+    ordo_load_stats st;
+    ordo_sst_writer_stats(so->w, &st);
+    return add_many(sst_add, so->w, &so->busy, st.rows_in + 1, args, kw);
+}
+
+static PyObject *sst_finish(sst_object *so, PyObject *unused)
+{
+    (void)unused;
+    if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
+        return NULL;
+    ordo_error e;
+    ordo_status s;
+    so->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_sst_writer_finish(so->w, &e);
+    Py_END_ALLOW_THREADS
+    so->busy = 0;
+    so->finished = 1; /* finished or failed: no more rows either way */
+    if (s != ORDO_OK)
+        return ordo__py_raise_row(s, &e);
+    size_t n = ordo_sst_writer_files(so->w);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        const ordo_sst_file *f = ordo_sst_writer_file(so->w, i);
+        PyObject *path = PyUnicode_DecodeFSDefault(f->path);
+        PyObject *d = path ? Py_BuildValue("{s:N,s:y#,s:y#,s:K}", "path", path, "smallest",
+                                           f->smallest, (Py_ssize_t)f->smallest_len, "largest",
+                                           f->largest, (Py_ssize_t)f->largest_len, "rows",
+                                           (unsigned long long)f->rows)
+                           : NULL;
+        if (!d) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, d);
+    }
+    return list;
+}
+
+static PyObject *sst_stats(sst_object *so, PyObject *unused)
+{
+    (void)unused;
+    if (!so->w)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the SST writer is closed");
+    if (so->busy)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the SST writer is in use by another thread");
+    ordo_load_stats st;
+    ordo_sst_writer_stats(so->w, &st);
+    return Py_BuildValue("{s:K,s:K,s:K,s:K}", "rows_in", (unsigned long long)st.rows_in, "rows",
+                         (unsigned long long)st.rows, "duplicates",
+                         (unsigned long long)st.duplicates, "bytes",
+                         (unsigned long long)st.bytes);
+}
+
+static PyObject *sst_close(sst_object *so, PyObject *unused)
+{
+    (void)unused;
+    if (so->busy)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the SST writer is in use by another thread");
+    sst_close_now(so);
+    Py_RETURN_NONE;
+}
+
+static PyObject *sst_enter(sst_object *so, PyObject *unused)
+{
+    (void)unused;
+    return Py_NewRef((PyObject *)so);
+}
+
+static PyObject *sst_exit(sst_object *so, PyObject *args)
+{
+    (void)args;
+    return sst_close(so, NULL);
+}
+
+static PyMethodDef sst_methods[] = {
+    {"add", (PyCFunction)(void (*)(void))sst_add_py, METH_VARARGS | METH_KEYWORDS,
+     "add(key, value, seq): one row; keys must not decrease, equal keys come in seq order."},
+    {"add_batch", (PyCFunction)(void (*)(void))sst_add_batch, METH_VARARGS | METH_KEYWORDS,
+     "add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow binary arrays (read in "
+     "place); seqs an int64 buffer or Arrow array, or None: the writer's row count + 1, + 2, "
+     "..."},
+    {"finish", (PyCFunction)sst_finish, METH_NOARGS,
+     "finish() -> list[dict(path, smallest, largest, rows)]: the SST files, in key order."},
+    {"stats", (PyCFunction)sst_stats, METH_NOARGS,
+     "stats() -> dict(rows_in, rows, duplicates, bytes)."},
+    {"close", (PyCFunction)sst_close, METH_NOARGS,
+     "close(): frees the writer; unfinished files are removed, finished ones stay."},
+    {"__enter__", (PyCFunction)sst_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)sst_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject sst_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.SstWriter",
+    .tp_basicsize = sizeof(sst_object),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "SstWriter(dir, *, prefix='', target_bytes=0, tag=0, on_duplicate='error'): a "
+              "sorted stream of rows to SST files in dir (tag -1 or None: untagged; "
+              "on_duplicate 'error', 'first' or 'last'), the order checked as rows come.",
+    .tp_new = sst_new,
+    .tp_dealloc = (destructor)sst_dealloc,
+    .tp_methods = sst_methods,
+};
+
+/* -------------------------------------------------------- RunWriter */
+
+static ordo_status run_add(void *w, const void *k, size_t kn, const void *v, size_t vn,
+                           uint64_t seq, ordo_error *err)
+{
+    return ordo_run_writer_add(w, k, kn, v, vn, seq, err);
+}
+
+static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"dir", "prefix", "memory", NULL};
+    PyObject *dir = NULL, *memo = NULL;
+    const char *prefix = "";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sO:RunWriter", names, PyUnicode_FSConverter,
+                                     &dir, &prefix, &memo))
+        return NULL;
+    ordo_run_options o = {PyBytes_AS_STRING(dir), prefix, 256ull << 20};
+    if (memo && ordo__py_size(memo, "memory", &o.memory) < 0) {
+        Py_DECREF(dir);
+        return NULL;
+    }
+    if (o.memory < (1u << 20)) {
+        Py_DECREF(dir);
+        PyErr_SetString(PyExc_ValueError, "memory: at least 1M");
+        return NULL;
+    }
+    run_object *ro = (run_object *)type->tp_alloc(type, 0);
+    if (!ro) {
+        Py_DECREF(dir);
+        return NULL;
+    }
+    ordo_error e;
+    ordo_status s = ordo_run_writer_open(&o, &ro->w, &e);
+    Py_DECREF(dir);
+    if (s != ORDO_OK) {
+        Py_DECREF(ro);
+        return ordo__py_raise(s, &e);
+    }
+    return (PyObject *)ro;
+}
+
+static void run_close_now(run_object *ro)
+{
+    ordo_run_writer *w = ro->w;
+    ro->w = NULL;
+    ordo_run_writer_close(w);
+}
+
+static void run_dealloc(run_object *ro)
+{
+    run_close_now(ro);
+    Py_TYPE(ro)->tp_free((PyObject *)ro);
+}
+
+static PyObject *run_add_py(run_object *ro, PyObject *args, PyObject *kw)
+{
+    if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
+        return NULL;
+    return add_one(run_add, ro->w, args, kw);
+}
+
+static PyObject *run_add_batch(run_object *ro, PyObject *args, PyObject *kw)
+{
+    if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
+        return NULL;
+    return add_many(run_add, ro->w, &ro->busy, ordo_run_writer_rows(ro->w) + 1, args, kw);
+}
+
+static PyObject *run_finish(run_object *ro, PyObject *unused)
+{
+    (void)unused;
+    if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
+        return NULL;
+    ordo_error e;
+    ordo_status s;
+    ro->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_run_writer_finish(ro->w, &e);
+    Py_END_ALLOW_THREADS
+    ro->busy = 0;
+    ro->finished = 1;
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e);
+    size_t n = ordo_run_writer_files(ro->w);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *p = PyUnicode_DecodeFSDefault(ordo_run_writer_file(ro->w, i));
+        if (!p) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, p);
+    }
+    return list;
+}
+
+static PyObject *run_rows(run_object *ro, PyObject *unused)
+{
+    (void)unused;
+    if (!ro->w)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is closed");
+    return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(ro->w));
+}
+
+static PyObject *run_close(run_object *ro, PyObject *unused)
+{
+    (void)unused;
+    if (ro->busy)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is in use by another thread");
+    run_close_now(ro);
+    Py_RETURN_NONE;
+}
+
+static PyObject *run_exit(run_object *ro, PyObject *args)
+{
+    (void)args;
+    return run_close(ro, NULL);
+}
+
+static PyMethodDef run_methods[] = {
+    {"add", (PyCFunction)(void (*)(void))run_add_py, METH_VARARGS | METH_KEYWORDS,
+     "add(key, value, seq): one row, in any order."},
+    {"add_batch", (PyCFunction)(void (*)(void))run_add_batch, METH_VARARGS | METH_KEYWORDS,
+     "add_batch(keys, values, seqs=None): as SstWriter.add_batch, in any order."},
+    {"finish", (PyCFunction)run_finish, METH_NOARGS,
+     "finish() -> list[str]: writes what is held in memory as the last run; the run files, in "
+     "input order."},
+    {"rows", (PyCFunction)run_rows, METH_NOARGS, "rows() -> int: rows added so far."},
+    {"close", (PyCFunction)run_close, METH_NOARGS,
+     "close(): frees the writer; its files stay (the caller's to remove)."},
+    {"__enter__", (PyCFunction)sst_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)run_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject run_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.RunWriter",
+    .tp_basicsize = sizeof(run_object),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
+              "files in dir, within the memory budget (an int or '256M', '1G', ...).",
+    .tp_new = run_new,
+    .tp_dealloc = (destructor)run_dealloc,
+    .tp_methods = run_methods,
+};
+
+/* ------------------------------------------------------ merge_runs */
+
+/* An optional bound: None, or bytes-like (copied into *out, a new bytes). */
+static int bound_arg(PyObject *o, PyObject **out)
+{
+    *out = NULL;
+    if (o == Py_None)
+        return 0;
+    *out = PyBytes_FromObject(o);
+    return *out ? 0 : -1;
+}
+
+static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"paths", "sst_writer", "lo", "hi", "tmp_dir", "memory", NULL};
+    PyObject *paths, *swo, *loo = Py_None, *hio = Py_None, *tmpo = Py_None, *memo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOO:merge_runs", names, &paths, &swo, &loo,
+                                     &hio, &tmpo, &memo))
+        return NULL;
+    ordo_sst_writer *w = ordo__py_sst_get(swo);
+    if (!w)
+        return NULL;
+    PyObject *seq = PySequence_Fast(paths, "merge_runs: paths must be a list of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **pb = calloc(n ? (size_t)n : 1, sizeof *pb);
+    const char **pp = calloc(n ? (size_t)n : 1, sizeof *pp);
+    PyObject *lo = NULL, *hi = NULL, *tmp = NULL, *r = NULL;
+    ordo_merge_options mo = {0};
+    if (!pb || !pp) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &pb[i]))
+            goto done;
+        pp[i] = PyBytes_AS_STRING(pb[i]);
+    }
+    if (bound_arg(loo, &lo) < 0 || bound_arg(hio, &hi) < 0)
+        goto done;
+    if (tmpo != Py_None) {
+        if (!PyUnicode_FSConverter(tmpo, &tmp))
+            goto done;
+        mo.tmp_dir = PyBytes_AS_STRING(tmp);
+    }
+    if (memo != Py_None && ordo__py_size(memo, "memory", &mo.memory) < 0)
+        goto done;
+    if (lo)
+        mo.lo = PyBytes_AS_STRING(lo), mo.lo_len = (size_t)PyBytes_GET_SIZE(lo);
+    if (hi)
+        mo.hi = PyBytes_AS_STRING(hi), mo.hi_len = (size_t)PyBytes_GET_SIZE(hi);
+    sst_object *so = (sst_object *)swo;
+    ordo_runs *runs = NULL;
+    ordo_error e;
+    ordo_status s;
+    so->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_runs_open(pp, (size_t)n, &runs, &e);
+    if (s == ORDO_OK)
+        s = ordo_runs_merge(runs, &mo, w, &e);
+    ordo_runs_close(runs);
+    Py_END_ALLOW_THREADS
+    so->busy = 0;
+    if (s != ORDO_OK)
+        ordo__py_raise_row(s, &e);
+    else
+        r = Py_NewRef(Py_None);
+done:
+    for (Py_ssize_t i = 0; pb && i < n; i++)
+        Py_XDECREF(pb[i]);
+    free(pb);
+    free(pp);
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(tmp);
+    Py_DECREF(seq);
+    return r;
+}
+
+/* ------------------------------------------------------ split_keys */
+
+static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"keys", "n", NULL};
+    PyObject *ko;
+    Py_ssize_t nsplit;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "On:split_keys", names, &ko, &nsplit))
+        return NULL;
+    if (nsplit < 0) {
+        PyErr_SetString(PyExc_ValueError, "split_keys: n must not be negative");
+        return NULL;
+    }
+    /* a list of bytes, or columns read in place */
+    ordo__py_bin b;
+    PyObject *joined = NULL, *r = NULL;
+    size_t *offs = NULL, *soffs = NULL;
+    uint8_t *dst = NULL;
+    memset(&b, 0, sizeof b);
+    if (PyList_Check(ko) || PyTuple_Check(ko)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(ko);
+        size_t total = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *k = PySequence_Fast_GET_ITEM(ko, i);
+            if (!PyBytes_Check(k)) {
+                PyErr_Format(PyExc_TypeError, "split_keys: key %zd is not bytes", i);
+                goto done;
+            }
+            total += (size_t)PyBytes_GET_SIZE(k);
+        }
+        offs = malloc(((size_t)n + 1) * sizeof *offs);
+        joined = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+        if (!offs || !joined) {
+            if (!offs)
+                PyErr_NoMemory();
+            goto done;
+        }
+        offs[0] = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *k = PySequence_Fast_GET_ITEM(ko, i);
+            size_t kn = (size_t)PyBytes_GET_SIZE(k);
+            memcpy(PyBytes_AS_STRING(joined) + offs[i], PyBytes_AS_STRING(k), kn);
+            offs[i + 1] = offs[i] + kn;
+        }
+        b.n = (size_t)n;
+        b.data = (const uint8_t *)PyBytes_AS_STRING(joined);
+    } else {
+        if (ordo__py_bin_get(ko, "keys", &b) < 0)
+            goto done;
+        offs = malloc((b.n + 1) * sizeof *offs);
+        if (!offs) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (size_t i = 0; i <= b.n; i++)
+            offs[i] = ordo__py_bin_off(&b, i);
+    }
+    size_t cap = offs[b.n] - offs[0] + 1, got = 0;
+    dst = malloc(cap);
+    soffs = malloc(((size_t)nsplit + 1) * sizeof *soffs);
+    if (!dst || !soffs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    ordo_error e;
+    ordo_status s = ordo_split_keys(b.data, offs, b.n, (size_t)nsplit, dst, cap, soffs, &got, &e);
+    if (s != ORDO_OK) {
+        ordo__py_raise(s, &e);
+        goto done;
+    }
+    r = PyList_New((Py_ssize_t)got);
+    for (size_t i = 0; r && i < got; i++) {
+        PyObject *k = PyBytes_FromStringAndSize((const char *)dst + soffs[i],
+                                                (Py_ssize_t)(soffs[i + 1] - soffs[i]));
+        if (!k) {
+            Py_CLEAR(r);
+            break;
+        }
+        PyList_SET_ITEM(r, (Py_ssize_t)i, k);
+    }
+done:
+    ordo__py_bin_release(&b);
+    Py_XDECREF(joined);
+    free(offs);
+    free(soffs);
+    free(dst);
+    return r;
+}
+
+static PyMethodDef functions[] = {
+    {"merge_runs", (PyCFunction)(void (*)(void))py_merge_runs, METH_VARARGS | METH_KEYWORDS,
+     "merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None): the run "
+     "files' rows with keys in [lo, hi) merged in key order (equal keys in seq order) into the "
+     "SST writer, whose duplicate policy applies; more than 64 runs need tmp_dir."},
+    {"split_keys", (PyCFunction)(void (*)(void))py_split_keys, METH_VARARGS | METH_KEYWORDS,
+     "split_keys(keys, n) -> list[bytes]: up to n distinct increasing split keys from a sample "
+     "(a list of bytes, ordo.Keys or an Arrow binary array), so that the n + 1 ranges "
+     "(-inf, s0), [s0, s1), ... [s_last, +inf) hold about as many sample keys each."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ordo__py_load_writers_part(PyObject *m)
+{
+    if (PyType_Ready(&sst_type) < 0 || PyType_Ready(&run_type) < 0 ||
+        PyModule_AddObjectRef(m, "SstWriter", (PyObject *)&sst_type) < 0 ||
+        PyModule_AddObjectRef(m, "RunWriter", (PyObject *)&run_type) < 0)
+        return -1;
+    return PyModule_AddFunctions(m, functions);
+}

@@ -1,0 +1,251 @@
+"""The load phases as bindings: Db, SstWriter, RunWriter, merge_runs,
+split_keys, ingest, table_meta (ordo._ordo, the layer Spark and Dask loads
+build on)."""
+import os
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import ordo
+from ordo import _ordo
+
+META = dict(format="ordered", key="k", schema="k bytea", rows=0)
+
+
+class KeysLike:
+    """What add_batch takes besides Arrow arrays: .buffer and .offsets."""
+
+    def __init__(self, items, dtype="int64"):
+        self.buffer = b"".join(items)
+        self.offsets = np.cumsum([0] + [len(k) for k in items]).astype(dtype)
+
+
+def meta(rows):
+    return dict(META, rows=rows)
+
+
+@pytest.fixture
+def db(tmp_path):
+    with _ordo.Db(str(tmp_path / "db")) as d:
+        yield d
+
+
+def write(tmp, keys, values=None, tag=0, **kw):
+    """SST files of sorted rows (bytes lists), as finish() lists them."""
+    w = _ordo.SstWriter(tmp, tag=tag, **kw)
+    w.add_batch(pa.array(keys, pa.binary()),
+                pa.array(values or [b""] * len(keys), pa.binary()))
+    return w.finish()
+
+
+def test_db_temp_dir_is_inside_and_goes_with_close(tmp_path):
+    d = _ordo.Db(tmp_path / "db")
+    tmp = d.temp_dir()
+    assert os.path.isdir(tmp)
+    assert os.path.dirname(os.path.abspath(tmp)) == os.path.abspath(tmp_path / "db")
+    assert d.temp_dir() == tmp
+    d.close()
+    assert d.closed and not os.path.exists(tmp)
+    with pytest.raises(ordo.Error) as e:
+        d.temp_dir()
+    assert e.value.status == "ORDO_ERR_BAD_STATE"
+    d.close()  # twice is fine
+
+
+def test_db_folder_checks_are_the_librarys(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(ordo.Error) as e:
+        _ordo.Db(str(f))
+    assert e.value.status == "ORDO_ERR_UNSAFE_PATH"
+    with pytest.raises(ordo.Error):
+        _ordo.Db(str(tmp_path / "missing"), read_only=True)
+
+
+def test_sst_writer_ingest_and_table_meta(db):
+    files = write(db.temp_dir(), [b"a", b"b", b"c"], tag=7)
+    assert len(files) == 1
+    assert files[0]["smallest"] == b"\x07a" and files[0]["largest"] == b"\x07c"
+    assert files[0]["rows"] == 3 and os.path.exists(files[0]["path"])
+    assert _ordo.table_meta(db, 7) is None
+    _ordo.ingest(db, 7, files, meta(3))
+    assert _ordo.table_meta(db, 7) == meta(3)
+    assert _ordo.table_meta(db, 8) is None
+
+
+def test_sst_writer_refuses_unsorted_rows_naming_the_seq(db):
+    w = _ordo.SstWriter(db.temp_dir())
+    w.add(b"b", b"", 0)
+    with pytest.raises(ordo.Error) as e:
+        w.add(b"a", b"", 0)
+    assert e.value.status == "ORDO_ERR_UNSORTED" and e.value.line == 0
+    w.close()
+    w = _ordo.SstWriter(db.temp_dir())
+    with pytest.raises(ordo.Error) as e:
+        w.add_batch(pa.array([b"a", b"c", b"b"]), pa.array([b"", b"", b""]),
+                    np.array([10, 11, 12], dtype=np.int64))
+    assert e.value.status == "ORDO_ERR_UNSORTED" and e.value.line == 12
+
+
+def test_sst_writer_duplicates(db):
+    w = _ordo.SstWriter(db.temp_dir())
+    with pytest.raises(ordo.Error) as e:
+        w.add_batch(pa.array([b"a", b"b", b"b"]), pa.array([b"1", b"2", b"3"]))
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.line == 3  # seqs by default: the writer's count + 1, + 2, ...
+    for policy, kept in (("first", 2), ("last", 2)):
+        w = _ordo.SstWriter(db.temp_dir(), prefix=policy, on_duplicate=policy)
+        w.add_batch(pa.array([b"a", b"b", b"b"]), pa.array([b"1", b"2", b"3"]))
+        assert w.stats() == dict(rows_in=3, rows=kept, duplicates=1, bytes=6)  # tag bytes too
+        assert sum(f["rows"] for f in w.finish()) == kept
+        w.close()
+
+
+def test_sst_writer_options_are_checked(tmp_path):
+    with pytest.raises(ValueError):
+        _ordo.SstWriter(str(tmp_path), on_duplicate="keep")
+    with pytest.raises(ValueError):
+        _ordo.SstWriter(str(tmp_path), tag=255)
+    with pytest.raises(ValueError):
+        _ordo.SstWriter(str(tmp_path), target_bytes=100)
+
+
+def test_untagged_keys_must_not_start_with_ff(db):
+    w = _ordo.SstWriter(db.temp_dir(), tag=-1)
+    with pytest.raises(ordo.Error) as e:
+        w.add(b"\xffx", b"", 1)
+    assert e.value.status == "ORDO_ERR_RESERVED_KEY"
+    w = _ordo.SstWriter(db.temp_dir(), tag=None)
+    w.add(b"\x00", b"", 1)
+    _ordo.ingest(db, None, w.finish(), meta(1))
+    assert _ordo.table_meta(db, -1)["rows"] == 1
+
+
+def test_add_batch_inputs(db):
+    keys = [b"a", b"bb", b"", b"ccc"]
+    keys.sort()
+    vals = [b"1", b"", b"22", b"333"]
+    for k, v in ((pa.array(keys, pa.binary()), pa.array(vals, pa.binary())),
+                 (pa.array(keys, pa.large_binary()), pa.array(vals, pa.large_binary())),
+                 (KeysLike(keys), KeysLike(vals)),
+                 (KeysLike(keys, "int32"), pa.array(vals, pa.binary())),
+                 (pa.array([b"x"] + keys, pa.binary()).slice(1), pa.array(vals))):
+        w = _ordo.SstWriter(db.temp_dir(), tag=1)
+        w.add_batch(k, v)
+        assert w.stats()["rows"] == 4 and w.stats()["bytes"] == 4 * 1 + 6 + 6
+        w.close()
+    w = _ordo.SstWriter(db.temp_dir(), tag=1)
+    w.add_batch(pa.array(keys), None, pa.array([5, 6, 7, 8], pa.int64()))
+    assert w.stats()["bytes"] == 4 + 6
+
+
+def test_add_batch_refuses_bad_input(db):
+    w = _ordo.SstWriter(db.temp_dir())
+    with pytest.raises(ValueError):
+        w.add_batch(pa.array([b"a"]), pa.array([b"1", b"2"]))
+    with pytest.raises(ordo.Error):
+        w.add_batch(pa.array([b"a", None]), pa.array([b"1", b"2"]))
+    with pytest.raises(ordo.Error):
+        w.add_batch(pa.array([1, 2]), pa.array([b"1", b"2"]))
+    with pytest.raises(TypeError):
+        w.add_batch([b"a"], [b"1"])
+    bad = KeysLike([b"a", b"b"])
+    bad.offsets[2] = 100  # past the buffer
+    with pytest.raises(ValueError):
+        w.add_batch(bad, None)
+    bad.offsets = np.array([0, 1, 0], dtype=np.int64)  # decreasing
+    with pytest.raises(ValueError):
+        w.add_batch(bad, None)
+    bad.offsets = np.array([0, 1, 2], dtype=np.float64)
+    with pytest.raises(ValueError):
+        w.add_batch(bad, None)
+    with pytest.raises(ValueError):
+        w.add_batch(pa.array([b"a"]), None, np.array([1, 2], dtype=np.int64))
+    with pytest.raises(ValueError):
+        w.add_batch(pa.array([b"a"]), None, np.array([-1], dtype=np.int64))
+    assert w.stats()["rows_in"] == 0
+    w.finish()
+    with pytest.raises(ordo.Error) as e:
+        w.add(b"z", b"", 1)
+    assert e.value.status == "ORDO_ERR_BAD_STATE"
+
+
+def test_failed_ingest_leaves_the_database_unchanged(db):
+    tmp = db.temp_dir()
+    a = write(tmp, [b"a", b"c"], tag=2, prefix="a")
+    b = write(tmp, [b"b", b"d"], tag=2, prefix="b")
+    with pytest.raises(ordo.Error) as e:
+        _ordo.ingest(db, 2, a + b, meta(4))  # overlapping ranges
+    assert e.value.status == "ORDO_ERR_OVERLAP"
+    assert _ordo.table_meta(db, 2) is None
+    wrong = write(tmp, [b"x"], tag=3, prefix="w")
+    with pytest.raises(ordo.Error):
+        _ordo.ingest(db, 2, wrong, meta(1))  # keys outside the tag
+    assert _ordo.table_meta(db, 2) is None
+    with pytest.raises(ValueError):
+        _ordo.ingest(db, 2, a, dict(format="ordered", key="k"))
+    with pytest.raises(ValueError):
+        _ordo.ingest(db, 2, a, meta(2) | dict(format="nope"))
+    # the tag is still free: nothing of the failed ingestions is left
+    _ordo.ingest(db, 2, a, meta(2))
+    assert _ordo.table_meta(db, 2) == meta(2)
+    c = write(tmp, [b"e"], tag=2, prefix="c")
+    with pytest.raises(ordo.Error) as e:
+        _ordo.ingest(db, 2, c, meta(1))
+    assert e.value.status == "ORDO_ERR_TABLE_EXISTS"
+    assert _ordo.table_meta(db, 2) == meta(2)
+
+
+def test_run_writer_merge_by_ranges_then_one_ingest(db):
+    tmp = db.temp_dir()
+    rng = np.random.default_rng(1)
+    keys = [bytes(rng.integers(0, 256, size=int(rng.integers(1, 6)), dtype=np.uint8))
+            for _ in range(3000)]
+    distinct = sorted(set(keys))
+    # two workers' runs, small memory budget: several run files each
+    paths = []
+    for part in range(2):
+        r = _ordo.RunWriter(tmp, prefix=f"w{part}-", memory="1M")
+        half = keys[part::2]
+        r.add_batch(pa.array(half, pa.binary()), pa.array([b"v" * 1000] * len(half)),
+                    np.arange(part, len(keys), 2, dtype=np.int64))
+        assert r.rows() == len(half)
+        paths += r.finish()
+        r.close()
+    assert len(paths) > 2
+    splits = _ordo.split_keys(keys, 2)
+    assert len(splits) == 2 and splits == sorted(splits)
+    bounds = [None] + splits + [None]
+    files, rows = [], 0
+    for i in range(3):
+        w = _ordo.SstWriter(tmp, prefix=f"r{i}-", tag=9, on_duplicate="first")
+        _ordo.merge_runs(paths, w, lo=bounds[i], hi=bounds[i + 1], tmp_dir=tmp)
+        rows += w.stats()["rows"]
+        files += w.finish()
+    assert rows == len(distinct)
+    _ordo.ingest(db, 9, files, meta(rows))
+    assert _ordo.table_meta(db, 9)["rows"] == len(distinct)
+
+
+def test_merge_refuses_duplicates_under_error(db):
+    tmp = db.temp_dir()
+    r = _ordo.RunWriter(tmp)
+    r.add(b"k", b"1", 4)
+    r.add(b"k", b"2", 9)
+    paths = r.finish()
+    w = _ordo.SstWriter(tmp)
+    with pytest.raises(ordo.Error) as e:
+        _ordo.merge_runs(paths, w)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY" and e.value.line == 9
+
+
+def test_split_keys_inputs():
+    sample = [bytes([i]) for i in range(100)]
+    s = _ordo.split_keys(sample, 3)
+    assert s == _ordo.split_keys(pa.array(sample), 3) == _ordo.split_keys(KeysLike(sample), 3)
+    assert len(s) == 3 and s == sorted(s) and len(set(s)) == 3
+    assert _ordo.split_keys([b"a"] * 10, 4) == [b"a"]  # one distinct key: one split
+    assert _ordo.split_keys([], 4) == []
+    with pytest.raises(TypeError):
+        _ordo.split_keys(["a"], 1)

@@ -1,0 +1,194 @@
+"""ordo.scan: a table as a pyarrow.Table with the stored types, its rows in
+key order, within the bounds `ordo scan` takes (--prefix, --from, --to)."""
+import datetime
+import decimal
+
+import pyarrow as pa
+import pytest
+
+import ordo
+from ordo import _ordo
+from load_util import read_csv_rows, run_cli, write_csv
+
+TYPES = ("id bigint, b bytea, n numeric, iv interval, u uuid, tz timestamptz, ts timestamp, "
+         "t time, s smallint, ok boolean, r real, d date, x text, i integer, ti tinyint, "
+         "ub ubigint, f double precision")
+UTC = datetime.timezone.utc
+
+
+@pytest.fixture
+def typed(tmp_path):
+    rows = [
+        ["1", "\\x00ff", "1.50", "1 year 2 mons", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+         "2024-01-02 03:04:05.123456+02", "1999-12-31 23:59:59.5", "12:30:00", "-5", "yes",
+         "1.5", "2000-01-01", "hé, \"q\"", "-7", "127", "18446744073709551615", "-0.25"],
+        ["2"] + [None] * 16,
+        ["3", "\\x", "-1e-3", "-1 days", "00000000-0000-0000-0000-000000000000",
+         "1970-01-01 00:00:00+00", "infinity", "24:00:00", "0", "f", "-Infinity",
+         "1969-12-31", "", "0", "-128", "0", "NaN"],
+    ]
+    db = tmp_path / "db"
+    ordo.load(write_csv(tmp_path / "t.csv", rows), db, schema=TYPES, key="id", tag=None)
+    return db
+
+
+def test_stored_types(typed):
+    t = ordo.scan(typed, tag=None)
+    assert t.schema == pa.schema([
+        ("id", pa.int64()), ("b", pa.binary()), ("n", pa.string()), ("iv", pa.string()),
+        ("u", pa.string()), ("tz", pa.timestamp("us", tz="UTC")), ("ts", pa.timestamp("us")),
+        ("t", pa.time64("us")), ("s", pa.int16()), ("ok", pa.bool_()), ("r", pa.float32()),
+        ("d", pa.date32()), ("x", pa.string()), ("i", pa.int32()), ("ti", pa.int8()),
+        ("ub", pa.uint64()), ("f", pa.float64())])
+    first = t.slice(0, 1).to_pylist()[0]
+    assert first == dict(
+        id=1, b=b"\x00\xff", n="1.50", iv="1 year 2 mons",
+        u="a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        tz=datetime.datetime(2024, 1, 2, 1, 4, 5, 123456, tzinfo=UTC).astimezone(first["tz"].tzinfo),
+        ts=datetime.datetime(1999, 12, 31, 23, 59, 59, 500000), t=datetime.time(12, 30), s=-5,
+        ok=True, r=1.5, d=datetime.date(2000, 1, 1), x='hé, "q"', i=-7, ti=127,
+        ub=2**64 - 1, f=-0.25)
+    assert t.slice(1, 1).to_pylist()[0] == dict({k: None for k in t.column_names}, id=2)
+    third = t.column("ts")[2].cast(pa.int64()).as_py()
+    assert third == 2**63 - 1  # infinity: the type's largest value
+    assert t.column("b")[2].as_py() == b"" and t.column("x")[2].as_py() == ""
+    assert t.column("d")[2].as_py() == datetime.date(1969, 12, 31)
+    assert t.column("tz")[2].as_py() == datetime.datetime(1970, 1, 1, tzinfo=UTC)
+    assert t.column("r")[2].as_py() == float("-inf")
+    assert t.column("f")[2].as_py() != t.column("f")[2].as_py()  # NaN
+    df = t.select(["id", "x", "ok"]).to_pandas()
+    assert list(df["id"]) == [1, 2, 3]
+
+
+def test_columns_choose_and_order(typed):
+    t = ordo.scan(typed, tag=None, columns=["x", "id"])
+    assert t.column_names == ["x", "id"]
+    assert t.column("id").to_pylist() == [1, 2, 3]
+    with pytest.raises(ordo.Error):
+        ordo.scan(typed, tag=None, columns=["nope"])
+    with pytest.raises(TypeError):
+        ordo.scan(typed, tag=None, columns="id")
+
+
+@pytest.fixture
+def scores(tmp_path):
+    """A key of two columns, the first descending with NULLs first."""
+    rows = [[str(i), None if i % 10 == 0 else str(i % 7 * 100), f"name{i}"] for i in range(60)]
+    db = tmp_path / "db"
+    csv_path = write_csv(tmp_path / "s.csv", rows)
+    ordo.load(csv_path, db, schema="id bigint, score integer, name text", key="score DESC, id",
+              tag=3)
+    return db
+
+
+def ids(t):
+    return t.column("id").to_pylist()
+
+
+def cli_ids(db, *args):
+    out = run_cli("scan", "--db", db, "--tag", 3, "--columns", "id", *args).stdout
+    return [int(r[0]) for r in read_csv_rows(out)]
+
+
+def test_order_reverse_limit_as_the_cli(scores):
+    assert ids(ordo.scan(scores, tag=3)) == cli_ids(scores)
+    assert ids(ordo.scan(scores, tag=3, reverse=True)) == cli_ids(scores, "--reverse")
+    assert ids(ordo.scan(scores, tag=3, limit=5)) == cli_ids(scores, "--limit", 5)
+    assert ids(ordo.scan(scores, tag=3, limit=5, reverse=True)) == \
+        cli_ids(scores, "--limit", 5, "--reverse")
+    assert ordo.scan(scores, tag=3, limit=0).num_rows == 0
+    first = ordo.scan(scores, tag=3).to_pylist()
+    assert first[0]["score"] is None  # DESC: NULLS FIRST
+    scores_seen = [r["score"] for r in first if r["score"] is not None]
+    assert scores_seen == sorted(scores_seen, reverse=True)
+
+
+def test_prefix_start_stop_as_the_cli(scores):
+    cases = [
+        (dict(prefix=300), ("--prefix", "300")),
+        (dict(prefix=(300, 3)), ("--prefix", "300,3")),
+        (dict(start=400), ("--from", "400")),
+        (dict(stop=200), ("--to", "200")),
+        (dict(start=500, stop=100), ("--from", "500", "--to", "100")),
+        (dict(prefix=300, start=(300, 20)), ("--prefix", "300", "--from", "300,20")),
+        (dict(start=(600, 13), reverse=True), ("--from", "600,13", "--reverse")),
+    ]
+    for kw, args in cases:
+        assert ids(ordo.scan(scores, tag=3, **kw)) == cli_ids(scores, *args), kw
+    nulls = ordo.scan(scores, tag=3, prefix=[None])
+    assert ids(nulls) == [0, 10, 20, 30, 40, 50]
+    assert ordo.scan(scores, tag=3, prefix=12345).num_rows == 0
+    assert ordo.scan(scores, tag=3, start=100, stop=500).num_rows == 0  # DESC: empty range
+
+
+def test_raw_key_bounds(scores):
+    # the key of (score 300, id 3): bytes as the encoder makes them, without the tag
+    all_rows = ordo.scan(scores, tag=3)
+    with _ordo.Db(str(scores), read_only=True) as d:
+        pairs = _ordo.scan_raw(d, lo=b"\x03", hi=b"\x04")
+    keys = [k[1:] for k, _ in pairs]
+    assert len(keys) == all_rows.num_rows
+    t = ordo.scan(scores, tag=3, start=keys[10], stop=keys[20])
+    assert ids(t) == ids(all_rows)[10:20]
+    t = ordo.scan(scores, tag=3, prefix=keys[5])
+    assert ids(t) == [ids(all_rows)[5]]
+    assert ids(ordo.scan(scores, tag=3, prefix=bytearray(keys[5]))) == ids(t)
+
+
+def test_bound_values_are_checked(scores):
+    with pytest.raises(ordo.Error) as e:
+        ordo.scan(scores, tag=3, prefix="abc")
+    assert e.value.status == "ORDO_ERR_INVALID_VALUE"
+    with pytest.raises(ordo.Error):
+        ordo.scan(scores, tag=3, prefix=(1, 2, 3))
+    with pytest.raises(ordo.Error) as e:
+        ordo.scan(scores, tag=4)
+    assert e.value.status == "ORDO_ERR_NO_TABLE"
+    with pytest.raises(ValueError):
+        ordo.scan(scores, tag=3, limit=-1)
+
+
+def test_python_values_as_bounds(tmp_path):
+    rows = [[f"2024-01-0{d} 10:00:00", f"2024-01-0{d}", str(d * 1.5), "t" if d % 2 else "f",
+             f"{d}.10", f"n{d}"] for d in range(1, 8)]
+    db = tmp_path / "db"
+    ordo.load(write_csv(tmp_path / "v.csv", rows), db,
+              schema="at timestamp, day date, x double precision, ok boolean, amount numeric, "
+                     "name text", key="at, day, x, ok, amount, name")
+    t = ordo.scan(db, prefix=(datetime.datetime(2024, 1, 3, 10), datetime.date(2024, 1, 3), 4.5,
+                              True, decimal.Decimal("3.1")))
+    assert t.column("name").to_pylist() == ["n3"]
+    t = ordo.scan(db, start=datetime.datetime(2024, 1, 5, 10), stop=datetime.datetime(2024, 1, 7))
+    assert t.column("name").to_pylist() == ["n5", "n6"]
+
+
+def test_lexkey_table_prefix(tmp_path):
+    rows = [["1", "a"], ["2", ""], ["3", None], ["4", "b"]]
+    db = tmp_path / "db"
+    csv_path = write_csv(tmp_path / "l.csv", rows)
+    ordo.load(csv_path, db, schema="id integer, name text", key="name, id", format="lexkey")
+    t = ordo.scan(db)
+    assert t.schema == pa.schema([("id", pa.int32()), ("name", pa.string())])
+    assert sorted(t.to_pylist(), key=lambda r: r["id"]) == [
+        dict(id=1, name="a"), dict(id=2, name=""), dict(id=3, name=None), dict(id=4, name="b")]
+    assert ordo.scan(db, prefix="").column("id").to_pylist() == [2]
+    assert ordo.scan(db, prefix=[None]).column("id").to_pylist() == [3]
+    assert ordo.scan(db, prefix="b").column("id").to_pylist() == [4]
+
+
+def test_empty_and_large_scans(tmp_path):
+    db = tmp_path / "db"
+    n = 70000  # more than one chunk
+    with open(tmp_path / "big.csv", "w") as f:
+        for i in range(n):
+            f.write(f"{i},t{i % 100}\n")
+    ordo.load(tmp_path / "big.csv", db, schema="id bigint, v text", key="id", tag=0)
+    t = ordo.scan(db)
+    assert t.num_rows == n and t.column("id").to_pylist() == list(range(n))
+    assert t.column("v")[n - 1].as_py() == f"t{(n - 1) % 100}"
+    e = ordo.scan(db, prefix=-1)
+    assert e.num_rows == 0 and e.schema == t.schema
+    assert ordo.scan(db, start=n - 3, reverse=True).column("id").to_pylist() == [n - 1, n - 2,
+                                                                                n - 3]
+    with _ordo.Db(str(db), read_only=True) as d:
+        assert ordo.scan(d, limit=2).num_rows == 2  # an open Db
