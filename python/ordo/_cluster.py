@@ -176,13 +176,19 @@ def _name_row(e, sources):
     row, or CSV file and line."""
     if e.status not in ("ORDO_ERR_DUPLICATE_KEY", "ORDO_ERR_UNSORTED") or e.line is None:
         return
-    part, row = e.line >> SEQ_BITS, e.line & ROW_MASK
+    def where(seq):
+        part, row = seq >> SEQ_BITS, seq & ROW_MASK
+        if sources:
+            return "%s:%d" % (sources[part], row)
+        return "input partition %d, row %d" % (part, row)
+
+    # the writer names the other row by its seq: "line N" / "sequence N"
+    other = re.sub(r"(line|sequence) (\d+)", lambda m: where(int(m.group(2))), e.args[0], 1)
+    msg = "%s: %s" % (where(e.line), other)
     if sources:
-        e.file, e.line = sources[part], row
-        e.args = ("%s:%d: %s" % (e.file, row, e.args[0]),)
-    else:
-        e.line = row
-        e.args = ("input partition %d, row %d: %s" % (part, row, e.args[0]),)
+        e.file = sources[e.line >> SEQ_BITS]
+    e.line = e.line & ROW_MASK
+    e.args = (msg,)
 
 
 def _remove_prefixed(dirname, prefix):
