@@ -1,0 +1,135 @@
+"""ordo.spark.load on local[2]: the table `ordo load` makes of the same
+rows; duplicates across partitions, a bad row and a killed Python worker
+leave the database as it was and no temporary files."""
+import os
+import sys
+
+import pytest
+
+import ordo
+import ordo.spark
+from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
+                            seeded_db, write_csv)
+
+SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    # the executors' Python workers: this interpreter, and PYTHONPATH (which
+    # finds ordo) through the environment the JVM inherits
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    s = (SparkSession.builder.master("local[2]").appName("ordo-tests")
+         .config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false")
+         .config("spark.sql.shuffle.partitions", "4")
+         .getOrCreate())
+    s.sparkContext.setLogLevel("FATAL")
+    yield s
+    s.stop()
+
+
+def frame(spark, rows, parts=3, schema=SPARK_SCHEMA):
+    # parallelize keeps the list's order: partition 0 holds its first rows
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, parts), schema)
+
+
+def test_binary_sorts_as_unsigned_bytes(spark):
+    keys = [bytes([b]) + bytes([c]) for b in (0, 1, 0x7F, 0x80, 0xFE, 0xFF) for c in (0, 0xFF)]
+    df = spark.createDataFrame([(k,) for k in reversed(keys)], "k binary")
+    got = [bytes(r.k) for r in df.repartitionByRange(3, "k").sortWithinPartitions("k").collect()]
+    assert got == sorted(keys)
+
+
+def test_same_table_as_ordo_load(spark, tmp_path):
+    rows = make_rows(600)
+    summary = ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key=KEY, partitions=3)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert ordo._ordo.table_meta(ordo._ordo.Db(str(tmp_path / "spark"), read_only=True), 0) == {
+        "format": "ordered", "key": KEY, "schema": SCHEMA, "rows": 600}
+    assert (summary["rows_in"], summary["rows"], summary["duplicates"], summary["rejected"]) == \
+        (600, 600, 0, 0)
+    assert summary["sst_files"] >= 1 and summary["bytes"] > 0
+    assert leftovers(tmp_path / "spark") == []
+
+
+def test_untagged_and_one_partition(spark, tmp_path):
+    rows = make_rows(50, seed=3)
+    ordo.spark.load(frame(spark, rows, parts=2), str(tmp_path / "spark"), key="id", tag=None,
+                    partitions=1)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", tag=None)
+    assert_same_table(tmp_path / "spark", tmp_path / "cli", tag=None)
+
+
+def dup_rows():
+    # every grp value in each of the three partitions: duplicates of the
+    # key "grp" across partitions
+    return [(i, i % 7, "r%d" % i, float(i), make_rows(1)[0][4]) for i in range(42)]
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_duplicates_kept_in_input_order(spark, tmp_path, policy):
+    rows = dup_rows()
+    summary = ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="grp",
+                              on_duplicate=policy)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="grp", on_duplicate=policy)
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert (summary["rows_in"], summary["rows"], summary["duplicates"]) == (42, 7, 35)
+
+
+def test_duplicates_across_partitions_refused(spark, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, dup_rows()), str(db), key="grp")
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.partition is not None
+    assert "input partition" in str(e.value)
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_bad_row_in_one_partition(spark, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    rows = make_rows(90)
+    rows[75] = (rows[75][0], 100000, *rows[75][2:])  # partition 2 of 3: no smallint
+    schema = SCHEMA.replace("grp integer", "grp smallint")
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, rows), str(db), key=KEY, schema=schema)
+    assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+    assert e.value.partition == 2
+    assert e.value.line == 16  # the 16th row of partition 2
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_existing_table_refused_before_spark_runs(spark, tmp_path):
+    db = seeded_db(tmp_path)
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, make_rows(5)), str(db), key=KEY, tag=5)
+    assert e.value.status == "ORDO_ERR_TABLE_EXISTS"
+
+
+@pytest.mark.parametrize("phase", ["encode", "write"])
+def test_killed_worker_leaves_nothing(spark, tmp_path, monkeypatch, phase):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    # test-only: the Python worker of partition 1 ends itself (os._exit)
+    monkeypatch.setenv("ORDO_TEST_CRASH", phase + ":1")
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, make_rows(300)), str(db), key=KEY, partitions=3)
+    assert e.value.status == "ORDO_ERR_IO"
+    assert e.value.partition == 1
+    assert raw(db) == before
+    assert leftovers(db) == []
+    # the session still works
+    monkeypatch.delenv("ORDO_TEST_CRASH")
+    ordo.spark.load(frame(spark, make_rows(30)), str(db), key=KEY)
+    assert ordo.scan(str(db)).num_rows == 30
