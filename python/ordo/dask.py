@@ -30,6 +30,7 @@ files are removed, and ordo.Error is raised with .status and, where known,
 """
 import glob
 import os
+import re
 import time
 import uuid
 
@@ -65,24 +66,28 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
     crash = _cluster.crash_point()
+    # task names that say the partition (a lost worker's error names its task)
+    name = "ordo-%s-%%s-%%d" % uuid.uuid4().hex
     sources = None
     if _is_paths(data):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
         sources = _expand(data)
         meta = _csv_meta(key, schema, format)
-        inputs = [dask.delayed(_csv_part)(p, i, meta, format, header, crash)
+        inputs = [dask.delayed(_csv_part)(p, i, meta, format, header, crash,
+                                          dask_key_name=name % ("encode", i))
                   for i, p in enumerate(sources)]
     else:
         meta = _frame_meta(data, key, schema, format)
-        inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash)
+        inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
+                                            dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]
 
     target = _cluster.Target(db, tag, tmp_dir)
     try:
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "sources": sources}
-        parts = _run(inputs, options, crash, _client(client))
+        parts = _run(inputs, options, crash, _client(client), name)
         summary = target.ingest(parts, meta, format)
     except BaseException:
         target.remove_dir()
@@ -215,16 +220,23 @@ def _client(client):
         return None  # Dask's local scheduler
 
 
-def _run(inputs, options, crash, client):
+def _run(inputs, options, crash, client, name):
     """Stages 2 and 3; the partitions' infos, or the first failure (by
     partition) once no write task runs any more."""
     import dask
     import dask.dataframe as dd
 
     rows = dd.from_delayed(inputs, meta=_rows_meta(), verify_meta=False)
-    ranges = rows.sort_values(["key", "seq"])
-    tasks = [dask.delayed(_write_part)(p, i, options, crash)
-             for i, p in enumerate(ranges.to_delayed())]
+    try:
+        # sort_values computes the key quantiles (stage 1 runs) right here
+        ranges = rows.sort_values(["key", "seq"])
+        parts = ranges.to_delayed()
+    except Error:
+        raise
+    except Exception as e:
+        raise _engine_error(e) from e
+    tasks = [dask.delayed(_write_part)(p, i, options, crash, dask_key_name=name % ("write", i))
+             for i, p in enumerate(parts)]
     if client is None:
         try:
             return list(dask.compute(*tasks))
@@ -237,12 +249,13 @@ def _run(inputs, options, crash, client):
     futures = client.compute(tasks)
     try:
         distributed.wait(futures)  # every write task ended: none adds a file after this
-        for f in futures:
-            if f.status == "error":
-                e = f.exception()
-                if isinstance(e, Error):
-                    raise e
-                raise _engine_error(e) from e
+        failed = [f.exception() for f in futures if f.status == "error"]
+        if failed:
+            # ordo's own error first, then one that names a partition (a lost
+            # worker fails every task it held, upstream ones too)
+            errors = [_engine_error(e) for e in failed]
+            errors.sort(key=lambda e: (e.status == "ORDO_ERR_IO", e.partition is None))
+            raise errors[0]
         return client.gather(futures)
     finally:
         client.cancel(futures)
@@ -257,5 +270,7 @@ def _engine_error(e):
     if inner is not None:
         return inner
     text = str(e).strip().splitlines()
+    m = re.search(r"ordo-[0-9a-f]+-(?:encode|write)-(\d+)", str(e))
     return _cluster.error("ORDO_ERR_IO", "the Dask computation failed (%s: %s); the database is "
-                          "unchanged" % (type(e).__name__, text[0] if text else ""))
+                          "unchanged" % (type(e).__name__, text[0] if text else ""),
+                          partition=int(m.group(1)) if m else None)
