@@ -31,6 +31,9 @@ static int grow_put(grow *g, const void *src, size_t n)
     return 1;
 }
 
+/* Never NULL: "y#" makes None of a NULL pointer. */
+static const char *bytes_of(const grow *g) { return g->p ? g->p : ""; }
+
 static int grow_i64(grow *g, int64_t v) { return grow_put(g, &v, sizeof v); }
 
 /* What a call gathers: back-to-back keys and values with int64 offsets,
@@ -136,9 +139,10 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     if (s != ORDO_OK)
         ordo__py_raise(s, &e);
     else
-        r = Py_BuildValue("ny#y#y#y#y#", (Py_ssize_t)g.rows, g.keys.p, (Py_ssize_t)g.keys.len,
-                          g.koff.p, (Py_ssize_t)g.koff.len, g.vals.p, (Py_ssize_t)g.vals.len,
-                          g.voff.p, (Py_ssize_t)g.voff.len, g.lines.p, (Py_ssize_t)g.lines.len);
+        r = Py_BuildValue("ny#y#y#y#y#", (Py_ssize_t)g.rows, bytes_of(&g.keys),
+                          (Py_ssize_t)g.keys.len, bytes_of(&g.koff), (Py_ssize_t)g.koff.len,
+                          bytes_of(&g.vals), (Py_ssize_t)g.vals.len, bytes_of(&g.voff),
+                          (Py_ssize_t)g.voff.len, bytes_of(&g.lines), (Py_ssize_t)g.lines.len);
     gathered_free(&g);
     if (view.obj)
         PyBuffer_Release(&view);

@@ -161,3 +161,60 @@ def test_killed_worker_leaves_nothing(client, tmp_path, monkeypatch, phase):
     client.wait_for_workers(2)
     ordo.dask.load(frame(make_rows(30)), str(db), key=KEY, client=client)
     assert ordo.scan(str(db)).num_rows == 30
+
+
+def test_empty_input_makes_an_empty_table(client, tmp_path):
+    f = frame(make_rows(10))
+    ordo.dask.load(f[f.id > 10**9], str(tmp_path / "dask"), key=KEY, client=client)
+    write_csv(tmp_path / "empty.csv", [])
+    ordo.dask.load([str(tmp_path / "empty.csv")], str(tmp_path / "dask-csv"), key=KEY,
+                   schema=SCHEMA, client=client)
+    cli_load(tmp_path / "empty.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask-csv", tmp_path / "cli")
+
+
+def test_shared_folder_option(client, tmp_path):
+    # tmp_dir: where a real cluster's shared filesystem is; emptied after
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    rows = make_rows(100)
+    ordo.dask.load(frame(rows), str(tmp_path / "dask"), key=KEY, client=client,
+                   tmp_dir=str(shared))
+    assert list(shared.iterdir()) == []
+    with pytest.raises(ordo.Error):
+        ordo.dask.load(frame(dup_rows()), str(tmp_path / "dask2"), key="grp", client=client,
+                       tmp_dir=str(shared))
+    assert list(shared.iterdir()) == []
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+
+
+def test_local_scheduler_without_a_client(tmp_path):
+    # a fresh process has no distributed client: Dask's own threads run it
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "local.py"
+    script.write_text("import sys\nimport ordo.dask\nimport test_dask as t\n"
+                      "print(ordo.dask.load(t.frame(t.make_rows(200)), sys.argv[1], "
+                      "key=t.KEY)['rows'])\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, str(script), str(tmp_path / "local")], env=env,
+                         check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "200"
+    write_csv(tmp_path / "rows.csv", make_rows(200))
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "local", tmp_path / "cli")
+
+
+def test_import_ordo_imports_neither_engine():
+    import subprocess
+    import sys
+
+    code = "import sys, ordo; print('pyspark' in sys.modules, 'dask' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "False"]

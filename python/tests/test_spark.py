@@ -133,3 +133,22 @@ def test_killed_worker_leaves_nothing(spark, tmp_path, monkeypatch, phase):
     monkeypatch.delenv("ORDO_TEST_CRASH")
     ordo.spark.load(frame(spark, make_rows(30)), str(db), key=KEY)
     assert ordo.scan(str(db)).num_rows == 30
+
+
+def test_empty_frame_makes_an_empty_table(spark, tmp_path):
+    ordo.spark.load(spark.createDataFrame([], SPARK_SCHEMA), str(tmp_path / "spark"), key=KEY)
+    write_csv(tmp_path / "empty.csv", [])
+    cli_load(tmp_path / "empty.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_shared_folder_option(spark, tmp_path):
+    # tmp_dir: where a real cluster's shared filesystem is; emptied after
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    rows = make_rows(100)
+    ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key=KEY, tmp_dir=str(shared))
+    assert list(shared.iterdir()) == []
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
