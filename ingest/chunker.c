@@ -147,6 +147,8 @@ int ordo__input_chunk(ordo__input *in, ordo__chunk *ch)
     b->len = split;
     ch->first_line = in->line;
     ch->first = in->line == 1;
-    in->line += count_newlines(b->data, split);
+    size_t lines = count_newlines(b->data, split);
+    ch->max_rows = lines + 1;
+    in->line += lines;
     return split > 0;
 }

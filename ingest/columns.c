@@ -51,6 +51,7 @@ ordo_status ordo__batchbuf_init(ordo__batchbuf *b, const ordo_schema *s, size_t 
         const ordo_schema_column *sc = &s->cols[c];
         size_t vs = ordo__batchbuf_value_size(sc);
         v->vsize = vs;
+        v->type = sc->type;
         if (ordo__batchbuf_variable(sc->type)) {
             v->values_cap = cap_rows * 16 + 64;
             v->offsets = malloc((cap_rows + 1) * sizeof(int64_t));

@@ -15,6 +15,7 @@ typedef struct ordo__colvec {
     uint8_t *validity; /* all ones until a NULL arrives */
     size_t nulls;
     size_t vsize;      /* ordo__batchbuf_value_size of the column, kept for the hot path */
+    ordo_type type;    /* the schema column's, also for the hot path */
 } ordo__colvec;
 
 typedef struct ordo__batchbuf {

@@ -47,6 +47,15 @@ static int rows_room(ordo__chunk *ch, size_t rows)
     return 1;
 }
 
+/* Room in the per-row arrays for a batch more of rows, so that a row needs
+ * no check of its own; no more than the chunk's lines, though, which a
+ * row of quoted line breaks can outnumber (rows never do). */
+static int batch_room(ordo__chunk *ch)
+{
+    size_t want = ch->rows + ORDO__BATCH_ROWS;
+    return rows_room(ch, want < ch->max_rows ? want : ch->max_rows);
+}
+
 /* Encodes the rows held in kb and appends their keys. */
 static int encode_pending(const ordo__job *j, ordo__chunk *ch)
 {
@@ -60,9 +69,11 @@ static int encode_pending(const ordo__job *j, ordo__chunk *ch)
     ordo_status s = ordo_batch_size(j->fmt, cols, j->key.ncols, n, &total, NULL, &where);
     if (s == ORDO_OK && !ordo__buf_reserve(&ch->keys, total))
         s = ORDO_ERR_OUT_OF_MEMORY;
+    /* the offsets go straight to koff, from 0: moved by the keys before */
+    size_t base = ch->keys.len, *off = ch->koff + ch->rows;
     if (s == ORDO_OK)
-        s = ordo_batch_encode(j->fmt, cols, j->key.ncols, n, (uint8_t *)ch->keys.data + ch->keys.len,
-                              total, ch->tmp_off, &where);
+        s = ordo_batch_encode(j->fmt, cols, j->key.ncols, n, (uint8_t *)ch->keys.data + base,
+                              total, off, &where);
     ordo__batchbuf_clear(b);
     if (s != ORDO_OK) { /* the fields were checked one by one: not expected */
         char msg[sizeof ch->err.message];
@@ -70,8 +81,8 @@ static int encode_pending(const ordo__job *j, ordo__chunk *ch)
                  ordo_status_message(s));
         return fail(ch, s, ch->lines[ch->rows + where.row], 0, msg);
     }
-    for (size_t r = 0; r < n; r++)
-        ch->koff[ch->rows + r + 1] = ch->keys.len + ch->tmp_off[r + 1];
+    for (size_t r = 0; base && r <= n; r++)
+        off[r] += base;
     ch->keys.len += total;
     ch->rows += n;
     if (j->format) { /* the caller's work on these rows, while their keys are in cache */
@@ -150,39 +161,50 @@ static int add_reject(ordo__chunk *ch, const ordo__csv_reader *rd, const ordo_er
     return 1;
 }
 
-/* Parses one row into the key columns and the value; 1, or 0 with e set
- * (a bad row: ORDO_ERR_BAD_INPUT; out of memory). Key fields are checked
- * first, in key order, then the others in table order. */
-static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader *rd, ordo_error *e)
+/* Row r's key fields into kb, in key order; 1, or 0 with e set and
+ * nothing of the row left in kb. The hot loop: nothing else here. */
+static int take_keys(const ordo__job *j, ordo__batchbuf *kb, size_t r, const ordo_csv_field *fl,
+                     ordo_error *e)
 {
-    const ordo_schema *t = j->table;
-    if (rd->nfields != t->ncols) {
-        ordo__field_count_error(rd, t->ncols, e);
-        return 0;
+    const size_t *src = j->src;
+    for (size_t k = 0, n = j->key.ncols; k < n; k++) {
+        const ordo_csv_field *f = &fl[src[k]];
+        const char *why = ordo__field_put_hot(kb, k, r, f->p, f->n, f->quoted);
+        if (why) {
+            ordo__field_error(f, &j->key.cols[k], why, e);
+            ordo__batchbuf_drop_row(kb, r);
+            return 0;
+        }
     }
-    size_t r = ch->kb.rows, at_row = ch->rows + r;
+    return 1;
+}
+
+/* Room for the row's value: the most each field can take. */
+static int value_room(ordo__chunk *ch, const ordo__csv_reader *rd)
+{
     size_t need = 0;
-    if (j->values)
-        for (size_t c = 0; c < t->ncols; c++)
-            need += ORDO_ROW_VALUE_MAX(rd->fields[c].n);
-    if ((at_row + 1 > ch->rows_cap && !rows_room(ch, at_row + 1)) ||
-        (need && !ordo__buf_reserve(&ch->vals, need))) {
+    for (size_t c = 0; c < rd->nfields; c++)
+        need += ORDO_ROW_VALUE_MAX(rd->fields[c].n);
+    return ordo__buf_reserve(&ch->vals, need);
+}
+
+/* take_keys, then the columns that are not key columns checked in table
+ * order, and the row's value; 1, or 0 with e set and nothing of the row
+ * left behind. */
+static int take_all(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader *rd, size_t r,
+                    ordo_error *e)
+{
+    if (j->values && !value_room(ch, rd)) {
         memset(e, 0, sizeof *e);
         e->status = ORDO_ERR_OUT_OF_MEMORY;
         snprintf(e->message, sizeof e->message, "out of memory");
         return 0;
     }
-    for (size_t k = 0; k < j->key.ncols; k++) {
-        const ordo_csv_field *f = &rd->fields[j->src[k]];
-        const char *why = ordo__field_put(&ch->kb, k, r, f->p, f->n, f->quoted);
-        if (why) {
-            ordo__field_error(f, &j->key.cols[k], why, e);
-            ordo__batchbuf_drop_row(&ch->kb, r);
-            return 0;
-        }
-    }
+    if (!take_keys(j, &ch->kb, r, rd->fields, e))
+        return 0;
+    const ordo_schema *t = j->table;
     size_t at = ch->vals.len;
-    for (size_t c = 0; (j->values || j->others) && c < t->ncols; c++) {
+    for (size_t c = 0; c < t->ncols; c++) {
         const ordo_csv_field *f = &rd->fields[c];
         if (!j->is_key[c]) {
             const char *why = ordo__field_put(&ch->vb, c, 0, f->p, f->n, f->quoted);
@@ -197,11 +219,28 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
             at += ordo_row_value_put((uint8_t *)ch->vals.data + at, f->p, f->n,
                                      f->n == 0 && !f->quoted);
     }
-    ch->lines[at_row] = rd->fields[0].line;
-    ch->kcols[at_row] = rd->fields[j->src[0]].column;
     if (j->values)
-        ch->voff[at_row + 1] = ch->vals.len = at;
-    ch->kb.rows++;
+        ch->voff[ch->rows + r + 1] = ch->vals.len = at;
+    return 1;
+}
+
+/* Parses one row into the key columns (and the rest: take_all); 1, or 0
+ * with e set (a bad row: ORDO_ERR_BAD_INPUT; out of memory). Key fields
+ * are checked first, in key order, then the others in table order. The
+ * per-row arrays have room (batch_room). */
+static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader *rd, ordo_error *e)
+{
+    if (rd->nfields != j->ncols) {
+        ordo__field_count_error(rd, j->ncols, e);
+        return 0;
+    }
+    size_t r = ch->kb.rows;
+    if (!(j->rest ? take_all(j, ch, rd, r, e) : take_keys(j, &ch->kb, r, rd->fields, e)))
+        return 0;
+    size_t at_row = ch->rows + r;
+    ch->lines[at_row] = rd->fields[0].line;
+    ch->kcols[at_row] = rd->fields[j->src0].column;
+    ch->kb.rows = r + 1;
     return 1;
 }
 
@@ -219,7 +258,6 @@ static int ready(const ordo__job *j, ordo__chunk *ch)
         return 1;
     if (ordo__batchbuf_init(&ch->kb, &j->key, ORDO__BATCH_ROWS) != ORDO_OK ||
         ordo__batchbuf_init(&ch->vb, j->table, 1) != ORDO_OK ||
-        !(ch->tmp_off = malloc((ORDO__BATCH_ROWS + 1) * sizeof *ch->tmp_off)) ||
         !rows_room(ch, 1024))
         return 0;
     ch->bufs_ready = 1;
@@ -276,6 +314,8 @@ void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch)
     int rc = 0, header = ch->first && j->header;
     size_t row_at = 0, row_line = ch->first_line; /* where the next row starts */
     ordo_error e;
+    if (!batch_room(ch))
+        oom(ch);
     while (!ch->failed && (rc = ordo__csv_next(&rd)) == 1) {
         if (rd.pos - row_at > j->max_row) { /* a long row that does end */
             too_long(j, ch, row_line);
@@ -289,8 +329,8 @@ void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch)
             continue;
         }
         if (take_row(j, ch, &rd, &e)) {
-            if (ch->kb.rows == ORDO__BATCH_ROWS)
-                encode_pending(j, ch);
+            if (ch->kb.rows == ORDO__BATCH_ROWS && encode_pending(j, ch) && !batch_room(ch))
+                oom(ch);
             continue;
         }
         if (e.status == ORDO_ERR_BAD_INPUT && j->skip_bad) {
@@ -317,7 +357,7 @@ void ordo__chunk_free(ordo__chunk *ch)
     ordo__batchbuf_free(&ch->vb);
     free(ch->in.data), free(ch->keys.data), free(ch->vals.data), free(ch->rejtext.data);
     free(ch->output.data);
-    free(ch->koff), free(ch->voff), free(ch->tmp_off), free(ch->lines), free(ch->kcols);
+    free(ch->koff), free(ch->voff), free(ch->lines), free(ch->kcols);
     free(ch->rejects);
     memset(ch, 0, sizeof *ch);
 }

@@ -115,8 +115,11 @@ ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec, or
     }
     for (size_t k = 0; k < j->key.ncols; k++)
         j->is_key[j->src[k] = j->key.cols[k].source] = 1;
+    j->src0 = j->src[0];
+    j->ncols = table->ncols;
+    j->rest = j->values;
     for (size_t c = 0; c < table->ncols; c++)
-        j->others |= !j->is_key[c];
+        j->rest |= !j->is_key[c];
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->work, NULL);
     pthread_cond_init(&e->done, NULL);

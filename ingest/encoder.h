@@ -26,7 +26,9 @@ typedef struct ordo__job {
     ordo_schema key;  /* key.cols[k].source: its table column */
     int *is_key;      /* per table column */
     size_t *src;      /* per key column: its table column (key.cols[k].source, packed) */
-    int others;       /* a column that is not a key column: checked apart */
+    size_t src0;      /* src[0]: the field whose column each row reports */
+    size_t ncols;     /* table->ncols: the fields a row has */
+    int rest;         /* a column that is not a key column, or values: per-row work past the keys */
     ordo_format fmt;
     int header, values, values_all, skip_bad;
     size_t max_row;
@@ -39,13 +41,14 @@ typedef struct ordo__chunk {
     ordo__bytes in;     /* the rows */
     int too_long;       /* instead: the start of a row longer than the limit */
     size_t first_line;  /* the line the rows start on */
+    size_t max_rows;    /* rows it may hold at most: its line ends, and one */
     int first;          /* the input's first chunk: it holds the header */
     /* results */
     ordo__batchbuf kb;  /* key columns of rows not yet encoded */
     ordo__batchbuf vb;  /* one row, for checking the other columns */
     int bufs_ready;
     ordo__bytes keys, vals, rejtext;
-    size_t *koff, *voff, *tmp_off;
+    size_t *koff, *voff;
     uint64_t *lines, *kcols;
     size_t rows, rows_cap;  /* rows encoded; room of the per-row arrays */
     ordo_reject *rejects;

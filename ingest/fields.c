@@ -12,36 +12,13 @@ const char ordo__out_of_memory[] = "out of memory";
 
 static const char *put_record(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n);
 
-/* Not inlined: ordo__field_put's fast path must stay a small function. */
-static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
-    __attribute__((noinline));
+/* Not inlined: ordo__field_put_hot, inlined in loops, must stay small. */
+const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
+                                int quoted) __attribute__((noinline));
 
-/* The commonest types here, in a function small enough to stay cheap to
- * call; every other type, and NULL, through put_any. */
 const char *ordo__field_put(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
 {
-    ordo_type t = b->s->cols[c].type;
-    const char *e;
-    if ((n == 0 && !quoted) || (t != ORDO_TYPE_INT64 && t != ORDO_TYPE_INT32 && t != ORDO_TYPE_FLOAT64))
-        return put_any(b, c, r, s, n, quoted);
-    void *slot = ordo__batchbuf_slot(b, c, r);
-    if (t == ORDO_TYPE_FLOAT64) {
-        double v = 0;
-        if (!(e = ordo__pg_parse_double(s, n, &v)))
-            memcpy(slot, &v, 8);
-        return e;
-    }
-    int64_t i = 0;
-    if (t == ORDO_TYPE_INT64) {
-        if (!(e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
-            memcpy(slot, &i, 8);
-        return e;
-    }
-    if (!(e = ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
-        int32_t v = (int32_t)i;
-        memcpy(slot, &v, 4);
-    }
-    return e;
+    return ordo__field_put_hot(b, c, r, s, n, quoted);
 }
 
 /* numeric's NaN and infinities in every spelling PostgreSQL's numeric_in
@@ -299,7 +276,8 @@ static const char *put_enum(const ordo_schema_column *sc, const char *s, size_t 
     return "not a label of the enum";
 }
 
-static const char *put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted)
+const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
+                                int quoted)
 {
     const ordo_schema_column *sc = &b->s->cols[c];
     if (n == 0 && !quoted) {

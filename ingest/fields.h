@@ -5,6 +5,9 @@
 
 #include "columns.h"
 #include "csv.h"
+#include "pgtext.h"
+
+#include <string.h>
 
 /* The message of a failed allocation: compare the pointer. */
 extern const char ordo__out_of_memory[];
@@ -13,6 +16,39 @@ extern const char ordo__out_of_memory[];
  * (ordo__out_of_memory when memory ran out). An unquoted empty field is
  * NULL; `quoted` marks text written in quotes. */
 const char *ordo__field_put(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n, int quoted);
+/* The same for NULL and every type but bigint, integer and double. */
+const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
+                                int quoted);
+
+/* ordo__field_put for a loop over a row's fields: the commonest types are
+ * parsed in place, which saves a call per field; the rest go through the
+ * call. */
+static inline const char *ordo__field_put_hot(ordo__batchbuf *b, size_t c, size_t r, const char *s,
+                                              size_t n, int quoted)
+{
+    ordo__colvec *v = &b->cols[c]; /* type and values side by side: no trip to the schema */
+    ordo_type t = v->type;
+    const char *e;
+    if ((n == 0 && !quoted) || (t != ORDO_TYPE_INT64 && t != ORDO_TYPE_INT32 && t != ORDO_TYPE_FLOAT64))
+        return ordo__field_put_any(b, c, r, s, n, quoted);
+    if (t == ORDO_TYPE_FLOAT64) {
+        double d = 0;
+        if (!(e = ordo__pg_parse_double(s, n, &d)))
+            memcpy(v->values + 8 * r, &d, 8);
+        return e;
+    }
+    int64_t i = 0;
+    if (t == ORDO_TYPE_INT64) {
+        if (!(e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
+            memcpy(v->values + 8 * r, &i, 8);
+        return e;
+    }
+    if (!(e = ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
+        int32_t i32 = (int32_t)i;
+        memcpy(v->values + 4 * r, &i32, 4);
+    }
+    return e;
+}
 
 /* 1 when the row holds the schema's column names in order; else 0 with
  * err's status, position and message (not its file). */

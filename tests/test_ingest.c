@@ -857,6 +857,74 @@ static void encoder_rejects_values(void **state)
     ordo_schema_free(&table);
 }
 
+/* Short rows: several key batches per chunk, each row's line, key column
+ * and value right across them (a key spec that reorders, values, some rows
+ * over two lines). */
+static void encoder_short_rows(void **state)
+{
+    (void)state;
+    enum { ROWS = 50000 };
+    size_t cap = (size_t)ROWS * 32, len = 0;
+    char *csv = malloc(cap);
+    uint64_t *lines = malloc(ROWS * sizeof *lines), line = 1;
+    for (size_t i = 0; i < ROWS; i++) {
+        lines[i] = line;
+        int two = i % 5 == 2; /* c over two lines */
+        len += (size_t)snprintf(csv + len, cap - len, two ? "%zu,k%zu,\"x\ny\"\n" : "%zu,k%zu,v\n",
+                                i, i % 97);
+        line += two ? 2 : 1;
+    }
+    ordo_schema table, key;
+    ordo_error e;
+    assert_status(ordo_schema_parse("a integer, b text, c text", ORDO_FORMAT_ORDERED, &table, &e),
+                  ORDO_OK);
+    assert_status(ordo_schema_key(&table, "b, a", ORDO_FORMAT_ORDERED, &key, &e), ORDO_OK);
+    keyset want = reference_keys(csv, len, &table, &key, ORDO_FORMAT_ORDERED, 0);
+    assert_int_equal(want.rows, ROWS);
+    for (size_t t = 0; t < NTHREADS; t++) {
+        ordo_encoder_options o = {0};
+        o.threads = thread_counts[t];
+        o.values = 1;
+        o.format = t % 2 ? line_and_key : NULL;
+        ordo_encoder *enc;
+        assert_status(ordo_encoder_open(&table, "b, a", ORDO_FORMAT_ORDERED, &o, &enc, &e),
+                      ORDO_OK);
+        assert_status(ordo_encoder_input_mem(enc, csv, len, &e), ORDO_OK);
+        const ordo_encoder_batch *b;
+        size_t at = 0;
+        while (ordo_encoder_next(enc, &b, &e) == ORDO_OK && b) {
+            for (size_t r = 0; r < b->rows; r++, at++) {
+                assert_true(at < ROWS);
+                size_t n = b->key_offsets[r + 1] - b->key_offsets[r];
+                assert_int_equal(n, want.offs[at + 1] - want.offs[at]);
+                assert_memory_equal(b->keys + b->key_offsets[r], want.keys + want.offs[at], n);
+                assert_int_equal(b->lines[r], lines[at]);
+                char a[24];
+                assert_int_equal(b->key_columns[r], (size_t)snprintf(a, sizeof a, "%zu", at) + 2);
+                const uint8_t *p = b->values + b->value_offsets[r],
+                              *end = b->values + b->value_offsets[r + 1], *text;
+                int is_null;
+                assert_status(ordo_row_value_next(&p, end, &text, &n, &is_null), ORDO_OK);
+                assert_false(is_null);
+                if (at % 5 == 2) {
+                    assert_int_equal(n, 3);
+                    assert_memory_equal(text, "x\ny", 3);
+                } else {
+                    assert_int_equal(n, 1);
+                    assert_memory_equal(text, "v", 1);
+                }
+                assert_ptr_equal(p, end);
+            }
+        }
+        assert_int_equal(at, ROWS);
+        ordo_encoder_close(enc);
+    }
+    keyset_free(&want);
+    ordo_schema_free(&key);
+    ordo_schema_free(&table);
+    free(csv), free(lines);
+}
+
 int main(void)
 {
     seed = t_seed();
@@ -865,6 +933,7 @@ int main(void)
         cmocka_unit_test(text_roundtrip), cmocka_unit_test(text_forms),
         cmocka_unit_test(rows_values),    cmocka_unit_test(encoder_keys),
         cmocka_unit_test(encoder_errors), cmocka_unit_test(encoder_rejects_values),
+        cmocka_unit_test(encoder_short_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,6 +52,8 @@ def _arrow_column(obj):
     chunked one is combined first (one copy)."""
     if hasattr(obj, "combine_chunks"):  # a pyarrow ChunkedArray
         obj = obj.combine_chunks()
+    if hasattr(obj, "dictionary_decode"):  # pyarrow dictionary (pandas categorical)
+        obj = obj.dictionary_decode()
     schema, array = obj.__arrow_c_array__()
     return ("arrow", schema, array)
 
@@ -108,6 +110,20 @@ def _columns(data):
     return names, descs
 
 
+def _decode_dictionaries(data):
+    """A pyarrow Table or RecordBatch with its dictionary columns decoded
+    (the other columns stay as they are); other data as it is."""
+    if not type(data).__module__.startswith("pyarrow") or not hasattr(data, "schema"):
+        return data
+    import pyarrow as pa
+
+    fields = list(data.schema)
+    if not any(pa.types.is_dictionary(f.type) for f in fields):
+        return data
+    return data.cast(pa.schema([f.with_type(f.type.value_type)
+                                if pa.types.is_dictionary(f.type) else f for f in fields]))
+
+
 def encode(data, key, *, schema=None, format="ordered", values=False):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
@@ -120,7 +136,11 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
       stored value (SPEC.md §15.2: per column a LEB128 length + 1, 0 for
       NULL, then PostgreSQL's text of the value as ordo_text_print gives it):
       the non-key columns in schema order for ``ordered``, every column for
-      the LexKey formats; else None;
+      the LexKey formats; else None. The text is the value's as the ordered
+      format keeps it, printed back: numeric without trailing zeros
+      (``1.50`` -> ``1.5``), floats in their shortest form (``100``),
+      timestamps in microseconds (also in the LexKey formats, whose keys
+      keep nanoseconds), timestamptz in UTC (``+00``);
     - ``schema_text``: the table's schema in ordo's syntax (``schema`` as
       given, or derived from the data's types), what ``ordo load --schema``
       takes;
@@ -142,14 +162,12 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
     if type(data).__name__ == "DataFrame" and type(data).__module__.startswith("pandas"):
         names, descs = _columns(data)
         return _ordo.encode_columns(names, descs, key, schema, format, values)
+    data = _decode_dictionaries(data)
     if hasattr(data, "__arrow_c_stream__"):
         return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values)
-    if hasattr(data, "__arrow_c_array__"):
-        import pyarrow as pa  # a struct array as a one-batch table
-
-        batch = pa.record_batch(data)
-        return _ordo.encode_stream(pa.Table.from_batches([batch]).__arrow_c_stream__(), key,
-                                   schema, format, values)
+    if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
+        schema_capsule, array_capsule = data.__arrow_c_array__()
+        return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values)
     raise TypeError("data: expected a pyarrow Table or RecordBatch, an object with the Arrow "
                     "PyCapsule interface, a pandas DataFrame or a dict of columns, got %s"
                     % type(data).__name__)
@@ -186,8 +204,10 @@ def encode_keys(data, key, *, schema=None, format="ordered"):
     dtype (Float64) or None for a missing value.
 
     Timestamps: the ordered format keeps PostgreSQL's microseconds
-    (nanoseconds round half up, as PostgreSQL rounds the text); the LexKey
-    formats keep nanoseconds.
+    (nanoseconds round half up, as PostgreSQL rounds the text; so do the
+    nanoseconds of an Arrow time64[ns]); the LexKey formats keep
+    nanoseconds. Extra columns of types ordo has no type for must be left
+    out of data (the schema describes every column).
 
     The keys are byte-identical to ``ordo encode --schema S --format F`` on
     the same rows written as CSV in PostgreSQL's text forms, where S holds

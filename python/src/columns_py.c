@@ -284,7 +284,7 @@ const char *ordo__py_src_type(const ordo__py_src *src)
 /* ------------------------------------------------------ conversions */
 
 typedef struct {
-    char kind; /* 'i', 'u', 'f' */
+    char kind; /* 'i', 'u', 'f', or 'X' for a Python int too large for any type */
     int64_t i;
     uint64_t u;
     double d;
@@ -345,6 +345,8 @@ static num num_at(const void *vals, numkind k, size_t i)
  * or why it does not fit. */
 static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t r)
 {
+    if (v.kind == 'X') /* a Python int past every double */
+        return "out of range";
     if (t.kind == 'f') {
         double d = v.kind == 'f' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
         if (t.width == 4) {
@@ -369,7 +371,7 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
         if (v.d < -9223372036854775808.0 || v.d >= 18446744073709551616.0)
             return "out of range";
         neg = v.d < 0;
-        mag = neg ? (uint64_t)(-(v.d + 1)) + 1 : (uint64_t)v.d;
+        mag = (uint64_t)(neg ? -v.d : v.d); /* exact: an integral double below 2^64 */
     } else if (v.kind == 'u') {
         mag = v.u;
     } else {
@@ -639,6 +641,11 @@ static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size
         } else {
             memcpy(&buf, view + 8, 4);
             memcpy(&at, view + 12, 4);
+            if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf]) {
+                PyErr_Format(PyExc_ValueError, "column '%s', row %zu: a malformed Arrow view",
+                             src->name, i);
+                return -1;
+            }
             *s = (const char *)a->buffers[2 + buf] + at;
         }
         return 0;
@@ -679,6 +686,15 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     if (src->schema->dictionary)
         return unsupported(src, "a dictionary-encoded array", sc);
+    if (strcmp(f, "n")) { /* the buffers the layout needs: an error, not a crash */
+        int64_t need = is_arrow_string(f) ? 3 : 2;
+        if (a->n_buffers < need || !a->buffers ||
+            (n && (!a->buffers[1] || (need == 3 && f[0] != 'v' && !a->buffers[2])))) {
+            PyErr_Format(PyExc_ValueError, "column '%s': a malformed Arrow array (buffers "
+                         "missing)", src->name);
+            return -1;
+        }
+    }
     numkind k = arrow_numkind(f), t = target_numkind(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
         uint8_t *z = ordo__py_scratch_alloc(sx, (n + 1) * 32);
@@ -760,7 +776,10 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
             for (size_t i = 0; i < n; i++) {
                 const char *s;
                 size_t len = 0;
-                arrow_text_at(src, i, &s, &len, NULL);
+                if (arrow_text_at(src, i, &s, &len, NULL) < 0) {
+                    free(v.off), free(v.data);
+                    return -1;
+                }
                 if (!var_push(&v, i, s ? s : "", s ? len : 0)) {
                     free(v.off), free(v.data);
                     return oom();
@@ -1049,17 +1068,99 @@ static int py_num(PyObject *o, num *v)
         v->kind = 'i', v->i = x;
     } else if (overflow > 0) {
         unsigned long long u = PyLong_AsUnsignedLongLong(ix);
-        if (PyErr_Occurred()) { /* past 64 bits: out of every range */
+        if (PyErr_Occurred()) { /* past 64 bits: a double, if it fits one */
             PyErr_Clear();
-            v->kind = 'f', v->d = INFINITY;
+            v->kind = 'f', v->d = PyLong_AsDouble(ix);
         } else {
             v->kind = 'u', v->u = u;
         }
     } else {
-        v->kind = 'f', v->d = -INFINITY;
+        v->kind = 'f', v->d = PyLong_AsDouble(ix);
+    }
+    if (v->kind == 'f' && v->d == -1.0 && PyErr_Occurred()) { /* past every double */
+        PyErr_Clear();
+        v->kind = 'X';
     }
     Py_DECREF(ix);
     return 1;
+}
+
+/* Days from 1970-01-01 to a proleptic Gregorian date. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* Dates and datetimes read from the objects (not through their text): 0,
+ * -1 with an exception, or 1 when the column holds something else (a
+ * naive datetime for a timestamptz, say), left to the text path. */
+static int seq_instants(const ordo__py_src *src, const ordo_schema_column *sc,
+                        ordo__py_scratch *sx, ordo_column *col)
+{
+    size_t n = src->length;
+    PyObject **items = PySequence_Fast_ITEMS(src->seq);
+    int date = sc->sql == ORDO_SQL_DATE, tz = sc->sql == ORDO_SQL_TIMESTAMPTZ;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        if (o == Py_None)
+            continue;
+        if (date ? !PyDate_Check(o) || PyDateTime_Check(o)
+                 : !PyDateTime_Check(o) || (PyDateTime_DATE_GET_TZINFO(o) != Py_None) != tz)
+            return 1;
+    }
+    void *dst = fixed_scratch(sx, n, date ? 4 : 8);
+    uint8_t *validity = NULL;
+    if (!dst)
+        return oom();
+    for (size_t i = 0; i < n; i++) {
+        PyObject *o = items[i];
+        if (o == Py_None) {
+            if (!validity && !(validity = new_validity(sx, n)))
+                return oom();
+            set_null(validity, i);
+            continue;
+        }
+        int64_t days = days_from_civil(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
+                                       PyDateTime_GET_DAY(o));
+        if (date) { /* days since 1970 for LexKey (its day unit), since 2000 for ordered */
+            ((int32_t *)dst)[i] = (int32_t)(sc->type == ORDO_TYPE_DATE ? days - PG_EPOCH_DAYS : days);
+            continue;
+        }
+        int64_t us = days * INT64_C(86400000000) +
+                     PyDateTime_DATE_GET_HOUR(o) * INT64_C(3600000000) +
+                     PyDateTime_DATE_GET_MINUTE(o) * INT64_C(60000000) +
+                     PyDateTime_DATE_GET_SECOND(o) * INT64_C(1000000) +
+                     PyDateTime_DATE_GET_MICROSECOND(o);
+        if (tz) { /* the instant: local time minus its offset */
+            PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL);
+            if (!off)
+                return -1;
+            if (!PyDelta_Check(off)) {
+                Py_DECREF(off);
+                return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                            "column '%s', row %zu: a datetime without a UTC "
+                                            "offset",
+                                            src->name, i);
+            }
+            us -= PyDateTime_DELTA_GET_DAYS(off) * INT64_C(86400000000) +
+                  PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
+                  PyDateTime_DELTA_GET_MICROSECONDS(off);
+            Py_DECREF(off);
+        }
+        /* years 1 to 9999, give or take a day: within PostgreSQL's range;
+         * LexKey's nanoseconds are checked by the batch API */
+        ((int64_t *)dst)[i] = sc->type == ORDO_TYPE_TIME ? us : us - PG_EPOCH_US;
+    }
+    col->values = dst;
+    col->validity = validity;
+    if (sc->type == ORDO_TYPE_TIME)
+        col->time_unit = date ? ORDO_UNIT_DAY32 : ORDO_UNIT_US;
+    return 0;
 }
 
 static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
@@ -1069,7 +1170,10 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
     PyObject **items = PySequence_Fast_ITEMS(src->seq);
     uint8_t *validity = NULL;
     numkind t = target_numkind(sc->type);
-    if (t.kind) {
+    int strings = 0; /* numbers written as text are read as the CLI reads them */
+    for (size_t i = 0; t.kind && i < n && !strings; i++)
+        strings = PyUnicode_Check(items[i]);
+    if (t.kind && !strings) {
         uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
         if (!dst)
             return oom();
@@ -1133,14 +1237,19 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
         free(v.off), free(v.data);
         return oom();
     }
+    if (sc->sql == ORDO_SQL_DATE || sc->sql == ORDO_SQL_TIMESTAMP ||
+        sc->sql == ORDO_SQL_TIMESTAMPTZ) {
+        int rc = seq_instants(src, sc, sx, col);
+        if (rc <= 0)
+            return rc;
+    }
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(src, sc, sx, col, seq_text_at);
 }
 
-int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo_format fmt,
-                    ordo__py_scratch *sx, ordo_column *col)
+int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo__py_scratch *sx,
+                    ordo_column *col)
 {
-    (void)fmt;
     memset(col, 0, sizeof *col);
     col->type = sc->type;
     col->order = sc->order;

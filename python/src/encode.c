@@ -37,49 +37,6 @@ static void job_free(job *j)
     ordo_buf_free(&j->text);
 }
 
-/* A name as it is written in a schema: bare when it is an identifier. */
-static int append_name(ordo_buf *b, const char *name)
-{
-    if (strchr(name, '"')) {
-        PyErr_Format(PyExc_ValueError, "column name '%s': ordo schemas cannot name a column "
-                     "with a double quote", name);
-        return -1;
-    }
-    int bare = (isalpha((unsigned char)name[0]) || name[0] == '_');
-    for (const char *p = name; bare && *p; p++)
-        bare = isalnum((unsigned char)*p) || *p == '_';
-    ordo_status s = ORDO_OK;
-    size_t n = strlen(name);
-    char *q = malloc(n + 3);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (bare)
-        memcpy(q, name, n + 1);
-    else
-        q[0] = '"', memcpy(q + 1, name, n), q[n + 1] = '"', q[n + 2] = 0;
-    size_t len = strlen(q);
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = (b->len + len + 1) * 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            s = ORDO_ERR_OUT_OF_MEMORY;
-        else
-            b->data = d, b->cap = cap;
-    }
-    if (s == ORDO_OK) {
-        memcpy(b->data + b->len, q, len + 1);
-        b->len += len;
-    }
-    free(q);
-    if (s != ORDO_OK) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
 static int append_str(ordo_buf *b, const char *s)
 {
     size_t len = strlen(s);
@@ -95,6 +52,22 @@ static int append_str(ordo_buf *b, const char *s)
     memcpy(b->data + b->len, s, len + 1);
     b->len += len;
     return 0;
+}
+
+/* A name as it is written in a schema: bare when it is an identifier. */
+static int append_name(ordo_buf *b, const char *name)
+{
+    if (strchr(name, '"')) {
+        PyErr_Format(PyExc_ValueError, "column name '%s': ordo schemas cannot name a column "
+                     "with a double quote", name);
+        return -1;
+    }
+    int bare = isalpha((unsigned char)name[0]) || name[0] == '_';
+    for (const char *p = name; bare && *p; p++)
+        bare = isalnum((unsigned char)*p) || *p == '_';
+    if (bare)
+        return append_str(b, name);
+    return append_str(b, "\"") < 0 || append_str(b, name) < 0 || append_str(b, "\"") < 0 ? -1 : 0;
 }
 
 static PyObject *raise_schema(ordo_status s, const ordo_error *e, const char *what)
@@ -212,12 +185,12 @@ static int batch_error(ordo_status s, const ordo_batch_error *where, const ordo_
                                 table->cols[tc].name, where->row, ordo_status_message(s));
 }
 
-/* Encodes ncols columns of n rows in fmt, appending the keys to kb; the
- * offsets go to koff (n + 1, relative). table_col maps the batch's columns
- * to table columns for errors. */
+/* Encodes ncols columns of n rows in fmt, appending the keys to kb (read
+ * in place, no copy); offsets (n + 1, scratch) receives them relative to
+ * the batch. table_col maps the batch's columns to table columns, for
+ * errors. */
 static int encode_into(const job *j, ordo_format fmt, const ordo_column *cols, size_t ncols,
-                       size_t n, uint8_t **out, size_t *offsets, const size_t *table_col,
-                       ordo__py_scratch *sx)
+                       size_t n, ordo__py_keybuf *kb, size_t *offsets, const size_t *table_col)
 {
     size_t total = 0;
     ordo_batch_error where = {0, 0};
@@ -227,16 +200,19 @@ static int encode_into(const job *j, ordo_format fmt, const ordo_column *cols, s
     Py_END_ALLOW_THREADS
     if (s != ORDO_OK)
         return batch_error(s, &where, &j->table, table_col);
-    *out = ordo__py_scratch_alloc(sx, total);
-    if (!*out) {
+    if (!ordo__py_keybuf_reserve(kb, total, n)) {
         PyErr_NoMemory();
         return -1;
     }
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_batch_encode(fmt, cols, ncols, n, *out, total, offsets, &where);
+    s = ordo_batch_encode(fmt, cols, ncols, n, kb->data + kb->len, total, offsets, &where);
     Py_END_ALLOW_THREADS
     if (s != ORDO_OK)
         return batch_error(s, &where, &j->table, table_col);
+    for (size_t r = 0; r < n; r++)
+        kb->off[kb->n + r + 1] = (int64_t)(kb->len + offsets[r + 1]);
+    kb->len += total;
+    kb->n += n;
     return 0;
 }
 
@@ -256,24 +232,14 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
     for (size_t k = 0; k < nk; k++) {
         size_t c = j->key.cols[k].source;
         tcol[k] = c;
-        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], j->fmt, &sx, &cols[k]) < 0)
+        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], &sx, &cols[k]) < 0)
             goto out;
     }
     ordo__py_last_ncols = nk < ORDO__PY_DEBUG_COLS ? nk : ORDO__PY_DEBUG_COLS;
     for (size_t k = 0; k < ordo__py_last_ncols; k++)
         ordo__py_last_values[k] = cols[k].values;
-    uint8_t *keys = NULL;
-    if (encode_into(j, j->fmt, cols, nk, n, &keys, offsets, tcol, &sx) < 0)
+    if (encode_into(j, j->fmt, cols, nk, n, &j->keys, offsets, tcol) < 0)
         goto out;
-    if (!ordo__py_keybuf_reserve(&j->keys, offsets[n], n)) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    memcpy(j->keys.data + j->keys.len, keys, offsets[n]);
-    for (size_t r = 0; r < n; r++)
-        j->keys.off[j->keys.n + r + 1] = (int64_t)(j->keys.len + offsets[r + 1]);
-    j->keys.len += offsets[n];
-    j->keys.n += n;
     if (!j->values) {
         rc = 0;
         goto out;
@@ -286,8 +252,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         if (j->fmt == ORDO_FORMAT_ORDERED && j->is_key[c])
             continue;
         tcol[nv] = c;
-        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], ORDO_FORMAT_ORDERED, &sx,
-                            &cols[nv]) < 0)
+        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], &sx, &cols[nv]) < 0)
             goto out;
         nv++;
     }
@@ -302,9 +267,12 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         rc = 0;
         goto out;
     }
-    uint8_t *row_keys = NULL;
-    if (encode_into(j, ORDO_FORMAT_ORDERED, cols, nv, n, &row_keys, offsets, tcol, &sx) < 0)
+    ordo__py_keybuf rows = {0}; /* the value columns' ordered keys, row by row */
+    if (encode_into(j, ORDO_FORMAT_ORDERED, cols, nv, n, &rows, offsets, tcol) < 0) {
+        ordo__py_keybuf_free(&rows);
         goto out;
+    }
+    const uint8_t *row_keys = rows.data;
     for (size_t r = 0; r < n; r++) {
         ordo_key_reader rd;
         ordo_key_reader_init(&rd, row_keys + offsets[r], offsets[r + 1] - offsets[r]);
@@ -316,10 +284,12 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
             if (s != ORDO_OK) {
                 ordo__py_value_error(s, r, tcol[v], "column '%s', row %zu: %s",
                                      vt->cols[tcol[v]].name, r, ordo_status_message(s));
+                ordo__py_keybuf_free(&rows);
                 goto out;
             }
             if (!ordo__py_keybuf_reserve(&j->vals, ORDO_ROW_VALUE_MAX(j->text.len), 0)) {
                 PyErr_NoMemory();
+                ordo__py_keybuf_free(&rows);
                 goto out;
             }
             j->vals.len += ordo_row_value_put(j->vals.data + j->vals.len, j->text.data,
@@ -328,6 +298,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         j->vals.off[j->vals.n + r + 1] = (int64_t)j->vals.len;
     }
     j->vals.n += n;
+    ordo__py_keybuf_free(&rows);
     rc = 0;
 out:
     ordo__py_scratch_free(&sx);
@@ -488,6 +459,56 @@ out:
     return res;
 }
 
+/* The sources of a struct's children (a record batch's columns), named by
+ * the schema; *srcs is malloc'd. */
+static int struct_open(job *j, const struct ArrowSchema *sch, const char *schema,
+                       const char *key, ordo__py_src **srcs, size_t *nsrc,
+                       PyObject **schema_text, PyObject **key_text)
+{
+    if (strcmp(sch->format, "+s") || sch->n_children < 0) {
+        PyErr_Format(PyExc_TypeError, "Arrow: expected record batches (a struct), got '%s'",
+                     sch->format);
+        return -1;
+    }
+    *nsrc = (size_t)sch->n_children;
+    if (!(*srcs = calloc(*nsrc + 1, sizeof **srcs))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < *nsrc; i++) {
+        (*srcs)[i].kind = ORDO__PY_ARROW;
+        (*srcs)[i].schema = sch->children[i];
+        (*srcs)[i].name = sch->children[i]->name ? sch->children[i]->name : "";
+    }
+    if (job_open(j, *srcs, *nsrc, schema, key, schema_text, key_text) < 0)
+        return -1;
+    for (size_t c = 0; c < j->table.ncols; c++)
+        (*srcs)[j->src_of[c]].index = c;
+    return 0;
+}
+
+/* One record batch (a struct array) encoded. */
+static int struct_batch(job *j, ordo__py_src *srcs, size_t nsrc, const struct ArrowArray *arr)
+{
+    if (arr->n_children != (int64_t)nsrc || arr->length < 0 || arr->offset < 0 ||
+        arr->null_count > 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Arrow: a batch that does not match its schema (or has NULL rows)");
+        return -1;
+    }
+    for (size_t i = 0; i < nsrc; i++) {
+        const struct ArrowArray *c = arr->children[i];
+        if (c->offset < 0 || c->length < arr->offset + arr->length) {
+            PyErr_SetString(PyExc_ValueError, "Arrow: a column shorter than its batch");
+            return -1;
+        }
+        srcs[i].array = c;
+        srcs[i].offset = (size_t)(arr->offset + c->offset);
+        srcs[i].length = (size_t)arr->length;
+    }
+    return arr->length ? encode_batch(j, srcs, (size_t)arr->length) : 0;
+}
+
 /* encode_stream(capsule, key, schema, format, values): every batch of an
  * Arrow C stream (a struct per batch: a table's record batches). */
 static PyObject *py_encode_stream(PyObject *self, PyObject *args)
@@ -520,26 +541,8 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "no schema");
         goto out;
     }
-    if (strcmp(sch.format, "+s") || sch.n_children < 0) {
-        PyErr_Format(PyExc_TypeError, "Arrow stream: expected record batches (a struct), got '%s'",
-                     sch.format);
+    if (struct_open(&j, &sch, schema, key, &srcs, &nsrc, &schema_text, &key_text) < 0)
         goto out;
-    }
-    nsrc = (size_t)sch.n_children;
-    srcs = calloc(nsrc + 1, sizeof *srcs);
-    if (!srcs) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    for (size_t i = 0; i < nsrc; i++) {
-        srcs[i].kind = ORDO__PY_ARROW;
-        srcs[i].schema = sch.children[i];
-        srcs[i].name = sch.children[i]->name ? sch.children[i]->name : "";
-    }
-    if (job_open(&j, srcs, nsrc, schema, key, &schema_text, &key_text) < 0)
-        goto out;
-    for (size_t c = 0; c < j.table.ncols; c++)
-        srcs[j.src_of[c]].index = c;
     for (;;) {
         if (st.get_next(&st, &arr) != 0) {
             const char *e = st.get_last_error(&st);
@@ -548,23 +551,7 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
         }
         if (!arr.release)
             break;
-        if (arr.n_children != (int64_t)nsrc || arr.length < 0 || arr.offset < 0 ||
-            (arr.null_count > 0)) {
-            PyErr_SetString(PyExc_ValueError,
-                            "Arrow stream: a batch that does not match its schema (or has NULL "
-                            "rows)");
-            goto out;
-        }
-        for (size_t i = 0; i < nsrc; i++) {
-            srcs[i].array = arr.children[i];
-            srcs[i].offset = (size_t)(arr.offset + arr.children[i]->offset);
-            srcs[i].length = (size_t)arr.length;
-            if (arr.children[i]->length < arr.offset + arr.length) {
-                PyErr_SetString(PyExc_ValueError, "Arrow stream: a column shorter than its batch");
-                goto out;
-            }
-        }
-        if (arr.length && encode_batch(&j, srcs, (size_t)arr.length) < 0)
+        if (struct_batch(&j, srcs, nsrc, &arr) < 0)
             goto out;
         arr.release(&arr);
     }
@@ -576,6 +563,41 @@ out:
         sch.release(&sch);
     if (st.release)
         st.release(&st);
+    free(srcs);
+    Py_XDECREF(schema_text);
+    Py_XDECREF(key_text);
+    job_free(&j);
+    return res;
+}
+
+/* encode_array(schema_capsule, array_capsule, key, schema, format, values):
+ * one record batch given as a struct array (__arrow_c_array__), borrowed
+ * from its capsules. */
+static PyObject *py_encode_array(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *scap, *acap;
+    const char *key = NULL, *schema = NULL, *format;
+    int values;
+    if (!PyArg_ParseTuple(args, "OOzzsp:encode_array", &scap, &acap, &key, &schema, &format,
+                          &values))
+        return NULL;
+    const struct ArrowSchema *sch = PyCapsule_GetPointer(scap, "arrow_schema");
+    const struct ArrowArray *arr = PyCapsule_GetPointer(acap, "arrow_array");
+    if (!sch || !arr)
+        return NULL;
+    if (!sch->release || !arr->release) {
+        PyErr_SetString(PyExc_ValueError, "a released Arrow array");
+        return NULL;
+    }
+    job j;
+    ordo__py_src *srcs = NULL;
+    size_t nsrc = 0;
+    PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
+    if (job_args(&j, format, values) == 0 &&
+        struct_open(&j, sch, schema, key, &srcs, &nsrc, &schema_text, &key_text) == 0 &&
+        struct_batch(&j, srcs, nsrc, arr) == 0)
+        res = result(&j, schema_text, key_text);
     free(srcs);
     Py_XDECREF(schema_text);
     Py_XDECREF(key_text);
@@ -603,6 +625,9 @@ static PyMethodDef methods[] = {
      "encode_columns(names, columns, key, schema, format, values): see ordo._encode."},
     {"encode_stream", py_encode_stream, METH_VARARGS,
      "encode_stream(capsule, key, schema, format, values): see ordo._encode."},
+    {"encode_array", py_encode_array, METH_VARARGS,
+     "encode_array(schema_capsule, array_capsule, key, schema, format, values): see "
+     "ordo._encode."},
     {"_last_key_values", py_last_values, METH_NOARGS,
      "For tests: the values pointer of each key column of the last batch encoded (proof that a "
      "column was read in place)."},

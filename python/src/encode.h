@@ -69,8 +69,8 @@ const char *ordo__py_src_type(const ordo__py_src *src);
 /* Column `sc` of the batch from src (rows 0 .. src->length): read in place
  * where the layout is the batch API's, else converted into sx. 0, or -1
  * with an exception naming the column (and the row of a bad value). */
-int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo_format fmt,
-                    ordo__py_scratch *sx, ordo_column *col);
+int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo__py_scratch *sx,
+                    ordo_column *col);
 /* The datetime C API, once. 0, or -1 with an exception. */
 int ordo__py_columns_init(void);
 /* Releases what a source holds (the buffer view, the sequence). */

@@ -24,9 +24,9 @@ static PyObject *py_encode_csv(PyObject *self, PyObject *args)
                             "format: expected 'ordered', 'lexkey' or 'lexkey-legacy', got '%s'",
                             format);
     }
-    if (threads < 0) {
+    if (threads < 0 || threads > 1024) { /* the CLI's --threads limit */
         Py_DECREF(path_bytes);
-        PyErr_SetString(PyExc_ValueError, "threads: expected a count >= 0");
+        PyErr_SetString(PyExc_ValueError, "threads: expected 0 to 1024");
         return NULL;
     }
     ordo_schema s;

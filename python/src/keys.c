@@ -287,6 +287,62 @@ static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)
     return a;
 }
 
+/* _keys_from(data, offsets): Keys holding a copy of the bytes of data and of
+ * the int64 offsets (N + 1 of them, from 0 to len(data), non-decreasing),
+ * checked. For pickling, and for keys made elsewhere. */
+static PyObject *py_keys_from(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer data, offs;
+    if (!PyArg_ParseTuple(args, "y*y*:_keys_from", &data, &offs))
+        return NULL;
+    ordo__py_keybuf b = {0};
+    PyObject *res = NULL;
+    size_t n = (size_t)offs.len / sizeof(int64_t);
+    const uint8_t *op = offs.buf;
+    int64_t prev = 0, o = 0;
+    if (offs.len % (Py_ssize_t)sizeof(int64_t) || n == 0) {
+        PyErr_SetString(PyExc_ValueError, "offsets: expected N + 1 int64 values");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++, prev = o) {
+        memcpy(&o, op + i * sizeof o, sizeof o);
+        if ((i == 0 && o != 0) || o < prev || o > data.len || (i == n - 1 && o != data.len)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "offsets: expected N + 1 non-decreasing offsets from 0 to len(data)");
+            goto out;
+        }
+    }
+    if (!ordo__py_keybuf_reserve(&b, (size_t)data.len, n - 1)) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (data.len)
+        memcpy(b.data, data.buf, (size_t)data.len);
+    memcpy(b.off, offs.buf, n * sizeof(int64_t));
+    b.len = (size_t)data.len, b.n = n - 1;
+    res = ordo__py_keys_take(&b);
+out:
+    ordo__py_keybuf_free(&b);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&offs);
+    return res;
+}
+
+static PyObject *keys_reduce(PyObject *self, PyObject *noargs)
+{
+    (void)noargs;
+    keys_object *k = (keys_object *)self;
+    PyObject *mod = PyImport_ImportModule("ordo._ordo");
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, "_keys_from") : NULL;
+    Py_XDECREF(mod);
+    if (!fn)
+        return NULL;
+    PyObject *r = Py_BuildValue("N(y#y#)", fn, (const char *)k->data, (Py_ssize_t)k->len,
+                                (const char *)k->off, (k->n + 1) * (Py_ssize_t)sizeof(int64_t));
+    return r;
+}
+
 static PyObject *keys_repr(PyObject *self)
 {
     keys_object *k = (keys_object *)self;
@@ -304,6 +360,7 @@ static PyMethodDef keys_methods[] = {
     {"to_arrow", keys_to_arrow, METH_NOARGS,
      "to_arrow() -> pyarrow.Array: the keys as a large_binary array over the keys' own memory "
      "(no copy; the array keeps the keys alive)."},
+    {"__reduce__", keys_reduce, METH_NOARGS, "Pickles the keys (their bytes and offsets)."},
     {"to_list", keys_to_list, METH_NOARGS, "to_list() -> list[bytes]: every key, copied."},
     {"__arrow_c_array__", (PyCFunction)(void (*)(void))keys_arrow_c_array,
      METH_VARARGS | METH_KEYWORDS,
@@ -341,9 +398,16 @@ static PyTypeObject keys_type = {
     .tp_new = keys_new,
 };
 
+static PyMethodDef functions[] = {
+    {"_keys_from", py_keys_from, METH_VARARGS,
+     "_keys_from(data, offsets) -> Keys: a copy of data's bytes with N + 1 int64 offsets."},
+    {NULL, NULL, 0, NULL},
+};
+
 int ordo__py_keys_part(PyObject *m)
 {
-    if (PyType_Ready(&keys_type) < 0 || PyType_Ready(&offsets_type) < 0)
+    if (PyType_Ready(&keys_type) < 0 || PyType_Ready(&offsets_type) < 0 ||
+        PyModule_AddFunctions(m, functions) < 0)
         return -1;
     return PyModule_AddObjectRef(m, "Keys", (PyObject *)&keys_type);
 }

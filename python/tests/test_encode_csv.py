@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 import ordo
-from conftest import arrow_texts, cli_path, csv_field
-from test_encode_keys import SQL, random_table
+from cli_oracle import SQL, arrow_texts, cli_path, csv_field, random_table
 
 
 def write_csv(path, table, header=False):
@@ -89,4 +88,6 @@ def test_other_errors(tmp_path):
         ordo.encode_csv(path, None)
     with pytest.raises(ValueError):
         ordo.encode_csv(path, "n bigint", threads=-1)
+    with pytest.raises(ValueError):
+        ordo.encode_csv(path, "n bigint", threads=100000)
     assert ordo.encode_csv(path, "n bigint").to_list() == [b"\x00\x80" + b"\x00" * 6 + b"\x01"]

@@ -9,70 +9,9 @@ import pyarrow as pa
 import pytest
 
 import ordo
-from conftest import cli_keys, cli_keys_of
+from cli_oracle import SQL, cli_keys, cli_keys_of, random_table
 
 ORDERS = ["ASC", "ASC NULLS FIRST", "DESC", "DESC NULLS LAST"]
-
-
-def random_table(rng, n, decimals=True):
-    """Columns of every type the mapping knows, about a fifth NULL."""
-    def mask():
-        return rng.random(n) < 0.2
-
-    def ints(dtype):
-        info = np.iinfo(dtype)
-        return pa.array(rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True),
-                        mask=mask())
-
-    floats = rng.standard_normal(n) * 10.0 ** rng.integers(-5, 20, n)
-    floats[rng.random(n) < 0.05] = np.nan
-    floats[rng.random(n) < 0.03] = np.inf
-    floats[rng.random(n) < 0.03] = -np.inf
-    floats[rng.random(n) < 0.03] = -0.0
-    floats[rng.random(n) < 0.03] = 0.0
-    words = ["", "a", "b", "ab", "a,b", 'say "hi"', "line\nbreak", "ü", "日本", "z" * 40, " x "]
-    texts = [None if m else words[rng.integers(len(words))] + str(rng.integers(3))
-             for m in mask()]
-    blobs = [None if m else bytes(rng.integers(0, 256, rng.integers(0, 6), dtype=np.uint8))
-             for m in mask()]
-    # instants from 1900 to 2200, some right at a rounding edge in ns
-    ns = rng.integers(-2208988800, 7258118400, n) * 10**9 + rng.integers(0, 10**9, n)
-    ns[::7] = ns[::7] // 1000 * 1000 + 500
-    cols = {
-        "i8": ints(np.int8), "i16": ints(np.int16), "i32": ints(np.int32), "i64": ints(np.int64),
-        "u8": ints(np.uint8), "u16": ints(np.uint16), "u32": ints(np.uint32),
-        "u64": ints(np.uint64),
-        "f32": pa.array(floats.astype(np.float32), mask=mask()),
-        "f64": pa.array(floats, mask=mask()),
-        "flag": pa.array(rng.random(n) < 0.5, mask=mask()),
-        "txt": pa.array(texts, pa.string()),
-        "ltxt": pa.array(texts[::-1], pa.large_string()),
-        "bin": pa.array(blobs, pa.binary()),
-        "lbin": pa.array(blobs[::-1], pa.large_binary()),
-        "d32": pa.array(rng.integers(-25567, 83000, n, dtype=np.int32), mask=mask()).cast(
-            pa.date32()),
-        "ts_us": pa.array(ns // 1000, mask=mask()).cast(pa.timestamp("us")),
-        "ts_ns": pa.array(ns, mask=mask()).cast(pa.timestamp("ns")),
-        "ts_ms": pa.array(ns // 10**6, mask=mask()).cast(pa.timestamp("ms")),
-        "tstz_s": pa.array(ns // 10**9, mask=mask()).cast(pa.timestamp("s", tz="UTC")),
-        "tstz_ns": pa.array(ns[::-1].copy(), mask=mask()).cast(
-            pa.timestamp("ns", tz="Europe/Paris")),
-    }
-    if decimals:
-        digits = rng.integers(-10**12, 10**12, n)
-        cols["dec"] = pa.array([None if m else decimal.Decimal(int(v)).scaleb(-3)
-                                for v, m in zip(digits, mask())], pa.decimal128(16, 3))
-    return pa.table(cols)
-
-
-SQL = {
-    "i8": "tinyint", "i16": "smallint", "i32": "integer", "i64": "bigint",
-    "u8": "utinyint", "u16": "usmallint", "u32": "uinteger", "u64": "ubigint",
-    "f32": "real", "f64": "double precision", "flag": "boolean", "txt": "text",
-    "ltxt": "text", "bin": "bytea", "lbin": "bytea", "d32": "date", "ts_us": "timestamp",
-    "ts_ns": "timestamp", "ts_ms": "timestamp", "tstz_s": "timestamptz",
-    "tstz_ns": "timestamptz", "dec": "numeric",
-}
 
 
 def test_the_schema_comes_from_the_arrow_types():
@@ -259,3 +198,23 @@ def test_polars_like_capsule_objects_are_read():
     want = ordo.encode_keys(t, "b DESC, a").to_list()
     assert ordo.encode_keys(Stream(), "b DESC, a").to_list() == want
     assert ordo.encode_keys(Array(), "b DESC, a").to_list() == want
+
+
+def test_python_dates_and_datetimes_in_lexkey():
+    days = [datetime.date(1970, 1, 1), None, datetime.date(1677, 9, 22), datetime.date(2262, 4, 10)]
+    want = cli_keys("d date", [[None if d is None else d.isoformat()] for d in days], "lexkey")
+    assert ordo.encode_keys({"d": days}, "d", format="lexkey").to_list() == want
+    with pytest.raises(ordo.Error, match="column 't', row 1") as e:
+        ordo.encode_keys({"t": [datetime.datetime(2000, 1, 1), datetime.datetime(2300, 1, 1)]},
+                         "t", format="lexkey")
+    assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+
+
+def test_a_zone_without_an_offset_is_an_error():
+    class NoOffset(datetime.tzinfo):
+        def utcoffset(self, dt):
+            return None
+
+    t = [datetime.datetime(2020, 1, 1, tzinfo=NoOffset())]
+    with pytest.raises(ordo.Error, match="column 't', row 0"):
+        ordo.encode_keys({"t": t}, "t")

@@ -6,8 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 import ordo
-from conftest import cli_keys, value_fields
-from test_encode_keys import SQL, random_table
+from cli_oracle import SQL, cli_keys, random_table, value_fields
 
 DATA = {
     "id": [2, 1, None],

@@ -69,3 +69,19 @@ def test_empty_keys():
     assert len(k) == 0 and list(k) == [] and bytes(k.buffer) == b""
     assert np.asarray(k.offsets).tolist() == [0]
     assert k.to_arrow().to_pylist() == []
+
+
+def test_pickle_and_keys_from_buffers():
+    import pickle
+
+    k = make_keys()
+    back = pickle.loads(pickle.dumps(k))
+    assert isinstance(back, ordo.Keys) and back.to_list() == k.to_list()
+    again = ordo._ordo._keys_from(k.buffer, k.offsets)
+    assert again.to_list() == k.to_list()
+    assert ordo._ordo._keys_from(b"", np.zeros(1, np.int64)).to_list() == []
+    for bad in ([1, 2], [0, 3], [0, 2, 1, 2], [0, 1]):
+        with pytest.raises(ValueError):
+            ordo._ordo._keys_from(b"ab", np.array(bad, np.int64))
+    with pytest.raises(ValueError):
+        ordo._ordo._keys_from(b"ab", b"\0" * 7)
