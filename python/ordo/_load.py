@@ -72,19 +72,16 @@ def _load_keys(d, tag, keys, values, meta, on_duplicate, memory):
 
     tmp = d.temp_dir()
     prefix = f"load-{os.getpid()}-py{next(_counter)}-"
-    runs, files, sst = [], [], None
+    files, sst = [], None
     t0 = time.monotonic()
+    rw = _ordo.RunWriter(tmp, prefix=prefix, memory=memory)
     try:
-        rw = _ordo.RunWriter(tmp, prefix=prefix, memory=memory)
-        try:
-            rw.add_batch(keys, values)
-            rows_in = rw.rows()
-            runs = rw.finish()
-        finally:
-            rw.close()
+        rw.add_batch(keys, values)
+        rows_in = rw.rows()
         t1 = time.monotonic()
         sst = _ordo.SstWriter(tmp, prefix=prefix, tag=tag, on_duplicate=on_duplicate)
-        _ordo.merge_runs(runs, sst, tmp_dir=tmp, memory=memory)
+        # as `ordo load`: the last run merged straight from memory
+        _ordo.merge_runs(rw, sst, tmp_dir=tmp, memory=memory)
         stats = sst.stats()
         files = sst.finish()
         t2 = time.monotonic()
@@ -93,6 +90,8 @@ def _load_keys(d, tag, keys, values, meta, on_duplicate, memory):
     finally:
         if sst is not None:
             sst.close()
+        runs = rw.files()
+        rw.close()
         for p in runs + [f["path"] for f in files]:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(p)
@@ -174,7 +173,8 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
     (timestamp[us, UTC]) are Arrow's own; every other type (text, numeric,
     uuid, interval, inet, enum, ...) is a string in PostgreSQL's text form:
     numeric stays text because its precision is unbounded. Dates and
-    timestamps of +-infinity become the extremes of the Arrow type.
+    timestamps of +-infinity become the extremes of the Arrow type; time
+    24:00:00 is 86400000000 us (Arrow holds it, Python's datetime.time not).
     """
     import pyarrow as pa
 

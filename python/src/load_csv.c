@@ -6,6 +6,7 @@
  * whatever the outcome. */
 #include "load.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 typedef struct csv_load {
     /* in */
     const char *path, *schema, *key, *format;
+    char prefix[64]; /* of this load's files */
     int tag, header;
     ordo_dup_policy dup;
     uint64_t memory, sst_size;
@@ -32,6 +34,12 @@ typedef struct csv_load {
     double t_read, t_write, t_ingest;
     ordo_error err;
     int value_error; /* the failure is a bad argument: ValueError */
+    /* Ctrl-C: the pipeline runs without the GIL, so it takes the GIL back
+     * now and then to run Python's signal handlers; one that raises
+     * (KeyboardInterrupt) stops the load through the usual cleanup */
+    PyThreadState *ts;
+    volatile sig_atomic_t cancel;
+    int interrupted; /* a handler raised: its exception is set */
 } csv_load;
 
 static double now(void)
@@ -39,6 +47,26 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* 1 when a signal handler raised. */
+static int signalled(csv_load *L)
+{
+    if (L->interrupted)
+        return 1;
+    PyEval_RestoreThread(L->ts);
+    int raised = PyErr_CheckSignals() < 0;
+    L->ts = PyEval_SaveThread(); /* a raised exception stays set for the return */
+    if (raised)
+        L->interrupted = 1, L->cancel = 1;
+    return raised;
+}
+
+/* The merge's progress callback: every 65536 rows. */
+static void merge_progress(void *ctx, uint64_t rows)
+{
+    (void)rows;
+    signalled(ctx);
 }
 
 static ordo_status fail(csv_load *L, ordo_status s, const char *fmt, const char *a)
@@ -58,7 +86,7 @@ static ordo_status setup(csv_load *L)
         return fail(L, ORDO_ERR_INVALID_ARG,
                     "format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", L->format);
     }
-    ordo_error e;
+    ordo_error e = {0};
     if (ordo_schema_parse(L->schema, ORDO_FORMAT_ORDERED, &L->table, &e) != ORDO_OK)
         return fail(L, ORDO_ERR_INVALID_ARG, "schema: %.900s", e.message);
     for (size_t c = 0; c < L->table.ncols; c++)
@@ -106,6 +134,8 @@ static ordo_status read_rows(csv_load *L)
                 return s;
         }
         L->rows_in += b->rows;
+        if (signalled(L))
+            return fail(L, ORDO_ERR_INTERRUPTED, "%s", "interrupted");
     }
     if (s == ORDO_OK) {
         ordo_encoder_close(L->enc); /* its worker stopped */
@@ -133,10 +163,7 @@ static ordo_status run(csv_load *L)
     const char *tmp;
     if ((s = ordo_db_temp_dir(L->db, &tmp, &L->err)) != ORDO_OK)
         return s;
-    static unsigned long counter;
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
-    ordo_run_options ro = {tmp, prefix, L->memory};
+    ordo_run_options ro = {tmp, L->prefix, L->memory};
     if ((s = ordo_run_writer_open(&ro, &L->runs, &L->err)) != ORDO_OK)
         return s;
     double t0 = now();
@@ -144,7 +171,7 @@ static ordo_status run(csv_load *L)
         return s;
     double t1 = now();
     ordo_runs *runs = NULL;
-    ordo_sst_options so = {tmp, prefix, L->sst_size, L->tag, L->dup, 1};
+    ordo_sst_options so = {tmp, L->prefix, L->sst_size, L->tag, L->dup, 1};
     if ((s = ordo_run_writer_runs(L->runs, &runs, &L->err)) != ORDO_OK ||
         (s = ordo_sst_writer_open(&so, &L->sst, &L->err)) != ORDO_OK) {
         ordo_runs_close(runs);
@@ -153,6 +180,9 @@ static ordo_status run(csv_load *L)
     ordo_merge_options mo = {0};
     mo.tmp_dir = tmp;
     mo.memory = L->memory;
+    mo.cancel = &L->cancel;
+    mo.progress = merge_progress;
+    mo.progress_ctx = L;
     s = ordo_runs_merge(runs, &mo, L->sst, &L->err);
     ordo_runs_close(runs);
     ordo_sst_writer_stats(L->sst, &L->stats);
@@ -164,6 +194,8 @@ static ordo_status run(csv_load *L)
         return s;
     }
     L->sst_files = ordo_sst_writer_files(L->sst);
+    if (signalled(L))
+        return fail(L, ORDO_ERR_INTERRUPTED, "%s", "interrupted");
     double t2 = now();
     ordo_table_meta m = {L->format, L->key, L->schema, L->stats.rows, NULL};
     s = ordo_ingest(L->db, L->tag, ordo_sst_writer_file(L->sst, 0), L->sst_files, &m, &L->err);
@@ -217,8 +249,10 @@ static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     if (own && !PyUnicode_FSConverter(dbo, &dbpath))
         goto done;
+    static unsigned long counter; /* with the GIL held */
+    snprintf(L.prefix, sizeof L.prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
     ordo_status s;
-    Py_BEGIN_ALLOW_THREADS
+    L.ts = PyEval_SaveThread();
     /* the input is checked before the database is touched, as the tool does */
     s = setup(&L);
     if (s == ORDO_OK)
@@ -230,9 +264,11 @@ static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
     finish(&L);
     if (own)
         ordo_db_close(L.db); /* and its temporary folder */
-    Py_END_ALLOW_THREADS
+    PyEval_RestoreThread(L.ts);
     if (!own)
         ordo__py_db_release(dbo);
+    if (L.interrupted) /* the handler's exception, the load undone */
+        goto done;
     if (s != ORDO_OK) {
         if (L.value_error)
             PyErr_SetString(PyExc_ValueError, L.err.message);

@@ -67,7 +67,7 @@ static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     }
     d->path = path;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     const char *p = PyBytes_AS_STRING(path);
     Py_BEGIN_ALLOW_THREADS
@@ -103,7 +103,7 @@ static PyObject *db_temp_dir(db_object *d, PyObject *unused)
     if (!db)
         return NULL;
     const char *tmp = NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_db_temp_dir(db, &tmp, &e);
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
@@ -180,7 +180,7 @@ static PyObject *py_table_meta(PyObject *self, PyObject *args)
     if (!db || ordo__py_tag(tago, &tag) < 0)
         return NULL;
     ordo_table_meta m;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_table_read(db, tag, &m, &e);
     if (s == ORDO_ERR_NO_TABLE)
         Py_RETURN_NONE;
@@ -202,7 +202,7 @@ static PyObject *py_table_check_free(PyObject *self, PyObject *args)
     ordo_db *db = ordo__py_db_get(dbo);
     if (!db || ordo__py_tag(tago, &tag) < 0)
         return NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_table_check_free(db, tag, &e);
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
@@ -320,7 +320,7 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
                      "lexkey-legacy)", m.format);
         goto done;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     db_object *d = (db_object *)dbo;
     d->busy = 1;

@@ -143,7 +143,7 @@ static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, in
     for (Py_ssize_t c = 0; c < k; c++) {
         PyObject *v = PyList_GET_ITEM(list, c);
         ordo_status st;
-        ordo_error e;
+        ordo_error e = {0};
         Py_ssize_t n = 0;
         const char *s = v == Py_None ? NULL : PyUnicode_AsUTF8AndSize(v, &n);
         if (v != Py_None && !s)
@@ -219,17 +219,19 @@ static int key_bounds(scanner *S, PyObject *prefix, PyObject *start, PyObject *s
     Py_XDECREF(empty);
     if (!*lo)
         return -1;
-    size_t n = (size_t)PyBytes_GET_SIZE(*lo);
-    *hi = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n + 1);
-    if (!*hi)
+    size_t n = (size_t)PyBytes_GET_SIZE(*lo), hn = 0;
+    char *up = malloc(n + 1);
+    if (!up) {
+        PyErr_NoMemory();
         return -1;
-    size_t hn = 0;
-    if (ordo_prefix_upper_bound(PyBytes_AS_STRING(*lo), n, PyBytes_AS_STRING(*hi), n + 1, &hn) !=
-        ORDO_OK) {
-        PyBytes_AS_STRING(*hi)[0] = (char)0xff; /* untagged: below the system keys */
+    }
+    if (ordo_prefix_upper_bound(PyBytes_AS_STRING(*lo), n, up, n + 1, &hn) != ORDO_OK) {
+        up[0] = (char)0xff; /* untagged: below the system keys */
         hn = 1;
     }
-    if (_PyBytes_Resize(hi, (Py_ssize_t)hn) < 0)
+    *hi = PyBytes_FromStringAndSize(up, (Py_ssize_t)hn);
+    free(up);
+    if (!*hi)
         return -1;
     if (start != Py_None) {
         PyObject *f = bound(S, "start", start, 0);
@@ -257,7 +259,7 @@ static int key_bounds(scanner *S, PyObject *prefix, PyObject *start, PyObject *s
 static int open_table(scanner *S, ordo_db *db, int tag)
 {
     ordo_table_meta m;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_table_read(db, tag, &m, &e);
     if (s != ORDO_OK) {
         ordo__py_raise(s, &e);
@@ -305,6 +307,11 @@ static int select_columns(scanner *S, PyObject *columns)
         if (!seq)
             return -1;
         n = (size_t)PySequence_Fast_GET_SIZE(seq);
+        if (n == 0) { /* a table of no columns would not keep its row count */
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "columns: name one column at least, or None: all");
+            return -1;
+        }
     }
     S->out = calloc(n + 1, sizeof *S->out);
     S->native.cols = calloc(n + 1, sizeof *S->native.cols);
@@ -423,7 +430,7 @@ static int row_put(scanner *S)
         outcol *o = &S->out[i];
         const text *t = &S->t[o->src];
         if (o->k == K_NATIVE) {
-            ordo_error e;
+            ordo_error e = {0};
             ordo_status st = t->is_null ? ordo_rows_put_null(S->rows, o->native)
                                         : ordo_rows_put_text(S->rows, o->native,
                                                              (const char *)t->p, t->n, 1, &e);
@@ -624,7 +631,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     if (!chunks)
         goto done;
     unsigned long long rows = 0;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ORDO_OK;
     if (less(lo, hi))
         s = ordo_scan_open(db, PyBytes_AS_STRING(lo), (size_t)PyBytes_GET_SIZE(lo),
@@ -707,7 +714,7 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *list = NULL;
     ordo_scan *it = NULL;
     ordo_db *db = ordo__py_db_get(dbo);
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     if (!db)
         goto done;

@@ -53,10 +53,18 @@ static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"key", "value", "seq", NULL};
     Py_buffer k, v;
-    unsigned long long seq;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*K:add", names, &k, &v, &seq))
+    PyObject *seqo;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*O!:add", names, &k, &v, &PyLong_Type, &seqo))
         return NULL;
-    ordo_error e;
+    /* "K" would wrap a negative or too large seq silently */
+    unsigned long long seq = PyLong_AsUnsignedLongLong(seqo);
+    if (seq == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyBuffer_Release(&k);
+        PyBuffer_Release(&v);
+        PyErr_SetString(PyExc_ValueError, "add: seq must be an int from 0 to 2**64 - 1");
+        return NULL;
+    }
+    ordo_error e = {0};
     ordo_status s = add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
     PyBuffer_Release(&v);
@@ -94,7 +102,7 @@ static PyObject *add_many(add_fn add, void *w, int *busy, uint64_t first, PyObje
             PyErr_Format(PyExc_ValueError, "add_batch: seq %zu is negative", i);
             goto done;
         }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ORDO_OK;
     *busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -151,7 +159,7 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         Py_DECREF(dir);
         return NULL;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_sst_writer_open(&o, &so->w, &e);
     Py_DECREF(dir);
     if (s != ORDO_OK) {
@@ -199,7 +207,7 @@ static PyObject *sst_finish(sst_object *so, PyObject *unused)
     (void)unused;
     if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
         return NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     so->busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -296,6 +304,8 @@ static PyTypeObject sst_type = {
 
 /* -------------------------------------------------------- RunWriter */
 
+static PyObject *run_files(run_object *ro, PyObject *unused);
+
 static ordo_status run_add(void *w, const void *k, size_t kn, const void *v, size_t vn,
                            uint64_t seq, ordo_error *err)
 {
@@ -325,7 +335,7 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         Py_DECREF(dir);
         return NULL;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_run_writer_open(&o, &ro->w, &e);
     Py_DECREF(dir);
     if (s != ORDO_OK) {
@@ -367,7 +377,7 @@ static PyObject *run_finish(run_object *ro, PyObject *unused)
     (void)unused;
     if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
         return NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     ro->busy = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -377,6 +387,16 @@ static PyObject *run_finish(run_object *ro, PyObject *unused)
     ro->finished = 1;
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
+    return run_files(ro, NULL);
+}
+
+static PyObject *run_files(run_object *ro, PyObject *unused)
+{
+    (void)unused;
+    if (!ro->w)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is closed");
+    if (ro->busy)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is in use by another thread");
     size_t n = ordo_run_writer_files(ro->w);
     PyObject *list = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; list && i < n; i++) {
@@ -422,6 +442,8 @@ static PyMethodDef run_methods[] = {
      "finish() -> list[str]: writes what is held in memory as the last run; the run files, in "
      "input order."},
     {"rows", (PyCFunction)run_rows, METH_NOARGS, "rows() -> int: rows added so far."},
+    {"files", (PyCFunction)run_files, METH_NOARGS,
+     "files() -> list[str]: the run files written so far (the caller's to remove)."},
     {"close", (PyCFunction)run_close, METH_NOARGS,
      "close(): frees the writer; its files stay (the caller's to remove)."},
     {"__enter__", (PyCFunction)sst_enter, METH_NOARGS, NULL},
@@ -463,7 +485,12 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
     ordo_sst_writer *w = ordo__py_sst_get(swo);
     if (!w)
         return NULL;
-    PyObject *seq = PySequence_Fast(paths, "merge_runs: paths must be a list of str");
+    /* an unfinished RunWriter: its runs, the last one still in memory */
+    run_object *rw = PyObject_TypeCheck(paths, &run_type) ? (run_object *)paths : NULL;
+    if (rw && check_usable(rw->w, rw->finished, rw->busy, "run writer") < 0)
+        return NULL;
+    PyObject *seq = rw ? PyTuple_New(0)
+                       : PySequence_Fast(paths, "merge_runs: paths must be a list of str");
     if (!seq)
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -495,16 +522,20 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
         mo.hi = PyBytes_AS_STRING(hi), mo.hi_len = (size_t)PyBytes_GET_SIZE(hi);
     sst_object *so = (sst_object *)swo;
     ordo_runs *runs = NULL;
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s;
     so->busy = 1;
+    if (rw)
+        rw->busy = 1, rw->finished = 1; /* its runs are taken: it can only be closed */
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_runs_open(pp, (size_t)n, &runs, &e);
+    s = rw ? ordo_run_writer_runs(rw->w, &runs, &e) : ordo_runs_open(pp, (size_t)n, &runs, &e);
     if (s == ORDO_OK)
         s = ordo_runs_merge(runs, &mo, w, &e);
     ordo_runs_close(runs);
     Py_END_ALLOW_THREADS
     so->busy = 0;
+    if (rw)
+        rw->busy = 0;
     if (s != ORDO_OK)
         ordo__py_raise_row(s, &e);
     else
@@ -579,6 +610,8 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
         for (size_t i = 0; i <= b.n; i++)
             offs[i] = ordo__py_bin_off(&b, i);
     }
+    if ((size_t)nsplit > b.n) /* at most one split per sample key */
+        nsplit = (Py_ssize_t)b.n;
     size_t cap = offs[b.n] - offs[0] + 1, got = 0;
     dst = malloc(cap);
     soffs = malloc(((size_t)nsplit + 1) * sizeof *soffs);
@@ -586,7 +619,7 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_NoMemory();
         goto done;
     }
-    ordo_error e;
+    ordo_error e = {0};
     ordo_status s = ordo_split_keys(b.data, offs, b.n, (size_t)nsplit, dst, cap, soffs, &got, &e);
     if (s != ORDO_OK) {
         ordo__py_raise(s, &e);
@@ -615,7 +648,9 @@ static PyMethodDef functions[] = {
     {"merge_runs", (PyCFunction)(void (*)(void))py_merge_runs, METH_VARARGS | METH_KEYWORDS,
      "merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None): the run "
      "files' rows with keys in [lo, hi) merged in key order (equal keys in seq order) into the "
-     "SST writer, whose duplicate policy applies; more than 64 runs need tmp_dir."},
+     "SST writer, whose duplicate policy applies; more than 64 runs need tmp_dir. paths may "
+     "also be an unfinished RunWriter of this process: its runs, the last one straight from "
+     "memory (once; the writer can then only be closed, its files() removed)."},
     {"split_keys", (PyCFunction)(void (*)(void))py_split_keys, METH_VARARGS | METH_KEYWORDS,
      "split_keys(keys, n) -> list[bytes]: up to n distinct increasing split keys from a sample "
      "(a list of bytes, ordo.Keys or an Arrow binary array), so that the n + 1 ranges "

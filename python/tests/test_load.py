@@ -90,15 +90,25 @@ def test_csv_load_with_spills_and_duplicates_equals_the_clis(tmp_path):
         assert raw(sub / "py") == raw(sub / "cli")
 
 
-def test_csv_load_lexkey_and_header_equal_the_clis(tmp_path):
-    rows = [["id", "name"]] + [[str(i), f"n{i % 13}"] for i in range(500)]
+@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy"])
+def test_csv_load_lexkey_and_header_equal_the_clis(tmp_path, fmt):
+    rows = [["id", "name"]] + [[str(i), f"n{i % 13}" if i % 11 else None] for i in range(500)]
     csv_path = write_csv(tmp_path / "rows.csv", rows)
     mine = ordo.load(str(csv_path), tmp_path / "py", schema="id integer, name text",
-                     key="name, id", tag=1, format="lexkey", header=True)
+                     key="name, id", tag=1, format=fmt, header=True)
     r = run_cli("load", "--db", tmp_path / "cli", "--schema", "id integer, name text", "--key",
-                "name, id", "--tag", 1, "--format", "lexkey", "--header", csv_path)
+                "name, id", "--tag", 1, "--format", fmt, "--header", csv_path)
     check_summary(mine, cli_summary(r.stdout))
     assert raw(tmp_path / "py") == raw(tmp_path / "cli")
+
+
+def test_a_wrong_header_is_refused(tmp_path):
+    csv_path = write_csv(tmp_path / "rows.csv", [["id", "nom"], ["1", "a"]])
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(csv_path, tmp_path / "db", schema="id integer, name text", key="id",
+                  header=True)
+    assert e.value.status == "ORDO_ERR_BAD_HEADER" and e.value.line == 1
+    assert raw(tmp_path / "db") == [] and not temp_folders(tmp_path / "db")
 
 
 def test_load_into_an_open_db_and_a_second_tag(tmp_path):
@@ -197,19 +207,65 @@ def test_memory_sizes_as_the_cli_takes_them(tmp_path):
 
 
 def test_load_of_a_table(tmp_path):
+    """A table's load is the CSV load of the same rows (spilled runs,
+    duplicates kept last); without ordo._encode it is not available yet."""
     import pyarrow as pa
 
-    table = pa.table({"id": pa.array([3, 1, 2], pa.int64()), "v": ["c", "a", None]})
+    n = 20000
+    ids = [(i * 7919) % (n - 100) for i in range(n)]  # 100 keys twice
+    names = [None if i % 13 == 0 else f"name {i}, " + "x" * (i % 50) for i in range(n)]
+    table = pa.table({"id": pa.array(ids, pa.int64()), "v": names})
     try:
         from ordo import _encode  # noqa: F401  (written beside this part of #15)
     except ImportError:
         with pytest.raises(NotImplementedError):
             ordo.load(table, tmp_path / "db", key="id")
         return
-    s = ordo.load(table, tmp_path / "db", key="id", tag=2)
-    assert (s["rows_in"], s["rows"]) == (3, 3)
-    csv_path = write_csv(tmp_path / "rows.csv", [["3", "c"], ["1", "a"], ["2", None]])
-    meta = _ordo.table_meta(_ordo.Db(str(tmp_path / "db"), read_only=True), 2)
-    ordo.load(csv_path, tmp_path / "db2", schema=meta["schema"], key=meta["key"], tag=2)
+    s = ordo.load(table, tmp_path / "db", key="id", tag=2, memory="1M", on_duplicate="last")
+    assert (s["rows_in"], s["rows"], s["duplicates"]) == (n, n - 100, 100)
+    with _ordo.Db(str(tmp_path / "db"), read_only=True) as d:
+        meta = _ordo.table_meta(d, 2)
+    csv_path = write_csv(tmp_path / "rows.csv", [[str(i), v] for i, v in zip(ids, names)])
+    ordo.load(csv_path, tmp_path / "db2", schema=meta["schema"], key=meta["key"], tag=2,
+              memory="1M", on_duplicate="last")
     assert raw(tmp_path / "db") == raw(tmp_path / "db2")
     assert not temp_folders(tmp_path / "db")
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(table, tmp_path / "db3", key="id", tag=2)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert raw(tmp_path / "db3") == [] and not temp_folders(tmp_path / "db3")
+
+
+def test_ctrl_c_stops_a_load_and_leaves_nothing(tmp_path):
+    """SIGINT while the rows come (from a FIFO, so the load is surely still
+    reading): KeyboardInterrupt, the database unchanged, no files left."""
+    import signal
+    import threading
+
+    fifo = tmp_path / "rows.fifo"
+    os.mkfifo(fifo)
+    db = tmp_path / "db"
+    ordo.load(write_csv(tmp_path / "ok.csv", [["1", "a"]]), db, schema="id bigint, v text",
+              key="id", tag=0)
+    before = raw(db)
+    main = threading.get_ident()
+
+    def feed():
+        try:
+            with open(fifo, "w") as f:
+                f.write("".join(f"{i},x\n" for i in range(20000)))
+                f.flush()
+                signal.pthread_kill(main, signal.SIGINT)
+                for _ in range(1000):  # until the load stops reading
+                    f.write("".join(f"{i},x\n" for i in range(1000)))
+        except (BrokenPipeError, OSError):
+            pass
+
+    t = threading.Thread(target=feed)
+    t.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ordo.load(fifo, db, schema="id bigint, v text", key="id", tag=1)
+    finally:
+        t.join()
+    assert raw(db) == before and not temp_folders(db)

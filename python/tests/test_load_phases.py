@@ -94,6 +94,7 @@ def test_sst_writer_duplicates(db):
         w.add_batch(pa.array([b"a", b"b", b"b"]), pa.array([b"1", b"2", b"3"]))
     assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
     assert e.value.line == 3  # seqs by default: the writer's count + 1, + 2, ...
+    assert e.value.file is None and e.value.column is None
     for policy, kept in (("first", 2), ("last", 2)):
         w = _ordo.SstWriter(db.temp_dir(), prefix=policy, on_duplicate=policy)
         w.add_batch(pa.array([b"a", b"b", b"b"]), pa.array([b"1", b"2", b"3"]))
@@ -164,6 +165,12 @@ def test_add_batch_refuses_bad_input(db):
         w.add_batch(pa.array([b"a"]), None, np.array([1, 2], dtype=np.int64))
     with pytest.raises(ValueError):
         w.add_batch(pa.array([b"a"]), None, np.array([-1], dtype=np.int64))
+    with pytest.raises(ValueError):
+        w.add(b"a", b"", -1)
+    with pytest.raises(ValueError):
+        w.add(b"a", b"", 2**64)
+    with pytest.raises(TypeError):
+        w.add(b"a", b"", "1")
     assert w.stats()["rows_in"] == 0
     w.finish()
     with pytest.raises(ordo.Error) as e:
@@ -247,5 +254,28 @@ def test_split_keys_inputs():
     assert len(s) == 3 and s == sorted(s) and len(set(s)) == 3
     assert _ordo.split_keys([b"a"] * 10, 4) == [b"a"]  # one distinct key: one split
     assert _ordo.split_keys([], 4) == []
+    assert len(_ordo.split_keys(sample, 10**12)) == 99  # no more than the sample allows
     with pytest.raises(TypeError):
         _ordo.split_keys(["a"], 1)
+
+
+def test_merge_of_an_unfinished_run_writer(db):
+    """The runs of a writer still holding its last run in memory, as
+    `ordo load` merges them; the writer can then only be closed."""
+    tmp = db.temp_dir()
+    r = _ordo.RunWriter(tmp, prefix="m-", memory="1M")
+    keys = [b"%05d" % (i * 7919 % 3000) for i in range(3000)]
+    r.add_batch(pa.array(keys), pa.array([b"v" * 1000] * len(keys)))
+    spilled = r.files()
+    assert spilled and all(os.path.exists(p) for p in spilled)
+    w = _ordo.SstWriter(tmp, prefix="m-", tag=1)
+    _ordo.merge_runs(r, w)
+    assert w.stats()["rows"] == 3000
+    with pytest.raises(ordo.Error) as e:
+        r.add(b"x", b"", 1)
+    assert e.value.status == "ORDO_ERR_BAD_STATE"
+    with pytest.raises(ordo.Error):
+        _ordo.merge_runs(r, _ordo.SstWriter(tmp, prefix="n-"))
+    assert r.files() == spilled  # the in-memory run never became a file
+    r.close()
+    _ordo.ingest(db, 1, w.finish(), meta(3000))
