@@ -78,6 +78,9 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
                                           dask_key_name=name % ("encode", i))
                   for i, p in enumerate(sources)]
     else:
+        if not hasattr(data, "to_delayed"):
+            raise TypeError("data: expected a Dask DataFrame or CSV paths, got %s"
+                            % type(data).__name__)
         meta = _frame_meta(data, key, schema, format)
         inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
                                             dask_key_name=name % ("encode", i))
@@ -202,11 +205,24 @@ def _write_part(pdf, part, options, crash):
     if len(pdf) == 0:
         batches = []
     else:
-        keys = pdf["key"].array.__arrow_array__().combine_chunks()
-        values = pdf["value"].array.__arrow_array__().combine_chunks()
+        keys, values = _arrow_binary(pdf["key"]), _arrow_binary(pdf["value"])
         seqs = pdf["seq"].to_numpy(dtype="int64")
         batches = [(keys, values, seqs)]
     return _cluster.write_partition(batches, part, prefix, options, crash)
+
+
+def _arrow_binary(series):
+    """A binary column as one Arrow array: in place when Arrow-backed (as
+    stage 1 makes it), else converted (an engine that fell back to
+    object dtype)."""
+    import pyarrow as pa
+
+    arr = series.array
+    if hasattr(arr, "__arrow_array__"):
+        a = arr.__arrow_array__()
+    else:
+        a = pa.array(series.to_numpy(), type=pa.large_binary())
+    return a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a
 
 
 def _client(client):

@@ -70,7 +70,10 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     arrow_schema = to_arrow_schema(df.schema, timezone=tz)
     meta = _table_meta(arrow_schema, key, schema, format)
     if partitions is None:
-        partitions = max(1, df.rdd.getNumPartitions())
+        try:
+            partitions = max(1, df.rdd.getNumPartitions())
+        except Exception:  # Spark Connect has no RDDs
+            partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     target = _cluster.Target(db, tag, tmp_dir)
     try:
@@ -169,9 +172,11 @@ def _run(sc, written):
     sc.setJobGroup(group, "ordo.spark.load", interruptOnCancel=True)
     try:
         rows = written.collect()
-    except Exception as e:
+    except BaseException as e:
         sc.cancelJobGroup(group)
         _wait_idle(sc, group)
+        if not isinstance(e, Exception):  # KeyboardInterrupt: as it is
+            raise
         found = _cluster.error_from_text(str(e))
         if found is not None:
             raise found from None

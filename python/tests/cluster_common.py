@@ -51,9 +51,10 @@ def cli():
     return os.environ["ORDO_CLI"]  # set by ctest; a missing one is an error, not a skip
 
 
-def cli_load(csv_path, db, *, schema=SCHEMA, key=KEY, tag=0, on_duplicate="error"):
+def cli_load(csv_path, db, *, schema=SCHEMA, key=KEY, tag=0, on_duplicate="error",
+             fmt="ordered"):
     args = [cli(), "load", "--db", str(db), "--schema", schema, "--key", key, "--quiet",
-            "--on-duplicate", on_duplicate]
+            "--on-duplicate", on_duplicate, "--format", fmt]
     if tag is not None:
         args += ["--tag", str(tag)]
     subprocess.run(args + [str(csv_path)], check=True, capture_output=True)

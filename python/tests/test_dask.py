@@ -68,6 +68,19 @@ def test_csv_files_same_table_as_ordo_load(client, tmp_path):
     assert summary["rows"] == 500
 
 
+@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy"])
+def test_lexkey_formats_same_table_as_ordo_load(client, tmp_path, fmt):
+    # LexKey values hold every column (their keys do not decode)
+    rows = make_rows(300, seed=5)
+    write_csv(tmp_path / "rows.csv", rows)
+    ordo.dask.load(frame(rows), str(tmp_path / "dask"), key="id", format=fmt, client=client)
+    ordo.dask.load([str(tmp_path / "rows.csv")], str(tmp_path / "dask-csv"), key="id",
+                   schema=SCHEMA, format=fmt, client=client)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", fmt=fmt)
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask-csv", tmp_path / "cli")
+
+
 def test_csv_keeps_the_fields_text(client, tmp_path):
     # the value holds the CSV text as ordo load stores it (1.50 stays 1.50)
     (tmp_path / "a.csv").write_text('1,1.50,\n2,2e0,""\n')

@@ -152,3 +152,11 @@ def test_shared_folder_option(spark, tmp_path):
     write_csv(tmp_path / "rows.csv", rows)
     cli_load(tmp_path / "rows.csv", tmp_path / "cli")
     assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_lexkey_format(spark, tmp_path):
+    rows = make_rows(200, seed=5)
+    ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="id", format="lexkey")
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", fmt="lexkey")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
