@@ -231,3 +231,27 @@ def test_import_ordo_imports_neither_engine():
     code = "import sys, ordo; print('pyspark' in sys.modules, 'dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_several_sst_files_per_partition(client, tmp_path):
+    rows = [(i, i % 3, "name-%08d" % i * 4, i / 4, make_rows(1)[0][4]) for i in range(6000)]
+    summary = ordo.dask.load(frame(rows, parts=2), str(tmp_path / "dask"), key="id",
+                             client=client, sst_size=64 << 10)
+    assert summary["sst_files"] > summary["partitions"]
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+
+
+def test_duplicate_across_csv_files_names_both(client, tmp_path):
+    db = tmp_path / "db"
+    rows = make_rows(40)
+    write_csv(tmp_path / "part-0.csv", rows[:20])
+    write_csv(tmp_path / "part-1.csv", rows[20:] + [rows[3]])
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "part-*.csv"), str(db), key=KEY, schema=SCHEMA,
+                       client=client)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.file.endswith("part-1.csv") and e.value.line == 21
+    assert "part-0.csv:4" in str(e.value)
+    assert leftovers(db) == []

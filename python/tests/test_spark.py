@@ -25,6 +25,8 @@ def spark():
          .config("spark.ui.enabled", "false")
          .config("spark.ui.showConsoleProgress", "false")
          .config("spark.sql.shuffle.partitions", "4")
+         # several Arrow batches per partition, even for small tests
+         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "64")
          .getOrCreate())
     s.sparkContext.setLogLevel("FATAL")
     yield s
@@ -98,14 +100,14 @@ def test_duplicates_across_partitions_refused(spark, tmp_path):
 def test_bad_row_in_one_partition(spark, tmp_path):
     db = seeded_db(tmp_path)
     before = raw(db)
-    rows = make_rows(90)
-    rows[75] = (rows[75][0], 100000, *rows[75][2:])  # partition 2 of 3: no smallint
+    rows = make_rows(600)
+    rows[500] = (rows[500][0], 100000, *rows[500][2:])  # partition 2 of 3: no smallint
     schema = SCHEMA.replace("grp integer", "grp smallint")
     with pytest.raises(ordo.Error) as e:
         ordo.spark.load(frame(spark, rows), str(db), key=KEY, schema=schema)
     assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
     assert e.value.partition == 2
-    assert e.value.line == 16  # the 16th row of partition 2
+    assert e.value.line == 101  # the 101st row of partition 2 (its second Arrow batch)
     assert raw(db) == before
     assert leftovers(db) == []
 
@@ -159,4 +161,14 @@ def test_lexkey_format(spark, tmp_path):
     ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="id", format="lexkey")
     write_csv(tmp_path / "rows.csv", rows)
     cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", fmt="lexkey")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_several_sst_files_per_partition(spark, tmp_path):
+    rows = [(i, i % 3, "name-%08d" % i * 4, i / 4, make_rows(1)[0][4]) for i in range(6000)]
+    summary = ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="id",
+                              partitions=2, sst_size=64 << 10)
+    assert summary["sst_files"] > 2
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id")
     assert_same_table(tmp_path / "spark", tmp_path / "cli")
