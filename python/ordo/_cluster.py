@@ -49,8 +49,8 @@ def with_partition(e, partition):
 
 class Target:
     """The database (a path or an open ordo._ordo.Db) and the load's folder:
-    a fresh folder inside db.temp_dir() (removed with the database's
-    temporary folder even if this process is killed), or inside tmp_dir, a
+    a fresh folder inside db.temp_dir() (which the next open of the
+    database removes if this process is killed), or inside tmp_dir, a
     folder of a filesystem every worker shares."""
 
     def __init__(self, db, tag, tmp_dir=None):
@@ -62,6 +62,12 @@ class Target:
             _ordo.table_check_free(self.db, tag)  # refused before any work
             base = self.db.temp_dir() if tmp_dir is None else os.fspath(tmp_dir)
             self.dir = tempfile.mkdtemp(prefix="cluster-", dir=base)
+            if tmp_dir is not None:
+                # mkdtemp's 0700 would shut out workers running as another
+                # user of the cluster: the mode mkdir gives instead
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(self.dir, 0o777 & ~umask)
         except BaseException:
             self.close()
             raise
