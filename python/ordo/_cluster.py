@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 
 from . import _ordo
 from ._ordo import Error
@@ -61,13 +62,13 @@ class Target:
         try:
             _ordo.table_check_free(self.db, tag)  # refused before any work
             base = self.db.temp_dir() if tmp_dir is None else os.fspath(tmp_dir)
-            self.dir = tempfile.mkdtemp(prefix="cluster-", dir=base)
-            if tmp_dir is not None:
-                # mkdtemp's 0700 would shut out workers running as another
-                # user of the cluster: the mode mkdir gives instead
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(self.dir, 0o777 & ~umask)
+            if tmp_dir is None:
+                self.dir = tempfile.mkdtemp(prefix="cluster-", dir=base)
+            else:
+                # mkdir's mode (0777 less the umask), not mkdtemp's 0700,
+                # which would shut out workers running as another user
+                self.dir = os.path.join(base, "ordo-load-" + uuid.uuid4().hex)
+                os.mkdir(self.dir)
         except BaseException:
             self.close()
             raise
