@@ -9,10 +9,14 @@ The plan (see ordo/_cluster.py), in Dask's own terms:
    Arrow binary columns (pd.ArrowDtype, the encoder's buffers without a
    copy), seq = input partition << 40 | row (CSV: | line);
 2. ``sort_values(["key", "seq"])``: Dask's own range partitioning (key
-   quantiles, then a shuffle) and per-partition sort. Dask compares the
-   Arrow binary keys as unsigned bytes (pyarrow's order, memcmp) and
-   assigns rows to ranges by value, so equal keys land in one partition;
-   no split keys of ordo's are needed;
+   quantiles, then a shuffle) and per-partition sort. Dask handles the
+   bytes: it compares the Arrow binary keys as unsigned bytes (pyarrow's
+   order, memcmp) and assigns rows to ranges by the key's value alone
+   (searchsorted on the divisions), so equal keys land in one partition
+   (input already in order skips the shuffle only when no key spans two
+   partitions). So no split keys of ordo's and no shuffle of our own are
+   needed. (Keys as Python bytes in object columns would not do: Dask's
+   string conversion decodes object columns as UTF-8.);
 3. each sorted partition is written as SST files by ordo's SstWriter on a
    worker (order and duplicates checked) and returns its file list;
 4. the client ingests every file with the table's metadata in one step.
