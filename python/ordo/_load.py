@@ -50,11 +50,8 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
 
 
 def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
-    try:
-        from . import _encode
-    except ImportError:
-        raise NotImplementedError("ordo.load of a table needs ordo._encode, which this build "
-                                  "lacks; load a CSV file instead") from None
+    from . import _encode
+
     keys, values, schema_text, key_spec = _encode.encode(data, key, schema=schema,
                                                          format=format, values=True)
     with _opened(db) as d:

@@ -100,9 +100,10 @@ static ordo_status setup(csv_load *L)
     eo.values_all = L->fmt != ORDO_FORMAT_ORDERED; /* LexKey keys do not decode */
     eo.name = L->path;
     ordo_status s = ordo_encoder_open(&L->table, L->key, L->fmt, &eo, &L->enc, &e);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return fail(L, s, "%s", "out of memory");
     if (s != ORDO_OK)
-        return s == ORDO_ERR_OUT_OF_MEMORY ? fail(L, s, "%s", "out of memory")
-                                           : fail(L, ORDO_ERR_INVALID_ARG, "key: %.900s", e.message);
+        return fail(L, ORDO_ERR_INVALID_ARG, "key: %.900s", e.message);
     ordo_status impl;
     ordo_impl_name(&impl);
     if (impl != ORDO_OK)
@@ -244,7 +245,8 @@ static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     /* a Db, or a folder opened (and closed) here */
-    int own = PyUnicode_Check(dbo) || PyBytes_Check(dbo) || PyObject_HasAttrString(dbo, "__fspath__");
+    int own = PyUnicode_Check(dbo) || PyBytes_Check(dbo) ||
+              PyObject_HasAttrString(dbo, "__fspath__");
     if (!own && !(L.db = ordo__py_db_hold(dbo)))
         goto done;
     if (own && !PyUnicode_FSConverter(dbo, &dbpath))

@@ -148,7 +148,8 @@ static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, in
         const char *s = v == Py_None ? NULL : PyUnicode_AsUTF8AndSize(v, &n);
         if (v != Py_None && !s)
             goto done;
-        st = s ? ordo_rows_put_text(b, (size_t)c, s, (size_t)n, 1, &e) : ordo_rows_put_null(b, (size_t)c);
+        st = s ? ordo_rows_put_text(b, (size_t)c, s, (size_t)n, 1, &e)
+               : ordo_rows_put_null(b, (size_t)c);
         if (st != ORDO_OK) {
             ordo__py_raisef(st, "%s: column '%s' (%s): %s: '%s'", what, lead.cols[c].name,
                             lead.cols[c].sql_name, s ? e.message : ordo_status_message(st),

@@ -1,9 +1,9 @@
 /* ordo._ordo: module setup and ordo.Error. */
 #include "module.h"
+#include "encode.h"
 #ifdef ORDO_WITH_ROCKSDB
 #include "load.h"
 #endif
-#include "encode.h"
 #include "cluster.h"
 
 #include <stdarg.h>
@@ -81,15 +81,15 @@ static struct PyModuleDef module_def = {
 
 /* The parts, in the order they are added. */
 static const ordo__py_part parts[] = {
+    ordo__py_keys_part,
+    ordo__py_encode_part,
+    ordo__py_encode_csv_part,
 #ifdef ORDO_WITH_ROCKSDB
     ordo__py_load_db_part,
     ordo__py_load_writers_part,
     ordo__py_load_csv_part,
     ordo__py_load_scan_part,
 #endif
-    ordo__py_keys_part,
-    ordo__py_encode_part,
-    ordo__py_encode_csv_part,
     ordo__py_cluster_part,
     NULL,
 };

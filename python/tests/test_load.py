@@ -208,19 +208,13 @@ def test_memory_sizes_as_the_cli_takes_them(tmp_path):
 
 def test_load_of_a_table(tmp_path):
     """A table's load is the CSV load of the same rows (spilled runs,
-    duplicates kept last); without ordo._encode it is not available yet."""
+    duplicates kept last)."""
     import pyarrow as pa
 
     n = 20000
     ids = [(i * 7919) % (n - 100) for i in range(n)]  # 100 keys twice
     names = [None if i % 13 == 0 else f"name {i}, " + "x" * (i % 50) for i in range(n)]
     table = pa.table({"id": pa.array(ids, pa.int64()), "v": names})
-    try:
-        from ordo import _encode  # noqa: F401  (written beside this part of #15)
-    except ImportError:
-        with pytest.raises(NotImplementedError):
-            ordo.load(table, tmp_path / "db", key="id")
-        return
     s = ordo.load(table, tmp_path / "db", key="id", tag=2, memory="1M", on_duplicate="last")
     assert (s["rows_in"], s["rows"], s["duplicates"]) == (n, n - 100, 100)
     with _ordo.Db(str(tmp_path / "db"), read_only=True) as d:
@@ -269,3 +263,22 @@ def test_ctrl_c_stops_a_load_and_leaves_nothing(tmp_path):
     finally:
         t.join()
     assert raw(db) == before and not temp_folders(db)
+
+
+def test_pandas_round_trip(tmp_path):
+    import pandas as pd
+
+    df = pd.DataFrame({"player": ["b", "a", "c", "a"], "score": [10, 30, 20, 5],
+                       "at": pd.to_datetime(["2024-01-01 10:00:00", "2024-01-02 00:00:00", "2023-05-06 00:00:00",
+                                             "2022-01-01 00:00:01"]),
+                       "ok": [True, False, True, True]})
+    s = ordo.load(df, tmp_path / "db", key="score DESC, player", tag=None)
+    assert (s["rows_in"], s["rows"], s["duplicates"], s["rejected"]) == (4, 4, 0, 0)
+    out = ordo.scan(tmp_path / "db", tag=None).to_pandas()
+    expect = df.sort_values("score", ascending=False).reset_index(drop=True)
+    assert out["player"].tolist() == expect["player"].tolist()
+    assert out["score"].tolist() == expect["score"].tolist()
+    assert out["ok"].tolist() == expect["ok"].tolist()
+    assert [t.isoformat() for t in out["at"]] == [t.isoformat() for t in expect["at"]]
+    top = ordo.scan(tmp_path / "db", tag=None, prefix=30).to_pandas()
+    assert top["player"].tolist() == ["a"]

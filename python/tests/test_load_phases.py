@@ -279,3 +279,24 @@ def test_merge_of_an_unfinished_run_writer(db):
     assert r.files() == spilled  # the in-memory run never became a file
     r.close()
     _ordo.ingest(db, 1, w.finish(), meta(3000))
+
+
+def test_add_batch_of_ordo_keys(db):
+    """ordo.Keys (and its Arrow export) go in as they are."""
+    table = pa.table({"id": pa.array([5, 1, 3], pa.int64()), "v": ["e", "a", "c"]})
+    from ordo import _encode
+
+    keys, values, schema, key = _encode.encode(table, "id", values=True)
+    assert isinstance(keys, ordo.Keys)
+    r = _ordo.RunWriter(db.temp_dir(), prefix="k-")
+    r.add_batch(keys, values)
+    w = _ordo.SstWriter(db.temp_dir(), prefix="k-", tag=6)
+    _ordo.merge_runs(r, w)
+    _ordo.ingest(db, 6, w.finish(), dict(format="ordered", key=key, schema=schema, rows=3))
+    r.close()
+    assert ordo.scan(db, tag=6).to_pylist() == [dict(id=1, v="a"), dict(id=3, v="c"),
+                                                 dict(id=5, v="e")]
+    w = _ordo.SstWriter(db.temp_dir(), prefix="a-")
+    sorted_keys = pa.array(sorted(keys.to_list()), pa.binary())
+    w.add_batch(sorted_keys, keys.to_arrow())  # any binary arrays: values are bytes
+    assert w.stats()["rows"] == 3

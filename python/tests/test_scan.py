@@ -44,7 +44,7 @@ def test_stored_types(typed):
     assert first == dict(
         id=1, b=b"\x00\xff", n="1.50", iv="1 year 2 mons",
         u="a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
-        tz=datetime.datetime(2024, 1, 2, 1, 4, 5, 123456, tzinfo=UTC).astimezone(first["tz"].tzinfo),
+        tz=datetime.datetime(2024, 1, 2, 1, 4, 5, 123456, tzinfo=UTC),
         ts=datetime.datetime(1999, 12, 31, 23, 59, 59, 500000), t=datetime.time(12, 30), s=-5,
         ok=True, r=1.5, d=datetime.date(2000, 1, 1), x='hé, "q"', i=-7, ti=127,
         ub=2**64 - 1, f=-0.25)
