@@ -168,7 +168,9 @@ def _run(sc, written):
     import json
 
     group = "ordo-load-" + uuid.uuid4().hex
-    old = sc.getLocalProperty("spark.jobGroup.id")
+    # the caller's job group comes back afterwards
+    props = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
+    old = [sc.getLocalProperty(p) for p in props]
     sc.setJobGroup(group, "ordo.spark.load", interruptOnCancel=True)
     try:
         rows = written.collect()
@@ -186,10 +188,8 @@ def _run(sc, written):
                              "unchanged" % _first_line(e),
                              partition=int(m.group(1)) if m else None) from e
     finally:
-        if old is None:
-            sc.setLocalProperty("spark.jobGroup.id", None)
-        else:
-            sc.setLocalProperty("spark.jobGroup.id", old)
+        for p, v in zip(props, old):
+            sc.setLocalProperty(p, v)
     parts = []
     for r in rows:
         info = json.loads(r.info)
@@ -200,7 +200,12 @@ def _run(sc, written):
 
 
 def _first_line(e):
+    """What went wrong, from a Spark exception's text: the stage failure's
+    line when there is one (the first line is py4j's call)."""
     text = str(e).strip()
+    m = re.search(r"Job aborted due to stage failure: ([^\n]*)", text)
+    if m:
+        return m.group(1)
     return text.splitlines()[0] if text else type(e).__name__
 
 

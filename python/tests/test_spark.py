@@ -129,6 +129,7 @@ def test_killed_worker_leaves_nothing(spark, tmp_path, monkeypatch, phase):
         ordo.spark.load(frame(spark, make_rows(300)), str(db), key=KEY, partitions=3)
     assert e.value.status == "ORDO_ERR_IO"
     assert e.value.partition == 1
+    assert "Python worker exited unexpectedly" in str(e.value)
     assert raw(db) == before
     assert leftovers(db) == []
     # the session still works
