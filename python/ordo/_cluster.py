@@ -183,6 +183,7 @@ def _name_row(e, sources):
     row, or CSV file and line."""
     if e.status not in ("ORDO_ERR_DUPLICATE_KEY", "ORDO_ERR_UNSORTED") or e.line is None:
         return
+
     def where(seq):
         part, row = seq >> SEQ_BITS, seq & ROW_MASK
         if sources:
@@ -214,7 +215,7 @@ def _remove_prefixed(dirname, prefix):
 # ------------------------------- errors through engines that keep text
 
 
-_MARK = re.compile(r"<ordo-error (\{.*?\})>")
+_MARK = "<ordo-error "
 
 
 def error_text(e):
@@ -228,9 +229,12 @@ def error_text(e):
 
 def error_from_text(text):
     """The ordo.Error error_text wrote, found in text; None when none."""
-    m = _MARK.search(text)
-    if not m:
+    at = text.find(_MARK)
+    if at < 0:
         return None
-    d = json.loads(m.group(1))
+    try:  # the JSON ends where its decoder says, whatever the message holds
+        d, _ = json.JSONDecoder().raw_decode(text, at + len(_MARK))
+    except ValueError:
+        return None
     msg = d.pop("message")
     return error(d.pop("status"), msg, **d)

@@ -173,3 +173,15 @@ def test_several_sst_files_per_partition(spark, tmp_path):
     write_csv(tmp_path / "rows.csv", rows)
     cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id")
     assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_error_text_survives_any_message():
+    # a worker's ordo.Error crosses to the driver as text inside Spark's
+    from ordo import _cluster
+
+    e = _cluster.error("ORDO_ERR_BAD_INPUT", 'odd }> "text"\nand a line', partition=3, line=4,
+                       file="f.csv", column=2)
+    got = _cluster.error_from_text("Traceback:\nordo.Error: %s\n\tat ..." % _cluster.error_text(e))
+    assert (str(got), got.status, got.code, got.partition, got.line, got.file, got.column) == \
+        (str(e), "ORDO_ERR_BAD_INPUT", 86, 3, 4, "f.csv", 2)
+    assert _cluster.error_from_text("no marker") is None
