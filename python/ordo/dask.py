@@ -49,7 +49,9 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     data: a dask.dataframe.DataFrame, or a CSV path, glob or list of them
     (one input partition per file, files in the order given, globs sorted;
     CSV as PostgreSQL's COPY (FORMAT csv) writes it, ``header=True`` when
-    each file starts with a header row). CSV needs ``schema``; for a
+    each file starts with a header row; the workers read the files, so on a
+    real cluster they are on a shared filesystem at the same path). CSV
+    needs ``schema``; for a
     DataFrame ``schema`` overrides the types derived from its dtypes.
     db: the database folder, or an open ordo._ordo.Db.
     key: the key spec, as ``ordo load --key`` takes it.
@@ -118,7 +120,7 @@ def _expand(data):
     paths = []
     for p in [data] if isinstance(data, (str, os.PathLike)) else data:
         p = os.fspath(p)
-        found = sorted(glob.glob(p)) if glob.has_magic(p) else [p]
+        found = sorted(glob.glob(p)) if any(c in p for c in "*?[") else [p]
         if not found:
             raise _cluster.error("ORDO_ERR_INVALID_ARG", "no CSV file matches '%s'" % p, file=p)
         paths.extend(os.path.abspath(f) for f in found)
