@@ -255,3 +255,22 @@ def test_duplicate_across_csv_files_names_both(client, tmp_path):
     assert e.value.file.endswith("part-1.csv") and e.value.line == 21
     assert "part-0.csv:4" in str(e.value)
     assert leftovers(db) == []
+
+
+def test_csv_files_with_header_rows(client, tmp_path):
+    rows = make_rows(60, seed=2)
+    head = "id,grp,name,score,day\n"
+    for i in range(2):
+        write_csv(tmp_path / ("h-%d.csv" % i), rows[i * 30:(i + 1) * 30])
+        body = (tmp_path / ("h-%d.csv" % i)).read_text(encoding="utf-8")
+        (tmp_path / ("h-%d.csv" % i)).write_text(head + body, encoding="utf-8")
+    ordo.dask.load([str(tmp_path / "h-0.csv"), str(tmp_path / "h-1.csv")],
+                   str(tmp_path / "dask"), key=KEY, schema=SCHEMA, header=True, client=client)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    (tmp_path / "h-1.csv").write_text("id,grp,nom,score,day\n", encoding="utf-8")
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "h-*.csv"), str(tmp_path / "dask2"), key=KEY,
+                       schema=SCHEMA, header=True, client=client)
+    assert e.value.status == "ORDO_ERR_BAD_HEADER" and e.value.partition == 1
