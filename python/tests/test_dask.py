@@ -280,3 +280,12 @@ def test_csv_files_with_header_rows(client, tmp_path):
         ordo.dask.load(str(tmp_path / "h-*.csv"), str(tmp_path / "dask2"), key=KEY,
                        schema=SCHEMA, header=True, client=client)
     assert e.value.status == "ORDO_ERR_BAD_HEADER" and e.value.partition == 1
+
+
+def test_an_open_db_stays_open(client, tmp_path):
+    with ordo._ordo.Db(str(tmp_path / "db")) as d:
+        ordo.dask.load(frame(make_rows(20)), d, key=KEY, client=client)
+        assert ordo._ordo.table_meta(d, 0)["rows"] == 20
+        ordo.dask.load(frame(make_rows(20)), d, key=KEY, tag=1, client=client)
+        assert ordo._ordo.table_meta(d, 1)["rows"] == 20
+    assert leftovers(tmp_path / "db") == []
