@@ -6,12 +6,20 @@
 encode: ordo.encode_keys on a numeric pyarrow table (a bigint, b double
 precision, c integer: 19-digit integers, doubles with 17 significant digits,
 1 % NULLs in b), the same as a pandas frame and as a dict of NumPy arrays;
-a text table from Arrow (short and long strings) and from Python str lists.
+a text table from Arrow (short and long strings) and from Python str lists
+(at most 2 M rows: its keys are some 300 bytes each).
 Each against, in the same run: `ordo bench` (the C batch API on in-memory
-columns of the same schema, the active implementation), memcpy of the same
-key bytes (numpy copy of Keys.buffer), DuckDB's create_sort_key and polars'
-sort on the same table when those modules import (bench/python_peers.sh
-installs them into a temporary virtual environment). Best of 3 each.
+columns of the same schema, the active implementation: generated rows
+without NULLs, short text, one thread, its output buffer reused), the C
+batch API alone on the very table's columns (one call, one thread; into a
+reused, warm output on huge pages, as ordo.Keys ask, and into fresh memory
+from malloc each time: encode_keys must return new memory), memcpy of the same key bytes (Keys.buffer into a warm array), DuckDB's
+create_sort_key and polars' sort on the same table when those modules
+import (bench/python_peers.sh installs them into a temporary virtual
+environment). encode_keys runs on one thread (threads=1) and on every core
+(the default). Best of ROUNDS (default 3; env ORDO_BENCH_ROUNDS) each, the
+contenders of a table run in turn within each round, so that a busy spell
+of a shared machine slows them all; compare ratios within one run.
 
 load: ROWS rows (id bigint, name text, score double precision, note text)
 written as CSV, then loaded into a fresh database by the CLI (`ordo load`),
@@ -34,7 +42,8 @@ import pyarrow as pa
 import ordo
 
 CLI = os.environ.get("ORDO_CLI", "build/ordo")
-ROUNDS = 3
+ROUNDS = int(os.environ.get("ORDO_BENCH_ROUNDS", "3"))
+TEXT_ROWS = 2_000_000
 
 
 def best(fn):
@@ -70,56 +79,110 @@ def c_rate(schema, rows):
     return next(r["rows_per_s"] for r in res if r["impl"] == impl)
 
 
-def report(name, n, secs, ref=None, mem=None):
-    rate = n / secs
-    line = f"| {name} | {rate / 1e6:.1f} M |"
-    line += f" {rate / ref:.2f} |" if ref else " |"
-    line += f" {rate / mem:.2f} |" if mem else " |"
-    print(line, flush=True)
+HEAD = "| rows/s | x ordo bench | x C on this table | x memcpy |\n|---|---|---|---|---|"
+
+
+def race(entries):
+    """Each entry's best rate over ROUNDS rounds, every entry run once a
+    round in turn, so that a busy spell of the machine hits them all. An
+    entry returns {row name: rows/s}. Each entry's last result stays alive
+    while it runs again, so no call reuses the memory of the one before."""
+    best, last = {}, {}
+    for _ in range(ROUNDS):
+        for i, fn in enumerate(entries):
+            rates, last[i] = fn()
+            for name, rate in rates.items():
+                best[name] = max(best.get(name, 0.0), rate)
+    return best
+
+
+def timed(name, n, fn):
+    """An entry of race: fn's rate on n rows."""
+    def run():
+        t = time.perf_counter()
+        out = fn()
+        return {name: n / (time.perf_counter() - t)}, out
+    return run
+
+
+def print_rows(best, names, ref, same, mem):
+    for name in names:
+        rate = best[name]
+        line = f"| {name} | {rate / 1e6:.1f} M |"
+        for r in (ref, same, mem):
+            line += f" {rate / best[r]:.2f} |" if r else " |"
+        print(line, flush=True)
+
+
+def section(title, n, schema, cli_rows, data, key, extra=()):
+    """ordo bench, the C batch API on data's columns (warm and fresh output),
+    memcpy of the key bytes and encode_keys on data (one thread, every
+    core), raced; extra: (row name, data, key, ratios) more encode_keys,
+    ratios 2 to all references, 1 to ordo bench only (the same schema), 0
+    to none."""
+    bench = "ordo bench (C batch API, generated rows of the schema)"
+    warm = "C batch API on this table (1 thread, warm output)"
+    fresh = "C batch API on this table (1 thread, fresh output)"
+    mem = "memcpy of the key bytes"
+    buf = np.frombuffer(ordo.encode_keys(data, key).buffer, dtype=np.uint8)
+    dst = np.ones_like(buf)  # warm, as ordo bench's memcpy: a copy's cost, not fresh pages'
+
+    def c_same():
+        w, f = ordo._ordo._bench_stream(data.__arrow_c_stream__(), key, "ordered", 1)
+        return {warm: n / w, fresh: n / f}, None
+
+    entries = [lambda: ({bench: c_rate(schema, cli_rows)}, None), c_same,
+               timed(mem, n, lambda: np.copyto(dst, buf))]
+    rows = [(bench, bench, None, mem), (warm, bench, warm, mem), (fresh, bench, warm, mem),
+            (mem, bench, None, None)]
+    cores = ordo._encode._threads(None)
+    for name, d, k, ratios in [("encode_keys(pyarrow.Table)", data, key, 2)] + list(extra):
+        for threads in (1, cores):
+            row = f"{name} threads={threads}"
+            entries.append(timed(row, n, lambda d=d, k=k, th=threads:
+                                 ordo.encode_keys(d, k, threads=th)))
+            rows.append((row, bench if ratios else None, warm if ratios == 2 else None,
+                         mem if ratios == 2 else None))
+    best = race(entries)
+    print(f"\n| {title} " + HEAD)
+    for name, ref, same, memref in rows:
+        print_rows(best, [name], ref, same, memref)
+    return best[bench]
 
 
 def encode(n):
     rng = np.random.default_rng(42)
+    print(f"rows {n}; implementation {ordo.impl_name()}; best of {ROUNDS} rounds, raced")
     t = numeric_table(n, rng)
-    schema = "a bigint, b double precision, c integer"
-    print(f"rows {n}; implementation {ordo.impl_name()}\n")
-    print("| numeric: a bigint, b double precision, c integer | rows/s | x C batch | x memcpy |")
-    print("|---|---|---|---|")
-    c = c_rate(schema, min(n, 4_000_000))
-    secs, keys = best(lambda: ordo.encode_keys(t, "a, b, c"))
-    buf = np.frombuffer(keys.buffer, dtype=np.uint8)
-    msecs, _ = best(lambda: buf.copy())
-    mem = n / msecs
-    print(f"| ordo bench (C batch API, in memory) | {c / 1e6:.1f} M | 1.00 | {c / mem:.2f} |")
-    report("encode_keys(pyarrow.Table)", n, secs, c, mem)
     df = t.to_pandas(types_mapper=None)
-    secs, _ = best(lambda: ordo.encode_keys(df, "a, b, c"))
-    report("encode_keys(pandas.DataFrame)", n, secs, c, mem)
     cols = {k: t.column(k).to_numpy(zero_copy_only=False) for k in ("a", "c")}
-    secs, _ = best(lambda: ordo.encode_keys(cols, "a, c"))
-    report("encode_keys(dict of NumPy, a and c)", n, secs)
+    c = section("numeric: a bigint, b double precision (1 % NULL), c integer", n,
+                "a bigint, b double precision, c integer", min(n, 4_000_000), t, "a, b, c",
+                [("encode_keys(pandas.DataFrame; b NaN, not NULL)", df, "a, b, c", 1),
+                 ("encode_keys(dict of NumPy, a and c)", cols, "a, c", 0)])
+    del df, cols
+    print()
     peers(t, n, c)
+    del t
 
+    n = min(n, TEXT_ROWS)  # some 300 bytes a key: several copies of 10 M would not fit
     tt, short = text_table(n, rng)
-    schema = "id bigint, s text, l text"
-    print("\n| text: id bigint, s text (short), l text (100-450 bytes) | rows/s | x C batch | x memcpy |")
-    print("|---|---|---|---|")
-    c = c_rate(schema, min(n, 2_000_000))
-    secs, keys = best(lambda: ordo.encode_keys(tt, "s, l, id"))
-    buf = np.frombuffer(keys.buffer, dtype=np.uint8)
-    msecs, _ = best(lambda: buf.copy())
-    mem = n / msecs
-    print(f"| ordo bench (C batch API, in memory) | {c / 1e6:.1f} M | 1.00 | {c / mem:.2f} |")
-    report("encode_keys(pyarrow.Table)", n, secs, c, mem)
-    secs, _ = best(lambda: ordo.encode_keys({"s": short}, "s"))
-    report("encode_keys({'s': list of str}) (short text only)", n, secs)
+    section(f"text ({n} rows): id bigint, s text (short), l text (100-450 bytes); ordo "
+            "bench's text is 8-16 bytes", n, "id bigint, s text, l text", min(n, 2_000_000), tt, "s, l, id",
+            [("encode_keys({'s': list of str}) (short text only)", {"s": short}, "s", 0)])
+
+
+def report(name, n, secs, ref):
+    print(f"| {name} | {n / secs / 1e6:.1f} M | {n / secs / ref:.2f} |", flush=True)
 
 
 def peers(t, n, c):
+    """DuckDB and polars on the numeric table, against ordo bench's rate c."""
+    print("| peers on the numeric table | rows/s | x ordo bench |\n|---|---|---|")
     try:
         import duckdb
     except ImportError:
-        print("| duckdb | not installed (bench/python_peers.sh) | | |")
+        print("| duckdb | not installed (bench/python_peers.sh) | |")
     else:
         con = duckdb.connect()
         con.execute("SET threads = 1")
@@ -131,7 +194,7 @@ def peers(t, n, c):
     try:
         import polars as pl
     except ImportError:
-        print("| polars | not installed (bench/python_peers.sh) | | |")
+        print("| polars | not installed (bench/python_peers.sh) | |")
     else:
         df = pl.from_arrow(t)
         secs, _ = best(lambda: df.sort(["a", "b", "c"], nulls_last=True))

@@ -72,6 +72,7 @@ typedef enum ordo_status {
     ORDO_ERR_MALFORMED_KEY = 50, /* a key that cannot have been produced by the format */
     ORDO_ERR_INVALID_ORDER = 51, /* an order that is not one of the four ordo_order values */
     ORDO_ERR_NO_BOUND = 52,      /* a prefix (empty or all ff) with no finite upper bound */
+    ORDO_ERR_AMBIGUOUS_KEY = 53, /* a LexKey part that may be nil (00) or a value: cannot tell */
 
     /* implementation selection */
     ORDO_ERR_UNKNOWN_IMPL = 60,     /* ORDO_IMPL names no implementation */
@@ -231,6 +232,66 @@ ORDO_API size_t ordo_lexkey_length(const ordo_lexkey *b);
 ORDO_API ordo_status ordo_lexkey_part_size(ordo_type t, size_t len, unsigned flags, size_t *size);
 /* ORDO_LEXKEY_BOUND with an overflow check (ORDO_ERR_SIZE_OVERFLOW). */
 ORDO_API ordo_status ordo_lexkey_bound(size_t nparts, size_t var_bytes, size_t *bound);
+
+/* ---------------------------------------------------- LexKey reader */
+
+/* Reads a LexKey key back part by part, given the types of its nparts
+ * parts (SPEC.md §5.1). LexKey escapes nothing, so a key splits only where
+ * its types make the split unambiguous: a fixed-width part must be followed
+ * by the end of the key (the last part) or by the 00 separator; a string or
+ * bytes part runs to the next 00 (so it must hold no 00 byte), or, when it
+ * is the last part, to the end of the key. The reader borrows the key and
+ * never reads past it. Errors are sticky: ORDO_ERR_MALFORMED_KEY for bytes
+ * that do not split by the types (a missing separator, a wrong width, a
+ * value the part type cannot hold, bytes left after the last part),
+ * ORDO_ERR_BAD_STATE for a read past the nparts-th part, ORDO_ERR_BAD_TYPE
+ * for a type the read does not take. The only error that is not sticky is
+ * ORDO_ERR_AMBIGUOUS_KEY (below). Fields are private. */
+typedef struct ordo_lexkey_reader {
+    const uint8_t *priv_key;
+    size_t priv_len, priv_pos;
+    size_t priv_parts, priv_done;
+    unsigned priv_flags;
+    ordo_status priv_err;
+} ordo_lexkey_reader;
+
+/* flags: 0 (`lexkey`) or ORDO_LEXKEY_LEGACY, as the key was built; nparts
+ * >= 1 parts. A bad flag, nparts 0 or a NULL key with len > 0 becomes the
+ * sticky error (ORDO_ERR_INVALID_ARG, ORDO_ERR_NO_PARTS, ORDO_ERR_NULL_ARG). */
+ORDO_API void ordo_lexkey_reader_init(ordo_lexkey_reader *r, const void *key, size_t len,
+                                      unsigned flags, size_t nparts);
+/* Each read takes the next part. is_null: NULL when the part cannot be nil
+ * (the caller knows); else it receives whether the part is the nil byte 00
+ * (a NULL of the batch and CSV encoders; the value is then zero). A part
+ * that both a nil and a value of the type would explain (00 where false,
+ * an empty string or a value starting 00 00 may also stand) is
+ * ORDO_ERR_AMBIGUOUS_KEY: nothing is consumed, and the caller may read it
+ * again knowing more (is_null NULL, or ordo_lexkey_read_nil).
+ * Integers: INT8 .. INT64, INT, TIME, DURATION (read_int) and UINT8 ..
+ * UINT64 (read_uint) at the format's width; in `lexkey` a narrow type's
+ * 8 bytes must hold a value of that type. */
+ORDO_API ordo_status ordo_lexkey_read_int(ordo_lexkey_reader *r, ordo_type t, int64_t *v,
+                                          bool *is_null);
+ORDO_API ordo_status ordo_lexkey_read_uint(ordo_lexkey_reader *r, ordo_type t, uint64_t *v,
+                                           bool *is_null);
+/* The NaN word gives a quiet NaN (its one colliding subnormal reads as NaN,
+ * SPEC.md §4); 00...00 gives -0.0; words the float rule never writes are
+ * malformed. In `lexkey` a float32 part's double must be a float. */
+ORDO_API ordo_status ordo_lexkey_read_float64(ordo_lexkey_reader *r, double *v, bool *is_null);
+ORDO_API ordo_status ordo_lexkey_read_float32(ordo_lexkey_reader *r, float *v, bool *is_null);
+ORDO_API ordo_status ordo_lexkey_read_bool(ordo_lexkey_reader *r, bool *v, bool *is_null);
+ORDO_API ordo_status ordo_lexkey_read_uuid(ordo_lexkey_reader *r, uint8_t uuid[16],
+                                           bool *is_null);
+/* A string or bytes part, borrowed: *p points into the key (NULL when *n is
+ * 0). */
+ORDO_API ordo_status ordo_lexkey_read_bytes(ordo_lexkey_reader *r, const uint8_t **p, size_t *n,
+                                            bool *is_null);
+/* A nil part (00) and an end sentinel part (ff). */
+ORDO_API ordo_status ordo_lexkey_read_nil(ordo_lexkey_reader *r);
+ORDO_API ordo_status ordo_lexkey_read_end(ordo_lexkey_reader *r);
+/* Bytes not read yet (0 after the last part), and the sticky error. */
+ORDO_API size_t ordo_lexkey_reader_remaining(const ordo_lexkey_reader *r);
+ORDO_API ordo_status ordo_lexkey_reader_status(const ordo_lexkey_reader *r);
 
 /* --------------------------------------------- primary and range keys */
 

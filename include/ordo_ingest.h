@@ -145,8 +145,9 @@ ORDO_API ordo_status ordo_csv_open_mem(const void *p, size_t n, const char *name
 ORDO_API ordo_status ordo_csv_next(ordo_csv_reader *r, const ordo_csv_field **fields,
                                    size_t *nfields, ordo_error *err);
 ORDO_API void ordo_csv_close(ordo_csv_reader *r);
-/* Appends text as one CSV field to *out: in quotes when empty or when it
- * holds a comma, quote or line break. */
+/* Appends text as one CSV field to *out: in quotes when empty, when it
+ * holds a comma, quote or line break, or when it starts with a UTF-8 BOM
+ * (which the reader drops at the start of input). */
 typedef struct ordo_buf {
     char *data; /* malloc'd, NUL-terminated after a call; free with ordo_buf_free */
     size_t len, cap;
@@ -210,6 +211,23 @@ typedef enum ordo_text_style {
  * ORDO_ERR_MALFORMED_KEY. */
 ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
                                      ordo_text_style style, ordo_buf *out, bool *is_null);
+
+/* Reads column c of schema s (parsed for a LexKey format) from a LexKey key
+ * and appends PostgreSQL's text form of its part to *out, as
+ * ordo_text_print does for ordered keys. r is made with s->ncols parts and
+ * the format's flags and stands at column c. A part that may be NULL (the
+ * nil byte 00) or a value is settled by the columns after c: the
+ * explanation under which they all read to the end of the key is taken,
+ * and when both do the status is ORDO_ERR_AMBIGUOUS_KEY (nothing
+ * consumed). A part that does not split (ordo_lexkey_reader) is
+ * ORDO_ERR_MALFORMED_KEY; a date part that is not a midnight too; unknown
+ * flags ORDO_ERR_INVALID_ARG. */
+ORDO_API ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_schema *s, size_t c,
+                                            ordo_text_style style, unsigned flags, ordo_buf *out,
+                                            bool *is_null);
+/* flags of ordo_lexkey_text_print: the keys hold no NULLs, so every part is
+ * read as a value and a part is never ambiguous (00 is false, a 00 string). */
+#define ORDO_LEXKEY_TEXT_NO_NULLS 1u
 
 /* ------------------------------------------------------ value form */
 

@@ -74,7 +74,9 @@ void ordo__out_printf(ordo__out *o, const char *fmt, ...)
 void ordo__out_csv(ordo__out *o, const void *text, size_t n)
 {
     const char *p = text;
-    int quote = n == 0;
+    /* empty (else NULL); or a leading UTF-8 BOM, which the CSV reader drops
+     * at the start of input: quoted, the text reads back as it is */
+    int quote = n == 0 || (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3));
     for (size_t i = 0; i < n && !quote; i++)
         quote = p[i] == ',' || p[i] == '"' || p[i] == '\n' || p[i] == '\r';
     if (!quote) {

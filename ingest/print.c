@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* Shortest decimal that reads back as the same double (or float). */
-static void float_text(double d, int is_float, char *out, size_t cap)
+void ordo__float_text(double d, int is_float, char *out, size_t cap)
 {
     if (isnan(d)) {
         snprintf(out, cap, "NaN");
@@ -49,7 +49,7 @@ static void civil(int64_t z, int64_t *y, int *m, int *d)
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 /* YYYY-MM-DD of days since 2000-01-01; *bc set for years before 1. */
-static int date_text(int64_t days2000, char *out, size_t cap, int *bc)
+int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc)
 {
     int64_t y;
     int m, d;
@@ -80,7 +80,7 @@ static void timestamp_text(int64_t us, int tz, char *out, size_t cap)
     }
     int64_t days = floor_div(us, INT64_C(86400000000)), rem = us - days * INT64_C(86400000000);
     int bc;
-    int n = date_text(days, out, cap, &bc);
+    int n = ordo__date_text(days, out, cap, &bc);
     out[n++] = ' ';
     n += time_text(rem, out + n, cap - (size_t)n);
     if (tz)
@@ -370,13 +370,13 @@ static ordo_status number_text(ordo_key_reader *r, ordo_type type, ordo_order o,
     case ORDO_TYPE_FLOAT32: {
         float v = 0;
         s = ordo_key_read_float32(r, o, &v, isnull);
-        float_text(v, 1, text, cap);
+        ordo__float_text(v, 1, text, cap);
         break;
     }
     case ORDO_TYPE_FLOAT64: {
         double v = 0;
         s = ordo_key_read_float64(r, o, &v, isnull);
-        float_text(v, 0, text, cap);
+        ordo__float_text(v, 0, text, cap);
         break;
     }
     default:
@@ -392,7 +392,7 @@ static void pg_date_text(int64_t iv, char *text, size_t cap)
     if (iv == ORDO_DATE_INFINITY || iv == ORDO_DATE_NEG_INFINITY) {
         snprintf(text, cap, iv > 0 ? "infinity" : "-infinity");
     } else {
-        int n = date_text(iv, text, cap, &bc);
+        int n = ordo__date_text(iv, text, cap, &bc);
         if (bc)
             snprintf(text + n, cap - (size_t)n, " BC");
     }

@@ -20,6 +20,7 @@
     X(ORDO_ERR_MALFORMED_KEY, "malformed key")                                            \
     X(ORDO_ERR_INVALID_ORDER, "invalid order (not one of the four ordo_order values)")    \
     X(ORDO_ERR_NO_BOUND, "the prefix has no finite upper bound")                          \
+    X(ORDO_ERR_AMBIGUOUS_KEY, "ambiguous LexKey part: nil (00) or a value")               \
     X(ORDO_ERR_UNKNOWN_IMPL, "unknown implementation name in ORDO_IMPL")                  \
     X(ORDO_ERR_UNSUPPORTED_IMPL, "implementation not built or not supported by this CPU")   \
     X(ORDO_ERR_OUT_OF_MEMORY, "out of memory")                                            \

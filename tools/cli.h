@@ -32,11 +32,17 @@ void *cli_alloc(size_t n);
 /* p grown (doubling *cap, at least min_cap) to hold need bytes; exits when
  * out of memory. */
 void *cli_grow(void *p, size_t *cap, size_t need, size_t min_cap);
-/* Decodes a hex argument of option `what`, or fails naming it. *out is
- * malloc'd (never NULL); *len its length. */
+/* Decodes a key argument of option `what`, hex or its JSON form ("0a1b",
+ * null), or fails naming it. *out is malloc'd (never NULL); *len its length. */
 void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len);
 /* Writes the key as lowercase hex, then `end` (a newline or a space). */
 void cli_print_hex(const void *key, size_t n, char end);
+/* Writes the key as lowercase hex, or with json as its JSON form ("0a1b";
+ * "" for the empty key), then the text `end`. */
+void cli_print_key(const void *key, size_t n, int json, const char *end);
+/* --output of a command printing keys: 1 for json, 0 for hex; anything
+ * else fails naming cmd. */
+int cli_output_json(const char *cmd, const char *output);
 /* "ordo: out of memory" and exit status 1. */
 void cli_out_of_memory(void) __attribute__((noreturn));
 /* opt_parse, or the command's message about its arguments and exit status

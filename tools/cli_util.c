@@ -92,10 +92,34 @@ void *cli_grow(void *p, size_t *cap, size_t need, size_t min_cap)
     return q;
 }
 
+/* A key argument is JSON (SPEC.md §9) when its first character other than
+ * JSON whitespace is a quote, or when it is the word null: hex never holds
+ * either, so both forms are accepted everywhere without an option. */
+static int is_json_key(const char *text)
+{
+    while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+        text++;
+    if (*text == '"')
+        return 1;
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\n' ||
+                 text[n - 1] == '\r'))
+        n--;
+    return n == 4 && !memcmp(text, "null", 4);
+}
+
 void cli_hex_arg(const char *what, const char *text, uint8_t **out, size_t *len)
 {
     size_t n = strlen(text), pos = 0;
     *out = cli_alloc(n / 2 + 1);
+    if (is_json_key(text)) {
+        ordo_status s = ordo_json_decode(text, n, *out, n / 2 + 1, len);
+        if (s == ORDO_ERR_BAD_JSON)
+            cli_fail("%s: not a JSON string of hex digits or null: '%s'", what, text);
+        if (s != ORDO_OK)
+            cli_fail("%s: %s in '%s'", what, ordo_status_message(s), text);
+        return;
+    }
     ordo_status s = ordo_hex_decode(text, n, *out, n / 2 + 1, len, &pos);
     if (s == ORDO_ERR_BAD_HEX_CHAR)
         cli_fail("%s: invalid hex character at offset %zu in '%s'", what, pos, text);
@@ -111,6 +135,28 @@ void cli_print_hex(const void *key, size_t n, char end)
     text[len] = end;
     fwrite(text, 1, len + 1, stdout);
     free(text);
+}
+
+void cli_print_key(const void *key, size_t n, int json, const char *end)
+{
+    char *text = cli_alloc(2 * n + 2);
+    size_t len = 0;
+    if (json)
+        ordo_json_encode(key, n, text, 2 * n + 2, &len);
+    else
+        ordo_hex_encode(key, n, text, 2 * n, &len);
+    fwrite(text, 1, len, stdout);
+    fputs(end, stdout);
+    free(text);
+}
+
+int cli_output_json(const char *cmd, const char *output)
+{
+    if (!strcmp(output, "json"))
+        return 1;
+    if (strcmp(output, "hex"))
+        cli_fail("%s: --output: expected hex or json, got '%s'", cmd, output);
+    return 0;
 }
 
 void cli_out_of_memory(void)

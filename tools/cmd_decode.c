@@ -1,23 +1,41 @@
-/* ordo decode and ordo inspect: ordered keys back to PostgreSQL's text
- * forms (ordo_text_print), as CSV rows or as a field-by-field breakdown. */
+/* ordo decode and ordo inspect: ordered keys (ordo_text_print) and LexKey
+ * keys (ordo_lexkey_text_print) back to PostgreSQL's text forms, as CSV
+ * rows or as a field-by-field breakdown. */
 #include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Why a LexKey part did not read, for the message. */
+static const char *lexkey_why(ordo_status st)
+{
+    if (st == ORDO_ERR_AMBIGUOUS_KEY)
+        return "cannot split the key here: a NULL (the nil byte 00) and a value both fit "
+               "(--no-nulls reads every part as a value)";
+    if (st == ORDO_ERR_MALFORMED_KEY)
+        return "the key does not split by the schema here (a part of the wrong width, a missing "
+               "00 separator, or a 00 byte inside an earlier text or bytes part)";
+    return ordo_status_message(st);
+}
+
 /* Decodes one key and prints a CSV row (or the inspect table), built whole
  * first so that nothing of a bad key reaches stdout; a bad key ends the run
  * with its reason on stderr (cli_fail). */
-static void decode_one(const ordo_schema *s, const char *hex, int inspect, size_t index)
+static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, const char *hex,
+                       int inspect, size_t index)
 {
     uint8_t *key;
     size_t len;
     char what[64];
     snprintf(what, sizeof what, "decode: key %zu", index);
     cli_hex_arg(what, hex, &key, &len);
+    int lexkey = fmt != ORDO_FORMAT_ORDERED;
     ordo_key_reader r;
     ordo_key_reader_init(&r, key, len);
+    ordo_lexkey_reader lr;
+    unsigned width = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
+    ordo_lexkey_reader_init(&lr, key, len, width, s->ncols);
     char *text = NULL;
     size_t tlen = 0;
     FILE *row = open_memstream(&text, &tlen);
@@ -28,19 +46,26 @@ static void decode_one(const ordo_schema *s, const char *hex, int inspect, size_
         fprintf(row, "%-5s %-16s %-16s %-17s %6s %6s  %s\n", "field", "name", "type", "order",
                 "offset", "bytes", "value");
     for (size_t c = 0; c < s->ncols; c++) {
-        size_t at = len - ordo_key_reader_remaining(&r);
+        /* a LexKey part starts after its 00 separator */
+        size_t at = len - (lexkey ? ordo_lexkey_reader_remaining(&lr)
+                                  : ordo_key_reader_remaining(&r));
+        if (lexkey && c)
+            at++;
         if (inspect)
             fprintf(row, "%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name,
-                    s->cols[c].sql_name, ordo_order_name((ordo_order)s->cols[c].order), at);
+                    s->cols[c].sql_name,
+                    lexkey ? "-" : ordo_order_name((ordo_order)s->cols[c].order), at);
         value.len = 0;
-        ordo_status st = ordo_text_print(&r, &s->cols[c], inspect ? ORDO_TEXT_SQL : ORDO_TEXT_CSV,
-                                         &value, NULL);
+        ordo_text_style style = inspect ? ORDO_TEXT_SQL : ORDO_TEXT_CSV;
+        ordo_status st = lexkey ? ordo_lexkey_text_print(&lr, s, c, style, flags, &value, NULL)
+                                : ordo_text_print(&r, &s->cols[c], style, &value, NULL);
         if (st == ORDO_ERR_OUT_OF_MEMORY)
             cli_fail("decode: out of memory");
         if (st != ORDO_OK)
             cli_fail("decode: key %zu, column '%s' at byte %zu: %s", index, s->cols[c].name, at,
-                     ordo_status_message(st));
-        size_t end = len - ordo_key_reader_remaining(&r);
+                     lexkey ? lexkey_why(st) : ordo_status_message(st));
+        size_t end = len - (lexkey ? ordo_lexkey_reader_remaining(&lr)
+                                   : ordo_key_reader_remaining(&r));
         if (inspect) {
             fprintf(row, "%6zu  ", end - at);
             for (size_t k = at; k < end; k++)
@@ -54,7 +79,7 @@ static void decode_one(const ordo_schema *s, const char *hex, int inspect, size_
             fputc('\n', row);
     }
     ordo_buf_free(&value);
-    if (ordo_key_reader_remaining(&r))
+    if (!lexkey && ordo_key_reader_remaining(&r))
         cli_fail("decode: key %zu: %zu bytes left after the last column (schema mismatch)", index,
                  ordo_key_reader_remaining(&r));
     if (!inspect)
@@ -69,21 +94,28 @@ static int run(int argc, char **argv, int inspect)
 {
     const char *format = "ordered", *schema_text = NULL;
     const char *cmd = inspect ? "inspect" : "decode";
+    int no_nulls = 0;
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
         {"--schema", OPT_STRING, &schema_text, NULL},
+        {"--no-nulls", OPT_FLAG, &no_nulls, NULL},
     };
     const opt_spec spec = {cmd, NULL, "unknown option", OPT_POS_NOT_LONG,
                            OPT_EQUALS | OPT_MISSING_UNKNOWN, opts, sizeof opts / sizeof opts[0]};
     char **args = cli_positional(argc);
     int nargs = cli_options(&spec, argc, argv, args);
-    if (strcmp(format, "ordered"))
-        cli_fail("%s: only the ordered format can be decoded (LexKey keys are not decodable)", cmd);
+    ordo_format fmt = ordo_format_from_name(format);
+    if (!fmt)
+        cli_fail("%s: --format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", cmd, format);
     if (!schema_text)
         cli_fail("%s: needs --schema SCHEMA", cmd);
+    if (no_nulls && fmt == ORDO_FORMAT_ORDERED)
+        cli_fail("%s: --no-nulls applies to the LexKey formats (ordered keys say where NULLs are)",
+                 cmd);
+    unsigned flags = no_nulls ? ORDO_LEXKEY_TEXT_NO_NULLS : 0;
     ordo_schema s;
     ordo_error err;
-    if (ordo_schema_parse(schema_text, ORDO_FORMAT_ORDERED, &s, &err) != ORDO_OK)
+    if (ordo_schema_parse(schema_text, fmt, &s, &err) != ORDO_OK)
         cli_fail("%s: --schema: %s", cmd, err.message);
     if (inspect && nargs != 1)
         cli_fail("inspect: needs exactly one HEX key");
@@ -94,12 +126,12 @@ static int run(int argc, char **argv, int inspect)
         while ((n = getline(&line, &cap, stdin)) > 0) {
             while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
                 line[--n] = 0;
-            decode_one(&s, line, inspect, ++index);
+            decode_one(&s, fmt, flags, line, inspect, ++index);
         }
         free(line);
     } else {
         for (int i = 0; i < nargs; i++)
-            decode_one(&s, args[i], inspect, (size_t)i + 1);
+            decode_one(&s, fmt, flags, args[i], inspect, (size_t)i + 1);
     }
     ordo_schema_free(&s);
     free(args);

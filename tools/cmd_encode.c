@@ -178,9 +178,10 @@ int cmd_encode(int argc, char **argv)
         free(args);
         return rc;
     }
-    if (header || strcmp(output, "hex") || threads || max_row)
-        cli_fail("encode: --header, --output, --threads and --max-row-bytes apply to --schema "
+    if (header || !strcmp(output, "raw") || threads || max_row)
+        cli_fail("encode: --header, --output raw, --threads and --max-row-bytes apply to --schema "
                  "input");
+    int json = cli_output_json("encode", output);
     unsigned flags = 0;
     if (!strcmp(format, "lexkey-legacy"))
         flags = ORDO_LEXKEY_LEGACY;
@@ -212,7 +213,7 @@ int cmd_encode(int argc, char **argv)
     ordo_status s = ordo_lexkey_finish(&b, &len);
     if (s != ORDO_OK)
         cli_fail("encode: %s", ordo_status_message(s));
-    cli_print_hex(key, len, '\n');
+    cli_print_key(key, len, json, "\n");
     for (int i = 0; i < nparts; i++)
         if (parts[i].type == ORDO_TYPE_BYTES)
             free((void *)parts[i].data);

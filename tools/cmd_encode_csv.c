@@ -10,16 +10,20 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The keys of a part of a batch as lowercase hex lines, or as 4-byte
- * big-endian lengths and the bytes (raw), appended to out: the encoder's
+enum { OUT_HEX, OUT_RAW, OUT_JSON };
+
+/* The keys of a part of a batch as lowercase hex lines, as JSON lines
+ * ("0a1b"), or as 4-byte big-endian lengths and the bytes (raw), appended
+ * to out: the encoder's
  * format hook, so that the workers format in parallel (while the keys are
  * in cache) and the main thread only writes. */
 static int format_keys(void *ctx, const ordo_encoder_batch *b, ordo_buf *out)
 {
-    int raw = *(const int *)ctx;
+    int mode = *(const int *)ctx, raw = mode == OUT_RAW, json = mode == OUT_JSON;
     size_t total = b->key_offsets[b->rows];
     size_t base = b->key_offsets[0];
-    size_t need = out->len + (raw ? total - base : 2 * (total - base)) + (raw ? 4 : 1) * b->rows;
+    size_t need = out->len + (raw ? total - base : 2 * (total - base)) +
+                  (raw ? 4 : json ? 3 : 1) * b->rows;
     if (need > out->cap) {
         size_t cap = need + need / 2;
         char *p = realloc(out->data, cap);
@@ -36,8 +40,11 @@ static int format_keys(void *ctx, const ordo_encoder_batch *b, ordo_buf *out)
             memcpy(p + 4, k, n);
             p += 4 + n;
         } else {
-            size_t len = 0;
-            ordo_hex_encode(k, n, p, 2 * n, &len); /* sized above: cannot fail */
+            size_t len = 0; /* sized above: cannot fail */
+            if (json)
+                ordo_json_encode(k, n, p, 2 * n + 2, &len);
+            else
+                ordo_hex_encode(k, n, p, 2 * n, &len);
             p[len] = '\n';
             p += len + 1;
         }
@@ -52,9 +59,9 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     ordo_format fmt = ordo_format_from_name(format);
     if (!fmt)
         cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered)", format);
-    int raw = !strcmp(output, "raw");
-    if (!raw && strcmp(output, "hex"))
-        cli_fail("encode: --output: expected hex or raw, got '%s'", output);
+    int mode = !strcmp(output, "raw") ? OUT_RAW : !strcmp(output, "json") ? OUT_JSON : OUT_HEX;
+    if (mode == OUT_HEX && strcmp(output, "hex"))
+        cli_fail("encode: --output: expected hex, json or raw, got '%s'", output);
     ordo_status impl;
     ordo_impl_name(&impl); /* refused before any input is read */
     if (impl != ORDO_OK)
@@ -73,7 +80,7 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     o.max_row_bytes = max_row;
     o.name = name;
     o.format = format_keys;
-    o.format_ctx = &raw;
+    o.format_ctx = &mode;
     ordo_encoder *enc = NULL;
     if (ordo_encoder_open(&s, NULL, fmt, &o, &enc, &e) != ORDO_OK ||
         ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)

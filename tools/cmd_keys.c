@@ -7,15 +7,17 @@
 
 int cmd_pk(int argc, char **argv)
 {
-    const char *part = NULL, *row = NULL, *split = NULL;
+    const char *part = NULL, *row = NULL, *split = NULL, *output = "hex";
     const opt opts[] = {
         {"--partition", OPT_STRING, &part, NULL},
         {"--row", OPT_STRING, &row, NULL},
         {"--split", OPT_STRING, &split, NULL},
+        {"--output", OPT_STRING, &output, NULL},
     };
     const opt_spec spec = {"pk", NULL, "unknown argument", OPT_POS_NONE,
                            OPT_EQUALS | OPT_NEEDS_BARE, opts, sizeof opts / sizeof opts[0]};
     cli_options(&spec, argc, argv, NULL);
+    int json = cli_output_json("pk", output);
     if (split) {
         if (part || row)
             cli_fail("pk: --split cannot be combined with --partition or --row");
@@ -25,8 +27,14 @@ int cmd_pk(int argc, char **argv)
         ordo_status s = ordo_pk_split(key, len, &plen, &roff);
         if (s != ORDO_OK)
             cli_fail("pk --split: %s: '%s'", ordo_status_message(s), split);
-        cli_print_hex(key, plen, ' ');
-        cli_print_hex(key + roff, len - roff, '\n');
+        if (json) { /* one JSON value per line: the two halves by name */
+            fputs("{\"partition\": ", stdout);
+            cli_print_key(key, plen, 1, ", \"row\": ");
+            cli_print_key(key + roff, len - roff, 1, "}\n");
+        } else {
+            cli_print_hex(key, plen, ' ');
+            cli_print_hex(key + roff, len - roff, '\n');
+        }
         free(key);
         return 0;
     }
@@ -40,22 +48,24 @@ int cmd_pk(int argc, char **argv)
     ordo_status s = ordo_pk_encode(p, plen, r, rlen, key, plen + rlen + 1, &len);
     if (s != ORDO_OK)
         cli_fail("pk: %s", ordo_status_message(s));
-    cli_print_hex(key, len, '\n');
+    cli_print_key(key, len, json, "\n");
     free(p), free(r), free(key);
     return 0;
 }
 
 int cmd_range(int argc, char **argv)
 {
-    const char *part = NULL, *lo = "", *up = "";
+    const char *part = NULL, *lo = "", *up = "", *output = "hex";
     const opt opts[] = {
         {"--partition", OPT_STRING, &part, NULL},
         {"--lower", OPT_STRING, &lo, NULL},
         {"--upper", OPT_STRING, &up, NULL},
+        {"--output", OPT_STRING, &output, NULL},
     };
     const opt_spec spec = {"range", NULL, "unknown argument", OPT_POS_NONE,
                            OPT_EQUALS | OPT_NEEDS_BARE, opts, sizeof opts / sizeof opts[0]};
     cli_options(&spec, argc, argv, NULL);
+    int json = cli_output_json("range", output);
     if (!part)
         cli_fail("range: needs --partition HEX");
     uint8_t *p, *l, *u;
@@ -70,8 +80,14 @@ int cmd_range(int argc, char **argv)
         s = ordo_range_upper(p, plen, u, ulen, upper, cap, &n2);
     if (s != ORDO_OK)
         cli_fail("range: %s", ordo_status_message(s));
-    cli_print_hex(lower, n1, ' ');
-    cli_print_hex(upper, n2, '\n');
+    if (json) { /* one JSON value per line: the two bounds by name */
+        fputs("{\"lower\": ", stdout);
+        cli_print_key(lower, n1, 1, ", \"upper\": ");
+        cli_print_key(upper, n2, 1, "}\n");
+    } else {
+        cli_print_hex(lower, n1, ' ');
+        cli_print_hex(upper, n2, '\n');
+    }
     free(p), free(l), free(u), free(lower), free(upper);
     return 0;
 }

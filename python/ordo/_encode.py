@@ -124,7 +124,21 @@ def _decode_dictionaries(data):
                                 if pa.types.is_dictionary(f.type) else f for f in fields]))
 
 
-def encode(data, key, *, schema=None, format="ordered", values=False):
+def _threads(threads):
+    """The worker threads: None is one per CPU this process may run on."""
+    if threads is None:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError("threads: expected an int or None, got %s" % type(threads).__name__)
+    if threads < 1:
+        raise ValueError("threads: expected at least 1, got %d" % threads)
+    return threads
+
+
+def encode(data, key, *, schema=None, format="ordered", values=False, threads=None):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
     Returns ``(keys, values, schema_text, key_spec)``:
@@ -146,6 +160,8 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
       takes;
     - ``key_spec``: ``key`` as given, or every column in order when key is
       None.
+
+    threads: as encode_keys'.
     """
     if key is not None and not isinstance(key, str):
         raise TypeError("key: expected a str such as 'score DESC, player_id', got %s"
@@ -156,24 +172,27 @@ def encode(data, key, *, schema=None, format="ordered", values=False):
     if not isinstance(format, str):
         raise TypeError("format: expected a str, got %s" % type(format).__name__)
     values = bool(values)
+    threads = _threads(threads)
     if isinstance(data, dict):
         names, descs = _columns(data)
-        return _ordo.encode_columns(names, descs, key, schema, format, values)
+        return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
     if type(data).__name__ == "DataFrame" and type(data).__module__.startswith("pandas"):
         names, descs = _columns(data)
-        return _ordo.encode_columns(names, descs, key, schema, format, values)
+        return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
     data = _decode_dictionaries(data)
     if hasattr(data, "__arrow_c_stream__"):
-        return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values)
+        return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,
+                                   threads)
     if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
         schema_capsule, array_capsule = data.__arrow_c_array__()
-        return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values)
+        return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values,
+                                  threads)
     raise TypeError("data: expected a pyarrow Table or RecordBatch, an object with the Arrow "
                     "PyCapsule interface, a pandas DataFrame or a dict of columns, got %s"
                     % type(data).__name__)
 
 
-def encode_keys(data, key, *, schema=None, format="ordered"):
+def encode_keys(data, key, *, schema=None, format="ordered", threads=None):
     """Keys of the rows of data: an ordo.Keys, key i for row i.
 
     data: a pyarrow Table or RecordBatch, any object with the Arrow PyCapsule
@@ -214,8 +233,14 @@ def encode_keys(data, key, *, schema=None, format="ordered"):
     the key columns in key order with their orders. A bad value raises
     ordo.Error naming the column and the row (.line is the 1-based row,
     .column the 1-based column of the table).
+
+    threads: the threads that encode (None: one per CPU, as ``ordo
+    encode``; 1: the calling thread only). The keys are the same bytes
+    whatever the count. The GIL is released while the keys are encoded
+    (not while Python objects are read). An Arrow stream is read to its
+    end before its keys are made: every batch stays referenced until then.
     """
-    return encode(data, key, schema=schema, format=format)[0]
+    return encode(data, key, schema=schema, format=format, threads=threads)[0]
 
 
 def encode_csv(path, schema, *, format="ordered", header=False, threads=None, key=None):
@@ -224,11 +249,7 @@ def encode_csv(path, schema, *, format="ordered", header=False, threads=None, ke
     the key spec's columns, as ``ordo load --key`` makes them). threads:
     worker threads (None: one per CPU). A bad row raises ordo.Error with
     .status, .file, .line and .column."""
-    if threads is None:
-        try:
-            threads = len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            threads = os.cpu_count() or 1
+    threads = _threads(threads)
     if not isinstance(schema, str):
         raise TypeError("schema: expected a str, got %s" % type(schema).__name__)
     return _ordo.encode_csv(path, schema, format, bool(header), int(threads), key)

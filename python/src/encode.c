@@ -20,6 +20,16 @@ typedef struct job {
     unsigned char *is_key;          /* table column is a key column */
     ordo__py_keybuf keys, vals;
     ordo_buf text;                  /* one field's text */
+    size_t threads;                 /* encoder threads */
+    /* keys only: every batch's key columns, encoded together at the end */
+    ordo__py_scratch sx;            /* the converted columns */
+    ordo__py_batch *parts;
+    const size_t **part_tcol;       /* each part's columns -> table columns */
+    size_t nparts, capparts;
+    struct ArrowArray *held;        /* stream batches read by the parts */
+    size_t nheld, capheld;
+    int bench_rounds;               /* > 0: time the batch API instead (_bench_stream) */
+    double bench_secs[2];
 } job;
 
 static void job_free(job *j)
@@ -35,6 +45,13 @@ static void job_free(job *j)
     ordo__py_keybuf_free(&j->keys);
     ordo__py_keybuf_free(&j->vals);
     ordo_buf_free(&j->text);
+    ordo__py_scratch_free(&j->sx);
+    free(j->parts);
+    free(j->part_tcol);
+    for (size_t i = 0; i < j->nheld; i++)
+        if (j->held[i].release)
+            j->held[i].release(&j->held[i]);
+    free(j->held);
 }
 
 static int append_str(ordo_buf *b, const char *s)
@@ -185,65 +202,107 @@ static int batch_error(ordo_status s, const ordo_batch_error *where, const ordo_
                                 table->cols[tc].name, where->row, ordo_status_message(s));
 }
 
-/* Encodes ncols columns of n rows in fmt, appending the keys to kb (read
- * in place, no copy); offsets (n + 1, scratch) receives them relative to
- * the batch. table_col maps the batch's columns to table columns, for
- * errors. */
-static int encode_into(const job *j, ordo_format fmt, const ordo_column *cols, size_t ncols,
-                       size_t n, ordo__py_keybuf *kb, size_t *offsets, const size_t *table_col)
+/* Encodes the parts in fmt, appending their keys to kb, without the GIL;
+ * tcols[p] maps part p's columns to table columns, for errors. */
+static int encode_parts(const job *j, ordo_format fmt, const ordo__py_batch *parts,
+                        size_t nparts, ordo__py_keybuf *kb, const size_t *const *tcols)
 {
-    size_t total = 0;
+    size_t bad = 0, range_rows = ordo__py_range_rows;
     ordo_batch_error where = {0, 0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_batch_size(fmt, cols, ncols, n, &total, NULL, &where);
+    s = ordo__py_encode_parts(fmt, parts, nparts, j->threads, range_rows, kb, &bad, &where);
     Py_END_ALLOW_THREADS
-    if (s != ORDO_OK)
-        return batch_error(s, &where, &j->table, table_col);
-    if (!ordo__py_keybuf_reserve(kb, total, n)) {
+    if (s == ORDO_ERR_OUT_OF_MEMORY) {
         PyErr_NoMemory();
         return -1;
     }
-    Py_BEGIN_ALLOW_THREADS
-    s = ordo_batch_encode(fmt, cols, ncols, n, kb->data + kb->len, total, offsets, &where);
-    Py_END_ALLOW_THREADS
-    if (s != ORDO_OK)
-        return batch_error(s, &where, &j->table, table_col);
-    for (size_t r = 0; r < n; r++)
-        kb->off[kb->n + r + 1] = (int64_t)(kb->len + offsets[r + 1]);
-    kb->len += total;
-    kb->n += n;
+    return s == ORDO_OK ? 0 : batch_error(s, &where, &j->table, tcols[bad]);
+}
+
+/* Encodes ncols columns of n rows in fmt, appending the keys to kb (read
+ * in place, no copy). table_col maps the batch's columns to table columns,
+ * for errors. */
+static int encode_into(const job *j, ordo_format fmt, const ordo_column *cols, size_t ncols,
+                       size_t n, ordo__py_keybuf *kb, const size_t *table_col)
+{
+    ordo__py_batch part = {cols, ncols, n};
+    return encode_parts(j, fmt, &part, 1, kb, &table_col);
+}
+
+/* Keeps the key columns of a batch for the end (encode_pending). */
+static int add_part(job *j, const ordo_column *cols, size_t n, const size_t *tcol)
+{
+    if (j->nparts == j->capparts) {
+        size_t cap = j->capparts ? 2 * j->capparts : 8;
+        ordo__py_batch *p = realloc(j->parts, cap * sizeof *p);
+        if (p)
+            j->parts = p;
+        const size_t **t = p ? realloc(j->part_tcol, cap * sizeof *t) : NULL;
+        if (!t) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        j->part_tcol = t, j->capparts = cap;
+    }
+    j->parts[j->nparts] = (ordo__py_batch){cols, j->key.ncols, n};
+    j->part_tcol[j->nparts++] = tcol;
+    return 0;
+}
+
+/* The keys of every batch kept: one output buffer, every thread. */
+static int encode_pending(job *j)
+{
+    int rc = j->nparts ? encode_parts(j, j->fmt, j->parts, j->nparts, &j->keys, j->part_tcol) : 0;
+    j->nparts = 0;
+    return rc;
+}
+
+/* Keeps a stream batch alive (moved into j) until its keys are made. */
+static int hold(job *j, struct ArrowArray *arr)
+{
+    if (j->nheld == j->capheld) {
+        size_t cap = j->capheld ? 2 * j->capheld : 8;
+        struct ArrowArray *h = realloc(j->held, cap * sizeof *h);
+        if (!h) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        j->held = h, j->capheld = cap;
+    }
+    j->held[j->nheld++] = *arr;
+    arr->release = NULL;
     return 0;
 }
 
 /* One batch of n rows: its keys (and values) appended to j's. */
 static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
 {
-    ordo__py_scratch sx = {0};
     size_t nk = j->key.ncols, nt = j->table.ncols;
-    ordo_column *cols = ordo__py_scratch_alloc(&sx, (nk + nt) * sizeof *cols);
-    size_t *tcol = ordo__py_scratch_alloc(&sx, (nk + nt) * sizeof *tcol);
-    size_t *offsets = ordo__py_scratch_alloc(&sx, (n + 1) * sizeof *offsets);
+    /* keys only: the converted columns live in j until encode_pending */
+    ordo__py_scratch own = {0}, *sx = j->values ? &own : &j->sx;
+    ordo_column *cols = ordo__py_scratch_alloc(sx, (nk + nt) * sizeof *cols);
+    size_t *tcol = ordo__py_scratch_alloc(sx, (nk + nt) * sizeof *tcol);
     int rc = -1;
-    if (!cols || !tcol || !offsets) {
+    if (!cols || !tcol) {
         PyErr_NoMemory();
         goto out;
     }
     for (size_t k = 0; k < nk; k++) {
         size_t c = j->key.cols[k].source;
         tcol[k] = c;
-        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], &sx, &cols[k]) < 0)
+        if (ordo__py_column(&srcs[j->src_of[c]], &j->key.cols[k], sx, &cols[k]) < 0)
             goto out;
     }
     ordo__py_last_ncols = nk < ORDO__PY_DEBUG_COLS ? nk : ORDO__PY_DEBUG_COLS;
     for (size_t k = 0; k < ordo__py_last_ncols; k++)
         ordo__py_last_values[k] = cols[k].values;
-    if (encode_into(j, j->fmt, cols, nk, n, &j->keys, offsets, tcol) < 0)
-        goto out;
     if (!j->values) {
-        rc = 0;
+        rc = add_part(j, cols, n, tcol);
         goto out;
     }
+    if (encode_into(j, j->fmt, cols, nk, n, &j->keys, tcol) < 0)
+        goto out;
     /* values: the value columns as one ordered key each row, each field
      * printed back as PostgreSQL's text */
     const ordo_schema *vt = j->have_vtable ? &j->vtable : &j->table;
@@ -252,7 +311,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         if (j->fmt == ORDO_FORMAT_ORDERED && j->is_key[c])
             continue;
         tcol[nv] = c;
-        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], &sx, &cols[nv]) < 0)
+        if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], sx, &cols[nv]) < 0)
             goto out;
         nv++;
     }
@@ -268,14 +327,14 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         goto out;
     }
     ordo__py_keybuf rows = {0}; /* the value columns' ordered keys, row by row */
-    if (encode_into(j, ORDO_FORMAT_ORDERED, cols, nv, n, &rows, offsets, tcol) < 0) {
+    if (encode_into(j, ORDO_FORMAT_ORDERED, cols, nv, n, &rows, tcol) < 0) {
         ordo__py_keybuf_free(&rows);
         goto out;
     }
     const uint8_t *row_keys = rows.data;
     for (size_t r = 0; r < n; r++) {
         ordo_key_reader rd;
-        ordo_key_reader_init(&rd, row_keys + offsets[r], offsets[r + 1] - offsets[r]);
+        ordo_key_reader_init(&rd, row_keys + rows.off[r], (size_t)(rows.off[r + 1] - rows.off[r]));
         for (size_t v = 0; v < nv; v++) {
             bool is_null = false;
             j->text.len = 0;
@@ -301,7 +360,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
     ordo__py_keybuf_free(&rows);
     rc = 0;
 out:
-    ordo__py_scratch_free(&sx);
+    ordo__py_scratch_free(&own);
     return rc;
 }
 
@@ -317,6 +376,17 @@ static ordo_format format_arg(const char *name)
 /* (keys, values or None, schema_text, key_text), taking what j holds. */
 static PyObject *result(job *j, PyObject *schema_text, PyObject *key_text)
 {
+    if (j->bench_rounds > 0) {
+        ordo_status s;
+        Py_BEGIN_ALLOW_THREADS
+        s = ordo__py_bench_batches(j->fmt, j->parts, j->nparts, j->bench_rounds, j->bench_secs);
+        Py_END_ALLOW_THREADS
+        if (s != ORDO_OK)
+            return ordo__py_value_error(s, 0, 0, "bench: %s", ordo_status_message(s)), NULL;
+        return Py_BuildValue("dd", j->bench_secs[0], j->bench_secs[1]);
+    }
+    if (encode_pending(j) < 0)
+        return NULL;
     PyObject *keys = ordo__py_keys_take(&j->keys);
     PyObject *vals = NULL;
     if (keys && j->values)
@@ -400,23 +470,25 @@ static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *
     return -1;
 }
 
-static int job_args(job *j, const char *format, int values)
+static int job_args(job *j, const char *format, int values, Py_ssize_t threads)
 {
     memset(j, 0, sizeof *j);
     j->fmt = format_arg(format);
     j->values = values;
+    j->threads = threads > 1 ? (size_t)threads : 1;
     return j->fmt ? 0 : -1;
 }
 
-/* encode_columns(names, columns, key, schema, format, values) */
+/* encode_columns(names, columns, key, schema, format, values, threads) */
 static PyObject *py_encode_columns(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *names, *descs;
     const char *key = NULL, *schema = NULL, *format;
     int values;
-    if (!PyArg_ParseTuple(args, "O!O!zzsp:encode_columns", &PyList_Type, &names, &PyList_Type,
-                          &descs, &key, &schema, &format, &values))
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTuple(args, "O!O!zzsp|n:encode_columns", &PyList_Type, &names, &PyList_Type,
+                          &descs, &key, &schema, &format, &values, &threads))
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(names);
     if (PyList_GET_SIZE(descs) != n) {
@@ -424,7 +496,7 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
         return NULL;
     }
     job j;
-    if (job_args(&j, format, values) < 0)
+    if (job_args(&j, format, values, threads) < 0)
         return NULL;
     ordo__py_src *srcs = calloc((size_t)n + 1, sizeof *srcs);
     PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
@@ -509,16 +581,13 @@ static int struct_batch(job *j, ordo__py_src *srcs, size_t nsrc, const struct Ar
     return arr->length ? encode_batch(j, srcs, (size_t)arr->length) : 0;
 }
 
-/* encode_stream(capsule, key, schema, format, values): every batch of an
- * Arrow C stream (a struct per batch: a table's record batches). */
-static PyObject *py_encode_stream(PyObject *self, PyObject *args)
+/* encode_stream(capsule, key, schema, format, values, threads): every batch
+ * of an Arrow C stream (a struct per batch: a table's record batches). For
+ * keys only, the stream is read to its end first and every batch is kept
+ * until the keys of all are made together. */
+static PyObject *stream(PyObject *cap, const char *key, const char *schema, const char *format,
+                        int values, Py_ssize_t threads, int bench_rounds)
 {
-    (void)self;
-    PyObject *cap;
-    const char *key = NULL, *schema = NULL, *format;
-    int values;
-    if (!PyArg_ParseTuple(args, "Ozzsp:encode_stream", &cap, &key, &schema, &format, &values))
-        return NULL;
     struct ArrowArrayStream *in = PyCapsule_GetPointer(cap, "arrow_array_stream");
     if (!in)
         return NULL;
@@ -534,8 +603,9 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
     ordo__py_src *srcs = NULL;
     size_t nsrc = 0;
     PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
-    if (job_args(&j, format, values) < 0)
+    if (job_args(&j, format, values, threads) < 0)
         goto out;
+    j.bench_rounds = bench_rounds;
     if (st.get_schema(&st, &sch) != 0) {
         const char *e = st.get_last_error(&st);
         PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "no schema");
@@ -551,9 +621,10 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
         }
         if (!arr.release)
             break;
-        if (struct_batch(&j, srcs, nsrc, &arr) < 0)
+        if (struct_batch(&j, srcs, nsrc, &arr) < 0 || (!values && hold(&j, &arr) < 0))
             goto out;
-        arr.release(&arr);
+        if (arr.release)
+            arr.release(&arr);
     }
     res = result(&j, schema_text, key_text);
 out:
@@ -570,7 +641,36 @@ out:
     return res;
 }
 
-/* encode_array(schema_capsule, array_capsule, key, schema, format, values):
+static PyObject *py_encode_stream(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cap;
+    const char *key = NULL, *schema = NULL, *format;
+    int values;
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTuple(args, "Ozzsp|n:encode_stream", &cap, &key, &schema, &format, &values,
+                          &threads))
+        return NULL;
+    return stream(cap, key, schema, format, values, threads, 0);
+}
+
+/* _bench_stream(capsule, key, format, rounds) -> (warm, fresh): for the
+ * benchmark, the best seconds of ordo_batch_encode (one call a batch, one
+ * thread, as `ordo bench` times it) over the stream's key columns, into
+ * one output buffer reused (warm, on huge pages as ordo.Keys ask) and into
+ * a new one from malloc each round (fresh). */
+static PyObject *py_bench_stream(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *cap;
+    const char *key, *format;
+    int rounds;
+    if (!PyArg_ParseTuple(args, "Ossi:_bench_stream", &cap, &key, &format, &rounds))
+        return NULL;
+    return stream(cap, key, NULL, format, 0, 1, rounds > 0 ? rounds : 1);
+}
+
+/* encode_array(schema_capsule, array_capsule, key, schema, format, values, threads):
  * one record batch given as a struct array (__arrow_c_array__), borrowed
  * from its capsules. */
 static PyObject *py_encode_array(PyObject *self, PyObject *args)
@@ -579,8 +679,9 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     PyObject *scap, *acap;
     const char *key = NULL, *schema = NULL, *format;
     int values;
-    if (!PyArg_ParseTuple(args, "OOzzsp:encode_array", &scap, &acap, &key, &schema, &format,
-                          &values))
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTuple(args, "OOzzsp|n:encode_array", &scap, &acap, &key, &schema, &format,
+                          &values, &threads))
         return NULL;
     const struct ArrowSchema *sch = PyCapsule_GetPointer(scap, "arrow_schema");
     const struct ArrowArray *arr = PyCapsule_GetPointer(acap, "arrow_array");
@@ -594,7 +695,7 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     ordo__py_src *srcs = NULL;
     size_t nsrc = 0;
     PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
-    if (job_args(&j, format, values) == 0 &&
+    if (job_args(&j, format, values, threads) == 0 &&
         struct_open(&j, sch, schema, key, &srcs, &nsrc, &schema_text, &key_text) == 0 &&
         struct_batch(&j, srcs, nsrc, arr) == 0)
         res = result(&j, schema_text, key_text);
@@ -620,14 +721,36 @@ static PyObject *py_last_values(PyObject *self, PyObject *noargs)
     return t;
 }
 
+/* _set_range_rows(n) -> the old value: for tests, many ranges of few rows. */
+static PyObject *py_set_range_rows(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    Py_ssize_t n = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "range rows: expected a positive count");
+        return NULL;
+    }
+    size_t old = ordo__py_range_rows;
+    ordo__py_range_rows = (size_t)n;
+    return PyLong_FromSize_t(old);
+}
+
 static PyMethodDef methods[] = {
     {"encode_columns", py_encode_columns, METH_VARARGS,
-     "encode_columns(names, columns, key, schema, format, values): see ordo._encode."},
-    {"encode_stream", py_encode_stream, METH_VARARGS,
-     "encode_stream(capsule, key, schema, format, values): see ordo._encode."},
-    {"encode_array", py_encode_array, METH_VARARGS,
-     "encode_array(schema_capsule, array_capsule, key, schema, format, values): see "
+     "encode_columns(names, columns, key, schema, format, values[, threads]): see "
      "ordo._encode."},
+    {"encode_stream", py_encode_stream, METH_VARARGS,
+     "encode_stream(capsule, key, schema, format, values[, threads]): see ordo._encode."},
+    {"encode_array", py_encode_array, METH_VARARGS,
+     "encode_array(schema_capsule, array_capsule, key, schema, format, values[, threads]): "
+     "see ordo._encode."},
+    {"_bench_stream", py_bench_stream, METH_VARARGS,
+     "For the benchmark: _bench_stream(capsule, key, format, rounds) -> (warm, fresh) seconds "
+     "of the C batch API alone on the stream's key columns."},
+    {"_set_range_rows", py_set_range_rows, METH_O,
+     "For tests: _set_range_rows(n) -> old: the threaded encoder's rows per range."},
     {"_last_key_values", py_last_values, METH_NOARGS,
      "For tests: the values pointer of each key column of the last batch encoded (proof that a "
      "column was read in place)."},

@@ -21,9 +21,39 @@ typedef struct ordo__py_keybuf {
 /* Room for `bytes` more key bytes and `rows` more keys; 0 when out of memory. */
 int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows);
 void ordo__py_keybuf_free(ordo__py_keybuf *b);
+/* malloc for key bytes, asking for huge pages when large (as reserve does). */
+void *ordo__py_alloc_keys(size_t bytes);
 /* An ordo.Keys taking over b's memory (b is emptied), or NULL with an
  * exception. */
 PyObject *ordo__py_keys_take(ordo__py_keybuf *b);
+
+/* Rows to encode: nrows rows of ncols columns (each row i is element
+ * offset + i of its buffers, as the batch API reads them). */
+typedef struct ordo__py_batch {
+    const ordo_column *cols;
+    size_t ncols, nrows;
+} ordo__py_batch;
+
+/* Rows per range of the threaded encoder (16384; tests lower it to cut
+ * small tables into many ranges). Read and written with the GIL. */
+extern size_t ordo__py_range_rows;
+
+/* Appends the keys of every row of the parts, in order, to kb, encoded on
+ * up to `threads` threads (the calling one included) in ranges of at most
+ * range_rows rows; call it without the GIL. The output is allocated once.
+ * The keys are those of one batch call per part. On error kb is unchanged
+ * and *bad_part and *where (relative to that part) tell the first invalid
+ * value, as one call per part would. */
+ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
+                                  size_t threads, size_t range_rows, ordo__py_keybuf *kb,
+                                  size_t *bad_part, ordo_batch_error *where);
+
+/* For the benchmark: the best of `rounds` timings of one ordo_batch_encode
+ * call per batch on one thread (what `ordo bench` times), into an output
+ * reused from round to round (secs[0]; on huge pages, as ordo.Keys) and
+ * into a fresh one from malloc each round (secs[1]). */
+ordo_status ordo__py_bench_batches(ordo_format fmt, const ordo__py_batch *parts, size_t nparts,
+                                   int rounds, double secs[2]);
 
 /* ------------------------------------------------------ input columns */
 

@@ -36,12 +36,15 @@ static void *grow(void *p, size_t bytes)
     return p;
 }
 
+void *ordo__py_alloc_keys(size_t bytes) { return grow(NULL, bytes); }
+
 int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows)
 {
     if (bytes > SIZE_MAX / 2 - b->len || rows > SIZE_MAX / 16 - b->n)
         return 0;
     if (b->len + bytes > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
+        /* the first reservation is exact: the threaded encoder knows its total */
+        size_t cap = b->cap ? b->cap : b->len + bytes > 4096 ? b->len + bytes : 4096;
         while (cap < b->len + bytes)
             cap *= 2;
         uint8_t *p = grow(b->data, cap);
@@ -50,7 +53,7 @@ int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows)
         b->data = p, b->cap = cap;
     }
     if (!b->off || b->n + rows + 1 > b->ncap) {
-        size_t cap = b->ncap ? b->ncap : 1024;
+        size_t cap = b->ncap ? b->ncap : b->n + rows + 1 > 1024 ? b->n + rows + 1 : 1024;
         while (cap < b->n + rows + 1)
             cap *= 2;
         int64_t *p = grow(b->off, cap * sizeof *p);
