@@ -241,6 +241,14 @@ ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets,
                                      size_t n_splits, uint8_t *dst, size_t cap,
                                      size_t *split_offsets, size_t *got, ordo_error *err);
 
+/* ------------------------------------------------------------ sizes */
+
+/* A memory budget or file size as `ordo load --memory` takes it: digits,
+ * an optional fraction, an optional unit (K or k, M, G; KiB, MiB, GiB:
+ * powers of 1024), from 1 byte to 10^15; nothing else (no sign, space,
+ * exponent). Independent of the locale. ORDO_ERR_INVALID_ARG otherwise. */
+ORDO_API ordo_status ordo_parse_size(const char *s, uint64_t *out);
+
 /* ---------------------------------------- the unsorted baseline load */
 
 /* Rows written unsorted through RocksDB write batches, as an application

@@ -429,6 +429,36 @@ static void test_ingest_refuses_taken_tag(void **state)
 
 /* Split keys: increasing, distinct, at the sample's quantiles; fewer when
  * the sample has fewer distinct keys; a short destination refused. */
+/* Sizes: units, fractions, bounds; anything else refused, whatever the
+ * locale's decimal point. */
+static void test_parse_size(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        uint64_t v;
+    } good[] = {
+        {"1", 1}, {"65536", 65536}, {"64K", 65536}, {"64k", 65536}, {"1KiB", 1024},
+        {"256M", 256u << 20}, {"1.5G", 3u << 29}, {"1.5GiB", 3u << 29}, {"1.1K", 1126},
+        {"0.5K", 512}, {"1000000000000000", 1000000000000000u}, {"931322G", 999999383011328u},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        uint64_t v = 0;
+        assert_int_equal(ordo_parse_size(good[i].s, &v), ORDO_OK);
+        assert_int_equal(v, good[i].v);
+    }
+    static const char *const bad[] = {
+        "", "0", "0.4", "-1", "+1", " 1", "1 ", "1e3", "0x10", "1.", ".5M", "1,5G", "1T", "1MB",
+        "nan", "inf", "1000000000000001", "931323G", "99999999999999999999999",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint64_t v = 7;
+        assert_int_equal(ordo_parse_size(bad[i], &v), ORDO_ERR_INVALID_ARG);
+        assert_int_equal(v, 7);
+    }
+    assert_int_equal(ordo_parse_size(NULL, NULL), ORDO_ERR_NULL_ARG);
+}
+
 static void test_split_keys(void **state)
 {
     (void)state;
@@ -535,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_sst_writer_checks),
         cmocka_unit_test(test_ingest_all_or_nothing),
         cmocka_unit_test(test_ingest_refuses_taken_tag),
+        cmocka_unit_test(test_parse_size),
         cmocka_unit_test(test_split_keys),
         cmocka_unit_test(test_put_load),
         cmocka_unit_test(test_db_open),

@@ -242,30 +242,11 @@ static void read_input(loader *L)
 
 /* ------------------------------------------------------------- options */
 
-/* A size: digits, an optional fraction, an optional unit (K, M, G; KiB,
- * MiB, GiB). Nothing else: no sign, space, exponent, hex, nan or inf. */
+/* A size (ordo_parse_size). */
 static void parse_size(void *dst, const char *what, const char *s)
 {
-    const char *p = s;
-    size_t digits = 0;
-    while (*p >= '0' && *p <= '9')
-        p++, digits++;
-    if (*p == '.' && p[1] >= '0' && p[1] <= '9')
-        for (p++; *p >= '0' && *p <= '9'; p++)
-            ;
-    uint64_t unit = 1;
-    if (!strcmp(p, "K") || !strcmp(p, "KiB") || !strcmp(p, "k"))
-        unit = 1024;
-    else if (!strcmp(p, "M") || !strcmp(p, "MiB"))
-        unit = 1024 * 1024;
-    else if (!strcmp(p, "G") || !strcmp(p, "GiB"))
-        unit = 1024ull * 1024 * 1024;
-    else if (*p)
-        digits = 0;
-    double v = digits ? strtod(s, NULL) * (double)unit : 0;
-    if (!digits || v < 1 || v > 1e15)
+    if (ordo_parse_size(s, (uint64_t *)dst) != ORDO_OK)
         cli_fail("load: %s: expected a size such as 256M, 1.5G or 65536, got '%s'", what, s);
-    *(uint64_t *)dst = (uint64_t)v;
 }
 
 /* --tag: 0 to 254 into the int at dst. */

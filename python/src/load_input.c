@@ -23,33 +23,6 @@ int ordo__py_tag(PyObject *obj, int *tag)
     return 0;
 }
 
-/* The text form `ordo load --memory` takes: digits, an optional fraction,
- * an optional unit (K, M, G; KiB, MiB, GiB). */
-static int size_text(const char *s, uint64_t *out)
-{
-    const char *p = s;
-    size_t digits = 0;
-    while (*p >= '0' && *p <= '9')
-        p++, digits++;
-    if (*p == '.' && p[1] >= '0' && p[1] <= '9')
-        for (p++; *p >= '0' && *p <= '9'; p++)
-            ;
-    double unit = 1;
-    if (!strcmp(p, "K") || !strcmp(p, "KiB") || !strcmp(p, "k"))
-        unit = 1024.0;
-    else if (!strcmp(p, "M") || !strcmp(p, "MiB"))
-        unit = 1048576.0;
-    else if (!strcmp(p, "G") || !strcmp(p, "GiB"))
-        unit = 1073741824.0;
-    else if (*p)
-        return -1;
-    double v = digits ? strtod(s, NULL) * unit : 0;
-    if (v < 1 || v > 1e15)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 {
     if (PyLong_Check(obj)) {
@@ -63,7 +36,7 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
         const char *s = PyUnicode_AsUTF8(obj);
         if (!s)
             return -1;
-        if (size_text(s, out) == 0)
+        if (ordo_parse_size(s, out) == ORDO_OK)
             return 0;
     }
     PyErr_Format(PyExc_ValueError, "%s: expected a size such as 256M, 1.5G or 65536, got %R",
