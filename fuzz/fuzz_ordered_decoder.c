@@ -1,6 +1,8 @@
 /* The ordered-format decoder on arbitrary keys and schemas: it never reads
  * past the key, and whatever it accepts is canonical: building the decoded
- * values again with the same orders gives the same bytes. */
+ * values again with the same orders gives the same bytes. A first byte of
+ * c0 or more reads and builds packed keys instead (SPEC.md §16): no NULLs,
+ * variable-width reads refused. */
 #include "fuzz_util.h"
 
 static const ordo_type types[] = {
@@ -25,11 +27,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a copy of exactly klen bytes, so that ASan sees any over-read */
     uint8_t *k = malloc(klen ? klen : 1);
     memcpy(k, key, klen);
+    int packed = data[0] >= 0xc0;
     ordo_key_reader r;
-    ordo_key_reader_init(&r, k, klen);
     uint8_t *again = malloc(klen + 64);
     ordo_key b;
-    ordo_key_init(&b, again, klen + 64, 0);
+    if (packed) {
+        ordo_key_reader_init_packed(&r, k, klen);
+        ordo_key_init_packed(&b, again, klen + 64, 0);
+    } else {
+        ordo_key_reader_init(&r, k, klen);
+        ordo_key_init(&b, again, klen + 64, 0);
+    }
     for (size_t f = 0; f < nf; f++) {
         ordo_type t = types[spec[f] % NT];
         ordo_order o = (ordo_order)(spec[f] >> 6);
@@ -72,8 +80,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case ORDO_TYPE_ENUM: s = ordo_key_read_uint(&r, o, t, &uv, &isnull); break;
         default: s = ordo_key_read_int(&r, o, t, &iv, &isnull); break;
         }
-        if (s != ORDO_OK)
+        if (s != ORDO_OK) {
+            CHECK(!packed || s == ORDO_ERR_MALFORMED_KEY || s == ORDO_ERR_BAD_TYPE);
             break;
+        }
+        CHECK(!(packed && isnull));
         if (isnull) {
             ordo_key_null(&b, o);
             continue;

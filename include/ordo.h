@@ -57,6 +57,7 @@ typedef enum ordo_status {
     ORDO_ERR_BAD_TYPE = 20,      /* the type is unknown or the format cannot hold it */
     ORDO_ERR_INVALID_VALUE = 21, /* the text of a value does not parse */
     ORDO_ERR_OUT_OF_RANGE = 22,  /* the value parses but does not fit its type */
+    ORDO_ERR_NULL_VALUE = 23,    /* a NULL where the format has no room for one (packed) */
 
     /* sizes */
     ORDO_ERR_DST_TOO_SMALL = 30, /* the destination's capacity is too small; nothing written */
@@ -382,11 +383,22 @@ typedef struct ordo_key {
     ordo_status priv_err;
     uint32_t priv_flip; /* records: bit d set when depth d runs descending */
     uint32_t priv_depth;
+    uint32_t priv_packed; /* the packed format: no presence bytes */
 } ordo_key;
 
 /* Starts a key in buf[0..cap) after `len` bytes already there (a table tag,
  * say), which are kept. len > cap is ORDO_ERR_INVALID_ARG (sticky). */
 ORDO_API void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len);
+/* The same for a key in the packed format (SPEC.md §16): the same calls
+ * write each field without its presence byte, so every field sits at a
+ * fixed offset. Only fixed-width fields: ordo_key_null is
+ * ORDO_ERR_NULL_VALUE; bytes, text, numeric, bit strings, inet, cidr and
+ * records are ORDO_ERR_BAD_TYPE once their value checks out (all sticky).
+ * The order's ASC/DESC applies, its NULLS FIRST/LAST does not. */
+ORDO_API void ordo_key_init_packed(ordo_key *k, void *buf, size_t cap, size_t len);
+/* A packed field's width (its offset in the key is the sum of the widths
+ * before it); ORDO_ERR_BAD_TYPE for a type the packed format cannot hold. */
+ORDO_API ordo_status ordo_key_packed_size(ordo_type t, size_t *size);
 /* Every field takes its order; a bad order is ORDO_ERR_INVALID_ORDER. A
  * NULL is a field of its own: the presence byte alone. */
 ORDO_API ordo_status ordo_key_null(ordo_key *k, ordo_order o);
@@ -479,9 +491,13 @@ typedef struct ordo_key_reader {
     size_t priv_len, priv_pos;
     ordo_status priv_err;
     uint32_t priv_flip, priv_depth; /* records, as in ordo_key */
+    uint32_t priv_packed;
 } ordo_key_reader;
 
 ORDO_API void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len);
+/* A packed key (ordo_key_init_packed): the same reads, never a NULL; the
+ * reads of variable-width fields and records are ORDO_ERR_BAD_TYPE. */
+ORDO_API void ordo_key_reader_init_packed(ordo_key_reader *r, const void *key, size_t len);
 /* Each read sets *is_null; a NULL gives a zero value. */
 ORDO_API ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *is_null);
 ORDO_API ordo_status ordo_key_read_int(ordo_key_reader *r, ordo_order o, ordo_type t, int64_t *v,
@@ -543,7 +559,9 @@ ORDO_API ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *uni
 typedef enum ordo_format {
     ORDO_FORMAT_LEXKEY = 1,        /* LexKey, canonical widths */
     ORDO_FORMAT_LEXKEY_LEGACY = 2, /* LexKey, native widths */
-    ORDO_FORMAT_ORDERED = 3        /* the ordered format: each column's `order` applies */
+    ORDO_FORMAT_ORDERED = 3,       /* the ordered format: each column's `order` applies */
+    ORDO_FORMAT_PACKED = 4         /* fixed-width NOT NULL fields, nothing between them
+                                      (SPEC.md §16); ASC/DESC of `order` applies */
 } ordo_format;
 
 /* Units of a TIME or DURATION column's values (Arrow timestamps, durations,
@@ -605,8 +623,9 @@ typedef struct ordo_batch_error {
 
 /* Pass 1: the exact total size of the nrows keys, and *stride (may be NULL)
  * = the common key length when every key has the same length (all columns
- * fixed width, no NULLs), else 0. Validates everything the encoder will:
- * on error, *where (may be NULL) tells the row and column. ncols >= 1. */
+ * fixed width, no NULLs; always in the packed format, where a NULL is
+ * ORDO_ERR_NULL_VALUE and a variable-width column ORDO_ERR_BAD_TYPE), else 0.
+ * Validates everything the encoder will: on error, *where (may be NULL) tells the row and column. ncols >= 1. */
 ORDO_API ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t ncols,
                                      size_t nrows, size_t *total, size_t *stride,
                                      ordo_batch_error *where);

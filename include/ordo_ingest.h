@@ -31,7 +31,7 @@ extern "C" {
 
 /* ----------------------------------------------------------- formats */
 
-/* "lexkey", "lexkey-legacy" or "ordered"; 0 for any other name. */
+/* "lexkey", "lexkey-legacy", "ordered" or "packed"; 0 for any other name. */
 ORDO_API ordo_format ordo_format_from_name(const char *name);
 /* The name of a format; NULL for a value that is not one. */
 ORDO_API const char *ordo_format_name(ordo_format f);
@@ -85,7 +85,7 @@ typedef struct ordo_schema_column {
     int order_given;            /* ASC/DESC/NULLS written explicitly */
     ordo_type type;             /* the part type in the schema's format */
     uint8_t time_unit;          /* of TIME parts */
-    uint8_t order;              /* ordo_order, for the ordered format */
+    uint8_t order;              /* ordo_order, for the ordered and packed formats */
     char *type_spec;            /* enum and record: the type as written, "enum('a','b')" */
     struct ordo_schema *fields; /* records: the fields */
     char **labels;              /* enums: the labels, in rank order */
@@ -205,8 +205,9 @@ typedef enum ordo_text_style {
     ORDO_TEXT_BARE = 2 /* the text itself, NULL empty */
 } ordo_text_style;
 
-/* Reads column c's field from an ordered key and appends PostgreSQL's text
- * form of it to *out (which loads again to the same key). *is_null (may be
+/* Reads column c's field from an ordered key (or a packed one: a reader
+ * made by ordo_key_reader_init_packed) and appends PostgreSQL's text form
+ * of it to *out (which loads again to the same key). *is_null (may be
  * NULL) tells whether it was NULL. A field that does not fit the column is
  * ORDO_ERR_MALFORMED_KEY. */
 ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,

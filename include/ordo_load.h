@@ -79,7 +79,7 @@ ORDO_API ordo_status ordo_db_temp_dir(ordo_db *db, const char **path, ordo_error
 
 /* A table's metadata, as stored under its system keys (SPEC.md §15.3). */
 typedef struct ordo_table_meta {
-    const char *format; /* "ordered", "lexkey" or "lexkey-legacy" */
+    const char *format; /* "ordered", "packed", "lexkey" or "lexkey-legacy" */
     const char *key;    /* the key spec */
     const char *schema; /* the schema */
     uint64_t rows;

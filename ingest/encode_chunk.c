@@ -169,7 +169,9 @@ static int take_keys(const ordo__job *j, ordo__batchbuf *kb, size_t r, const ord
     const size_t *src = j->src;
     for (size_t k = 0, n = j->key.ncols; k < n; k++) {
         const ordo_csv_field *f = &fl[src[k]];
-        const char *why = ordo__field_put_hot(kb, k, r, f->p, f->n, f->quoted);
+        const char *why = f->n == 0 && !f->quoted && j->no_nulls
+                              ? "NULL in a packed key (its columns are NOT NULL)"
+                              : ordo__field_put_hot(kb, k, r, f->p, f->n, f->quoted);
         if (why) {
             ordo__field_error(f, &j->key.cols[k], why, e);
             ordo__batchbuf_drop_row(kb, r);

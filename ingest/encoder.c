@@ -92,6 +92,7 @@ ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec, or
     ordo__job *j = &e->job;
     j->table = table;
     j->fmt = f;
+    j->no_nulls = f == ORDO_FORMAT_PACKED;
     j->header = o->header;
     j->values = o->values;
     j->values_all = o->values_all;

@@ -30,6 +30,7 @@ typedef struct ordo__job {
     size_t ncols;     /* table->ncols: the fields a row has */
     int rest;         /* a column that is not a key column, or values: per-row work past the keys */
     ordo_format fmt;
+    int no_nulls;     /* packed: a NULL key field is a bad row */
     int header, values, values_all, skip_bad;
     size_t max_row;
     int (*format)(void *ctx, const struct ordo_encoder_batch *b, ordo_buf *out);

@@ -77,6 +77,8 @@ ordo_format ordo_format_from_name(const char *name)
         return ORDO_FORMAT_LEXKEY_LEGACY;
     if (!strcmp(name, "ordered"))
         return ORDO_FORMAT_ORDERED;
+    if (!strcmp(name, "packed"))
+        return ORDO_FORMAT_PACKED;
     return (ordo_format)0;
 }
 
@@ -120,6 +122,23 @@ static const struct {
     {ORDO_SQL_BIT, 0, 0, ORDO_TYPE_BIT},
     {ORDO_SQL_RECORD, 0, 0, ORDO_TYPE_ENCODED},
 };
+
+/* The types the packed format holds: every ordered type of a fixed width. */
+static int packable(ordo_type t)
+{
+    if (!t)
+        return 0;
+    switch (t) {
+    case ORDO_TYPE_NUMERIC:
+    case ORDO_TYPE_STRING:
+    case ORDO_TYPE_BYTES:
+    case ORDO_TYPE_INET:
+    case ORDO_TYPE_CIDR:
+    case ORDO_TYPE_BIT:
+    case ORDO_TYPE_ENCODED: return 0;
+    default: return 1;
+    }
+}
 
 static int part_of(ordo_sql_type t)
 {
@@ -517,6 +536,19 @@ static int parse_column(const char *s, size_t n, const char *format, ordo_schema
             return 0;
         }
         c->order = (uint8_t)((c->desc ? 2 : 0) + (c->nulls_first ? 0 : 1));
+    } else if (fmt == ORDO_FORMAT_PACKED) {
+        /* the ordered format's fixed-width fields without their presence
+         * bytes: a NULLS clause is allowed (a table's key spec may carry
+         * one) but means nothing, as no value is NULL */
+        c->type = part >= 0 ? parts[part].ordered : (ordo_type)0;
+        if (!packable(c->type)) {
+            snprintf(err, errlen,
+                     "column '%s': the packed format holds fixed-width types only, not %s "
+                     "(use --format ordered)",
+                     c->name, c->sql_name);
+            return 0;
+        }
+        c->order = (uint8_t)((c->desc ? 2 : 0) + (c->nulls_first ? 0 : 1));
     } else {
         snprintf(err, errlen, "unknown format '%s'", format);
         return 0;
@@ -662,6 +694,7 @@ const char *ordo_format_name(ordo_format f)
     case ORDO_FORMAT_LEXKEY: return "lexkey";
     case ORDO_FORMAT_LEXKEY_LEGACY: return "lexkey-legacy";
     case ORDO_FORMAT_ORDERED: return "ordered";
+    case ORDO_FORMAT_PACKED: return "packed";
     default: return NULL;
     }
 }

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 /* Parses text into s (malloc'd columns) for the key format `format`
- * ("lexkey", "lexkey-legacy", "ordered"). On error returns 0 and writes a
- * message naming the column into err. */
+ * ("lexkey", "lexkey-legacy", "ordered", "packed"). On error returns 0 and
+ * writes a message naming the column into err. */
 int ordo__schema_parse(const char *text, const char *format, ordo_schema *s, char *err,
                        size_t errlen);
 /* Parses a key spec over the columns of `table` into key (the columns'

@@ -6,7 +6,7 @@
 static int format_ok(ordo_format fmt)
 {
     return fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY ||
-           fmt == ORDO_FORMAT_ORDERED;
+           fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED;
 }
 
 size_t ordo_col_nulls(const ordo_column *c, size_t n)
@@ -141,6 +141,16 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
         *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, 0};
         return ORDO_OK;
     }
+    if (fmt == ORDO_FORMAT_PACKED) { /* a fixed stride, even for no rows */
+        size_t stride = 0;
+        ordo_status s = ordo_packed_plan(cols, ncols, nrows, &stride, where);
+        if (s != ORDO_OK)
+            return s;
+        if (__builtin_mul_overflow(stride, nrows, &total))
+            return fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
+        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, stride};
+        return ORDO_OK;
+    }
     for (size_t c = 0; c < ncols; c++) {
         int constant = 1;
         ordo_status s = column_size(fmt, &cols[c], c, nrows, &total, &constant, where);
@@ -206,6 +216,8 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
     size_t *offs = p.stride ? NULL : offsets;
     if (fmt == ORDO_FORMAT_ORDERED)
         ordo_ordered_encode(k, &p, dst, offs);
+    else if (fmt == ORDO_FORMAT_PACKED)
+        ordo_packed_encode(k, &p, dst);
     else if (k)
         ordo_batch_encode_tiled(k, &p, dst, offs);
     else

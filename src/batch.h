@@ -108,6 +108,16 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,
                          size_t *offsets);
 
+/* Row r's field of column c, through the row builder k (ordered or packed). */
+ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r);
+
+/* The packed format (src/batch_packed.c): the checks and the key length,
+ * and the keys (k NULL: the scalar reference, row by row with the packed
+ * row builder). */
+ordo_status ordo_packed_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *stride,
+                             ordo_batch_error *where);
+void ordo_packed_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst);
+
 /* The scalar reference: row after row, part after part, as the SPEC reads. */
 void ordo_batch_encode_scalar(const ordo_batch_plan *p, uint8_t *dst, size_t *offsets);
 /* The tiled column-at-a-time driver over an implementation's kernels. */

@@ -11,8 +11,8 @@
 static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
 
 /* Writes row r's field of column c with the row builder (cap bytes at p);
- * returns the builder's status. */
-static ordo_status put(ordo_key *k, const ordo_column *c, size_t r)
+ * returns the builder's status. The packed batches use it too. */
+ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
 {
     ordo_order o = (ordo_order)c->order;
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
@@ -252,7 +252,7 @@ static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path
             uint8_t scratch[ORDO_KEY_BOUND(1, 0)]; /* the largest fixed field */
             ordo_key k;
             ordo_key_init(&k, scratch, sizeof scratch, 0);
-            s = put(&k, c, r);
+            s = ordo__ordered_put(&k, c, r);
             if (s != ORDO_OK)
                 return s;
         }
@@ -311,7 +311,7 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
         ordo_key k;
         ordo_key_init(&k, dst + at, len, 0);
         for (size_t c = 0; c < pl->ncols; c++)
-            put(&k, &pl->cols[c], r); /* validated by the plan: cannot fail */
+            ordo__ordered_put(&k, &pl->cols[c], r); /* validated by the plan: cannot fail */
         at += len;
         if (offsets)
             offsets[r + 1] = at;
@@ -433,7 +433,7 @@ static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint
         field_size(c, r0 + i, &fs);
         ordo_key key;
         ordo_key_init(&key, dst + cur[i], fs, 0);
-        put(&key, c, r0 + i);
+        ordo__ordered_put(&key, c, r0 + i);
         cur[i] += fs;
     }
 }

@@ -19,12 +19,20 @@ void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
     k->priv_err = ORDO_OK;
     k->priv_flip = 0;
     k->priv_depth = 0;
+    k->priv_packed = 0;
     if (!buf && cap)
         k->priv_err = ORDO_ERR_NULL_ARG;
     else if (len > k->priv_cap)
         k->priv_err = ORDO_ERR_INVALID_ARG;
     else
         k->priv_len = len;
+}
+
+void ordo_key_init_packed(ordo_key *k, void *buf, size_t cap, size_t len)
+{
+    ordo_key_init(k, buf, cap, len);
+    if (k)
+        k->priv_packed = 1;
 }
 
 /* The order a field is written in: mirrored inside a descending record. */
@@ -43,16 +51,36 @@ static ordo_status room(ordo_key *k, ordo_order o, size_t n)
     return ORDO_OK;
 }
 
-uint8_t *ordo__key_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask)
+/* A fixed-width field's start: in a packed key no presence byte (and
+ * room for n bytes only). */
+static uint8_t *fixed_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask)
 {
     o = written_order(k, o);
-    if (room(k, o, n) != ORDO_OK)
+    size_t lead = k->priv_packed ? 0 : 1;
+    if (!order_ok(o)) {
+        ordo__stick(&k->priv_err, ORDO_ERR_INVALID_ORDER);
         return NULL;
+    }
+    if (k->priv_cap - k->priv_len < lead || k->priv_cap - k->priv_len - lead < n) {
+        ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
+        return NULL;
+    }
     uint8_t *p = k->priv_buf + k->priv_len;
-    p[0] = present_byte(o);
+    if (lead)
+        p[0] = present_byte(o);
     *mask = desc(o) ? 0xff : 0x00;
-    k->priv_len += 1 + n;
-    return p + 1;
+    k->priv_len += lead + n;
+    return p + lead;
+}
+
+/* The variable-width fields and records: a packed key cannot hold them. */
+uint8_t *ordo__key_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask)
+{
+    if (k->priv_packed) {
+        ordo__stick(&k->priv_err, ORDO_ERR_BAD_TYPE);
+        return NULL;
+    }
+    return fixed_field(k, o, n, mask);
 }
 
 /* One present field: presence byte, then the ASC payload, complemented
@@ -64,7 +92,7 @@ static ordo_status field(ordo_key *k, ordo_order o, const uint8_t *payload, size
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
     uint8_t mask;
-    uint8_t *d = ordo__key_field(k, o, n, &mask);
+    uint8_t *d = fixed_field(k, o, n, &mask);
     if (!d)
         return k->priv_err;
     for (size_t i = 0; i < n; i++)
@@ -78,6 +106,8 @@ ordo_status ordo_key_null(ordo_key *k, ordo_order o)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
+    if (k->priv_packed)
+        return ordo__stick(&k->priv_err, ORDO_ERR_NULL_VALUE);
     o = written_order(k, o);
     ordo_status s = room(k, o, 0);
     if (s != ORDO_OK)
@@ -310,6 +340,17 @@ ordo_status ordo_key_field_size(ordo_type t, const void *p, size_t n, size_t *si
     if (!fixed)
         return ORDO_ERR_BAD_TYPE;
     *size = fixed;
+    return ORDO_OK;
+}
+
+ordo_status ordo_key_packed_size(ordo_type t, size_t *size)
+{
+    if (!size)
+        return ORDO_ERR_NULL_ARG;
+    size_t w = ordo_packed_width(t);
+    if (!w)
+        return ORDO_ERR_BAD_TYPE;
+    *size = w;
     return ORDO_OK;
 }
 

@@ -12,6 +12,21 @@ void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len)
     r->priv_err = (!key && len) ? ORDO_ERR_NULL_ARG : ORDO_OK;
     r->priv_flip = 0;
     r->priv_depth = 0;
+    r->priv_packed = 0;
+}
+
+void ordo_key_reader_init_packed(ordo_key_reader *r, const void *key, size_t len)
+{
+    ordo_key_reader_init(r, key, len);
+    if (r)
+        r->priv_packed = 1;
+}
+
+/* Steps back over the field of an n-byte payload just read (a value the
+ * builder never writes): its presence byte too, unless packed. */
+static void unread(ordo_key_reader *r, size_t n)
+{
+    r->priv_pos -= n + !r->priv_packed;
 }
 
 size_t ordo_key_reader_remaining(const ordo_key_reader *r)
@@ -43,6 +58,18 @@ static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *o
     o = ordo__mirror(r->priv_flip, r->priv_depth, o);
     if ((unsigned)o > ORDO_DESC_NULLS_LAST)
         return ordo__stick(&r->priv_err, ORDO_ERR_INVALID_ORDER);
+    if (r->priv_packed) { /* no presence byte; n == 0: a variable field or a record */
+        if (n == 0)
+            return ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE);
+        if (r->priv_len - r->priv_pos < n)
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
+        uint8_t m = o >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+        for (size_t i = 0; i < n; i++)
+            out[i] = r->priv_key[r->priv_pos + i] ^ m;
+        *is_null = false;
+        r->priv_pos += n;
+        return ORDO_OK;
+    }
     if (r->priv_pos >= r->priv_len)
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
@@ -99,7 +126,7 @@ ordo_status ordo_key_read_bool(ordo_key_reader *r, ordo_order o, bool *v, bool *
     if (s != ORDO_OK)
         return s;
     if (b > 1) {
-        r->priv_pos -= 2;
+        unread(r, 1);
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     }
     if (v)
@@ -155,7 +182,7 @@ ordo_status ordo_key_read_int(ordo_key_reader *r, ordo_order o, ordo_type t, int
             bad = !ordo__timestamp_ok(x);
     }
     if (bad) {
-        r->priv_pos -= 1 + w;
+        unread(r, w);
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     }
     if (v)
@@ -203,13 +230,13 @@ ordo_status ordo_key_read_float64(ordo_key_reader *r, ordo_order o, double *v, b
     if (!*is_null) {
         /* canonical words only: the one NaN (all ones), no -0 pattern */
         if (w == UINT64_C(0x7fffffffffffffff)) {
-            r->priv_pos -= 9;
+            unread(r, 8);
             return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         bits = (w & ORDO_SIGN64) ? w ^ ORDO_SIGN64 : ~w;
         memcpy(&d, &bits, 8);
         if (d != d && w != ~UINT64_C(0)) {
-            r->priv_pos -= 9;
+            unread(r, 8);
             return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
     }
@@ -228,13 +255,13 @@ ordo_status ordo_key_read_float32(ordo_key_reader *r, ordo_order o, float *v, bo
     float f = 0;
     if (!*is_null) {
         if (w == UINT32_C(0x7fffffff)) {
-            r->priv_pos -= 5;
+            unread(r, 4);
             return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
         bits = (w & ORDO_SIGN32) ? w ^ ORDO_SIGN32 : ~w;
         memcpy(&f, &bits, 4);
         if (f != f && w != ~UINT32_C(0)) {
-            r->priv_pos -= 5;
+            unread(r, 4);
             return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
     }
@@ -257,7 +284,7 @@ ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *loca
         e = -(int64_t)(int32_t)((uint32_t)be(b + 8, 4) ^ ORDO_SIGN32);
         if (!ordo__tz_offset_ok(e) || __builtin_add_overflow(utc, e * 1000000, &local) ||
             !ordo__time_ok(local)) {
-            r->priv_pos -= 13;
+            unread(r, 12);
             return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         }
     }

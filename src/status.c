@@ -9,6 +9,7 @@
     X(ORDO_ERR_BAD_TYPE, "unknown type, or one the format cannot hold")                   \
     X(ORDO_ERR_INVALID_VALUE, "invalid value text")                                       \
     X(ORDO_ERR_OUT_OF_RANGE, "value out of range for its type")                           \
+    X(ORDO_ERR_NULL_VALUE, "NULL in a column that cannot hold one (packed keys)")         \
     X(ORDO_ERR_DST_TOO_SMALL, "destination too small")                                    \
     X(ORDO_ERR_SIZE_OVERFLOW, "size overflows size_t")                                    \
     X(ORDO_ERR_BAD_HEX_CHAR, "invalid hex character")                                     \

@@ -7,6 +7,7 @@
 
 #include "ordo.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One past the largest ordo_type. */
@@ -37,6 +38,15 @@ static inline int ordo_lexkey_fixed_width(ordo_type t, unsigned flags)
 {
     const ordo_type_facts *f = ordo__type_facts(t);
     return (flags & ORDO_LEXKEY_LEGACY) ? f->legacy_width : f->lexkey_width;
+}
+
+/* Width of a packed field (SPEC.md §16): the ordered format's fixed field
+ * without its presence byte; 0 for a type packed cannot hold (variable
+ * widths, and nil, which is all NULL). */
+static inline size_t ordo_packed_width(ordo_type t)
+{
+    const ordo_type_facts *f = ordo__type_facts(t);
+    return f->ordered && f->ordered_size > 1 ? (size_t)f->ordered_size - 1 : 0;
 }
 
 #endif /* ORDO_TYPES_H */

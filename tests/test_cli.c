@@ -287,8 +287,8 @@ static void lexkey_decode(void **state)
         "--format", "lexkey", "--schema", "a text, b integer", "61620080");
     BAD("column 'b' at byte 2: the key does not split", "inspect", "--format", "lexkey",
         "--schema", "a text, b integer", "6100620080000000000000010000");
-    BAD("unknown format 'packed' (ordered, lexkey, lexkey-legacy)", "decode", "--format", "packed",
-        "--schema", "a int", "00");
+    BAD("unknown format 'columnar' (ordered, packed, lexkey, lexkey-legacy)", "decode", "--format",
+        "columnar", "--schema", "a int", "00");
     BAD("--schema: column 'n'", "decode", "--format", "lexkey", "--schema", "n numeric", "00");
 }
 
@@ -353,11 +353,57 @@ static void lexkey_random_round_trip(void **state)
     }
 }
 
+/* Issue #17 item 2: packed keys through encode --schema, decode, inspect
+ * and bench; NULLs and variable types refused with the column named. */
+static void packed_tool(void **state)
+{
+    (void)state;
+    const char *schema = "tag smallint, id ubigint, ver ubigint desc, ok boolean, d date";
+    const char *csv = "7,42,5,t,2000-01-02\n";
+    const char *key = "8007000000000000002afffffffffffffffa0180000001";
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "packed", "--schema",
+                                         schema, NULL},
+             csv, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "8007000000000000002afffffffffffffffa0180000001\n");
+    expect_out((const char *const[]){"ordo", "decode", "--format", "packed", "--schema", schema,
+                                     key, NULL},
+               csv);
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--format", "packed", "--schema",
+                                         schema, key, NULL},
+             NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3     ver              ubigint          DESC                  10 "
+                                  "     8  fffffffffffffffa  5\n"));
+    assert_non_null(strstr(r.out, "5     d                date             ASC                   19 "
+                                  "     4  80000001  2000-01-02\n"));
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "packed", "--schema",
+                                         schema, NULL},
+             "7,42,,t,2000-01-02\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "<stdin>:1:6: column 'ver' (ubigint): NULL in a packed key"));
+    BAD("column 'n': the packed format holds fixed-width types only, not text", "encode",
+        "--format", "packed", "--schema", "a integer, n text", "/dev/null");
+    BAD("decode: key 1, column 'd' at byte 19: malformed key", "decode", "--format", "packed",
+        "--schema", schema, "8007000000000000002afffffffffffffffa01800000");
+    BAD("bytes left after the last column", "decode", "--format", "packed", "--schema", schema,
+        "8007000000000000002afffffffffffffffa018000000100");
+    BAD("--no-nulls applies to the LexKey formats", "decode", "--format", "packed", "--no-nulls",
+        "--schema", schema, key);
+    BAD("for PART arguments", "encode", "--format", "packed", "int64:1");
+    tool_run(TOOL, (const char *const[]){"ordo", "bench", "--format", "packed", "--schema",
+                                         "a ubigint, b bigint desc, c double precision, d uuid",
+                                         "--rows", "1000", NULL},
+             NULL, &r);
+    assert_int_equal(r.status, 0);
+}
+
 /* Issue #17 item 6: bench names every format it accepts. */
 static void bench_formats(void **state)
 {
     (void)state;
-    BAD("unknown format 'x' (lexkey, lexkey-legacy, ordered)", "bench", "--schema", "a int",
+    BAD("unknown format 'x' (lexkey, lexkey-legacy, ordered, packed)", "bench", "--schema", "a int",
         "--rows", "1", "--format", "x");
 }
 
@@ -448,6 +494,7 @@ int main(void)
         cmocka_unit_test(lexkey_decode),
         cmocka_unit_test(lexkey_random_round_trip),
         cmocka_unit_test(bench_formats),
+        cmocka_unit_test(packed_tool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

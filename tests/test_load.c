@@ -670,6 +670,64 @@ static void test_stored_layout(void **state)
     ordo__store_close(st);
 }
 
+/* RockLake's catalog keys (issue #17 item 2): `ordo load --format packed
+ * --tag 7` stores tag | u64 | u64 | u64, 25 bytes, version descending;
+ * the value holds only the other columns (packed keys decode), and scan
+ * reads the keys back, whole and by prefix. A NULL key field is refused
+ * with its line and column. */
+static void test_packed_rocklake(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-packed");
+    path_in(csv, sizeof csv, "packed.csv");
+    write_file(csv, "1,2,3,x\n1,2,1,y\n0,18446744073709551615,9,z\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "7", "--format", "packed", "--schema",
+         "kind ubigint, id ubigint, ver ubigint, name text", "--key", "kind, id, ver desc", csv,
+         NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    char err[256];
+    ordo__store *st = ordo__store_open(db, 1, err, sizeof err);
+    assert_non_null(st);
+    ordo__store_iter *it = ordo__store_iter_open(st, NULL, 0, NULL, 0, 0);
+    const char *want[] = {
+        "07" "0000000000000000" "ffffffffffffffff" "fffffffffffffff6",
+        "07" "0000000000000001" "0000000000000002" "fffffffffffffffc",
+        "07" "0000000000000001" "0000000000000002" "fffffffffffffffe",
+        "ff6f72646f2f7461626c652f3030372f666f726d6174", /* format: packed */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++, ordo__store_iter_next(it)) {
+        assert_true(ordo__store_iter_valid(it));
+        size_t kn, vn;
+        const uint8_t *k = ordo__store_iter_key(it, &kn), *v = ordo__store_iter_value(it, &vn);
+        char kh[256];
+        t_hex(k, kn, kh);
+        assert_string_equal(kh, want[i]);
+        if (i < 3)
+            assert_int_equal(kn, 25);
+        else
+            assert_memory_equal(v, "packed", vn);
+    }
+    ordo__store_iter_close(it);
+    ordo__store_close(st);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "7", NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "0,18446744073709551615,9,z\n1,2,3,x\n1,2,1,y\n");
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "7", "--prefix", "1,2", "--reverse", NULL);
+    assert_text_equal(r.out, "1,2,1,y\n1,2,3,x\n");
+    run_free(&r);
+    path_in(db, sizeof db, "db-packed-null");
+    write_file(csv, "1,2,3,x\n1,,1,y\n");
+    ordo(&r, NULL, "load", "--db", db, "--format", "packed", "--schema",
+         "kind ubigint, id ubigint, ver ubigint, name text", "--key", "kind, id, ver", csv, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, ":2:3: column 'id' (ubigint): NULL in a packed key"));
+    run_free(&r);
+}
+
 /* Several SST files (--sst-size), one ingestion; the progress line on a
  * terminal (through script(1)'s pseudo-terminal), none with --quiet. */
 static void test_sst_split_and_progress(void **state)
@@ -756,7 +814,7 @@ static void test_scan_unknown_format(void **state)
     assert_int_equal(r.status, 2);
     assert_string_equal(r.out, "");
     assert_string_equal(r.err, "ordo: scan: the table's stored format 'columnar' is unknown "
-                               "(ordered, lexkey, lexkey-legacy)\n");
+                               "(ordered, packed, lexkey, lexkey-legacy)\n");
     run_free(&r);
     /* the same database with a known format scans (the helper writes what
      * load writes) */
@@ -948,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_scan_unknown_format),
         cmocka_unit_test(test_long_column_names),
         cmocka_unit_test(test_lexkey_empty_prefix),
+        cmocka_unit_test(test_packed_rocklake),
         cmocka_unit_test(test_scan_strict_counts),
         cmocka_unit_test(test_load_scan_stdout),
     };

@@ -1,5 +1,5 @@
-/* ordo decode and ordo inspect: ordered keys (ordo_text_print) and LexKey
- * keys (ordo_lexkey_text_print) back to PostgreSQL's text forms, as CSV
+/* ordo decode and ordo inspect: ordered and packed keys (ordo_text_print)
+ * and LexKey keys (ordo_lexkey_text_print) back to PostgreSQL's text forms, as CSV
  * rows or as a field-by-field breakdown. */
 #include "cli.h"
 
@@ -30,9 +30,12 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
     char what[64];
     snprintf(what, sizeof what, "decode: key %zu", index);
     cli_hex_arg(what, hex, &key, &len);
-    int lexkey = fmt != ORDO_FORMAT_ORDERED;
+    int packed = fmt == ORDO_FORMAT_PACKED, lexkey = fmt != ORDO_FORMAT_ORDERED && !packed;
     ordo_key_reader r;
-    ordo_key_reader_init(&r, key, len);
+    if (packed)
+        ordo_key_reader_init_packed(&r, key, len);
+    else
+        ordo_key_reader_init(&r, key, len);
     ordo_lexkey_reader lr;
     unsigned width = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
     ordo_lexkey_reader_init(&lr, key, len, width, s->ncols);
@@ -54,7 +57,10 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
         if (inspect)
             fprintf(row, "%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name,
                     s->cols[c].sql_name,
-                    lexkey ? "-" : ordo_order_name((ordo_order)s->cols[c].order), at);
+                    lexkey   ? "-"
+                    : packed ? (s->cols[c].order >= ORDO_DESC_NULLS_FIRST ? "DESC" : "ASC")
+                             : ordo_order_name((ordo_order)s->cols[c].order),
+                    at);
         value.len = 0;
         ordo_text_style style = inspect ? ORDO_TEXT_SQL : ORDO_TEXT_CSV;
         ordo_status st = lexkey ? ordo_lexkey_text_print(&lr, s, c, style, flags, &value, NULL)
@@ -106,11 +112,13 @@ static int run(int argc, char **argv, int inspect)
     int nargs = cli_options(&spec, argc, argv, args);
     ordo_format fmt = ordo_format_from_name(format);
     if (!fmt)
-        cli_fail("%s: --format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", cmd, format);
+        cli_fail("%s: --format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)", cmd,
+                 format);
     if (!schema_text)
         cli_fail("%s: needs --schema SCHEMA", cmd);
-    if (no_nulls && fmt == ORDO_FORMAT_ORDERED)
-        cli_fail("%s: --no-nulls applies to the LexKey formats (ordered keys say where NULLs are)",
+    if (no_nulls && (fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED))
+        cli_fail("%s: --no-nulls applies to the LexKey formats (ordered keys say where NULLs "
+                 "are; packed keys hold none)",
                  cmd);
     unsigned flags = no_nulls ? ORDO_LEXKEY_TEXT_NO_NULLS : 0;
     ordo_schema s;

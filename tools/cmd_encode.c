@@ -186,7 +186,9 @@ int cmd_encode(int argc, char **argv)
     if (!strcmp(format, "lexkey-legacy"))
         flags = ORDO_LEXKEY_LEGACY;
     else if (strcmp(format, "lexkey"))
-        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy)", format);
+        cli_fail("encode: --format: unknown format '%s' for PART arguments (lexkey, "
+                 "lexkey-legacy; ordered and packed keys take --schema and CSV)",
+                 format);
     if (first && last)
         cli_fail("encode: --first and --last cannot be combined");
     if (nargs == 0)

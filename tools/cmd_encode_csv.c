@@ -58,7 +58,7 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
 {
     ordo_format fmt = ordo_format_from_name(format);
     if (!fmt)
-        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered)", format);
+        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered, packed)", format);
     int mode = !strcmp(output, "raw") ? OUT_RAW : !strcmp(output, "json") ? OUT_JSON : OUT_HEX;
     if (mode == OUT_HEX && strcmp(output, "hex"))
         cli_fail("encode: --output: expected hex, json or raw, got '%s'", output);

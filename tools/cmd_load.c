@@ -264,7 +264,7 @@ static void parse_tag(void *dst, const char *what, const char *tag)
 
 static const char *usage =
     "usage: ordo load --db DIR --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
-    "                 [--format ordered|lexkey|lexkey-legacy] [--tag N] [--memory SIZE]\n"
+    "                 [--format ordered|packed|lexkey|lexkey-legacy] [--tag N] [--memory SIZE]\n"
     "                 [--on-duplicate error|first|last] [--header] [--rejects FILE] [--quiet]\n"
     "                 [--sst-size SIZE] [--via sst|writebatch] [FILE|-]";
 
@@ -328,7 +328,8 @@ static void setup_schemas(loader *L)
     ordo_error e;
     L->fmt = ordo_format_from_name(o->format);
     if (!L->fmt)
-        cli_fail("load: --format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", o->format);
+        cli_fail("load: --format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)",
+                 o->format);
     if (ordo_schema_parse(o->schema, ORDO_FORMAT_ORDERED, &L->table, &e) != ORDO_OK)
         cli_fail("load: --schema: %s", e.message);
     for (size_t c = 0; c < L->table.ncols; c++)
@@ -338,7 +339,8 @@ static void setup_schemas(loader *L)
     eo.threads = 1; /* one parses and encodes while this thread sorts and spills */
     eo.header = o->header;
     eo.values = 1;
-    eo.values_all = L->fmt != ORDO_FORMAT_ORDERED; /* LexKey keys do not decode */
+    /* LexKey keys do not decode; ordered and packed keys do */
+    eo.values_all = L->fmt == ORDO_FORMAT_LEXKEY || L->fmt == ORDO_FORMAT_LEXKEY_LEGACY;
     eo.skip_bad_rows = o->rejects != NULL;
     eo.name = L->name;
     ordo_status s = ordo_encoder_open(&L->table, o->key, L->fmt, &eo, &L->enc, &e);

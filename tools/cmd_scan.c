@@ -27,6 +27,13 @@ typedef struct bytes {
 /* The key bytes of leading key columns given as one CSV row: "" gives the
  * empty tuple. `prefix`: for LexKey, end with the separator the next part
  * would follow, so the bytes are a prefix of every longer key. */
+/* LexKey keys do not decode (the value holds every column) and separate
+ * their parts; ordered and packed keys decode. */
+static int lexkey(ordo_format f)
+{
+    return f == ORDO_FORMAT_LEXKEY || f == ORDO_FORMAT_LEXKEY_LEGACY;
+}
+
 static bytes encode_leading(scanner *S, const char *what, const char *text, int prefix)
 {
     bytes out = {cli_alloc(1), 0};
@@ -46,7 +53,7 @@ static bytes encode_leading(scanner *S, const char *what, const char *text, int 
         cli_fail("scan: %s: %s", what, "expected values of key columns");
     if (k > S->key.ncols)
         cli_fail("scan: %s: %zu values, the key has %zu columns", what, k, S->key.ncols);
-    if (prefix && S->fmt != ORDO_FORMAT_ORDERED) {
+    if (prefix && lexkey(S->fmt)) {
         S->lead_null = cli_alloc(k * sizeof *S->lead_null);
         S->nlead = k;
         for (size_t c = 0; c < k; c++)
@@ -77,7 +84,7 @@ static bytes encode_leading(scanner *S, const char *what, const char *text, int 
     if (s != ORDO_OK)
         cli_fail("scan: %s: %s", what, ordo_status_message(s));
     out.n += total;
-    if (prefix && S->fmt != ORDO_FORMAT_ORDERED && k < S->key.ncols)
+    if (prefix && lexkey(S->fmt) && k < S->key.ncols)
         out.p[out.n++] = 0;
     ordo_rows_close(b);
     ordo_csv_close(rd);
@@ -130,7 +137,10 @@ static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, 
     if (!S->value_all) {
         size_t skip = S->tag >= 0;
         ordo_key_reader r;
-        ordo_key_reader_init(&r, k + skip, kn - skip);
+        if (S->fmt == ORDO_FORMAT_PACKED)
+            ordo_key_reader_init_packed(&r, k + skip, kn - skip);
+        else
+            ordo_key_reader_init(&r, k + skip, kn - skip);
         km->len = 0;
         for (size_t i = 0; i < S->key.ncols; i++) {
             kat[i] = km->len;
@@ -229,8 +239,8 @@ static ordo_db *open_table(scanner *S, const char *db, int tag, ordo_table_meta 
     S->tag = tag;
     S->fmt = ordo_format_from_name(m->format);
     if (!S->fmt)
-        cli_fail("scan: the table's stored format '%s' is unknown (ordered, lexkey, "
-                 "lexkey-legacy)", m->format);
+        cli_fail("scan: the table's stored format '%s' is unknown (ordered, packed, "
+                 "lexkey, lexkey-legacy)", m->format);
     if (ordo_schema_parse(m->schema, ORDO_FORMAT_ORDERED, &S->table, &e) != ORDO_OK)
         cli_fail("scan: the table's stored schema is unreadable: %s", e.message);
     if (ordo_schema_key(&S->table, m->key, S->fmt, &S->key, &e) != ORDO_OK)
@@ -239,7 +249,7 @@ static ordo_db *open_table(scanner *S, const char *db, int tag, ordo_table_meta 
     memset(S->is_key, 0, S->table.ncols * sizeof *S->is_key);
     for (size_t i = 0; i < S->key.ncols; i++)
         S->is_key[S->key.cols[i].source] = 1;
-    S->value_all = S->fmt != ORDO_FORMAT_ORDERED;
+    S->value_all = lexkey(S->fmt);
     return st;
 }
 

@@ -14,8 +14,11 @@ size_t ordo__py_last_ncols;
 typedef struct job {
     ordo_format fmt;
     int values;
-    ordo_schema table, key, vtable; /* vtable: the table in the ordered format, for values */
-    int have_table, have_key, have_vtable;
+    /* the table in the ordered format (its values print from ordered keys),
+     * as `ordo load` parses it: a key in any format, the other columns of
+     * any type; the key in the job's format */
+    ordo_schema table, key;
+    int have_table, have_key;
     size_t *src_of;                 /* table column -> source */
     unsigned char *is_key;          /* table column is a key column */
     ordo__py_keybuf keys, vals;
@@ -38,8 +41,6 @@ static void job_free(job *j)
         ordo_schema_free(&j->table);
     if (j->have_key)
         ordo_schema_free(&j->key);
-    if (j->have_vtable)
-        ordo_schema_free(&j->vtable);
     free(j->src_of);
     free(j->is_key);
     ordo__py_keybuf_free(&j->keys);
@@ -117,7 +118,7 @@ static int job_open(job *j, const ordo__py_src *srcs, size_t nsrc, const char *s
         }
         schema = text.data;
     }
-    ordo_status s = ordo_schema_parse(schema, j->fmt, &j->table, &e);
+    ordo_status s = ordo_schema_parse(schema, ORDO_FORMAT_ORDERED, &j->table, &e);
     if (s != ORDO_OK) {
         raise_schema(s, &e, "schema");
         goto out;
@@ -129,13 +130,6 @@ static int job_open(job *j, const ordo__py_src *srcs, size_t nsrc, const char *s
         goto out;
     }
     j->have_key = 1;
-    if (j->values && j->fmt != ORDO_FORMAT_ORDERED) {
-        if ((s = ordo_schema_parse(schema, ORDO_FORMAT_ORDERED, &j->vtable, &e)) != ORDO_OK) {
-            raise_schema(s, &e, "schema");
-            goto out;
-        }
-        j->have_vtable = 1;
-    }
     j->src_of = calloc(j->table.ncols + 1, sizeof *j->src_of);
     j->is_key = calloc(j->table.ncols + 1, 1);
     if (!j->src_of || !j->is_key) {
@@ -305,10 +299,10 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
         goto out;
     /* values: the value columns as one ordered key each row, each field
      * printed back as PostgreSQL's text */
-    const ordo_schema *vt = j->have_vtable ? &j->vtable : &j->table;
+    const ordo_schema *vt = &j->table;
     size_t nv = 0;
     for (size_t c = 0; c < nt; c++) {
-        if (j->fmt == ORDO_FORMAT_ORDERED && j->is_key[c])
+        if (ordo__py_keys_decode(j->fmt) && j->is_key[c])
             continue;
         tcol[nv] = c;
         if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], sx, &cols[nv]) < 0)

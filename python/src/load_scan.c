@@ -126,7 +126,7 @@ static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, in
     size_t at = S->tag >= 0;
     if (k == 0)
         return PyBytes_FromStringAndSize((const char *)&tag, (Py_ssize_t)at);
-    if (prefix && S->fmt != ORDO_FORMAT_ORDERED) {
+    if (prefix && !ordo__py_keys_decode(S->fmt)) {
         free(S->lead_null);
         S->lead_null = calloc((size_t)k, sizeof *S->lead_null);
         if (!S->lead_null)
@@ -161,7 +161,7 @@ static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, in
     const ordo_column *cols = ordo_rows_columns(b, NULL);
     size_t total = 0, offs[2];
     ordo_status s = ordo_batch_size(S->fmt, cols, (size_t)k, 1, &total, NULL, NULL);
-    int sep = prefix && S->fmt != ORDO_FORMAT_ORDERED && (size_t)k < S->key.ncols;
+    int sep = prefix && !ordo__py_keys_decode(S->fmt) && (size_t)k < S->key.ncols;
     r = s == ORDO_OK ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(at + total + (size_t)sep))
                      : NULL;
     if (s != ORDO_OK) {
@@ -290,7 +290,7 @@ static int open_table(scanner *S, ordo_db *db, int tag)
     }
     for (size_t i = 0; i < S->key.ncols; i++)
         S->is_key[S->key.cols[i].source] = 1;
-    S->value_all = S->fmt != ORDO_FORMAT_ORDERED;
+    S->value_all = !ordo__py_keys_decode(S->fmt);
     return 0;
 }
 
@@ -393,7 +393,10 @@ static int row_texts(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, 
         return 1;
     size_t skip = S->tag >= 0;
     ordo_key_reader r;
-    ordo_key_reader_init(&r, k + skip, kn - skip);
+    if (S->fmt == ORDO_FORMAT_PACKED)
+        ordo_key_reader_init_packed(&r, k + skip, kn - skip);
+    else
+        ordo_key_reader_init(&r, k + skip, kn - skip);
     S->km.len = 0;
     for (size_t i = 0; i < S->key.ncols; i++) {
         bool is_null = 0;
