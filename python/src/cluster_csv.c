@@ -72,7 +72,7 @@ static ordo_status encode_all(const char *schema_text, const char *key, const ch
     ordo_format fmt = ordo_format_from_name(fmt_name);
     if (!fmt) {
         snprintf(e->message, sizeof e->message,
-                 "format: unknown format '%s' (ordered, lexkey, lexkey-legacy)", fmt_name);
+                 "format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)", fmt_name);
         return e->status = ORDO_ERR_INVALID_ARG;
     }
     ordo_schema table;
@@ -90,7 +90,7 @@ static ordo_status encode_all(const char *schema_text, const char *key, const ch
     o.threads = 1; /* one encodes while this thread gathers */
     o.header = header;
     o.values = 1;
-    o.values_all = fmt != ORDO_FORMAT_ORDERED; /* LexKey keys do not decode */
+    o.values_all = !ordo__py_keys_decode(fmt); /* LexKey keys do not decode */
     o.name = path ? path : "<input>";
     ordo_encoder *enc = NULL;
     s = ordo_encoder_open(&table, key, fmt, &o, &enc, e);

@@ -70,9 +70,10 @@ def test_csv_files_same_table_as_ordo_load(client, tmp_path):
     assert summary["rows"] == 500
 
 
-@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy"])
-def test_lexkey_formats_same_table_as_ordo_load(client, tmp_path, fmt):
-    # LexKey values hold every column (their keys do not decode)
+@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy", "packed"])
+def test_other_formats_same_table_as_ordo_load(client, tmp_path, fmt):
+    # LexKey values hold every column (their keys do not decode); packed
+    # keys decode, as ordered ones do
     rows = make_rows(300, seed=5)
     write_csv(tmp_path / "rows.csv", rows)
     ordo.dask.load(frame(rows), str(tmp_path / "dask"), key="id", format=fmt, client=client)
