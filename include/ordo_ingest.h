@@ -243,6 +243,56 @@ ORDO_API size_t ordo_row_value_put(uint8_t *dst, const void *text, size_t n, int
 ORDO_API ordo_status ordo_row_value_next(const uint8_t **p, const uint8_t *end,
                                          const uint8_t **text, size_t *n, int *is_null);
 
+/* ------------------------------------------------ stored tables' rows */
+
+/* A table `ordo load` stored (SPEC.md §15) read back: each row's columns
+ * as text, the key columns decoded from the key (ordered, packed) or, in
+ * the LexKey formats, whose keys do not decode, taken from the value; and
+ * the bound keys of its leading key columns for a scan. */
+typedef struct ordo_table_reader ordo_table_reader;
+
+/* One column of a row: its text (PostgreSQL's text form, as stored or as
+ * ordo_text_print's ORDO_TEXT_BARE gives it) or NULL. */
+typedef struct ordo_table_field {
+    const char *text;
+    size_t len;
+    int is_null;
+} ordo_table_field;
+
+/* A reader of the table stored with format ("ordered", ...), schema and key
+ * spec (NULL: every column) as ordo_table_meta holds them, its keys behind
+ * the tag byte (ORDO_UNTAGGED, -1: none). Stored text that does not read is
+ * ORDO_ERR_MALFORMED_KEY (format) or the parser's status, err->message
+ * saying which ("the table's stored schema is unreadable: ..."). */
+ORDO_API ordo_status ordo_table_reader_open(const char *format, const char *schema,
+                                            const char *key, int tag, ordo_table_reader **r,
+                                            ordo_error *err);
+ORDO_API void ordo_table_reader_close(ordo_table_reader *r);
+/* The table's columns, and the key's (cols[k].source: its table column). */
+ORDO_API const ordo_schema *ordo_table_reader_table(const ordo_table_reader *r);
+ORDO_API const ordo_schema *ordo_table_reader_key(const ordo_table_reader *r);
+/* Into *out (replacing what it held): the tag byte, then the key bytes of
+ * the first n key columns from their texts (nulls[i], or nulls NULL for
+ * none: NULL); n 0 is the tag byte alone. prefix, for a LexKey table: the
+ * separator follows a part that is not the last, so the bytes are a prefix
+ * of every longer key, and from then on ordo_table_reader_row matches only
+ * the rows whose leading columns are NULL where these are. More values than
+ * key columns is ORDO_ERR_INVALID_ARG; bad text ORDO_ERR_INVALID_VALUE (or
+ * OUT_OF_RANGE), err->message "column 'x' (integer): why: 'text'". */
+ORDO_API ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *texts,
+                                             const size_t *lens, const int *nulls, size_t n,
+                                             int prefix, ordo_buf *out, ordo_error *err);
+/* The columns of the stored row key -> value into fields[0 .. table
+ * ncols), in table order, valid until the next call or the key and value
+ * change; *matches 0 for a row outside the last LexKey prefix after all
+ * (see bound). A value or key that is not the table's is
+ * ORDO_ERR_MALFORMED_KEY (or the key printer's status), err->message naming
+ * the column. Allocates only while its buffer grows to the longest key. */
+ORDO_API ordo_status ordo_table_reader_row(ordo_table_reader *r, const void *key, size_t key_len,
+                                           const void *value, size_t value_len,
+                                           ordo_table_field *fields, int *matches,
+                                           ordo_error *err);
+
 /* ------------------------------------------------- CSV -> key batches */
 
 typedef struct ordo_encoder ordo_encoder;

@@ -8,100 +8,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct scanner {
-    int tag;
-    ordo_format fmt;
-    ordo_schema table, key; /* key.cols[i].source: its table column */
-    int *is_key, value_all;
-    /* LexKey --prefix: whether each of its nlead values is NULL (see
-     * print_row) */
-    int *lead_null;
-    size_t nlead;
-} scanner;
-
 typedef struct bytes {
     uint8_t *p;
     size_t n;
 } bytes;
 
-/* The key bytes of leading key columns given as one CSV row: "" gives the
- * empty tuple. `prefix`: for LexKey, end with the separator the next part
- * would follow, so the bytes are a prefix of every longer key. */
-/* LexKey keys do not decode (the value holds every column) and separate
- * their parts; ordered and packed keys decode. */
-static int lexkey(ordo_format f)
+/* The key bytes of leading key columns given as one CSV row (an unquoted
+ * empty field is NULL): "" gives the empty tuple. `prefix`: see
+ * ordo_table_reader_bound. */
+static bytes encode_leading(ordo_table_reader *T, const char *what, const char *text, int prefix)
 {
-    return f == ORDO_FORMAT_LEXKEY || f == ORDO_FORMAT_LEXKEY_LEGACY;
-}
-
-static bytes encode_leading(scanner *S, const char *what, const char *text, int prefix)
-{
-    bytes out = {cli_alloc(1), 0};
-    if (S->tag >= 0)
-        out.p[out.n++] = (uint8_t)S->tag;
-    if (!*text)
-        return out;
     ordo_csv_reader *rd = NULL;
     ordo_error e;
     const ordo_csv_field *fields = NULL;
     size_t k = 0;
-    if (ordo_csv_open_mem(text, strlen(text), what, &rd, &e) != ORDO_OK)
-        cli_out_of_memory();
-    if (ordo_csv_next(rd, &fields, &k, &e) != ORDO_OK)
-        cli_fail("scan: %s: %s", what, e.message);
-    if (k == 0)
-        cli_fail("scan: %s: %s", what, "expected values of key columns");
-    if (k > S->key.ncols)
-        cli_fail("scan: %s: %zu values, the key has %zu columns", what, k, S->key.ncols);
-    if (prefix && lexkey(S->fmt)) {
-        S->lead_null = cli_alloc(k * sizeof *S->lead_null);
-        S->nlead = k;
-        for (size_t c = 0; c < k; c++)
-            S->lead_null[c] = fields[c].n == 0 && !fields[c].quoted;
-    }
-    ordo_schema lead = {S->key.cols, k};
-    ordo_rows *b = NULL;
-    if (ordo_rows_open(&lead, 1, &b) != ORDO_OK)
-        cli_out_of_memory();
-    for (size_t c = 0; c < k; c++) {
-        const ordo_csv_field *fl = &fields[c];
-        ordo_status st = ordo_rows_put_text(b, c, fl->p, fl->n, fl->quoted, &e);
-        if (st == ORDO_ERR_OUT_OF_MEMORY)
+    if (*text) {
+        if (ordo_csv_open_mem(text, strlen(text), what, &rd, &e) != ORDO_OK)
             cli_out_of_memory();
-        if (st != ORDO_OK)
-            cli_fail("scan: %s: column '%s' (%s): %s: '%.*s'", what, lead.cols[c].name,
-                     lead.cols[c].sql_name, e.message, (int)fl->n, fl->p);
+        if (ordo_csv_next(rd, &fields, &k, &e) != ORDO_OK)
+            cli_fail("scan: %s: %s", what, e.message);
+        if (k == 0)
+            cli_fail("scan: %s: %s", what, "expected values of key columns");
     }
-    ordo_rows_end_row(b);
-    const ordo_column *cols = ordo_rows_columns(b, NULL);
-    size_t total = 0, offs[2];
-    ordo_status s = ordo_batch_size(S->fmt, cols, k, 1, &total, NULL, NULL);
-    out.p = realloc(out.p, out.n + total + 1);
-    if (!out.p)
-        cli_fail("scan: out of memory");
-    if (s == ORDO_OK)
-        s = ordo_batch_encode(S->fmt, cols, k, 1, out.p + out.n, total, offs, NULL);
-    if (s != ORDO_OK)
-        cli_fail("scan: %s: %s", what, ordo_status_message(s));
-    out.n += total;
-    if (prefix && lexkey(S->fmt) && k < S->key.ncols)
-        out.p[out.n++] = 0;
-    ordo_rows_close(b);
+    const char **texts = cli_alloc((k + 1) * sizeof *texts);
+    size_t *lens = cli_alloc((k + 1) * sizeof *lens);
+    int *nulls = cli_alloc((k + 1) * sizeof *nulls);
+    for (size_t c = 0; c < k; c++) {
+        texts[c] = fields[c].p, lens[c] = fields[c].n;
+        nulls[c] = fields[c].n == 0 && !fields[c].quoted;
+    }
+    ordo_buf out = {0};
+    ordo_status st = ordo_table_reader_bound(T, texts, lens, nulls, k, prefix, &out, &e);
+    if (st == ORDO_ERR_OUT_OF_MEMORY)
+        cli_out_of_memory();
+    if (st != ORDO_OK)
+        cli_fail("scan: %s: %s", what, e.message);
+    free(texts), free(lens), free(nulls);
     ordo_csv_close(rd);
-    return out;
+    return (bytes){(uint8_t *)out.data, out.len};
 }
 
 static int bytes_less(bytes a, bytes b) { return ordo_compare(a.p, a.n, b.p, b.n) < 0; }
 
-typedef struct field_text {
-    const uint8_t *p;
-    size_t n;
-    int is_null;
-    int decoded; /* from the key: already CSV */
-} field_text;
-
 /* CSV quoting (ordo_csv_field_text) straight to stdout. */
-static void csv_out(const uint8_t *p, size_t n, ordo_buf *tmp)
+static void csv_out(const char *p, size_t n, ordo_buf *tmp)
 {
     tmp->len = 0;
     if (ordo_csv_field_text(p, n, tmp) != ORDO_OK)
@@ -109,61 +59,26 @@ static void csv_out(const uint8_t *p, size_t n, ordo_buf *tmp)
     fwrite(tmp->data, 1, tmp->len, stdout);
 }
 
-/* Prints one row: key columns decoded (all of them into km, one after the
- * other), the others from the value, in the order of out[]. 0 when the row
- * is not in a LexKey prefix after all. */
-static int print_row(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn,
-                     const size_t *out, size_t nout, field_text *ft, ordo_buf *km, size_t *kat,
+/* Prints one row's columns in the order of out[]. 0 when the row is not
+ * in a LexKey prefix after all. */
+static int print_row(ordo_table_reader *T, const uint8_t *k, size_t kn, const uint8_t *v,
+                     size_t vn, const size_t *out, size_t nout, ordo_table_field *f,
                      ordo_buf *tmp)
 {
-    const uint8_t *end = v + vn;
-    for (size_t c = 0; c < S->table.ncols; c++) {
-        if (S->is_key[c] && !S->value_all)
-            continue;
-        size_t n = 0;
-        int is_null = 0;
-        if (ordo_row_value_next(&v, end, &ft[c].p, &n, &is_null) != ORDO_OK)
-            cli_fail("scan: a value does not match the table's schema (column '%s')",
-                     S->table.cols[c].name);
-        ft[c].n = n, ft[c].is_null = is_null, ft[c].decoded = 0;
-    }
-    /* LexKey writes NULL as byte 00 and "" as nothing before the 00 that
-     * ends a part, so a prefix's bytes also match rows holding NULL where
-     * it holds "" (and the reverse): the value, which holds every column of
-     * a LexKey table, tells them apart. */
-    for (size_t i = 0; i < S->nlead; i++)
-        if (ft[S->key.cols[i].source].is_null != S->lead_null[i])
-            return 0;
-    if (!S->value_all) {
-        size_t skip = S->tag >= 0;
-        ordo_key_reader r;
-        if (S->fmt == ORDO_FORMAT_PACKED)
-            ordo_key_reader_init_packed(&r, k + skip, kn - skip);
-        else
-            ordo_key_reader_init(&r, k + skip, kn - skip);
-        km->len = 0;
-        for (size_t i = 0; i < S->key.ncols; i++) {
-            kat[i] = km->len;
-            ordo_status st = ordo_text_print(&r, &S->key.cols[i], ORDO_TEXT_CSV, km, NULL);
-            if (st == ORDO_ERR_OUT_OF_MEMORY)
-                cli_out_of_memory();
-            if (st != ORDO_OK)
-                cli_fail("scan: a key does not match the table's key (column '%s'): %s",
-                         S->key.cols[i].name, ordo_status_message(st));
-        }
-        kat[S->key.ncols] = km->len;
-        for (size_t i = 0; i < S->key.ncols; i++)
-            ft[S->key.cols[i].source] =
-                (field_text){(const uint8_t *)km->data + kat[i], kat[i + 1] - kat[i], 0, 1};
-    }
+    ordo_error e;
+    int matches = 0;
+    ordo_status st = ordo_table_reader_row(T, k, kn, v, vn, f, &matches, &e);
+    if (st == ORDO_ERR_OUT_OF_MEMORY)
+        cli_out_of_memory();
+    if (st != ORDO_OK)
+        cli_fail("scan: %s", e.message);
+    if (!matches)
+        return 0;
     for (size_t i = 0; i < nout; i++) {
-        const field_text *f = &ft[out[i]];
         if (i)
             putchar(',');
-        if (f->decoded)
-            fwrite(f->p, 1, f->n, stdout);
-        else if (!f->is_null)
-            csv_out(f->p, f->n, tmp);
+        if (!f[out[i]].is_null)
+            csv_out(f[out[i]].text, f[out[i]].len, tmp);
     }
     putchar('\n');
     return 1;
@@ -225,43 +140,32 @@ static void parse_args(int argc, char **argv, scan_args *a)
         cli_fail("scan: needs --db DIR\n%s", usage);
 }
 
-/* The database at db, read only, and the table of the tag: its format,
- * schema and key into S (the folder is checked first: a link or FIFO is
- * never read). */
-static ordo_db *open_table(scanner *S, const char *db, int tag, ordo_table_meta *m)
+/* The database at db, read only, and the reader of the table of the tag
+ * (the folder is checked first: a link or FIFO is never read). */
+static ordo_db *open_table(ordo_table_reader **T, const char *db, int tag, ordo_table_meta *m)
 {
     ordo_error e;
     ordo_db *st = NULL;
     if (ordo_db_open(db, ORDO_DB_READ_ONLY, &st, &e) != ORDO_OK ||
         ordo_table_read(st, tag, m, &e) != ORDO_OK)
         cli_fail("scan: %s", e.message);
-    memset(S, 0, sizeof *S);
-    S->tag = tag;
-    S->fmt = ordo_format_from_name(m->format);
-    if (!S->fmt)
-        cli_fail("scan: the table's stored format '%s' is unknown (ordered, packed, "
-                 "lexkey, lexkey-legacy)", m->format);
-    if (ordo_schema_parse(m->schema, ORDO_FORMAT_ORDERED, &S->table, &e) != ORDO_OK)
-        cli_fail("scan: the table's stored schema is unreadable: %s", e.message);
-    if (ordo_schema_key(&S->table, m->key, S->fmt, &S->key, &e) != ORDO_OK)
-        cli_fail("scan: the table's stored key is unreadable: %s", e.message);
-    S->is_key = cli_alloc(S->table.ncols * sizeof *S->is_key);
-    memset(S->is_key, 0, S->table.ncols * sizeof *S->is_key);
-    for (size_t i = 0; i < S->key.ncols; i++)
-        S->is_key[S->key.cols[i].source] = 1;
-    S->value_all = lexkey(S->fmt);
+    ordo_status s = ordo_table_reader_open(m->format, m->schema, m->key, tag, T, &e);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        cli_out_of_memory();
+    if (s != ORDO_OK)
+        cli_fail("scan: %s", e.message);
     return st;
 }
 
 /* The table columns to print, in order (--columns, else all of them):
  * a malloc'd array, its length in *nout. */
-static size_t *select_columns(const scanner *S, const char *columns, const char *schema,
+static size_t *select_columns(const ordo_schema *table, const char *columns, const char *schema,
                               size_t *nout)
 {
-    size_t *out = cli_alloc((S->table.ncols + (columns ? strlen(columns) : 0) + 1) * sizeof *out);
+    size_t *out = cli_alloc((table->ncols + (columns ? strlen(columns) : 0) + 1) * sizeof *out);
     *nout = 0;
     if (!columns) {
-        for (size_t c = 0; c < S->table.ncols; c++)
+        for (size_t c = 0; c < table->ncols; c++)
             out[(*nout)++] = c;
         return out;
     }
@@ -272,10 +176,10 @@ static size_t *select_columns(const scanner *S, const char *columns, const char 
             p++, n--;
         while (n && p[n - 1] == ' ')
             n--;
-        while (c < S->table.ncols &&
-               (strlen(S->table.cols[c].name) != n || memcmp(S->table.cols[c].name, p, n)))
+        while (c < table->ncols &&
+               (strlen(table->cols[c].name) != n || memcmp(table->cols[c].name, p, n)))
             c++;
-        if (c == S->table.ncols)
+        if (c == table->ncols)
             cli_fail("scan: --columns: '%.*s' is not a column of the table (%s)", (int)n, p,
                      schema);
         out[(*nout)++] = c;
@@ -286,9 +190,9 @@ static size_t *select_columns(const scanner *S, const char *columns, const char 
 }
 
 /* [*lower, *upper): the table's keys, within the prefix, from, to. */
-static void key_bounds(scanner *S, const scan_args *a, bytes *lower, bytes *upper)
+static void key_bounds(ordo_table_reader *T, const scan_args *a, bytes *lower, bytes *upper)
 {
-    *lower = encode_leading(S, "--prefix", a->prefix ? a->prefix : "", 1);
+    *lower = encode_leading(T, "--prefix", a->prefix ? a->prefix : "", 1);
     *upper = (bytes){cli_alloc(lower->n + 1), 0};
     if (ordo_prefix_upper_bound(lower->p, lower->n, upper->p, lower->n + 1, &upper->n) !=
         ORDO_OK) {
@@ -296,7 +200,7 @@ static void key_bounds(scanner *S, const scan_args *a, bytes *lower, bytes *uppe
         upper->n = 1;
     }
     if (a->from) {
-        bytes f = encode_leading(S, "--from", a->from, 0);
+        bytes f = encode_leading(T, "--from", a->from, 0);
         if (bytes_less(*lower, f)) {
             free(lower->p);
             *lower = f;
@@ -305,7 +209,7 @@ static void key_bounds(scanner *S, const scan_args *a, bytes *lower, bytes *uppe
         }
     }
     if (a->to) {
-        bytes t = encode_leading(S, "--to", a->to, 0);
+        bytes t = encode_leading(T, "--to", a->to, 0);
         if (bytes_less(t, *upper)) {
             free(upper->p);
             *upper = t;
@@ -315,22 +219,21 @@ static void key_bounds(scanner *S, const scan_args *a, bytes *lower, bytes *uppe
     }
 }
 
-static void print_header(const scanner *S, const size_t *out, size_t nout)
+static void print_header(const ordo_schema *table, const size_t *out, size_t nout)
 {
     for (size_t i = 0; i < nout; i++)
-        printf("%s%s", i ? "," : "", S->table.cols[out[i]].name);
+        printf("%s%s", i ? "," : "", table->cols[out[i]].name);
     putchar('\n');
 }
 
 /* Prints the rows of [lower, upper), at most a->limit of them. */
-static void print_rows(scanner *S, ordo_db *st, const scan_args *a, bytes lower, bytes upper,
-                       const size_t *out, size_t nout)
+static void print_rows(ordo_table_reader *T, ordo_db *st, const scan_args *a, bytes lower,
+                       bytes upper, const size_t *out, size_t nout)
 {
     if (!bytes_less(lower, upper))
         return;
-    field_text *ft = cli_alloc(S->table.ncols * sizeof *ft);
-    size_t *kat = cli_alloc((S->key.ncols + 1) * sizeof *kat);
-    ordo_buf km = {0}, tmp = {0};
+    ordo_table_field *f = cli_alloc((ordo_table_reader_table(T)->ncols + 1) * sizeof *f);
+    ordo_buf tmp = {0};
     unsigned long long rows = 0;
     ordo_error e;
     ordo_scan *it = NULL;
@@ -344,11 +247,11 @@ static void print_rows(scanner *S, ordo_db *st, const scan_args *a, bytes lower,
             cli_fail("scan: %s", e.message);
         if (!found)
             break;
-        rows += (unsigned long long)print_row(S, k, kn, v, vn, out, nout, ft, &km, kat, &tmp);
+        rows += (unsigned long long)print_row(T, k, kn, v, vn, out, nout, f, &tmp);
     }
     ordo_scan_close(it);
-    ordo_buf_free(&km), ordo_buf_free(&tmp);
-    free(kat), free(ft);
+    ordo_buf_free(&tmp);
+    free(f);
 }
 
 int cmd_scan(int argc, char **argv)
@@ -357,20 +260,20 @@ int cmd_scan(int argc, char **argv)
     parse_args(argc, argv, &a);
     static char outbuf[1 << 20]; /* before any output */
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    scanner S;
+    ordo_table_reader *T = NULL;
     ordo_table_meta m;
-    ordo_db *st = open_table(&S, a.db, a.tag, &m);
+    ordo_db *st = open_table(&T, a.db, a.tag, &m);
+    const ordo_schema *table = ordo_table_reader_table(T);
     size_t nout;
-    size_t *out = select_columns(&S, a.columns, m.schema, &nout);
+    size_t *out = select_columns(table, a.columns, m.schema, &nout);
     bytes lower, upper;
-    key_bounds(&S, &a, &lower, &upper);
+    key_bounds(T, &a, &lower, &upper);
     if (a.header)
-        print_header(&S, out, nout);
-    print_rows(&S, st, &a, lower, upper, out, nout);
+        print_header(table, out, nout);
+    print_rows(T, st, &a, lower, upper, out, nout);
     cli_flush_stdout();
     free(out), free(lower.p), free(upper.p);
-    free(S.is_key), free(S.lead_null);
-    ordo_schema_free(&S.table), ordo_schema_free(&S.key);
+    ordo_table_reader_close(T);
     ordo_table_meta_free(&m);
     ordo_db_close(st);
     return 0;

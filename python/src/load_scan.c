@@ -27,27 +27,16 @@ typedef struct outcol {
     ordo_buf data, offs, valid;
 } outcol;
 
-typedef struct text {
-    const uint8_t *p;
-    size_t n;
-    int is_null;
-} text;
-
 typedef struct scanner {
+    ordo_table_reader *T;
+    const ordo_schema *table;
     int tag;
-    ordo_format fmt;
-    ordo_schema table, key;
-    int *is_key, value_all;
-    int *lead_null; /* LexKey prefixes: which leading values are NULL (see row_matches) */
-    size_t nlead;
     outcol *out;
     size_t nout;
     ordo_schema native; /* shallow copies of the native columns' schema entries */
     ordo_rows *rows;
     size_t nrows;
-    text *t;
-    ordo_buf km;
-    size_t *kat;
+    ordo_table_field *t; /* one row's columns, table order */
     ordo_error err;
 } scanner;
 
@@ -102,87 +91,46 @@ static void scanner_free(scanner *S)
     free(S->out);
     free(S->native.cols); /* shallow: the entries are the table's */
     ordo_rows_close(S->rows);
-    ordo_schema_free(&S->table);
-    ordo_schema_free(&S->key);
-    free(S->is_key);
-    free(S->lead_null);
+    ordo_table_reader_close(S->T);
     free(S->t);
-    free(S->kat);
-    ordo_buf_free(&S->km);
 }
 
 /* ------------------------------------------------------------ bounds */
 
 /* The key bytes of leading key columns given as texts (None: NULL), as
- * `ordo scan` encodes its CSV row; prefix: LexKey's separator after a
- * partial prefix, and the NULL pattern for row_matches. A new bytes. */
+ * `ordo scan` encodes its CSV row (see ordo_table_reader_bound). A new
+ * bytes. */
 static PyObject *encode_leading(scanner *S, const char *what, PyObject *list, int prefix)
 {
-    Py_ssize_t k = PyList_GET_SIZE(list);
-    if ((size_t)k > S->key.ncols)
-        return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "%s: %zd values, the key has %zu columns",
-                               what, k, S->key.ncols);
-    uint8_t tag = (uint8_t)S->tag;
-    size_t at = S->tag >= 0;
-    if (k == 0)
-        return PyBytes_FromStringAndSize((const char *)&tag, (Py_ssize_t)at);
-    if (prefix && !ordo__py_keys_decode(S->fmt)) {
-        free(S->lead_null);
-        S->lead_null = calloc((size_t)k, sizeof *S->lead_null);
-        if (!S->lead_null)
-            return PyErr_NoMemory();
-        S->nlead = (size_t)k;
-        for (Py_ssize_t c = 0; c < k; c++)
-            S->lead_null[c] = PyList_GET_ITEM(list, c) == Py_None;
-    }
-    ordo_schema lead = {S->key.cols, (size_t)k};
-    ordo_rows *b = NULL;
-    if (ordo_rows_open(&lead, 1, &b) != ORDO_OK)
-        return PyErr_NoMemory();
+    size_t k = (size_t)PyList_GET_SIZE(list);
+    const char **texts = calloc(k + 1, sizeof *texts);
+    size_t *lens = calloc(k + 1, sizeof *lens);
+    int *nulls = calloc(k + 1, sizeof *nulls);
+    ordo_buf out = {0};
     PyObject *r = NULL;
-    for (Py_ssize_t c = 0; c < k; c++) {
-        PyObject *v = PyList_GET_ITEM(list, c);
-        ordo_status st;
-        ordo_error e = {0};
+    if (!texts || !lens || !nulls) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t c = 0; c < k; c++) {
+        PyObject *v = PyList_GET_ITEM(list, (Py_ssize_t)c);
         Py_ssize_t n = 0;
-        const char *s = v == Py_None ? NULL : PyUnicode_AsUTF8AndSize(v, &n);
-        if (v != Py_None && !s)
+        nulls[c] = v == Py_None;
+        if (!nulls[c] && !(texts[c] = PyUnicode_AsUTF8AndSize(v, &n)))
             goto done;
-        st = s ? ordo_rows_put_text(b, (size_t)c, s, (size_t)n, 1, &e)
-               : ordo_rows_put_null(b, (size_t)c);
-        if (st != ORDO_OK) {
-            ordo__py_raisef(st, "%s: column '%s' (%s): %s: '%s'", what, lead.cols[c].name,
-                            lead.cols[c].sql_name, s ? e.message : ordo_status_message(st),
-                            s ? s : "NULL");
-            goto done;
-        }
+        lens[c] = (size_t)n;
     }
-    ordo_rows_end_row(b);
-    const ordo_column *cols = ordo_rows_columns(b, NULL);
-    size_t total = 0, offs[2];
-    ordo_status s = ordo_batch_size(S->fmt, cols, (size_t)k, 1, &total, NULL, NULL);
-    int sep = prefix && !ordo__py_keys_decode(S->fmt) && (size_t)k < S->key.ncols;
-    r = s == ORDO_OK ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(at + total + (size_t)sep))
-                     : NULL;
-    if (s != ORDO_OK) {
-        ordo__py_raisef(s, "%s: %s", what, ordo_status_message(s));
-        goto done;
-    }
-    if (!r)
-        goto done;
-    uint8_t *p = (uint8_t *)PyBytes_AS_STRING(r);
-    if (at)
-        p[0] = tag;
-    s = ordo_batch_encode(S->fmt, cols, (size_t)k, 1, p + at, total, offs, NULL);
-    if (s != ORDO_OK) {
-        Py_CLEAR(r);
-        ordo__py_raisef(s, "%s: %s", what, ordo_status_message(s));
-        goto done;
-    }
-    if (sep)
-        p[at + total] = 0;
+    ordo_error e = {0};
+    ordo_status s = ordo_table_reader_bound(S->T, texts, lens, nulls, k, prefix, &out, &e);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        PyErr_NoMemory();
+    else if (s != ORDO_OK)
+        ordo__py_raisef(s, "%s: %s", what, e.message);
+    else
+        r = PyBytes_FromStringAndSize(out.data, (Py_ssize_t)out.len);
 done:
-    ordo_rows_close(b);
+    free(texts), free(lens), free(nulls);
+    ordo_buf_free(&out);
     return r;
 }
 
@@ -266,38 +214,26 @@ static int open_table(scanner *S, ordo_db *db, int tag)
         ordo__py_raise(s, &e);
         return -1;
     }
-    int rc = -1;
-    S->tag = tag;
-    S->fmt = ordo_format_from_name(m.format);
-    if (!S->fmt)
-        ordo__py_raisef(ORDO_ERR_MALFORMED_KEY, "the table's stored format '%s' is unknown",
-                        m.format);
-    else if ((s = ordo_schema_parse(m.schema, ORDO_FORMAT_ORDERED, &S->table, &e)) != ORDO_OK)
-        ordo__py_raisef(s, "the table's stored schema is unreadable: %s", e.message);
-    else if ((s = ordo_schema_key(&S->table, m.key, S->fmt, &S->key, &e)) != ORDO_OK)
-        ordo__py_raisef(s, "the table's stored key is unreadable: %s", e.message);
-    else
-        rc = 0;
+    s = ordo_table_reader_open(m.format, m.schema, m.key, tag, &S->T, &e);
     ordo_table_meta_free(&m);
-    if (rc < 0)
+    if (s != ORDO_OK) {
+        ordo__py_raise(s, &e);
         return -1;
-    S->is_key = calloc(S->table.ncols + 1, sizeof *S->is_key);
-    S->t = calloc(S->table.ncols + 1, sizeof *S->t);
-    S->kat = calloc(S->key.ncols + 1, sizeof *S->kat);
-    if (!S->is_key || !S->t || !S->kat) {
+    }
+    S->tag = tag;
+    S->table = ordo_table_reader_table(S->T);
+    S->t = calloc(S->table->ncols + 1, sizeof *S->t);
+    if (!S->t) {
         PyErr_NoMemory();
         return -1;
     }
-    for (size_t i = 0; i < S->key.ncols; i++)
-        S->is_key[S->key.cols[i].source] = 1;
-    S->value_all = !ordo__py_keys_decode(S->fmt);
     return 0;
 }
 
 /* The output columns (names, or None: all) and their buffers. */
 static int select_columns(scanner *S, PyObject *columns)
 {
-    size_t n = S->table.ncols;
+    size_t n = S->table->ncols;
     PyObject *seq = NULL;
     if (columns != Py_None) {
         if (PyUnicode_Check(columns)) {
@@ -330,9 +266,9 @@ static int select_columns(scanner *S, PyObject *columns)
                 Py_DECREF(seq);
                 return -1;
             }
-            for (c = 0; c < S->table.ncols && strcmp(S->table.cols[c].name, name); c++)
+            for (c = 0; c < S->table->ncols && strcmp(S->table->cols[c].name, name); c++)
                 ;
-            if (c == S->table.ncols) {
+            if (c == S->table->ncols) {
                 ordo__py_raisef(ORDO_ERR_INVALID_ARG, "columns: '%s' is not a column of the table",
                                 name);
                 Py_DECREF(seq);
@@ -341,13 +277,13 @@ static int select_columns(scanner *S, PyObject *columns)
         }
         outcol *o = &S->out[i];
         o->src = c;
-        o->arrow = native_type(&S->table.cols[c]);
+        o->arrow = native_type(&S->table->cols[c]);
         o->k = o->arrow ? K_NATIVE : K_STRING;
         if (!o->arrow)
             o->arrow = "string";
         else {
             o->native = S->native.ncols;
-            S->native.cols[S->native.ncols++] = S->table.cols[c];
+            S->native.cols[S->native.ncols++] = S->table->cols[c];
         }
     }
     Py_XDECREF(seq);
@@ -359,66 +295,6 @@ static int select_columns(scanner *S, PyObject *columns)
 }
 
 /* ------------------------------------------------------------ rows */
-
-/* LexKey writes NULL as byte 00 and "" as nothing before the 00 that ends
- * a part, so a prefix's bytes also match rows holding NULL where it holds
- * "" (and the reverse): the value, which holds every column, tells. */
-static int row_matches(const scanner *S)
-{
-    for (size_t i = 0; i < S->nlead; i++)
-        if (S->t[S->key.cols[i].source].is_null != S->lead_null[i])
-            return 0;
-    return 1;
-}
-
-/* One row's columns as text into S->t; 0 (S->err set), or 1. */
-static int row_texts(scanner *S, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
-{
-    const uint8_t *end = v + vn;
-    for (size_t c = 0; c < S->table.ncols; c++) {
-        if (S->is_key[c] && !S->value_all)
-            continue;
-        size_t n = 0;
-        int is_null = 0;
-        if (ordo_row_value_next(&v, end, &S->t[c].p, &n, &is_null) != ORDO_OK) {
-            snprintf(S->err.message, sizeof S->err.message,
-                     "a value does not match the table's schema (column '%.200s')",
-                     S->table.cols[c].name);
-            S->err.status = ORDO_ERR_MALFORMED_KEY;
-            return 0;
-        }
-        S->t[c].n = n, S->t[c].is_null = is_null;
-    }
-    if (S->value_all)
-        return 1;
-    size_t skip = S->tag >= 0;
-    ordo_key_reader r;
-    if (S->fmt == ORDO_FORMAT_PACKED)
-        ordo_key_reader_init_packed(&r, k + skip, kn - skip);
-    else
-        ordo_key_reader_init(&r, k + skip, kn - skip);
-    S->km.len = 0;
-    for (size_t i = 0; i < S->key.ncols; i++) {
-        bool is_null = 0;
-        S->kat[i] = S->km.len;
-        ordo_status st = ordo_text_print(&r, &S->key.cols[i], ORDO_TEXT_BARE, &S->km, &is_null);
-        if (st != ORDO_OK) {
-            snprintf(S->err.message, sizeof S->err.message,
-                     "a key does not match the table's key (column '%.200s'): %s",
-                     S->key.cols[i].name, ordo_status_message(st));
-            S->err.status = st;
-            return 0;
-        }
-        S->t[S->key.cols[i].source].is_null = is_null;
-    }
-    S->kat[S->key.ncols] = S->km.len;
-    for (size_t i = 0; i < S->key.ncols; i++) {
-        text *t = &S->t[S->key.cols[i].source];
-        t->p = (const uint8_t *)S->km.data + S->kat[i];
-        t->n = S->kat[i + 1] - S->kat[i];
-    }
-    return 1;
-}
 
 static void set_bit(ordo_buf *b, size_t i, int v)
 {
@@ -432,17 +308,17 @@ static int row_put(scanner *S)
     size_t row = S->nrows;
     for (size_t i = 0; i < S->nout; i++) {
         outcol *o = &S->out[i];
-        const text *t = &S->t[o->src];
+        const ordo_table_field *t = &S->t[o->src];
         if (o->k == K_NATIVE) {
             ordo_error e = {0};
             ordo_status st = t->is_null ? ordo_rows_put_null(S->rows, o->native)
                                         : ordo_rows_put_text(S->rows, o->native,
-                                                             (const char *)t->p, t->n, 1, &e);
+                                                             t->text, t->len, 1, &e);
             if (st != ORDO_OK) {
                 S->err.status = st;
                 snprintf(S->err.message, sizeof S->err.message,
                          "column '%.200s': stored text '%.*s' does not parse: %.300s",
-                         S->table.cols[o->src].name, (int)(t->n > 100 ? 100 : t->n), t->p,
+                         S->table->cols[o->src].name, (int)(t->len > 100 ? 100 : t->len), t->text,
                          t->is_null ? ordo_status_message(st) : e.message);
                 return 0;
             }
@@ -458,7 +334,7 @@ static int row_put(scanner *S)
             if (!buf_put(&o->valid, &z, 1))
                 goto oom;
         }
-        if (!t->is_null && !buf_put(&o->data, t->p, t->n))
+        if (!t->is_null && !buf_put(&o->data, t->text, t->len))
             goto oom;
         int32_t end = (int32_t)o->data.len;
         if (!buf_put(&o->offs, &end, 4))
@@ -647,17 +523,18 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     while (it && rows < limit) {
         size_t kn, vn;
         const uint8_t *k, *v;
-        int found, ok;
+        int found;
         if ((s = ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e)) != ORDO_OK) {
             ordo__py_raise(s, &e);
             goto done;
         }
         if (!found)
             break;
-        ok = row_texts(&S, k, kn, v, vn);
-        if (ok && !row_matches(&S))
+        int matches = 0;
+        s = ordo_table_reader_row(S.T, k, kn, v, vn, S.t, &matches, &S.err);
+        if (s == ORDO_OK && !matches)
             continue;
-        if (!ok || !row_put(&S)) {
+        if (s != ORDO_OK || !row_put(&S)) {
             ordo__py_raise(S.err.status, &S.err);
             goto done;
         }
@@ -682,7 +559,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     cols = PyList_New((Py_ssize_t)S.nout);
     kinds = PyList_New((Py_ssize_t)S.nout);
     for (size_t i = 0; cols && kinds && i < S.nout; i++) {
-        PyObject *n = PyUnicode_FromString(S.table.cols[S.out[i].src].name);
+        PyObject *n = PyUnicode_FromString(S.table->cols[S.out[i].src].name);
         PyObject *t = PyUnicode_FromString(S.out[i].arrow);
         if (!n || !t) {
             Py_XDECREF(n);
