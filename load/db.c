@@ -26,6 +26,7 @@ ordo_status ordo__load_fail(ordo_error *err, ordo_status s, uint64_t line, const
     if (!err)
         return s;
     err->status = s;
+    err->file = NULL; /* ordo.h: NULL when there is none; callers need not clear it */
     err->line = line;
     err->column = 0;
     va_list ap;

@@ -288,13 +288,16 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_ss
             st = ordo__load_fail(err, ORDO_ERR_INTERRUPTED, 0, "interrupted by signal %d",
                                  (int)*o.cancel);
     }
-    k = nfiles + (size_t)r->has_mem;
+    /* an empty in-memory run (a writer given no rows) is no source: its
+     * NULL items would make it look like a file */
+    int mem = r->has_mem && r->nmem;
+    k = nfiles + (size_t)mem;
     source *src = st == ORDO_OK ? calloc(k ? k : 1, sizeof *src) : NULL;
     if (st == ORDO_OK && !src)
         st = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (st == ORDO_OK)
         st = open_sources(src, files, nfiles, 0, buffer, err);
-    if (st == ORDO_OK && r->has_mem)
+    if (st == ORDO_OK && mem)
         src[nfiles] = (source){.items = r->mem, .n = r->nmem, .index = nfiles};
     if (st == ORDO_OK)
         st = merge_sources(src, k, &o, (sink){out, NULL}, err);

@@ -207,6 +207,31 @@ static void test_phases_in_one_process(void **state)
     }
 }
 
+/* A writer given no rows: its empty in-memory run merges to nothing (it
+ * was once read as a file), and the empty table is ingested. */
+static void test_empty_load(void **state)
+{
+    (void)state;
+    ordo_db *db = open_db("db-empty", 0);
+    const char *tmp;
+    ordo_error e;
+    assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+    ordo_run_options ro = {tmp, "w0-", 1 << 20};
+    ordo_run_writer *rw;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    ordo_runs *runs;
+    assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
+    ordo_sst_writer *w = sst_writer(tmp, NULL, 4, ORDO_DUP_ERROR, 64 << 10, 1);
+    assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_OK);
+    assert_int_equal(ingest_writer(db, 4, &w, 1, 0, &e), ORDO_OK);
+    assert_int_equal(ordo_sst_writer_files(w), 0);
+    expect_table(db, 4, NULL, 0);
+    ordo_sst_writer_close(w);
+    ordo_runs_close(runs);
+    ordo_run_writer_close(rw);
+    ordo_db_close(db);
+}
+
 /* Several workers' run files merged by key range into several SST writers
  * (as on a cluster), the ranges from the sampler; more than 64 runs, so
  * the merger works in passes; one ingestion of all the files. */
@@ -535,6 +560,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phases_in_one_process),
+        cmocka_unit_test(test_empty_load),
         cmocka_unit_test(test_ranges_and_passes),
         cmocka_unit_test(test_sst_writer_checks),
         cmocka_unit_test(test_ingest_all_or_nothing),

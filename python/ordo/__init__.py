@@ -15,3 +15,12 @@ if hasattr(_ordo, "Db"):  # built with RocksDB
     from ._load import load, scan
 
     __all__ += ["load", "scan"]
+
+
+def __getattr__(name):
+    # ordo.spark and ordo.dask import pyspark and dask: only when used
+    if name in ("spark", "dask"):
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'ordo' has no attribute %r" % (name,))

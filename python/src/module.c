@@ -4,6 +4,7 @@
 #ifdef ORDO_WITH_ROCKSDB
 #include "load.h"
 #endif
+#include "cluster.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,6 +90,7 @@ static const ordo__py_part parts[] = {
     ordo__py_load_csv_part,
     ordo__py_load_scan_part,
 #endif
+    ordo__py_cluster_part,
     NULL,
 };
 

@@ -1,0 +1,240 @@
+"""What ordo.spark and ordo.dask share: the plan of a distributed load.
+
+1. each input partition's rows -> (key, value, seq) with ordo._encode
+   (seq = input partition << 40 | row: the input order, for
+   on_duplicate="first"/"last" and for naming rows in errors);
+2. the engine range-partitions the rows by key and sorts each range by
+   (key, seq): equal keys land in one range;
+3. each range is written as SST files by ordo's SstWriter on a worker, into
+   a folder every worker reaches (order and duplicates checked there);
+4. the driver ingests every file and the table's metadata in one step.
+
+A failure anywhere means no ingest and the load's folder removed. Nothing
+here prints: progress is the engine's own.
+"""
+import json
+import os
+import re
+import shutil
+import tempfile
+import uuid
+
+from . import _ordo
+from ._ordo import Error
+
+SEQ_BITS = 40  # rows per input partition < 2**40, partitions < 2**23
+ROW_MASK = (1 << SEQ_BITS) - 1
+
+# Status codes (ordo.h) of the errors raised here rather than by the C side.
+_CODES = {"ORDO_ERR_INVALID_ARG": 11, "ORDO_ERR_IO": 71, "ORDO_ERR_BAD_INPUT": 86}
+
+
+def error(status, message, *, partition=None, line=None, file=None, column=None, code=None):
+    """An ordo.Error with its attributes set."""
+    e = Error(message)
+    e.status = status
+    e.code = code if code is not None else _CODES.get(status)
+    e.partition, e.line, e.file, e.column = partition, line, file, column
+    return e
+
+
+def with_partition(e, partition):
+    """e (an ordo.Error) naming the partition it happened in."""
+    if getattr(e, "partition", None) is None:
+        e.partition = partition
+    return e
+
+
+# ------------------------------------------------------------ databases
+
+
+class Target:
+    """The database (a path or an open ordo._ordo.Db) and the load's folder:
+    a fresh folder inside db.temp_dir() (which the next open of the
+    database removes if this process is killed), or inside tmp_dir, a
+    folder of a filesystem every worker shares."""
+
+    def __init__(self, db, tag, tmp_dir=None):
+        if isinstance(db, (str, bytes, os.PathLike)):
+            self.db, self.owned = _ordo.Db(os.fspath(db)), True
+        else:
+            self.db, self.owned = db, False
+        try:
+            _ordo.table_check_free(self.db, tag)  # refused before any work
+            base = self.db.temp_dir() if tmp_dir is None else os.fspath(tmp_dir)
+            if tmp_dir is None:
+                self.dir = tempfile.mkdtemp(prefix="cluster-", dir=base)
+            else:
+                # mkdir's mode (0777 less the umask), not mkdtemp's 0700,
+                # which would shut out workers running as another user
+                self.dir = os.path.join(base, "ordo-load-" + uuid.uuid4().hex)
+                os.mkdir(self.dir)
+        except BaseException:
+            self.close()
+            raise
+        self.tag = tag
+
+    def remove_dir(self):
+        # a task still running may add a file while the tree is removed
+        for _ in range(5):
+            try:
+                shutil.rmtree(self.dir)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                continue
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def close(self):
+        if self.owned and self.db is not None:
+            self.db.close()
+        self.db = None
+
+    def ingest(self, parts, meta, fmt):
+        """One atomic ingest of every partition's files; the summary."""
+        files, rows_in, rows, dups, nbytes = [], 0, 0, 0, 0
+        for p in parts:
+            files.extend(p["files"])
+            s = p["stats"]
+            rows_in += s["rows_in"]
+            rows += s["rows"]
+            dups += s["duplicates"]
+            nbytes += s["bytes"]
+        files.sort(key=lambda f: f["smallest"])
+        m = dict(meta, format=fmt, rows=rows)
+        _ordo.ingest(self.db, self.tag, files, meta=m)
+        return {"rows_in": rows_in, "rows": rows, "duplicates": dups, "rejected": 0,
+                "bytes": nbytes, "sst_files": len(files), "partitions": len(parts)}
+
+
+# ------------------------------------------------------- on the workers
+
+
+def crash_point():
+    """Test-only: ORDO_TEST_CRASH="encode:P" or "write:P" (read where the
+    load is called) ends the worker process of partition P in that phase
+    with os._exit, as a killed machine would."""
+    return os.environ.get("ORDO_TEST_CRASH")
+
+
+def maybe_crash(crash, phase, partition):
+    if crash and crash == "%s:%d" % (phase, partition):
+        os._exit(70)
+
+
+def encode_batch(data, key, schema, fmt, expect_schema, partition, row0):
+    """(keys, values, seqs) of a batch of an input partition, as Arrow
+    arrays; the batch's first row is row0 of the partition."""
+    import numpy as np
+    import pyarrow as pa
+
+    from . import _encode
+
+    try:
+        keys, values, schema_text, _ = _encode.encode(data, key, schema=schema, format=fmt,
+                                                       values=True)
+    except Error as e:
+        if e.line is not None:  # the row within the partition
+            e.line += row0
+        raise with_partition(e, partition)
+    if expect_schema is not None and schema_text != expect_schema:
+        raise error("ORDO_ERR_INVALID_ARG",
+                    "partition %d has the schema '%s', the table '%s': pass schema="
+                    % (partition, schema_text, expect_schema), partition=partition)
+    n = len(keys)
+    seqs = np.arange(row0, row0 + n, dtype=np.int64) + (partition << SEQ_BITS)
+    return keys.to_arrow(), values.to_arrow(), pa.array(seqs)
+
+
+def write_partition(batches, partition, prefix, options, crash=None):
+    """Writes a sorted partition's (keys, values, seqs) batches as SST files
+    in options["dir"]; returns dict(partition, files, stats). On failure
+    every file this writer made is removed and the ordo.Error names the
+    partition (and the row as input partition and row)."""
+    dirname = options["dir"]
+    w = None
+    try:
+        for keys, values, seqs in batches:
+            if w is None:
+                w = _ordo.SstWriter(dirname, prefix=prefix, target_bytes=options["target_bytes"],
+                                    tag=options["tag"], on_duplicate=options["on_duplicate"])
+            w.add_batch(keys, values, seqs)
+            maybe_crash(crash, "write", partition)
+        if w is None:
+            return {"partition": partition, "files": [],
+                    "stats": {"rows_in": 0, "rows": 0, "duplicates": 0, "bytes": 0}}
+        files = w.finish()
+        stats = w.stats()
+        w.close()
+        return {"partition": partition, "files": files, "stats": stats}
+    except BaseException as e:
+        if w is not None:
+            w.close()
+        _remove_prefixed(dirname, prefix)
+        if isinstance(e, Error):
+            _name_row(e, options.get("sources"))
+            raise with_partition(e, partition)
+        raise
+
+
+def _name_row(e, sources):
+    """A duplicate's or unsorted row's seq (.line) as input partition and
+    row, or CSV file and line."""
+    if e.status not in ("ORDO_ERR_DUPLICATE_KEY", "ORDO_ERR_UNSORTED") or e.line is None:
+        return
+
+    def where(seq):
+        part, row = seq >> SEQ_BITS, seq & ROW_MASK
+        if sources:
+            return "%s:%d" % (sources[part], row)
+        return "input partition %d, row %d" % (part, row)
+
+    # the writer names the other row by its seq: "line N" / "sequence N"
+    other = re.sub(r"(line|sequence) (\d+)", lambda m: where(int(m.group(2))), e.args[0], 1)
+    msg = "%s: %s" % (where(e.line), other)
+    if sources:
+        e.file = sources[e.line >> SEQ_BITS]
+    e.line = e.line & ROW_MASK
+    e.args = (msg,)
+
+
+def _remove_prefixed(dirname, prefix):
+    try:
+        names = os.listdir(dirname)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix):
+            try:
+                os.unlink(os.path.join(dirname, name))
+            except OSError:
+                pass
+
+
+# ------------------------------- errors through engines that keep text
+
+
+_MARK = "<ordo-error "
+
+
+def error_text(e):
+    """An ordo.Error as text that survives an engine's exception wrapping
+    (Spark passes a Python worker's failure to the driver as text)."""
+    d = {k: getattr(e, k, None) for k in ("status", "code", "partition", "line", "file",
+                                          "column")}
+    d["message"] = str(e)
+    return "%s <ordo-error %s>" % (e, json.dumps(d))
+
+
+def error_from_text(text):
+    """The ordo.Error error_text wrote, found in text; None when none."""
+    at = text.find(_MARK)
+    if at < 0:
+        return None
+    try:  # the JSON ends where its decoder says, whatever the message holds
+        d, _ = json.JSONDecoder().raw_decode(text, at + len(_MARK))
+    except ValueError:
+        return None
+    msg = d.pop("message")
+    return error(d.pop("status"), msg, **d)

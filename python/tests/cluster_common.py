@@ -1,0 +1,97 @@
+"""What test_spark.py and test_dask.py share: rows, their CSV, the CLI's
+load of them, and comparisons of whole databases."""
+import datetime
+import os
+import random
+import subprocess
+
+import ordo
+from ordo import _ordo
+
+SCHEMA = "id bigint, grp integer, name text, score double precision, day date"
+KEY = "grp DESC, name NULLS FIRST, id"
+
+
+def make_rows(n, seed=7):
+    """(id, grp, name, score, day) rows: NULLs, empty strings, commas,
+    quotes and non-ASCII text, negative numbers, repeated key prefixes."""
+    r = random.Random(seed)
+    names = ["", "a", "b,c", 'say "hi"', "zebra", "\u00e9t\u00e9", "A"]
+    rows = []
+    for i in range(n):
+        name = None if r.random() < 0.1 else r.choice(names) + str(r.randrange(5))
+        score = None if r.random() < 0.1 else r.randrange(-400, 400) / 4
+        day = datetime.date(2000, 1, 1) + datetime.timedelta(days=r.randrange(-5000, 9000))
+        rows.append((i * 7 - 300, r.randrange(-3, 4), name, score, day))
+    return rows
+
+
+def pg_text(v):
+    """PostgreSQL's CSV text of a value (COPY ... (FORMAT csv)): NULL is an
+    empty field, text is always quoted."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return '"%s"' % v.replace('"', '""')
+    if isinstance(v, float):
+        t = repr(v)
+        return t[:-2] if t.endswith(".0") else t
+    if isinstance(v, datetime.date):
+        return v.isoformat()
+    return str(v)
+
+
+def write_csv(path, rows):
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        for row in rows:
+            f.write(",".join(pg_text(v) for v in row) + "\n")
+
+
+def cli():
+    return os.environ["ORDO_CLI"]  # set by ctest; a missing one is an error, not a skip
+
+
+def cli_load(csv_path, db, *, schema=SCHEMA, key=KEY, tag=0, on_duplicate="error",
+             fmt="ordered"):
+    args = [cli(), "load", "--db", str(db), "--schema", schema, "--key", key, "--quiet",
+            "--on-duplicate", on_duplicate, "--format", fmt]
+    if tag is not None:
+        args += ["--tag", str(tag)]
+    subprocess.run(args + [str(csv_path)], check=True, capture_output=True)
+
+
+def cli_scan(db, tag=0):
+    args = [cli(), "scan", "--db", str(db)]
+    if tag is not None:
+        args += ["--tag", str(tag)]
+    return subprocess.run(args, check=True, capture_output=True).stdout
+
+
+def raw(db):
+    """Every stored pair of the database, system keys included."""
+    with _ordo.Db(str(db), read_only=True) as d:
+        return _ordo.scan_raw(d)
+
+
+def assert_same_table(db, expected_db, tag=0):
+    """The same bytes stored (rows and metadata), the same ordo.scan table,
+    the same `ordo scan` output."""
+    assert raw(db) == raw(expected_db)
+    assert ordo.scan(str(db), tag=tag).equals(ordo.scan(str(expected_db), tag=tag))
+    assert cli_scan(db, tag) == cli_scan(expected_db, tag)
+
+
+def leftovers(db):
+    """Folders inside the database: ordo's temporary folders (RocksDB makes
+    none)."""
+    return [e.name for e in os.scandir(db) if e.is_dir()]
+
+
+def seeded_db(tmp_path, name="db"):
+    """A database holding another table (tag 5), to show that a failed load
+    leaves it as it was."""
+    db = tmp_path / name
+    csv = tmp_path / (name + "-seed.csv")
+    write_csv(csv, [(1, 2, "x", 0.5, datetime.date(2020, 2, 2))])
+    cli_load(csv, db, tag=5)
+    return db

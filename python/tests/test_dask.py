@@ -1,0 +1,292 @@
+"""ordo.dask.load on a 2-process LocalCluster: the table `ordo load` makes
+of the same rows, from a DataFrame and from CSV files; duplicates across
+partitions, a bad row and a killed worker leave the database as it was and
+no temporary files."""
+import re
+
+import pytest
+
+import ordo
+import ordo.dask
+from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
+                            seeded_db, write_csv)
+
+
+@pytest.fixture(scope="module")
+def client():
+    import dask
+    from distributed import Client, LocalCluster
+
+    # a task whose worker dies fails at once (KilledWorker), not after
+    # three restarts of the worker
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def frame(rows, parts=3):
+    import dask.dataframe as dd
+    import pandas as pd
+    import pyarrow as pa
+
+    cols = list(zip(*rows))
+    pdf = pd.DataFrame({
+        "id": pd.Series(cols[0], dtype="int64"),
+        "grp": pd.Series(cols[1], dtype="Int32"),
+        "name": pd.Series(cols[2], dtype="string"),
+        "score": pd.Series(cols[3], dtype="Float64"),
+        "day": pd.Series(pd.array(cols[4], dtype=pd.ArrowDtype(pa.date32()))),
+    })
+    return dd.from_pandas(pdf, npartitions=parts, sort=False)
+
+
+def test_same_table_as_ordo_load(client, tmp_path):
+    rows = make_rows(600)
+    summary = ordo.dask.load(frame(rows), str(tmp_path / "dask"), key=KEY, client=client)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    with ordo._ordo.Db(str(tmp_path / "dask"), read_only=True) as d:
+        assert ordo._ordo.table_meta(d, 0) == {"format": "ordered", "key": KEY,
+                                               "schema": SCHEMA, "rows": 600}
+    assert (summary["rows_in"], summary["rows"], summary["duplicates"], summary["rejected"]) == \
+        (600, 600, 0, 0)
+    assert leftovers(tmp_path / "dask") == []
+
+
+def test_csv_files_same_table_as_ordo_load(client, tmp_path):
+    rows = make_rows(500, seed=11)
+    for i in range(3):
+        write_csv(tmp_path / ("part-%d.csv" % i), rows[i * 200:(i + 1) * 200])
+    summary = ordo.dask.load(str(tmp_path / "part-*.csv"), str(tmp_path / "dask"), key=KEY,
+                             schema=SCHEMA, client=client)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert summary["rows"] == 500
+
+
+@pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy", "packed"])
+def test_other_formats_same_table_as_ordo_load(client, tmp_path, fmt):
+    # LexKey values hold every column (their keys do not decode); packed
+    # keys decode, as ordered ones do
+    rows = make_rows(300, seed=5)
+    write_csv(tmp_path / "rows.csv", rows)
+    ordo.dask.load(frame(rows), str(tmp_path / "dask"), key="id", format=fmt, client=client)
+    ordo.dask.load([str(tmp_path / "rows.csv")], str(tmp_path / "dask-csv"), key="id",
+                   schema=SCHEMA, format=fmt, client=client)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", fmt=fmt)
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask-csv", tmp_path / "cli")
+
+
+def test_csv_keeps_the_fields_text(client, tmp_path):
+    # the value holds the CSV text as ordo load stores it (1.50 stays 1.50)
+    (tmp_path / "a.csv").write_text('1,1.50,\n2,2e0,""\n')
+    schema = "id integer, x numeric, s text"
+    ordo.dask.load([str(tmp_path / "a.csv")], str(tmp_path / "dask"), key="id", schema=schema,
+                   client=client)
+    cli_load(tmp_path / "a.csv", tmp_path / "cli", key="id", schema=schema)
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+
+
+def dup_rows():
+    # 3 partitions of 7 rows, each holding grp 0..6 once: every duplicate of
+    # the key "grp" is in another partition
+    return [(i, i % 7, "r%d" % i, float(i), make_rows(1)[0][4]) for i in range(21)]
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_duplicates_kept_in_input_order(client, tmp_path, policy):
+    rows = dup_rows()
+    summary = ordo.dask.load(frame(rows), str(tmp_path / "dask"), key="grp",
+                             on_duplicate=policy, client=client)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="grp", on_duplicate=policy)
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert (summary["rows_in"], summary["rows"], summary["duplicates"]) == (21, 7, 14)
+
+
+def test_duplicates_across_partitions_refused(client, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(frame(dup_rows()), str(db), key="grp", client=client)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.partition is not None
+    # the message names both rows: in two input partitions
+    where = re.findall(r"input partition (\d+), row \d+", str(e.value))
+    assert len(where) == 2 and where[0] != where[1]
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_bad_row_in_one_partition(client, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    rows = make_rows(90)
+    rows[75] = (rows[75][0], 100000, *rows[75][2:])  # partition 2 of 3: no smallint
+    schema = SCHEMA.replace("grp integer", "grp smallint")
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(frame(rows), str(db), key=KEY, schema=schema, client=client)
+    assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+    assert e.value.partition == 2
+    assert e.value.line == 16  # the 16th row of partition 2
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_bad_csv_row_in_one_file(client, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    rows = make_rows(60)
+    write_csv(tmp_path / "part-0.csv", rows[:30])
+    write_csv(tmp_path / "part-1.csv", rows[30:])
+    with open(tmp_path / "part-1.csv", "a") as f:
+        f.write('1,x,"n",1,2000-01-01\n')
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "part-*.csv"), str(db), key=KEY, schema=SCHEMA,
+                       client=client)
+    assert e.value.status == "ORDO_ERR_BAD_INPUT"
+    assert (e.value.partition, e.value.line, e.value.column) == (1, 31, 3)
+    assert e.value.file.endswith("part-1.csv")
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_csv_needs_a_schema(tmp_path):
+    with pytest.raises(ValueError):
+        ordo.dask.load(str(tmp_path / "x.csv"), str(tmp_path / "db"), key="id")
+
+
+@pytest.mark.parametrize("phase", ["encode", "write"])
+def test_killed_worker_leaves_nothing(client, tmp_path, monkeypatch, phase):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    # test-only: the worker process running partition 1 ends itself (os._exit)
+    monkeypatch.setenv("ORDO_TEST_CRASH", phase + ":1")
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(frame(make_rows(300)), str(db), key=KEY, client=client)
+    assert e.value.status == "ORDO_ERR_IO"
+    assert "KilledWorker" in str(e.value)
+    # .partition: a task the lost worker held (Dask fails all of them)
+    assert raw(db) == before
+    assert leftovers(db) == []
+    # the cluster still works (the nanny restarted the worker)
+    monkeypatch.delenv("ORDO_TEST_CRASH")
+    client.wait_for_workers(2)
+    ordo.dask.load(frame(make_rows(30)), str(db), key=KEY, client=client)
+    assert ordo.scan(str(db)).num_rows == 30
+
+
+def test_empty_input_makes_an_empty_table(client, tmp_path):
+    f = frame(make_rows(10))
+    ordo.dask.load(f[f.id > 10**9], str(tmp_path / "dask"), key=KEY, client=client)
+    write_csv(tmp_path / "empty.csv", [])
+    ordo.dask.load([str(tmp_path / "empty.csv")], str(tmp_path / "dask-csv"), key=KEY,
+                   schema=SCHEMA, client=client)
+    cli_load(tmp_path / "empty.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask-csv", tmp_path / "cli")
+
+
+def test_shared_folder_option(client, tmp_path):
+    # tmp_dir: where a real cluster's shared filesystem is; emptied after
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    rows = make_rows(100)
+    ordo.dask.load(frame(rows), str(tmp_path / "dask"), key=KEY, client=client,
+                   tmp_dir=str(shared))
+    assert list(shared.iterdir()) == []
+    with pytest.raises(ordo.Error):
+        ordo.dask.load(frame(dup_rows()), str(tmp_path / "dask2"), key="grp", client=client,
+                       tmp_dir=str(shared))
+    assert list(shared.iterdir()) == []
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+
+
+def test_local_scheduler_without_a_client(tmp_path):
+    # a fresh process has no distributed client: Dask's own threads run it
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "local.py"
+    script.write_text("import sys\nimport ordo.dask\nimport test_dask as t\n"
+                      "print(ordo.dask.load(t.frame(t.make_rows(200)), sys.argv[1], "
+                      "key=t.KEY)['rows'])\n")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, str(script), str(tmp_path / "local")], env=env,
+                         check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "200"
+    write_csv(tmp_path / "rows.csv", make_rows(200))
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "local", tmp_path / "cli")
+
+
+def test_import_ordo_imports_neither_engine():
+    import subprocess
+    import sys
+
+    code = "import sys, ordo; print('pyspark' in sys.modules, 'dask' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_several_sst_files_per_partition(client, tmp_path):
+    rows = [(i, i % 3, "name-%08d" % i * 4, i / 4, make_rows(1)[0][4]) for i in range(6000)]
+    summary = ordo.dask.load(frame(rows, parts=2), str(tmp_path / "dask"), key="id",
+                             client=client, sst_size=64 << 10)
+    assert summary["sst_files"] > summary["partitions"]
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+
+
+def test_duplicate_across_csv_files_names_both(client, tmp_path):
+    db = tmp_path / "db"
+    rows = make_rows(40)
+    write_csv(tmp_path / "part-0.csv", rows[:20])
+    write_csv(tmp_path / "part-1.csv", rows[20:] + [rows[3]])
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "part-*.csv"), str(db), key=KEY, schema=SCHEMA,
+                       client=client)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.file.endswith("part-1.csv") and e.value.line == 21
+    assert "part-0.csv:4" in str(e.value)
+    assert leftovers(db) == []
+
+
+def test_csv_files_with_header_rows(client, tmp_path):
+    rows = make_rows(60, seed=2)
+    head = "id,grp,name,score,day\n"
+    for i in range(2):
+        write_csv(tmp_path / ("h-%d.csv" % i), rows[i * 30:(i + 1) * 30])
+        body = (tmp_path / ("h-%d.csv" % i)).read_text(encoding="utf-8")
+        (tmp_path / ("h-%d.csv" % i)).write_text(head + body, encoding="utf-8")
+    ordo.dask.load([str(tmp_path / "h-0.csv"), str(tmp_path / "h-1.csv")],
+                   str(tmp_path / "dask"), key=KEY, schema=SCHEMA, header=True, client=client)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    (tmp_path / "h-1.csv").write_text("id,grp,nom,score,day\n", encoding="utf-8")
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "h-*.csv"), str(tmp_path / "dask2"), key=KEY,
+                       schema=SCHEMA, header=True, client=client)
+    assert e.value.status == "ORDO_ERR_BAD_HEADER" and e.value.partition == 1
+
+
+def test_an_open_db_stays_open(client, tmp_path):
+    with ordo._ordo.Db(str(tmp_path / "db")) as d:
+        ordo.dask.load(frame(make_rows(20)), d, key=KEY, client=client)
+        assert ordo._ordo.table_meta(d, 0)["rows"] == 20
+        ordo.dask.load(frame(make_rows(20)), d, key=KEY, tag=1, client=client)
+        assert ordo._ordo.table_meta(d, 1)["rows"] == 20
+    assert leftovers(tmp_path / "db") == []

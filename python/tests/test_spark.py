@@ -1,0 +1,191 @@
+"""ordo.spark.load on local[2]: the table `ordo load` makes of the same
+rows; duplicates across partitions, a bad row and a killed Python worker
+leave the database as it was and no temporary files."""
+import os
+import sys
+
+import re
+
+import pytest
+
+import ordo
+import ordo.spark
+from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
+                            seeded_db, write_csv)
+
+SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    # the executors' Python workers: this interpreter, and PYTHONPATH (which
+    # finds ordo) through the environment the JVM inherits
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    s = (SparkSession.builder.master("local[2]").appName("ordo-tests")
+         .config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false")
+         .config("spark.sql.shuffle.partitions", "4")
+         # several Arrow batches per partition, even for small tests
+         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "64")
+         .getOrCreate())
+    s.sparkContext.setLogLevel("FATAL")
+    yield s
+    s.stop()
+
+
+def frame(spark, rows, parts=3, schema=SPARK_SCHEMA):
+    # parallelize keeps the list's order: partition 0 holds its first rows
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, parts), schema)
+
+
+def test_binary_sorts_as_unsigned_bytes(spark):
+    keys = [bytes([b]) + bytes([c]) for b in (0, 1, 0x7F, 0x80, 0xFE, 0xFF) for c in (0, 0xFF)]
+    df = spark.createDataFrame([(k,) for k in reversed(keys)], "k binary")
+    got = [bytes(r.k) for r in df.repartitionByRange(3, "k").sortWithinPartitions("k").collect()]
+    assert got == sorted(keys)
+
+
+def test_same_table_as_ordo_load(spark, tmp_path):
+    rows = make_rows(600)
+    summary = ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key=KEY, partitions=3)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert ordo._ordo.table_meta(ordo._ordo.Db(str(tmp_path / "spark"), read_only=True), 0) == {
+        "format": "ordered", "key": KEY, "schema": SCHEMA, "rows": 600}
+    assert (summary["rows_in"], summary["rows"], summary["duplicates"], summary["rejected"]) == \
+        (600, 600, 0, 0)
+    assert summary["sst_files"] >= 1 and summary["bytes"] > 0
+    assert leftovers(tmp_path / "spark") == []
+
+
+def test_untagged_and_one_partition(spark, tmp_path):
+    rows = make_rows(50, seed=3)
+    ordo.spark.load(frame(spark, rows, parts=2), str(tmp_path / "spark"), key="id", tag=None,
+                    partitions=1)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", tag=None)
+    assert_same_table(tmp_path / "spark", tmp_path / "cli", tag=None)
+
+
+def dup_rows():
+    # 3 partitions of 7 rows, each holding grp 0..6 once: every duplicate of
+    # the key "grp" is in another partition
+    return [(i, i % 7, "r%d" % i, float(i), make_rows(1)[0][4]) for i in range(21)]
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_duplicates_kept_in_input_order(spark, tmp_path, policy):
+    rows = dup_rows()
+    summary = ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="grp",
+                              on_duplicate=policy)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="grp", on_duplicate=policy)
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert (summary["rows_in"], summary["rows"], summary["duplicates"]) == (21, 7, 14)
+
+
+def test_duplicates_across_partitions_refused(spark, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, dup_rows()), str(db), key="grp")
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.partition is not None
+    # the message names both rows: in two input partitions
+    where = re.findall(r"input partition (\d+), row \d+", str(e.value))
+    assert len(where) == 2 and where[0] != where[1]
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_bad_row_in_one_partition(spark, tmp_path):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    rows = make_rows(600)
+    rows[500] = (rows[500][0], 100000, *rows[500][2:])  # partition 2 of 3: no smallint
+    schema = SCHEMA.replace("grp integer", "grp smallint")
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, rows), str(db), key=KEY, schema=schema)
+    assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+    assert e.value.partition == 2
+    assert e.value.line == 101  # the 101st row of partition 2 (its second Arrow batch)
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_existing_table_refused_before_spark_runs(spark, tmp_path):
+    db = seeded_db(tmp_path)
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, make_rows(5)), str(db), key=KEY, tag=5)
+    assert e.value.status == "ORDO_ERR_TABLE_EXISTS"
+
+
+@pytest.mark.parametrize("phase", ["encode", "write"])
+def test_killed_worker_leaves_nothing(spark, tmp_path, monkeypatch, phase):
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    # test-only: the Python worker of partition 1 ends itself (os._exit)
+    monkeypatch.setenv("ORDO_TEST_CRASH", phase + ":1")
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(frame(spark, make_rows(300)), str(db), key=KEY, partitions=3)
+    assert e.value.status == "ORDO_ERR_IO"
+    assert e.value.partition == 1
+    assert "Python worker exited unexpectedly" in str(e.value)
+    assert raw(db) == before
+    assert leftovers(db) == []
+    # the session still works
+    monkeypatch.delenv("ORDO_TEST_CRASH")
+    ordo.spark.load(frame(spark, make_rows(30)), str(db), key=KEY)
+    assert ordo.scan(str(db)).num_rows == 30
+
+
+def test_empty_frame_makes_an_empty_table(spark, tmp_path):
+    ordo.spark.load(spark.createDataFrame([], SPARK_SCHEMA), str(tmp_path / "spark"), key=KEY)
+    write_csv(tmp_path / "empty.csv", [])
+    cli_load(tmp_path / "empty.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_shared_folder_option(spark, tmp_path):
+    # tmp_dir: where a real cluster's shared filesystem is; emptied after
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    rows = make_rows(100)
+    ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key=KEY, tmp_dir=str(shared))
+    assert list(shared.iterdir()) == []
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_lexkey_format(spark, tmp_path):
+    rows = make_rows(200, seed=5)
+    ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="id", format="lexkey")
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id", fmt="lexkey")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_several_sst_files_per_partition(spark, tmp_path):
+    rows = [(i, i % 3, "name-%08d" % i * 4, i / 4, make_rows(1)[0][4]) for i in range(6000)]
+    summary = ordo.spark.load(frame(spark, rows), str(tmp_path / "spark"), key="id",
+                              partitions=2, sst_size=64 << 10)
+    assert summary["sst_files"] > 2
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="id")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_error_text_survives_any_message():
+    # a worker's ordo.Error crosses to the driver as text inside Spark's
+    from ordo import _cluster
+
+    e = _cluster.error("ORDO_ERR_BAD_INPUT", 'odd }> "text"\nand a line', partition=3, line=4,
+                       file="f.csv", column=2)
+    got = _cluster.error_from_text("Traceback:\nordo.Error: %s\n\tat ..." % _cluster.error_text(e))
+    assert (str(got), got.status, got.code, got.partition, got.line, got.file, got.column) == \
+        (str(e), "ORDO_ERR_BAD_INPUT", 86, 3, 4, "f.csv", 2)
+    assert _cluster.error_from_text("no marker") is None
