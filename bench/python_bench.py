@@ -210,7 +210,7 @@ def load(n):
     rng = np.random.default_rng(7)
     ids = rng.permutation(n).astype(np.int64)
     t = pa.table({"id": ids, "name": pa.array([f"player_{i % 100000}" for i in ids]),
-                  "score": rng.random(n) * 1000, "note": pa.array(["x" * (i % 40) for i in ids])})
+                  "score": rng.random(n) * 1000, "note": pa.array(["x" * (1 + i % 40) for i in ids])})
     schema = "id bigint, name text, score double precision, note text"
     key = "id, name, score"
     work = tempfile.mkdtemp(prefix="ordo-pybench-")
