@@ -91,6 +91,16 @@ class Target:
             self.db.close()
         self.db = None
 
+    # `with Target(...) as t:` removes the load's folder and closes what it
+    # opened on the way out, whether the load succeeded or not
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove_dir()
+        self.close()
+        return False
+
     def ingest(self, parts, meta, fmt):
         """One atomic ingest of every partition's files; the summary."""
         files, rows_in, rows, dups, nbytes = [], 0, 0, 0, 0

@@ -92,18 +92,11 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
                                             dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]
 
-    target = _cluster.Target(db, tag, tmp_dir)
-    try:
+    with _cluster.Target(db, tag, tmp_dir) as target:
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "sources": sources}
         parts = _run(inputs, options, crash, _client(client), name)
         summary = target.ingest(parts, meta, format)
-    except BaseException:
-        target.remove_dir()
-        target.close()
-        raise
-    target.remove_dir()
-    target.close()
     summary["seconds"] = time.monotonic() - t0
     return summary
 

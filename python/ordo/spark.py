@@ -75,8 +75,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         except Exception:  # Spark Connect has no RDDs
             partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
 
-    target = _cluster.Target(db, tag, tmp_dir)
-    try:
+    with _cluster.Target(db, tag, tmp_dir) as target:
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size}
         crash = _cluster.crash_point()
@@ -85,12 +84,6 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         written = ranges.mapInArrow(_writer(options, crash), "info string")
         parts = _run(sc, written)
         summary = target.ingest(parts, meta, format)
-    except BaseException:
-        target.remove_dir()
-        target.close()
-        raise
-    target.remove_dir()
-    target.close()
     summary["seconds"] = time.monotonic() - t0
     return summary
 
