@@ -35,6 +35,10 @@ extern "C" {
 ORDO_API ordo_format ordo_format_from_name(const char *name);
 /* The name of a format; NULL for a value that is not one. */
 ORDO_API const char *ordo_format_name(ordo_format f);
+/* 1 when keys of format f decode back to their columns (ordered, packed):
+ * a stored table's values then hold only the other columns (SPEC.md
+ * §15.2); 0 for the LexKey formats, whose values hold every column. */
+ORDO_API int ordo_format_decodes(ordo_format f);
 
 /* ----------------------------------------------------------- schemas */
 
@@ -154,6 +158,9 @@ typedef struct ordo_buf {
 } ordo_buf;
 ORDO_API ordo_status ordo_csv_field_text(const void *text, size_t n, ordo_buf *out);
 ORDO_API void ordo_buf_free(ordo_buf *b);
+/* Appends n bytes at p to *b (growing it, NUL-terminated after them):
+ * ORDO_ERR_OUT_OF_MEMORY leaves *b as it was. */
+ORDO_API ordo_status ordo_buf_append(ordo_buf *b, const void *p, size_t n);
 
 /* ------------------------------------------- text forms: text -> rows */
 

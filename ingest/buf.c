@@ -22,6 +22,17 @@ int ordo__buf_reserve(ordo_buf *b, size_t n)
     return 1;
 }
 
+ordo_status ordo_buf_append(ordo_buf *b, const void *p, size_t n)
+{
+    if (!ordo__buf_reserve(b, n))
+        return ORDO_ERR_OUT_OF_MEMORY;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return ORDO_OK;
+}
+
 void ordo_buf_free(ordo_buf *b)
 {
     if (!b)

@@ -699,6 +699,11 @@ const char *ordo_format_name(ordo_format f)
     }
 }
 
+int ordo_format_decodes(ordo_format f)
+{
+    return f == ORDO_FORMAT_ORDERED || f == ORDO_FORMAT_PACKED;
+}
+
 const char *ordo_order_name(ordo_order o)
 {
     static const char *names[] = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",

@@ -20,11 +20,6 @@ struct ordo_table_reader {
     size_t *kat;    /* where each starts in km, and the end */
 };
 
-static int lexkey(ordo_format f)
-{
-    return f == ORDO_FORMAT_LEXKEY || f == ORDO_FORMAT_LEXKEY_LEGACY;
-}
-
 static ordo_status fail(ordo_error *err, ordo_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static ordo_status fail(ordo_error *err, ordo_status s, const char *fmt, ...)
@@ -53,7 +48,7 @@ ordo_status ordo_table_reader_open(const char *format, const char *schema, const
         return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
     r->tag = tag;
     r->fmt = ordo_format_from_name(format);
-    r->value_all = lexkey(r->fmt);
+    r->value_all = !ordo_format_decodes(r->fmt);
     ordo_error e;
     ordo_status s;
     if (!r->fmt) {

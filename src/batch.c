@@ -3,6 +3,8 @@
 #include "batch.h"
 #include "dispatch.h"
 
+#include <string.h>
+
 static int format_ok(ordo_format fmt)
 {
     return fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY ||
@@ -28,13 +30,36 @@ size_t ordo_col_nulls(const ordo_column *c, size_t n)
     return n - valid;
 }
 
-static ordo_status fail(ordo_batch_error *where, size_t row, size_t col, ordo_status s)
+ordo_status ordo__batch_fail(ordo_batch_error *where, size_t row, size_t col, ordo_status s)
 {
     if (where) {
         where->row = row;
         where->column = col;
     }
     return s;
+}
+
+int ordo__value_checked(ordo_type t)
+{
+    return t == ORDO_TYPE_DATE || t == ORDO_TYPE_TIME_OF_DAY || t == ORDO_TYPE_TIMESTAMP ||
+           t == ORDO_TYPE_TIMESTAMPTZ || t == ORDO_TYPE_TIMETZ;
+}
+
+int ordo__value_ok(const ordo_column *c, size_t r)
+{
+    size_t j = c->offset + r;
+    switch (c->type) {
+    case ORDO_TYPE_DATE: return ordo__date_ok(ORDO_LOAD(int32_t, c->values, j));
+    case ORDO_TYPE_TIME_OF_DAY: return ordo__time_ok(ORDO_LOAD(int64_t, c->values, j));
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: return ordo__timestamp_ok(ORDO_LOAD(int64_t, c->values, j));
+    case ORDO_TYPE_TIMETZ: {
+        ordo_timetz tz;
+        memcpy(&tz, (const uint8_t *)c->values + j * sizeof tz, sizeof tz);
+        return ordo__time_ok(tz.micros) && ordo__tz_offset_ok(tz.east);
+    }
+    default: return 1;
+    }
 }
 
 /* Offsets offset .. offset+n are non-negative and never decrease: then
@@ -68,21 +93,21 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
 {
     int w = ordo_lexkey_fixed_width(c->type, ordo_fmt_flags(fmt));
     if (w < 0)
-        return fail(where, 0, ci, ORDO_ERR_BAD_TYPE);
+        return ordo__batch_fail(where, 0, ci, ORDO_ERR_BAD_TYPE);
     if (!ordo_col_span_ok(c, n))
-        return fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
+        return ordo__batch_fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
     int needs_values = c->type != ORDO_TYPE_NIL && c->type != ORDO_TYPE_END;
     if (n > 0 && needs_values && !c->values)
-        return fail(where, 0, ci, ORDO_ERR_NULL_ARG);
+        return ordo__batch_fail(where, 0, ci, ORDO_ERR_NULL_ARG);
     size_t sum = 0;
     if (w == 0) { /* string, bytes */
         if (n > 0 && !c->offsets)
-            return fail(where, 0, ci, ORDO_ERR_NULL_ARG);
+            return ordo__batch_fail(where, 0, ci, ORDO_ERR_NULL_ARG);
         if (c->offset_bits != 32 && c->offset_bits != 64)
-            return fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
+            return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
         int64_t prev = n ? ordo_col_offset_at(c, c->offset) : 0;
         if (prev < 0)
-            return fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
+            return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
         /* Without NULLs the bytes are last - first once the offsets are
          * known to be non-decreasing: one branch-free pass. */
         if (n > 0 && !c->validity && offsets_monotonic(c, n)) {
@@ -92,33 +117,33 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
         for (size_t i = 0; i < n; i++) {
             int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
             if (next < prev)
-                return fail(where, i, ci, ORDO_ERR_INVALID_VALUE);
+                return ordo__batch_fail(where, i, ci, ORDO_ERR_INVALID_VALUE);
             size_t len = ordo_col_valid(c, i) ? (size_t)(next - prev) : 1;
             if (__builtin_add_overflow(sum, len, &sum))
-                return fail(where, i, ci, ORDO_ERR_SIZE_OVERFLOW);
+                return ordo__batch_fail(where, i, ci, ORDO_ERR_SIZE_OVERFLOW);
             prev = next;
         }
         *constant = 0;
     } else {
         if ((c->type == ORDO_TYPE_TIME || c->type == ORDO_TYPE_DURATION) &&
             c->time_unit > ORDO_UNIT_DAY32)
-            return fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
+            return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
         if (ordo_col_scaled(c)) {
             for (size_t i = 0; i < n; i++) {
                 int64_t ns;
                 if (ordo_col_valid(c, i) && !ordo_time_ns(c, i, &ns))
-                    return fail(where, i, ci, ORDO_ERR_OUT_OF_RANGE);
+                    return ordo__batch_fail(where, i, ci, ORDO_ERR_OUT_OF_RANGE);
             }
         }
         size_t nulls = ordo_col_nulls(c, n);
         /* A NULL is the one nil byte instead of the w-byte payload. */
         if (__builtin_mul_overflow(n - nulls, (size_t)w, &sum) ||
             __builtin_add_overflow(sum, nulls, &sum))
-            return fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
+            return ordo__batch_fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
         *constant = nulls == 0;
     }
     if (__builtin_add_overflow(*bytes, sum, bytes))
-        return fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
+        return ordo__batch_fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
     return ORDO_OK;
 }
 
@@ -128,9 +153,9 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
                               ordo_batch_error *where)
 {
     if (!format_ok(fmt))
-        return fail(where, 0, 0, ORDO_ERR_INVALID_ARG);
+        return ordo__batch_fail(where, 0, 0, ORDO_ERR_INVALID_ARG);
     if (!cols || ncols == 0)
-        return fail(where, 0, 0, ncols ? ORDO_ERR_NULL_ARG : ORDO_ERR_NO_PARTS);
+        return ordo__batch_fail(where, 0, 0, ncols ? ORDO_ERR_NULL_ARG : ORDO_ERR_NO_PARTS);
     size_t total = 0, seps;
     int all_constant = 1;
     if (fmt == ORDO_FORMAT_ORDERED) {
@@ -147,7 +172,7 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
         if (s != ORDO_OK)
             return s;
         if (__builtin_mul_overflow(stride, nrows, &total))
-            return fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
+            return ordo__batch_fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
         *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, stride};
         return ORDO_OK;
     }
@@ -160,7 +185,7 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     }
     if (__builtin_mul_overflow(nrows, ncols - 1, &seps) ||
         __builtin_add_overflow(total, seps, &total))
-        return fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
+        return ordo__batch_fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
     p->fmt = fmt;
     p->cols = cols;
     p->ncols = ncols;
@@ -201,11 +226,11 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
     if (s != ORDO_OK)
         return s;
     if (!offsets && (p.stride == 0 && nrows > 0))
-        return fail(where, 0, 0, ORDO_ERR_NULL_ARG);
+        return ordo__batch_fail(where, 0, 0, ORDO_ERR_NULL_ARG);
     if (!dst && cap)
         return ORDO_ERR_NULL_ARG;
     if (p.total > cap)
-        return fail(where, 0, 0, ORDO_ERR_DST_TOO_SMALL);
+        return ordo__batch_fail(where, 0, 0, ORDO_ERR_DST_TOO_SMALL);
     if (offsets) {
         offsets[0] = 0;
         if (p.stride)

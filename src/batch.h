@@ -91,6 +91,14 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
                                       void *dst, size_t cap, size_t *offsets,
                                       ordo_batch_error *where);
 
+/* Sets *where (may be NULL) to row and col; returns s. */
+ordo_status ordo__batch_fail(ordo_batch_error *where, size_t row, size_t col, ordo_status s);
+/* Whether the row builder checks values of type t (PostgreSQL's ranges of
+ * date, time, timestamp(tz); a timetz's parts), and whether row r of c (a
+ * value, not NULL) passes: the fixed-width types' only value checks. */
+int ordo__value_checked(ordo_type t);
+int ordo__value_ok(const ordo_column *c, size_t r);
+
 /* The NULLs among a column's first n rows, by whole validity bytes. */
 size_t ordo_col_nulls(const ordo_column *c, size_t n);
 /* offsets[r0+1 .. r0+n] from offsets[r0]: the ends of keys r0 .. r0+n-1. */

@@ -117,20 +117,6 @@ static int column_path(ordo_type t, int *op, size_t *w)
     }
 }
 
-/* The builder's value checks of the kernel path's fixed types: ranges. */
-static int value_in_range(const ordo_column *c, size_t r)
-{
-    if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
-        return 1;
-    size_t j = c->offset + r;
-    switch (c->type) {
-    case ORDO_TYPE_DATE: return ordo__date_ok(ORDO_LOAD(int32_t, c->values, j));
-    case ORDO_TYPE_TIME_OF_DAY: return ordo__time_ok(ORDO_LOAD(int64_t, c->values, j));
-    case ORDO_TYPE_TIMESTAMP:
-    case ORDO_TYPE_TIMESTAMPTZ: return ordo__timestamp_ok(ORDO_LOAD(int64_t, c->values, j));
-    default: return 1;
-    }
-}
 
 /* A column's checks before its rows: a type of the format, an order, a
  * span of rows that fits, and its buffers. */
@@ -156,14 +142,13 @@ static ordo_status size_fixed(const ordo_column *c, int path, size_t w, size_t n
                               int *constant, ordo_batch_error *where)
 {
     size_t nulls = 0, bytes;
-    int ranged = c->type == ORDO_TYPE_DATE || c->type == ORDO_TYPE_TIME_OF_DAY ||
-                 c->type == ORDO_TYPE_TIMESTAMP || c->type == ORDO_TYPE_TIMESTAMPTZ;
+    int ranged = c->type != ORDO_TYPE_NIL && ordo__value_checked(c->type);
     if (!ranged && path != PATH_NIL)
         nulls = ordo_col_nulls(c, nrows);
     for (size_t r = 0; (ranged || path == PATH_NIL) && r < nrows; r++) {
         if (path == PATH_NIL || !ordo_col_valid(c, r)) {
             nulls++;
-        } else if (!value_in_range(c, r)) {
+        } else if (!ordo__value_ok(c, r)) {
             if (where)
                 where->row = r;
             return ORDO_ERR_OUT_OF_RANGE;

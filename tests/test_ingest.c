@@ -90,6 +90,10 @@ static void schema_inspect(void **state)
     assert_int_equal(ordo_format_from_name("x"), 0);
     assert_string_equal(ordo_format_name(ORDO_FORMAT_ORDERED), "ordered");
     assert_null(ordo_format_name((ordo_format)0));
+    assert_true(ordo_format_decodes(ORDO_FORMAT_ORDERED) && ordo_format_decodes(ORDO_FORMAT_PACKED));
+    assert_false(ordo_format_decodes(ORDO_FORMAT_LEXKEY) ||
+                 ordo_format_decodes(ORDO_FORMAT_LEXKEY_LEGACY) ||
+                 ordo_format_decodes((ordo_format)0));
     /* the status the encoder adds, pinned */
     assert_int_equal(ORDO_ERR_ROW_TOO_LONG, 90);
     assert_string_equal(ordo_status_name(ORDO_ERR_ROW_TOO_LONG), "ORDO_ERR_ROW_TOO_LONG");
@@ -187,6 +191,15 @@ static void csv_sources(void **state)
     assert_status(ordo_csv_field_text("plain", 5, &b), ORDO_OK);
     assert_int_equal(b.len, 13);
     assert_memory_equal(b.data, "\"\"\"a\"\"b\"plain", 13);
+    ordo_buf_free(&b);
+    /* appends grow the buffer past its first sizes, NUL-terminated */
+    for (int i = 0; i < 1000; i++)
+        assert_status(ordo_buf_append(&b, "abc", (size_t)i % 4), ORDO_OK);
+    assert_int_equal(b.len, 1500);
+    assert_memory_equal(b.data, "aab", 3);
+    assert_int_equal(b.data[b.len], 0);
+    assert_status(ordo_buf_append(&b, NULL, 0), ORDO_OK);
+    assert_int_equal(b.len, 1500);
     ordo_buf_free(&b);
 }
 

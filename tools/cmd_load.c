@@ -340,7 +340,7 @@ static void setup_schemas(loader *L)
     eo.header = o->header;
     eo.values = 1;
     /* LexKey keys do not decode; ordered and packed keys do */
-    eo.values_all = L->fmt == ORDO_FORMAT_LEXKEY || L->fmt == ORDO_FORMAT_LEXKEY_LEGACY;
+    eo.values_all = !ordo_format_decodes(L->fmt);
     eo.skip_bad_rows = o->rejects != NULL;
     eo.name = L->name;
     ordo_status s = ordo_encoder_open(&L->table, o->key, L->fmt, &eo, &L->enc, &e);

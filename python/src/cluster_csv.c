@@ -8,44 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growing byte buffer. */
-typedef struct grow {
-    char *p;
-    size_t len, cap;
-} grow;
+static const char *bytes_of(const ordo_buf *g) { return g->data ? g->data : ""; }
 
-static int grow_put(grow *g, const void *src, size_t n)
+static ordo_status put_i64(ordo_buf *g, int64_t v)
 {
-    if (g->cap - g->len < n) {
-        size_t cap = g->cap ? g->cap : 4096;
-        while (cap - g->len < n)
-            cap *= 2;
-        char *p = realloc(g->p, cap);
-        if (!p)
-            return 0;
-        g->p = p, g->cap = cap;
-    }
-    if (n)
-        memcpy(g->p + g->len, src, n);
-    g->len += n;
-    return 1;
+    return ordo_buf_append(g, &v, sizeof v);
 }
-
-/* Never NULL: "y#" makes None of a NULL pointer. */
-static const char *bytes_of(const grow *g) { return g->p ? g->p : ""; }
-
-static int grow_i64(grow *g, int64_t v) { return grow_put(g, &v, sizeof v); }
 
 /* What a call gathers: back-to-back keys and values with int64 offsets,
  * and the line of each row. */
 typedef struct gathered {
-    grow keys, koff, vals, voff, lines;
+    ordo_buf keys, koff, vals, voff, lines;
     size_t rows;
 } gathered;
 
 static void gathered_free(gathered *g)
 {
-    free(g->keys.p), free(g->koff.p), free(g->vals.p), free(g->voff.p), free(g->lines.p);
+    ordo_buf_free(&g->keys), ordo_buf_free(&g->koff), ordo_buf_free(&g->vals);
+    ordo_buf_free(&g->voff), ordo_buf_free(&g->lines);
 }
 
 static int gather_batch(gathered *g, const ordo_encoder_batch *b)
@@ -53,10 +33,11 @@ static int gather_batch(gathered *g, const ordo_encoder_batch *b)
     for (size_t r = 0; r < b->rows; r++) {
         size_t kn = b->key_offsets[r + 1] - b->key_offsets[r];
         size_t vn = b->value_offsets[r + 1] - b->value_offsets[r];
-        if (!grow_put(&g->keys, b->keys + b->key_offsets[r], kn) ||
-            !grow_i64(&g->koff, (int64_t)g->keys.len) ||
-            !grow_put(&g->vals, b->values + b->value_offsets[r], vn) ||
-            !grow_i64(&g->voff, (int64_t)g->vals.len) || !grow_i64(&g->lines, (int64_t)b->lines[r]))
+        if (ordo_buf_append(&g->keys, b->keys + b->key_offsets[r], kn) != ORDO_OK ||
+            put_i64(&g->koff, (int64_t)g->keys.len) != ORDO_OK ||
+            ordo_buf_append(&g->vals, b->values + b->value_offsets[r], vn) != ORDO_OK ||
+            put_i64(&g->voff, (int64_t)g->vals.len) != ORDO_OK ||
+            put_i64(&g->lines, (int64_t)b->lines[r]) != ORDO_OK)
             return 0;
     }
     g->rows += b->rows;
@@ -90,7 +71,7 @@ static ordo_status encode_all(const char *schema_text, const char *key, const ch
     o.threads = 1; /* one encodes while this thread gathers */
     o.header = header;
     o.values = 1;
-    o.values_all = !ordo__py_keys_decode(fmt); /* LexKey keys do not decode */
+    o.values_all = !ordo_format_decodes(fmt); /* LexKey keys do not decode */
     o.name = path ? path : "<input>";
     ordo_encoder *enc = NULL;
     s = ordo_encoder_open(&table, key, fmt, &o, &enc, e);
@@ -128,7 +109,7 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     memset(&g, 0, sizeof g);
     ordo_error e;
     ordo_status s = ORDO_OK;
-    if (!grow_i64(&g.koff, 0) || !grow_i64(&g.voff, 0))
+    if (put_i64(&g.koff, 0) != ORDO_OK || put_i64(&g.voff, 0) != ORDO_OK)
         s = ORDO_ERR_OUT_OF_MEMORY;
     if (s == ORDO_OK) {
         Py_BEGIN_ALLOW_THREADS

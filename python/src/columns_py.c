@@ -290,6 +290,38 @@ typedef struct {
     double d;
 } num;
 
+/* An unsigned integer of w bytes (1, 2, 4, 8) at p, in native order, and
+ * back; signed ones are the same bytes (two's complement). */
+static uint64_t load_uint(const uint8_t *p, int w)
+{
+    uint16_t b16;
+    uint32_t b32;
+    uint64_t b64;
+    switch (w) {
+    case 1: return *p;
+    case 2: memcpy(&b16, p, 2); return b16;
+    case 4: memcpy(&b32, p, 4); return b32;
+    default: memcpy(&b64, p, 8); return b64;
+    }
+}
+
+static void store_uint(void *slot, uint64_t u, int w)
+{
+    uint8_t b8 = (uint8_t)u;
+    uint16_t b16 = (uint16_t)u;
+    uint32_t b32 = (uint32_t)u;
+    memcpy(slot, w == 1 ? (void *)&b8 : w == 2 ? (void *)&b16 : w == 4 ? (void *)&b32 : (void *)&u,
+           (size_t)w);
+}
+
+static int64_t sign_extend(uint64_t u, int w)
+{
+    if (w == 8)
+        return (int64_t)u;
+    uint64_t m = (uint64_t)1 << (8 * w - 1);
+    return (int64_t)(u ^ m) - (int64_t)m;
+}
+
 static num num_at(const void *vals, numkind k, size_t i)
 {
     num v = {'i', 0, 0, 0};
@@ -297,36 +329,10 @@ static num num_at(const void *vals, numkind k, size_t i)
     switch (k.kind) {
     case 'b': v.i = bit(vals, i); return v;
     case 'B': v.i = *p != 0; return v;
-    case 'i':
-        if (k.width == 1) {
-            v.i = *(const int8_t *)p;
-        } else if (k.width == 2) {
-            int16_t x;
-            memcpy(&x, p, 2);
-            v.i = x;
-        } else if (k.width == 4) {
-            int32_t x;
-            memcpy(&x, p, 4);
-            v.i = x;
-        } else {
-            memcpy(&v.i, p, 8);
-        }
-        return v;
+    case 'i': v.i = sign_extend(load_uint(p, k.width), k.width); return v;
     case 'u':
         v.kind = 'u';
-        if (k.width == 1) {
-            v.u = *p;
-        } else if (k.width == 2) {
-            uint16_t x;
-            memcpy(&x, p, 2);
-            v.u = x;
-        } else if (k.width == 4) {
-            uint32_t x;
-            memcpy(&x, p, 4);
-            v.u = x;
-        } else {
-            memcpy(&v.u, p, 8);
-        }
+        v.u = load_uint(p, k.width);
         return v;
     default:
         v.kind = 'f';
@@ -389,27 +395,13 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
     if (t.kind == 'u') {
         if (neg || (bits < 64 && mag >> bits))
             return "out of range";
-        uint64_t u = mag;
-        uint8_t b8 = (uint8_t)u;
-        uint16_t b16 = (uint16_t)u;
-        uint32_t b32 = (uint32_t)u;
-        memcpy(slot, t.width == 1 ? (void *)&b8 : t.width == 2 ? (void *)&b16
-                                               : t.width == 4 ? (void *)&b32
-                                                              : (void *)&u,
-               (size_t)t.width);
+        store_uint(slot, mag, t.width);
         return NULL;
     }
     uint64_t lim = (uint64_t)1 << (bits - 1); /* |min|; max is lim - 1 */
     if (neg ? mag > lim : mag >= lim)
         return "out of range";
-    int64_t x = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-    int8_t b8 = (int8_t)x;
-    int16_t b16 = (int16_t)x;
-    int32_t b32 = (int32_t)x;
-    memcpy(slot, t.width == 1 ? (void *)&b8 : t.width == 2 ? (void *)&b16
-                                           : t.width == 4 ? (void *)&b32
-                                                          : (void *)&x,
-           (size_t)t.width);
+    store_uint(slot, neg ? 0 - mag : mag, t.width); /* two's complement */
     return NULL;
 }
 

@@ -302,7 +302,7 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
     const ordo_schema *vt = &j->table;
     size_t nv = 0;
     for (size_t c = 0; c < nt; c++) {
-        if (ordo__py_keys_decode(j->fmt) && j->is_key[c])
+        if (ordo_format_decodes(j->fmt) && j->is_key[c])
             continue;
         tcol[nv] = c;
         if (ordo__py_column(&srcs[j->src_of[c]], &vt->cols[c], sx, &cols[nv]) < 0)

@@ -97,7 +97,7 @@ static ordo_status setup(csv_load *L)
     eo.threads = 1; /* one parses and encodes while this thread sorts and spills */
     eo.header = L->header;
     eo.values = 1;
-    eo.values_all = !ordo__py_keys_decode(L->fmt);
+    eo.values_all = !ordo_format_decodes(L->fmt);
     eo.name = L->path;
     ordo_status s = ordo_encoder_open(&L->table, L->key, L->fmt, &eo, &L->enc, &e);
     if (s == ORDO_ERR_OUT_OF_MEMORY)

@@ -64,23 +64,6 @@ static const char *native_type(const ordo_schema_column *c)
     }
 }
 
-static int buf_put(ordo_buf *b, const void *p, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            return 0;
-        b->data = d, b->cap = cap;
-    }
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-    return 1;
-}
-
 static void scanner_free(scanner *S)
 {
     for (size_t i = 0; S->out && i < S->nout; i++) {
@@ -326,18 +309,18 @@ static int row_put(scanner *S)
         }
         if (row == 0) {
             int32_t zero = 0;
-            if (!buf_put(&o->offs, &zero, 4))
+            if (ordo_buf_append(&o->offs, &zero, 4) != ORDO_OK)
                 goto oom;
         }
         if (row % 8 == 0) {
             uint8_t z = 0;
-            if (!buf_put(&o->valid, &z, 1))
+            if (ordo_buf_append(&o->valid, &z, 1) != ORDO_OK)
                 goto oom;
         }
-        if (!t->is_null && !buf_put(&o->data, t->text, t->len))
+        if (!t->is_null && ordo_buf_append(&o->data, t->text, t->len) != ORDO_OK)
             goto oom;
         int32_t end = (int32_t)o->data.len;
-        if (!buf_put(&o->offs, &end, 4))
+        if (ordo_buf_append(&o->offs, &end, 4) != ORDO_OK)
             goto oom;
         set_bit(&o->valid, row, !t->is_null);
     }
@@ -455,7 +438,7 @@ static PyObject *chunk_take(scanner *S)
         int32_t zero = 0;
         if (o->k == K_NATIVE)
             b = native_buffers(&nat[o->native], o->arrow, n);
-        else if (!o->offs.len && !buf_put(&o->offs, &zero, 4)) /* no rows: one offset */
+        else if (!o->offs.len && ordo_buf_append(&o->offs, &zero, 4) != ORDO_OK) /* 0 rows */
             b = PyErr_NoMemory();
         else
             b = Py_BuildValue("(y#y#y#)", o->valid.data ? o->valid.data : "",

@@ -18,13 +18,6 @@ PyObject *ordo__py_raise(ordo_status s, const ordo_error *err);
 /* The same with a message of its own (printf-style). */
 PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...);
 
-/* Whether keys of format f decode (ordered, packed): their tables' values
- * hold the other columns only. LexKey keys do not: values hold every column. */
-static inline int ordo__py_keys_decode(ordo_format f)
-{
-    return f == ORDO_FORMAT_ORDERED || f == ORDO_FORMAT_PACKED;
-}
-
 /* Each part adds its functions and types to the module; 0 on success, -1
  * with a Python exception set. */
 typedef int (*ordo__py_part)(PyObject *module);
