@@ -3,8 +3,6 @@
 #include "batch.h"
 #include "dispatch.h"
 
-#include <string.h>
-
 static int format_ok(ordo_format fmt)
 {
     return fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY ||
@@ -37,29 +35,6 @@ ordo_status ordo__batch_fail(ordo_batch_error *where, size_t row, size_t col, or
         where->column = col;
     }
     return s;
-}
-
-int ordo__value_checked(ordo_type t)
-{
-    return t == ORDO_TYPE_DATE || t == ORDO_TYPE_TIME_OF_DAY || t == ORDO_TYPE_TIMESTAMP ||
-           t == ORDO_TYPE_TIMESTAMPTZ || t == ORDO_TYPE_TIMETZ;
-}
-
-int ordo__value_ok(const ordo_column *c, size_t r)
-{
-    size_t j = c->offset + r;
-    switch (c->type) {
-    case ORDO_TYPE_DATE: return ordo__date_ok(ORDO_LOAD(int32_t, c->values, j));
-    case ORDO_TYPE_TIME_OF_DAY: return ordo__time_ok(ORDO_LOAD(int64_t, c->values, j));
-    case ORDO_TYPE_TIMESTAMP:
-    case ORDO_TYPE_TIMESTAMPTZ: return ordo__timestamp_ok(ORDO_LOAD(int64_t, c->values, j));
-    case ORDO_TYPE_TIMETZ: {
-        ordo_timetz tz;
-        memcpy(&tz, (const uint8_t *)c->values + j * sizeof tz, sizeof tz);
-        return ordo__time_ok(tz.micros) && ordo__tz_offset_ok(tz.east);
-    }
-    default: return 1;
-    }
 }
 
 /* Offsets offset .. offset+n are non-negative and never decrease: then

@@ -95,9 +95,30 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
 ordo_status ordo__batch_fail(ordo_batch_error *where, size_t row, size_t col, ordo_status s);
 /* Whether the row builder checks values of type t (PostgreSQL's ranges of
  * date, time, timestamp(tz); a timetz's parts), and whether row r of c (a
- * value, not NULL) passes: the fixed-width types' only value checks. */
-int ordo__value_checked(ordo_type t);
-int ordo__value_ok(const ordo_column *c, size_t r);
+ * value, not NULL) passes: the fixed-width types' only value checks.
+ * (Inline: pass 1 calls it for every row of such a column.) */
+static inline int ordo__value_checked(ordo_type t)
+{
+    return t == ORDO_TYPE_DATE || t == ORDO_TYPE_TIME_OF_DAY || t == ORDO_TYPE_TIMESTAMP ||
+           t == ORDO_TYPE_TIMESTAMPTZ || t == ORDO_TYPE_TIMETZ;
+}
+
+static inline int ordo__value_ok(const ordo_column *c, size_t r)
+{
+    size_t j = c->offset + r;
+    switch (c->type) {
+    case ORDO_TYPE_DATE: return ordo__date_ok(ORDO_LOAD(int32_t, c->values, j));
+    case ORDO_TYPE_TIME_OF_DAY: return ordo__time_ok(ORDO_LOAD(int64_t, c->values, j));
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: return ordo__timestamp_ok(ORDO_LOAD(int64_t, c->values, j));
+    case ORDO_TYPE_TIMETZ: {
+        ordo_timetz tz;
+        memcpy(&tz, (const uint8_t *)c->values + j * sizeof tz, sizeof tz);
+        return ordo__time_ok(tz.micros) && ordo__tz_offset_ok(tz.east);
+    }
+    default: return 1;
+    }
+}
 
 /* The NULLs among a column's first n rows, by whole validity bytes. */
 size_t ordo_col_nulls(const ordo_column *c, size_t n);
