@@ -324,6 +324,10 @@ typedef struct ordo_encoder_options {
      * when out of memory. NULL: no output. */
     int (*format)(void *ctx, const struct ordo_encoder_batch *b, ordo_buf *out);
     void *format_ctx;
+    /* The line the input starts on (0: 1). Above 1 the input is a part of
+     * a larger one (ordo_csv_split): rows and errors name the whole
+     * input's lines, and the part has no header row or byte-order mark. */
+    uint64_t first_line;
 } ordo_encoder_options;
 
 /* A row that skip_bad_rows skipped: where and why, and the row as CSV
@@ -350,6 +354,23 @@ typedef struct ordo_encoder_batch {
     const char *output;           /* what options.format wrote; else NULL */
     size_t output_len;
 } ordo_encoder_batch;
+
+/* A CSV input cut into parts of whole rows, for workers that encode one
+ * part each (ordo_encoder_options.first_line): part i is the input's bytes
+ * [offset, offset + length), its first row on line first_line. */
+typedef struct ordo_csv_part {
+    uint64_t offset, length, first_line;
+} ordo_csv_part;
+
+/* Reads the input from fd's current position to its end and cuts it after
+ * the first row end at or past each multiple of target bytes (quotes
+ * respected: a quoted line end is inside a row), into at most cap parts
+ * (the last takes the rest); *n parts, every byte in one, an empty input
+ * none. Offsets count from where the read started. ORDO_ERR_IO on a read
+ * error (err names `name`), ORDO_ERR_INVALID_ARG for a target or cap of 0. */
+ORDO_API ordo_status ordo_csv_split(int fd, const char *name, uint64_t target,
+                                    ordo_csv_part *parts, size_t cap, size_t *n,
+                                    ordo_error *err);
 
 /* An encoder of the rows of table (borrowed) into keys of the key spec's
  * columns (NULL: every column, in order; see ordo_schema_key) in format f.

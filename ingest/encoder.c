@@ -114,6 +114,10 @@ ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec, or
         ordo_encoder_close(e);
         return ORDO_ERR_OUT_OF_MEMORY;
     }
+    if (o->first_line > 1) { /* a part of an input: no header, no byte-order mark */
+        e->in.line = o->first_line;
+        e->in.started = 1;
+    }
     for (size_t k = 0; k < j->key.ncols; k++)
         j->is_key[j->src[k] = j->key.cols[k].source] = 1;
     j->src0 = j->src[0];

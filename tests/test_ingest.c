@@ -692,6 +692,134 @@ static char *with_line(const char *csv, size_t len, size_t line, const char *tex
     return r;
 }
 
+/* ordo_csv_split: parts of whole rows (quoted line ends inside fields),
+ * each encoded on its own with its first_line, give every row's key and
+ * line as the whole input does; the header only in the first part. */
+static void csv_split_parts(void **state)
+{
+    (void)state;
+    size_t len;
+    char *csv = make_csv(20000, &len, 1, 0);
+    ordo_schema table, key;
+    ordo_error e;
+    assert_status(ordo_schema_parse(ENC_SCHEMA, ORDO_FORMAT_ORDERED, &table, &e), ORDO_OK);
+    assert_status(ordo_schema_key(&table, "tag DESC, n, id", ORDO_FORMAT_ORDERED, &key, &e),
+                  ORDO_OK);
+    keyset want = reference_keys(csv, len, &table, &key, ORDO_FORMAT_ORDERED, 1);
+    char path[] = "/tmp/ordo-split-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, csv, len), (ssize_t)len);
+    static const struct {
+        uint64_t target;
+        size_t cap;
+    } cases[] = {{1, 100000}, {4096, 100000}, {100003, 100000}, {(uint64_t)1 << 20, 100000},
+                 {4096, 3}, {(uint64_t)1 << 40, 8}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        ordo_csv_part *parts = malloc(cases[c].cap * sizeof *parts);
+        size_t n = 0;
+        assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+        assert_status(ordo_csv_split(fd, path, cases[c].target, parts, cases[c].cap, &n, &e),
+                      ORDO_OK);
+        assert_true(n >= 1 && n <= cases[c].cap);
+        if (cases[c].cap == 3)
+            assert_int_equal(n, 3); /* the last part takes the rest */
+        uint64_t at = 0;
+        size_t row = 0;
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(parts[i].offset, at);
+            assert_true(parts[i].length > 0);
+            at += parts[i].length;
+            if (i + 1 < n)
+                assert_true(parts[i].length >= cases[c].target);
+            ordo_encoder_options o = {0};
+            o.header = 1, o.values = 1, o.first_line = parts[i].first_line;
+            ordo_encoder *enc;
+            assert_status(ordo_encoder_open(&table, "tag DESC, n, id", ORDO_FORMAT_ORDERED, &o,
+                                            &enc, &e),
+                          ORDO_OK);
+            assert_status(ordo_encoder_input_mem(enc, csv + parts[i].offset, parts[i].length, &e),
+                          ORDO_OK);
+            const ordo_encoder_batch *b;
+            ordo_status st;
+            while ((st = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b)
+                for (size_t r = 0; r < b->rows; r++, row++) {
+                    assert_true(row < want.rows);
+                    size_t kn = b->key_offsets[r + 1] - b->key_offsets[r];
+                    assert_int_equal(kn, want.offs[row + 1] - want.offs[row]);
+                    assert_memory_equal(b->keys + b->key_offsets[r], want.keys + want.offs[row], kn);
+                    assert_int_equal(b->lines[r], want.lines[row]);
+                }
+            assert_status(st, ORDO_OK);
+            ordo_encoder_close(enc);
+        }
+        assert_int_equal(at, len);
+        assert_int_equal(row, want.rows);
+        free(parts);
+    }
+    /* a bad row in a later part: named by the whole input's line */
+    size_t bad_len;
+    char *bad = with_line(csv, len, (size_t)want.lines[15000], "1,x,not-a-number,,a,,1", &bad_len);
+    ordo_csv_part parts[64];
+    size_t n = 0;
+    assert_int_equal(ftruncate(fd, 0), 0);
+    assert_int_equal(pwrite(fd, bad, bad_len, 0), (ssize_t)bad_len);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    assert_status(ordo_csv_split(fd, path, 65536, parts, 64, &n, &e), ORDO_OK);
+    /* the whole input's error, as one encoder meets it */
+    ordo_error whole;
+    {
+        ordo_encoder_options o = {0};
+        o.header = 1;
+        ordo_encoder *enc;
+        assert_status(ordo_encoder_open(&table, NULL, ORDO_FORMAT_ORDERED, &o, &enc, &e), ORDO_OK);
+        assert_status(ordo_encoder_input_mem(enc, bad, bad_len, &e), ORDO_OK);
+        const ordo_encoder_batch *b;
+        while (ordo_encoder_next(enc, &b, &whole) == ORDO_OK && b)
+            ;
+        ordo_encoder_close(enc);
+        assert_status(whole.status, ORDO_ERR_BAD_INPUT);
+    }
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        ordo_encoder_options o = {0};
+        o.header = 1, o.first_line = parts[i].first_line;
+        ordo_encoder *enc;
+        assert_status(ordo_encoder_open(&table, NULL, ORDO_FORMAT_ORDERED, &o, &enc, &e), ORDO_OK);
+        assert_status(ordo_encoder_input_mem(enc, bad + parts[i].offset, parts[i].length, &e),
+                      ORDO_OK);
+        const ordo_encoder_batch *b;
+        ordo_status st;
+        while ((st = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b)
+            ;
+        /* parts after a broken quote may fail too (their cut is then not
+         * a row start): the first failing part's error is the input's */
+        if (st != ORDO_OK && !failed++) {
+            assert_status(st, whole.status);
+            assert_int_equal(e.line, whole.line);
+            assert_int_equal(e.column, whole.column);
+            assert_string_equal(e.message, whole.message);
+        }
+        ordo_encoder_close(enc);
+    }
+    assert_true(failed >= 1);
+    free(bad);
+    /* bad arguments; an empty input has no parts */
+    assert_status(ordo_csv_split(fd, path, 0, parts, 64, &n, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ftruncate(fd, 0), 0);
+    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+    assert_status(ordo_csv_split(fd, path, 10, parts, 64, &n, &e), ORDO_OK);
+    assert_int_equal(n, 0);
+    assert_status(ordo_csv_split(-1, path, 10, parts, 64, &n, &e), ORDO_ERR_IO);
+    assert_string_equal(e.file, path);
+    close(fd);
+    unlink(path);
+    keyset_free(&want);
+    ordo_schema_free(&key);
+    ordo_schema_free(&table);
+    free(csv);
+}
+
 /* The first bad row in the input is the one reported, at its position,
  * after exactly the rows before it, whichever worker meets it. */
 static void encoder_errors(void **state)
@@ -945,6 +1073,7 @@ int main(void)
         cmocka_unit_test(schema_inspect), cmocka_unit_test(csv_sources),
         cmocka_unit_test(text_roundtrip), cmocka_unit_test(text_forms),
         cmocka_unit_test(rows_values),    cmocka_unit_test(encoder_keys),
+        cmocka_unit_test(csv_split_parts),
         cmocka_unit_test(encoder_errors), cmocka_unit_test(encoder_rejects_values),
         cmocka_unit_test(encoder_short_rows),
     };

@@ -157,19 +157,29 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0):
     return keys.to_arrow(), values.to_arrow(), pa.array(seqs)
 
 
-def write_partition(batches, partition, prefix, options, crash=None):
+def write_partition(batches, partition, prefix, options, crash=None, runs=None):
     """Writes a sorted partition's (keys, values, seqs) batches as SST files
-    in options["dir"]; returns dict(partition, files, stats). On failure
-    every file this writer made is removed and the ordo.Error names the
-    partition (and the row as input partition and row)."""
+    in options["dir"], or the rows of runs (an unfinished RunWriter) merged;
+    returns dict(partition, files, stats). On failure every file this writer
+    made is removed and the ordo.Error names the partition (and the row as
+    input partition and row)."""
     dirname = options["dir"]
     w = None
+
+    def writer():
+        return _ordo.SstWriter(dirname, prefix=prefix, target_bytes=options["target_bytes"],
+                               tag=options["tag"], on_duplicate=options["on_duplicate"])
+
     try:
         for keys, values, seqs in batches:
             if w is None:
-                w = _ordo.SstWriter(dirname, prefix=prefix, target_bytes=options["target_bytes"],
-                                    tag=options["tag"], on_duplicate=options["on_duplicate"])
+                w = writer()
             w.add_batch(keys, values, seqs)
+            maybe_crash(crash, "write", partition)
+        if runs is not None and runs.rows():
+            w = writer()
+            # as `ordo load`: the last run merged straight from memory
+            _ordo.merge_runs(runs, w, tmp_dir=dirname, memory=options["memory"])
             maybe_crash(crash, "write", partition)
         if w is None:
             return {"partition": partition, "files": [],
@@ -186,6 +196,26 @@ def write_partition(batches, partition, prefix, options, crash=None):
             _name_row(e, options.get("sources"))
             raise with_partition(e, partition)
         raise
+
+
+def write_unsorted(batches, partition, prefix, options, crash=None):
+    """Writes (keys, values, seqs) batches in any order as SST files, as
+    ``ordo load`` does: sorted by ordo's run writer within options["memory"]
+    (run files beyond it, in options["dir"]), then merged; as
+    write_partition otherwise. The run files are removed either way."""
+    rw = _ordo.RunWriter(options["dir"], prefix=prefix + "run-", memory=options["memory"])
+    try:
+        for keys, values, seqs in batches:
+            rw.add_batch(keys, values, seqs)
+        return write_partition([], partition, prefix, options, crash, runs=rw)
+    finally:
+        runs = rw.files()
+        rw.close()
+        for p in runs:
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
 
 
 def _name_row(e, sources):

@@ -5,8 +5,13 @@
 
 #include <ordo_ingest.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *bytes_of(const ordo_buf *g) { return g->data ? g->data : ""; }
 
@@ -47,7 +52,7 @@ static int gather_batch(gathered *g, const ordo_encoder_batch *b)
 /* Runs the encoder over the input (a path, or bytes when data is set). */
 static ordo_status encode_all(const char *schema_text, const char *key, const char *fmt_name,
                               int header, const char *path, const void *data, size_t n,
-                              gathered *g, ordo_error *e)
+                              uint64_t first_line, gathered *g, ordo_error *e)
 {
     memset(e, 0, sizeof *e);
     ordo_format fmt = ordo_format_from_name(fmt_name);
@@ -73,10 +78,11 @@ static ordo_status encode_all(const char *schema_text, const char *key, const ch
     o.values = 1;
     o.values_all = !ordo_format_decodes(fmt); /* LexKey keys do not decode */
     o.name = path ? path : "<input>";
+    o.first_line = first_line;
     ordo_encoder *enc = NULL;
     s = ordo_encoder_open(&table, key, fmt, &o, &enc, e);
     if (s == ORDO_OK)
-        s = path ? ordo_encoder_input_path(enc, path, e) : ordo_encoder_input_mem(enc, data, n, e);
+        s = data ? ordo_encoder_input_mem(enc, data, n, e) : ordo_encoder_input_path(enc, path, e);
     const ordo_encoder_batch *b;
     while (s == ORDO_OK && (s = ordo_encoder_next(enc, &b, e)) == ORDO_OK && b)
         if (!gather_batch(g, b))
@@ -86,13 +92,55 @@ static ordo_status encode_all(const char *schema_text, const char *key, const ch
     return s;
 }
 
+/* Bytes [offset, offset + n) of the file at path, into a new buffer. */
+static ordo_status read_part(const char *path, uint64_t offset, uint64_t n, char **out,
+                             ordo_error *e)
+{
+    memset(e, 0, sizeof *e);
+    e->file = path;
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char *buf = fd >= 0 && n < SIZE_MAX ? malloc(n ? (size_t)n : 1) : NULL;
+    ordo_status s = ORDO_OK;
+    if (fd < 0) {
+        snprintf(e->message, sizeof e->message, "cannot open: %s", strerror(errno));
+        s = ORDO_ERR_IO;
+    } else if (!buf) {
+        snprintf(e->message, sizeof e->message, "out of memory");
+        s = ORDO_ERR_OUT_OF_MEMORY;
+    }
+    for (uint64_t at = 0; s == ORDO_OK && at < n;) {
+        ssize_t got = pread(fd, buf + at, (size_t)(n - at), (off_t)(offset + at));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            snprintf(e->message, sizeof e->message, got < 0 ? "cannot read: %s" : "%s",
+                     got < 0 ? strerror(errno) : "the file is shorter than its split said");
+            s = ORDO_ERR_IO;
+        } else
+            at += (uint64_t)got;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (s != ORDO_OK) {
+        free(buf);
+        return e->status = s;
+    }
+    *out = buf;
+    return ORDO_OK;
+}
+
 static PyObject *py_csv_rows(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *src;
+    PyObject *src, *part = Py_None;
     const char *schema, *key, *fmt;
     int header;
-    if (!PyArg_ParseTuple(args, "Osssp:csv_rows", &src, &schema, &key, &fmt, &header))
+    if (!PyArg_ParseTuple(args, "Osssp|O:csv_rows", &src, &schema, &key, &fmt, &header, &part))
+        return NULL;
+    unsigned long long offset = 0, length = 0, first_line = 0;
+    if (part != Py_None && !PyArg_ParseTuple(part, "KKK:csv_rows part", &offset, &length,
+                                             &first_line))
         return NULL;
     PyObject *path_obj = NULL;
     Py_buffer view = {0};
@@ -100,6 +148,11 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     if (PyBytes_Check(src)) {
         if (PyObject_GetBuffer(src, &view, PyBUF_SIMPLE) < 0)
             return NULL;
+        if (part != Py_None) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_TypeError, "csv_rows: a part needs a path");
+            return NULL;
+        }
     } else {
         if (!PyUnicode_FSConverter(src, &path_obj))
             return NULL;
@@ -113,7 +166,13 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
         s = ORDO_ERR_OUT_OF_MEMORY;
     if (s == ORDO_OK) {
         Py_BEGIN_ALLOW_THREADS
-        s = encode_all(schema, key, fmt, header, path, view.buf, (size_t)view.len, &g, &e);
+        char *bytes = NULL;
+        if (part != Py_None && (s = read_part(path, offset, length, &bytes, &e)) == ORDO_OK)
+            s = encode_all(schema, key, fmt, header, path, bytes, (size_t)length, first_line, &g,
+                           &e);
+        else if (part == Py_None)
+            s = encode_all(schema, key, fmt, header, path, view.buf, (size_t)view.len, 0, &g, &e);
+        free(bytes);
         Py_END_ALLOW_THREADS
     }
     PyObject *r = NULL;
@@ -131,12 +190,67 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     return r;
 }
 
+static PyObject *py_csv_split(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *path_obj;
+    unsigned long long target;
+    if (!PyArg_ParseTuple(args, "O&K:csv_split", PyUnicode_FSConverter, &path_obj, &target))
+        return NULL;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    ordo_error e;
+    memset(&e, 0, sizeof e);
+    ordo_status s = ORDO_OK;
+    ordo_csv_part *parts = NULL;
+    size_t n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        e.file = path;
+        snprintf(e.message, sizeof e.message, "cannot open: %s", strerror(errno));
+        s = e.status = ORDO_ERR_IO;
+    } else {
+        /* parts of at least target bytes: no more than size / target + 1 */
+        size_t cap = target ? (size_t)((uint64_t)st.st_size / target) + 1 : 1;
+        parts = malloc(cap * sizeof *parts);
+        s = parts ? ordo_csv_split(fd, path, target, parts, cap, &n, &e) : ORDO_ERR_OUT_OF_MEMORY;
+        if (!parts)
+            snprintf(e.message, sizeof e.message, "out of memory");
+    }
+    if (fd >= 0)
+        close(fd);
+    Py_END_ALLOW_THREADS
+    PyObject *r = NULL;
+    if (s != ORDO_OK)
+        ordo__py_raise(s, &e);
+    else if ((r = PyList_New((Py_ssize_t)n)))
+        for (size_t i = 0; i < n; i++) {
+            PyObject *t = Py_BuildValue("(KKK)", (unsigned long long)parts[i].offset,
+                                        (unsigned long long)parts[i].length,
+                                        (unsigned long long)parts[i].first_line);
+            if (!t) {
+                Py_CLEAR(r);
+                break;
+            }
+            PyList_SET_ITEM(r, (Py_ssize_t)i, t);
+        }
+    free(parts);
+    Py_DECREF(path_obj);
+    return r;
+}
+
 static PyMethodDef functions[] = {
     {"csv_rows", py_csv_rows, METH_VARARGS,
      "csv_rows(path_or_bytes, schema, key, format, header) -> (n, keys, key_offsets, values, "
      "value_offsets, lines): the rows of a CSV input as ordo load stores them; offsets (n + 1) "
      "and lines (n) as native int64 bytes. A bad row raises ordo.Error with .file/.line/"
-     ".column."},
+     ".column. part (offset, length, first_line), from csv_split: only those bytes of the "
+     "file, its lines numbered from first_line (no header in a part after the first)."},
+    {"csv_split", py_csv_split, METH_VARARGS,
+     "csv_split(path, target) -> [(offset, length, first_line)]: the file cut into parts of "
+     "whole rows of at least target bytes each (the last takes the rest; quoted line ends stay "
+     "inside their rows)."},
     {NULL, NULL, 0, NULL},
 };
 

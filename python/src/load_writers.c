@@ -644,6 +644,71 @@ done:
     return r;
 }
 
+/* ------------------------------------------------------ key_ranges */
+
+static PyObject *py_key_ranges(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"keys", "splits", NULL};
+    PyObject *ko, *so;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!:key_ranges", names, &ko, &PyList_Type, &so))
+        return NULL;
+    Py_ssize_t ns = PyList_GET_SIZE(so);
+    for (Py_ssize_t i = 0; i < ns; i++)
+        if (!PyBytes_Check(PyList_GET_ITEM(so, i))) {
+            PyErr_Format(PyExc_TypeError, "key_ranges: split %zd is not bytes", i);
+            return NULL;
+        }
+    for (Py_ssize_t i = 1; i < ns; i++) {
+        PyObject *a = PyList_GET_ITEM(so, i - 1), *b = PyList_GET_ITEM(so, i);
+        if (ordo_compare(PyBytes_AS_STRING(a), (size_t)PyBytes_GET_SIZE(a), PyBytes_AS_STRING(b),
+                         (size_t)PyBytes_GET_SIZE(b)) >= 0) {
+            PyErr_Format(PyExc_ValueError, "key_ranges: split %zd is not above split %zd", i,
+                         i - 1);
+            return NULL;
+        }
+    }
+    ordo__py_bin b;
+    if (ordo__py_bin_get(ko, "keys", &b) < 0) {
+        ordo__py_bin_release(&b);
+        return NULL;
+    }
+    PyObject *r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(b.n * sizeof(int64_t)));
+    if (r) {
+        int64_t *out = (int64_t *)PyBytes_AS_STRING(r);
+        /* the splits stay alive with the list, which the caller holds */
+        for (size_t i = 0; i < b.n; i++) {
+            size_t k0 = ordo__py_bin_off(&b, i), kn = ordo__py_bin_off(&b, i + 1) - k0;
+            Py_ssize_t lo = 0, hi = ns; /* the number of splits <= key */
+            while (lo < hi) {
+                Py_ssize_t mid = lo + (hi - lo) / 2;
+                PyObject *sp = PyList_GET_ITEM(so, mid);
+                if (ordo_compare(PyBytes_AS_STRING(sp), (size_t)PyBytes_GET_SIZE(sp),
+                                 b.data + k0, kn) <= 0)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            out[i] = lo;
+        }
+    }
+    ordo__py_bin_release(&b);
+    return r;
+}
+
+static PyObject *py_parse_size(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *v;
+    const char *what = "size";
+    if (!PyArg_ParseTuple(args, "O|s:parse_size", &v, &what))
+        return NULL;
+    uint64_t n;
+    if (ordo__py_size(v, what, &n) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(n);
+}
+
 static PyMethodDef functions[] = {
     {"merge_runs", (PyCFunction)(void (*)(void))py_merge_runs, METH_VARARGS | METH_KEYWORDS,
      "merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None): the run "
@@ -655,6 +720,13 @@ static PyMethodDef functions[] = {
      "split_keys(keys, n) -> list[bytes]: up to n distinct increasing split keys from a sample "
      "(a list of bytes, ordo.Keys or an Arrow binary array), so that the n + 1 ranges "
      "(-inf, s0), [s0, s1), ... [s_last, +inf) hold about as many sample keys each."},
+    {"key_ranges", (PyCFunction)(void (*)(void))py_key_ranges, METH_VARARGS | METH_KEYWORDS,
+     "key_ranges(keys, splits) -> bytes: each key's range as n int64 values: how many of the "
+     "increasing split keys (a list of bytes, as split_keys gives) are <= the key, so range r "
+     "is [splits[r-1], splits[r])."},
+    {"parse_size", py_parse_size, METH_VARARGS,
+     "parse_size(value, what='size') -> int: a size as `ordo load --memory` takes it (an int, "
+     "or a string such as '256M', '1.5G', '65536'); ValueError naming `what` otherwise."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -283,6 +283,54 @@ def test_csv_files_with_header_rows(client, tmp_path):
     assert e.value.status == "ORDO_ERR_BAD_HEADER" and e.value.partition == 1
 
 
+def multiline_rows(n):
+    """make_rows with line ends and quotes inside some names: rows over
+    several lines, which a cut must not split."""
+    rows = make_rows(n, seed=23)
+    return [(r[0], r[1], 'two\nlines "%d"' % i if i % 5 == 0 else r[2], r[3], r[4])
+            for i, r in enumerate(rows)]
+
+
+def test_large_csv_cut_into_parts(client, tmp_path):
+    rows = multiline_rows(3000)
+    write_csv(tmp_path / "rows.csv", rows)
+    body = (tmp_path / "rows.csv").read_text(encoding="utf-8")
+    (tmp_path / "head.csv").write_text("id,grp,name,score,day\n" + body, encoding="utf-8")
+    assert len(ordo._ordo.csv_split(str(tmp_path / "head.csv"), 4096)) > 10
+    summary = ordo.dask.load(str(tmp_path / "head.csv"), str(tmp_path / "dask"), key=KEY,
+                             schema=SCHEMA, header=True, blocksize=4096, client=client)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    assert summary["rows"] == 3000 and summary["partitions"] > 10
+    # one range, and one part per file: the same table
+    ordo.dask.load(str(tmp_path / "head.csv"), str(tmp_path / "one"), key=KEY, schema=SCHEMA,
+                   header=True, blocksize=None, partitions=1, client=client)
+    assert_same_table(tmp_path / "one", tmp_path / "cli")
+
+
+def test_bad_row_in_a_later_part_names_the_files_line(client, tmp_path):
+    rows = multiline_rows(2000)
+    write_csv(tmp_path / "rows.csv", rows)
+    text = (tmp_path / "rows.csv").read_text(encoding="utf-8").split("\n")
+    line = len(text) * 3 // 4  # a line that starts a row, well into the file
+    while text[line - 1].startswith('"') or not text[line - 1][:1].lstrip("-").isdigit():
+        line += 1
+    fields = text[line - 1].split(",")
+    fields[0] = "x" + fields[0]
+    text[line - 1] = ",".join(fields)
+    (tmp_path / "rows.csv").write_text("\n".join(text), encoding="utf-8")
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "rows.csv"), str(db), key=KEY, schema=SCHEMA,
+                       blocksize=2048, client=client)
+    assert e.value.status == "ORDO_ERR_BAD_INPUT"
+    assert (e.value.line, e.value.column) == (line, 1)
+    assert e.value.file.endswith("rows.csv") and e.value.partition > 0
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
 def test_an_open_db_stays_open(client, tmp_path):
     with ordo._ordo.Db(str(tmp_path / "db")) as d:
         ordo.dask.load(frame(make_rows(20)), d, key=KEY, client=client)

@@ -259,6 +259,59 @@ def test_split_keys_inputs():
         _ordo.split_keys(["a"], 1)
 
 
+def test_key_ranges():
+    """Range r holds the keys in [splits[r-1], splits[r]), by memcmp order,
+    shorter first on a shared prefix."""
+    import random
+
+    r = random.Random(5)
+    keys = [bytes(r.randrange(3) for _ in range(r.randrange(6))) for _ in range(2000)]
+    splits = _ordo.split_keys(keys, 7)
+    got = np.frombuffer(_ordo.key_ranges(pa.array(keys, pa.binary()), splits), dtype=np.int64)
+    assert got.tolist() == [sum(s <= k for s in splits) for k in keys]
+    assert np.frombuffer(_ordo.key_ranges(KeysLike(keys), []), dtype=np.int64).tolist() == \
+        [0] * len(keys)
+    with pytest.raises(ValueError):
+        _ordo.key_ranges(KeysLike(keys), [b"b", b"a"])  # not increasing
+    with pytest.raises(TypeError):
+        _ordo.key_ranges(KeysLike(keys), ["a"])
+
+
+def test_parse_size():
+    assert _ordo.parse_size("64M") == 64 << 20
+    assert _ordo.parse_size("1.5K") == 1536
+    assert _ordo.parse_size(4096) == 4096
+    for bad in ("", "-1", "1 M", "1e3", 0, 1.5):
+        with pytest.raises(ValueError, match="blocksize"):
+            _ordo.parse_size(bad, "blocksize")
+
+
+def test_csv_split_and_parts(tmp_path):
+    """csv_split cuts at row ends only (quoted line ends are inside rows);
+    csv_rows of every part gives the whole file's rows and lines."""
+    lines = ['%d,"a\nb ""%d""",x%d\n' % (i, i, i) if i % 3 else "%d,plain,y\n" % i
+             for i in range(3000)]
+    path = tmp_path / "rows.csv"
+    path.write_text("".join(lines), encoding="utf-8")
+    size = path.stat().st_size
+    schema, key = "id bigint, t text, u text", "id"
+    whole = _ordo.csv_rows(str(path), schema, key, "ordered", False)
+    for target in (1, 100, 4096, size, 10 * size):
+        parts = _ordo.csv_split(str(path), target)
+        assert [p[0] for p in parts] == [0] + [sum(q[1] for q in parts[:i])
+                                              for i in range(1, len(parts))]
+        assert sum(p[1] for p in parts) == size
+        got = [_ordo.csv_rows(str(path), schema, key, "ordered", False, p) for p in parts]
+        assert sum(g[0] for g in got) == whole[0] == 3000
+        assert b"".join(g[1] for g in got) == whole[1]
+        assert b"".join(g[5] for g in got) == whole[5]  # the whole file's lines
+        if target <= 100:
+            assert len(parts) > 100
+    with pytest.raises(ordo.Error) as e:
+        _ordo.csv_split(str(tmp_path / "missing.csv"), 10)
+    assert e.value.status == "ORDO_ERR_IO"
+
+
 def test_merge_of_an_unfinished_run_writer(db):
     """The runs of a writer still holding its last run in memory, as
     `ordo load` merges them; the writer can then only be closed."""
