@@ -340,6 +340,25 @@ static int encode_batch(job *j, const ordo__py_src *srcs, size_t n)
                 ordo__py_keybuf_free(&rows);
                 goto out;
             }
+            if (!is_null && cols[v].type == ORDO_TYPE_NUMERIC) {
+                /* a numeric's own text: its key keeps the value, not the
+                 * display scale (13.50 from a decimal(10, 2) stays 13.50,
+                 * as ordo load keeps a CSV field's text) */
+                const ordo_column *c = &cols[v];
+                size_t i = c->offset + r, a, b;
+                if (c->offset_bits == 64)
+                    a = (size_t)((const int64_t *)c->offsets)[i],
+                    b = (size_t)((const int64_t *)c->offsets)[i + 1];
+                else
+                    a = (size_t)((const int32_t *)c->offsets)[i],
+                    b = (size_t)((const int32_t *)c->offsets)[i + 1];
+                j->text.len = 0;
+                if (ordo_buf_append(&j->text, (const char *)c->values + a, b - a) != ORDO_OK) {
+                    PyErr_NoMemory();
+                    ordo__py_keybuf_free(&rows);
+                    goto out;
+                }
+            }
             if (!ordo__py_keybuf_reserve(&j->vals, ORDO_ROW_VALUE_MAX(j->text.len), 0)) {
                 PyErr_NoMemory();
                 ordo__py_keybuf_free(&rows);

@@ -81,3 +81,22 @@ def test_quoted_names():
                     [["1", "a", "t"], ["2", "b", "f"]], "ordered")
     assert keys.to_list() == want
     assert pa.array(keys).to_pylist() == want
+
+
+def test_numeric_values_keep_their_text():
+    """A numeric value column keeps its own text (a decimal's scale, as
+    PostgreSQL prints numeric(p, s) and as ordo load keeps a CSV field);
+    its key, which keeps the value, decodes without the trailing zeros."""
+    from decimal import Decimal
+
+    t = pa.table({"id": pa.array([1, 2, 3, 4]),
+                  "d": pa.array([Decimal("13.50"), Decimal("-0.10"), None, Decimal("7")],
+                                pa.decimal128(10, 2))})
+    _, values, schema, _ = ordo._encode.encode(t, "id", values=True)
+    assert schema == "id bigint, d numeric"
+    assert [value_fields(v) for v in values] == [["13.50"], ["-0.10"], [None], ["7.00"]]
+    lists = {"id": [1, 2], "d": [Decimal("1.500"), Decimal("NaN")]}
+    _, values, _, _ = ordo._encode.encode(lists, "id", schema="id bigint, d numeric", values=True)
+    assert [value_fields(v) for v in values] == [["1.500"], ["NaN"]]
+    _, values, _, _ = ordo._encode.encode(t, "d, id", values=True)
+    assert [value_fields(v) for v in values] == [[], [], [], []]  # decoded from the key
