@@ -208,17 +208,12 @@ def _csv_part(path, part, meta, fmt, header, crash, piece=None):
 
     _cluster.maybe_crash(crash, "encode", part)
     try:
-        n, kdata, koff, vdata, voff, lines = _ordo.csv_rows(path, meta["schema"], meta["key"],
-                                                            fmt, bool(header), piece)
+        n, keys, values, lines = _ordo.csv_rows(path, meta["schema"], meta["key"], fmt,
+                                                bool(header), piece)
     except Error as e:
         raise _cluster.with_partition(e, part)
-
-    def binary(data, off):
-        return pa.Array.from_buffers(pa.large_binary(), n,
-                                     [None, pa.py_buffer(off), pa.py_buffer(data)])
-
     seqs = np.frombuffer(lines, dtype=np.int64) + (part << _cluster.SEQ_BITS)
-    return binary(kdata, koff), binary(vdata, voff), pa.array(seqs)
+    return keys.to_arrow(), values.to_arrow(), pa.array(seqs)
 
 
 def _sample(rows, n):

@@ -2,6 +2,7 @@
  * in the value form of SPEC.md §15.2, input line), for ordo.dask.load, which
  * turns each file into one partition of (key, value, seq) rows. */
 #include "cluster.h"
+#include "encode.h"
 
 #include <ordo_ingest.h>
 
@@ -13,40 +14,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *bytes_of(const ordo_buf *g) { return g->data ? g->data : ""; }
-
-static ordo_status put_i64(ordo_buf *g, int64_t v)
-{
-    return ordo_buf_append(g, &v, sizeof v);
-}
-
-/* What a call gathers: back-to-back keys and values with int64 offsets,
- * and the line of each row. */
+/* What a call gathers: keys and values back to back with their offsets
+ * (what ordo.Keys holds, handed over without a copy), and each row's line. */
 typedef struct gathered {
-    ordo_buf keys, koff, vals, voff, lines;
-    size_t rows;
+    ordo__py_keybuf keys, vals;
+    ordo_buf lines;
 } gathered;
 
 static void gathered_free(gathered *g)
 {
-    ordo_buf_free(&g->keys), ordo_buf_free(&g->koff), ordo_buf_free(&g->vals);
-    ordo_buf_free(&g->voff), ordo_buf_free(&g->lines);
+    ordo__py_keybuf_free(&g->keys), ordo__py_keybuf_free(&g->vals);
+    ordo_buf_free(&g->lines);
+}
+
+static int gather_one(ordo__py_keybuf *b, const uint8_t *data, const size_t *off, size_t rows)
+{
+    size_t bytes = off[rows] - off[0];
+    if (!ordo__py_keybuf_reserve(b, bytes, rows))
+        return 0;
+    memcpy(b->data + b->len, data + off[0], bytes);
+    for (size_t r = 0; r < rows; r++)
+        b->off[b->n + r + 1] = (int64_t)(b->len + off[r + 1] - off[0]);
+    b->len += bytes, b->n += rows;
+    return 1;
 }
 
 static int gather_batch(gathered *g, const ordo_encoder_batch *b)
 {
-    for (size_t r = 0; r < b->rows; r++) {
-        size_t kn = b->key_offsets[r + 1] - b->key_offsets[r];
-        size_t vn = b->value_offsets[r + 1] - b->value_offsets[r];
-        if (ordo_buf_append(&g->keys, b->keys + b->key_offsets[r], kn) != ORDO_OK ||
-            put_i64(&g->koff, (int64_t)g->keys.len) != ORDO_OK ||
-            ordo_buf_append(&g->vals, b->values + b->value_offsets[r], vn) != ORDO_OK ||
-            put_i64(&g->voff, (int64_t)g->vals.len) != ORDO_OK ||
-            put_i64(&g->lines, (int64_t)b->lines[r]) != ORDO_OK)
-            return 0;
-    }
-    g->rows += b->rows;
-    return 1;
+    return gather_one(&g->keys, b->keys, b->key_offsets, b->rows) &&
+           gather_one(&g->vals, b->values, b->value_offsets, b->rows) &&
+           ordo_buf_append(&g->lines, b->lines, b->rows * sizeof *b->lines) == ORDO_OK;
 }
 
 /* Runs the encoder over the input (a path, or bytes when data is set). */
@@ -161,8 +158,9 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     gathered g;
     memset(&g, 0, sizeof g);
     ordo_error e;
+    memset(&e, 0, sizeof e);
     ordo_status s = ORDO_OK;
-    if (put_i64(&g.koff, 0) != ORDO_OK || put_i64(&g.voff, 0) != ORDO_OK)
+    if (!ordo__py_keybuf_reserve(&g.keys, 0, 0) || !ordo__py_keybuf_reserve(&g.vals, 0, 0))
         s = ORDO_ERR_OUT_OF_MEMORY;
     if (s == ORDO_OK) {
         Py_BEGIN_ALLOW_THREADS
@@ -176,13 +174,23 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
         Py_END_ALLOW_THREADS
     }
     PyObject *r = NULL;
-    if (s != ORDO_OK)
+    if (s == ORDO_ERR_OUT_OF_MEMORY && e.status != s)
+        PyErr_NoMemory();
+    else if (s != ORDO_OK)
         ordo__py_raise(s, &e);
-    else
-        r = Py_BuildValue("ny#y#y#y#y#", (Py_ssize_t)g.rows, bytes_of(&g.keys),
-                          (Py_ssize_t)g.keys.len, bytes_of(&g.koff), (Py_ssize_t)g.koff.len,
-                          bytes_of(&g.vals), (Py_ssize_t)g.vals.len, bytes_of(&g.voff),
-                          (Py_ssize_t)g.voff.len, bytes_of(&g.lines), (Py_ssize_t)g.lines.len);
+    else {
+        size_t n = g.keys.n;
+        PyObject *lines = PyBytes_FromStringAndSize(g.lines.data ? g.lines.data : "",
+                                                    (Py_ssize_t)g.lines.len);
+        PyObject *keys = lines ? ordo__py_keys_take(&g.keys) : NULL;
+        PyObject *vals = keys ? ordo__py_keys_take(&g.vals) : NULL;
+        if (vals)
+            r = Py_BuildValue("nNNN", (Py_ssize_t)n, keys, vals, lines);
+        else {
+            Py_XDECREF(keys);
+            Py_XDECREF(lines);
+        }
+    }
     gathered_free(&g);
     if (view.obj)
         PyBuffer_Release(&view);
@@ -242,10 +250,9 @@ static PyObject *py_csv_split(PyObject *self, PyObject *args)
 
 static PyMethodDef functions[] = {
     {"csv_rows", py_csv_rows, METH_VARARGS,
-     "csv_rows(path_or_bytes, schema, key, format, header) -> (n, keys, key_offsets, values, "
-     "value_offsets, lines): the rows of a CSV input as ordo load stores them; offsets (n + 1) "
-     "and lines (n) as native int64 bytes. A bad row raises ordo.Error with .file/.line/"
-     ".column. part (offset, length, first_line), from csv_split: only those bytes of the "
+     "csv_rows(path_or_bytes, schema, key, format, header) -> (n, keys, values, lines): the "
+     "rows of a CSV input as ordo load stores them; keys and values as ordo.Keys, lines (n) as "
+     "native int64 bytes. A bad row raises ordo.Error with .file/.line/.column. part (offset, length, first_line), from csv_split: only those bytes of the "
      "file, its lines numbered from first_line (no header in a part after the first)."},
     {"csv_split", py_csv_split, METH_VARARGS,
      "csv_split(path, target) -> [(offset, length, first_line)]: the file cut into parts of "

@@ -303,8 +303,9 @@ def test_csv_split_and_parts(tmp_path):
         assert sum(p[1] for p in parts) == size
         got = [_ordo.csv_rows(str(path), schema, key, "ordered", False, p) for p in parts]
         assert sum(g[0] for g in got) == whole[0] == 3000
-        assert b"".join(g[1] for g in got) == whole[1]
-        assert b"".join(g[5] for g in got) == whole[5]  # the whole file's lines
+        assert [k for g in got for k in g[1]] == whole[1].to_list()
+        assert [v for g in got for v in g[2]] == whole[2].to_list()
+        assert b"".join(g[3] for g in got) == whole[3]  # the whole file's lines
         if target <= 100:
             assert len(parts) > 100
     with pytest.raises(ordo.Error) as e:
