@@ -200,6 +200,33 @@ static void json_forms(void **state)
     BAD("expected hex, json or raw", "encode", "--output", "xml", "--schema", "a int", "-");
 }
 
+/* encode --schema --key: the keys of the key spec's columns (as load takes
+ * it), the same as a schema of those columns alone in that order; every
+ * column is still checked. */
+static void encode_key_spec(void **state)
+{
+    (void)state;
+    tool_result a, b;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         "id bigint, name text, s double precision", "--key",
+                                         "name DESC NULLS LAST, id", "-", NULL},
+             "1,b,2.5\n2,,1\n3,a,-0\n", &a);
+    assert_int_equal(a.status, 0);
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         "name text DESC NULLS LAST, id bigint", "-", NULL},
+             "b,1\n,2\na,3\n", &b);
+    assert_int_equal(b.status, 0);
+    assert_string_equal(a.out, b.out);
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         "id bigint, name text, s double precision", "--key", "id",
+                                         "-", NULL},
+             "1,b,2.5\n2,a,x\n", &a);
+    assert_int_not_equal(a.status, 0);
+    assert_non_null(strstr(a.err, "<stdin>:2:"));
+    BAD("'nope' is not a column", "encode", "--schema", "a int", "--key", "nope", "-");
+    BAD("--key", "encode", "--key", "a", "int:1");
+}
+
 /* Issue #17 item 3: LexKey keys decoded by a schema, where it splits them;
  * refused with a reason where it cannot. */
 static void lexkey_decode(void **state)
@@ -491,6 +518,7 @@ int main(void)
         cmocka_unit_test(stdout_write_errors),
         cmocka_unit_test(bad_key_prints_nothing),
         cmocka_unit_test(json_forms),
+        cmocka_unit_test(encode_key_spec),
         cmocka_unit_test(lexkey_decode),
         cmocka_unit_test(lexkey_random_round_trip),
         cmocka_unit_test(bench_formats),

@@ -64,8 +64,8 @@ int cmd_inspect(int argc, char **argv);
 /* ordo encode --schema: CSV from path ("-" = stdin) to keys on stdout;
  * threads > 1 parses and encodes in that many workers; a row not ended
  * after max_row bytes is an error. */
-int encode_csv(const char *format, const char *schema, int header, const char *output,
-               const char *path, int threads, size_t max_row);
+int encode_csv(const char *format, const char *schema, const char *key, int header,
+               const char *output, const char *path, int threads, size_t max_row);
 int cmd_load(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 

@@ -135,11 +135,12 @@ static ordo_status add_part(ordo_lexkey *b, const part *p)
 int cmd_encode(int argc, char **argv)
 {
     const char *format = "lexkey", *schema = NULL, *output = "hex", *threads = NULL;
-    const char *max_row = NULL;
+    const char *max_row = NULL, *key_spec = NULL;
     int first = 0, last = 0, header = 0, nparts = 0;
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
         {"--schema", OPT_STRING, &schema, NULL},
+        {"--key", OPT_STRING, &key_spec, NULL},
         {"--output", OPT_STRING, &output, NULL},
         {"--threads", OPT_STRING, &threads, NULL},
         {"--max-row-bytes", OPT_STRING, &max_row, NULL},
@@ -173,14 +174,14 @@ int cmd_encode(int argc, char **argv)
                 max_bytes > ((unsigned long long)1 << 40))
                 cli_fail("encode: --max-row-bytes: expected 1 to 2^40, got '%s'", max_row);
         }
-        int rc = encode_csv(format, schema, header, output, nargs ? args[0] : "-",
+        int rc = encode_csv(format, schema, key_spec, header, output, nargs ? args[0] : "-",
                             nthreads > 1 ? (int)nthreads : 1, (size_t)max_bytes);
         free(args);
         return rc;
     }
-    if (header || !strcmp(output, "raw") || threads || max_row)
-        cli_fail("encode: --header, --output raw, --threads and --max-row-bytes apply to --schema "
-                 "input");
+    if (header || !strcmp(output, "raw") || threads || max_row || key_spec)
+        cli_fail("encode: --header, --key, --output raw, --threads and --max-row-bytes apply to "
+                 "--schema input");
     int json = cli_output_json("encode", output);
     unsigned flags = 0;
     if (!strcmp(format, "lexkey-legacy"))

@@ -53,8 +53,8 @@ static int format_keys(void *ctx, const ordo_encoder_batch *b, ordo_buf *out)
     return 1;
 }
 
-int encode_csv(const char *format, const char *schema_text, int header, const char *output,
-               const char *path, int threads, size_t max_row)
+int encode_csv(const char *format, const char *schema_text, const char *key, int header,
+               const char *output, const char *path, int threads, size_t max_row)
 {
     ordo_format fmt = ordo_format_from_name(format);
     if (!fmt)
@@ -82,8 +82,9 @@ int encode_csv(const char *format, const char *schema_text, int header, const ch
     o.format = format_keys;
     o.format_ctx = &mode;
     ordo_encoder *enc = NULL;
-    if (ordo_encoder_open(&s, NULL, fmt, &o, &enc, &e) != ORDO_OK ||
-        ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)
+    if (ordo_encoder_open(&s, key, fmt, &o, &enc, &e) != ORDO_OK)
+        cli_fail(key ? "encode: --key: %s" : "encode: %s", e.message);
+    if (ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)
         cli_fail("encode: %s", e.message);
     const ordo_encoder_batch *b;
     ordo_status st;
