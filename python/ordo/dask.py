@@ -316,6 +316,9 @@ def _run(inputs, options, crash, client, name, nranges):
     import distributed
 
     futures = client.compute(tasks)
+    # the persisted rows are freed once the cuts have read them (nothing
+    # here holds their futures any more)
+    del inputs, cuts, tasks
     try:
         distributed.wait(futures)  # every write task ended: none adds a file after this
         _raise_first([f.exception() for f in futures if f.status == "error"])
