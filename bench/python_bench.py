@@ -63,6 +63,22 @@ def numeric_table(n, rng):
     return pa.table({"a": a, "b": pa.array(b, mask=mask), "c": c})
 
 
+def bench_shaped(n, rng, text):
+    """Rows shaped as ordo bench generates them (no NULLs; text of 8-16
+    letters), so that the ratio to ordo bench compares like with like."""
+    a = rng.integers(-2**63, 2**63 - 1, size=n, dtype=np.int64)
+    d = rng.standard_normal(n) * 10.0 ** rng.integers(-5, 12, size=n)
+    if not text:
+        return pa.table({"a": a, "b": d, "c": rng.integers(-2**31, 2**31 - 1, size=n,
+                                                              dtype=np.int32)})
+    lengths = rng.integers(8, 17, size=n)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    letters = rng.integers(ord("a"), ord("z") + 1, size=int(offsets[-1]), dtype=np.uint8)
+    s = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(letters))
+    return pa.table({"a": a, "s": s, "d": d})
+
+
 def text_table(n, rng):
     ids = rng.integers(0, 2**62, size=n, dtype=np.int64)
     short = [f"user_{i:x}" for i in ids]
@@ -164,6 +180,16 @@ def encode(n):
     print()
     peers(t, n, c)
     del t
+
+    for text, title, schema, key in (
+            (False, "numeric shaped as ordo bench's (no NULLs)",
+             "a bigint, b double precision, c integer", "a, b, c"),
+            (True, "mixed shaped as ordo bench's (no NULLs, text of 8-16 letters)",
+             "a bigint, s text, d double precision", "a, s, d")):
+        t = bench_shaped(n, rng, text)
+        print()
+        section(title, n, schema, min(n, 4_000_000), t, key)
+        del t
 
     n = min(n, TEXT_ROWS)  # some 300 bytes a key: several copies of 10 M would not fit
     tt, short = text_table(n, rng)
