@@ -211,6 +211,13 @@ static ordo_status step_up(ordo_type t, uint8_t *v, size_t n)
     return ORDO_OK;
 }
 
+/* The bounds are whole ASC fields: byte order is value order. */
+static int field_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    return c ? c : an < bn ? -1 : an > bn;
+}
+
 static int date_infinite(ordo_type t, const uint8_t *v, size_t n)
 {
     if (t != ORDO_TYPE_DATE || n != 5)
@@ -241,8 +248,18 @@ ordo_status ordo_key_range_end(ordo_key *k)
     } else if (!hi_inf) {
         hi_n = k->priv_len - at;
     }
+    /* PostgreSQL's order (make_range): bounds checked and equal bounds
+     * made empty first, then a discrete range made canonical, which may
+     * make it empty again ((1,2) is [2,2)) */
+    int empty = (fl & ORDO_RANGE_EMPTY) != 0;
+    if (!empty && !lo_inf && !hi_inf) {
+        int c = field_cmp(lo, lo_n, hi, hi_n);
+        if (c > 0)
+            return nest_fail(k, ORDO_ERR_INVALID_VALUE);
+        empty = c == 0 && !(lo_inc && hi_inc);
+    }
     ordo_type t = k->priv_nest_sub;
-    if (discrete(t)) { /* PostgreSQL's canonical form: [lower, upper) */
+    if (!empty && discrete(t)) { /* PostgreSQL's canonical form: [lower, upper) */
         if (!lo_inf && !lo_inc && !date_infinite(t, lo, lo_n)) {
             if ((s = step_up(t, lo, lo_n)) != ORDO_OK)
                 return nest_fail(k, s);
@@ -253,16 +270,8 @@ ordo_status ordo_key_range_end(ordo_key *k)
                 return nest_fail(k, s);
             hi_inc = 0;
         }
-    }
-    int empty = (fl & ORDO_RANGE_EMPTY) != 0;
-    if (!empty && !lo_inf && !hi_inf) {
-        /* the bounds are whole ASC fields: byte order is value order */
-        int c = memcmp(lo, hi, lo_n < hi_n ? lo_n : hi_n);
-        if (c == 0)
-            c = lo_n < hi_n ? -1 : lo_n > hi_n;
-        if (c > 0)
-            return nest_fail(k, ORDO_ERR_INVALID_VALUE);
-        empty = c == 0 && !(lo_inc && hi_inc);
+        if (!lo_inf && !hi_inf)
+            empty = field_cmp(lo, lo_n, hi, hi_n) == 0 && !(lo_inc && hi_inc);
     }
     if (empty) {
         seg sg[] = {{lit_0000, 2, 1}, {lit_0000, 2, 0}};

@@ -286,8 +286,13 @@ ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n)
 {
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (k->priv_nest && ordo__nest_field(k, ORDO_ASC_NULLS_LAST, n && ((const uint8_t *)field)[0] == 1) != ORDO_OK)
-        return k->priv_err;
+    if (k->priv_nest) { /* inside a range or an array: an ASC NULLS LAST field */
+        uint8_t pb = n ? ((const uint8_t *)field)[0] : 0xff;
+        if (pb > 1)
+            return ordo__stick(&k->priv_err, ORDO_ERR_INVALID_VALUE);
+        if (ordo__nest_field(k, ORDO_ASC_NULLS_LAST, pb == 1) != ORDO_OK)
+            return k->priv_err;
+    }
     if (k->priv_cap - k->priv_len < n)
         return ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
     memcpy(k->priv_buf + k->priv_len, field, n);
