@@ -536,6 +536,7 @@ typedef struct ordo_key_reader {
     uint32_t priv_nest;
     const uint8_t *priv_outer_key;
     size_t priv_outer_len, priv_outer_pos;
+    size_t priv_nest_end; /* a range: the end of its values (priv_len: of the one read now) */
 } ordo_key_reader;
 
 ORDO_API void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len);

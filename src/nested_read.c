@@ -105,6 +105,7 @@ static void enter(ordo_key_reader *r, uint32_t kind, const uint8_t *vals, size_t
     r->priv_outer_pos = after;
     r->priv_key = vals;
     r->priv_len = n;
+    r->priv_nest_end = n;
     r->priv_pos = 0;
     r->priv_nest = kind;
 }
@@ -117,7 +118,7 @@ static ordo_status leave(ordo_key_reader *r, uint32_t kind)
         return r->priv_err;
     if (r->priv_nest != kind)
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
-    if (r->priv_pos != r->priv_len) /* values left: the key holds more than was read */
+    if (r->priv_pos != r->priv_len || r->priv_len != r->priv_nest_end) /* values left unread */
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     r->priv_key = r->priv_outer_key;
     r->priv_len = r->priv_outer_len;
@@ -194,6 +195,8 @@ ordo_status ordo_key_read_range_begin(ordo_key_reader *r, ordo_order o, ordo_typ
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     *flags = fl;
     enter(r, NEST_RANGE, b, w, after);
+    if (!lo_inf && !hi_inf) /* each read stays within its own value */
+        r->priv_len = lo_n;
     return ORDO_OK;
 }
 

@@ -16,6 +16,7 @@ void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len)
     r->priv_nest = 0;
     r->priv_outer_key = NULL;
     r->priv_outer_len = r->priv_outer_pos = 0;
+    r->priv_nest_end = 0;
 }
 
 void ordo_key_reader_init_packed(ordo_key_reader *r, const void *key, size_t len)
@@ -61,6 +62,8 @@ static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *o
     o = ordo__read_order(r, o);
     if ((unsigned)o > ORDO_DESC_NULLS_LAST || (r->priv_nest && o != ORDO_ASC_NULLS_LAST))
         return ordo__stick(&r->priv_err, ORDO_ERR_INVALID_ORDER);
+    if (r->priv_nest == 1 && r->priv_pos == r->priv_len) /* a range's upper value: its bytes only */
+        r->priv_len = r->priv_nest_end;
     if (r->priv_packed) { /* no presence byte; n == 0: a variable field or a record */
         if (n == 0)
             return ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE);
@@ -78,6 +81,8 @@ static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *o
     int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
     uint8_t pb = r->priv_key[r->priv_pos];
     if (pb == (nf ? 0x00 : 0x01)) {
+        if (r->priv_nest == 1) /* a range's values are never NULL */
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         r->priv_pos++;
         *is_null = true;
         memset(out, 0, n);
