@@ -587,8 +587,9 @@ ORDO_API ordo_status ordo_key_read_record_end(ordo_key_reader *r);
  * finite upper one exclusive). When present, the bounded ends' values
  * follow (none for an empty range), lower first: read them with
  * ORDO_ASC_NULLS_LAST, then ordo_key_read_range_end (also after an empty
- * one). A non-canonical range (bounds out of order, a discrete one not in
- * [lower, upper) form) is ORDO_ERR_MALFORMED_KEY. The values are unescaped into the caller's
+ * one). Each read must take exactly its value's bytes. A non-canonical
+ * range (bounds out of order, a discrete one not in [lower, upper) form)
+ * is ORDO_ERR_MALFORMED_KEY. The values are unescaped into the caller's
  * scratch[0..cap), which must outlive those reads; ordo_key_reader_remaining
  * bytes always suffice (ORDO_ERR_DST_TOO_SMALL, not sticky, with *need the
  * size needed). need may be NULL. */
