@@ -190,6 +190,71 @@ static int strip_suffix(char *s, const char *word)
     return 0;
 }
 
+/* PostgreSQL's range types and their subtypes. */
+static const struct {
+    const char *name;
+    ordo_sql_type sub;
+} range_names[] = {{"int4range", ORDO_SQL_INTEGER}, {"int8range", ORDO_SQL_BIGINT},
+                   {"numrange", ORDO_SQL_NUMERIC},  {"daterange", ORDO_SQL_DATE},
+                   {"tsrange", ORDO_SQL_TIMESTAMP}, {"tstzrange", ORDO_SQL_TIMESTAMPTZ}};
+
+/* Strips an array suffix ("[]", "[3]", " array") from the type words. */
+static int strip_array(char *rest)
+{
+    size_t n = strlen(rest);
+    if (strip_suffix(rest, "array"))
+        return 1;
+    if (!n || rest[n - 1] != ']')
+        return 0;
+    char *open = strrchr(rest, '[');
+    if (!open)
+        return 0;
+    for (char *d = open + 1; d < rest + n - 1; d++)
+        if (!isdigit((unsigned char)*d))
+            return 0;
+    while (open > rest && open[-1] == ' ')
+        open--;
+    *open = 0;
+    return 1;
+}
+
+/* A range or an array column: c->fields gets one column of the subtype or
+ * element type (sql already looked up), c becomes the range or array.
+ * 0 with a message on error. */
+static int make_nested(ordo_schema_column *c, ordo_sql_type sql, const char *sql_name, int array,
+                       char *err, size_t errlen)
+{
+    int part = part_of(sql);
+    ordo_type t = part >= 0 ? parts[part].ordered : (ordo_type)0;
+    if (!t || t == ORDO_TYPE_ENCODED) {
+        snprintf(err, errlen, "column '%s': arrays of %s are not supported", c->name, sql_name);
+        return 0;
+    }
+    c->fields = calloc(1, sizeof *c->fields);
+    ordo_schema_column *v = c->fields ? calloc(1, sizeof *v) : NULL;
+    if (v)
+        v->name = malloc(strlen(c->name) + 1);
+    if (array && v && v->name)
+        c->type_spec = malloc(strlen(sql_name) + 3);
+    if (!v || !v->name || (array && !c->type_spec)) {
+        if (v)
+            free(v->name);
+        free(v);
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    strcpy(v->name, c->name);
+    v->sql = sql, v->sql_name = sql_name, v->type = t, v->order = ORDO_ASC_NULLS_LAST;
+    c->fields->cols = v, c->fields->ncols = 1;
+    if (array) {
+        sprintf(c->type_spec, "%s[]", sql_name);
+        c->sql = ORDO_SQL_ARRAY, c->sql_name = c->type_spec;
+    } else {
+        c->sql = ORDO_SQL_RANGE;
+    }
+    return 1;
+}
+
 static void free_labels(ordo_schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
@@ -409,71 +474,6 @@ static int check_parens(const char *s, size_t n, const ordo_schema_column *c, ch
             return 0;
         }
         i = end - 1;
-    }
-    return 1;
-}
-
-/* PostgreSQL's range types and their subtypes. */
-static const struct {
-    const char *name;
-    ordo_sql_type sub;
-} range_names[] = {{"int4range", ORDO_SQL_INTEGER}, {"int8range", ORDO_SQL_BIGINT},
-                   {"numrange", ORDO_SQL_NUMERIC},  {"daterange", ORDO_SQL_DATE},
-                   {"tsrange", ORDO_SQL_TIMESTAMP}, {"tstzrange", ORDO_SQL_TIMESTAMPTZ}};
-
-/* Strips an array suffix ("[]", "[3]", " array") from the type words. */
-static int strip_array(char *rest)
-{
-    size_t n = strlen(rest);
-    if (strip_suffix(rest, "array"))
-        return 1;
-    if (!n || rest[n - 1] != ']')
-        return 0;
-    char *open = strrchr(rest, '[');
-    if (!open)
-        return 0;
-    for (char *d = open + 1; d < rest + n - 1; d++)
-        if (!isdigit((unsigned char)*d))
-            return 0;
-    while (open > rest && open[-1] == ' ')
-        open--;
-    *open = 0;
-    return 1;
-}
-
-/* A range or an array column: c->fields gets one column of the subtype or
- * element type (sql already looked up), c becomes the range or array.
- * 0 with a message on error. */
-static int make_nested(ordo_schema_column *c, ordo_sql_type sql, const char *sql_name, int array,
-                       char *err, size_t errlen)
-{
-    int part = part_of(sql);
-    ordo_type t = part >= 0 ? parts[part].ordered : (ordo_type)0;
-    if (!t || t == ORDO_TYPE_ENCODED) {
-        snprintf(err, errlen, "column '%s': arrays of %s are not supported", c->name, sql_name);
-        return 0;
-    }
-    c->fields = calloc(1, sizeof *c->fields);
-    ordo_schema_column *v = c->fields ? calloc(1, sizeof *v) : NULL;
-    if (v)
-        v->name = malloc(strlen(c->name) + 1);
-    if (array && v && v->name)
-        c->type_spec = malloc(strlen(sql_name) + 3);
-    if (!v || !v->name || (array && !c->type_spec)) {
-        if (v)
-            free(v->name);
-        free(v);
-        snprintf(err, errlen, "out of memory");
-        return 0;
-    }
-    strcpy(v->name, c->name);
-    v->sql = sql, v->sql_name = sql_name, v->type = t, v->order = ORDO_ASC_NULLS_LAST;
-    c->fields->cols = v, c->fields->ncols = 1;
-    if (array) {
-        sprintf(c->type_spec, "%s[]", sql_name);
-        c->sql = ORDO_SQL_ARRAY, c->sql_name = c->type_spec;
-    } else {
-        c->sql = ORDO_SQL_RANGE;
     }
     return 1;
 }
