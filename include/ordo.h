@@ -384,6 +384,11 @@ typedef struct ordo_key {
     uint32_t priv_flip; /* records: bit d set when depth d runs descending */
     uint32_t priv_depth;
     uint32_t priv_packed; /* the packed format: no presence bytes */
+    /* an open range or array (one at a time; see ordo_key_range_begin) */
+    uint32_t priv_nest;  /* 0 none, 1 range, 2 array */
+    uint32_t priv_nest_flags, priv_nest_order;
+    ordo_type priv_nest_sub;
+    size_t priv_nest_start, priv_nest_mid, priv_nest_count;
 } ordo_key;
 
 /* Starts a key in buf[0..cap) after `len` bytes already there (a table tag,
@@ -463,6 +468,40 @@ ORDO_API ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank);
 ORDO_API ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn);
 ORDO_API ordo_status ordo_key_macaddr(ordo_key *k, ordo_order o, const uint8_t mac[6]);
 ORDO_API ordo_status ordo_key_macaddr8(ordo_key *k, ordo_order o, const uint8_t mac[8]);
+/* One whole field already encoded (presence byte first), appended as it is:
+ * what a batch's ORDO_TYPE_ENCODED column holds. It must be non-empty
+ * (ORDO_ERR_INVALID_VALUE); its bytes are not checked. */
+ORDO_API ordo_status ordo_key_encoded(ordo_key *k, const void *field, size_t n);
+
+/* Ranges (PostgreSQL's int4range ... tstzrange; SPEC.md §14.17). flags say
+ * which bounds are inclusive and which are unbounded (then inclusive is
+ * ignored), or that the range is empty. After begin, write the value of
+ * each bounded end, lower first, by the usual calls in ORDO_ASC_NULLS_LAST
+ * (another order is ORDO_ERR_INVALID_ORDER, a NULL is ORDO_ERR_NULL_VALUE);
+ * then ordo_key_range_end. subtype is the values' type: INT32, INT64 and
+ * DATE are discrete and put in PostgreSQL's canonical form [lower, upper)
+ * (ORDO_ERR_OUT_OF_RANGE when a bound steps past the type); any other
+ * ordered type (NUMERIC, TIMESTAMP, TIMESTAMPTZ, ...) is kept as given. A
+ * lower bound above the upper one is ORDO_ERR_INVALID_VALUE; equal bounds
+ * not both inclusive make the empty range, as in PostgreSQL. A NULL range
+ * is ordo_key_null. */
+#define ORDO_RANGE_LOWER_INC 1u
+#define ORDO_RANGE_UPPER_INC 2u
+#define ORDO_RANGE_LOWER_INF 4u
+#define ORDO_RANGE_UPPER_INF 8u
+#define ORDO_RANGE_EMPTY 16u
+ORDO_API ordo_status ordo_key_range_begin(ordo_key *k, ordo_order o, ordo_type subtype,
+                                          unsigned flags);
+ORDO_API ordo_status ordo_key_range_end(ordo_key *k);
+/* One-dimensional arrays (lower bound 1; SPEC.md §14.18): begin, then each
+ * element by the usual calls in ORDO_ASC_NULLS_LAST (ordo_key_null for a
+ * NULL element), then end. PostgreSQL's order: element by element, a NULL
+ * element above every value, a shorter equal prefix first. Ranges, arrays
+ * and records do not nest inside a range or an array (ORDO_ERR_BAD_STATE);
+ * finishing inside one is ORDO_ERR_BAD_STATE. Both are variable fields
+ * (ORDO_ERR_BAD_TYPE in a packed key). */
+ORDO_API ordo_status ordo_key_array_begin(ordo_key *k, ordo_order o);
+ORDO_API ordo_status ordo_key_array_end(ordo_key *k);
 /* The key's length and the sticky error (ORDO_OK when none). */
 ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
 
@@ -492,6 +531,12 @@ typedef struct ordo_key_reader {
     ordo_status priv_err;
     uint32_t priv_flip, priv_depth; /* records, as in ordo_key */
     uint32_t priv_packed;
+    /* inside a range or an array: the unescaped values are read from the
+     * caller's scratch, the outer key is kept here */
+    uint32_t priv_nest;
+    const uint8_t *priv_outer_key;
+    size_t priv_outer_len, priv_outer_pos;
+    size_t priv_nest_end; /* a range: the end of its values (priv_len: of the one read now) */
 } ordo_key_reader;
 
 ORDO_API void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len);
@@ -537,6 +582,28 @@ ORDO_API ordo_status ordo_key_read_numeric(ordo_key_reader *r, ordo_order o, cha
  * they were written with, then ordo_key_read_record_end. */
 ORDO_API ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *is_null);
 ORDO_API ordo_status ordo_key_read_record_end(ordo_key_reader *r);
+/* A range field: *flags as ordo_key_range_begin takes them (for INT32,
+ * INT64 and DATE the canonical form: a finite lower bound inclusive, a
+ * finite upper one exclusive). When present, the bounded ends' values
+ * follow (none for an empty range), lower first: read them with
+ * ORDO_ASC_NULLS_LAST, then ordo_key_read_range_end (also after an empty
+ * one). Each read must take exactly its value's bytes. A non-canonical
+ * range (bounds out of order, a discrete one not in [lower, upper) form)
+ * is ORDO_ERR_MALFORMED_KEY. The values are unescaped into the caller's
+ * scratch[0..cap), which must outlive those reads; ordo_key_reader_remaining
+ * bytes always suffice (ORDO_ERR_DST_TOO_SMALL, not sticky, with *need the
+ * size needed). need may be NULL. */
+ORDO_API ordo_status ordo_key_read_range_begin(ordo_key_reader *r, ordo_order o, ordo_type subtype,
+                                               void *scratch, size_t cap, size_t *need,
+                                               unsigned *flags, bool *is_null);
+ORDO_API ordo_status ordo_key_read_range_end(ordo_key_reader *r);
+/* An array field: *count elements follow (read each with
+ * ORDO_ASC_NULLS_LAST), then ordo_key_read_array_end. scratch as for
+ * ranges. */
+ORDO_API ordo_status ordo_key_read_array_begin(ordo_key_reader *r, ordo_order o, void *scratch,
+                                               size_t cap, size_t *need, size_t *count,
+                                               bool *is_null);
+ORDO_API ordo_status ordo_key_read_array_end(ordo_key_reader *r);
 ORDO_API size_t ordo_key_reader_remaining(const ordo_key_reader *r);
 ORDO_API ordo_status ordo_key_reader_status(const ordo_key_reader *r);
 

@@ -74,7 +74,9 @@ typedef enum ordo_sql_type {
     ORDO_SQL_PG_LSN,
     ORDO_SQL_ENUM,  /* enum('label', ...): sorts by the labels' order */
     ORDO_SQL_BIT,   /* bit(n) and bit varying(n): n is not checked */
-    ORDO_SQL_RECORD /* record(name TYPE, ...): a composite value */
+    ORDO_SQL_RECORD, /* record(name TYPE, ...): a composite value */
+    ORDO_SQL_RANGE = 40, /* int4range ... tstzrange: fields holds the subtype */
+    ORDO_SQL_ARRAY = 41  /* TYPE[]: one dimension; fields holds the element type */
 } ordo_sql_type;
 
 struct ordo_schema;
@@ -90,8 +92,8 @@ typedef struct ordo_schema_column {
     ordo_type type;             /* the part type in the schema's format */
     uint8_t time_unit;          /* of TIME parts */
     uint8_t order;              /* ordo_order, for the ordered and packed formats */
-    char *type_spec;            /* enum and record: the type as written, "enum('a','b')" */
-    struct ordo_schema *fields; /* records: the fields */
+    char *type_spec;            /* enum, record and array: the type as written, "enum('a','b')" */
+    struct ordo_schema *fields; /* records: the fields; ranges, arrays: one column, the value type */
     char **labels;              /* enums: the labels, in rank order */
     size_t nlabels;
     size_t source;              /* key columns (ordo_schema_key): the table column */

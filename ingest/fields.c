@@ -3,6 +3,7 @@
 
 const char ordo__out_of_memory[] = "out of memory";
 
+#include "nested.h"
 #include "pgtext.h"
 
 #include <ctype.h>
@@ -314,7 +315,8 @@ const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const cha
     case ORDO_TYPE_PG_LSN: return put_address(sc->type, s, n, slot);
     case ORDO_TYPE_NUMERIC:
     case ORDO_TYPE_BIT: return put_numeric_or_bit(b, c, r, sc, s, n);
-    case ORDO_TYPE_ENCODED: return put_record(b, c, r, s, n);
+    case ORDO_TYPE_ENCODED: /* records, ranges, arrays */
+        return sc->sql == ORDO_SQL_RECORD ? put_record(b, c, r, s, n) : ordo__put_nested(b, c, r, s, n);
     case ORDO_TYPE_ENUM: return put_enum(sc, s, n, slot);
     default: return "type not supported by this format";
     }

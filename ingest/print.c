@@ -1,6 +1,7 @@
 /* Fields of ordered keys back to PostgreSQL's text forms, which load again
  * to the same keys (ordo_text_print). */
 #include "buf.h"
+#include "nested.h"
 #include "pgtext.h"
 
 #include <arpa/inet.h>
@@ -637,8 +638,9 @@ static ordo_status decode_value(ordo_key_reader *r, const ordo_schema_column *c,
     case ORDO_TYPE_ENUM: return decode_enum(r, c, f, mode, was_null);
     case ORDO_TYPE_NUMERIC:
     case ORDO_TYPE_BIT: return decode_numeric_or_bit(r, c, f, mode, was_null);
-    case ORDO_TYPE_ENCODED: /* records */
-        s = decode_record(r, c, f, mode, &isnull);
+    case ORDO_TYPE_ENCODED: /* records, ranges, arrays */
+        s = c->sql == ORDO_SQL_RECORD ? decode_record(r, c, f, mode, &isnull)
+                                      : ordo__print_nested(r, c, f, mode, &isnull);
         if (s != ORDO_OK || !isnull) {
             if (was_null)
                 *was_null = isnull;

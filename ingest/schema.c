@@ -121,6 +121,8 @@ static const struct {
     {ORDO_SQL_ENUM, 0, 0, ORDO_TYPE_ENUM},
     {ORDO_SQL_BIT, 0, 0, ORDO_TYPE_BIT},
     {ORDO_SQL_RECORD, 0, 0, ORDO_TYPE_ENCODED},
+    {ORDO_SQL_RANGE, 0, 0, ORDO_TYPE_ENCODED},
+    {ORDO_SQL_ARRAY, 0, 0, ORDO_TYPE_ENCODED},
 };
 
 /* The types the packed format holds: every ordered type of a fixed width. */
@@ -186,6 +188,71 @@ static int strip_suffix(char *s, const char *word)
         return 1;
     }
     return 0;
+}
+
+/* PostgreSQL's range types and their subtypes. */
+static const struct {
+    const char *name;
+    ordo_sql_type sub;
+} range_names[] = {{"int4range", ORDO_SQL_INTEGER}, {"int8range", ORDO_SQL_BIGINT},
+                   {"numrange", ORDO_SQL_NUMERIC},  {"daterange", ORDO_SQL_DATE},
+                   {"tsrange", ORDO_SQL_TIMESTAMP}, {"tstzrange", ORDO_SQL_TIMESTAMPTZ}};
+
+/* Strips an array suffix ("[]", "[3]", " array") from the type words. */
+static int strip_array(char *rest)
+{
+    size_t n = strlen(rest);
+    if (strip_suffix(rest, "array"))
+        return 1;
+    if (!n || rest[n - 1] != ']')
+        return 0;
+    char *open = strrchr(rest, '[');
+    if (!open)
+        return 0;
+    for (char *d = open + 1; d < rest + n - 1; d++)
+        if (!isdigit((unsigned char)*d))
+            return 0;
+    while (open > rest && open[-1] == ' ')
+        open--;
+    *open = 0;
+    return 1;
+}
+
+/* A range or an array column: c->fields gets one column of the subtype or
+ * element type (sql already looked up), c becomes the range or array.
+ * 0 with a message on error. */
+static int make_nested(ordo_schema_column *c, ordo_sql_type sql, const char *sql_name, int array,
+                       char *err, size_t errlen)
+{
+    int part = part_of(sql);
+    ordo_type t = part >= 0 ? parts[part].ordered : (ordo_type)0;
+    if (!t || t == ORDO_TYPE_ENCODED) {
+        snprintf(err, errlen, "column '%s': arrays of %s are not supported", c->name, sql_name);
+        return 0;
+    }
+    c->fields = calloc(1, sizeof *c->fields);
+    ordo_schema_column *v = c->fields ? calloc(1, sizeof *v) : NULL;
+    if (v)
+        v->name = malloc(strlen(c->name) + 1);
+    if (array && v && v->name)
+        c->type_spec = malloc(strlen(sql_name) + 3);
+    if (!v || !v->name || (array && !c->type_spec)) {
+        if (v)
+            free(v->name);
+        free(v);
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    strcpy(v->name, c->name);
+    v->sql = sql, v->sql_name = sql_name, v->type = t, v->order = ORDO_ASC_NULLS_LAST;
+    c->fields->cols = v, c->fields->ncols = 1;
+    if (array) {
+        sprintf(c->type_spec, "%s[]", sql_name);
+        c->sql = ORDO_SQL_ARRAY, c->sql_name = c->type_spec;
+    } else {
+        c->sql = ORDO_SQL_RANGE;
+    }
+    return 1;
 }
 
 static void free_labels(ordo_schema_column *c)
@@ -483,12 +550,26 @@ static int parse_column(const char *s, size_t n, const char *format, ordo_schema
         free_labels(c);
         return 0;
     }
+    int array = c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD && strip_array(rest);
     if (!rest[0] && c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD) {
         snprintf(err, errlen, "column '%s': missing type", c->name);
         return 0;
     }
+    for (size_t i = 0; !array && i < sizeof range_names / sizeof range_names[0]; i++) {
+        if (!strcmp(rest, range_names[i].name)) {
+            const char *sub = "";
+            for (size_t k = 0; k < sizeof type_names / sizeof type_names[0]; k++)
+                if (type_names[k].sql == range_names[i].sub) {
+                    sub = type_names[k].canonical;
+                    break;
+                }
+            if (!make_nested(c, range_names[i].sub, sub, 0, err, errlen))
+                return 0;
+            c->sql_name = range_names[i].name;
+        }
+    }
     for (size_t i = 0; c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD &&
-                       i < sizeof type_names / sizeof type_names[0];
+                       c->sql != ORDO_SQL_RANGE && i < sizeof type_names / sizeof type_names[0];
          i++) {
         if (!strcmp(rest, type_names[i].name)) {
             c->sql = type_names[i].sql;
@@ -511,6 +592,8 @@ static int parse_column(const char *s, size_t n, const char *format, ordo_schema
         if (bits <= 24)
             c->sql = ORDO_SQL_REAL, c->sql_name = "real";
     }
+    if (array && !make_nested(c, c->sql, c->sql_name, 1, err, errlen))
+        return 0;
     ordo_format fmt = ordo_format_from_name(format);
     int part = part_of(c->sql);
     if (fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY) {

@@ -20,6 +20,7 @@ void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
     k->priv_flip = 0;
     k->priv_depth = 0;
     k->priv_packed = 0;
+    k->priv_nest = 0;
     if (!buf && cap)
         k->priv_err = ORDO_ERR_NULL_ARG;
     else if (len > k->priv_cap)
@@ -35,10 +36,11 @@ void ordo_key_init_packed(ordo_key *k, void *buf, size_t cap, size_t len)
         k->priv_packed = 1;
 }
 
-/* The order a field is written in: mirrored inside a descending record. */
+/* The order a field is written in: mirrored inside a descending record;
+ * as given inside a range or an array (always ascending there). */
 static ordo_order written_order(const ordo_key *k, ordo_order o)
 {
-    return ordo__mirror(k->priv_flip, k->priv_depth, o);
+    return k->priv_nest ? o : ordo__mirror(k->priv_flip, k->priv_depth, o);
 }
 
 /* Checks the order and the room for 1 + n bytes (the key is usable). */
@@ -61,6 +63,8 @@ static uint8_t *fixed_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask)
         ordo__stick(&k->priv_err, ORDO_ERR_INVALID_ORDER);
         return NULL;
     }
+    if (k->priv_nest && ordo__nest_field(k, o, 0) != ORDO_OK)
+        return NULL;
     if (k->priv_cap - k->priv_len < lead || k->priv_cap - k->priv_len - lead < n) {
         ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
         return NULL;
@@ -109,6 +113,8 @@ ordo_status ordo_key_null(ordo_key *k, ordo_order o)
     if (k->priv_packed)
         return ordo__stick(&k->priv_err, ORDO_ERR_NULL_VALUE);
     o = written_order(k, o);
+    if (k->priv_nest && order_ok(o) && ordo__nest_field(k, o, 1) != ORDO_OK)
+        return k->priv_err;
     ordo_status s = room(k, o, 0);
     if (s != ORDO_OK)
         return s;
@@ -271,8 +277,8 @@ ordo_status ordo_key_finish(const ordo_key *k, size_t *len)
         return ORDO_ERR_NULL_ARG;
     if (len)
         *len = k->priv_len;
-    if (k->priv_err == ORDO_OK && k->priv_depth)
-        return ORDO_ERR_BAD_STATE; /* a record not ended */
+    if (k->priv_err == ORDO_OK && (k->priv_depth || k->priv_nest))
+        return ORDO_ERR_BAD_STATE; /* a record, range or array not ended */
     return k->priv_err;
 }
 
@@ -280,6 +286,13 @@ ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n)
 {
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
+    if (k->priv_nest) { /* inside a range or an array: an ASC NULLS LAST field */
+        uint8_t pb = n ? ((const uint8_t *)field)[0] : 0xff;
+        if (pb > 1)
+            return ordo__stick(&k->priv_err, ORDO_ERR_INVALID_VALUE);
+        if (ordo__nest_field(k, ORDO_ASC_NULLS_LAST, pb == 1) != ORDO_OK)
+            return k->priv_err;
+    }
     if (k->priv_cap - k->priv_len < n)
         return ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
     memcpy(k->priv_buf + k->priv_len, field, n);
@@ -293,7 +306,7 @@ ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH)
+    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH || k->priv_nest)
         return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     uint8_t mask;
     if (!ordo__key_field(k, o, 0, &mask))
@@ -308,7 +321,7 @@ ordo_status ordo_key_record_end(ordo_key *k)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (!k->priv_depth)
+    if (!k->priv_depth || k->priv_nest)
         return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     k->priv_depth--;
     return ORDO_OK;

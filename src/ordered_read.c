@@ -13,6 +13,10 @@ void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len)
     r->priv_flip = 0;
     r->priv_depth = 0;
     r->priv_packed = 0;
+    r->priv_nest = 0;
+    r->priv_outer_key = NULL;
+    r->priv_outer_len = r->priv_outer_pos = 0;
+    r->priv_nest_end = 0;
 }
 
 void ordo_key_reader_init_packed(ordo_key_reader *r, const void *key, size_t len)
@@ -43,7 +47,7 @@ ordo_status ordo_key_reader_status(const ordo_key_reader *r)
  * inside descending records), else 00. */
 static uint8_t desc_mask(const ordo_key_reader *r, ordo_order o)
 {
-    return ordo__mirror(r->priv_flip, r->priv_depth, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
+    return ordo__read_order(r, o) >= ORDO_DESC_NULLS_FIRST ? 0xff : 0x00;
 }
 
 /* Reads the presence byte and, for a present field, n payload bytes with
@@ -55,9 +59,11 @@ static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *o
         return ORDO_ERR_NULL_ARG;
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
-    o = ordo__mirror(r->priv_flip, r->priv_depth, o);
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST)
+    o = ordo__read_order(r, o);
+    if ((unsigned)o > ORDO_DESC_NULLS_LAST || (r->priv_nest && o != ORDO_ASC_NULLS_LAST))
         return ordo__stick(&r->priv_err, ORDO_ERR_INVALID_ORDER);
+    if (r->priv_nest == 1 && r->priv_pos == r->priv_len) /* a range's upper value: its bytes only */
+        r->priv_len = r->priv_nest_end;
     if (r->priv_packed) { /* no presence byte; n == 0: a variable field or a record */
         if (n == 0)
             return ordo__stick(&r->priv_err, ORDO_ERR_BAD_TYPE);
@@ -75,6 +81,8 @@ static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *o
     int nf = o == ORDO_ASC_NULLS_FIRST || o == ORDO_DESC_NULLS_FIRST;
     uint8_t pb = r->priv_key[r->priv_pos];
     if (pb == (nf ? 0x00 : 0x01)) {
+        if (r->priv_nest == 1) /* a range's values are never NULL */
+            return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
         r->priv_pos++;
         *is_null = true;
         memset(out, 0, n);
@@ -369,7 +377,7 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
 ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *is_null)
 {
     uint8_t none;
-    if (r && r->priv_err == ORDO_OK && r->priv_depth >= ORDO_RECORD_MAX_DEPTH)
+    if (r && r->priv_err == ORDO_OK && (r->priv_depth >= ORDO_RECORD_MAX_DEPTH || r->priv_nest))
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)
@@ -385,7 +393,7 @@ ordo_status ordo_key_read_record_end(ordo_key_reader *r)
         return ORDO_ERR_NULL_ARG;
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
-    if (!r->priv_depth)
+    if (!r->priv_depth || r->priv_nest)
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     r->priv_depth--;
     return ORDO_OK;

@@ -63,6 +63,13 @@ static inline ordo_order ordo__mirror(uint32_t flip, uint32_t depth, ordo_order 
     return ((flip >> depth) & 1) && (unsigned)o <= ORDO_DESC_NULLS_LAST ? (ordo_order)(3 - o) : o;
 }
 
+/* The order a reader reads a field in: mirrored inside a descending record,
+ * as given inside a range or an array. */
+static inline ordo_order ordo__read_order(const ordo_key_reader *r, ordo_order o)
+{
+    return r->priv_nest ? o : ordo__mirror(r->priv_flip, r->priv_depth, o);
+}
+
 /* Enters a record one level down: its fields run descending when `desc`
  * (the record's own order as written). Writer and reader keep the same. */
 static inline void ordo__record_push(uint32_t *flip, uint32_t *depth, int desc)
@@ -97,6 +104,12 @@ ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
 /* Appends n bytes that are already a whole field (batches of
  * ORDO_TYPE_ENCODED). */
 ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n);
+
+/* Called by every field written inside an open range or array (src/nested.c),
+ * before it is written: checks the order (ASC NULLS LAST only), a NULL
+ * (not a range bound) and the count of a range's bounds, and counts the
+ * field. An error is set sticky and returned. */
+ordo_status ordo__nest_field(ordo_key *k, ordo_order o, int is_null);
 
 /* A bit string's exact field size from its digits (src/bitstring.c). */
 ordo_status ordo__bits_size(const char *digits, size_t n, size_t *size);

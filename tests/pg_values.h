@@ -15,7 +15,8 @@
  *                                           type is any of pgv_types or another
  *                                           spelling of the same families (bit(n),
  *                                           char(n), enum('..'), record(name TYPE, ...),
- *                                           nested); an unknown type gives "" (NULL).
+ *                                           nested, the six range types, TYPE[]); an
+ *                                           unknown type gives "" (NULL).
  *   pgv_uniform(&r, n)                      a number in [0, n)
  * The same seed gives the same values. Nothing here touches ordo. */
 #ifndef ORDO_PG_VALUES_H
@@ -55,6 +56,9 @@ static const char *const pgv_types[] = {
     "cidr", "macaddr", "macaddr8", "pg_lsn", "bit(7)", "bit(300)", "bit varying",
     "enum('sad', 'ok', 'a,b', 'it''s', '', 'x\"y')",
     "record(a integer, b text, c record(d numeric, e bytea, f interval), g double precision)",
+    "int4range", "int8range", "numrange", "daterange", "tsrange", "tstzrange",
+    "integer[]", "text[]", "numeric[]", "bytea[]", "uuid[]", "double precision[]", "timestamptz[]",
+    "interval[]", "bit varying[]", "inet[]", "boolean[]",
     NULL};
 
 /* A growing text in a caller buffer (truncated at cap - 1, always NUL-terminated). */
@@ -222,6 +226,59 @@ static inline void pgv_record_field(pgv_buf *b, const char *p, size_t n)
         pgv_putc(b, '"');
 }
 
+/* An array element's text (array_out): quoted when empty, NULL in any case,
+ * or holding braces, a comma, quote, backslash or space; " and \ escaped. */
+static inline void pgv_array_elem(pgv_buf *b, const char *p, size_t n)
+{
+    int quote = n == 0 || (n == 4 && (p[0] | 32) == 'n' && (p[1] | 32) == 'u' && (p[2] | 32) == 'l' &&
+                           (p[3] | 32) == 'l');
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = strchr("{},\"\\", p[i]) != NULL || p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
+                p[i] == '\r' || p[i] == '\v' || p[i] == '\f';
+    if (quote)
+        pgv_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (quote && (p[i] == '"' || p[i] == '\\'))
+            pgv_putc(b, '\\');
+        pgv_putc(b, p[i]);
+    }
+    if (quote)
+        pgv_putc(b, '"');
+}
+
+/* A range's text: empty, or bounds lo <= hi (small values, so that they
+ * tie) with random inclusivity, either end sometimes unbounded. kind: 0
+ * integer, 1 numeric, 2 date, 3 timestamp, 4 timestamptz. */
+static inline void pgv_range(pgv_rng *r, pgv_buf *b, int kind, int64_t scale)
+{
+    if (pgv_one_in(r, 10)) {
+        pgv_puts(b, pgv_one_in(r, 2) ? "empty" : "EMPTY");
+        return;
+    }
+    int64_t lo = pgv_int(r, -4, 4), hi = lo + pgv_int(r, 0, 4);
+    int lo_inf = pgv_one_in(r, 6), hi_inf = pgv_one_in(r, 6);
+    pgv_putc(b, pgv_one_in(r, 2) ? '[' : '(');
+    for (int e = 0; e < 2; e++) {
+        if (e)
+            pgv_putc(b, ',');
+        if (e ? hi_inf : lo_inf)
+            continue;
+        int64_t v = (e ? hi : lo) * scale;
+        if (kind == 0) {
+            pgv_printf(b, "%lld", (long long)v);
+        } else if (kind == 1) {
+            pgv_printf(b, "%lld.%s", (long long)v, pgv_one_in(r, 2) ? "5" : "50");
+        } else {
+            if (kind > 2)
+                pgv_putc(b, '"');
+            pgv_date_text(b, 3650 + v);
+            if (kind > 2)
+                pgv_puts(b, kind == 4 ? " 12:00:00+00\"" : " 12:00:00\"");
+        }
+    }
+    pgv_putc(b, pgv_one_in(r, 2) ? ']' : ')');
+}
+
 static inline void pgv_text(pgv_rng *r, pgv_buf *b, size_t maxlen)
 {
     static const char *const pieces[] = {"a", "b", "z", "A", "0", " ", ",", "\"", "\n", "\r\n",
@@ -236,6 +293,28 @@ static void pgv_raw(pgv_rng *r, const char *type, pgv_buf *b, int *is_null, int 
     *is_null = pgv_one_in(r, 16);
     if (*is_null)
         return;
+    /* arrays first: their element type may start like another type */
+    if (strlen(type) > 2 && !strcmp(type + strlen(type) - 2, "[]") && depth < 8) {
+        char et[128];
+        snprintf(et, sizeof et, "%.*s", (int)(strlen(type) - 2), type);
+        size_t n = pgv_one_in(r, 6) ? 0 : pgv_uniform(r, 5);
+        pgv_putc(b, '{');
+        for (size_t i = 0; i < n; i++) {
+            char elem[PGV_FIELD_MAX / 16]; /* four of them, escaped, fit a field */
+            pgv_buf eb = {elem, 0, sizeof elem};
+            int enull = 0;
+            elem[0] = 0;
+            pgv_raw(r, et, &eb, &enull, depth + 1);
+            if (i)
+                pgv_putc(b, ',');
+            if (enull)
+                pgv_puts(b, "NULL");
+            else
+                pgv_array_elem(b, elem, eb.n);
+        }
+        pgv_putc(b, '}');
+        return;
+    }
     if (!strcmp(type, "boolean") || !strcmp(type, "bool")) {
         pgv_puts(b, pgv_one_in(r, 2) ? "t" : "f");
     } else if (!strcmp(type, "smallint") || !strcmp(type, "int2")) {
@@ -476,6 +555,12 @@ static void pgv_raw(pgv_rng *r, const char *type, pgv_buf *b, int *is_null, int 
                     i++;
             }
         }
+    } else if (!strcmp(type, "int4range") || !strcmp(type, "int8range")) {
+        pgv_range(r, b, 0, type[3] == '8' && pgv_one_in(r, 2) ? INT64_C(1000000000000000000) : 1);
+    } else if (!strcmp(type, "numrange")) {
+        pgv_range(r, b, 1, 1);
+    } else if (!strcmp(type, "daterange") || !strcmp(type, "tsrange") || !strcmp(type, "tstzrange")) {
+        pgv_range(r, b, type[1] == 'a' ? 2 : type[2] == 't' ? 4 : 3, pgv_one_in(r, 3) ? 1000 : 1);
     } else if (pgv_starts(type, "record(") && depth < 8) {
         size_t st[32], ln[32], body = strlen(type) - 8;
         size_t k = pgv_items(type + 7, body, st, ln, 32);

@@ -261,6 +261,68 @@ static const typed types[] = {
      "('NaN'),('Infinity'),('-Infinity'),(0),(0.000),(-0.0),(1),(1.0),(1.00),(10),(100),(-1),(-10),"
      "(0.1),(0.01),(-0.01),(123456789012345678901234567890.123456789),(1e-100),(-1e100),(9.99),(10.01)",
      "UTC"},
+    /* ranges: small domains, so that bounds tie and inclusivity decides */
+    {"int4range", "CASE WHEN random() < 0.08 THEN 'empty'::int4range ELSE int4range("
+                  "CASE WHEN random() < 0.15 THEN NULL ELSE (random()*6)::int - 3 END, "
+                  "CASE WHEN random() < 0.15 THEN NULL ELSE (random()*6)::int + 3 END, "
+                  "(array['[)','(]','[]','()'])[1 + (random()*3)::int]) END",
+     "('empty'),('(,)'),('[-2147483648,2147483646]'),('(,5)'),('[5,)'),('[3,3]'),('(3,4)'),('[-3,3)')", "UTC"},
+    {"int8range", "int8range((random()*4)::int - 2 + CASE WHEN random() < 0.5 THEN ((random()-1)*9e18)::bigint ELSE 0 END, "
+                  "(random()*4)::int + 2 + CASE WHEN random() < 0.5 THEN (random()*9e18)::bigint ELSE 0 END, "
+                  "(array['[)','(]','[]','()'])[1 + (random()*3)::int])",
+     "('empty'),('(,)'),('[-9223372036854775808,9223372036854775806]'),('(,0)'),('[0,)')", "UTC"},
+    {"numrange", "numrange((array[NULL, -1.5, 0, 0.00, 1, 1.5])[1 + (random()*5)::int]::numeric, "
+                 "(array[1.5, 1.50, 2, 10, NULL])[1 + (random()*4)::int]::numeric, "
+                 "(array['[)','(]','[]','()'])[1 + (random()*3)::int])",
+     "('empty'),('[1,1]'),('(,)'),('[1,NaN]'),('[NaN,NaN]'),('(-Infinity,Infinity)'),('[-Infinity,1)')", "UTC"},
+    {"daterange", "daterange((array[NULL, '-infinity'::date, '2000-01-01', '2000-01-02', '2000-01-03'])[1 + (random()*4)::int], "
+                  "(array['2000-01-03'::date, '2000-01-04', '2000-01-10', 'infinity', NULL])[1 + (random()*4)::int], "
+                  "(array['[)','(]','[]','()'])[1 + (random()*3)::int])",
+     "('empty'),('[-infinity,infinity]'),('(-infinity,infinity)'),('[-infinity,infinity)'),('(,)'),('[4714-11-24 BC,5874897-12-30]')", "UTC"},
+    {"tsrange", "tsrange((array[NULL, '-infinity'::timestamp, '2000-01-01', '2000-01-01 00:00:00.000001', '2000-01-02'])[1 + (random()*4)::int], "
+                "(array['2000-01-02'::timestamp, '2000-01-03', 'infinity', NULL])[1 + (random()*3)::int], "
+                "(array['[)','(]','[]','()'])[1 + (random()*3)::int])",
+     "('empty'),('[-infinity,infinity]'),('(,)'),('[2000-01-02,2000-01-02]')", "UTC"},
+    {"tstzrange", "tstzrange((array[NULL, '-infinity'::timestamptz, '2000-01-01 UTC', '2000-01-01 00:00:00.000001 UTC', '2000-01-02 UTC'])[1 + (random()*4)::int], "
+                  "(array['2000-01-02 UTC'::timestamptz, '2000-01-03 UTC', 'infinity', NULL])[1 + (random()*3)::int], "
+                  "(array['[)','(]','[]','()'])[1 + (random()*3)::int])",
+     "('empty'),('[-infinity,infinity]'),('(,)')", "Asia/Kolkata"},
+    /* arrays: a NULL element above every value whatever the column's NULLS
+     * placement, a shorter equal prefix first (the subquery refers to the
+     * outer row, so it runs again for every row) */
+    {"integer[]", "array(SELECT CASE WHEN random() < 0.2 THEN NULL ELSE (random()*3)::int - 1 END "
+                  "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}'),('{NULL}'),('{NULL,NULL}'),('{-2147483648}'),('{2147483647,NULL}'),('{1,2,3,4}')", "UTC"},
+    {"text[] COLLATE \"C\"", "array(SELECT (array['', 'a', 'a b', 'NULL', 'x\"y', 'back\\slash', '{}', ',', NULL, 'ab', 'é'])[1 + (random()*10)::int] "
+                             "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}'),('{\"\"}'),('{\"\",\"\"}'),('{NULL}'),('{\"\\\\\"}')", "UTC"},
+    {"uuid[]", "array(SELECT (array['00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff', gen_random_uuid(), NULL])[1 + (random()*3)::int] "
+               "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}'),('{NULL}')", "UTC"},
+    {"numeric[]", "array(SELECT (array[NULL, 'NaN'::numeric, '-Infinity', 0, 1.5, 1.50, -2, 1e20])[1 + (random()*7)::int] "
+                  "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}'),('{0.000}'),('{Infinity}')", "UTC"},
+    {"double precision[]", "array(SELECT (array[NULL, 'NaN'::float8, '-Infinity', '-0', 0, 1.5, 1e-310])[1 + (random()*6)::int] "
+                           "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}'),('{Infinity}')", "UTC"},
+    {"date[]", "array(SELECT (array[NULL, '-infinity'::date, '2000-01-01', '0044-03-15 BC', 'infinity'])[1 + (random()*4)::int] "
+               "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}')", "UTC"},
+    {"timestamptz[]", "array(SELECT (array[NULL, '-infinity'::timestamptz, '2000-01-01 UTC', '1900-01-01 UTC', 'infinity'])[1 + (random()*4)::int] "
+                      "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}')", "Europe/Amsterdam"},
+    {"bytea[]", "array(SELECT (array['\\x'::bytea, '\\x00', '\\x0001', '\\xff', NULL])[1 + (random()*4)::int] "
+                "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}')", "UTC"},
+    {"boolean[]", "array(SELECT (array[NULL, true, false])[1 + (random()*2)::int] "
+                  "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}')", "UTC"},
+    {"interval[]", "array(SELECT (array[NULL, '1 mon'::interval, '30 days', '-1 day', '0'])[1 + (random()*4)::int] "
+                   "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}')", "UTC"},
+    {"inet[]", "array(SELECT (array[NULL, '10.0.0.1/8'::inet, '10.0.0.0/8', '::1', '0.0.0.0/0'])[1 + (random()*4)::int] "
+               "FROM generate_series(1, (random()*3)::int + 0*generate_series) AS s(x))",
+     "('{}')", "UTC"},
 };
 
 static const char *orders[4] = {"ASC NULLS FIRST", "ASC NULLS LAST", "DESC NULLS FIRST",
@@ -381,6 +443,39 @@ static void records(void **state)
     }
 }
 
+/* Ranges and arrays beside other columns, and inside records. */
+static void nested_columns(void **state)
+{
+    (void)state;
+    const char *sql =
+        "CREATE TYPE rr AS (r int4range, a text[]);\n"
+        "CREATE TABLE na (id serial, a int4range, b integer[], c text COLLATE \"C\", v rr);\n"
+        "INSERT INTO na (a, b, c, v) SELECT\n"
+        "  (array['empty'::int4range, '[1,3)', '[1,4)', '(,3)', NULL])[1 + (random()*4)::int],\n"
+        "  CASE (random()*4)::int WHEN 0 THEN '{}'::int[] WHEN 1 THEN '{1}' WHEN 2 THEN '{1,NULL}'\n"
+        "    WHEN 3 THEN '{NULL}' END,\n"
+        "  (array['', 'a', NULL])[1 + (random()*2)::int],\n"
+        "  CASE WHEN random() < 0.1 THEN NULL ELSE ROW(\n"
+        "    (array['empty'::int4range, '[1,3)', '(,)', NULL])[1 + (random()*3)::int],\n"
+        "    CASE (random()*4)::int WHEN 0 THEN '{}'::text[] WHEN 1 THEN '{a}' WHEN 2 THEN '{a,NULL}'\n"
+        "      WHEN 3 THEN '{\"a b\"}' END)::rr END\n"
+        "FROM generate_series(1, 500);\n";
+    if (psql(sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the range and array table");
+    }
+    check_order("na", "a, b, c", "a int4range DESC, b integer[] ASC NULLS FIRST, c text",
+                "a DESC, b ASC NULLS FIRST, c", "UTC");
+    check_order("na", "b, a, c", "b integer[] DESC NULLS LAST, a int4range, c text DESC",
+                "b DESC NULLS LAST, a, c DESC", "UTC");
+    for (int o = 0; o < 4; o++) {
+        char schema[256], order_by[64];
+        snprintf(schema, sizeof schema, "v record(r int4range, a text[]) %s", orders[o]);
+        snprintf(order_by, sizeof order_by, "v %s", orders[o]);
+        check_order("na", "v", schema, order_by, "UTC");
+    }
+}
+
 /* numeric's NaN and infinities in every spelling PostgreSQL accepts: the
  * same CSV loaded by PostgreSQL and encoded by ordo sorts the same, NaN above
  * every number, in all four orders. */
@@ -427,6 +522,7 @@ int main(void)
         cmocka_unit_test(enum_labels),
         cmocka_unit_test(records),
         cmocka_unit_test(numeric_spellings),
+        cmocka_unit_test(nested_columns),
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
 }
