@@ -203,6 +203,14 @@ static int pf_scan_long(const char *s, size_t n, pf_decimal *d)
 static const uint64_t pf_pow10_u64[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
                                         100000000};
 
+/* pf_room[k] = 10^(19 - k): w < pf_room[k] has at most 19 - k significant
+ * digits, so k more keep it within 19 (and w * 10^k + v below 10^19). */
+static const uint64_t pf_room[] = {UINT64_C(10000000000000000000), UINT64_C(1000000000000000000),
+                                   UINT64_C(100000000000000000),   UINT64_C(10000000000000000),
+                                   UINT64_C(1000000000000000),     UINT64_C(100000000000000),
+                                   UINT64_C(10000000000000),       UINT64_C(1000000000000),
+                                   UINT64_C(100000000000)};
+
 /* The run of digits at p (p <= end), up to 8 of them: returns how many and
  * writes their value. With 8 bytes to read inside [s, end), the digits are
  * found and converted as one little-endian word (SWAR): each step below
@@ -211,15 +219,15 @@ static const uint64_t pf_pow10_u64[] = {1, 10, 100, 1000, 10000, 100000, 1000000
 static inline int pf_digits8(const char *p, const char *s, const char *end, uint64_t *val)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (end - s >= 8 && p < end) {
+    if (end - s >= 8) {
         const uint64_t ones = UINT64_C(0x0101010101010101);
+        /* 8 bytes at p, or the text's last 8 with those before p shifted
+         * out (zeros in; all of them at the end): no branch on the length */
+        const char *at = end - p >= 8 ? p : end - 8;
+        unsigned sh = 4 * (unsigned)(p - at); /* twice: p - at may be 8 */
         uint64_t x;
-        if (end - p >= 8) {
-            memcpy(&x, p, 8);
-        } else { /* the text's last 8 bytes; the ones before p shifted out, zeros in */
-            memcpy(&x, end - 8, 8);
-            x >>= 8 * (8 - (end - p));
-        }
+        memcpy(&x, at, 8);
+        x = x >> sh >> sh;
         /* A lane is a digit when its high nibble is 3 and adding 6 to it
          * leaves it at 3. A carry out of a lane only disturbs later lanes,
          * after a non-digit. */
@@ -249,19 +257,21 @@ static inline int pf_digits8(const char *p, const char *s, const char *end, uint
     return k;
 }
 
-/* pf_scan_long for the common case of at most 19 digits (leading zeros
- * included), 8 at a time; the rest goes to pf_scan_long. */
+/* pf_scan_long for the common case of at most 19 significant digits
+ * (leading zeros, as in 0.000123, do not count), 8 at a time; the rest goes
+ * to pf_scan_long. */
 static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
 {
     const char *p = s, *end = s + n;
     uint64_t w = 0, v;
     int nd = 0, nfrac = 0, k;
-    d->neg = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        d->neg = *p++ == '-';
+    if (p == end)
+        return 0;
+    d->neg = *p == '-'; /* no branch on the sign */
+    p += *p == '-' || *p == '+';
     do {
         k = pf_digits8(p, s, end, &v);
-        if (nd + k > 19)
+        if (w >= pf_room[k])
             return pf_scan_long(s, n, d);
         w = w * pf_pow10_u64[k] + v;
         nd += k;
@@ -271,7 +281,7 @@ static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
         p++;
         do {
             k = pf_digits8(p, s, end, &v);
-            if (nd + k > 19)
+            if (w >= pf_room[k])
                 return pf_scan_long(s, n, d);
             w = w * pf_pow10_u64[k] + v;
             nd += k;
