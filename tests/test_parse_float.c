@@ -21,7 +21,12 @@
 #include <math.h>
 #include <strings.h>
 
-/* The same parser with the portable multiply instead of __int128. */
+/* Texts the portable copy below sent to strtod / strtof. */
+static unsigned long g_fallbacks;
+
+/* The same parser with the portable multiply instead of __int128, its
+ * fallbacks counted. */
+#define PF_FALLBACK_HOOK() (g_fallbacks++)
 #define PF_NO_INT128
 #define ordo__pf_parse_double pf_parse_double_portable
 #define ordo__pf_parse_float pf_parse_float_portable
@@ -56,6 +61,25 @@ static const char *status_name(ordo__pf_status s)
     return names[s];
 }
 
+/* Digits from the first nonzero one to the last nonzero one, before any
+ * exponent: the parser's fast path takes at most 19 of them. */
+static size_t significant_digits(const char *s, size_t n)
+{
+    size_t first = n, last = 0;
+    for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++)
+        if (s[i] >= '1' && s[i] <= '9') {
+            if (first == n)
+                first = i;
+            last = i;
+        }
+    if (first == n)
+        return 0;
+    size_t k = 0;
+    for (size_t i = first; i <= last; i++)
+        k += s[i] >= '0' && s[i] <= '9';
+    return k;
+}
+
 /* str is NUL-terminated, n = strlen(str). */
 static void check_n(const char *str, size_t n)
 {
@@ -82,8 +106,11 @@ static void check_n(const char *str, size_t n)
 
     double d = -1, dp = -1;
     float f = -1, fp = -1;
+    unsigned long fallbacks = g_fallbacks;
     ordo__pf_status sd = ordo__pf_parse_double(buf, n, &d), sdp = pf_parse_double_portable(buf, n, &dp);
     ordo__pf_status sf = ordo__pf_parse_float(buf, n, &f), sfp = pf_parse_float_portable(buf, n, &fp);
+    if (g_fallbacks != fallbacks && significant_digits(str, n) <= 19)
+        fail_msg("\"%s\" (at most 19 significant digits) went to the fallback", str);
     ordo__pf_status wd = ref_status(rd, rd_range), wf = ref_status(rf, rf_range);
     if (sd != wd || memcmp(&d, &rd, sizeof d) != 0)
         fail_msg("double \"%s\": got %a (%s), strtod %a (%s); ORDO_TEST_SEED=0x%" PRIx64, str, d,
