@@ -958,7 +958,7 @@ static void pg_random_syntax(void **state)
  * decimal exponent: "%.*e" at growing precision. */
 static int shortest(double d, char *dg, int *x)
 {
-    char t[40];
+    char t[64];
     for (int p = 1;; p++) {
         snprintf(t, sizeof t, "%.*e", p - 1, d);
         if (strtod(t, NULL) == d || p == 17)
@@ -1027,7 +1027,7 @@ static void long_numbers(void **state)
     for (int iter = 0; iter < 400000; iter++) {
         double d;
         if (iter % 2) { /* 17 random digits near a typical exponent */
-            char t[40];
+            char t[96];
             snprintf(t, sizeof t, "%d.%08llu%08llue%d", 1 + (int)below(&r, 9),
                      (unsigned long long)below(&r, 100000000), (unsigned long long)below(&r, 100000000),
                      (int)below(&r, 24) - 8);
