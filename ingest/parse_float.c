@@ -306,7 +306,7 @@ static inline int pf_digits8(const char *p, const char *s, const char *end, uint
 /* pf_scan_long for the common case of at most 19 significant digits
  * (leading zeros, as in 0.000123, do not count), 8 at a time; the rest goes
  * to pf_scan_long. */
-static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
+__attribute__((always_inline)) static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
 {
     const char *p = s, *end = s + n;
     uint64_t w = 0, v;
