@@ -10,11 +10,15 @@
 #       The table bench/csv_vs_duckdb.sh prints: rows/s of DuckDB's sort key,
 #       DuckDB's read_csv alone and ordo (default threads and one thread),
 #       one group of bars per file.
+#   bench/plot.sh csv-cpu OUT.png [TITLE] < CSV_VS_DUCKDB_OUTPUT
+#       The same script's CPU-time lines: rows per CPU second of DuckDB's
+#       sort key and of ordo --threads 1 (the steadier figure on a shared
+#       machine).
 #   bench/plot.sh all [ORDO_BINARY] [MAX_ROWS] [CSV_VS_DUCKDB_OUTPUT]
 #       Runs the sweeps (64 ... MAX_ROWS rows, default 10000000; ORDO_BINARY
 #       defaults to build/ordo, a Release build) for the schemas below in the
 #       lexkey and ordered formats and charts them into bench/plots/, series
-#       kept beside as .jsonl; with the third argument also the CSV chart.
+#       kept beside as .jsonl; with the third argument also the CSV charts.
 #
 # The numbers are whatever the run measured on whatever else the machine was
 # doing; the charts say where each implementation stands against memcpy in
@@ -96,7 +100,7 @@ GP
 }
 
 plot_csv() { # OUT TITLE, csv_vs_duckdb.sh output on stdin
-    local out=$1 title=${2:-"CSV to keys: ordo encode against DuckDB create_sort_key (rows/s)"} data
+    local out=$1 title=${2:-"CSV to keys: ordo encode against DuckDB create_sort_key (rows/s, wall time)"} data
     data=$(mktemp /tmp/ordo-plot.XXXXXX)
     awk '
     /^schema +rows +file MB/ { on = 1; next }
@@ -112,14 +116,43 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set ylabel "rows/s"
-set format y "%.0s%c"
+set format y "%.1s%c"
 set grid ytics lc rgb "#dddddd"
-set key outside right top
+set key outside bottom center horizontal
 set yrange [0:*]
 plot "$data" using 2:xtic(1) title "DuckDB create_sort_key (1 thread)" lc rgb "#d95f02", \
      "" using 3 title "DuckDB read_csv alone (1 thread)" lc rgb "#fdb462", \
      "" using 4 title "ordo encode (default threads)" lc rgb "#1b9e77", \
      "" using 5 title "ordo encode --threads 1" lc rgb "#7fc97f"
+GP
+    rm -f "$data"
+}
+
+plot_csv_cpu() { # OUT TITLE, csv_vs_duckdb.sh output on stdin: its CPU-time lines
+    local out=$1 title=${2:-"CSV to keys, one thread each, by CPU time (rows per CPU second)"} data
+    data=$(mktemp /tmp/ordo-plot.XXXXXX)
+    awk '
+    /^cpu / { # the two numbers just before "rows/s)"
+        n = 0
+        for (i = 2; i <= NF; i++) if ($i == "rows/s)") { v = $(i - 1); gsub(/\(/, "", v); r[++n] = v }
+        if (n == 2) { print $2, r[1], r[2]; got++ }
+    }
+    END { if (!got) { print "plot.sh: no CPU-time lines (cpu ...) on standard input" > "/dev/stderr"; exit 2 } }
+    ' >"$data"
+    gnuplot <<GP
+set terminal pngcairo size 900,520 noenhanced font "DejaVu Sans,10"
+set output "$out"
+set title "$title"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set ylabel "rows / CPU second"
+set format y "%.1s%c"
+set grid ytics lc rgb "#dddddd"
+set key outside bottom center horizontal
+set yrange [0:*]
+plot "$data" using 2:xtic(1) title "DuckDB create_sort_key (1 thread)" lc rgb "#d95f02", \
+     "" using 3 title "ordo encode --threads 1" lc rgb "#1b9e77"
 GP
     rm -f "$data"
 }
@@ -146,12 +179,14 @@ plot_all() {
     done
     if [ -n "$csv" ]; then
         plot_csv "$dir/csv-vs-duckdb.png" <"$csv"
+        plot_csv_cpu "$dir/csv-vs-duckdb-cpu.png" <"$csv"
     fi
 }
 
 case ${1:-} in
 sweep) [ $# -ge 2 ] || die "usage: plot.sh sweep OUT.png [TITLE] < SERIES.jsonl"; plot_sweep "$2" "${3:-}" ;;
 csv) [ $# -ge 2 ] || die "usage: plot.sh csv OUT.png [TITLE] < CSV_VS_DUCKDB_OUTPUT"; plot_csv "$2" "${3:-}" ;;
+csv-cpu) [ $# -ge 2 ] || die "usage: plot.sh csv-cpu OUT.png [TITLE] < CSV_VS_DUCKDB_OUTPUT"; plot_csv_cpu "$2" "${3:-}" ;;
 all) shift; plot_all "$@" ;;
 *) die "usage: plot.sh sweep|csv OUT.png [TITLE] < INPUT, or plot.sh all [ORDO] [MAX_ROWS] [CSV_OUTPUT]" ;;
 esac
