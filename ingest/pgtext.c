@@ -54,7 +54,7 @@ static uint64_t eight_digits(const char *s, int *ok)
  * n >= 8: one word read inside the text, the digits moved to its top so the
  * lanes below are leading zeros; *bad gets a nonzero bit for a non-digit.
  * No byte loop, so no branch on the length. */
-static uint64_t head_digits(const char *p, size_t h, const char *s, size_t n, uint64_t *bad)
+__attribute__((always_inline)) static inline uint64_t head_digits(const char *p, size_t h, const char *s, size_t n, uint64_t *bad)
 {
     const uint64_t ones = UINT64_C(0x0101010101010101);
     /* p, or the text's last 8 bytes with those before p shifted out: no
@@ -74,7 +74,7 @@ static uint64_t head_digits(const char *p, size_t h, const char *s, size_t n, ui
 
 /* Sign and magnitude of a decimal integer; NULL or a message. A non-digit
  * anywhere is reported before an overflow. */
-static const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
+__attribute__((always_inline)) static inline const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
 {
     if (n == 0)
         return "expected an integer";
