@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CSV to keys: `ordo encode --format ordered --output raw` end to end against
 # DuckDB's create_sort_key over read_csv (one DuckDB thread), on the same
-# generated file in the same run, for two schemas.
+# generated file in the same run, for two schemas, each with short and with
+# long numbers.
 #
 #   bench/csv_vs_duckdb.sh [--keep-dir] [ROWS] [ORDO_BINARY]
 #
@@ -17,7 +18,11 @@
 #   numeric  a bigint, b double precision, c integer
 #   mixed    name text, id bigint, active boolean, uid uuid,
 #            score double precision, city text
-# The rows are PostgreSQL COPY CSV (see bench/gen_csv.c), deterministic.
+# The rows are PostgreSQL COPY CSV (see bench/gen_csv.c), deterministic. Each
+# schema runs twice: on gen_csv's default file (short numbers: doubles of 1-15
+# significant digits) and on its --long file (bigints over all of int64,
+# doubles of 15-17 significant digits as PostgreSQL and Python's repr write
+# them); the second run's name ends in -long.
 #
 # Per schema: the CSV is generated and read once into the page cache; then,
 # untimed, ordo's keys of the first 100000 rows must sort the rows exactly as
@@ -32,6 +37,9 @@
 # DuckDB's times are the query's wall time inside one node process (start-up
 # and connection not counted); ordo's the process's wall time. The best of 3 of
 # each is reported. ordo/DuckDB is DuckDB's best sort-key time over ordo's.
+# The CPU seconds of DuckDB's sort-key query (its process, every thread) and
+# of ordo --threads 1 are measured too and compared last: on a shared machine
+# they are the steadier one-thread ratio.
 set -euo pipefail
 export LC_ALL=C
 
@@ -100,22 +108,34 @@ time_ordo() { # KIND FILE [ARGS...]: wall seconds of one run, output to /dev/nul
     elapsed "$t0" "$t1"
 }
 
+cpu_ordo() { # KIND FILE [ARGS...]: CPU seconds (user + system) of one run
+    local kind=$1 file=$2 TIMEFORMAT='%3U %3S' t
+    shift 2
+    t=$({ time "$ordo" encode --format ordered --schema "${ordo_schema[$kind]}" --output raw "$@" "$file" \
+        >/dev/null 2>/dev/null; } 2>&1) || die "ordo encode failed on $file"
+    awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.4f", a[1] + a[2] }'
+}
+
 nthreads=$(nproc)
 echo "rows: $rows  ordo: $ordo ($("$ordo" version | head -n 1), $("$ordo" version | sed -n 's/^implementation: //p'))"
 echo "node $(node --version), @duckdb/node-api $(node -p "require('$work/duckdb/node_modules/@duckdb/node-api/package.json').version")"
-declare -A res
+declare -A res cpu
 duck_version=
-for kind in numeric mixed; do
-    csv=$work/$kind.csv
+cases="numeric mixed numeric-long mixed-long"
+for case in $cases; do
+    kind=${case%-long}
+    gen_opts=()
+    [ "$kind" = "$case" ] || gen_opts=(--long)
+    csv=$work/$case.csv
     t0=$(now)
-    "$work/gen_csv" "$kind" "$rows" >"$csv"
+    "$work/gen_csv" "${gen_opts[@]}" "$kind" "$rows" >"$csv"
     t1=$(now)
     cat "$csv" >/dev/null # into the page cache before any timing
     bytes=$(stat -c %s "$csv")
     lines=$(wc -l <"$csv")
     [ "$lines" = "$rows" ] || die "$csv has $lines lines, not $rows"
     echo
-    echo "== $kind: ${sql_schema[$kind]}"
+    echo "== $case: ${sql_schema[$kind]}${gen_opts:+ (gen_csv ${gen_opts[*]})}"
     echo "csv: $bytes bytes, generated in $(elapsed "$t0" "$t1") s"
 
     # The same order as DuckDB's keys, on the first rows; every row's key.
@@ -131,7 +151,7 @@ for kind in numeric mixed; do
     [ "$count" = "$rows" ] || die "ordo wrote $count keys for $rows rows"
     echo "row check: ordo wrote $count keys"
 
-    sk=() rd=() od=() o1=()
+    sk=() rd=() od=() o1=() skc=() o1c=()
     for r in $(seq "$rounds"); do
         out=$(node "$mjs" time "$kind" "$csv") || die "the DuckDB run failed"
         [ "$(json "$out" sortkey_rows)" = "$rows" ] && [ "$(json "$out" read_rows)" = "$rows" ] ||
@@ -141,11 +161,15 @@ for kind in numeric mixed; do
         rd+=("$(json "$out" read_s)")
         od+=("$(time_ordo "$kind" "$csv")")
         o1+=("$(time_ordo "$kind" "$csv" --threads 1)")
+        skc+=("$(json "$out" sortkey_cpu_s)")
+        o1c+=("$(cpu_ordo "$kind" "$csv" --threads 1)")
         printf 'round %d: duckdb sort key %.3f s, duckdb read_csv %.3f s, ordo %.3f s, ordo t1 %.3f s\n' \
             "$r" "${sk[-1]}" "${rd[-1]}" "${od[-1]}" "${o1[-1]}"
+        printf 'round %d: CPU seconds: duckdb sort key %.3f, ordo t1 %.3f\n' "$r" "${skc[-1]}" "${o1c[-1]}"
     done
+    cpu[$case]="$(min "${skc[@]}") $(min "${o1c[@]}")"
     echo "DuckDB sort key bytes: $(json "$out" sortkey_bytes)"
-    res[$kind]="$bytes $(min "${sk[@]}") $(min "${rd[@]}") $(min "${od[@]}") $(min "${o1[@]}")"
+    res[$case]="$bytes $(min "${sk[@]}") $(min "${rd[@]}") $(min "${od[@]}") $(min "${o1[@]}")"
     [ $keep = 1 ] || rm -f "$csv"
 done
 
@@ -155,17 +179,26 @@ echo "machine: $nthreads CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/c
     "flags:$(for f in sse4_1 avx2 avx512f; do grep -qw "$f" /proc/cpuinfo && printf ' %s' "$f"; done);" \
     "$(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "DuckDB $duck_version (@duckdb/node-api, threads=1); ordo default --threads = $nthreads; best of $rounds; rows/s"
-printf '%-8s %10s %8s %14s %14s %14s %14s %10s %10s\n' schema rows "file MB" "duckdb sortkey" \
+printf '%-12s %10s %8s %14s %14s %14s %14s %10s %10s\n' schema rows "file MB" "duckdb sortkey" \
     "duckdb read" "ordo (t=$nthreads)" "ordo (t=1)" "ordo/duck" "t1/duck"
-for kind in numeric mixed; do
-    read -r bytes sk rd od o1 <<<"${res[$kind]}"
-    awk -v k="$kind" -v n="$rows" -v b="$bytes" -v sk="$sk" -v rd="$rd" -v od="$od" -v o1="$o1" 'BEGIN {
-        printf "%-8s %10d %8.1f %14.0f %14.0f %14.0f %14.0f %9.2fx %9.2fx\n",
+for case in $cases; do
+    read -r bytes sk rd od o1 <<<"${res[$case]}"
+    awk -v k="$case" -v n="$rows" -v b="$bytes" -v sk="$sk" -v rd="$rd" -v od="$od" -v o1="$o1" 'BEGIN {
+        printf "%-12s %10d %8.1f %14.0f %14.0f %14.0f %14.0f %9.2fx %9.2fx\n",
             k, n, b / 1e6, n / sk, n / rd, n / od, n / o1, sk / od, sk / o1 }'
 done
-for kind in numeric mixed; do
-    read -r _ sk _ od _ <<<"${res[$kind]}"
-    awk -v k="$kind" -v sk="$sk" -v od="$od" 'BEGIN {
+for case in $cases; do
+    read -r _ sk _ od _ <<<"${res[$case]}"
+    awk -v k="$case" -v sk="$sk" -v od="$od" 'BEGIN {
         printf "goal %s: ordo (default threads) at least 3x DuckDB'"'"'s sort key: %s (%.2fx)\n",
             k, (sk / od >= 3 ? "met" : "NOT met"), sk / od }'
+done
+# One thread each, by CPU time (user + system of the whole process, best of
+# the rounds): what the other workers of a shared machine disturb least.
+echo "CPU time, one thread each (DuckDB's node process over its sort-key query; ordo --threads 1, whole process):"
+for case in $cases; do
+    read -r skc o1c <<<"${cpu[$case]}"
+    awk -v k="$case" -v n="$rows" -v a="$skc" -v b="$o1c" 'BEGIN {
+        printf "cpu %-12s duckdb sortkey %7.3f s (%9.0f rows/s)  ordo t1 %7.3f s (%9.0f rows/s)  %5.2fx\n",
+            k, a, n / a, b, n / b, a / b }'
 done

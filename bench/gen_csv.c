@@ -3,7 +3,7 @@
  * needed ("" for a quote inside), an unquoted empty field for NULL, booleans
  * as t/f, no header.
  *
- *   gen_csv numeric|mixed ROWS [SEED] > FILE
+ *   gen_csv [--long] numeric|mixed ROWS [SEED] > FILE
  *
  * numeric: a bigint, b double precision, c integer
  * mixed:   name text, id bigint, active boolean, uid uuid,
@@ -17,6 +17,12 @@
  * exponent is below -4 or at least 15); name: 5-20 ASCII letters, 3% quoted
  * with a comma or a doubled quote inside; uuid: random version 4, lowercase;
  * city: one of 200 names (some with a space).
+ *
+ * --long: long numbers, as users' tables have them: bigint uniform over the
+ * whole int64 range (19 digits in 90% of the rows), double the double nearest
+ * 17 random significant digits, written in its shortest round-trip form (15-17
+ * significant digits, as PostgreSQL 12+ and Python's repr write it), with the
+ * same exponents as above; integer and the other columns as without it.
  *
  * Built by the script with the system C compiler; standalone, C11. */
 #include <inttypes.h>
@@ -85,6 +91,13 @@ static void put_bigint(void)
         put_i64((int64_t)rnd());
 }
 
+static void put_bigint_long(void)
+{
+    if (chance(10))
+        return;
+    put_i64((int64_t)rnd());
+}
+
 static void put_integer(void)
 {
     if (chance(10))
@@ -92,20 +105,14 @@ static void put_integer(void)
     put_i64((int32_t)(uint32_t)rnd());
 }
 
-/* d significant digits (the last one nonzero, so exactly d), decimal exponent
- * x: the value D[0].D[1..] * 10^x. With d <= 15 (DBL_DIG) this digit string
- * is the shortest round trip of the double it denotes, so this is PostgreSQL's
- * own output for that double. */
-static void put_double(void)
+/* d significant digits dg[0..d) (the last one nonzero, so exactly d),
+ * decimal exponent x: the value D[0].D[1..] * 10^x, written as PostgreSQL 12+
+ * writes a double (exponent form when x < -4 or x >= 15). */
+static void put_decimal(const char *dg, int d, int x, int neg)
 {
-    if (chance(10))
-        return;
-    char dg[16], t[400];
-    int d = 1 + (int)below(15), n = 0;
-    for (int i = 0; i < d; i++)
-        dg[i] = (char)('0' + (i == 0 || i == d - 1 ? 1 + below(9) : below(10)));
-    int x = chance(150) ? (int)below(601) - 300 : (int)below(14) - 4;
-    if (chance(500))
+    char t[400];
+    int n = 0;
+    if (neg)
         t[n++] = '-';
     if (x < -4 || x >= 15) {
         t[n++] = dg[0];
@@ -135,6 +142,68 @@ static void put_double(void)
         n += d - x - 1;
     }
     put(t, (size_t)n);
+}
+
+/* The decimal exponent of a double: mostly -4..9 (fixed notation), 15%
+ * anywhere in -300..300 (mostly exponent notation). */
+static int double_exponent(void) { return chance(150) ? (int)below(601) - 300 : (int)below(14) - 4; }
+
+/* With d <= 15 (DBL_DIG) significant digits the digit string is the shortest
+ * round trip of the double it denotes, so this is PostgreSQL's own output for
+ * that double. */
+static void put_double(void)
+{
+    if (chance(10))
+        return;
+    char dg[16];
+    int d = 1 + (int)below(15);
+    for (int i = 0; i < d; i++)
+        dg[i] = (char)('0' + (i == 0 || i == d - 1 ? 1 + below(9) : below(10)));
+    int x = double_exponent();
+    put_decimal(dg, d, x, chance(500));
+}
+
+/* --long: the double nearest 17 random significant digits, written in its
+ * shortest round-trip form (15-17 digits nearly always), as PostgreSQL 12+
+ * and Python's repr write it. */
+static void put_double_long(void)
+{
+    if (chance(10))
+        return;
+    char t[64], dg[20];
+    int n = 0;
+    t[n++] = (char)('1' + below(9));
+    t[n++] = '.';
+    for (int i = 0; i < 16; i++)
+        t[n++] = (char)('0' + below(10));
+    snprintf(t + n, sizeof t - (size_t)n, "e%d", double_exponent());
+    double v = strtod(t, NULL);
+    /* the fewest digits that read back as v: try 15, then fewer or more */
+    int p = 15;
+    snprintf(t, sizeof t, "%.*e", p - 1, v);
+    if (strtod(t, NULL) == v) {
+        while (p > 1) {
+            char u[64];
+            snprintf(u, sizeof u, "%.*e", p - 2, v);
+            if (strtod(u, NULL) != v)
+                break;
+            memcpy(t, u, sizeof u);
+            p--;
+        }
+    } else {
+        do
+            snprintf(t, sizeof t, "%.*e", p++, v);
+        while (strtod(t, NULL) != v);
+    }
+    /* t is D[.DDD]e[+-]XX with p significant digits */
+    int d = 0;
+    const char *c = t;
+    for (; *c != 'e'; c++)
+        if (*c != '.')
+            dg[d++] = *c;
+    while (d > 1 && dg[d - 1] == '0') /* (a shortest form ends in a nonzero digit) */
+        d--;
+    put_decimal(dg, d, atoi(c + 1), chance(500));
 }
 
 static void put_name(void)
@@ -227,8 +296,12 @@ static void put_city(void)
 
 int main(int argc, char **argv)
 {
+    int lng = argc > 1 && !strcmp(argv[1], "--long");
+    argc -= lng;
+    argv += lng;
     if (argc < 3 || argc > 4 || (strcmp(argv[1], "numeric") && strcmp(argv[1], "mixed"))) {
-        fprintf(stderr, "usage: gen_csv numeric|mixed ROWS [SEED]\n");
+        fprintf(stderr, "usage: gen_csv [--long] numeric|mixed ROWS [SEED]\n"
+                        "  --long: bigints over all of int64, doubles with 15-17 significant digits\n");
         return 2;
     }
     char *end;
@@ -239,23 +312,25 @@ int main(int argc, char **argv)
     }
     rng_state = argc == 4 ? strtoull(argv[3], NULL, 10) : 20261201u;
     int mixed = !strcmp(argv[1], "mixed");
+    void (*bigint)(void) = lng ? put_bigint_long : put_bigint;
+    void (*dbl)(void) = lng ? put_double_long : put_double;
     for (unsigned long long r = 0; r < rows; r++) {
         if (mixed) {
             put_name();
             putc1(',');
-            put_bigint();
+            bigint();
             putc1(',');
             put_bool();
             putc1(',');
             put_uuid();
             putc1(',');
-            put_double();
+            dbl();
             putc1(',');
             put_city();
         } else {
-            put_bigint();
+            bigint();
             putc1(',');
-            put_double();
+            dbl();
             putc1(',');
             put_integer();
         }

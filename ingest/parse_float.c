@@ -5,9 +5,11 @@
  *    multiply or divide is the answer.
  * 2. Eisel-Lemire: w * 5^q from a 64x128-bit product with the truncated table
  *    T(q) (pow5_table.h), whose error bounds say when the kept bits, the round
- *    bit and the sticky bit are certain. When they are not, or when digits
- *    after the 19th leave w * 10^q and (w + 1) * 10^q rounding apart, the
- *    text goes to strtod / strtof (both correctly rounded in glibc).
+ *    bit and the sticky bit are certain. When they are not, q is in
+ *    [-27, -1] and one exact long division decides (pf_exact_div): for up
+ *    to 19 significant digits there is no fallback. Only when digits after
+ *    the 19th leave w * 10^q and (w + 1) * 10^q rounding apart does the
+ *    text go to strtod / strtof (both correctly rounded in glibc).
  *
  * Error analysis (X is the exact w' * 5^q scaled by 2^-pf_pow5_exp(q), w' = w
  * shifted so that its top bit is bit 63; X is in [2^190, 2^192)):
@@ -21,9 +23,12 @@
  *   bits' weight: the kept bits are certain and, outside the exact range, X
  *   lies strictly between two multiples, so the sticky bit is 1.
  * - Otherwise the low product gives C = floor(P / 2^64), and X / 2^64 lies
- *   in [C, C + 2): the same holds unless all the dropped bits of C are ones,
- *   where we give up. Exact ties for q < 0 (possible down to q = -4 for
- *   double, -17 for float) always end there, just below a multiple. */
+ *   in [C, C + 2): the same holds unless all the dropped bits of C are ones.
+ *   Values exactly at a multiple (a double, or a tie between two) with
+ *   q < 0 always end there, just below it; they need 5^-q to divide w, so
+ *   q >= -27, where pf_exact_div decides. For every other q no w < 2^64
+ *   ends there (scripts/gen_pow5.py --no-fallback: the convergents of
+ *   T(q) / 2^137, and / 2^166 for float). */
 #include "parse_float.h"
 
 #include "pow5_table.h"
@@ -77,9 +82,50 @@ static inline int pf_is_digit(char c) { return (unsigned)(c - '0') < 10; }
 #define PF_D 53, -1022, 1023, -342, 308
 #define PF_F 24, -126, 127, -64, 38
 
+/* w * 10^q for q in [-27, -1], exactly: 5^-q < 2^63 divides w' * 2^64 by
+ * long division (w' = w shifted so that its top bit is bit 63), then the
+ * quotient's top mant + 1 bits round with the rest and the remainder as the
+ * sticky bit. This is where the truncated table cannot decide: values that
+ * are a double (float) or a tie between two, such as 0.5 or
+ * 4503599627370497.5. Always a normal number: 10^-27 <= value < 2^64.
+ * Rare, so a bit at a time; no __int128 needed. */
+static int64_t pf_exact_div(uint64_t w, int k, int mant, int emin)
+{
+    uint64_t d = 1;
+    for (int i = 0; i < k; i++)
+        d *= 5;
+    int lz = __builtin_clzll(w);
+    uint64_t wn = w << lz, qh = wn / d, r = wn % d, ql = 0; /* qh >= 1: wn >= 2^63 > d */
+    for (int i = 0; i < 64; i++) { /* r < d < 2^63: 2r does not overflow */
+        r <<= 1;
+        ql <<= 1;
+        if (r >= d) {
+            r -= d;
+            ql |= 1;
+        }
+    }
+    int hb = 127 - __builtin_clzll(qh); /* the quotient's top bit, 64..127 */
+    int s = hb - mant;                    /* bits below the round bit, >= 11 */
+    uint64_t n, low;
+    if (s >= 64) {
+        n = qh >> (s - 64);
+        low = (qh & ((UINT64_C(1) << (s - 64)) - 1)) | ql;
+    } else {
+        n = qh << (64 - s) | ql >> s;
+        low = ql & ((UINT64_C(1) << s) - 1);
+    }
+    int sticky = low || r;
+    uint64_t m = (n & 3) == 1 && !sticky ? n >> 1 : (n + 1) >> 1; /* a tie goes to even */
+    int e = hb - 64 - lz - k; /* the value's leading bit: Q * 2^(-64 - lz - k) */
+    return ((int64_t)(e - emin) << (mant - 1)) + (int64_t)m;
+}
+
 /* w * 10^q to nearest-even: the IEEE bits without the sign (0 when it
  * underflows, infinity's bits when it overflows), or -1 when the truncated
- * table leaves it undecided. w != 0. */
+ * table leaves it undecided. w != 0. Never -1 for w < 2^64 (so for up to
+ * 19 significant digits): exactly divided where 5^-q < 2^63 (pf_exact_div),
+ * and elsewhere the undecided products cannot occur (proof and check:
+ * python3 scripts/gen_pow5.py --no-fallback). */
 static inline int64_t pf_eisel_lemire(uint64_t w, int64_t q, int mant, int emin, int emax, int qmin,
                                       int qmax)
 {
@@ -101,7 +147,7 @@ static inline int64_t pf_eisel_lemire(uint64_t w, int64_t q, int mant, int emin,
         a.lo += b.hi;
         a.hi += a.lo < b.hi;
         if (!exact && (a.hi & mask) == mask && a.lo == UINT64_MAX)
-            return -1;
+            return q < 0 && q >= -27 ? pf_exact_div(w, (int)-q, mant, emin) : -1;
     }
     /* a >= 2^126: its top bit is 127 or 126. e is the exponent of the
      * value's leading bit: a's top bit (64 + 126 + up in X) scaled back. */
@@ -203,6 +249,14 @@ static int pf_scan_long(const char *s, size_t n, pf_decimal *d)
 static const uint64_t pf_pow10_u64[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
                                         100000000};
 
+/* pf_room[k] = 10^(19 - k): w < pf_room[k] has at most 19 - k significant
+ * digits, so k more keep it within 19 (and w * 10^k + v below 10^19). */
+static const uint64_t pf_room[] = {UINT64_C(10000000000000000000), UINT64_C(1000000000000000000),
+                                   UINT64_C(100000000000000000),   UINT64_C(10000000000000000),
+                                   UINT64_C(1000000000000000),     UINT64_C(100000000000000),
+                                   UINT64_C(10000000000000),       UINT64_C(1000000000000),
+                                   UINT64_C(100000000000)};
+
 /* The run of digits at p (p <= end), up to 8 of them: returns how many and
  * writes their value. With 8 bytes to read inside [s, end), the digits are
  * found and converted as one little-endian word (SWAR): each step below
@@ -211,15 +265,15 @@ static const uint64_t pf_pow10_u64[] = {1, 10, 100, 1000, 10000, 100000, 1000000
 static inline int pf_digits8(const char *p, const char *s, const char *end, uint64_t *val)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (end - s >= 8 && p < end) {
+    if (end - s >= 8) {
         const uint64_t ones = UINT64_C(0x0101010101010101);
+        /* 8 bytes at p, or the text's last 8 with those before p shifted
+         * out (zeros in; all of them at the end): no branch on the length */
+        const char *at = end - p >= 8 ? p : end - 8;
+        unsigned sh = 4 * (unsigned)(p - at); /* twice: p - at may be 8 */
         uint64_t x;
-        if (end - p >= 8) {
-            memcpy(&x, p, 8);
-        } else { /* the text's last 8 bytes; the ones before p shifted out, zeros in */
-            memcpy(&x, end - 8, 8);
-            x >>= 8 * (8 - (end - p));
-        }
+        memcpy(&x, at, 8);
+        x = x >> sh >> sh;
         /* A lane is a digit when its high nibble is 3 and adding 6 to it
          * leaves it at 3. A carry out of a lane only disturbs later lanes,
          * after a non-digit. */
@@ -249,19 +303,21 @@ static inline int pf_digits8(const char *p, const char *s, const char *end, uint
     return k;
 }
 
-/* pf_scan_long for the common case of at most 19 digits (leading zeros
- * included), 8 at a time; the rest goes to pf_scan_long. */
-static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
+/* pf_scan_long for the common case of at most 19 significant digits
+ * (leading zeros, as in 0.000123, do not count), 8 at a time; the rest goes
+ * to pf_scan_long. */
+__attribute__((always_inline)) static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
 {
     const char *p = s, *end = s + n;
     uint64_t w = 0, v;
     int nd = 0, nfrac = 0, k;
-    d->neg = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        d->neg = *p++ == '-';
+    if (p == end)
+        return 0;
+    d->neg = *p == '-'; /* no branch on the sign */
+    p += *p == '-' || *p == '+';
     do {
         k = pf_digits8(p, s, end, &v);
-        if (nd + k > 19)
+        if (w >= pf_room[k])
             return pf_scan_long(s, n, d);
         w = w * pf_pow10_u64[k] + v;
         nd += k;
@@ -271,7 +327,7 @@ static inline int pf_scan(const char *s, size_t n, pf_decimal *d)
         p++;
         do {
             k = pf_digits8(p, s, end, &v);
-            if (nd + k > 19)
+            if (w >= pf_room[k])
                 return pf_scan_long(s, n, d);
             w = w * pf_pow10_u64[k] + v;
             nd += k;
@@ -357,11 +413,18 @@ static const double pf_pow10_double[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6
 static const float pf_pow10_float[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
                                        1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
 
-/* The rare undecided cases: strtod / strtof on the compact copy, in their
- * own frames so that the hot functions do not carry the buffer. */
+/* Tests count the fallbacks through this hook. */
+#ifndef PF_FALLBACK_HOOK
+#define PF_FALLBACK_HOOK() ((void)0)
+#endif
+
+/* More than 19 significant digits that the first 19 (and the next value up)
+ * do not decide: strtod / strtof on the compact copy, in their own frames
+ * so that the hot functions do not carry the buffer. */
 __attribute__((noinline)) static ordo__pf_status pf_fallback_double(const char *s, size_t n, double *out)
 {
     char buf[PF_FALLBACK_DIGITS + 32];
+    PF_FALLBACK_HOOK();
     pf_compact(s, n, buf);
     double v = strtod(buf, NULL);
     *out = v;
@@ -371,6 +434,7 @@ __attribute__((noinline)) static ordo__pf_status pf_fallback_double(const char *
 __attribute__((noinline)) static ordo__pf_status pf_fallback_float(const char *s, size_t n, float *out)
 {
     char buf[PF_FALLBACK_DIGITS + 32];
+    PF_FALLBACK_HOOK();
     pf_compact(s, n, buf);
     float v = strtof(buf, NULL);
     *out = v;

@@ -1,8 +1,10 @@
 /* Exact decimal-to-binary conversion for the CSV path: the correctly rounded
  * (round-to-nearest-even) double or float of a decimal literal, bit for bit
  * what glibc's strtod / strtof give, without their NUL-terminated copy.
- * Clinger's fast path, then Eisel-Lemire on a 128-bit power-of-five table;
- * the rare cases neither can decide go to strtod / strtof. */
+ * Clinger's fast path, then Eisel-Lemire on a 128-bit power-of-five table
+ * (with one exact division where it cannot decide): no fallback for up to
+ * 19 significant digits; beyond, the rare texts the first 19 digits do not
+ * decide go to strtod / strtof. */
 #ifndef ORDO_INGEST_PARSE_FLOAT_H
 #define ORDO_INGEST_PARSE_FLOAT_H
 

@@ -49,20 +49,63 @@ static uint64_t eight_digits(const char *s, int *ok)
     return d;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The h < 8 digits at p as their value, with s[0, n) the whole text and
+ * n >= 8: one word read inside the text, the digits moved to its top so the
+ * lanes below are leading zeros; *bad gets a nonzero bit for a non-digit.
+ * No byte loop, so no branch on the length. */
+__attribute__((always_inline)) static inline uint64_t head_digits(const char *p, size_t h, const char *s, size_t n, uint64_t *bad)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    /* p, or the text's last 8 bytes with those before p shifted out: no
+     * branch on the length */
+    const char *at = (size_t)(s + n - p) >= 8 ? p : s + n - 8;
+    uint64_t x;
+    memcpy(&x, at, 8);
+    x >>= 8 * (size_t)(p - at);
+    uint64_t keep = (UINT64_C(1) << (8 * h)) - 1; /* the h low lanes */
+    *bad |= (((x & 0xf0 * ones) ^ 0x30 * ones) | (((x + 0x06 * ones) & 0xf0 * ones) ^ 0x30 * ones)) & keep;
+    uint64_t v = (x - 0x30 * ones) << (8 * (7 - h)) << 8; /* h = 0: every lane out */
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000ffff0000ffff);
+    return (v * 10000 + (v >> 32)) & UINT64_C(0xffffffff);
+}
+#endif
+
 /* Sign and magnitude of a decimal integer; NULL or a message. A non-digit
  * anywhere is reported before an overflow. */
-static const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
+__attribute__((always_inline)) static inline const char *decimal(const char *s, size_t n, int *neg, uint64_t *mag)
 {
-    size_t i = 0;
-    *neg = 0;
-    if (i < n && (s[i] == '-' || s[i] == '+'))
-        *neg = s[i++] == '-';
+    if (n == 0)
+        return "expected an integer";
+    /* the sign without a branch: half the numbers of a column may have one */
+    size_t i = s[0] == '-' || s[0] == '+';
+    *neg = s[0] == '-';
     if (i == n)
         return "expected an integer";
     while (n - i > 1 && s[i] == '0')
         i++; /* leading zeros count for nothing */
     uint64_t m = 0;
     int over = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Up to 19 digits in a text of 8 bytes or more: the first (count mod 8)
+     * digits, then whole words of 8; no overflow possible. */
+    if (n >= 8 && n - i <= 19) {
+        size_t h = (n - i) & 7;
+        uint64_t bad = 0;
+        m = head_digits(s + i, h, s, n, &bad);
+        for (i += h; i < n; i += 8) {
+            int ok;
+            uint64_t v = eight_digits(s + i, &ok);
+            bad |= !ok;
+            m = m * 100000000 + v;
+        }
+        if (bad)
+            return "expected an integer";
+        *mag = m;
+        return NULL;
+    }
+#endif
     /* Up to 19 digits cannot overflow; beyond that, checked steps. */
     size_t fast = n - i > 19 ? i + 19 : n;
     for (; i + 8 <= fast; i += 8) {
@@ -94,9 +137,12 @@ const char *ordo__pg_parse_int(const char *s, size_t n, int64_t min, int64_t max
     const char *e = decimal(s, n, &neg, &m);
     if (e)
         return e;
-    if (neg ? m > (uint64_t)(-(min + 1)) + 1 : m > (uint64_t)max)
+    /* selects by mask, not by branch, on the sign */
+    uint64_t mask = 0 - (uint64_t)neg;
+    uint64_t lim = ((uint64_t)max & ~mask) | (((uint64_t)(-(min + 1)) + 1) & mask);
+    if (m > lim)
         return "out of range";
-    *out = neg ? (int64_t)(0 - m) : (int64_t)m;
+    *out = (int64_t)((m ^ mask) - mask);
     return NULL;
 }
 

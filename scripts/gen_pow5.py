@@ -10,6 +10,7 @@ fixed-point formula that this script checks for every q.
 
     python3 scripts/gen_pow5.py > ingest/pow5_table.h
     python3 scripts/gen_pow5.py --check ingest/pow5_table.h   # exit 1 if stale
+    python3 scripts/gen_pow5.py --no-fallback   # the proof below, run; exit 1 if it fails
 
 tests/test_parse_float.c checks the committed table independently (bignums).
 """
@@ -81,7 +82,50 @@ def render():
     return "\n".join(out)
 
 
+def convergent_denominators(num, den):
+    """Denominators of the convergents of num / den (continued fraction)."""
+    q0, q1 = 1, 0  # q_{-2}, q_{-1}
+    while den:
+        a, r = divmod(num, den)
+        q0, q1 = q1, a * q1 + q0
+        yield q1
+        num, den = den, r
+
+
+def no_fallback():
+    """parse_float.c gives up on w * 10^q (w < 2^64, shifted to w' with its top
+    bit at 63) only when the top 64 + K bits of the 192-bit product w' * T(q)
+    after the 64 kept ones are all ones, K = 9 for double and 38 for float:
+    when (w' * T(q)) mod 2^M >= 2^M - 2^64 with M = 128 + K + ... = 137 (166).
+    Then 0 < p * 2^M - w' * T(q) <= 2^64 for p = ceil(w' * T(q) / 2^M), so
+    |T(q) / 2^M - p / w'| <= 2^64 / (2^M * w') < 1 / (2 * w'^2) as w' < 2^64:
+    by Legendre's theorem p / w' in lowest terms, p0 / w0, is a convergent of
+    T(q) / 2^M, and w0 meets the same bound (p0 * 2^M - w0 * T(q) is the
+    difference above divided by gcd(p, w')). So if no convergent denominator
+    w0 < 2^64 meets it, no w' does (Mushtak and Lemire's argument, "Fast
+    number parsing without fallback", applied to this table, which truncates
+    where theirs rounds up). Checked for every q the parser sends there:
+    outside [0, 55] (the table is exact) and [-27, -1] (parse_float.c divides
+    exactly: 5^-q < 2^63), within each format's range of q."""
+    ok = True
+    for name, m, qmin, qmax in (("double", 137, QMIN, QMAX), ("float", 166, -64, 38)):
+        for q in range(qmin, qmax + 1):
+            if 0 <= q <= 55 or -27 <= q <= -1:
+                continue
+            t = entry(q)
+            for w in convergent_denominators(t, 1 << m):
+                if w >= 1 << 64:
+                    break
+                if (t * w) % (1 << m) >= (1 << m) - (1 << 64):
+                    print("%s: q = %d, w' = %d needs the fallback" % (name, q, w))
+                    ok = False
+    print("no w < 2^64 needs the fallback" if ok else "the fallback is needed")
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1:] == ["--no-fallback"]:
+        return no_fallback()
     text = render()
     if len(sys.argv) == 3 and sys.argv[1] == "--check":
         with open(sys.argv[2]) as f:

@@ -236,12 +236,79 @@ static void primary_key_errors(void **state)
     assert_status(ordo_pk_encode("p", 1, "r", 1, NULL, 3, &len), ORDO_ERR_NULL_ARG);
 }
 
+/* Issue #18 item 6: the builder's short-copy fast path (payloads up to
+ * 16 bytes) and its hand-over to the checked path, at every string length
+ * 0..24 after 0-2 earlier parts, into every capacity around the need: the
+ * key is the parts joined by 00 or DST_TOO_SMALL with nothing written past
+ * the capacity, and the error sticks. */
+static void short_parts(void **state)
+{
+    (void)state;
+    static const char text[] = "abcdefghijklmnopqrstuvwxyz0123";
+    for (size_t before = 0; before < 3; before++) {
+        for (size_t n = 0; n <= 24; n++) {
+            size_t need = before * 3 + n; /* "pq" 00 ... "pq" 00 text */
+            for (size_t cap = need > 3 ? need - 3 : 0; cap <= need + 2; cap++) {
+                uint8_t buf[64], want[64];
+                memset(buf, 0xee, sizeof buf);
+                size_t w = 0;
+                ordo_lexkey b;
+                ordo_lexkey_init(&b, buf, cap, 0);
+                for (size_t k = 0; k < before; k++) {
+                    ordo_lexkey_string(&b, "pq", 2);
+                    if (w + (k > 0) + 2 <= cap) {
+                        if (k)
+                            want[w++] = 0;
+                        want[w++] = 'p';
+                        want[w++] = 'q';
+                    }
+                }
+                ordo_status got = ordo_lexkey_string(&b, text, n);
+                int fits = need <= cap;
+                if (fits) {
+                    if (before)
+                        want[w++] = 0;
+                    memcpy(want + w, text, n);
+                    w += n;
+                }
+                assert_status(got, fits ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL);
+                size_t len = 0;
+                assert_status(ordo_lexkey_finish(&b, &len), fits ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL);
+                if (fits) {
+                    assert_int_equal(len, need);
+                    assert_memory_equal(buf, want, need);
+                }
+                for (size_t i = cap; i < sizeof buf; i++)
+                    assert_int_equal(buf[i], 0xee); /* nothing past the capacity */
+                /* sticky: a later part that would fit reports the first error */
+                assert_status(ordo_lexkey_bool(&b, true), fits ? (cap > len + 1 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL)
+                                                                : ORDO_ERR_DST_TOO_SMALL);
+            }
+        }
+    }
+    /* the checks' order through the fast path's hand-over: sealed before a
+     * NULL payload, a NULL payload before the capacity */
+    uint8_t buf[8];
+    ordo_lexkey b;
+    ordo_lexkey_init(&b, buf, sizeof buf, 0);
+    assert_status(ordo_lexkey_string(&b, "a", 1), ORDO_OK);
+    assert_status(ordo_lexkey_last(&b), ORDO_OK);
+    assert_status(ordo_lexkey_string(&b, NULL, 100), ORDO_ERR_BAD_STATE);
+    ordo_lexkey_init(&b, buf, 2, 0);
+    assert_status(ordo_lexkey_string(&b, NULL, 100), ORDO_ERR_NULL_ARG);
+    ordo_lexkey_init(&b, buf, 2, 0);
+    assert_status(ordo_lexkey_string(&b, NULL, 0), ORDO_OK); /* an empty part may have no pointer */
+    assert_status(ordo_lexkey_string(&b, "x", 1), ORDO_OK);
+    assert_status(ordo_lexkey_string(&b, "", 0), ORDO_ERR_DST_TOO_SMALL); /* its separator */
+    assert_status(ordo_lexkey_string(NULL, "x", 1), ORDO_ERR_NULL_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(capacity_sweeps),   cmocka_unit_test(sticky_error),
         cmocka_unit_test(builder_misuse),    cmocka_unit_test(helper_capacities),
-        cmocka_unit_test(primary_key_errors),
+        cmocka_unit_test(primary_key_errors), cmocka_unit_test(short_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,12 @@
 #include <math.h>
 #include <strings.h>
 
-/* The same parser with the portable multiply instead of __int128. */
+/* Texts the portable copy below sent to strtod / strtof. */
+static unsigned long g_fallbacks;
+
+/* The same parser with the portable multiply instead of __int128, its
+ * fallbacks counted. */
+#define PF_FALLBACK_HOOK() (g_fallbacks++)
 #define PF_NO_INT128
 #define ordo__pf_parse_double pf_parse_double_portable
 #define ordo__pf_parse_float pf_parse_float_portable
@@ -56,6 +61,25 @@ static const char *status_name(ordo__pf_status s)
     return names[s];
 }
 
+/* Digits from the first nonzero one to the last nonzero one, before any
+ * exponent: the parser's fast path takes at most 19 of them. */
+static size_t significant_digits(const char *s, size_t n)
+{
+    size_t first = n, last = 0;
+    for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++)
+        if (s[i] >= '1' && s[i] <= '9') {
+            if (first == n)
+                first = i;
+            last = i;
+        }
+    if (first == n)
+        return 0;
+    size_t k = 0;
+    for (size_t i = first; i <= last; i++)
+        k += s[i] >= '0' && s[i] <= '9';
+    return k;
+}
+
 /* str is NUL-terminated, n = strlen(str). */
 static void check_n(const char *str, size_t n)
 {
@@ -82,8 +106,11 @@ static void check_n(const char *str, size_t n)
 
     double d = -1, dp = -1;
     float f = -1, fp = -1;
+    unsigned long fallbacks = g_fallbacks;
     ordo__pf_status sd = ordo__pf_parse_double(buf, n, &d), sdp = pf_parse_double_portable(buf, n, &dp);
     ordo__pf_status sf = ordo__pf_parse_float(buf, n, &f), sfp = pf_parse_float_portable(buf, n, &fp);
+    if (g_fallbacks != fallbacks && significant_digits(str, n) <= 19)
+        fail_msg("\"%s\" (at most 19 significant digits) went to the fallback", str);
     ordo__pf_status wd = ref_status(rd, rd_range), wf = ref_status(rf, rf_range);
     if (sd != wd || memcmp(&d, &rd, sizeof d) != 0)
         fail_msg("double \"%s\": got %a (%s), strtod %a (%s); ORDO_TEST_SEED=0x%" PRIx64, str, d,
@@ -927,6 +954,109 @@ static void pg_random_syntax(void **state)
     }
 }
 
+/* The shortest digits that read back as d (1-17 of them), with their
+ * decimal exponent: "%.*e" at growing precision. */
+static int shortest(double d, char *dg, int *x)
+{
+    char t[64];
+    for (int p = 1;; p++) {
+        snprintf(t, sizeof t, "%.*e", p - 1, d);
+        if (strtod(t, NULL) == d || p == 17)
+            break;
+    }
+    int n = 0;
+    const char *c = t + (t[0] == '-');
+    for (; *c != 'e'; c++)
+        if (*c != '.')
+            dg[n++] = *c;
+    *x = atoi(c + 1);
+    return n;
+}
+
+/* dg[0, n) * 10^(x - n + 1) laid out in fixed notation (leading "0.000",
+ * trailing zeros) or, outside [lo, hi), as d.ddde[+-]XX: Python's repr
+ * (lo -4, hi 16) and PostgreSQL's float8out (lo -4, hi 15). */
+static void layout(char *s, const char *dg, int n, int x, int neg, int lo, int hi)
+{
+    size_t k = 0;
+    if (neg)
+        s[k++] = '-';
+    if (x < lo || x >= hi) {
+        s[k++] = dg[0];
+        if (n > 1) {
+            s[k++] = '.';
+            memcpy(s + k, dg + 1, (size_t)n - 1);
+            k += (size_t)n - 1;
+        }
+        snprintf(s + k, 16, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+        return;
+    }
+    if (x < 0) {
+        s[k++] = '0';
+        s[k++] = '.';
+        for (int i = 0; i < -x - 1; i++)
+            s[k++] = '0';
+        memcpy(s + k, dg, (size_t)n);
+        k += (size_t)n;
+    } else if (x >= n - 1) {
+        memcpy(s + k, dg, (size_t)n);
+        k += (size_t)n;
+        for (int i = 0; i < x - (n - 1); i++)
+            s[k++] = '0';
+    } else {
+        memcpy(s + k, dg, (size_t)x + 1);
+        k += (size_t)x + 1;
+        s[k++] = '.';
+        memcpy(s + k, dg + x + 1, (size_t)(n - x - 1));
+        k += (size_t)(n - x - 1);
+    }
+    s[k] = 0;
+}
+
+/* Issue #18: long numbers as users' files hold them: doubles with 15-17
+ * significant digits in their shortest round-trip form, laid out as
+ * Python's repr and PostgreSQL write them (0.000ddd... has more than 19
+ * digits but at most 19 significant ones), and %.17g; 19 and 20
+ * significant digits around the 19-digit limit, with leading zeros. */
+static void long_numbers(void **state)
+{
+    (void)state;
+    uint64_t r = stream(18);
+    char s[400], dg[24];
+    unsigned long start = g_checked;
+    for (int iter = 0; iter < 100000; iter++) { /* ~600 000 texts: cheap enough under qemu too */
+        double d;
+        if (iter % 2) { /* 17 random digits near a typical exponent */
+            char t[96];
+            snprintf(t, sizeof t, "%d.%08llu%08llue%d", 1 + (int)below(&r, 9),
+                     (unsigned long long)below(&r, 100000000), (unsigned long long)below(&r, 100000000),
+                     (int)below(&r, 24) - 8);
+            d = strtod(t, NULL);
+        } else {
+            d = rand_double(&r);
+        }
+        if (!isfinite(d) || d == 0)
+            continue;
+        int neg = (int)below(&r, 2), x, n = shortest(d, dg, &x);
+        layout(s, dg, n, x, neg, -4, 16);
+        check(s);
+        layout(s, dg, n, x, neg, -4, 15);
+        check(s);
+        layout(s, dg, n, x, neg, -30, 30); /* long fixed forms: many leading or trailing zeros */
+        check(s);
+        snprintf(s, sizeof s, "%.17g", neg ? -d : d);
+        check(s);
+        /* 19 and 20 significant digits, some after leading zeros */
+        for (int m = 19; m <= 20; m++) {
+            for (int i = 0; i < m; i++)
+                dg[i] = (char)('0' + (i == 0 ? 1 + below(&r, 9) : below(&r, 10)));
+            layout(s, dg, m, (int)below(&r, 60) - 30, neg, -30, 30);
+            check(s);
+        }
+    }
+    print_message("long_numbers: %lu literals\n", g_checked - start);
+}
+
 int main(void)
 {
     g_seed = t_seed();
@@ -936,6 +1066,7 @@ int main(void)
         cmocka_unit_test(printed),      cmocka_unit_test(midpoints),
         cmocka_unit_test(short_ties),   cmocka_unit_test(pg_errors),
         cmocka_unit_test(pg_random_syntax), cmocka_unit_test(pg_long_literals),
+        cmocka_unit_test(long_numbers),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     printf("# %lu literals compared with strtod and strtof\n", g_checked);

@@ -114,12 +114,87 @@ static void long_leading_zeros(void **state)
     }
 }
 
+/* Compares ordo__pg_parse_int with the model on s[0, n) for every width. */
+static void same_as_model(const char *s, size_t n)
+{
+    static const struct {
+        int64_t min, max;
+    } widths[] = {{INT16_MIN, INT16_MAX}, {INT32_MIN, INT32_MAX}, {INT64_MIN, INT64_MAX}};
+    for (size_t w = 0; w < 3; w++) {
+        int64_t got = 0, want = 0;
+        const char *e = ordo__pg_parse_int(s, n, widths[w].min, widths[w].max, &got);
+        const char *me = model(s, n, widths[w].min, widths[w].max, &want);
+        if ((e == NULL) != (me == NULL) || (e && strcmp(e, me)) || (!e && got != want))
+            fail_msg("'%.*s' (width %zu): %s %lld, model %s %lld", (int)n, s, w, e ? e : "ok",
+                     (long long)got, me ? me : "ok", (long long)want);
+    }
+}
+
+/* Issue #18: long integers as users' tables hold them (the word-at-a-time
+ * path for 8-19 digits): random int64 of every digit count, with a sign or
+ * leading zeros; INT64 min and max and one beyond; each with one byte
+ * replaced by a non-digit at every position. */
+static void long_numbers(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x18;
+    char s[64];
+    static const char *const edges_text[] = {
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+        "+9223372036854775807", "09223372036854775807", "-09223372036854775808", "9999999999999999999",
+        "-9999999999999999999", "1000000000000000000", "2147483647", "-2147483648", "2147483648",
+        "-2147483649", "12345678", "-1234567", "+1234567", "00000000", "-0000000", "99999999"};
+    for (size_t k = 0; k < sizeof edges_text / sizeof edges_text[0]; k++) {
+        size_t n = strlen(edges_text[k]);
+        memcpy(s, edges_text[k], n + 1);
+        same_as_model(s, n);
+        for (size_t at = 0; at < n; at++) {
+            char keep = s[at];
+            for (const char *bad = "/:a -.\x80"; *bad; bad++) {
+                s[at] = *bad;
+                same_as_model(s, n);
+            }
+            s[at] = keep;
+        }
+    }
+    int64_t v = 0;
+    assert_null(ordo__pg_parse_int("-9223372036854775808", 20, INT64_MIN, INT64_MAX, &v));
+    assert_true(v == INT64_MIN);
+    assert_null(ordo__pg_parse_int("9223372036854775807", 19, INT64_MIN, INT64_MAX, &v));
+    assert_true(v == INT64_MAX);
+    assert_string_equal(ordo__pg_parse_int("-9223372036854775809", 20, INT64_MIN, INT64_MAX, &v),
+                        "out of range");
+    for (long t = 0; t < 1000000; t++) {
+        uint64_t r = t_rand(&seed);
+        int digits = 1 + (int)(t_rand(&seed) % 19);
+        uint64_t m = r;
+        if (digits < 19) {
+            uint64_t p = 1;
+            for (int i = 0; i < digits; i++)
+                p *= 10;
+            m = r % p;
+        }
+        int shape = (int)(t_rand(&seed) % 8);
+        size_t n = (size_t)snprintf(s, sizeof s, "%s%s%llu", shape == 1 ? "-" : shape == 2 ? "+" : "",
+                                    shape == 3 ? "000" : "", (unsigned long long)m);
+        if (shape == 4) /* the whole int64 range, signed */
+            n = (size_t)snprintf(s, sizeof s, "%lld", (long long)r);
+        same_as_model(s, n);
+        if (t % 4 == 0) {
+            size_t at = (size_t)(t_rand(&seed) % n);
+            s[at] = "/:a x"[t_rand(&seed) % 5];
+            same_as_model(s, n);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_strings),
         cmocka_unit_test(edges),
         cmocka_unit_test(long_leading_zeros),
+        cmocka_unit_test(long_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,10 @@ char **cli_positional(int argc);
  * parts it lacks); a static buffer. */
 const char *cli_where(const ordo_error *e);
 
+/* ordo bench --sweep (tools/cmd_bench_sweep.c): cmd_bench once per size,
+ * 64 rows to `rows` in steps of 4x, --batch capped at `batch` (0: none). */
+int cli_bench_sweep(int argc, char **argv, size_t rows, size_t batch);
+
 int cmd_encode(int argc, char **argv);
 int cmd_pk(int argc, char **argv);
 int cmd_range(int argc, char **argv);

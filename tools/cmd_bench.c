@@ -153,7 +153,7 @@ int cmd_bench(int argc, char **argv)
 {
     const char *format = "lexkey", *schema_text = NULL, *impls = NULL;
     size_t rows = 0, batch = 0;
-    int json = 0;
+    int json = 0, sweep = 0;
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
         {"--schema", OPT_STRING, &schema_text, NULL},
@@ -161,12 +161,15 @@ int cmd_bench(int argc, char **argv)
         {"--batch", OPT_CALL, &batch, parse_count},
         {"--impl", OPT_STRING, &impls, NULL},
         {"--json", OPT_FLAG, &json, NULL},
+        {"--sweep", OPT_FLAG, &sweep, NULL},
     };
     const opt_spec spec = {"bench", NULL, "unknown argument", OPT_POS_NONE, OPT_EQUALS, opts,
                            sizeof opts / sizeof opts[0]};
     cli_options(&spec, argc, argv, NULL);
     if (!schema_text || !rows)
         cli_fail("bench: needs --schema SCHEMA and --rows N");
+    if (sweep)
+        return cli_bench_sweep(argc, argv, rows, batch);
     ordo_format fmt = ordo_format_from_name(format);
     if (!fmt)
         cli_fail("bench: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered, packed)",

@@ -26,6 +26,8 @@ static const char usage[] =
     "      KEY is hex or its JSON form (\"0a1b\", null)\n"
     "  bench --schema SCHEMA --rows N [--format F] [--batch B] [--impl LIST] [--json]\n"
     "                                      encode N generated rows with each implementation\n"
+    "  bench ... --sweep                   the same at 64, 256, 1024, ... rows up to N, one run each\n"
+    "                                      (with --json one line each: the series bench/plot.sh charts)\n"
     "  load --db DIR --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
     "       [--format ordered|packed|lexkey|lexkey-legacy] [--tag N] [--memory SIZE]\n"
     "       [--on-duplicate error|first|last] [--header] [--rejects FILE] [--quiet]\n"
