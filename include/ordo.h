@@ -725,6 +725,8 @@ ORDO_API ordo_status ordo_csv_index_impl(const char *impl, const uint8_t *p, siz
 #define ORDO_CPU_SSE41 1u
 #define ORDO_CPU_AVX2 2u
 #define ORDO_CPU_NEON 4u
+/* AVX-512 F, BW, VL and VBMI, with the OS saving the opmask and ZMM state. */
+#define ORDO_CPU_AVX512 8u
 ORDO_API unsigned ordo_cpu_features(void);
 
 /* The kernel implementation in use ("scalar", "portable", "sse41", "avx2",

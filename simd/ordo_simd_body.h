@@ -19,6 +19,12 @@
  *   v_scatter64(dst, stride, v)                       8-byte lane k to dst + k*stride
  *   ORDO_KERNELS_NAME                                 the table's symbol
  *   ORDO_KERNELS_LABEL                                its name string
+ * and may define:
+ *   V_OWN_FLOAT_RULES      lex_f64, lex_f32, ord_f64, ord_f32 of its own (mask
+ *                          registers); then v_f*_lt0/nan/eq0 and v_select are unused
+ *   V_PUT_PLAN             a byte-permute placement: v_plan, v_plan_init(pl, stride, w)
+ *                          (0: not worth it for this stride) and v_put_plan(pl, dst, v),
+ *                          which also reverses each w-byte lane (the big-endian swap)
  */
 #ifndef ORDO_SIMD_BODY_H
 #define ORDO_SIMD_BODY_H
@@ -59,6 +65,7 @@ static inline void v_put(uint8_t *dst, size_t stride, V v, size_t w)
     }
 }
 
+#ifndef V_OWN_FLOAT_RULES
 /* The LexKey float rule on lanes of bits: NaN -> fixed word; x < 0 -> NOT;
  * else (-0.0 included) XOR sign. x < 0 lanes XOR all ones = sign | mask. */
 static inline V lex_f64(V bits)
@@ -88,10 +95,29 @@ static inline V ord_f32(V bits)
     V r = v_xor(b, v_or(v_set1_32(ORDO_SIGN32), v_f32_lt0(b)));
     return v_select(v_f32_nan(bits), v_set1_32(~UINT32_C(0)), r);
 }
+#endif
 
 static inline V sign64(V v) { return v_xor(v, v_set1_64(ORDO_SIGN64)); }
 static inline V ident(V v) { return v; }
 
+#ifdef V_PUT_PLAN
+/* The permutation places the lanes and swaps their bytes (every op wider
+ * than a byte swaps), so SWAP is left to the fallback. */
+#define KERNEL(NAME, OP, LANES, W, LOAD, XFORM, SWAP)                                     \
+    static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride)              \
+    {                                                                                     \
+        const uint8_t *s = (const uint8_t *)src;                                          \
+        size_t i = 0;                                                                     \
+        v_plan pl;                                                                        \
+        if (n >= (LANES) && v_plan_init(&pl, stride, W))                                  \
+            for (; i + (LANES) <= n; i += (LANES))                                        \
+                v_put_plan(&pl, dst + i * stride, XFORM(LOAD));                           \
+        else                                                                              \
+            for (; i + (LANES) <= n; i += (LANES))                                        \
+                v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                    \
+        ordo_op_tail(OP, src, i, n, dst, stride);                                         \
+    }
+#else
 #define KERNEL(NAME, OP, LANES, W, LOAD, XFORM, SWAP)                                     \
     static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride)              \
     {                                                                                     \
@@ -101,6 +127,7 @@ static inline V ident(V v) { return v; }
             v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                        \
         ordo_op_tail(OP, src, i, n, dst, stride);                                         \
     }
+#endif
 
 /* Canonical widths: 8-byte payloads. */
 KERNEL(k_i64, ORDO_OP_I64, L64, 8, v_loadu(s + 8 * i), sign64, v_bswap64)

@@ -243,6 +243,7 @@ static inline uint32_t *ordo_csv_block(uint64_t q, uint64_t sep, uint32_t base, 
 extern const ordo_kernels ordo_kernels_portable;
 extern const ordo_kernels ordo_kernels_sse41;
 extern const ordo_kernels ordo_kernels_avx2;
+extern const ordo_kernels ordo_kernels_avx512;
 extern const ordo_kernels ordo_kernels_neon;
 #ifdef ORDO_ALLOW_EMULATED_KERNELS
 extern const ordo_kernels ordo_kernels_neon_emulated;
