@@ -743,6 +743,30 @@ static void ordered_kernels(void **state)
                 free_ordered(&c[k]);
         }
     clean_text = 0;
+    /* fixed strides (tiles written like LexKey's): columns entirely NULL
+     * and nil among the others, every order, keys shorter and longer than
+     * the presence pattern (64 bytes), one tile and several */
+    static const ordo_type fixed_types[] = {ORDO_TYPE_INT64, ORDO_TYPE_FLOAT64, ORDO_TYPE_INT32,
+                                            ORDO_TYPE_BOOL,  ORDO_TYPE_UUID,    ORDO_TYPE_NIL,
+                                            ORDO_TYPE_FLOAT32, ORDO_TYPE_INT16};
+    for (int round = 0; round < 8; round++) {
+        ocol cs[12];
+        ordo_column cc[12];
+        size_t ncols = round < 4 ? 3 : 12, n = round % 2 ? 300 : 40, total, stride = 0;
+        for (size_t c = 0; c < ncols; c++) {
+            make_ordered(&cs[c], fixed_types[(c + (size_t)round) % 8], n, c % 3, 0,
+                         (int)((c + (size_t)round) % 4), &seed);
+            if (c % 4 == 1 && round % 4 >= 2) /* all NULL */
+                memset(cs[c].validity, 0, (n + c % 3) / 8 + 1);
+            cc[c] = cs[c].c;
+        }
+        assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, cc, ncols, n, &total, &stride, NULL),
+                      ORDO_OK);
+        assert_true(stride > 0);
+        check_ordered(cs, ncols, n);
+        for (size_t c = 0; c < ncols; c++)
+            free_ordered(&cs[c]);
+    }
     /* rows of many columns: fixed strides, and cursors after strings */
     for (int round = 0; round < 40; round++) {
         ocol cs[12];
