@@ -67,6 +67,7 @@ static inline V v_set1_16(uint16_t x) { return simde_mm512_set1_epi16((int16_t)x
 static inline V v_set1_8(uint8_t x) { return simde_mm512_set1_epi8((char)x); }
 static inline V v_add8(V a, V b) { return simde_mm512_add_epi8(a, b); }
 static inline V v_permute8(V idx, V v) { return simde_mm512_permutexvar_epi8(idx, v); }
+static inline V v_permute8x2(V a, V idx, V b) { return simde_mm512_permutex2var_epi8(a, idx, b); }
 static inline void v_store_masked(uint8_t *p, vmask m, V v)
 {
     _mm512_mask_storeu_epi8((void *)p, (__mmask64)m, v);
@@ -123,6 +124,7 @@ static inline V v_set1_16(uint16_t x) { return simde_mm256_set1_epi16((int16_t)x
 static inline V v_set1_8(uint8_t x) { return simde_mm256_set1_epi8((int8_t)x); }
 static inline V v_add8(V a, V b) { return simde_mm256_add_epi8(a, b); }
 static inline V v_permute8(V idx, V v) { return simde_mm256_permutexvar_epi8(idx, v); }
+static inline V v_permute8x2(V a, V idx, V b) { return simde_mm256_permutex2var_epi8(a, idx, b); }
 static inline void v_store_masked(uint8_t *p, vmask m, V v)
 {
     _mm256_mask_storeu_epi8((void *)p, (__mmask32)m, v);
@@ -255,7 +257,7 @@ static const uint8_t plan_index[4][V_BYTES][V_BYTES] = {
 #define V_PUT_PLAN
 #endif
 typedef struct v_plan {
-    V idx, step;
+    V idx, step, pre; /* pre: the presence byte (ordered fields) */
     vmask mask, last_mask; /* the last group may have fewer lanes */
     size_t groups, group_bytes;
 } v_plan;
@@ -292,6 +294,73 @@ static inline void v_put_plan(const v_plan *pl, uint8_t *d, V v)
         d += pl->group_bytes;
     }
     v_store_masked(d, pl->last_mask, v_permute8(idx, v));
+}
+
+/* Ordered fields: lane k's presence byte at k*stride, its payload after
+ * it. Byte p of the index: V_BYTES (the second table: the presence byte)
+ * at a lane's start, the payload's reversed bytes after it, else FF; a
+ * group holds the lanes whose span (g-1)*stride + w + 1 fits. Adding g*w
+ * for the next group keeps a presence index in the second table (the
+ * payload bytes of one vector add up to less than V_BYTES). */
+#define PRE_G1(w, s) ((V_BYTES - (w)-1) / (s) + 1)
+#define PRE_G(w, s) (PRE_G1(w, s) < PLAN_LANES(w) ? PRE_G1(w, s) : PLAN_LANES(w))
+#define PRE_BYTE(w, s, p)                                                                   \
+    ((s) > (w) && (p) / (s) < PRE_G(w, s) && (p) % (s) <= (w)                              \
+         ? ((p) % (s) == 0 ? (uint8_t)V_BYTES : (uint8_t)((p) / (s) * (w) + (w) - (p) % (s))) \
+         : 0xff)
+#define QB4(w, s, p) PRE_BYTE(w, s, p), PRE_BYTE(w, s, p + 1), PRE_BYTE(w, s, p + 2), PRE_BYTE(w, s, p + 3)
+#define QB16(w, s, p) QB4(w, s, p), QB4(w, s, p + 4), QB4(w, s, p + 8), QB4(w, s, p + 12)
+#if V_BYTES == 64
+#  define PRE_ROW(w, s) {QB16(w, s, 0), QB16(w, s, 16), QB16(w, s, 32), QB16(w, s, 48)}
+#else
+#  define PRE_ROW(w, s) {QB16(w, s, 0), QB16(w, s, 16)}
+#endif
+#define QR4(w, s) PRE_ROW(w, s), PRE_ROW(w, s + 1), PRE_ROW(w, s + 2), PRE_ROW(w, s + 3)
+#define QR16(w, s) QR4(w, s), QR4(w, s + 4), QR4(w, s + 8), QR4(w, s + 12)
+#if V_BYTES == 64
+#  define PRE_ROWS(w) {QR16(w, 1), QR16(w, 17), QR16(w, 33), QR16(w, 49)}
+#else
+#  define PRE_ROWS(w) {QR16(w, 1), QR16(w, 17)}
+#endif
+/* [log2 w][stride - 1] */
+static const uint8_t pre_index[4][V_BYTES][V_BYTES] = {
+    PRE_ROWS(1), PRE_ROWS(2), PRE_ROWS(4), PRE_ROWS(8),
+};
+
+#ifndef ORDO_AVX512_NO_PERMUTE
+#define V_PUT_PRE
+#endif
+
+/* 0 when no group holds two lanes (the payload kernel and a byte a row
+ * then). pl->step doubles as the presence bytes (the second table). */
+static inline int v_plan_pre_init(v_plan *pl, size_t stride, size_t w, uint8_t pre)
+{
+    if (stride <= w || 2 * stride + w + 1 > V_BYTES)
+        return 0;
+    size_t lanes = V_BYTES / w, g = (V_BYTES - w - 1) / stride + 1;
+    if (g > lanes)
+        g = lanes;
+    size_t groups = (lanes + g - 1) / g, in_last = lanes - (groups - 1) * g;
+    pl->idx = v_loadu(pre_index[w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3][stride - 1]);
+    pl->mask = V_NE8_MASK(pl->idx, v_set1_8(0xff));
+    /* the last group's lanes: the bytes before lane in_last's start */
+    pl->last_mask = in_last == g ? pl->mask : pl->mask & (((vmask)1 << (in_last * stride)) - 1);
+    pl->step = v_set1_8((uint8_t)(g * w));
+    pl->pre = v_set1_8(pre);
+    pl->groups = groups;
+    pl->group_bytes = g * stride;
+    return 1;
+}
+
+static inline void v_put_plan_pre(const v_plan *pl, uint8_t *d, V v)
+{
+    V idx = pl->idx;
+    for (size_t j = 1; j < pl->groups; j++) {
+        v_store_masked(d, pl->mask, v_permute8x2(v, idx, pl->pre));
+        idx = v_add8(idx, pl->step);
+        d += pl->group_bytes;
+    }
+    v_store_masked(d, pl->last_mask, v_permute8x2(v, idx, pl->pre));
 }
 
 #define ORDO_KERNELS_NAME ordo_kernels_avx512

@@ -4,7 +4,10 @@
  * of rows: fixed-width payloads through the implementation's kernels into a
  * scratch tile, then presence byte, payload (complemented for DESC) into
  * each row; text escaped with memchr-found runs; the rare types (numeric,
- * inet, timetz, interval) through the builder. */
+ * inet, timetz, interval) through the builder. Fixed strides (fixed-width
+ * columns, no NULLs or all NULL) go as LexKey's tiles do: presence bytes
+ * copied from a pattern, payloads written in place; an implementation with
+ * fixed_pre kernels writes presence byte and payload at once. */
 #include "batch.h"
 
 /* Text-like columns: offsets into their bytes. */
@@ -585,18 +588,39 @@ static void presence_rows(const ordo_batch_plan *pl, size_t n, uint8_t *t)
  * with one memset); longer ones build them in each tile. */
 #define ORDO_PATTERN_STRIDE 64
 
+/* Whether the implementation writes column c's whole fields (presence
+ * byte and payload) itself. */
+static int writes_fields(const ordo_kernels *k, const ordo_column *c)
+{
+    int op;
+    size_t w;
+    return column_path(c->type, &op, &w) == PATH_KERNEL_OP && k->fixed_pre[op] &&
+           ordo_col_valid(c, 0);
+}
+
+/* Whether it does so for every column: then no tile needs presence bytes
+ * written before the kernels. */
+static int writes_all_fields(const ordo_kernels *k, const ordo_batch_plan *pl)
+{
+    for (size_t ci = 0; ci < pl->ncols; ci++)
+        if (!writes_fields(k, &pl->cols[ci]))
+            return 0;
+    return 1;
+}
+
 /* A tile of fixed-stride keys of kernel-op, bool and nil columns: the
- * presence bytes (from `pattern`, or built in place when NULL), then each
- * column's payloads written in place by the kernels at the stride (and
- * complemented for DESC). A presence byte costs one more constant byte per
- * row, as a LexKey separator does. */
+ * presence bytes (from `pattern`, or built in place when NULL; none when
+ * `whole`: the kernels write every field), then each column's payloads
+ * written in place by the kernels at the stride (and complemented for
+ * DESC), or its whole fields. A presence byte costs one more constant byte
+ * per row, as a LexKey separator does. */
 static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0,
-                                size_t n, uint8_t *t, const uint8_t *pattern)
+                                size_t n, uint8_t *t, const uint8_t *pattern, int whole)
 {
     size_t stride = pl->stride, at = 0;
     if (pattern)
         memcpy(t, pattern, n * stride);
-    else
+    else if (!whole)
         presence_rows(pl, n, t);
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
@@ -605,6 +629,13 @@ static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl
         int path = column_path(c->type, &op, &w);
         if (path == PATH_NIL || !ordo_col_valid(c, 0)) {
             at += 1;
+            continue;
+        }
+        if (writes_fields(k, c)) {
+            presence p = presence_of(c);
+            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                             t + at, stride, p.present, p.mask);
+            at += 1 + w;
             continue;
         }
         if (path == PATH_KERNEL_OP)
@@ -626,16 +657,17 @@ void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8
         return;
     }
     int strided = !offsets && pl->stride && all_fixed(pl);
+    int whole = strided && writes_all_fields(k, pl);
     uint8_t pattern[ORDO_TILE_ROWS * ORDO_PATTERN_STRIDE];
     const uint8_t *pat = NULL;
-    if (strided && pl->stride <= ORDO_PATTERN_STRIDE && pl->nrows > ORDO_TILE_ROWS) {
+    if (strided && !whole && pl->stride <= ORDO_PATTERN_STRIDE && pl->nrows > ORDO_TILE_ROWS) {
         presence_rows(pl, ORDO_TILE_ROWS, pattern);
         pat = pattern;
     }
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
         if (strided)
-            encode_tile_strided(k, pl, r0, n, dst + r0 * pl->stride, pat);
+            encode_tile_strided(k, pl, r0, n, dst + r0 * pl->stride, pat, whole);
         else
             encode_tile(k, pl, r0, n, dst, offsets);
     }
