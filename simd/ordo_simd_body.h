@@ -194,16 +194,6 @@ KERNEL_PRE(k_i16_pre, k_i16, ORDO_OP_I16, L16, 2, v_loadu(s + 2 * i), sign16)
 KERNEL_PRE(k_u16_pre, k_u16, ORDO_OP_U16, L16, 2, v_loadu(s + 2 * i), ident)
 KERNEL_PRE(k_i8_pre, k_i8, ORDO_OP_I8, L8, 1, v_loadu(s + i), sign8)
 KERNEL_PRE(k_u8_pre, k_u8, ORDO_OP_U8, L8, 1, v_loadu(s + i), ident)
-/* LexKey's: a separator 00 before each payload but the first */
-KERNEL_PRE(k_i32_w_pre, k_i32_w, ORDO_OP_I32_W, L64, 8, v_widen_i32(s + 4 * i), sign64)
-KERNEL_PRE(k_i16_w_pre, k_i16_w, ORDO_OP_I16_W, L64, 8, v_widen_i16(s + 2 * i), sign64)
-KERNEL_PRE(k_i8_w_pre, k_i8_w, ORDO_OP_I8_W, L64, 8, v_widen_i8(s + i), sign64)
-KERNEL_PRE(k_u32_w_pre, k_u32_w, ORDO_OP_U32_W, L64, 8, v_widen_u32(s + 4 * i), ident)
-KERNEL_PRE(k_u16_w_pre, k_u16_w, ORDO_OP_U16_W, L64, 8, v_widen_u16(s + 2 * i), ident)
-KERNEL_PRE(k_u8_w_pre, k_u8_w, ORDO_OP_U8_W, L64, 8, v_widen_u8(s + i), ident)
-KERNEL_PRE(k_f64_pre, k_f64, ORDO_OP_F64_LEX, L64, 8, v_loadu(s + 8 * i), lex_f64)
-KERNEL_PRE(k_f32_w_pre, k_f32_w, ORDO_OP_F32_W_LEX, L64, 8, v_widen_f32(s + 4 * i), lex_f64)
-KERNEL_PRE(k_f32_pre, k_f32, ORDO_OP_F32_LEX, L32, 4, v_loadu(s + 4 * i), lex_f32)
 #endif
 
 /* UUIDs: 16-byte moves. */
@@ -300,15 +290,6 @@ const ordo_kernels ORDO_KERNELS_NAME = {
         [ORDO_OP_U16] = k_u16_pre,
         [ORDO_OP_I8] = k_i8_pre,
         [ORDO_OP_U8] = k_u8_pre,
-        [ORDO_OP_I32_W] = k_i32_w_pre,
-        [ORDO_OP_I16_W] = k_i16_w_pre,
-        [ORDO_OP_I8_W] = k_i8_w_pre,
-        [ORDO_OP_U32_W] = k_u32_w_pre,
-        [ORDO_OP_U16_W] = k_u16_w_pre,
-        [ORDO_OP_U8_W] = k_u8_w_pre,
-        [ORDO_OP_F64_LEX] = k_f64_pre,
-        [ORDO_OP_F32_W_LEX] = k_f32_w_pre,
-        [ORDO_OP_F32_LEX] = k_f32_pre,
     },
 #else
     {0},

@@ -104,40 +104,12 @@ static void put_settled(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
     }
 }
 
-/* Whether every column is a kernel op the implementation also writes
- * with a byte before it (fixed_pre): then the separator before each
- * payload but the first is that byte, and a tile needs no zeroing. */
-static int separators_by_kernels(const ordo_kernels *k, const ordo_batch_plan *pl)
-{
-    for (size_t c = 0; c < pl->ncols; c++) {
-        int op = ordo_col_op(pl->fmt, &pl->cols[c]);
-        if (op < 0 || (c > 0 && !k->fixed_pre[op]))
-            return 0;
-    }
-    return 1;
-}
-
-/* Fixed stride: every column settled. `whole`: separators_by_kernels. */
+/* Fixed stride: every column settled. */
 static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
-                         uint8_t *out, int whole)
+                         uint8_t *out)
 {
-    if (!whole) {
-        memset(out, 0, n * pl->stride);
-        put_settled(k, pl, 0, pl->ncols, r0, n, out, pl->stride);
-        return;
-    }
-    size_t at = 0;
-    for (size_t c = 0; c < pl->ncols; c++) {
-        const ordo_column *col = &pl->cols[c];
-        int op = ordo_col_op(pl->fmt, col);
-        const uint8_t *src =
-            (const uint8_t *)col->values + (col->offset + r0) * ordo_op_shape[op].src_size;
-        if (c == 0)
-            k->fixed[op](src, n, out, pl->stride);
-        else
-            k->fixed_pre[op](src, n, out + at - 1, pl->stride, 0x00, 0x00);
-        at += ordo_op_shape[op].width + 1;
-    }
+    memset(out, 0, n * pl->stride);
+    put_settled(k, pl, 0, pl->ncols, r0, n, out, pl->stride);
 }
 
 /* The payload width of a fixed-width column. */
@@ -568,7 +540,6 @@ void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, u
 {
     text_shape s;
     int texts = offsets && text_shape_plan(pl, &s);
-    int whole = !offsets && separators_by_kernels(k, pl);
     size_t pos = 0;
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
@@ -580,7 +551,7 @@ void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, u
             tile_cursor(k, pl, r0, n, dst + offsets[r0], offsets);
             pos = offsets[r0 + n];
         } else {
-            tile_strided(k, pl, r0, n, dst + r0 * pl->stride, whole);
+            tile_strided(k, pl, r0, n, dst + r0 * pl->stride);
         }
     }
 }
