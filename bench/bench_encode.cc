@@ -1,8 +1,14 @@
 // google-benchmark shim over the C batch API. Benchmarks are named
-// encode/<schema>/<impl>/<rows>, and memcpy/<schema>/<rows> copies the same
-// number of output bytes, so ratios come from one run; csv_index/<impl>/<bytes>
-// finds the CSV structure of that many bytes, against memcpy/csv/<bytes>.
+// encode/<schema>/<impl>/<rows> (LexKey; encode_ordered/... and
+// encode_packed/... the other formats), and memcpy/<schema>/<rows>
+// (memcpy_ordered/..., memcpy_packed/...) copies the same number of output
+// bytes, so ratios come from one run; csv_index/<impl>/<bytes> finds the CSV
+// structure of that many bytes, against memcpy/csv/<bytes>. Every encode
+// benchmark first compares its keys with the scalar reference's
+// (tools/bench_identity.c) and fails, naming the first differing row and
+// column, on a mismatch; the program then exits 1.
 extern "C" {
+#include "bench_identity.h"
 #include "ordo.h"
 }
 
@@ -29,7 +35,7 @@ struct Batch {
 
 // "fixed": a bigint, b double precision, c integer.
 // "mixed": a bigint, s text (8..16 letters, about 12), b double precision.
-Batch make(const std::string &schema, size_t rows)
+Batch make(const std::string &schema, size_t rows, ordo_format fmt)
 {
     Batch t;
     std::mt19937_64 rng(42);
@@ -60,28 +66,53 @@ Batch make(const std::string &schema, size_t rows)
         s.offset_bits = 64;
         t.cols = {a, s, b};
     }
-    ordo_batch_size(ORDO_FORMAT_LEXKEY, t.cols.data(), t.cols.size(), rows, &t.total, &t.stride,
-                    nullptr);
+    ordo_batch_size(fmt, t.cols.data(), t.cols.size(), rows, &t.total, &t.stride, nullptr);
     return t;
 }
 
-void encode(benchmark::State &state, std::string schema, std::string impl)
+bool identity_failed = false;
+
+// The keys impl wrote (out, o) against the scalar reference's: an error
+// message naming the first difference, or "" when they are identical.
+std::string identity(const Batch &t, ordo_format fmt, const std::string &impl, size_t rows,
+                     const uint8_t *out, const size_t *o)
+{
+    if (impl == "scalar")
+        return "";
+    bench_layout l = {fmt, t.cols.data(), t.cols.size(), rows, rows, t.stride, nullptr};
+    bench_mismatch m{};
+    int same = 0;
+    ordo_status s = bench_check_identity(ordo_batch_encode_impl, impl.c_str(), &l, out, o, &same, &m);
+    if (s != ORDO_OK)
+        return std::string("the scalar reference: ") + ordo_status_message(s);
+    if (same)
+        return "";
+    return "keys differ from the scalar reference's at row " + std::to_string(m.row) + ", column " +
+           std::to_string(m.column);
+}
+
+void encode(benchmark::State &state, std::string schema, std::string impl, ordo_format fmt)
 {
     size_t rows = static_cast<size_t>(state.range(0));
-    Batch t = make(schema, rows);
+    Batch t = make(schema, rows, fmt);
     std::vector<uint8_t> out(t.total);
     std::vector<size_t> offs(rows + 1);
     size_t *o = t.stride ? nullptr : offs.data(); // key i at i * stride
-    ordo_status s = ordo_batch_encode_impl(impl.c_str(), ORDO_FORMAT_LEXKEY, t.cols.data(),
-                                           t.cols.size(), rows, out.data(), out.size(), o,
-                                           nullptr);
+    ordo_status s = ordo_batch_encode_impl(impl.c_str(), fmt, t.cols.data(), t.cols.size(), rows,
+                                           out.data(), out.size(), o, nullptr);
     if (s != ORDO_OK) {
         state.SkipWithError(ordo_status_message(s));
         return;
     }
+    std::string wrong = identity(t, fmt, impl, rows, out.data(), o);
+    if (!wrong.empty()) {
+        identity_failed = true;
+        state.SkipWithError(wrong.c_str());
+        return;
+    }
     for (auto _ : state) {
-        ordo_batch_encode_impl(impl.c_str(), ORDO_FORMAT_LEXKEY, t.cols.data(), t.cols.size(),
-                               rows, out.data(), out.size(), o, nullptr);
+        ordo_batch_encode_impl(impl.c_str(), fmt, t.cols.data(), t.cols.size(), rows, out.data(),
+                               out.size(), o, nullptr);
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
     }
@@ -90,10 +121,10 @@ void encode(benchmark::State &state, std::string schema, std::string impl)
     state.SetLabel("impl=" + impl);
 }
 
-void copy(benchmark::State &state, std::string schema)
+void copy(benchmark::State &state, std::string schema, ordo_format fmt)
 {
     size_t rows = static_cast<size_t>(state.range(0));
-    Batch t = make(schema, rows);
+    Batch t = make(schema, rows, fmt);
     std::vector<uint8_t> src(t.total, 1), dst(t.total, 0);
     for (auto _ : state) {
         std::memcpy(dst.data(), src.data(), t.total);
@@ -232,20 +263,32 @@ int register_all()
         ->Arg(16 << 10)
         ->Arg(64 << 20)
         ->Unit(benchmark::kMicrosecond);
-    for (const char *schema : {"fixed", "mixed"}) {
-        for (const char *impl : runnable_impls()) {
+    const struct {
+        const char *suffix; // "" for LexKey, whose names stay as they were
+        ordo_format fmt;
+    } formats[] = {{"", ORDO_FORMAT_LEXKEY},
+                   {"_ordered", ORDO_FORMAT_ORDERED},
+                   {"_packed", ORDO_FORMAT_PACKED}};
+    for (const auto &f : formats) {
+        ordo_format fmt = f.fmt;
+        for (const char *schema : {"fixed", "mixed"}) {
+            if (fmt == ORDO_FORMAT_PACKED && std::string(schema) == "mixed")
+                continue; // packed keys are fixed-width only
+            for (const char *impl : runnable_impls()) {
+                benchmark::RegisterBenchmark(
+                    (std::string("encode") + f.suffix + "/" + schema + "/" + impl).c_str(),
+                    [schema, impl, fmt](benchmark::State &st) { encode(st, schema, impl, fmt); })
+                    ->Arg(4096)
+                    ->Arg(10000000)
+                    ->Unit(benchmark::kMicrosecond);
+            }
             benchmark::RegisterBenchmark(
-                (std::string("encode/") + schema + "/" + impl).c_str(),
-                [schema, impl](benchmark::State &st) { encode(st, schema, impl); })
+                (std::string("memcpy") + f.suffix + "/" + schema).c_str(),
+                [schema, fmt](benchmark::State &st) { copy(st, schema, fmt); })
                 ->Arg(4096)
                 ->Arg(10000000)
                 ->Unit(benchmark::kMicrosecond);
         }
-        benchmark::RegisterBenchmark((std::string("memcpy/") + schema).c_str(),
-                                     [schema](benchmark::State &st) { copy(st, schema); })
-            ->Arg(4096)
-            ->Arg(10000000)
-            ->Unit(benchmark::kMicrosecond);
     }
     return 0;
 }
@@ -254,4 +297,16 @@ int registered = register_all();
 
 } // namespace
 
-BENCHMARK_MAIN();
+// BENCHMARK_MAIN, and exit status 1 when an implementation's keys were not
+// the reference's.
+int main(int argc, char **argv)
+{
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    if (identity_failed)
+        std::fprintf(stderr, "ordo_bench: an implementation's keys differ from the reference's\n");
+    return identity_failed ? 1 : 0;
+}

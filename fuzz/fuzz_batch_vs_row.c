@@ -2,7 +2,8 @@
  * slices drawn from the input; every implementation this CPU runs must
  * give the row API's keys, or all fail the same way writing nothing. The
  * packed format (one input in four) against its row builder: its types,
- * orders, NULLs and out-of-range values (which all must refuse). */
+ * orders, NULLs and out-of-range values (which all must refuse); the ordered
+ * format (one in four) the same way, with NULLs anywhere and text. */
 #include "fuzz_util.h"
 #include "row_reference.h"
 
@@ -70,12 +71,16 @@ static void into_range(ordo_column *c, uint8_t *d, size_t rows)
     }
 }
 
-/* Row r as the packed row builder writes it, through the public calls. */
+/* Row r as the packed (or ordered) row builder writes it, through the
+ * public calls. */
 static ordo_status ref_packed_key(const ordo_column *cols, size_t ncols, size_t r, uint8_t *dst,
-                                  size_t cap, size_t *len)
+                                  size_t cap, size_t *len, int ordered)
 {
     ordo_key k;
-    ordo_key_init_packed(&k, dst, cap, 0);
+    if (ordered)
+        ordo_key_init(&k, dst, cap, 0);
+    else
+        ordo_key_init_packed(&k, dst, cap, 0);
     for (size_t c = 0; c < ncols; c++) {
         const ordo_column *col = &cols[c];
         size_t j = col->offset + r;
@@ -131,6 +136,15 @@ static ordo_status ref_packed_key(const ordo_column *cols, size_t ncols, size_t 
             ordo_key_timetz(&k, o, tz.micros, tz.east);
             break;
         }
+        case ORDO_TYPE_STRING:
+            if (ordered) {
+                const int64_t *off = col->offsets;
+                ordo_key_bytes(&k, o, (const uint8_t *)col->values + off[j],
+                               (size_t)(off[j + 1] - off[j]));
+                break;
+            }
+            ordo_key_text(&k, o, "", 0); /* refused */
+            break;
         default: ordo_key_text(&k, o, "", 0); break; /* refused */
         }
     }
@@ -143,9 +157,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t h = take8(&in);
     size_t ncols = 1 + h % 5, nrows = take8(&in) % 80, skip = take8(&in) % 5;
     ordo_format fmt = (h & 0x80) ? ORDO_FORMAT_LEXKEY_LEGACY : ORDO_FORMAT_LEXKEY;
-    int packed = (h & 0xc0) == 0x40;
+    int packed = (h & 0xc0) == 0x40, ordered = (h & 0xc0) == 0xc0;
     if (packed)
         fmt = ORDO_FORMAT_PACKED;
+    if (ordered)
+        fmt = ORDO_FORMAT_ORDERED, packed = 1; /* the packed types and builder calls */
     size_t rows = nrows + skip;
     ordo_column cols[5];
     void *owned[15] = {0};
@@ -160,7 +176,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             col->order = (t >> 5) & 3;
         if (col->type == ORDO_TYPE_TIME || col->type == ORDO_TYPE_DURATION)
             col->time_unit = take8(&in) % 5;
-        if ((t & 0x80) && (!packed || (t & 0x40))) { /* NULLs (rarely in packed: refused) */
+        /* NULLs (rarely in packed: refused) */
+        if ((t & 0x80) && (!packed || ordered || (t & 0x40))) {
             uint8_t *v = malloc(rows / 8 + 1);
             for (size_t i = 0; i < rows / 8 + 1; i++)
                 v[i] = take8(&in);
@@ -212,24 +229,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t r = 0; r < nrows; r++) {
                 size_t len = 0;
                 if (packed)
-                    CHECK(ref_packed_key(cols, ncols, r, ref, 16 * 1024, &len) == ORDO_OK);
+                    CHECK(ref_packed_key(cols, ncols, r, ref, 16 * 1024, &len, ordered) ==
+                          ORDO_OK);
                 else
                     CHECK(ref_row_key(cols, ncols, r, fmt == ORDO_FORMAT_LEXKEY_LEGACY, ref,
                                       16 * 1024, &len) == ORDO_OK);
                 CHECK(offs[r + 1] - offs[r] == len && memcmp(out + offs[r], ref, len) == 0);
                 CHECK(!stride || len == stride);
-                CHECK(!packed || stride);
+                CHECK(!packed || ordered || stride);
             }
         }
         free(out), free(offs);
     }
     /* a packed batch that fails has a row the builder refuses too (or a
      * column it cannot hold) */
-    if (packed && s == ORDO_ERR_NULL_VALUE) {
+    if (packed && !ordered && s == ORDO_ERR_NULL_VALUE) {
         int refused = 0;
         for (size_t r = 0; r < nrows && !refused; r++) {
             size_t len;
-            refused = ref_packed_key(cols, ncols, r, ref, 16 * 1024, &len) == ORDO_ERR_NULL_VALUE;
+            refused =
+                ref_packed_key(cols, ncols, r, ref, 16 * 1024, &len, 0) == ORDO_ERR_NULL_VALUE;
         }
         CHECK(refused);
     }

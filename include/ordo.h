@@ -707,8 +707,8 @@ ORDO_API ordo_status ordo_batch_encode(ordo_format fmt, const ordo_column *cols,
                                        size_t nrows, void *dst, size_t cap, size_t *offsets,
                                        ordo_batch_error *where);
 
-/* The same with a named implementation ("scalar", "portable", "sse41", "avx2", "neon"):
- * ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when it cannot run
+/* The same with a named implementation ("scalar", "portable", "sse41",
+ * "avx2", "avx512", "neon"): ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when it cannot run
  * here. For benchmarks and tests. */
 ORDO_API ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt,
                                             const ordo_column *cols, size_t ncols, size_t nrows,
@@ -792,10 +792,12 @@ ORDO_API ordo_status ordo_csv_index_impl(const char *impl, const uint8_t *p, siz
 #define ORDO_CPU_SSE41 1u
 #define ORDO_CPU_AVX2 2u
 #define ORDO_CPU_NEON 4u
+/* AVX-512 F, BW, VL and VBMI, with the OS saving the opmask and ZMM state. */
+#define ORDO_CPU_AVX512 8u
 ORDO_API unsigned ordo_cpu_features(void);
 
 /* The kernel implementation in use ("scalar", "portable", "sse41", "avx2",
- * "neon"), chosen once: the best this CPU supports ("portable", plain C,
+ * "avx512", "neon"), chosen once: the best this CPU supports ("portable", plain C,
  * when no SIMD kernels are built or supported; "scalar", the reference,
  * only by name), or the one named by the environment variable ORDO_IMPL. *status (if not NULL) receives
  * ORDO_ERR_UNKNOWN_IMPL or ORDO_ERR_UNSUPPORTED_IMPL when ORDO_IMPL cannot be

@@ -23,7 +23,7 @@ build_and_test() { # NAME CMAKE_ARGS...
 py=(-DORDO_PYTHON=ON -DORDO_PYTHON_TESTS=ON -DPython3_EXECUTABLE="$python")
 build_and_test default "${py[@]}"
 build_and_test clang -DCMAKE_C_COMPILER=clang -DORDO_PYTHON=ON
-build_and_test scalar -DORDO_ENABLE_SSE41=OFF -DORDO_ENABLE_AVX2=OFF
+build_and_test scalar -DORDO_ENABLE_SSE41=OFF -DORDO_ENABLE_AVX2=OFF -DORDO_ENABLE_AVX512=OFF
 # the libraries alone: no tool, no Python package
 build_and_test libs -DORDO_BUILD_TOOLS=OFF -DORDO_PYTHON=OFF
 build_and_test sanitize -DORDO_PYTHON=OFF -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON

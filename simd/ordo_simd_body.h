@@ -19,6 +19,15 @@
  *   v_scatter64(dst, stride, v)                       8-byte lane k to dst + k*stride
  *   ORDO_KERNELS_NAME                                 the table's symbol
  *   ORDO_KERNELS_LABEL                                its name string
+ * and may define:
+ *   V_OWN_FLOAT_RULES      lex_f64, lex_f32, ord_f64, ord_f32 of its own (mask
+ *                          registers); then v_f*_lt0/nan/eq0 and v_select are unused
+ *   V_PUT_PLAN             a byte-permute placement: v_plan, v_plan_init(pl, stride, w)
+ *                          (0: not worth it for this stride) and v_put_plan(pl, dst, v),
+ *                          which also reverses each w-byte lane (the big-endian swap)
+ *   V_PUT_PRE              the same for ordered fields (a constant byte before each lane):
+ *                          v_plan_pre_init(pl, stride, w, pre) and v_put_plan_pre(pl, dst, v);
+ *                          the fixed_pre kernels of the ops the ordered format uses
  */
 #ifndef ORDO_SIMD_BODY_H
 #define ORDO_SIMD_BODY_H
@@ -59,6 +68,7 @@ static inline void v_put(uint8_t *dst, size_t stride, V v, size_t w)
     }
 }
 
+#ifndef V_OWN_FLOAT_RULES
 /* The LexKey float rule on lanes of bits: NaN -> fixed word; x < 0 -> NOT;
  * else (-0.0 included) XOR sign. x < 0 lanes XOR all ones = sign | mask. */
 static inline V lex_f64(V bits)
@@ -88,10 +98,29 @@ static inline V ord_f32(V bits)
     V r = v_xor(b, v_or(v_set1_32(ORDO_SIGN32), v_f32_lt0(b)));
     return v_select(v_f32_nan(bits), v_set1_32(~UINT32_C(0)), r);
 }
+#endif
 
 static inline V sign64(V v) { return v_xor(v, v_set1_64(ORDO_SIGN64)); }
 static inline V ident(V v) { return v; }
 
+#ifdef V_PUT_PLAN
+/* The permutation places the lanes and swaps their bytes (every op wider
+ * than a byte swaps), so SWAP is left to the fallback. */
+#define KERNEL(NAME, OP, LANES, W, LOAD, XFORM, SWAP)                                     \
+    static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride)              \
+    {                                                                                     \
+        const uint8_t *s = (const uint8_t *)src;                                          \
+        size_t i = 0;                                                                     \
+        v_plan pl;                                                                        \
+        if (n >= (LANES) && v_plan_init(&pl, stride, W))                                  \
+            for (; i + (LANES) <= n; i += (LANES))                                        \
+                v_put_plan(&pl, dst + i * stride, XFORM(LOAD));                           \
+        else                                                                              \
+            for (; i + (LANES) <= n; i += (LANES))                                        \
+                v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                    \
+        ordo_op_tail(OP, src, i, n, dst, stride);                                         \
+    }
+#else
 #define KERNEL(NAME, OP, LANES, W, LOAD, XFORM, SWAP)                                     \
     static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride)              \
     {                                                                                     \
@@ -101,6 +130,7 @@ static inline V ident(V v) { return v; }
             v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                        \
         ordo_op_tail(OP, src, i, n, dst, stride);                                         \
     }
+#endif
 
 /* Canonical widths: 8-byte payloads. */
 KERNEL(k_i64, ORDO_OP_I64, L64, 8, v_loadu(s + 8 * i), sign64, v_bswap64)
@@ -127,6 +157,44 @@ KERNEL(k_i16, ORDO_OP_I16, L16, 2, v_loadu(s + 2 * i), sign16, v_bswap16)
 KERNEL(k_u16, ORDO_OP_U16, L16, 2, v_loadu(s + 2 * i), ident, v_bswap16)
 KERNEL(k_i8, ORDO_OP_I8, L8, 1, v_loadu(s + i), sign8, ident)
 KERNEL(k_u8, ORDO_OP_U8, L8, 1, v_loadu(s + i), ident, ident)
+
+#ifdef V_PUT_PRE
+/* Ordered fields: each lane with its presence byte in one permute and
+ * masked store; where no plan fits, the payload kernel, then the bytes. */
+#define KERNEL_PRE(NAME, BASE, OP, LANES, W, LOAD, XFORM)                                  \
+    static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride, uint8_t pre,  \
+                     uint8_t mask)                                                         \
+    {                                                                                      \
+        const uint8_t *s = (const uint8_t *)src;                                           \
+        size_t i = 0;                                                                      \
+        v_plan pl;                                                                         \
+        if (n >= (LANES) && v_plan_pre_init(&pl, stride, W, pre)) {                        \
+            V m = v_set1_8(mask);                                                          \
+            for (; i + (LANES) <= n; i += (LANES))                                         \
+                v_put_plan_pre(&pl, dst + i * stride, v_xor(XFORM(LOAD), m));              \
+            for (; i < n; i++)                                                             \
+                ordo_op_one_pre(OP, src, i, dst + i * stride, pre, mask);                  \
+            return;                                                                        \
+        }                                                                                  \
+        BASE(src, n, dst + 1, stride);                                                     \
+        for (; i < n; i++) {                                                               \
+            uint8_t *d = dst + i * stride;                                                 \
+            d[0] = pre;                                                                    \
+            for (size_t b = 1; mask && b <= (W); b++)                                      \
+                d[b] ^= mask;                                                              \
+        }                                                                                  \
+    }
+KERNEL_PRE(k_i64_pre, k_i64, ORDO_OP_I64, L64, 8, v_loadu(s + 8 * i), sign64)
+KERNEL_PRE(k_u64_pre, k_u64, ORDO_OP_U64, L64, 8, v_loadu(s + 8 * i), ident)
+KERNEL_PRE(k_f64_ord_pre, k_f64_ord, ORDO_OP_F64_ORD, L64, 8, v_loadu(s + 8 * i), ord_f64)
+KERNEL_PRE(k_i32_pre, k_i32, ORDO_OP_I32, L32, 4, v_loadu(s + 4 * i), sign32)
+KERNEL_PRE(k_u32_pre, k_u32, ORDO_OP_U32, L32, 4, v_loadu(s + 4 * i), ident)
+KERNEL_PRE(k_f32_ord_pre, k_f32_ord, ORDO_OP_F32_ORD, L32, 4, v_loadu(s + 4 * i), ord_f32)
+KERNEL_PRE(k_i16_pre, k_i16, ORDO_OP_I16, L16, 2, v_loadu(s + 2 * i), sign16)
+KERNEL_PRE(k_u16_pre, k_u16, ORDO_OP_U16, L16, 2, v_loadu(s + 2 * i), ident)
+KERNEL_PRE(k_i8_pre, k_i8, ORDO_OP_I8, L8, 1, v_loadu(s + i), sign8)
+KERNEL_PRE(k_u8_pre, k_u8, ORDO_OP_U8, L8, 1, v_loadu(s + i), ident)
+#endif
 
 /* UUIDs: 16-byte moves. */
 static void k_copy16(const void *src, size_t n, uint8_t *dst, size_t stride)
@@ -210,6 +278,22 @@ const ordo_kernels ORDO_KERNELS_NAME = {
     k_zeros,
     k_escape,
     k_csv,
+#ifdef V_PUT_PRE
+    {
+        [ORDO_OP_I64] = k_i64_pre,
+        [ORDO_OP_U64] = k_u64_pre,
+        [ORDO_OP_F64_ORD] = k_f64_ord_pre,
+        [ORDO_OP_I32] = k_i32_pre,
+        [ORDO_OP_U32] = k_u32_pre,
+        [ORDO_OP_F32_ORD] = k_f32_ord_pre,
+        [ORDO_OP_I16] = k_i16_pre,
+        [ORDO_OP_U16] = k_u16_pre,
+        [ORDO_OP_I8] = k_i8_pre,
+        [ORDO_OP_U8] = k_u8_pre,
+    },
+#else
+    {0},
+#endif
 };
 
 #endif /* ORDO_SIMD_BODY_H */

@@ -4,7 +4,10 @@
  * of rows: fixed-width payloads through the implementation's kernels into a
  * scratch tile, then presence byte, payload (complemented for DESC) into
  * each row; text escaped with memchr-found runs; the rare types (numeric,
- * inet, timetz, interval) through the builder. */
+ * inet, timetz, interval) through the builder. Fixed strides (fixed-width
+ * columns, no NULLs or all NULL) go as LexKey's tiles do: presence bytes
+ * copied from a pattern, payloads written in place; an implementation with
+ * fixed_pre kernels writes presence byte and payload at once. */
 #include "batch.h"
 
 /* Text-like columns: offsets into their bytes. */
@@ -519,6 +522,133 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
     }
 }
 
+/* Whether every column is a kernel op, bool or nil: with a fixed stride
+ * (the plan allows a column with NULLs only if all its rows are), the
+ * tiles can then be written like LexKey's. */
+static int all_fixed(const ordo_batch_plan *pl)
+{
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        int op;
+        size_t w;
+        int path = column_path(pl->cols[ci].type, &op, &w);
+        if (path != PATH_KERNEL_OP && path != PATH_BOOL && path != PATH_NIL)
+            return 0;
+    }
+    return 1;
+}
+
+/* w bytes at d, d + stride, ... (n of them) complemented: a DESC payload.
+ * One loop per width, so that each is a load, XOR and store. */
+static void complement(uint8_t *d, size_t n, size_t stride, size_t w)
+{
+#define COMPLEMENT(T, W)                                                     \
+    for (size_t i = 0; i < n; i++) {                                         \
+        for (size_t h = 0; h < (W); h += sizeof(T)) {                        \
+            T x;                                                             \
+            memcpy(&x, d + i * stride + h, sizeof x);                        \
+            x = (T)~x;                                                       \
+            memcpy(d + i * stride + h, &x, sizeof x);                        \
+        }                                                                    \
+    }
+    switch (w) {
+    case 16: COMPLEMENT(uint64_t, 16) break;
+    case 8: COMPLEMENT(uint64_t, 8) break;
+    case 4: COMPLEMENT(uint32_t, 4) break;
+    case 2: COMPLEMENT(uint16_t, 2) break;
+    default: COMPLEMENT(uint8_t, 1) break;
+    }
+#undef COMPLEMENT
+}
+
+/* The presence bytes of n fixed-stride rows of kernel-op, bool and nil
+ * columns at t (the payload bytes between are left as they were): the
+ * first row's, copied to the others by doubling. */
+static void presence_rows(const ordo_batch_plan *pl, size_t n, uint8_t *t)
+{
+    size_t stride = pl->stride, at = 0;
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w;
+        int path = column_path(c->type, &op, &w);
+        presence p = presence_of(c);
+        int null = path == PATH_NIL || !ordo_col_valid(c, 0); /* all rows alike */
+        t[at] = null ? p.null : p.present;
+        at += null ? 1 : 1 + w;
+    }
+    for (size_t filled = stride, all = n * stride; filled < all;) {
+        size_t m = all - filled < filled ? all - filled : filled;
+        memcpy(t + filled, t, m);
+        filled += m;
+    }
+}
+
+/* Keys of this stride or less get their tile's presence bytes from a
+ * pattern built once (one copy from L1 a tile, as LexKey's tiles start
+ * with one memset); longer ones build them in each tile. */
+#define ORDO_PATTERN_STRIDE 64
+
+/* Whether the implementation writes column c's whole fields (presence
+ * byte and payload) itself. */
+static int writes_fields(const ordo_kernels *k, const ordo_column *c)
+{
+    int op;
+    size_t w;
+    return column_path(c->type, &op, &w) == PATH_KERNEL_OP && k->fixed_pre[op] &&
+           ordo_col_valid(c, 0);
+}
+
+/* Whether it does so for every column: then no tile needs presence bytes
+ * written before the kernels. */
+static int writes_all_fields(const ordo_kernels *k, const ordo_batch_plan *pl)
+{
+    for (size_t ci = 0; ci < pl->ncols; ci++)
+        if (!writes_fields(k, &pl->cols[ci]))
+            return 0;
+    return 1;
+}
+
+/* A tile of fixed-stride keys of kernel-op, bool and nil columns: the
+ * presence bytes (from `pattern`, or built in place when NULL; none when
+ * `whole`: the kernels write every field), then each column's payloads
+ * written in place by the kernels at the stride (and complemented for
+ * DESC), or its whole fields. A presence byte costs one more constant byte
+ * per row, as a LexKey separator does. */
+static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0,
+                                size_t n, uint8_t *t, const uint8_t *pattern, int whole)
+{
+    size_t stride = pl->stride, at = 0;
+    if (pattern)
+        memcpy(t, pattern, n * stride);
+    else if (!whole)
+        presence_rows(pl, n, t);
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w, j0 = c->offset + r0;
+        int path = column_path(c->type, &op, &w);
+        if (path == PATH_NIL || !ordo_col_valid(c, 0)) {
+            at += 1;
+            continue;
+        }
+        if (writes_fields(k, c)) {
+            presence p = presence_of(c);
+            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                             t + at, stride, p.present, p.mask);
+            at += 1 + w;
+            continue;
+        }
+        if (path == PATH_KERNEL_OP)
+            k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                         t + at + 1, stride);
+        else
+            k->bits((const uint8_t *)c->values, j0, n, t + at + 1, stride);
+        if (presence_of(c).mask)
+            complement(t + at + 1, n, stride, w);
+        at += 1 + w;
+    }
+}
+
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                          size_t *offsets)
 {
@@ -526,8 +656,19 @@ void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8
         encode_rows(pl, dst, offsets);
         return;
     }
+    int strided = !offsets && pl->stride && all_fixed(pl);
+    int whole = strided && writes_all_fields(k, pl);
+    uint8_t pattern[ORDO_TILE_ROWS * ORDO_PATTERN_STRIDE];
+    const uint8_t *pat = NULL;
+    if (strided && !whole && pl->stride <= ORDO_PATTERN_STRIDE && pl->nrows > ORDO_TILE_ROWS) {
+        presence_rows(pl, ORDO_TILE_ROWS, pattern);
+        pat = pattern;
+    }
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
-        encode_tile(k, pl, r0, n, dst, offsets);
+        if (strided)
+            encode_tile_strided(k, pl, r0, n, dst + r0 * pl->stride, pat, whole);
+        else
+            encode_tile(k, pl, r0, n, dst, offsets);
     }
 }

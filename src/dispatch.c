@@ -37,6 +37,12 @@ static unsigned detect(void)
         __cpuid_count(7, 0, a, b, c, d);
         if (b & (1u << 5))
             f |= ORDO_CPU_AVX2;
+        /* AVX-512: F (EBX 16), BW (EBX 30), VL (EBX 31), VBMI (ECX 1), and
+         * XCR0 saving opmask, ZMM0-15 upper halves and ZMM16-31 (bits 5-7)
+         * besides XMM and YMM. */
+        const unsigned b512 = (1u << 16) | (1u << 30) | (1u << 31);
+        if ((b & b512) == b512 && (c & (1u << 1)) && (xgetbv0() & 0xe6) == 0xe6)
+            f |= ORDO_CPU_AVX512;
     }
 #elif defined(__aarch64__)
     f |= ORDO_CPU_NEON; /* baseline on AArch64 */
@@ -80,6 +86,11 @@ static const impl_entry impls[] = {
     {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx2},
 #else
     {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
+#endif
+#ifdef ORDO_HAVE_AVX512
+    {"avx512", ORDO_CPU_AVX512 | ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx512},
+#else
+    {"avx512", ORDO_CPU_AVX512 | ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_NEON
     {"neon", ORDO_CPU_NEON, &ordo_kernels_neon},

@@ -39,6 +39,10 @@ typedef enum ordo_op {
 } ordo_op;
 
 typedef void (*ordo_fixed_fn)(const void *src, size_t n, uint8_t *dst, size_t stride);
+/* The ordered format's field of a fixed-width op: the byte pre, then the
+ * payload XOR mask (00, or ff for DESC), at dst + i*stride. */
+typedef void (*ordo_fixed_pre_fn)(const void *src, size_t n, uint8_t *dst, size_t stride,
+                                  uint8_t pre, uint8_t mask);
 /* BOOL: bit (bit0 + i) of the LSB-first bitmap to byte 00/01 at dst + i*stride. */
 typedef void (*ordo_bits_fn)(const uint8_t *bits, size_t bit0, size_t n, uint8_t *dst,
                              size_t stride);
@@ -63,6 +67,8 @@ typedef struct ordo_kernels {
     ordo_zeros_fn zeros;
     ordo_escape_fn escape;
     ordo_csv_fn csv;
+    /* optional (NULL: the driver writes the byte and the payload apart) */
+    ordo_fixed_pre_fn fixed_pre[ORDO_OP_COUNT];
 } ordo_kernels;
 
 /* Source element size and payload width of every op. */
@@ -129,6 +135,16 @@ static inline void ordo_op_one(ordo_op op, const void *src, size_t i, uint8_t *d
     case ORDO_OP_F32_ORD: ordo_store_be32(d, ordo_ordered_f32_word(ORDO_LOAD(float, src, i))); break;
     case ORDO_OP_COUNT: break;
     }
+}
+
+/* Element i of an op as an ordered field: pre, then the payload XOR mask. */
+static inline void ordo_op_one_pre(ordo_op op, const void *src, size_t i, uint8_t *d, uint8_t pre,
+                                   uint8_t mask)
+{
+    d[0] = pre;
+    ordo_op_one(op, src, i, d + 1);
+    for (size_t b = 1; mask && b <= ordo_op_shape[op].width; b++)
+        d[b] ^= mask;
 }
 
 /* Elements [i0, n) one at a time: the kernels' tail. */
@@ -243,6 +259,7 @@ static inline uint32_t *ordo_csv_block(uint64_t q, uint64_t sep, uint32_t base, 
 extern const ordo_kernels ordo_kernels_portable;
 extern const ordo_kernels ordo_kernels_sse41;
 extern const ordo_kernels ordo_kernels_avx2;
+extern const ordo_kernels ordo_kernels_avx512;
 extern const ordo_kernels ordo_kernels_neon;
 #ifdef ORDO_ALLOW_EMULATED_KERNELS
 extern const ordo_kernels ordo_kernels_neon_emulated;

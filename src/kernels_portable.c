@@ -104,4 +104,5 @@ const ordo_kernels ordo_kernels_portable = {
     ordo_zeros_generic,
     ordo_escape_generic,
     csv_portable,
+    {0},
 };

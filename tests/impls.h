@@ -13,7 +13,7 @@ typedef struct impl {
     const ordo_kernels *k; /* NULL: the scalar reference */
 } impl;
 
-static impl impls[8];
+static impl impls[12];
 static size_t n_impls;
 
 /* A cmocka group setup: fills impls and says which run. */
@@ -22,7 +22,7 @@ static int impls_setup(void **state)
     (void)state;
     const char *name;
     n_impls = 0;
-    for (size_t i = 0; (name = ordo_impl_at(i, NULL)) && n_impls < 7; i++) {
+    for (size_t i = 0; (name = ordo_impl_at(i, NULL)) && n_impls < 11; i++) {
         const ordo_kernels *k = NULL;
         ordo_status s = ordo_impl_lookup(name, &k);
         if (s == ORDO_OK)

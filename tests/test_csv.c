@@ -539,7 +539,24 @@ static void impl_override(void **state)
     assert_non_null(strstr(r.out, "implementation: portable"));
     run_csv("a bigint", NULL, "1\n", &r);
     assert_string_equal(r.out, "8000000000000001\n");
+    /* avx512 where this CPU has it (and the build has it), else refused
+     * as unsupported, never as unknown */
     setenv("ORDO_IMPL", "avx512", 1);
+    tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
+    ordo_status avx512 = ORDO_OK;
+    for (size_t i = 0; ordo_impl_at(i, &avx512) && strcmp(ordo_impl_at(i, NULL), "avx512"); i++)
+        ;
+    if (avx512 == ORDO_OK) {
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "implementation: avx512"));
+        assert_true(ordo_cpu_features() & ORDO_CPU_AVX512);
+        run_csv("a bigint", NULL, "1\n", &r);
+        assert_string_equal(r.out, "8000000000000001\n");
+    } else {
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.out, "not supported by this CPU"));
+    }
+    setenv("ORDO_IMPL", "avx1024", 1);
     tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &r);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, "unknown implementation name"));

@@ -1,5 +1,6 @@
 /* ordo bench: encode N generated rows with each implementation, and copy
  * the same number of output bytes with memcpy, in one run. */
+#include "bench_identity.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -139,6 +140,29 @@ static double measure(const job *j, ordo_status *status)
     return best;
 }
 
+/* Before timing: the implementation's keys, byte for byte, against the
+ * scalar reference's; a mismatch fails the benchmark, naming its first row
+ * and column. stride: the keys' length when the job has no offsets. */
+static ordo_status check_identity(const job *j, const ordo_schema *s, size_t stride)
+{
+    ordo_status st = run_once(j);
+    if (st != ORDO_OK || !strcmp(j->impl, "scalar"))
+        return st;
+    bench_layout l = {j->fmt, j->cols, j->ncols, j->rows, j->batch, j->offsets ? 0 : stride,
+                      j->chunk_at};
+    bench_mismatch m;
+    int same;
+    st = bench_check_identity(ordo_batch_encode_impl, j->impl, &l, j->dst, j->offsets, &same, &m);
+    if (st != ORDO_OK)
+        cli_fail("bench: the scalar reference: %s", ordo_status_message(st));
+    if (!same)
+        cli_fail("bench: --impl %s: the keys differ from the scalar reference's at row %zu, %s%s%s",
+                 j->impl, m.row, m.column < s->ncols ? "column '" : "",
+                 m.column < s->ncols ? s->cols[m.column].name : "a column only in the batch",
+                 m.column < s->ncols ? "'" : "");
+    return ORDO_OK;
+}
+
 /* --rows and --batch: into the size_t at dst. */
 static void parse_count(void *dst, const char *what, const char *v)
 {
@@ -222,8 +246,8 @@ int cmd_bench(int argc, char **argv)
     for (char *tok = strtok(list, ","); tok && nres < 7; tok = strtok(NULL, ",")) {
         job j = {tok, fmt, cols, s.ncols, rows, batch, dst, src, total, fixed ? NULL : offsets,
                  chunk_at};
-        ordo_status st;
-        double secs = measure(&j, &st);
+        ordo_status st = check_identity(&j, &s, stride);
+        double secs = st == ORDO_OK ? measure(&j, &st) : 0;
         if (st == ORDO_ERR_UNSUPPORTED_IMPL && !explicit_list)
             continue;
         if (st != ORDO_OK)

@@ -105,8 +105,8 @@ int cmd_version(int argc, char **argv)
         printf("implementation: none (ORDO_IMPL: %s)\n", ordo_status_message(s));
     else
         printf("implementation: %s\n", impl);
-    printf("cpu features:%s%s%s%s\n", (f & ORDO_CPU_SSE41) ? " sse4.1" : "",
-           (f & ORDO_CPU_AVX2) ? " avx2" : "", (f & ORDO_CPU_NEON) ? " neon" : "",
-           f ? "" : " none");
+    printf("cpu features:%s%s%s%s%s\n", (f & ORDO_CPU_SSE41) ? " sse4.1" : "",
+           (f & ORDO_CPU_AVX2) ? " avx2" : "", (f & ORDO_CPU_AVX512) ? " avx512" : "",
+           (f & ORDO_CPU_NEON) ? " neon" : "", f ? "" : " none");
     return s == ORDO_OK ? 0 : CLI_EXIT_BAD_INPUT;
 }

@@ -16,7 +16,7 @@ def imports_from(path):
         [sys.executable, "-c", "import ordo; print(ordo.__file__); print(ordo.impl_name())"],
         env=env, cwd="/", capture_output=True, text=True, check=True).stdout.split()
     assert pathlib.Path(out[0]).is_relative_to(path)
-    assert out[1] in {"scalar", "portable", "sse41", "avx2", "neon"}
+    assert out[1] in {"scalar", "portable", "sse41", "avx2", "avx512", "neon"}
 
 
 def test_pip_install(tmp_path):

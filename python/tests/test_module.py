@@ -8,7 +8,7 @@ def test_version_is_the_projects():
 
 
 def test_impl_name_is_a_known_implementation():
-    assert ordo.impl_name() in {"scalar", "portable", "sse41", "avx2", "neon"}
+    assert ordo.impl_name() in {"scalar", "portable", "sse41", "avx2", "avx512", "neon"}
 
 
 def test_error_has_the_fields():
