@@ -103,6 +103,18 @@ void ordo__out_csv(ordo__out *o, const void *text, size_t n)
     ordo__out_c(o, '"');
 }
 
+void ordo__out_sql(ordo__out *o, const void *text, size_t n)
+{
+    const char *p = text;
+    ordo__out_c(o, '\'');
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\'')
+            ordo__out_c(o, '\''); /* doubled, as SQL quotes a quote */
+        ordo__out_c(o, p[i]);
+    }
+    ordo__out_c(o, '\'');
+}
+
 ordo_status ordo_csv_field_text(const void *text, size_t n, ordo_buf *out)
 {
     if (!out || (!text && n))

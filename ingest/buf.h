@@ -20,5 +20,7 @@ void ordo__out_str(ordo__out *o, const char *s);
 void ordo__out_printf(ordo__out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The CSV field form of text (quoted when empty or holding , " CR LF). */
 void ordo__out_csv(ordo__out *o, const void *text, size_t n);
+/* text as a SQL string literal: in single quotes, each one inside doubled */
+void ordo__out_sql(ordo__out *o, const void *text, size_t n);
 
 #endif

@@ -360,7 +360,7 @@ ordo_status ordo__print_nested(ordo_key_reader *r, const ordo_schema_column *c, 
         if (mode == 1)
             ordo__out_csv(f, text.data, text.len);
         else if (mode == 0)
-            ordo__out_printf(f, "'%.*s'", (int)text.len, text.data);
+            ordo__out_sql(f, text.data, text.len);
         else
             ordo__out_put(f, text.data, text.len);
     }

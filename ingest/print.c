@@ -294,7 +294,7 @@ static ordo_status decode_record(ordo_key_reader *r, const ordo_schema_column *c
         if (mode == AS_CSV)
             ordo__out_csv(f, text.data, text.len);
         else if (mode == AS_SQL)
-            ordo__out_printf(f, "'%.*s'", (int)text.len, text.data);
+            ordo__out_sql(f, text.data, text.len);
         else
             ordo__out_put(f, text.data, text.len);
     }
@@ -511,7 +511,7 @@ static ordo_status decode_enum(ordo_key_reader *r, const ordo_schema_column *c, 
     else if (mode == AS_BARE)
         ordo__out_str(f, c->labels[uv]);
     else
-        ordo__out_printf(f, "'%s'", c->labels[uv]);
+        ordo__out_sql(f, c->labels[uv], strlen(c->labels[uv]));
     if (was_null)
         *was_null = false;
     return s;
@@ -588,10 +588,7 @@ static ordo_status decode_bytes(ordo_key_reader *r, const ordo_schema_column *c,
             if (len) /* "" has no buffer */
                 ordo__out_put(f, buf, len);
         } else {
-            ordo__out_c(f, '\'');
-            if (len)
-                ordo__out_put(f, buf, len);
-            ordo__out_c(f, '\'');
+            ordo__out_sql(f, buf, len);
         }
     } else if (s == ORDO_OK && !csv) {
         ordo__out_str(f, "NULL");

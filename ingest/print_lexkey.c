@@ -227,10 +227,7 @@ ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_schema *s, 
             if (t.n)
                 ordo__out_put(&o, t.p, t.n);
         } else {
-            ordo__out_c(&o, '\'');
-            if (t.n)
-                ordo__out_put(&o, t.p, t.n);
-            ordo__out_c(&o, '\'');
+            ordo__out_sql(&o, t.p, t.n);
         }
     } else {
         ordo__out_str(&o, t.text);

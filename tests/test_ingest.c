@@ -318,9 +318,12 @@ static void text_forms(void **state)
         {"date", "0044-03-15 BC", "0044-03-15 BC"},
         {"inet", "10.0.0.1/32", "10.0.0.1"},
         {"cidr", "10.0.0.0/8", "10.0.0.0/8"},
-        {"text", "it's", "'it's'"},
+        {"text", "it's", "'it''s'"},
         {"record(a int, b text)", "(1,\"a b\")", "'(1,\"a b\")'"},
+        {"record(a int, b text)", "(1,it's)", "'(1,it''s)'"},
         {"enum('x', 'y')", "y", "'y'"},
+        {"enum('x', 'y''s')", "y's", "'y''s'"},
+        {"text[]", "{it's,b}", "'{it''s,b}'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char schema[128];
