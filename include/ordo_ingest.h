@@ -95,6 +95,8 @@ typedef struct ordo_schema_column {
     char **labels;              /* enums: the labels, in rank order */
     size_t nlabels;
     size_t source;              /* key columns (ordo_schema_key): the table column */
+    char *collation;            /* text COLLATE "name": the name, else NULL */
+    ordo_collator *collator;    /* that collation, opened by the parser (NULL: bytes) */
 } ordo_schema_column;
 
 typedef struct ordo_schema {
