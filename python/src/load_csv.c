@@ -198,7 +198,7 @@ static ordo_status run(csv_load *L)
     if (signalled(L))
         return fail(L, ORDO_ERR_INTERRUPTED, "%s", "interrupted");
     double t2 = now();
-    ordo_table_meta m = {L->format, L->key, L->schema, L->stats.rows, NULL};
+    ordo_table_meta m = {L->format, L->key, L->schema, L->stats.rows, NULL, NULL};
     s = ordo_ingest(L->db, L->tag, ordo_sst_writer_file(L->sst, 0), L->sst_files, &m, &L->err);
     L->t_read = t1 - t0, L->t_write = t2 - t1, L->t_ingest = now() - t2;
     return s;
