@@ -15,6 +15,7 @@
 #ifdef ORDO_WITH_ICU
 #include <unicode/ucol.h>
 #include <unicode/uloc.h>
+#include <unicode/ustring.h>
 #endif
 
 static int sign(int v) { return (v > 0) - (v < 0); }
@@ -549,6 +550,118 @@ static void batch_equals_rows(void **state)
     }
 }
 
+/* SPEC.md §17.7's vectors, read from SPEC.md itself: each row's key is the
+ * builder's, and is also the layout assembled here from the collation
+ * library's own sort key (ucol_getSortKey / strxfrm_l called directly). */
+static size_t spec_unhex(const char *p, const char *end, uint8_t *out)
+{
+    size_t n = 0;
+    for (; p + 1 < end; p++) {
+        if (*p == ' ')
+            continue;
+        unsigned v;
+        char two[3] = {p[0], p[1], 0};
+        assert_int_equal(sscanf(two, "%2x", &v), 1);
+        out[n++] = (uint8_t)v;
+        p++;
+    }
+    return n;
+}
+
+static size_t library_key(const char *name, const char *s, uint8_t *out)
+{
+    if (!strcmp(name, "C"))
+        return 0;
+    if (strchr(name, '_')) {
+        locale_t loc = newlocale(LC_COLLATE_MASK | LC_CTYPE_MASK, name, (locale_t)0);
+        size_t n = strxfrm_l((char *)out, s, 256, loc);
+        freelocale(loc);
+        return n;
+    }
+#ifdef ORDO_WITH_ICU
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s", name);
+    *strstr(tag, "-x-icu") = 0;
+    UErrorCode st = U_ZERO_ERROR;
+    UCollator *u = ucol_open(tag, &st);
+    UChar w[64];
+    int32_t wn;
+    u_strFromUTF8(w, 64, &wn, s, -1, &st);
+    int32_t n = ucol_getSortKey(u, w, wn, out, 256);
+    ucol_close(u);
+    return (size_t)n - 1;
+#else
+    fail_msg("no ICU");
+#endif
+}
+
+static void spec_vectors(void **state)
+{
+    (void)state;
+    FILE *f = fopen(ORDO_SPEC_PATH, "r");
+    assert_non_null(f);
+    char line[512];
+    int in = 0, rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "**17.7 Vectors**", 16))
+            in = 1;
+        else if (in && line[0] == '#')
+            break;
+        if (!in || strncmp(line, "| `", 3))
+            continue;
+        /* | `coll` | ORDER | text | `hex` | */
+        char *cells[5] = {line, line, line, line, line};
+        int nc = 0;
+        for (char *p = line; (p = strchr(p, '|')) && nc < 5; p++)
+            cells[nc++] = p + 1;
+        assert_int_equal(nc, 5);
+        char coll[64], order[32], text[16] = "";
+        sscanf(cells[0], " `%63[^`]`", coll);
+        snprintf(order, sizeof order, "%.*s", (int)(cells[2] - cells[1] - 1), cells[1]);
+        const char *paren = strstr(cells[2], "(`");
+        if (paren && paren < cells[3]) { /* the bytes in parentheses */
+            uint8_t b[16];
+            size_t n = spec_unhex(paren + 2, strchr(paren + 2, '`'), b);
+            memcpy(text, b, n);
+            text[n] = 0;
+        } else if (strncmp(cells[2], " empty", 6)) {
+            sscanf(cells[2], " `%15[^`]`", text);
+        }
+        uint8_t want[256], got[256], lib[256];
+        size_t wn = spec_unhex(strchr(cells[3], '`') + 1, strchr(strchr(cells[3], '`') + 1, '`'), want);
+        int o = strstr(order, "DESC") ? (strstr(order, "FIRST") ? 2 : 3)
+                                      : (strstr(order, "FIRST") ? 0 : 1);
+        if (strchr(coll, '-') && !ordo_collator_have_icu())
+            continue; /* ICU rows: the NO_ICU status is icu_order's to check */
+        ordo_collator *c;
+        assert_status(ordo_collator_open(coll, &c), ORDO_OK);
+        size_t gn = key_of(c, (ordo_order)o, text, got, sizeof got);
+        if (gn != wn || memcmp(got, want, wn)) {
+            char hex[600];
+            t_hex(got, gn, hex);
+            fail_msg("SPEC §17.7 %s %s '%s': ordo gives %s", coll, order, text, hex);
+        }
+        /* the layout from the library's sort key */
+        size_t kn = library_key(coll, text, lib), at = 0;
+        uint8_t mask = o >= 2 ? 0xff : 0x00, built[256];
+        built[at++] = (o == 0 || o == 2) ? 0x01 : 0x00;
+        if (strcmp(coll, "C")) {
+            for (size_t i = 0; i < kn; i++)
+                built[at++] = lib[i] ^ mask;
+            built[at++] = mask, built[at++] = mask;
+        }
+        for (size_t i = 0; i < strlen(text); i++)
+            built[at++] = (uint8_t)text[i] ^ mask;
+        built[at++] = mask, built[at++] = mask;
+        assert_int_equal(at, wn);
+        assert_memory_equal(built, want, wn);
+        ordo_collator_close(c);
+        rows++;
+    }
+    fclose(f);
+    assert_true(rows >= (ordo_collator_have_icu() ? 10 : 3));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -562,6 +675,7 @@ int main(void)
         cmocka_unit_test(long_text),
         cmocka_unit_test(shared_between_threads),
         cmocka_unit_test(batch_equals_rows),
+        cmocka_unit_test(spec_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
