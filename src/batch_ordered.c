@@ -306,16 +306,14 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
 {
     size_t at = 0;
     for (size_t r = 0; r < pl->nrows; r++) {
-        size_t len = 0;
-        for (size_t c = 0; c < pl->ncols; c++) {
-            size_t fs = 0;
-            field_size(&pl->cols[c], r, &fs); /* checked by the plan */
-            len += fs;
-        }
+        /* the plan's total bounds the rest: each row's length is read
+         * after writing it (a collated field's sort key is computed once) */
         ordo_key k;
-        ordo_key_init(&k, dst + at, len, 0);
+        size_t len = 0;
+        ordo_key_init(&k, dst + at, pl->total - at, 0);
         for (size_t c = 0; c < pl->ncols; c++)
             ordo__ordered_put(&k, &pl->cols[c], r); /* validated by the plan: cannot fail */
+        ordo_key_finish(&k, &len);
         at += len;
         if (offsets)
             offsets[r + 1] = at;
@@ -435,14 +433,6 @@ static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint
     for (size_t i = 0; i < n; i++) {
         size_t fs = 1;
         ordo_key key;
-        if (collated(c)) {
-            /* The plan sized this row to fit: the field is written without
-             * computing its sort key a third time, its size read after. */
-            ordo_key_init(&key, dst + cur[i], SIZE_MAX / 2, 0);
-            ordo__ordered_put(&key, c, r0 + i);
-            cur[i] += key.priv_len;
-            continue;
-        }
         field_size(c, r0 + i, &fs);
         ordo_key_init(&key, dst + cur[i], fs, 0);
         ordo__ordered_put(&key, c, r0 + i);
@@ -549,7 +539,13 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                          size_t *offsets)
 {
-    if (!k) {
+    int any_collated = 0;
+    for (size_t c = 0; c < pl->ncols; c++)
+        any_collated |= collated(&pl->cols[c]);
+    /* Collated text: row by row, so that each sort key is computed once
+     * here (the tiles would compute it for the rows' starts, then again to
+     * write it); the sort keys cost far more than the other columns. */
+    if (!k || any_collated) {
         encode_rows(pl, dst, offsets);
         return;
     }

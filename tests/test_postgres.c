@@ -494,6 +494,15 @@ static void collations(void **state)
     check_order("ct", "v, n",
                 "v varchar COLLATE \\\"en_US.utf8\\\" DESC NULLS LAST, n integer",
                 "v COLLATE \"en_US.utf8\" DESC NULLS LAST, n", "UTC");
+    /* char(n): trailing spaces do not count, then the collation */
+    if (psql("CREATE TABLE cb AS SELECT id, v::char(6) AS v FROM ct;\n", NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the char(n) table");
+    }
+    check_order("cb", "v", "v char(6) COLLATE \\\"sv-SE-x-icu\\\" DESC",
+                "v COLLATE \"sv-SE-x-icu\" DESC", "UTC");
+    check_order("cb", "v", "v char(6) COLLATE \\\"en_US.utf8\\\"", "v COLLATE \"en_US.utf8\"",
+                "UTC");
     /* In a record: the field's collation orders the record. */
     snprintf(sql, sizeof sql,
              "CREATE TYPE cpair AS (a text COLLATE \"de-DE-u-co-phonebk-x-icu\", b integer);\n"
