@@ -8,6 +8,7 @@
 #include "fuzz_util.h"
 
 #include <locale.h>
+#include <wchar.h>
 
 #ifdef ORDO_WITH_ICU
 #include <unicode/ucol.h>
@@ -55,6 +56,31 @@ static void open_once(void)
 }
 
 static int sign(int v) { return (v > 0) - (v < 0); }
+
+/* Whether s starts with a character of width 0 (a combining mark): glibc
+ * 2.36's strcoll_l and strxfrm_l disagree on such text (SPEC.md §17.5),
+ * and ordo follows strxfrm_l. */
+static int starts_combining(const coll *c, const char *s)
+{
+    wchar_t w;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    locale_t old = uselocale(c->loc);
+    size_t n = mbrtowc(&w, s, strlen(s), &st);
+    int zero = n != (size_t)-1 && n != (size_t)-2 && n != 0 && wcwidth(w) == 0;
+    uselocale(old);
+    return zero;
+}
+
+/* libc: ordo's order is strxfrm_l's, then the bytes. */
+static int xfrm_reference(const coll *c, const char *a, const char *b)
+{
+    static char xa[8192], xb[8192];
+    CHECK(strxfrm_l(xa, a, sizeof xa, c->loc) < sizeof xa);
+    CHECK(strxfrm_l(xb, b, sizeof xb, c->loc) < sizeof xb);
+    int r = strcmp(xa, xb);
+    return r ? sign(r) : sign(strcmp(a, b));
+}
 
 /* PostgreSQL's varstr_cmp for two valid strings (no 00 in them). */
 static int reference(const coll *c, const char *a, const char *b)
@@ -124,10 +150,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t j = 0; j < ns; j++) {
             if (!valid[i] || !valid[j])
                 continue;
-            int want = reference(c, str[i], str[j]);
+            int got = ordo_compare(key[i], klen[i], key[j], klen[j]);
             if (order >= ORDO_DESC_NULLS_FIRST)
-                want = -want;
-            CHECK(ordo_compare(key[i], klen[i], key[j], klen[j]) == want);
+                got = -got;
+            if (c->loc) {
+                CHECK(got == xfrm_reference(c, str[i], str[j]));
+                if (starts_combining(c, str[i]) || starts_combining(c, str[j]))
+                    continue; /* the known disagreement of strcoll_l */
+            }
+            CHECK(got == reference(c, str[i], str[j]));
         }
     /* a batch of the valid strings gives the rows' keys */
     static char values[MAXS * 256];
