@@ -156,11 +156,14 @@ const char *ordo_collator_provider(const ordo_collator *c)
 
 /* PostgreSQL's UTF-8 check (pg_utf8_verifystr): shortest forms only, no
  * surrogates, nothing past U+10FFFF, and no 00 (text cannot hold it). */
-int ordo__utf8_ok(const uint8_t *s, size_t n)
+int ordo__utf8_ok(const uint8_t *s, size_t n) { return ordo__utf8_ok_masked(s, n, 0); }
+
+/* The bytes are s[i] ^ mask (a descending key's text, checked in place). */
+int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask)
 {
     size_t i = 0;
     while (i < n) {
-        uint8_t b = s[i];
+        uint8_t b = s[i] ^ mask;
         if (b >= 0x01 && b < 0x80) {
             i++;
             continue;
@@ -178,9 +181,10 @@ int ordo__utf8_ok(const uint8_t *s, size_t n)
         if (n - i < len)
             return 0;
         for (size_t j = 1; j < len; j++) {
-            if ((s[i + j] & 0xc0) != 0x80)
+            uint8_t cb = s[i + j] ^ mask;
+            if ((cb & 0xc0) != 0x80)
                 return 0;
-            cp = (cp << 6) | (s[i + j] & 0x3f);
+            cp = (cp << 6) | (cb & 0x3f);
         }
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
             return 0;

@@ -23,6 +23,8 @@ struct ordo_collator {
 
 /* Whether s[0..n) is UTF-8 as PostgreSQL accepts it, without 00. */
 int ordo__utf8_ok(const uint8_t *s, size_t n);
+/* The same for the bytes s[i] ^ mask. */
+int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask);
 
 /* The sort key of valid text s (no 00 byte in it, no terminator) into
  * dst[0..cap) when it fits; *len is its length either way

@@ -120,7 +120,7 @@ ordo_status ordo_key_read_text_collated(ordo_key_reader *r, ordo_order o, void *
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     size_t n = text_end - (key_end + 2);
     const uint8_t *t = k + key_end + 2;
-    if (!mask && !ordo__utf8_ok(t, n)) /* the builder writes UTF-8 only */
+    if (!ordo__utf8_ok_masked(t, n, mask)) /* the builder writes UTF-8 only */
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     if (n > cap) { /* not sticky, as ordo_key_read_bytes */
         *len = n;
@@ -129,8 +129,6 @@ ordo_status ordo_key_read_text_collated(ordo_key_reader *r, ordo_order o, void *
     uint8_t *out = dst;
     for (size_t i = 0; i < n; i++)
         out[i] = t[i] ^ mask;
-    if (mask && !ordo__utf8_ok(out, n))
-        return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
     *len = n;
     r->priv_pos += text_end + 2;
     return ORDO_OK;

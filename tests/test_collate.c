@@ -371,6 +371,33 @@ static void bad_text_and_room(void **state)
     ordo_collator_close(c);
 }
 
+/* The reader refuses what the builder never writes, and writes nothing then. */
+static void malformed_keys(void **state)
+{
+    (void)state;
+    const char *bad[] = {
+        "00", "002a01", "002a010000", "002a01000061", "002a0100006100", /* cut */
+        "002a01000080ff0000",       /* escape inside the text */
+        "002a010000ff0000",         /* text not UTF-8 */
+        "01d5feffff00ffff",         /* DESC: text 0xff (not UTF-8) */
+        "02",                       /* not a presence byte */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint8_t key[64], out[16];
+        size_t n = t_unhex(bad[i], key, sizeof key), len = 99;
+        bool null;
+        int o = key[0] == 0x01 ? ORDO_DESC_NULLS_FIRST : ORDO_ASC_NULLS_LAST;
+        ordo_key_reader r;
+        memset(out, 0xaa, sizeof out);
+        ordo_key_reader_init(&r, key, n);
+        ordo_status s = ordo_key_read_text_collated(&r, (ordo_order)o, out, sizeof out, &len, &null);
+        if (s != ORDO_ERR_MALFORMED_KEY)
+            fail_msg("'%s': %s", bad[i], ordo_status_name(s));
+        for (size_t k = 0; k < sizeof out; k++)
+            assert_int_equal(out[k], 0xaa);
+    }
+}
+
 /* Long text: the sort key past the stack buffer is computed straight into
  * the key; ICU's streamed key (text over 512 bytes) equals ucol_getSortKey's. */
 static void long_text(void **state)
@@ -700,6 +727,7 @@ int main(void)
         cmocka_unit_test(round_trip),
         cmocka_unit_test(bad_text_and_room),
         cmocka_unit_test(long_text),
+        cmocka_unit_test(malformed_keys),
         cmocka_unit_test(shared_between_threads),
         cmocka_unit_test(batch_equals_rows),
         cmocka_unit_test(spec_vectors),
