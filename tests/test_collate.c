@@ -20,31 +20,53 @@
 
 static int sign(int v) { return (v > 0) - (v < 0); }
 
-/* PostgreSQL's comparison (varstr_cmp): the collation, then strcmp. */
+/* PostgreSQL's comparison (varstr_cmp): the collation, then strcmp. The
+ * reference collator is opened once per name. */
 static int ref_compare(const char *name, const char *a, const char *b)
 {
-    int r = 0;
-    if (strchr(name, '_')) {
-        locale_t loc = newlocale(LC_COLLATE_MASK | LC_CTYPE_MASK, name, (locale_t)0);
-        assert_non_null(loc);
+    static char open_name[128];
+    static locale_t loc;
+#ifdef ORDO_WITH_ICU
+    static UCollator *u;
+#endif
+    if (strcmp(open_name, name)) {
+        if (loc)
+            freelocale(loc);
+        loc = NULL;
+#ifdef ORDO_WITH_ICU
+        if (u)
+            ucol_close(u);
+        u = NULL;
+#endif
+        snprintf(open_name, sizeof open_name, "%s", name);
+        if (strchr(name, '_')) {
+            loc = newlocale(LC_COLLATE_MASK | LC_CTYPE_MASK, name, (locale_t)0);
+            assert_non_null(loc);
+        } else {
+#ifdef ORDO_WITH_ICU
+            char tag[128];
+            snprintf(tag, sizeof tag, "%s", name);
+            char *x = strstr(tag, "-x-icu");
+            if (x)
+                *x = 0;
+            UErrorCode st = U_ZERO_ERROR;
+            u = ucol_open(tag, &st);
+            assert_false(U_FAILURE(st));
+#else
+            fail_msg("no ICU");
+#endif
+        }
+    }
+    int r;
+    if (loc) {
         r = strcoll_l(a, b, loc);
-        freelocale(loc);
     } else {
 #ifdef ORDO_WITH_ICU
-        char tag[128];
-        snprintf(tag, sizeof tag, "%s", name);
-        char *x = strstr(tag, "-x-icu");
-        if (x)
-            *x = 0;
         UErrorCode st = U_ZERO_ERROR;
-        UCollator *u = ucol_open(tag, &st);
-        assert_false(U_FAILURE(st));
-        st = U_ZERO_ERROR;
         r = ucol_strcollUTF8(u, a, -1, b, -1, &st);
         assert_false(U_FAILURE(st));
-        ucol_close(u);
 #else
-        fail_msg("no ICU");
+        r = 0;
 #endif
     }
     return r ? sign(r) : sign(strcmp(a, b));
