@@ -678,6 +678,7 @@ static size_t library_key(const char *name, const char *s, uint8_t *out)
     return (size_t)n - 1;
 #else
     fail_msg("no ICU");
+    return 0;
 #endif
 }
 
