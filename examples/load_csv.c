@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     CHECK(ordo_runs_merge(runs, NULL, sst, &e));
     CHECK(ordo_sst_writer_finish(sst, &e)); /* 3. SST files */
     ordo_sst_writer_stats(sst, &st);
-    ordo_table_meta meta = {"ordered", argv[5], argv[4], st.rows, NULL};
+    ordo_table_meta meta = {"ordered", argv[5], argv[4], st.rows, NULL, NULL};
     CHECK(ordo_ingest(db, tag, ordo_sst_writer_file(sst, 0), ordo_sst_writer_files(sst), &meta,
                       &e)); /* 4. all at once */
     printf("%llu rows\n", (unsigned long long)st.rows);

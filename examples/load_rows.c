@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     CHECK(ordo_sst_writer_finish(sst, &e)); /* 3. into SST files */
     ordo_sst_writer_stats(sst, &st);
     ordo_table_meta meta = {"ordered", "score DESC, id", "id bigint, score integer, name text",
-                            st.rows, NULL};
+                            st.rows, NULL, NULL};
     size_t n = ordo_sst_writer_files(sst);
     CHECK(ordo_ingest(db, 1, ordo_sst_writer_file(sst, 0), n, &meta, &e)); /* 4. all at once */
     printf("%llu rows in %zu SST files\n", (unsigned long long)st.rows, n);

@@ -100,8 +100,15 @@ typedef enum ordo_status {
     /* ingest */
     ORDO_ERR_ROW_TOO_LONG = 90,     /* an input row over the row size limit (a quoted field
                                        left open?); ordo_error says where it starts */
-    ORDO_ERR_BAD_HEADER = 91        /* the input's header row does not name the schema's
+    ORDO_ERR_BAD_HEADER = 91,       /* the input's header row does not name the schema's
                                        columns (ordo_error says where) */
+
+    /* collations */
+    ORDO_ERR_UNKNOWN_COLLATION = 100, /* no ICU collation or libc locale by that name */
+    ORDO_ERR_INVALID_UTF8 = 101,      /* collated text that is not UTF-8 (or holds 00) */
+    ORDO_ERR_NO_ICU = 102,            /* an ICU collation in a build without ICU */
+    ORDO_ERR_COLLATION_VERSION = 103  /* the collation's version differs from the one the
+                                         keys were made with */
 } ordo_status;
 
 /* Where and why a call that reads input failed: the libraries above the
@@ -166,6 +173,9 @@ typedef enum ordo_type {
 
 /* The lowercase name ("int64", "float32", ...) or NULL for a non-type. */
 ORDO_API const char *ordo_type_name(ordo_type t);
+
+/* A collation (ordo_collator_open, below). */
+typedef struct ordo_collator ordo_collator;
 
 /* ---------------------------------------------------- LexKey row builder */
 
@@ -505,6 +515,54 @@ ORDO_API ordo_status ordo_key_array_end(ordo_key *k);
 /* The key's length and the sticky error (ORDO_OK when none). */
 ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
 
+/* ---------------------------------------------------------- collations */
+
+/* A collation, opened once and then shared read-only by any number of
+ * threads (nothing in it changes after ordo_collator_open). Names are
+ * PostgreSQL's:
+ *  - "C", "POSIX", "ucs_basic": byte order (the plain text field);
+ *  - an ICU collation, "und-x-icu", "en-US-x-icu", "de-DE-u-co-phonebk-x-icu"
+ *    (the suffix -x-icu dropped), or a BCP 47 tag alone ("sv-SE"): the
+ *    tag's ICU locale with ICU's defaults, as PostgreSQL 15 opens it;
+ *  - a libc locale ("en_US.utf8", "sv_SE.utf8": a name with '_', '.' or
+ *    '@'), through newlocale with LC_COLLATE and LC_CTYPE.
+ * ORDO_ERR_UNKNOWN_COLLATION for a name neither knows, ORDO_ERR_NO_ICU for
+ * an ICU name in a build without ICU, ORDO_ERR_OUT_OF_MEMORY. Opening
+ * allocates; encoding never does. */
+ORDO_API ordo_status ordo_collator_open(const char *name, ordo_collator **c);
+ORDO_API void ordo_collator_close(ordo_collator *c);
+/* The version the collation's order is tied to, as PostgreSQL's
+ * collversion: ICU's collator version ("153.120"), glibc's version for a
+ * libc locale ("2.36"), "" for byte order. Keys made under one version may
+ * sort differently under another. */
+ORDO_API const char *ordo_collator_version(const ordo_collator *c);
+/* The name it was opened with, and its provider: "icu", "libc" or "c". */
+ORDO_API const char *ordo_collator_name(const ordo_collator *c);
+ORDO_API const char *ordo_collator_provider(const ordo_collator *c);
+/* Whether this build has ICU (else ICU names are ORDO_ERR_NO_ICU). */
+ORDO_API bool ordo_collator_have_icu(void);
+/* The longest text a libc collation takes (ORDO_ERR_OUT_OF_RANGE beyond):
+ * strxfrm_l needs a 00-terminated copy, which lives on the stack. */
+#define ORDO_LIBC_COLLATED_MAX 8191u
+
+/* Text under collation c, in PostgreSQL's order for it, ties (strings the
+ * collation finds equal) broken by their bytes as PostgreSQL does: the
+ * presence byte, the collation's sort key, 00 00, the text escaped as by
+ * ordo_key_text, 00 00 (SPEC.md §17). Under "C" the field is
+ * ordo_key_text's. The text must be UTF-8 without 00 bytes, as PostgreSQL
+ * text is (ORDO_ERR_INVALID_UTF8). c must stay open while in use. */
+ORDO_API ordo_status ordo_key_text_collated(ordo_key *k, ordo_order o, const ordo_collator *c,
+                                           const char *s, size_t n);
+/* The exact size of that field, presence byte included (it computes the
+ * sort key, without allocating). */
+ORDO_API ordo_status ordo_key_text_collated_size(const ordo_collator *c, const char *s, size_t n,
+                                                size_t *size);
+/* The collation's sort key of s alone into dst[0..cap) (no 00 byte in it),
+ * *len its length; ORDO_ERR_DST_TOO_SMALL (dst then unspecified) with *len
+ * the length needed. For tests and benchmarks. */
+ORDO_API ordo_status ordo_collator_sort_key(const ordo_collator *c, const char *s, size_t n,
+                                           void *dst, size_t cap, size_t *len);
+
 /* Exact field sizes, presence byte included: fixed types (len ignored),
  * BYTES/STRING from the value itself (n + zero bytes + 3), NUMERIC from its
  * text (2 for zero and the specials, significant digits + 7 otherwise;
@@ -563,6 +621,10 @@ ORDO_API ordo_status ordo_key_read_fixed(ordo_key_reader *r, ordo_order o, ordo_
  * written or consumed (not sticky) and *len is the size needed. */
 ORDO_API ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, size_t cap,
                                          size_t *len, bool *is_null);
+/* A collated text field (not "C"): the original text into dst[0..cap), as
+ * ordo_key_read_bytes; the sort key is skipped (no collator needed). */
+ORDO_API ordo_status ordo_key_read_text_collated(ordo_key_reader *r, ordo_order o, void *dst,
+                                                 size_t cap, size_t *len, bool *is_null);
 ORDO_API ordo_status ordo_key_read_timetz(ordo_key_reader *r, ordo_order o, int64_t *local_micros,
                                           int32_t *east_seconds, bool *is_null);
 /* inet (cidr = 0) or cidr (cidr = 1; a read whose host bits are set is
@@ -666,6 +728,9 @@ typedef struct ordo_column {
     uint8_t offset_bits;
     uint8_t time_unit;
     uint8_t order;
+    /* STRING in the ordered format: its collation (NULL: "C", the bytes),
+     * as ordo_key_text_collated. Other types and formats: NULL. */
+    const struct ordo_collator *collator;
 } ordo_column;
 
 /* A TIMETZ column's element: local microseconds since midnight and the

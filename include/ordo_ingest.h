@@ -97,6 +97,8 @@ typedef struct ordo_schema_column {
     char **labels;              /* enums: the labels, in rank order */
     size_t nlabels;
     size_t source;              /* key columns (ordo_schema_key): the table column */
+    char *collation;            /* text COLLATE "name": the name, else NULL */
+    ordo_collator *collator;    /* that collation, opened by the parser (NULL: bytes) */
 } ordo_schema_column;
 
 typedef struct ordo_schema {
@@ -117,6 +119,16 @@ ORDO_API ordo_status ordo_schema_key(const ordo_schema *table, const char *spec,
                                      ordo_schema *key, ordo_error *err);
 /* Frees what parse or key allocated; *s becomes empty. NULL is fine. */
 ORDO_API void ordo_schema_free(ordo_schema *s);
+/* The collations of s (records' fields included) with their running
+ * versions: one "NAME\tVERSION\n" line per name, in first use; "" when s
+ * has none. *text is malloc'd (free it). */
+ORDO_API ordo_status ordo_schema_collations(const ordo_schema *s, char **text);
+/* ORDO_OK when every collation of s has the version recorded in stored
+ * (text of ordo_schema_collations, NULL as ""); else
+ * ORDO_ERR_COLLATION_VERSION with err's message naming the collation and
+ * both versions. */
+ORDO_API ordo_status ordo_schema_check_collations(const ordo_schema *s, const char *stored,
+                                                  ordo_error *err);
 /* "ASC NULLS LAST", ...: the name of a column's order. */
 ORDO_API const char *ordo_order_name(ordo_order o);
 

@@ -84,6 +84,8 @@ typedef struct ordo_table_meta {
     const char *schema; /* the schema */
     uint64_t rows;
     void *priv;         /* storage of a meta read by ordo_table_read */
+    const char *collations; /* ordo_schema_collations' text: the versions the keys were made
+                               with; NULL or "" when the schema has no collation */
 } ordo_table_meta;
 
 /* The table under tag: ORDO_ERR_NO_TABLE when there is none. Free with

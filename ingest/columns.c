@@ -161,6 +161,7 @@ const ordo_column *ordo__batchbuf_view(ordo__batchbuf *b)
             .offset_bits = 64,
             .time_unit = sc->time_unit,
             .order = sc->order,
+            .collator = sc->collator,
         };
     }
     return b->view;

@@ -568,11 +568,15 @@ static ordo_status decode_bytes(ordo_key_reader *r, const ordo_schema_column *c,
     size_t len = 0;
     uint8_t *buf = NULL;
     /* an empty buffer first: enough for NULL and "", else the size */
-    ordo_status s = ordo_key_read_bytes(r, o, NULL, 0, &len, &isnull);
+    /* collated text: the sort key is skipped, the text printed */
+    ordo_status (*read)(ordo_key_reader *, ordo_order, void *, size_t, size_t *, bool *) =
+        c->collator && strcmp(ordo_collator_provider(c->collator), "c") ? ordo_key_read_text_collated
+                                                                         : ordo_key_read_bytes;
+    ordo_status s = read(r, o, NULL, 0, &len, &isnull);
     if (s == ORDO_ERR_DST_TOO_SMALL) {
         if (!(buf = malloc(len)))
             return ORDO_ERR_OUT_OF_MEMORY;
-        s = ordo_key_read_bytes(r, o, buf, len, &len, &isnull);
+        s = read(r, o, buf, len, &len, &isnull);
     }
     if (s == ORDO_OK && !isnull) {
         if (c->type == ORDO_TYPE_BYTES) {

@@ -259,8 +259,10 @@ static void free_labels(ordo_schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
         free(c->labels[i]);
-    free(c->labels), free(c->type_spec), free(c->name);
+    free(c->labels), free(c->type_spec), free(c->name), free(c->collation);
+    ordo_collator_close(c->collator);
     c->labels = NULL, c->type_spec = NULL, c->name = NULL, c->nlabels = 0;
+    c->collation = NULL, c->collator = NULL;
     if (c->fields) {
         ordo_schema_free(c->fields);
         free(c->fields);
@@ -478,6 +480,89 @@ static int check_parens(const char *s, size_t n, const ordo_schema_column *c, ch
     return 1;
 }
 
+/* Moves a COLLATE "name" clause (PostgreSQL's; an unquoted name is taken
+ * as written) out of s[0..n) into c->collation, copying the rest of the
+ * text to out (n + 1 bytes). The last clause wins, as in a key spec
+ * after the table's. 0 with a message for a COLLATE without a name. */
+static int take_collate(const char *s, size_t n, char *out, ordo_schema_column *c, char *err,
+                        size_t errlen)
+{
+    size_t o = 0;
+    int quoted = 0, squoted = 0;
+    for (size_t i = 0; i < n;) {
+        char ch = s[i];
+        int word = !quoted && !squoted && n - i >= 7 && !strncasecmp(s + i, "collate", 7) &&
+                   (i == 0 || isspace((unsigned char)s[i - 1])) &&
+                   (n - i == 7 || isspace((unsigned char)s[i + 7]) || s[i + 7] == '"');
+        if (!word) {
+            if (ch == '\'' && !quoted)
+                squoted = !squoted;
+            else if (ch == '"' && !squoted)
+                quoted = !quoted;
+            out[o++] = ch, i++;
+            continue;
+        }
+        size_t j = i + 7, from, len;
+        while (j < n && isspace((unsigned char)s[j]))
+            j++;
+        if (j < n && s[j] == '"') {
+            const char *q = memchr(s + j + 1, '"', n - j - 1);
+            from = j + 1, len = q ? (size_t)(q - (s + from)) : 0;
+            j = q ? (size_t)(q - s) + 1 : n;
+        } else {
+            for (from = j; j < n && !isspace((unsigned char)s[j]) && s[j] != ','; j++)
+                ;
+            len = j - from;
+        }
+        if (!len) {
+            snprintf(err, errlen, "column '%s': COLLATE without a collation name", c->name);
+            return 0;
+        }
+        char *name = malloc(len + 1);
+        if (!name) {
+            snprintf(err, errlen, "out of memory");
+            return 0;
+        }
+        memcpy(name, s + from, len);
+        name[len] = 0;
+        free(c->collation);
+        c->collation = name;
+        out[o++] = ' ';
+        i = j;
+    }
+    out[o] = 0;
+    return 1;
+}
+
+/* Opens the column's collation: text types only, and only the ordered
+ * format holds a collation other than byte order. */
+static int open_collation(ordo_schema_column *c, ordo_format fmt, char *err, size_t errlen)
+{
+    if (c->sql != ORDO_SQL_TEXT && c->sql != ORDO_SQL_BPCHAR) {
+        snprintf(err, errlen, "column '%s': COLLATE applies to text, varchar and char, not %s",
+                 c->name, c->sql_name);
+        return 0;
+    }
+    ordo_status st = ordo_collator_open(c->collation, &c->collator);
+    if (st != ORDO_OK) {
+        snprintf(err, errlen, "column '%s': collation \"%s\": %s", c->name, c->collation,
+                 st == ORDO_ERR_UNKNOWN_COLLATION ? "unknown collation (an ICU name such as "
+                                                    "\"en-US-x-icu\" or a libc locale such as "
+                                                    "\"en_US.utf8\")"
+                                                  : ordo_status_message(st));
+        return 0;
+    }
+    if (fmt != ORDO_FORMAT_ORDERED && strcmp(ordo_collator_provider(c->collator), "c")) {
+        snprintf(err, errlen, "column '%s': collation \"%s\" needs the ordered format "
+                 "(use --format ordered)", c->name, c->collation);
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_type(const char *s, size_t n, const char *format, ordo_schema_column *c, char *err,
+                      size_t errlen);
+
 static int parse_column(const char *s, size_t n, const char *format, ordo_schema_column *c, char *err,
                         size_t errlen, size_t index)
 {
@@ -518,6 +603,28 @@ static int parse_column(const char *s, size_t n, const char *format, ordo_schema
         return 0;
     }
     k += (size_t)taken;
+    char *tail = malloc(n - k + 1);
+    if (!tail || !take_collate(s + k, n - k, tail, c, err, errlen)) {
+        if (!tail)
+            snprintf(err, errlen, "out of memory");
+        free(tail);
+        free_labels(c);
+        return 0;
+    }
+    s = tail, n = strlen(tail), k = 0; /* the type and order words, COLLATE taken out */
+    int ok = parse_type(s, n, format, c, err, errlen);
+    free(tail);
+    if (ok && c->collation && !open_collation(c, ordo_format_from_name(format), err, errlen))
+        ok = 0;
+    return ok;
+}
+
+/* The type and order words after the name (and an enum's labels or a
+ * record's fields) into c. */
+static int parse_type(const char *s, size_t n, const char *format, ordo_schema_column *c, char *err,
+                      size_t errlen)
+{
+    size_t k = 0;
     if (!check_parens(s + k, n - k, c, err, errlen)) {
         free_labels(c);
         return 0;
@@ -748,7 +855,9 @@ int ordo__schema_key(const ordo_schema *table, const char *text, const char *for
             columns[nitems++] = c;
             const char *type = table->cols[c].type_spec ? table->cols[c].type_spec
                                                         : table->cols[c].sql_name;
-            size_t need = strlen(type) + strlen(table->cols[c].name) + (size_t)(p - rest) + 8;
+            const char *coll = table->cols[c].collation;
+            size_t need = strlen(type) + strlen(table->cols[c].name) + (size_t)(p - rest) + 8 +
+                          (coll ? strlen(coll) + 12 : 0);
             if (o + need >= cap * 2) {
                 char *grown = realloc(spec, cap * 2 + need * 2);
                 if (!grown) {
@@ -758,8 +867,9 @@ int ordo__schema_key(const ordo_schema *table, const char *text, const char *for
                 }
                 spec = grown, cap += need;
             }
-            o += (size_t)snprintf(spec + o, cap * 2 - o, "%s\"%s\" %s %.*s", o ? "," : "",
-                                  table->cols[c].name, type, (int)(p - rest), rest);
+            o += (size_t)snprintf(spec + o, cap * 2 - o, "%s\"%s\" %s%s%s%s %.*s", o ? "," : "",
+                                  table->cols[c].name, type, coll ? " COLLATE \"" : "",
+                                  coll ? coll : "", coll ? "\"" : "", (int)(p - rest), rest);
         }
         if (!*p)
             break;

@@ -176,7 +176,7 @@ ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error
         return ordo__load_fail(err, ORDO_ERR_NO_TABLE, 0, "the database has no table under tag %d",
                                tag);
     }
-    m->format = t->format, m->key = t->key, m->schema = t->schema;
+    m->format = t->format, m->key = t->key, m->schema = t->schema, m->collations = t->collations;
     m->rows = strtoull(t->rows, NULL, 10);
     m->priv = t;
     return ORDO_OK;

@@ -48,6 +48,11 @@ static ordo_status write_meta(const char *path, int tag, const ordo_table_meta *
     ordo__table_values(m, m->rows, rows, vals);
     ordo__sst_file *f = ordo__sst_file_open(path, msg, sizeof msg);
     int ok = f != NULL;
+    if (ok && ordo__table_has_collations(m)) { /* first: its key sorts first */
+        char k[64];
+        size_t kn = ordo__table_key(tag, ORDO__TABLE_COLLATIONS, k);
+        ok = ordo__sst_file_put(f, k, kn, m->collations, strlen(m->collations), msg, sizeof msg);
+    }
     for (int i = 0; ok && i < ORDO__TABLE_FIELDS; i++) {
         char k[64];
         size_t kn = ordo__table_key(tag, ordo__table_fields[i], k);

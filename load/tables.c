@@ -96,6 +96,23 @@ int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, si
         (*slots[i])[vn] = 0;
         free(v);
     }
+    if (found == ORDO__TABLE_FIELDS) { /* optional */
+        char k[64], *v = NULL;
+        size_t kn = ordo__table_key(tag, ORDO__TABLE_COLLATIONS, k), vn = 0;
+        int got = ordo__store_get(s, k, kn, &v, &vn, err, errlen);
+        if (got < 0 || (got && !(m->collations = malloc(vn + 1)))) {
+            free(v);
+            if (got > 0)
+                snprintf(err, errlen, "out of memory");
+            ordo__table_meta_free(m);
+            return -1;
+        }
+        if (got) {
+            memcpy(m->collations, v, vn);
+            m->collations[vn] = 0;
+        }
+        free(v);
+    }
     if (found && found != ORDO__TABLE_FIELDS) {
         snprintf(err, errlen, "the system keys of table %d are incomplete", tag);
         ordo__table_meta_free(m);
@@ -106,6 +123,6 @@ int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, si
 
 void ordo__table_meta_free(ordo__table_text *m)
 {
-    free(m->format), free(m->key), free(m->rows), free(m->schema);
+    free(m->format), free(m->key), free(m->rows), free(m->schema), free(m->collations);
     memset(m, 0, sizeof *m);
 }

@@ -5,6 +5,7 @@
  *   ff "ordo/table/007/key"      the key spec
  *   ff "ordo/table/007/rows"     rows loaded, in decimal
  *   ff "ordo/table/007/schema"   the schema
+ *   ff "ordo/table/007/collations" (only with collated text) "NAME\tVERSION\n" lines
  * ("none" in place of the three-digit tag for an untagged table).
  * A `--via writebatch` load writes its rows before its table exists; while it
  * runs, ff "ordo/loading/007" says so, and a load that never ended (killed)
@@ -39,10 +40,18 @@ void ordo__table_values(const ordo_table_meta *m, uint64_t rows, char rows_text[
 
 typedef struct ordo__table_text {
     char *format, *key, *rows, *schema; /* malloc'd text */
+    char *collations; /* optional (tables with collated text): NULL when absent */
 } ordo__table_text;
 
 /* 1: found, 0: no such table, -1: error (err; also out of memory). */
 int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, size_t errlen);
 void ordo__table_meta_free(ordo__table_text *m);
+/* The optional collations key's field name; it sorts before "format", so
+ * it is written first. */
+#define ORDO__TABLE_COLLATIONS "collations"
+static inline int ordo__table_has_collations(const ordo_table_meta *m)
+{
+    return m->collations && m->collations[0];
+}
 
 #endif

@@ -7,7 +7,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev
       libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev
-      postgresql postgresql-client time gnuplot-nox
+      libicu-dev locales-all postgresql postgresql-client time gnuplot-nox
       python3-dev python3-venv openjdk-17-jre-headless)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -28,7 +28,7 @@ build_and_test scalar -DORDO_ENABLE_SSE41=OFF -DORDO_ENABLE_AVX2=OFF -DORDO_ENAB
 build_and_test libs -DORDO_BUILD_TOOLS=OFF -DORDO_PYTHON=OFF
 build_and_test sanitize -DORDO_PYTHON=OFF -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
 # (no RocksDB for arm64 here: ordo load/scan are tested in the native builds)
-build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF
+build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF -DORDO_WITH_ICU=OFF
 
 # libFuzzer harnesses (clang, ASan+UBSan), each for a short bounded time on
 # a copy of its seed corpus. FUZZ_SECONDS runs them longer.

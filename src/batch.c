@@ -1,6 +1,7 @@
 /* The batch front end: validation and sizes (pass 1), offsets, and the
  * hand-over to the chosen implementation (pass 2). */
 #include "batch.h"
+#include "collate.h"
 #include "dispatch.h"
 
 static int format_ok(ordo_format fmt)
@@ -133,6 +134,9 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
         return ordo__batch_fail(where, 0, 0, ncols ? ORDO_ERR_NULL_ARG : ORDO_ERR_NO_PARTS);
     size_t total = 0, seps;
     int all_constant = 1;
+    for (size_t c = 0; fmt != ORDO_FORMAT_ORDERED && c < ncols; c++)
+        if (cols[c].collator && cols[c].collator->provider != ORDO_COLL_C)
+            return ordo__batch_fail(where, 0, c, ORDO_ERR_BAD_TYPE); /* collations: ordered only */
     if (fmt == ORDO_FORMAT_ORDERED) {
         size_t stride = 0;
         ordo_status s = ordo_ordered_plan(k, cols, ncols, nrows, &total, &stride, where);

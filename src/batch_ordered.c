@@ -9,9 +9,17 @@
  * copied from a pattern, payloads written in place; an implementation with
  * fixed_pre kernels writes presence byte and payload at once. */
 #include "batch.h"
+#include "collate.h"
 
 /* Text-like columns: offsets into their bytes. */
 static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
+
+/* A text column under a collation other than "C": its fields go through
+ * ordo_key_text_collated. */
+static int collated(const ordo_column *c)
+{
+    return c->type == ORDO_TYPE_STRING && c->collator && c->collator->provider != ORDO_COLL_C;
+}
 
 /* Writes row r's field of column c with the row builder (cap bytes at p);
  * returns the builder's status. The packed batches use it too. */
@@ -70,6 +78,8 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
             return ordo_key_bit_string(k, o, text, (size_t)(b - a));
         if (c->type == ORDO_TYPE_ENCODED)
             return ordo__key_append(k, text, (size_t)(b - a));
+        if (collated(c))
+            return ordo_key_text_collated(k, o, c->collator, text, (size_t)(b - a));
         return ordo_key_bytes(k, o, text, (size_t)(b - a));
     }
     }
@@ -90,6 +100,9 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     if (variable(c->type)) {
         size_t j = c->offset + r;
         int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        if (collated(c))
+            return ordo_key_text_collated_size(c->collator, (const char *)c->values + a,
+                                               (size_t)(b - a), size);
         return ordo_key_field_size(c->type, (const uint8_t *)c->values + a, (size_t)(b - a), size);
     }
     return ordo_key_field_size(c->type, NULL, 0, size);
@@ -120,12 +133,18 @@ static int column_path(ordo_type t, int *op, size_t *w)
     }
 }
 
+/* The path of a column: collated text goes through the builder. */
+static int col_path(const ordo_column *c, int *op, size_t *w)
+{
+    int path = column_path(c->type, op, w);
+    return path == PATH_TEXT && collated(c) ? PATH_BUILDER : path;
+}
 
 /* A column's checks before its rows: a type of the format, an order, a
  * span of rows that fits, and its buffers. */
 static ordo_status check_column(const ordo_column *c, size_t nrows)
 {
-    if (!ordo__type_facts(c->type)->ordered)
+    if (!ordo__type_facts(c->type)->ordered || (c->collator && c->type != ORDO_TYPE_STRING))
         return ORDO_ERR_BAD_TYPE;
     if (c->order > ORDO_DESC_NULLS_LAST)
         return ORDO_ERR_INVALID_ORDER;
@@ -269,7 +288,7 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
             return s;
         int op;
         size_t w;
-        int path = column_path(c->type, &op, &w);
+        int path = col_path(c, &op, &w);
         if (path != PATH_BUILDER && path != PATH_TEXT) {
             s = size_fixed(c, path, w, nrows, &sum, &constant, where);
         } else if (path == PATH_TEXT && size_clean_text(zeros, c, nrows, &sum, &s)) {
@@ -290,16 +309,14 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
 {
     size_t at = 0;
     for (size_t r = 0; r < pl->nrows; r++) {
-        size_t len = 0;
-        for (size_t c = 0; c < pl->ncols; c++) {
-            size_t fs = 0;
-            field_size(&pl->cols[c], r, &fs); /* checked by the plan */
-            len += fs;
-        }
+        /* the plan's total bounds the rest: each row's length is read
+         * after writing it (a collated field's sort key is computed once) */
         ordo_key k;
-        ordo_key_init(&k, dst + at, len, 0);
+        size_t len = 0;
+        ordo_key_init(&k, dst + at, pl->total - at, 0);
         for (size_t c = 0; c < pl->ncols; c++)
             ordo__ordered_put(&k, &pl->cols[c], r); /* validated by the plan: cannot fail */
+        ordo_key_finish(&k, &len);
         at += len;
         if (offsets)
             offsets[r + 1] = at;
@@ -352,7 +369,7 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
 {
     int op;
     size_t w;
-    int path = column_path(c->type, &op, &w);
+    int path = col_path(c, &op, &w);
     if (path != PATH_TEXT && path != PATH_BUILDER && !c->validity) { /* a constant size */
         size_t fs = path == PATH_NIL ? 1 : 1 + w;
         for (size_t i = 0; i < n; i++)
@@ -418,8 +435,8 @@ static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint
 {
     for (size_t i = 0; i < n; i++) {
         size_t fs = 1;
-        field_size(c, r0 + i, &fs);
         ordo_key key;
+        field_size(c, r0 + i, &fs);
         ordo_key_init(&key, dst + cur[i], fs, 0);
         ordo__ordered_put(&key, c, r0 + i);
         cur[i] += fs;
@@ -496,7 +513,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
         size_t j0 = c->offset + r0, w;
-        int op, path = column_path(c->type, &op, &w);
+        int op, path = col_path(c, &op, &w);
         switch (path) {
         case PATH_NIL: {
             uint8_t null = presence_of(c).null;
@@ -652,7 +669,13 @@ static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                          size_t *offsets)
 {
-    if (!k) {
+    int any_collated = 0;
+    for (size_t c = 0; c < pl->ncols; c++)
+        any_collated |= collated(&pl->cols[c]);
+    /* Collated text: row by row, so that each sort key is computed once
+     * here (the tiles would compute it for the rows' starts, then again to
+     * write it); the sort keys cost far more than the other columns. */
+    if (!k || any_collated) {
         encode_rows(pl, dst, offsets);
         return;
     }

@@ -38,7 +38,11 @@
     X(ORDO_ERR_OVERLAP, "SST files with overlapping key ranges")                          \
     X(ORDO_ERR_BAD_INPUT, "malformed input")                                              \
     X(ORDO_ERR_ROW_TOO_LONG, "row too long")                                              \
-    X(ORDO_ERR_BAD_HEADER, "the header row does not name the schema's columns")
+    X(ORDO_ERR_BAD_HEADER, "the header row does not name the schema's columns")          \
+    X(ORDO_ERR_UNKNOWN_COLLATION, "unknown collation")                                    \
+    X(ORDO_ERR_INVALID_UTF8, "invalid byte sequence for encoding UTF8")                   \
+    X(ORDO_ERR_NO_ICU, "built without ICU: ICU collations are not available")             \
+    X(ORDO_ERR_COLLATION_VERSION, "collation version mismatch")
 
 const char *ordo_status_name(ordo_status s)
 {

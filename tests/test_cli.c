@@ -508,6 +508,57 @@ static void bad_key_prints_nothing(void **state)
     assert_string_equal(r.err, "ordo: decode: key 2, column 'b' at byte 5: malformed key\n");
 }
 
+/* #16: collated text through the tool: keys in the collation's order, decode
+ * gives the text back, inspect names the collation, bad schemas and text
+ * are refused with their reasons. (libc sv_SE.utf8: needs no ICU.) */
+static void collated_tool(void **state)
+{
+    (void)state;
+    const char *schema = "name text COLLATE \"sv_SE.utf8\" DESC, n integer";
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         schema, NULL},
+             "zed,1\nb\xc3\xa4r,2\nBaz,3\n", &r);
+    assert_int_equal(r.status, 0);
+    char keys[3][256];
+    assert_int_equal(sscanf(r.out, "%255s %255s %255s", keys[0], keys[1], keys[2]), 3);
+    /* DESC in Swedish: zed > bär > Baz */
+    assert_true(strcmp(keys[0], keys[1]) < 0 && strcmp(keys[1], keys[2]) < 0);
+    expect_out((const char *const[]){"ordo", "decode", "--format", "ordered", "--schema", schema,
+                                     keys[1], NULL},
+               "b\xc3\xa4r,2\n");
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--format", "ordered", "--schema",
+                                         schema, keys[1], NULL},
+             NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "1     name             text COLLATE \"sv_SE.utf8\" DESC NULLS FIRST"));
+    assert_non_null(strstr(r.out, "'b\xc3\xa4r'\n"));
+    assert_non_null(strstr(r.out, "collation \"sv_SE.utf8\": libc, version "));
+    expect_fail((const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                      "v text COLLATE \"xx_YY.utf8\"", NULL},
+                "column 'v': collation \"xx_YY.utf8\": unknown collation");
+    expect_fail((const char *const[]){"ordo", "encode", "--format", "lexkey", "--schema",
+                                      "v text COLLATE \"sv_SE.utf8\"", NULL},
+                "needs the ordered format");
+    expect_fail((const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                      "v integer COLLATE \"sv_SE.utf8\"", NULL},
+                "COLLATE applies to text, varchar and char, not integer");
+    expect_fail((const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                      "v text COLLATE", NULL},
+                "COLLATE without a collation name");
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         "v text COLLATE \"sv_SE.utf8\"", NULL},
+             "ok\nb\xff" "d\n", &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "invalid byte sequence for encoding UTF8"));
+    /* "C" is byte order: the plain text key */
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         "v text COLLATE \"C\" DESC", NULL},
+             "ab\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "019e9dffff\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +574,7 @@ int main(void)
         cmocka_unit_test(lexkey_random_round_trip),
         cmocka_unit_test(bench_formats),
         cmocka_unit_test(packed_tool),
+        cmocka_unit_test(collated_tool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include "tables.h"
 
 #include <dirent.h>
+#include <gnu/libc-version.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -985,9 +986,85 @@ static void test_load_scan_stdout(void **state)
         fail_msg("scan > /dev/full: status %d, err '%s'", r.status, r.err);
 }
 
+/* #16: a table's collation versions are stored by load and checked by
+ * scan, which refuses keys made under another version unless told
+ * --accept-collation-version. */
+static void put_collations(const char *db, int tag, const char *text)
+{
+    char err[256], k[64];
+    ordo__store *st = ordo__store_open(db, 0, err, sizeof err);
+    if (!st)
+        fail_msg("%s", err);
+    ordo__store_batch *b = ordo__store_batch_open(st, 16);
+    assert_non_null(b);
+    size_t kn = ordo__table_key(tag, ORDO__TABLE_COLLATIONS, k);
+    if (text)
+        assert_int_equal(ordo__store_batch_put(b, k, kn, text, strlen(text), err, sizeof err), 1);
+    else
+        ordo__store_batch_delete(b, k, kn);
+    if (!ordo__store_batch_finish(b, err, sizeof err))
+        fail_msg("%s", err);
+    ordo__store_batch_close(b);
+    ordo__store_close(st);
+}
+
+static void test_collation_versions(void **state)
+{
+    (void)state;
+    char db[300], in[300];
+    path_in(db, sizeof db, "db-collations");
+    path_in(in, sizeof in, "collations.csv");
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    fputs("zed,1\nb\xc3\xa4r,2\nBaz,3\nbar,4\n", f);
+    fclose(f);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--schema",
+         "name text COLLATE \"sv_SE.utf8\", n integer", "--key", "name", "--quiet", in, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    /* stored: the name and glibc's version */
+    ordo_db *d;
+    ordo_table_meta m;
+    ordo_error e;
+    assert_int_equal(ordo_db_open(db, ORDO_DB_READ_ONLY, &d, &e), ORDO_OK);
+    assert_int_equal(ordo_table_read(d, 1, &m, &e), ORDO_OK);
+    char want[64];
+    snprintf(want, sizeof want, "sv_SE.utf8\t%s\n", gnu_get_libc_version());
+    assert_non_null(m.collations);
+    assert_string_equal(m.collations, want);
+    ordo_table_meta_free(&m);
+    ordo_db_close(d);
+    /* Swedish: bar < Baz < bär < zed */
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "bar,4\nBaz,3\nb\xc3\xa4r,2\nzed,1\n");
+    run_free(&r);
+    /* another version: refused, unless accepted */
+    put_collations(db, 1, "sv_SE.utf8\t0.0\n");
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "collation \"sv_SE.utf8\" has version"));
+    assert_non_null(strstr(r.err, "made with version 0.0"));
+    assert_non_null(strstr(r.err, "--accept-collation-version"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--accept-collation-version", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "bar,4\nBaz,3\nb\xc3\xa4r,2\nzed,1\n");
+    run_free(&r);
+    /* no version recorded at all: refused too */
+    put_collations(db, 1, NULL);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "records no version"));
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collation_versions),
         cmocka_unit_test(test_round_trip_in_key_order),
         cmocka_unit_test(test_spilled_runs_match_memory),
         cmocka_unit_test(test_writebatch_baseline),

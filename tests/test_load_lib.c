@@ -129,7 +129,7 @@ static void expect_no_table(ordo_db *db, int tag)
     assert_int_equal(ordo_table_read(db, tag, &m, &e), ORDO_ERR_NO_TABLE);
 }
 
-static const ordo_table_meta meta = {"ordered", "k", "k bytea", 0, NULL};
+static const ordo_table_meta meta = {"ordered", "k", "k bytea", 0, NULL, NULL};
 
 /* Finishes w and ingests its files under tag. */
 static ordo_status ingest_writer(ordo_db *db, int tag, ordo_sst_writer **ws, size_t nw,
@@ -397,7 +397,7 @@ static void test_ingest_all_or_nothing(void **state)
     assert_int_equal(ordo_ingest(db, 4, two, 2, &m, &e), ORDO_ERR_IO);
     expect_no_table(db, 4);
     /* and the tag is still free: the good file alone goes in */
-    assert_int_equal(ordo_ingest(db, 4, &f, 1, &(ordo_table_meta){"ordered", "k", "k bytea", 3, NULL}, &e),
+    assert_int_equal(ordo_ingest(db, 4, &f, 1, &(ordo_table_meta){"ordered", "k", "k bytea", 3, NULL, NULL}, &e),
                      ORDO_OK);
     expect_table(db, 4, r, 3);
     ordo_sst_writer_close(a), ordo_sst_writer_close(b);

@@ -5,6 +5,7 @@
  * COPY CSV in random order, encoded by `ordo encode --format ordered`,
  * sorted with memcmp, and must come out in exactly PostgreSQL's ORDER BY
  * order (a unique id breaks ties). The server is stopped even on failure. */
+#include "collate_strings.h"
 #include "ordo_test.h"
 
 #include <sys/stat.h>
@@ -514,6 +515,141 @@ static void numeric_spellings(void **state)
     }
 }
 
+/* One value as a CSV field, always quoted (an empty field would be NULL). */
+static void csv_quoted(FILE *f, const char *v)
+{
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"')
+            fputc('"', f);
+        fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+/* Collated text (#16): every test string, pairs of them, duplicates (equal
+ * bytes) and NULLs, in PostgreSQL's ORDER BY under libc and ICU collations
+ * in all four orders; then in a multi-column key and inside a record. The
+ * strings that collate equal but differ in bytes (é and e + U+0301) test
+ * PostgreSQL's tie-break. */
+static void collations(void **state)
+{
+    (void)state;
+    char path[512], sql[4096];
+    snprintf(path, sizeof path, "%s/coll.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    uint64_t seed = t_seed();
+    int id = 0;
+    for (int rep = 0; rep < 2; rep++)
+        for (size_t i = 0; i < COLL_NSTRINGS; i++) {
+            csv_quoted(f, coll_strings[i]);
+            fprintf(f, ",%d,%d\n", ++id, (int)(t_rand(&seed) % 3));
+        }
+    for (int i = 0; i < 400; i++) {
+        char pair[128];
+        snprintf(pair, sizeof pair, "%s%s", coll_strings[t_rand(&seed) % COLL_NSTRINGS],
+                 coll_strings[t_rand(&seed) % COLL_NSTRINGS]);
+        csv_quoted(f, pair);
+        fprintf(f, ",%d,%d\n", ++id, (int)(t_rand(&seed) % 3));
+    }
+    fprintf(f, ",%d,1\n,%d,2\n", id + 1, id + 2); /* NULLs */
+    fclose(f);
+    /* PostgreSQL 15 imports libc locales (locale -a) and ICU's locales at
+     * initdb; a tailoring by keyword is created here. */
+    snprintf(sql, sizeof sql,
+             "CREATE COLLATION IF NOT EXISTS \"de-DE-u-co-phonebk-x-icu\" "
+             "(provider = icu, locale = 'de-DE-u-co-phonebk');\n"
+             "CREATE TABLE ct (id integer, v text, n integer);\n"
+             "\\copy ct (v, id, n) FROM '%s' (FORMAT csv)\n",
+             path);
+    if (psql(sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the collation table");
+    }
+    const char *names[6];
+    size_t nnames = 0;
+    for (size_t i = 0; i < sizeof coll_libc_names / sizeof *coll_libc_names; i++)
+        names[nnames++] = coll_libc_names[i];
+    for (size_t i = 0; i < sizeof coll_icu_names / sizeof *coll_icu_names; i++)
+        names[nnames++] = coll_icu_names[i];
+    for (size_t c = 0; c < nnames; c++) {
+        for (int o = 0; o < 4; o++) {
+            char schema[256], order_by[128];
+            /* the schema goes to the shell in double quotes: \" */
+            snprintf(schema, sizeof schema, "v text COLLATE \\\"%s\\\" %s", names[c], orders[o]);
+            snprintf(order_by, sizeof order_by, "v COLLATE \"%s\" %s", names[c], orders[o]);
+            check_order("ct", "v", schema, order_by, "UTC");
+        }
+    }
+    /* ICU where glibc's strxfrm_l and strcoll_l disagree (SPEC.md 17.5):
+     * the tricky strings, alone and in pairs, under the ICU collations */
+    snprintf(path, sizeof path, "%s/tricky.csv", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    id = 0;
+    for (size_t i = 0; i < COLL_NTRICKY; i++)
+        for (size_t j = 0; j <= COLL_NTRICKY; j++) {
+            char pair[64];
+            snprintf(pair, sizeof pair, "%s%s", coll_tricky_strings[i],
+                     j < COLL_NTRICKY ? coll_tricky_strings[j] : "");
+            csv_quoted(f, pair);
+            fprintf(f, ",%d\n", ++id);
+        }
+    fclose(f);
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE tricky (id integer, v text);\n"
+             "\\copy tricky (v, id) FROM '%s' (FORMAT csv)\n",
+             path);
+    if (psql(sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the tricky table");
+    }
+    for (size_t c = 0; c < sizeof coll_icu_names / sizeof *coll_icu_names; c++)
+        for (int o = 0; o < 4; o += 3) {
+            char schema[256], order_by[128];
+            snprintf(schema, sizeof schema, "v text COLLATE \\\"%s\\\" %s", coll_icu_names[c],
+                     orders[o]);
+            snprintf(order_by, sizeof order_by, "v COLLATE \"%s\" %s", coll_icu_names[c],
+                     orders[o]);
+            check_order("tricky", "v", schema, order_by, "UTC");
+        }
+    /* Multi-column: two collations and an integer between them. */
+    check_order("ct", "n, v",
+                "n integer DESC, v text COLLATE \\\"sv-SE-x-icu\\\" ASC NULLS FIRST",
+                "n DESC, v COLLATE \"sv-SE-x-icu\" ASC NULLS FIRST", "UTC");
+    check_order("ct", "v, n",
+                "v varchar COLLATE \\\"en_US.utf8\\\" DESC NULLS LAST, n integer",
+                "v COLLATE \"en_US.utf8\" DESC NULLS LAST, n", "UTC");
+    /* char(n): trailing spaces do not count, then the collation */
+    if (psql("CREATE TABLE cb AS SELECT id, v::char(6) AS v FROM ct;\n", NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the char(n) table");
+    }
+    check_order("cb", "v", "v char(6) COLLATE \\\"sv-SE-x-icu\\\" DESC",
+                "v COLLATE \"sv-SE-x-icu\" DESC", "UTC");
+    check_order("cb", "v", "v char(6) COLLATE \\\"en_US.utf8\\\"", "v COLLATE \"en_US.utf8\"",
+                "UTC");
+    /* In a record: the field's collation orders the record. */
+    snprintf(sql, sizeof sql,
+             "CREATE TYPE cpair AS (a text COLLATE \"de-DE-u-co-phonebk-x-icu\", b integer);\n"
+             "CREATE TABLE cr (id integer, v cpair);\n"
+             "INSERT INTO cr SELECT id, CASE WHEN id %% 37 = 0 THEN NULL ELSE ROW(v, n)::cpair END "
+             "FROM ct;\n");
+    if (psql(sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the collated record table");
+    }
+    for (int o = 0; o < 4; o++) {
+        char schema[256], order_by[64];
+        snprintf(schema, sizeof schema,
+                 "v record(a text COLLATE \\\"de-DE-u-co-phonebk-x-icu\\\", b integer) %s",
+                 orders[o]);
+        snprintf(order_by, sizeof order_by, "v %s", orders[o]);
+        check_order("cr", "v", schema, order_by, "UTC");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +659,7 @@ int main(void)
         cmocka_unit_test(records),
         cmocka_unit_test(numeric_spellings),
         cmocka_unit_test(nested_columns),
+        cmocka_unit_test(collations),
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
 }

@@ -54,9 +54,11 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
                                   : ordo_key_reader_remaining(&r));
         if (lexkey && c)
             at++;
+        char type[160]; /* a collation shows with its type */
+        snprintf(type, sizeof type, s->cols[c].collation ? "%s COLLATE \"%s\"" : "%s",
+                 s->cols[c].sql_name, s->cols[c].collation);
         if (inspect)
-            fprintf(row, "%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name,
-                    s->cols[c].sql_name,
+            fprintf(row, "%-5zu %-16s %-16s %-17s %6zu ", c + 1, s->cols[c].name, type,
                     lexkey   ? "-"
                     : packed ? (s->cols[c].order >= ORDO_DESC_NULLS_FIRST ? "DESC" : "ASC")
                              : ordo_order_name((ordo_order)s->cols[c].order),
@@ -85,6 +87,13 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
             fputc('\n', row);
     }
     ordo_buf_free(&value);
+    for (size_t c = 0; inspect && c < s->ncols; c++)
+        if (s->cols[c].collator)
+            fprintf(row, "collation \"%s\": %s, version %s\n", s->cols[c].collation,
+                    ordo_collator_provider(s->cols[c].collator),
+                    *ordo_collator_version(s->cols[c].collator)
+                        ? ordo_collator_version(s->cols[c].collator)
+                        : "-");
     if (!lexkey && ordo_key_reader_remaining(&r))
         cli_fail("decode: key %zu: %zu bytes left after the last column (schema mismatch)", index,
                  ordo_key_reader_remaining(&r));

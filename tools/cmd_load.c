@@ -513,7 +513,10 @@ int cmd_load(int argc, char **argv)
     ordo_encoder_close(L->enc);
     L->enc = NULL;
     double t_read = now(), t_written = t_read;
-    ordo_table_meta meta = {o.format, o.key, o.schema, 0, NULL};
+    char *collations = NULL; /* the versions the keys are made with */
+    if (ordo_schema_collations(&L->table, &collations) != ORDO_OK)
+        cli_out_of_memory();
+    ordo_table_meta meta = {o.format, o.key, o.schema, 0, NULL, collations};
     if (L->put)
         finish_put(L, &meta);
     else
@@ -534,6 +537,7 @@ int cmd_load(int argc, char **argv)
     ordo_put_load_close(L->put);
     ordo_db_close(L->db);
     ordo_schema_free(&L->table);
+    free(collations);
     free(L);
     g_load = NULL;
     return 0;

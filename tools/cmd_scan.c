@@ -86,11 +86,11 @@ static int print_row(ordo_table_reader *T, const uint8_t *k, size_t kn, const ui
 
 static const char *usage =
     "usage: ordo scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
-    "                 [--limit N] [--columns LIST] [--header]";
+    "                 [--limit N] [--columns LIST] [--header] [--accept-collation-version]";
 
 typedef struct scan_args {
     const char *db, *prefix, *from, *to, *columns;
-    int tag, reverse, header;
+    int tag, reverse, header, accept_collation_version;
     unsigned long long limit;
 } scan_args;
 
@@ -132,6 +132,7 @@ static void parse_args(int argc, char **argv, scan_args *a)
         {"--columns", OPT_STRING, &a->columns, NULL},
         {"--reverse", OPT_FLAG, &a->reverse, NULL},
         {"--header", OPT_FLAG, &a->header, NULL},
+        {"--accept-collation-version", OPT_FLAG, &a->accept_collation_version, NULL},
     };
     const opt_spec spec = {"scan", usage, "unknown argument", OPT_POS_NONE, 0, opts,
                            sizeof opts / sizeof opts[0]};
@@ -264,6 +265,12 @@ int cmd_scan(int argc, char **argv)
     ordo_table_meta m;
     ordo_db *st = open_table(&T, a.db, a.tag, &m);
     const ordo_schema *table = ordo_table_reader_table(T);
+    /* keys made under another collation version may sort differently: the
+     * order of the scan and its bounds would not hold */
+    ordo_error ce;
+    if (!a.accept_collation_version &&
+        ordo_schema_check_collations(table, m.collations, &ce) != ORDO_OK)
+        cli_fail("scan: %s", ce.message);
     size_t nout;
     size_t *out = select_columns(table, a.columns, m.schema, &nout);
     bytes lower, upper;

@@ -34,7 +34,7 @@ static const char usage[] =
     "       [--sst-size SIZE] [--via sst|writebatch] [FILE|-]\n"
     "                                      sort CSV rows by key into the RocksDB at DIR\n"
     "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
-    "       [--limit N] [--columns LIST] [--header]\n"
+    "       [--limit N] [--columns LIST] [--header] [--accept-collation-version]\n"
     "                                      rows of a loaded table as CSV, in key order\n"
     "  version                             version, SIMD implementation, CPU features\n";
 

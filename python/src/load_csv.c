@@ -198,8 +198,12 @@ static ordo_status run(csv_load *L)
     if (signalled(L))
         return fail(L, ORDO_ERR_INTERRUPTED, "%s", "interrupted");
     double t2 = now();
-    ordo_table_meta m = {L->format, L->key, L->schema, L->stats.rows, NULL};
+    char *collations = NULL; /* the collation versions the keys are made with */
+    if (ordo_schema_collations(&L->table, &collations) != ORDO_OK)
+        return fail(L, ORDO_ERR_OUT_OF_MEMORY, "%s", "out of memory");
+    ordo_table_meta m = {L->format, L->key, L->schema, L->stats.rows, NULL, collations};
     s = ordo_ingest(L->db, L->tag, ordo_sst_writer_file(L->sst, 0), L->sst_files, &m, &L->err);
+    free(collations);
     L->t_read = t1 - t0, L->t_write = t2 - t1, L->t_ingest = now() - t2;
     return s;
 }

@@ -322,12 +322,24 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
     }
     ordo_error e = {0};
     ordo_status s;
+    /* the versions of the schema's collations, recorded with the table */
+    ordo_schema parsed = {0};
+    char *collations = NULL;
+    if (ordo_schema_parse(m.schema, ORDO_FORMAT_ORDERED, &parsed, &e) == ORDO_OK &&
+        ordo_schema_collations(&parsed, &collations) != ORDO_OK) {
+        ordo_schema_free(&parsed);
+        PyErr_NoMemory();
+        goto done;
+    }
+    ordo_schema_free(&parsed);
+    m.collations = collations;
     db_object *d = (db_object *)dbo;
     d->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     s = ordo_ingest(db, tag, f, (size_t)n, &m, &e);
     Py_END_ALLOW_THREADS
     d->busy = 0;
+    free(collations);
     if (s != ORDO_OK)
         ordo__py_raise(s, &e);
     else
