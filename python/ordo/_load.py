@@ -148,7 +148,7 @@ def _arrow_types(pa):
 
 
 def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=None,
-         columns=None):
+         columns=None, accept_collation_version=False):
     """The rows of the table under tag (None: untagged) of db (a folder or
     an ordo Db) as a pyarrow.Table, in key order (reverse: descending), at
     most limit of them, the columns named in columns (default: all, in
@@ -172,12 +172,19 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
     numeric stays text because its precision is unbounded. Dates and
     timestamps of +-infinity become the extremes of the Arrow type; time
     24:00:00 is 86400000000 us (Arrow holds it, Python's datetime.time not).
+
+    A table with collated text whose collation versions (stored by the
+    load) differ from the running ones is refused (ORDO_ERR_COLLATION_VERSION),
+    as `ordo scan` refuses it: its keys may sort otherwise now.
+    accept_collation_version=True reads it anyway (`ordo scan
+    --accept-collation-version`).
     """
     import pyarrow as pa
 
     with _opened(db, read_only=True) as d:
         r = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
-                             stop=_bound(stop), reverse=reverse, limit=limit, columns=columns)
+                             stop=_bound(stop), reverse=reverse, limit=limit, columns=columns,
+                             accept_collation_version=accept_collation_version)
     known = _arrow_types(pa)
     types = [known[t] for t in r["types"]]
     schema = pa.schema([pa.field(n, t) for n, t in zip(r["names"], types)])

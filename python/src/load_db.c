@@ -188,6 +188,13 @@ static PyObject *py_table_meta(PyObject *self, PyObject *args)
         return ordo__py_raise(s, &e);
     PyObject *r = Py_BuildValue("{s:s,s:s,s:s,s:K}", "format", m.format, "key", m.key, "schema",
                                 m.schema, "rows", (unsigned long long)m.rows);
+    /* the collations' versions the keys were made with, when there are any */
+    if (r && m.collations && *m.collations) {
+        PyObject *c = PyUnicode_FromString(m.collations);
+        if (!c || PyDict_SetItemString(r, "collations", c) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF(c);
+    }
     ordo_table_meta_free(&m);
     return r;
 }

@@ -188,7 +188,7 @@ static int key_bounds(scanner *S, PyObject *prefix, PyObject *start, PyObject *s
 
 /* ------------------------------------------------------------ setup */
 
-static int open_table(scanner *S, ordo_db *db, int tag)
+static int open_table(scanner *S, ordo_db *db, int tag, int accept_collation_version)
 {
     ordo_table_meta m;
     ordo_error e = {0};
@@ -198,6 +198,10 @@ static int open_table(scanner *S, ordo_db *db, int tag)
         return -1;
     }
     s = ordo_table_reader_open(m.format, m.schema, m.key, tag, &S->T, &e);
+    /* keys made under another collation version may sort differently: the
+     * scan's order and its bounds would not hold (as ordo scan refuses) */
+    if (s == ORDO_OK && !accept_collation_version)
+        s = ordo_schema_check_collations(ordo_table_reader_table(S->T), m.collations, &e);
     ordo_table_meta_free(&m);
     if (s != ORDO_OK) {
         ordo__py_raise(s, &e);
@@ -464,12 +468,13 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "tag", "prefix", "start", "stop", "reverse", "limit",
-                            "columns", NULL};
+                            "columns", "accept_collation_version", NULL};
     PyObject *dbo, *tago = Py_None, *prefix = Py_None, *start = Py_None, *stop = Py_None,
                    *limito = Py_None, *columns = Py_None;
-    int reverse = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOO:scan_table", names, &dbo, &tago,
-                                     &prefix, &start, &stop, &reverse, &limito, &columns))
+    int reverse = 0, accept = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOOp:scan_table", names, &dbo, &tago,
+                                     &prefix, &start, &stop, &reverse, &limito, &columns,
+                                     &accept))
         return NULL;
     unsigned long long limit = ~0ull;
     if (limito != Py_None) {
@@ -487,7 +492,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *lo = NULL, *hi = NULL, *chunks = NULL, *result = NULL, *kinds = NULL, *cols = NULL;
     ordo_scan *it = NULL;
     ordo_db *db = ordo__py_db_get(dbo);
-    if (!db || ordo__py_tag(tago, &tag) < 0 || open_table(&S, db, tag) < 0 ||
+    if (!db || ordo__py_tag(tago, &tag) < 0 || open_table(&S, db, tag, accept) < 0 ||
         select_columns(&S, columns) < 0 || key_bounds(&S, prefix, start, stop, &lo, &hi) < 0)
         goto done;
     chunks = PyList_New(0);

@@ -241,3 +241,25 @@ def test_a_table_written_wrong_is_an_error_not_a_crash(tmp_path):
             ordo.scan(tmp_path / "db", tag=tag)
         assert what in str(e.value), str(e.value)
     assert ordo.scan(tmp_path / "db", tag=3).to_pylist() == [dict(id=1, v="a")]
+
+
+def test_collated_table(tmp_path):
+    """A table with collated text: its versions are stored with it, ordo.scan
+    checks them (as ordo scan does) and reads it in the collation's order."""
+    import ctypes
+    import ctypes.util
+
+    import ordo
+
+    csv = tmp_path / "names.csv"
+    csv.write_text("zed,1\nbär,2\nBaz,3\nbar,4\n", encoding="utf-8")
+    schema = 'name text COLLATE "sv_SE.utf8", n integer'
+    ordo.load(str(csv), str(tmp_path / "db"), key="name", schema=schema, tag=1)
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    libc.gnu_get_libc_version.restype = ctypes.c_char_p
+    with ordo._ordo.Db(str(tmp_path / "db"), read_only=True) as d:
+        meta = ordo._ordo.table_meta(d, 1)
+    assert meta["collations"] == "sv_SE.utf8\t%s\n" % libc.gnu_get_libc_version().decode()
+    for accept in (False, True):
+        t = ordo.scan(str(tmp_path / "db"), tag=1, accept_collation_version=accept)
+        assert t.column("name").to_pylist() == ["bar", "Baz", "bär", "zed"]
