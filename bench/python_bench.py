@@ -270,6 +270,7 @@ def load(n):
             # rows (some 0.7 GB at 10 M rows) to disk: a cluster sizes its
             # executors for the data, so the driver gets room here
             spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+                     .config("spark.ui.showConsoleProgress", "false")
                      .config("spark.driver.memory", os.environ.get("ORDO_SPARK_MEMORY", "6g"))
                      .config("spark.sql.execution.arrow.pyspark.enabled", "true").getOrCreate())
             sdf = spark.read.csv(csv, schema="id long, name string, score double, note string")
