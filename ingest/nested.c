@@ -58,6 +58,15 @@ static const char *encode_values(const ordo_schema_column *col, char *const *t, 
 
 static int is_space(char c) { return isspace((unsigned char)c) != 0; }
 
+/* s[*i .. *n) without the spaces around it. */
+static void trim(const char *s, size_t *i, size_t *n)
+{
+    while (*i < *n && is_space(s[*i]))
+        (*i)++;
+    while (*n > *i && is_space(s[*n - 1]))
+        (*n)--;
+}
+
 /* One array element or range bound: quotes and backslashes undone into
  * dst; returns the index past it. stop: the characters that end it
  * outside quotes. *q: written in quotes anywhere; *raw_end: dst's length
@@ -142,10 +151,7 @@ static const char *put_range(ordo__batchbuf *b, size_t c, size_t r, const char *
     static _Thread_local char why[256];
     const ordo_schema_column *sc = &b->s->cols[c];
     size_t i = 0;
-    while (i < n && is_space(s[i]))
-        i++;
-    while (n > i && is_space(s[n - 1]))
-        n--;
+    trim(s, &i, &n);
     if (n - i == 5 && !strncasecmp(s + i, "empty", 5))
         return store(b, c, r, sc, NULL, (size_t[]){0}, 0, ORDO_RANGE_EMPTY);
     if (i >= n || (s[i] != '[' && s[i] != '('))
@@ -205,10 +211,7 @@ static const char *put_array(ordo__batchbuf *b, size_t c, size_t r, const char *
     static _Thread_local char why[256];
     const ordo_schema_column *sc = &b->s->cols[c];
     size_t i = 0;
-    while (i < n && is_space(s[i]))
-        i++;
-    while (n > i && is_space(s[n - 1]))
-        n--;
+    trim(s, &i, &n);
     if (i < n && s[i] == '[')
         return "array dimensions ([m:n]=) are not supported: one-dimensional arrays from 1 only";
     if (i >= n || s[i] != '{' || s[n - 1] != '}')
