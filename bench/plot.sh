@@ -99,6 +99,23 @@ GP
     rm -f "$data"
 }
 
+# gnuplot's settings for a chart of clustered bars: OUT TITLE YLABEL.
+bars_preamble() {
+    cat <<GP
+set terminal pngcairo size 900,520 noenhanced font "DejaVu Sans,10"
+set output "$1"
+set title "$2"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set ylabel "$3"
+set format y "%.1s%c"
+set grid ytics lc rgb "#dddddd"
+set key outside bottom center horizontal
+set yrange [0:*]
+GP
+}
+
 plot_csv() { # OUT TITLE, csv_vs_duckdb.sh output on stdin
     local out=$1 title=${2:-"CSV to keys: ordo encode against DuckDB create_sort_key (rows/s, wall time)"} data
     data=$(mktemp /tmp/ordo-plot.XXXXXX)
@@ -108,23 +125,13 @@ plot_csv() { # OUT TITLE, csv_vs_duckdb.sh output on stdin
     on && NF != 9 { on = 0 }
     END { if (!got) { print "plot.sh: no csv_vs_duckdb.sh table on standard input" > "/dev/stderr"; exit 2 } }
     ' >"$data"
-    gnuplot <<GP
-set terminal pngcairo size 900,520 noenhanced font "DejaVu Sans,10"
-set output "$out"
-set title "$title"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set ylabel "rows/s"
-set format y "%.1s%c"
-set grid ytics lc rgb "#dddddd"
-set key outside bottom center horizontal
-set yrange [0:*]
+    { bars_preamble "$out" "$title" "rows/s"; cat <<GP
 plot "$data" using 2:xtic(1) title "DuckDB create_sort_key (1 thread)" lc rgb "#d95f02", \
      "" using 3 title "DuckDB read_csv alone (1 thread)" lc rgb "#fdb462", \
      "" using 4 title "ordo encode (default threads)" lc rgb "#1b9e77", \
      "" using 5 title "ordo encode --threads 1" lc rgb "#7fc97f"
 GP
+    } | gnuplot
     rm -f "$data"
 }
 
@@ -139,21 +146,11 @@ plot_csv_cpu() { # OUT TITLE, csv_vs_duckdb.sh output on stdin: its CPU-time lin
     }
     END { if (!got) { print "plot.sh: no CPU-time lines (cpu ...) on standard input" > "/dev/stderr"; exit 2 } }
     ' >"$data"
-    gnuplot <<GP
-set terminal pngcairo size 900,520 noenhanced font "DejaVu Sans,10"
-set output "$out"
-set title "$title"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set ylabel "rows / CPU second"
-set format y "%.1s%c"
-set grid ytics lc rgb "#dddddd"
-set key outside bottom center horizontal
-set yrange [0:*]
+    { bars_preamble "$out" "$title" "rows / CPU second"; cat <<GP
 plot "$data" using 2:xtic(1) title "DuckDB create_sort_key (1 thread)" lc rgb "#d95f02", \
      "" using 3 title "ordo encode --threads 1" lc rgb "#1b9e77"
 GP
+    } | gnuplot
     rm -f "$data"
 }
 

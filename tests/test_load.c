@@ -780,9 +780,10 @@ static void test_sst_split_and_progress(void **state)
     free(tty);
 }
 
-/* Writes a table's four system keys (tools/tables.h) straight into db. */
-static void put_table_meta(const char *db, int tag, const char *format, const char *key,
-                           const char *rows, const char *schema)
+/* Writes (or, for a NULL value, deletes) system keys of a table straight
+ * into db: fields[i] of tag gets values[i]. */
+static void put_system_keys(const char *db, int tag, const char *const *fields,
+                            const char *const *values, int n)
 {
     char err[256];
     ordo__store *st = ordo__store_open(db, 0, err, sizeof err);
@@ -790,16 +791,28 @@ static void put_table_meta(const char *db, int tag, const char *format, const ch
         fail_msg("%s", err);
     ordo__store_batch *b = ordo__store_batch_open(st, 16);
     assert_non_null(b);
-    const char *values[ORDO__TABLE_FIELDS] = {format, key, rows, schema};
-    for (int i = 0; i < ORDO__TABLE_FIELDS; i++) {
+    for (int i = 0; i < n; i++) {
         char k[64];
-        size_t kn = ordo__table_key(tag, ordo__table_fields[i], k);
-        assert_int_equal(ordo__store_batch_put(b, k, kn, values[i], strlen(values[i]), err, sizeof err), 1);
+        size_t kn = ordo__table_key(tag, fields[i], k);
+        if (values[i])
+            assert_int_equal(ordo__store_batch_put(b, k, kn, values[i], strlen(values[i]), err,
+                                                   sizeof err),
+                             1);
+        else
+            ordo__store_batch_delete(b, k, kn);
     }
     if (!ordo__store_batch_finish(b, err, sizeof err))
         fail_msg("%s", err);
     ordo__store_batch_close(b);
     ordo__store_close(st);
+}
+
+/* Writes a table's four system keys (tools/tables.h) straight into db. */
+static void put_table_meta(const char *db, int tag, const char *format, const char *key,
+                           const char *rows, const char *schema)
+{
+    const char *values[ORDO__TABLE_FIELDS] = {format, key, rows, schema};
+    put_system_keys(db, tag, ordo__table_fields, values, ORDO__TABLE_FIELDS);
 }
 
 /* Issue #13 item 10: a stored format scan does not know is named in the
@@ -991,21 +1004,8 @@ static void test_load_scan_stdout(void **state)
  * --accept-collation-version. */
 static void put_collations(const char *db, int tag, const char *text)
 {
-    char err[256], k[64];
-    ordo__store *st = ordo__store_open(db, 0, err, sizeof err);
-    if (!st)
-        fail_msg("%s", err);
-    ordo__store_batch *b = ordo__store_batch_open(st, 16);
-    assert_non_null(b);
-    size_t kn = ordo__table_key(tag, ORDO__TABLE_COLLATIONS, k);
-    if (text)
-        assert_int_equal(ordo__store_batch_put(b, k, kn, text, strlen(text), err, sizeof err), 1);
-    else
-        ordo__store_batch_delete(b, k, kn);
-    if (!ordo__store_batch_finish(b, err, sizeof err))
-        fail_msg("%s", err);
-    ordo__store_batch_close(b);
-    ordo__store_close(st);
+    const char *field = ORDO__TABLE_COLLATIONS;
+    put_system_keys(db, tag, &field, &text, 1);
 }
 
 static void test_collation_versions(void **state)
