@@ -731,7 +731,19 @@ typedef struct ordo_column {
     /* STRING in the ordered format: its collation (NULL: "C", the bytes),
      * as ordo_key_text_collated. Other types and formats: NULL. */
     const struct ordo_collator *collator;
+    /* A collated column's sort keys, computed once by ordo_sort_keys_compute
+     * for this batch (NULL: the batch calls compute them, several times). */
+    const struct ordo_sort_keys *sort_keys;
 } ordo_column;
+
+/* The sort keys of a collated column's rows, in caller-owned scratch: row
+ * r's key is bytes[offsets[r] .. offsets[r+1]) (empty for a NULL). */
+typedef struct ordo_sort_keys {
+    const uint8_t *bytes;
+    const size_t *offsets; /* nrows + 1 entries, offsets[0] = 0 */
+    size_t nrows;          /* the rows they were computed for */
+    const struct ordo_collator *collator; /* the collation that computed them */
+} ordo_sort_keys;
 
 /* A TIMETZ column's element: local microseconds since midnight and the
  * offset in seconds east of UTC. */
@@ -779,6 +791,23 @@ ORDO_API ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt,
                                             const ordo_column *cols, size_t ncols, size_t nrows,
                                             void *dst, size_t cap, size_t *offsets,
                                             ordo_batch_error *where);
+
+/* A collated STRING column's sort keys for rows 0 .. nrows, computed once
+ * so that ordo_batch_size and ordo_batch_encode only copy them (set
+ * c->sort_keys = out before those calls; they check that out was made for
+ * the column's collator and the batch's row count, else
+ * ORDO_ERR_INVALID_ARG). The keys go to bytes[0..cap), their offsets to
+ * offsets[0..nrows] (caller-owned, nrows + 1 entries; nothing allocated).
+ * Neither ICU nor glibc documents a bound on a sort key's length, so *need
+ * is the bytes needed (the keys and one more, for the library's
+ * terminator); ORDO_ERR_DST_TOO_SMALL when that exceeds cap (*out then
+ * untouched: grow the scratch to *need and call again). Text that is not
+ * UTF-8 is ORDO_ERR_INVALID_UTF8; a column that is not collated STRING,
+ * ORDO_ERR_BAD_TYPE; *where (may be NULL) names the row. The keys stay
+ * valid while the column's text and the collator do. */
+ORDO_API ordo_status ordo_sort_keys_compute(const ordo_column *c, size_t nrows, void *bytes,
+                                            size_t cap, size_t *offsets, ordo_sort_keys *out,
+                                            size_t *need, ordo_batch_error *where);
 
 /* ------------------------------------------- Arrow C Data Interface */
 

@@ -135,7 +135,7 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     size_t total = 0, seps;
     int all_constant = 1;
     for (size_t c = 0; fmt != ORDO_FORMAT_ORDERED && c < ncols; c++)
-        if (cols[c].collator && cols[c].collator->provider != ORDO_COLL_C)
+        if ((cols[c].collator && cols[c].collator->provider != ORDO_COLL_C) || cols[c].sort_keys)
             return ordo__batch_fail(where, 0, c, ORDO_ERR_BAD_TYPE); /* collations: ordered only */
     if (fmt == ORDO_FORMAT_ORDERED) {
         size_t stride = 0;

@@ -21,6 +21,21 @@ static int collated(const ordo_column *c)
     return c->type == ORDO_TYPE_STRING && c->collator && c->collator->provider != ORDO_COLL_C;
 }
 
+/* Row r of a collated column whose sort keys the caller computed: the key
+ * copied, not computed again. */
+static ordo_status put_with_key(ordo_key *k, const ordo_column *c, size_t r, const char *s,
+                                size_t n)
+{
+    const uint8_t *key;
+    size_t keylen;
+    ordo_status st;
+    if (!ordo__utf8_ok((const uint8_t *)s, n)) /* the value first, as the builder */
+        return ordo__stick(&k->priv_err, ORDO_ERR_INVALID_UTF8);
+    if ((st = ordo__sort_key_at(c, r, &key, &keylen)) != ORDO_OK)
+        return ordo__stick(&k->priv_err, st);
+    return ordo__key_text_collated_with(k, (ordo_order)c->order, s, n, key, keylen);
+}
+
 /* Writes row r's field of column c with the row builder (cap bytes at p);
  * returns the builder's status. The packed batches use it too. */
 ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
@@ -78,6 +93,8 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
             return ordo_key_bit_string(k, o, text, (size_t)(b - a));
         if (c->type == ORDO_TYPE_ENCODED)
             return ordo__key_append(k, text, (size_t)(b - a));
+        if (collated(c) && c->sort_keys)
+            return put_with_key(k, c, r, text, (size_t)(b - a));
         if (collated(c))
             return ordo_key_text_collated(k, o, c->collator, text, (size_t)(b - a));
         return ordo_key_bytes(k, o, text, (size_t)(b - a));
@@ -100,6 +117,16 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     if (variable(c->type)) {
         size_t j = c->offset + r;
         int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        if (collated(c) && c->sort_keys) {
+            const uint8_t *key;
+            size_t keylen;
+            ordo_status st = ordo__sort_key_at(c, r, &key, &keylen);
+            if (st != ORDO_OK)
+                return st;
+            if (!ordo__utf8_ok((const uint8_t *)c->values + a, (size_t)(b - a)))
+                return ORDO_ERR_INVALID_UTF8;
+            return ordo__text_collated_size(keylen, (size_t)(b - a), size);
+        }
         if (collated(c))
             return ordo_key_text_collated_size(c->collator, (const char *)c->values + a,
                                                (size_t)(b - a), size);
@@ -155,7 +182,7 @@ static ordo_status check_column(const ordo_column *c, size_t nrows)
     if (variable(c->type) && ((nrows && !c->offsets) ||
                               (c->offset_bits != 32 && c->offset_bits != 64)))
         return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
-    return ORDO_OK;
+    return c->sort_keys ? ordo__sort_keys_check(c, nrows) : ORDO_OK;
 }
 
 /* A fixed-width column (kernel op, bool, nil): 1 + w bytes a value, 1 a

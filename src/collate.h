@@ -40,4 +40,19 @@ ordo_status ordo__sort_key(const ordo_collator *c, const char *s, size_t n, uint
 int32_t ordo__icu_stream_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
                              size_t cap, int *failed);
 
+/* Column c's precomputed sort keys (c->sort_keys, src/sort_keys.c): made
+ * for this column's collator and nrows rows, else ORDO_ERR_INVALID_ARG;
+ * ORDO_ERR_BAD_TYPE on a column that is not collated text. */
+ordo_status ordo__sort_keys_check(const ordo_column *c, size_t nrows);
+/* Row r's key from them (offsets that decrease: ORDO_ERR_INVALID_ARG; a
+ * 00 in the key: ORDO_ERR_INVALID_VALUE). */
+ordo_status ordo__sort_key_at(const ordo_column *c, size_t r, const uint8_t **key, size_t *len);
+
+/* The field of UTF-8 text s (checked by the caller) whose sort key is
+ * key[0..keylen), as ordo_key_text_collated writes it. */
+ordo_status ordo__key_text_collated_with(ordo_key *k, ordo_order o, const char *s, size_t n,
+                                         const uint8_t *key, size_t keylen);
+/* Its size, presence byte included. */
+ordo_status ordo__text_collated_size(size_t keylen, size_t n, size_t *size);
+
 #endif /* ORDO_COLLATE_H */

@@ -19,6 +19,18 @@ static ordo_status payload_size(size_t keylen, size_t n, size_t *size)
     return ORDO_OK;
 }
 
+/* After the sort key at d[0..keylen): 00 00, the text, 00 00, and the
+ * complement of the whole payload for DESC. */
+static void put_rest(uint8_t *d, size_t keylen, const char *s, size_t n, size_t p, uint8_t mask)
+{
+    d[keylen] = 0, d[keylen + 1] = 0;
+    memcpy(d + keylen + 2, s, n);
+    d[p - 2] = 0, d[p - 1] = 0;
+    if (mask)
+        for (size_t i = 0; i < p; i++)
+            d[i] ^= mask;
+}
+
 ordo_status ordo_key_text_collated_size(const ordo_collator *c, const char *s, size_t n,
                                         size_t *size)
 {
@@ -86,13 +98,37 @@ ordo_status ordo_key_text_collated(ordo_key *k, ordo_order o, const ordo_collato
         k->priv_len = start;
         return stick(k, ORDO_ERR_INVALID_VALUE);
     }
-    d[keylen] = 0, d[keylen + 1] = 0;
-    memcpy(d + keylen + 2, s, n);
-    d[p - 2] = 0, d[p - 1] = 0;
-    if (mask)
-        for (size_t i = 0; i < p; i++)
-            d[i] ^= mask;
+    put_rest(d, keylen, s, n, p, mask);
     return ORDO_OK;
+}
+
+ordo_status ordo__key_text_collated_with(ordo_key *k, ordo_order o, const char *s, size_t n,
+                                         const uint8_t *key, size_t keylen)
+{
+    if (k->priv_err != ORDO_OK)
+        return k->priv_err;
+    if (keylen && memchr(key, 0, keylen))
+        return stick(k, ORDO_ERR_INVALID_VALUE);
+    size_t p;
+    ordo_status st = payload_size(keylen, n, &p);
+    if (st != ORDO_OK)
+        return stick(k, st);
+    uint8_t mask;
+    uint8_t *d = ordo__key_field(k, o, p, &mask);
+    if (!d)
+        return k->priv_err;
+    memcpy(d, key, keylen);
+    put_rest(d, keylen, s, n, p, mask);
+    return ORDO_OK;
+}
+
+ordo_status ordo__text_collated_size(size_t keylen, size_t n, size_t *size)
+{
+    size_t p;
+    ordo_status st = payload_size(keylen, n, &p);
+    if (st == ORDO_OK && __builtin_add_overflow(p, (size_t)1, size))
+        st = ORDO_ERR_SIZE_OVERFLOW;
+    return st;
 }
 
 /* The end of a 00 00-terminated run with no escapes in it, from i; 0 when
