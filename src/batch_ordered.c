@@ -22,18 +22,14 @@ static int collated(const ordo_column *c)
 }
 
 /* Row r of a collated column whose sort keys the caller computed: the key
- * copied, not computed again. */
+ * copied, not computed again. The plan checked the text and the key
+ * (field_size), so they are not checked again here. */
 static ordo_status put_with_key(ordo_key *k, const ordo_column *c, size_t r, const char *s,
                                 size_t n)
 {
-    const uint8_t *key;
-    size_t keylen;
-    ordo_status st;
-    if (!ordo__utf8_ok((const uint8_t *)s, n)) /* the value first, as the builder */
-        return ordo__stick(&k->priv_err, ORDO_ERR_INVALID_UTF8);
-    if ((st = ordo__sort_key_at(c, r, &key, &keylen)) != ORDO_OK)
-        return ordo__stick(&k->priv_err, st);
-    return ordo__key_text_collated_with(k, (ordo_order)c->order, s, n, key, keylen);
+    const size_t *o = c->sort_keys->offsets;
+    return ordo__key_text_collated_with(k, (ordo_order)c->order, s, n,
+                                        c->sort_keys->bytes + o[r], o[r + 1] - o[r]);
 }
 
 /* Writes row r's field of column c with the row builder (cap bytes at p);
@@ -316,8 +312,13 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         int op;
         size_t w;
         int path = col_path(c, &op, &w);
+        size_t keyed = 0;
         if (path != PATH_BUILDER && path != PATH_TEXT) {
             s = size_fixed(c, path, w, nrows, &sum, &constant, where);
+        } else if (c->sort_keys && ordo__sort_keys_size(c, nrows, &keyed) == ORDO_OK) {
+            /* precomputed sort keys, no NULLs: the spans, not the rows */
+            s = __builtin_add_overflow(sum, keyed, &sum) ? ORDO_ERR_SIZE_OVERFLOW : ORDO_OK;
+            constant = 0;
         } else if (path == PATH_TEXT && size_clean_text(zeros, c, nrows, &sum, &s)) {
             constant = 0;
         } else {

@@ -161,8 +161,20 @@ int ordo__utf8_ok(const uint8_t *s, size_t n) { return ordo__utf8_ok_masked(s, n
 /* The bytes are s[i] ^ mask (a descending key's text, checked in place). */
 int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask)
 {
+    const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80, m = ones * mask;
     size_t i = 0;
     while (i < n) {
+        /* Eight bytes at once while they are ASCII without 00 (most text):
+         * a byte of 00 borrows in w - ones, one of 80..ff has its top bit. */
+        if (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            w ^= m;
+            if (!(((w - ones) | w) & highs)) {
+                i += 8;
+                continue;
+            }
+        }
         uint8_t b = s[i] ^ mask;
         if (b >= 0x01 && b < 0x80) {
             i++;

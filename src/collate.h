@@ -48,8 +48,13 @@ ordo_status ordo__sort_keys_check(const ordo_column *c, size_t nrows);
  * 00 in the key: ORDO_ERR_INVALID_VALUE). */
 ordo_status ordo__sort_key_at(const ordo_column *c, size_t r, const uint8_t **key, size_t *len);
 
-/* The field of UTF-8 text s (checked by the caller) whose sort key is
- * key[0..keylen), as ordo_key_text_collated writes it. */
+/* The bytes of a column with sort keys and no NULLs over rows 0 ..
+ * nrows, checked in a few passes over its spans; any status but ORDO_OK
+ * means: go row by row (which finds the row at fault). */
+ordo_status ordo__sort_keys_size(const ordo_column *c, size_t nrows, size_t *bytes);
+
+/* The field of UTF-8 text s whose sort key is key[0..keylen) (no 00 in
+ * it), as ordo_key_text_collated writes it; the caller checked both. */
 ordo_status ordo__key_text_collated_with(ordo_key *k, ordo_order o, const char *s, size_t n,
                                          const uint8_t *key, size_t keylen);
 /* Its size, presence byte included. */

@@ -107,8 +107,6 @@ ordo_status ordo__key_text_collated_with(ordo_key *k, ordo_order o, const char *
 {
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (keylen && memchr(key, 0, keylen))
-        return stick(k, ORDO_ERR_INVALID_VALUE);
     size_t p;
     ordo_status st = payload_size(keylen, n, &p);
     if (st != ORDO_OK)
