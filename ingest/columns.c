@@ -96,6 +96,8 @@ void ordo__batchbuf_free(ordo__batchbuf *b)
         free(b->cols[c].offsets);
         free(b->cols[c].validity);
     }
+    if (b->s)
+        ordo__batchbuf_free_keys(b);
     free(b->cols);
     free(b->view);
     memset(b, 0, sizeof *b);

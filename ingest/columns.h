@@ -23,6 +23,7 @@ typedef struct ordo__batchbuf {
     ordo__colvec *cols;
     size_t rows, cap_rows;
     ordo_column *view; /* ordo_column per schema column, refreshed by ordo__batchbuf_view */
+    struct ordo__colkeys *keys; /* collated columns' sort keys (sort_keys.c), or NULL */
 } ordo__batchbuf;
 
 ordo_status ordo__batchbuf_init(ordo__batchbuf *b, const ordo_schema *s, size_t cap_rows);
@@ -54,5 +55,11 @@ uint8_t *ordo__batchbuf_reserve_bytes(ordo__batchbuf *b, size_t c, size_t r, siz
 void ordo__batchbuf_drop_row(ordo__batchbuf *b, size_t r);
 /* The ordo_column array describing the current rows. */
 const ordo_column *ordo__batchbuf_view(ordo__batchbuf *b);
+/* The same with each collated column's sort keys computed once for all the
+ * current rows (ingest/sort_keys.c): for a batch over exactly those rows. */
+const ordo_column *ordo__batchbuf_view_keyed(ordo__batchbuf *b);
+void ordo__batchbuf_free_keys(ordo__batchbuf *b);
+/* ordo_rows_columns with the sort keys so computed. */
+const ordo_column *ordo__rows_columns_keyed(ordo_rows *r);
 
 #endif

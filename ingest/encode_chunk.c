@@ -63,7 +63,7 @@ static int encode_pending(const ordo__job *j, ordo__chunk *ch)
     size_t n = b->rows;
     if (n == 0)
         return 1;
-    const ordo_column *cols = ordo__batchbuf_view(b);
+    const ordo_column *cols = ordo__batchbuf_view_keyed(b);
     size_t total = 0;
     ordo_batch_error where = {0, 0};
     ordo_status s = ordo_batch_size(j->fmt, cols, j->key.ncols, n, &total, NULL, &where);

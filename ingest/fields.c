@@ -459,7 +459,7 @@ static const char *put_record(ordo__batchbuf *b, size_t c, size_t r, const char 
             }
             size_t total = 0, offs[2];
             rb.rows = 1;
-            const ordo_column *view = ordo__batchbuf_view(&rb);
+            const ordo_column *view = ordo__batchbuf_view_keyed(&rb);
             if (!e && ordo_batch_size(ORDO_FORMAT_ORDERED, view, nf, 1, &total, NULL, NULL) != ORDO_OK)
                 e = "a field cannot be encoded";
             if (!e) {

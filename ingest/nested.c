@@ -41,7 +41,7 @@ static const char *encode_values(const ordo_schema_column *col, char *const *t, 
         rb.rows = i + 1;
     }
     size_t total = 0;
-    const ordo_column *view = e ? NULL : ordo__batchbuf_view(&rb);
+    const ordo_column *view = e ? NULL : ordo__batchbuf_view_keyed(&rb);
     if (!e && ordo_batch_size(ORDO_FORMAT_ORDERED, view, 1, n, &total, NULL, NULL) != ORDO_OK)
         e = "a value cannot be encoded";
     if (!e && !(*out = malloc(total ? total : 1)))

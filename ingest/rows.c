@@ -115,6 +115,11 @@ const ordo_column *ordo_rows_columns(ordo_rows *r, size_t *rows)
     return r ? ordo__batchbuf_view(&r->b) : NULL;
 }
 
+const ordo_column *ordo__rows_columns_keyed(ordo_rows *r)
+{
+    return ordo__batchbuf_view_keyed(&r->b);
+}
+
 void ordo_rows_clear(ordo_rows *r)
 {
     if (r)

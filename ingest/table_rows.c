@@ -2,6 +2,7 @@
  * §15) back as text, and the bound keys of its leading key columns; what
  * `ordo scan` and ordo.scan both read with. */
 #include "buf.h"
+#include "columns.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -125,7 +126,7 @@ static ordo_status encode_lead(ordo_table_reader *r, const char *const *texts,
     const ordo_column *cols = NULL;
     if (s == ORDO_OK) {
         ordo_rows_end_row(b);
-        cols = ordo_rows_columns(b, NULL);
+        cols = ordo__rows_columns_keyed(b);
         s = ordo_batch_size(r->fmt, cols, n, 1, &total, NULL, NULL);
         if (s == ORDO_OK && !ordo__buf_reserve(out, total + 1))
             s = ORDO_ERR_OUT_OF_MEMORY;
