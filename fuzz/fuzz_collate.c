@@ -2,7 +2,7 @@
  * strings, under a libc and two ICU collations. Each string's key from the
  * row API matches its size helper and reads back to the string (or is
  * refused as invalid UTF-8, like PostgreSQL); a batch of them equals the
- * rows; and for every pair, memcmp of the keys orders as strxfrm_l (libc)
+ * rows, with its sort keys computed once (ordo_sort_keys_compute) too; and for every pair, memcmp of the keys orders as strxfrm_l (libc)
  * or ucol_strcollUTF8 (ICU), with PostgreSQL's byte tie-break. */
 #define _GNU_SOURCE
 #include "fuzz_util.h"
@@ -170,5 +170,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(!memcmp(out + koffs[v], key[i], klen[i]));
         v++;
     }
+    /* the same batch with its sort keys computed once, into scratch of a
+     * size the input picks (the order byte's top bits): too small is a
+     * status and the size needed, which then suffices */
+    static uint8_t sk_bytes[MAXS * CAP], out2[MAXS * CAP];
+    size_t sk_offs[MAXS + 1], need = 0, koffs2[MAXS + 1], total2;
+    size_t cap = size ? (size_t)(data[0] >> 2) * 8 : sizeof sk_bytes;
+    ordo_sort_keys sk;
+    ordo_status st = ordo_sort_keys_compute(&col, nv, sk_bytes, cap, sk_offs, &sk, &need, NULL);
+    CHECK(st == ORDO_OK || st == ORDO_ERR_DST_TOO_SMALL);
+    CHECK((st == ORDO_OK) == (need <= cap));
+    if (st != ORDO_OK) {
+        CHECK(need <= sizeof sk_bytes);
+        CHECK(ordo_sort_keys_compute(&col, nv, sk_bytes, need, sk_offs, &sk, &need, NULL) ==
+              ORDO_OK);
+    }
+    col.sort_keys = &sk;
+    CHECK(ordo_batch_size(ORDO_FORMAT_ORDERED, &col, 1, nv, &total2, NULL, NULL) == ORDO_OK);
+    CHECK(total2 == total);
+    CHECK(ordo_batch_encode(ORDO_FORMAT_ORDERED, &col, 1, nv, out2, total, koffs2, NULL) ==
+          ORDO_OK);
+    CHECK(!memcmp(koffs2, koffs, (nv + 1) * sizeof *koffs) && !memcmp(out2, out, total));
+    /* keys of another row count are refused, nothing written */
+    CHECK(ordo_batch_encode(ORDO_FORMAT_ORDERED, &col, 1, nv - 1, out2, total, koffs2, NULL) ==
+          ORDO_ERR_INVALID_ARG);
+    CHECK(!memcmp(out2, out, total));
     return 0;
 }

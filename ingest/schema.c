@@ -534,14 +534,29 @@ static int take_collate(const char *s, size_t n, char *out, ordo_schema_column *
     return 1;
 }
 
-/* Opens the column's collation: text types only, and only the ordered
- * format holds a collation other than byte order. */
+/* Opens the column's collation: text types only (and arrays of them:
+ * `text[] COLLATE "x"` collates the elements, as in PostgreSQL, so the
+ * element column gets the collator while the array keeps the name for
+ * printing the schema), and only the ordered format holds a collation
+ * other than byte order. */
 static int open_collation(ordo_schema_column *c, ordo_format fmt, char *err, size_t errlen)
 {
-    if (c->sql != ORDO_SQL_TEXT && c->sql != ORDO_SQL_BPCHAR) {
+    ordo_schema_column *t = c;
+    if (c->sql == ORDO_SQL_ARRAY && c->fields && c->fields->ncols == 1)
+        t = &c->fields->cols[0];
+    if (t->sql != ORDO_SQL_TEXT && t->sql != ORDO_SQL_BPCHAR) {
         snprintf(err, errlen, "column '%s': COLLATE applies to text, varchar and char, not %s",
                  c->name, c->sql_name);
         return 0;
+    }
+    if (t != c) {
+        free(t->collation);
+        if (!(t->collation = malloc(strlen(c->collation) + 1))) {
+            snprintf(err, errlen, "out of memory");
+            return 0;
+        }
+        strcpy(t->collation, c->collation);
+        c = t;
     }
     ordo_status st = ordo_collator_open(c->collation, &c->collator);
     if (st != ORDO_OK) {

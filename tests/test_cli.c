@@ -546,6 +546,29 @@ static void collated_tool(void **state)
     expect_fail((const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
                                       "v text COLLATE", NULL},
                 "COLLATE without a collation name");
+    /* text[] COLLATE: the elements are collated (PostgreSQL's grammar) */
+    const char *arr = "v varchar[] COLLATE \"sv_SE.utf8\" DESC";
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema", arr,
+                                         NULL},
+             "\"{zed,a}\"\n\"{b\xc3\xa4r}\"\n{Baz}\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(sscanf(r.out, "%255s %255s %255s", keys[0], keys[1], keys[2]), 3);
+    assert_true(strcmp(keys[0], keys[1]) < 0 && strcmp(keys[1], keys[2]) < 0);
+    expect_out((const char *const[]){"ordo", "decode", "--format", "ordered", "--schema", arr,
+                                     keys[0], NULL},
+               "\"{zed,a}\"\n");
+    tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--format", "ordered", "--schema",
+                                         arr, keys[1], NULL},
+             NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "text[] COLLATE \"sv_SE.utf8\" DESC NULLS FIRST"));
+    assert_non_null(strstr(r.out, "collation \"sv_SE.utf8\": libc, version "));
+    expect_fail((const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                      "v integer[] COLLATE \"sv_SE.utf8\"", NULL},
+                "COLLATE applies to text, varchar and char, not integer[]");
+    expect_fail((const char *const[]){"ordo", "encode", "--format", "lexkey", "--schema",
+                                      "v text[] COLLATE \"sv_SE.utf8\"", NULL},
+                "column 'v'");
     tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
                                          "v text COLLATE \"sv_SE.utf8\"", NULL},
              "ok\nb\xff" "d\n", &r);

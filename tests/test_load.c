@@ -1061,10 +1061,56 @@ static void test_collation_versions(void **state)
     run_free(&r);
 }
 
+/* text[] COLLATE "x": the elements' collation orders the keys, and its
+ * version is stored and checked as a text column's. */
+static void test_array_collation_versions(void **state)
+{
+    (void)state;
+    char db[512], in[512];
+    path_in(db, sizeof db, "db-array-collations");
+    path_in(in, sizeof in, "array-collations.csv");
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    fputs("{zed},1\n\"{b\xc3\xa4r,a}\",2\n{Baz},3\n\"{bar,NULL}\",4\n{},5\n", f);
+    fclose(f);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--schema",
+         "tags text[] COLLATE \"sv_SE.utf8\", n integer", "--key", "tags", "--quiet", in, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo_db *d;
+    ordo_table_meta m;
+    ordo_error e;
+    assert_int_equal(ordo_db_open(db, ORDO_DB_READ_ONLY, &d, &e), ORDO_OK);
+    assert_int_equal(ordo_table_read(d, 1, &m, &e), ORDO_OK);
+    char want[64];
+    snprintf(want, sizeof want, "sv_SE.utf8\t%s\n", gnu_get_libc_version());
+    assert_non_null(m.collations);
+    assert_string_equal(m.collations, want);
+    ordo_table_meta_free(&m);
+    ordo_db_close(d);
+    /* Swedish, element by element: {} < {bar,NULL} < {Baz} < {bär,a} < {zed} */
+    static const char order[] = "{},5\n\"{bar,NULL}\",4\n{Baz},3\n\"{b\xc3\xa4r,a}\",2\n{zed},1\n";
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, order);
+    run_free(&r);
+    put_collations(db, 1, "sv_SE.utf8\t0.0\n");
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "collation \"sv_SE.utf8\" has version"));
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", "--accept-collation-version", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, order);
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collation_versions),
+        cmocka_unit_test(test_array_collation_versions),
         cmocka_unit_test(test_round_trip_in_key_order),
         cmocka_unit_test(test_spilled_runs_match_memory),
         cmocka_unit_test(test_writebatch_baseline),

@@ -630,6 +630,32 @@ static void collations(void **state)
                 "v COLLATE \"sv-SE-x-icu\" DESC", "UTC");
     check_order("cb", "v", "v char(6) COLLATE \\\"en_US.utf8\\\"", "v COLLATE \"en_US.utf8\"",
                 "UTC");
+    /* Arrays: text[] COLLATE "x" collates the elements (PostgreSQL's
+     * grammar puts the clause after the array type). Each row's first
+     * element is its ct value (so é and e + U+0301, equal under ICU, meet),
+     * then another row's, sometimes a NULL; some arrays empty or NULL. */
+    snprintf(sql, sizeof sql,
+             "CREATE TABLE ca (id integer, v text[]);\n"
+             "INSERT INTO ca SELECT id, CASE WHEN id %% 31 = 0 THEN NULL\n"
+             "  WHEN id %% 31 = 1 THEN '{}'::text[]\n"
+             "  WHEN id %% 7 = 2 THEN ARRAY[v]\n"
+             "  ELSE ARRAY[v, (SELECT c2.v FROM ct c2 WHERE c2.id = (ct.id * 7) %% "
+             "(SELECT max(id) FROM ct) + 1)]\n"
+             "    || CASE WHEN id %% 5 = 0 THEN ARRAY[NULL::text] ELSE '{}' END END\n"
+             "FROM ct;\n");
+    if (psql(sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the collated array table");
+    }
+    static const char *const array_colls[] = {"en_US.utf8", "sv-SE-x-icu"};
+    for (size_t c = 0; c < 2; c++)
+        for (int o = 0; o < 4; o++) {
+            char schema[256], order_by[128];
+            snprintf(schema, sizeof schema, "v %s COLLATE \\\"%s\\\" %s",
+                     o == 2 ? "varchar[]" : "text[]", array_colls[c], orders[o]);
+            snprintf(order_by, sizeof order_by, "v COLLATE \"%s\" %s", array_colls[c], orders[o]);
+            check_order("ca", "v", schema, order_by, "UTC");
+        }
     /* In a record: the field's collation orders the record. */
     snprintf(sql, sizeof sql,
              "CREATE TYPE cpair AS (a text COLLATE \"de-DE-u-co-phonebk-x-icu\", b integer);\n"

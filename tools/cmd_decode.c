@@ -87,13 +87,17 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
             fputc('\n', row);
     }
     ordo_buf_free(&value);
-    for (size_t c = 0; inspect && c < s->ncols; c++)
-        if (s->cols[c].collator)
-            fprintf(row, "collation \"%s\": %s, version %s\n", s->cols[c].collation,
-                    ordo_collator_provider(s->cols[c].collator),
-                    *ordo_collator_version(s->cols[c].collator)
-                        ? ordo_collator_version(s->cols[c].collator)
-                        : "-");
+    for (size_t c = 0; inspect && c < s->ncols; c++) {
+        /* an array's collation is its elements' (text[] COLLATE "x") */
+        const ordo_schema_column *t = &s->cols[c];
+        if (!t->collator && t->sql == ORDO_SQL_ARRAY && t->fields && t->fields->ncols == 1)
+            t = &t->fields->cols[0];
+        if (t->collator)
+            fprintf(row, "collation \"%s\": %s, version %s\n", t->collation,
+                    ordo_collator_provider(t->collator),
+                    *ordo_collator_version(t->collator) ? ordo_collator_version(t->collator)
+                                                        : "-");
+    }
     if (!lexkey && ordo_key_reader_remaining(&r))
         cli_fail("decode: key %zu: %zu bytes left after the last column (schema mismatch)", index,
                  ordo_key_reader_remaining(&r));
