@@ -135,7 +135,7 @@ static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 
 
 /* How the kernel path writes a column: through the row builder (the rare
  * types), a kernel op, the bool kernel, as escaped text, or as NULLs. */
-enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL };
+enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL, PATH_KEYED };
 
 /* The path of a column type, and for PATH_KERNEL_OP the kernel op (its
  * payload is exactly the ordered format's ASC payload) and the payload
@@ -156,11 +156,14 @@ static int column_path(ordo_type t, int *op, size_t *w)
     }
 }
 
-/* The path of a column: collated text goes through the builder. */
+/* The path of a column: collated text goes through the builder, or is
+ * copied from its precomputed sort keys (PATH_KEYED). */
 static int col_path(const ordo_column *c, int *op, size_t *w)
 {
     int path = column_path(c->type, op, w);
-    return path == PATH_TEXT && collated(c) ? PATH_BUILDER : path;
+    if (path == PATH_TEXT && collated(c))
+        return c->sort_keys ? PATH_KEYED : PATH_BUILDER;
+    return path;
 }
 
 /* A column's checks before its rows: a type of the format, an order, a
@@ -261,7 +264,7 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
                 return ORDO_ERR_SIZE_OVERFLOW;
         }
     }
-    return path == PATH_BUILDER ? field_size(c, r, fs) : ORDO_OK;
+    return path == PATH_BUILDER || path == PATH_KEYED ? field_size(c, r, fs) : ORDO_OK;
 }
 
 /* Every other column, row by row: each value checked as the builder
@@ -313,7 +316,7 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         size_t w;
         int path = col_path(c, &op, &w);
         size_t keyed = 0;
-        if (path != PATH_BUILDER && path != PATH_TEXT) {
+        if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED) {
             s = size_fixed(c, path, w, nrows, &sum, &constant, where);
         } else if (c->sort_keys && ordo__sort_keys_size(c, nrows, &keyed) == ORDO_OK) {
             /* precomputed sort keys, no NULLs: the spans, not the rows */
@@ -398,7 +401,8 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
     int op;
     size_t w;
     int path = col_path(c, &op, &w);
-    if (path != PATH_TEXT && path != PATH_BUILDER && !c->validity) { /* a constant size */
+    if (path != PATH_TEXT && path != PATH_BUILDER && path != PATH_KEYED &&
+        !c->validity) { /* a constant size */
         size_t fs = path == PATH_NIL ? 1 : 1 + w;
         for (size_t i = 0; i < n; i++)
             len[i] += fs;
@@ -417,6 +421,11 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
             fs = 3 + (size_t)(b - a);
             if (!clean)
                 fs += k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
+        } else if (path == PATH_KEYED) {
+            size_t j = c->offset + r;
+            const size_t *o = c->sort_keys->offsets;
+            fs = 5 + (o[r + 1] - o[r]) +
+                 (size_t)(ordo_col_offset_at(c, j + 1) - ordo_col_offset_at(c, j));
         } else if (path == PATH_BUILDER) {
             field_size(c, r, &fs);
         } else {
@@ -468,6 +477,37 @@ static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint
         ordo_key_init(&key, dst + cur[i], fs, 0);
         ordo__ordered_put(&key, c, r0 + i);
         cur[i] += fs;
+    }
+}
+
+/* Collated text with its sort keys computed (checked by the plan):
+ * presence byte, key, 00 00, text, 00 00, all but the presence byte
+ * complemented for DESC (SPEC.md §17.4). */
+static void write_keyed_column(const ordo_column *c, size_t r0, size_t n, uint8_t *dst,
+                               size_t *cur)
+{
+    presence p = presence_of(c);
+    const size_t *ko = c->sort_keys->offsets;
+    const uint8_t *keys = c->sort_keys->bytes, *v = c->values;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = r0 + i, j = c->offset + r;
+        uint8_t *d = dst + cur[i];
+        if (c->validity && !ordo_col_valid(c, r)) {
+            d[0] = p.null;
+            cur[i]++;
+            continue;
+        }
+        size_t kn = ko[r + 1] - ko[r];
+        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        size_t tn = (size_t)(b - a), len = kn + tn + 4;
+        d[0] = p.present;
+        memcpy(d + 1, keys + ko[r], kn);
+        d[1 + kn] = 0, d[2 + kn] = 0;
+        memcpy(d + 3 + kn, v + a, tn);
+        d[3 + kn + tn] = 0, d[4 + kn + tn] = 0;
+        for (size_t x = 1; p.mask && x <= len; x++)
+            d[x] ^= 0xff;
+        cur[i] += 1 + len;
     }
 }
 
@@ -554,6 +594,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             break;
         case PATH_TEXT:
             write_text_column(k, c, ci, &ct, r0, n, dst, cur);
+            break;
+        case PATH_KEYED:
+            write_keyed_column(c, r0, n, dst, cur);
             break;
         default: /* a kernel op or bool: the payloads into scratch, then placed */
             if (path == PATH_KERNEL_OP)
@@ -699,10 +742,11 @@ void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8
 {
     int any_collated = 0;
     for (size_t c = 0; c < pl->ncols; c++)
-        any_collated |= collated(&pl->cols[c]);
-    /* Collated text: row by row, so that each sort key is computed once
-     * here (the tiles would compute it for the rows' starts, then again to
-     * write it); the sort keys cost far more than the other columns. */
+        any_collated |= collated(&pl->cols[c]) && !pl->cols[c].sort_keys;
+    /* Collated text without its sort keys: row by row, so that each sort
+     * key is computed once here (the tiles would compute it for the rows'
+     * starts, then again to write it); the sort keys cost far more than
+     * the other columns. With them, the tiles copy the keys. */
     if (!k || any_collated) {
         encode_rows(pl, dst, offsets);
         return;
