@@ -73,6 +73,37 @@ static double measure(run_fn f, void *ctx)
     return best;
 }
 
+static double once(run_fn f, void *ctx)
+{
+    double t0 = now();
+    f(ctx);
+    return now() - t0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median over 21 back-to-back pairs of one run each of base and f (in
+ * turn first) of f's rows/s over base's: a neighbour's load then falls on
+ * both halves of a pair alike, which the best-of table cannot promise. */
+static double paired(run_fn base, void *bctx, run_fn f, void *fctx)
+{
+    double r[21];
+    for (int i = 0; i < 21; i++) {
+        double tb, tf;
+        if (i % 2)
+            tb = once(base, bctx), tf = once(f, fctx);
+        else
+            tf = once(f, fctx), tb = once(base, bctx);
+        r[i] = tb / tf;
+    }
+    qsort(r, 21, sizeof *r, by_value);
+    return r[10];
+}
+
 static void batch(void *ctx)
 {
     const ordo_collator *c = ctx;
@@ -252,6 +283,11 @@ int main(int argc, char **argv)
         else
             printf("%-56s %12.0f %14s\n", runs[i].name, got[i], "-");
     }
+    printf("\npaired (median of 21 alternating pairs)                        x sort key\n");
+    for (size_t i = 4; i < sizeof runs / sizeof *runs; i++)
+        if (runs[i].f != strxfrm_alone)
+            printf("%-56s %27.2f\n", runs[i].name,
+                   paired(runs[runs[i].base].f, runs[runs[i].base].ctx, runs[i].f, runs[i].ctx));
     /* memcpy of the ICU batch's output bytes */
     batch(c_icu);
     size_t n = sink;
