@@ -1246,6 +1246,7 @@ int ordo__py_column(const ordo__py_src *src, const ordo_schema_column *sc, ordo_
     col->type = sc->type;
     col->order = sc->order;
     col->time_unit = sc->time_unit;
+    col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
     switch (src->kind) {
     case ORDO__PY_ARROW: return arrow_column(src, sc, sx, col);
     case ORDO__PY_BUFFER: return buffer_column(src, sc, sx, col);

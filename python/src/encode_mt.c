@@ -5,7 +5,9 @@
  * shifted into place. Ranges are small and handed out one at a time, so a
  * busy core slows only its own share; the workers are the first to write
  * the fresh output pages, so the kernel zeroes them in parallel too. The
- * bytes are those of one call over all rows. Runs without the GIL. */
+ * bytes are those of one call over all rows. A collated text column's sort
+ * keys are computed once per range in pass 1 and copied by both passes.
+ * Runs without the GIL. */
 #include "encode.h"
 
 #include <pthread.h>
@@ -16,11 +18,20 @@
 
 size_t ordo__py_range_rows = 16384; /* >= 1 */
 
+/* A collated column's sort keys over one range, computed once in pass 1
+ * and copied by both passes (ordo_sort_keys_compute). */
+typedef struct range_keys {
+    ordo_sort_keys sk;
+    uint8_t *bytes; /* NULL: the column has none */
+    size_t *offs;
+} range_keys;
+
 typedef struct range {
     size_t part, row0, n; /* rows row0 .. row0+n of parts[part] */
     size_t out_row;       /* its first key's index in the output */
     size_t bytes, at;     /* its key bytes, and where they start */
     size_t stride;        /* every key this long (no NULLs, fixed widths), else 0 */
+    range_keys *keys;     /* per column, when the part has collated text; else NULL */
 } range;
 
 typedef struct engine {
@@ -44,6 +55,69 @@ static void shift_cols(const engine *e, const range *r, ordo_column *cols)
     }
 }
 
+static int is_collated(const ordo_column *c)
+{
+    return c->type == ORDO_TYPE_STRING && c->collator &&
+           strcmp(ordo_collator_provider(c->collator), "c") != 0;
+}
+
+/* The text bytes of the column's rows: a first guess at their sort keys'. */
+static size_t text_span(const ordo_column *c, size_t n)
+{
+    int64_t a, b;
+    if (c->offset_bits == 64)
+        a = ((const int64_t *)c->offsets)[c->offset], b = ((const int64_t *)c->offsets)[c->offset + n];
+    else
+        a = ((const int32_t *)c->offsets)[c->offset], b = ((const int32_t *)c->offsets)[c->offset + n];
+    return b > a ? (size_t)(b - a) : 0;
+}
+
+/* Sort keys for the range's collated columns (cols shifted to it), kept in
+ * r->keys for pass 2 and pointed at by cols. A column whose keys cannot be
+ * had (bad text) is left without: the batch calls then report the error. */
+static ordo_status compute_keys(const engine *e, range *r, ordo_column *cols)
+{
+    size_t ncols = e->parts[r->part].ncols;
+    for (size_t c = 0; c < ncols; c++) {
+        if (!is_collated(&cols[c]) || !r->n)
+            continue;
+        if (!r->keys && !(r->keys = calloc(ncols, sizeof *r->keys)))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        range_keys *k = &r->keys[c];
+        size_t cap = 6 * text_span(&cols[c], r->n) + 16 * r->n + 1, need = 0; /* most fit */
+        k->bytes = malloc(cap);
+        k->offs = malloc((r->n + 1) * sizeof *k->offs);
+        if (!k->bytes || !k->offs)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        ordo_status s = ordo_sort_keys_compute(&cols[c], r->n, k->bytes, cap, k->offs, &k->sk,
+                                               &need, NULL);
+        if (s == ORDO_ERR_DST_TOO_SMALL) {
+            uint8_t *grown = realloc(k->bytes, need);
+            if (!grown)
+                return ORDO_ERR_OUT_OF_MEMORY;
+            k->bytes = grown;
+            s = ordo_sort_keys_compute(&cols[c], r->n, k->bytes, need, k->offs, &k->sk, &need,
+                                       NULL);
+        }
+        if (s != ORDO_OK) {
+            free(k->bytes), free(k->offs);
+            k->bytes = NULL, k->offs = NULL;
+            continue;
+        }
+        cols[c].sort_keys = &k->sk;
+    }
+    return ORDO_OK;
+}
+
+static void free_keys(range *rs, size_t nranges, const ordo__py_batch *parts)
+{
+    for (size_t i = 0; i < nranges; i++) {
+        for (size_t c = 0; rs[i].keys && c < parts[rs[i].part].ncols; c++)
+            free(rs[i].keys[c].bytes), free(rs[i].keys[c].offs);
+        free(rs[i].keys);
+    }
+}
+
 /* Encodes range r; offs is room for range rows + 1 offsets. */
 static ordo_status encode_range(const engine *e, const range *r, ordo_column *cols,
                                 size_t *offs)
@@ -51,6 +125,9 @@ static ordo_status encode_range(const engine *e, const range *r, ordo_column *co
     ordo__py_keybuf *kb = e->kb;
     ordo_batch_error where;
     shift_cols(e, r, cols);
+    for (size_t c = 0; r->keys && c < e->parts[r->part].ncols; c++)
+        if (r->keys[c].bytes)
+            cols[c].sort_keys = &r->keys[c].sk;
     /* a fixed stride needs no offsets from the encoder: they are computed */
     ordo_status s = ordo_batch_encode(e->fmt, cols, e->parts[r->part].ncols, r->n,
                                       kb->data + kb->len + r->at, r->bytes,
@@ -88,8 +165,10 @@ static void *work(void *arg)
         ordo_status s;
         if (e->phase == 1) {
             shift_cols(e, r, cols);
-            s = ordo_batch_size(e->fmt, cols, e->parts[r->part].ncols, r->n, &r->bytes,
-                                &r->stride, NULL);
+            s = compute_keys(e, r, cols);
+            if (s == ORDO_OK)
+                s = ordo_batch_size(e->fmt, cols, e->parts[r->part].ncols, r->n, &r->bytes,
+                                    &r->stride, NULL);
         } else {
             s = encode_range(e, r, cols, offs);
         }
@@ -137,7 +216,7 @@ static range *cut_ranges(const ordo__py_batch *parts, size_t nparts, size_t step
     for (size_t p = 0; p < nparts; p++) {
         size_t n = parts[p].nrows;
         for (size_t row0 = 0; row0 < n; row0 += step, k++) {
-            rs[k] = (range){p, row0, n - row0 < step ? n - row0 : step, out_row, 0, 0, 0};
+            rs[k] = (range){p, row0, n - row0 < step ? n - row0 : step, out_row, 0, 0, 0, NULL};
             out_row += rs[k].n;
         }
     }
@@ -203,6 +282,7 @@ ordo_status ordo__py_encode_parts(ordo_format fmt, const ordo__py_batch *parts, 
     kb->len += total;
     kb->n += rows;
 out:
+    free_keys(e.ranges, e.nranges, parts);
     free(e.ranges);
     return s;
 }

@@ -137,6 +137,23 @@ def test_python_objects_give_the_clis_keys():
         assert ordo.encode_keys(lex, name, format="lexkey").to_list() == want, name
 
 
+@pytest.mark.parametrize("coll", ["sv_SE.utf8", "sv-SE-x-icu"])
+def test_collated_text_gives_the_clis_keys(coll):
+    # text COLLATE "x" from lists and Arrow strings, cut into many ranges on
+    # two threads (each range computes its sort keys once): the CLI's keys
+    words = ["zed", "b\u00e4r", "Baz", "bar", "", None, "e\u0301", "\u00e9", "apple", "Apple"] * 7
+    old = ordo._ordo._set_range_rows(5)
+    try:
+        for order in ORDERS:
+            schema = 'name text COLLATE "%s"' % coll
+            want = cli_keys("%s %s" % (schema, order), [[w] for w in words], "ordered")
+            for data in ({"name": words}, pa.table({"name": pa.array(words, pa.string())})):
+                got = ordo.encode_keys(data, "name " + order, schema=schema, threads=2).to_list()
+                assert got == want, (coll, order)
+    finally:
+        ordo._ordo._set_range_rows(old)
+
+
 def test_a_schema_reads_columns_as_its_types():
     data = {"id": ["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", None],
             "n": np.array([1, 2], dtype=np.int8), "ip": ["10.0.0.1", "::1"],
