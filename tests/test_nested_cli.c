@@ -47,6 +47,17 @@ static void text_forms(void **state)
         {"numeric(10,2)[]", "\"{1.50,-0}\"", "\"{1.5,0}\""},
         {"record(r int4range, a text[])", "\"(\"\"[1,2]\"\",\"\"{x,\"\"\"\"y\\\\\"\"\"\"z\"\"\"\"}\"\")\"",
          "\"(\"\"[1,3)\"\",\"\"{x,\"\"\"\"y\\\\\"\"\"\"z\"\"\"\"}\"\")\""},
+        /* arrays of enums, records and ranges (array_out quotes each
+         * record and range but empty) */
+        {"enum('sad','ok','a b')[]", "\"{ok,NULL,\"\"a b\"\",sad}\"", "\"{ok,NULL,\"\"a b\"\",sad}\""},
+        {"enum('sad','ok')[]", "{}", "{}"},
+        {"record(a integer, b text)[]", "\"{\"\"(1,a)\"\",\"\"(2,)\"\",NULL,\"\"(,)\"\"}\"",
+         "\"{\"\"(1,a)\"\",\"\"(2,)\"\",NULL,\"\"(,)\"\"}\""},
+        {"record(a integer)[]", "\"{(3), \"\"()\"\"}\"", "\"{(3),()}\""},
+        {"int4range[]", "\"{\"\"[1,5]\"\",EMPTY,NULL,\"\"(,)\"\"}\"", "\"{\"\"[1,6)\"\",empty,NULL,\"\"(,)\"\"}\""},
+        {"daterange[]", "{}", "{}"},
+        {"record(a int4range[])", "\"(\"\"{\"\"\"\"[1,2]\"\"\"\"}\"\")\"",
+         "\"(\"\"{\"\"\"\"[1,3)\"\"\"\"}\"\")\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char schema[128], in[256], want[256];
@@ -116,6 +127,10 @@ static void bad_text(void **state)
         {"integer[]", "\"{1,x}\"", "element 2 (integer)"},
         {"integer[]", "1", "expected an array"},
         {"text[]", "\"{\"\"a}\"", "a malformed array element"},
+        {"enum('a','b')[]", "\"{a,c}\"", "element 2 (enum)"},
+        {"record(a int)[]", "\"{(x)}\"", "element 1 (record)"},
+        {"int4range[]", "\"{[1,5)}\"", "element 1 (int4range)"},
+        {"int4range[]", "\"{\"\"[5,1)\"\"}\"", "element 1 (int4range)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char schema[64], in[64];
@@ -132,8 +147,10 @@ static void bad_text(void **state)
         {"lexkey", "v integer[]", "cannot hold type integer[]"},
         {"packed", "v integer[]", "fixed-width types only"},
         {"ordered", "v []", "missing type"},
-        {"ordered", "v int4range[]", "unknown type"},
-        {"ordered", "v record(a int)[]", "after the record's fields"},
+        {"lexkey", "v int4range[]", "cannot hold type int4range[]"},
+        {"packed", "v enum('a')[]", "fixed-width types only"},
+        {"ordered", "v record(a int)[] x", "after the record's fields"},
+        {"ordered", "v int4range[][]", "unknown type"},
     };
     for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++) {
         tool_result r;
