@@ -1,9 +1,12 @@
 /* Arrays whose elements are enums, records or ranges (SPEC.md §14.18): the
  * row API's nested begin/end calls, the vectors (computed from the SPEC's
  * rules by a separate model, not by this code), PostgreSQL's order in all
- * four orders, the same bytes as elements assembled by ordo_key_encoded,
- * round trips through the reader, and the nesting errors. */
+ * four orders, the same bytes as elements assembled by ordo_key_encoded
+ * and as batches filled from text, round trips through the reader, and the
+ * nesting errors. */
 #include "ordo_test.h"
+
+#include "ordo_ingest.h"
 
 static const ordo_order orders[4] = {ORDO_ASC_NULLS_FIRST, ORDO_ASC_NULLS_LAST,
                                      ORDO_DESC_NULLS_FIRST, ORDO_DESC_NULLS_LAST};
@@ -374,6 +377,69 @@ static void inside_records(void **state)
     }
 }
 
+/* A batch whose columns are such arrays (ORDO_TYPE_ENCODED, filled from
+ * PostgreSQL's text by the ingest library) gives the row API's keys. */
+static void batches(void **state)
+{
+    (void)state;
+    ordo_schema s;
+    ordo_error err;
+    assert_status(ordo_schema_parse("e enum('sad', 'ok', 'happy')[] DESC, r record(a integer, b text)[], "
+                                    "g int4range[] NULLS FIRST",
+                                    ORDO_FORMAT_ORDERED, &s, &err),
+                  ORDO_OK);
+    assert_int_equal(s.cols[0].type, ORDO_TYPE_ENCODED);
+    assert_int_equal(s.cols[0].sql, ORDO_SQL_ARRAY);
+    assert_string_equal(s.cols[0].sql_name, "enum('sad', 'ok', 'happy')[]");
+    assert_int_equal(s.cols[0].fields->cols[0].type, ORDO_TYPE_ENUM);
+    assert_int_equal(s.cols[0].fields->cols[0].nlabels, 3);
+    assert_int_equal(s.cols[1].fields->cols[0].sql, ORDO_SQL_RECORD);
+    assert_int_equal(s.cols[2].fields->cols[0].sql, ORDO_SQL_RANGE);
+    static const char *const rows[][3] = {
+        {"{happy,NULL,sad}", "{\"(1,a)\",\"(2,)\"}", "{\"[1,5)\",empty}"},
+        {"{}", NULL, "{NULL,\"(,)\"}"},
+        {NULL, "{NULL,\"(,)\"}", "{}"},
+    };
+    const int32_t moods[] = {2, NUL, 0};
+    const rec r1[] = {{1, 1, "a"}, {1, 2, NULL}}, r2[] = {{0, 0, NULL}, {1, NUL, NULL}};
+    const rng g1[] = {{1, LI, 1, 5}, {1, EM, 0, 0}}, g2[] = {{0, 0, 0, 0}, {1, LN | UN, 0, 0}};
+    const void *vals[3][3] = {{moods, r1, g1}, {NULL, NULL, g2}, {NULL, r2, NULL}};
+    const int lens[3][3] = {{3, 2, 2}, {0, -1, 2}, {-1, 2, 0}};
+    const char kinds[3] = {'e', 'r', 'g'};
+    const ordo_order ord[3] = {ORDO_DESC_NULLS_FIRST, AL, ORDO_ASC_NULLS_FIRST};
+    ordo_rows *b;
+    assert_status(ordo_rows_open(&s, 3, &b), ORDO_OK);
+    static uint8_t want[3][3000];
+    size_t wn[3] = {0, 0, 0};
+    for (size_t i = 0; i < 3; i++) {
+        for (size_t c = 0; c < 3; c++) {
+            const char *t = rows[i][c];
+            assert_status(t ? ordo_rows_put_text(b, c, t, strlen(t), 1, &err) : ordo_rows_put_null(b, c),
+                          ORDO_OK);
+            key f;
+            assert_status(arr(&f, ord[c], kinds[c], vals[i][c], lens[i][c]), ORDO_OK);
+            memcpy(want[i] + wn[i], f.b, f.n);
+            wn[i] += f.n;
+        }
+        ordo_rows_end_row(b);
+    }
+    size_t nrows, total, offs[4];
+    const ordo_column *cols = ordo_rows_columns(b, &nrows);
+    assert_int_equal(nrows, 3);
+    assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, cols, 3, nrows, &total, NULL, NULL), ORDO_OK);
+    uint8_t *out = malloc(total);
+    assert_non_null(out);
+    assert_status(ordo_batch_encode(ORDO_FORMAT_ORDERED, cols, 3, nrows, out, total, offs, NULL),
+                  ORDO_OK);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(offs[i + 1] - offs[i], wn[i]);
+        assert_memory_equal(out + offs[i], want[i], wn[i]);
+    }
+    free(out);
+    ordo_rows_close(b);
+    ordo_schema_free(&s);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -429,7 +495,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors),        cmocka_unit_test(order), cmocka_unit_test(round_trips),
-        cmocka_unit_test(inside_records), cmocka_unit_test(errors),
+        cmocka_unit_test(inside_records), cmocka_unit_test(batches), cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
