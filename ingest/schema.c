@@ -255,6 +255,17 @@ static int make_nested(ordo_schema_column *c, ordo_sql_type sql, const char *sql
     return 1;
 }
 
+/* How many ranges and arrays a value of c holds inside each other at most. */
+static int nest_depth(const ordo_schema_column *c)
+{
+    int d = 0;
+    for (size_t i = 0; c->fields && i < c->fields->ncols; i++) {
+        int f = nest_depth(&c->fields->cols[i]);
+        d = f > d ? f : d;
+    }
+    return d + (c->sql == ORDO_SQL_ARRAY || c->sql == ORDO_SQL_RANGE);
+}
+
 /* An array of enums, records or ranges: the column as parsed so far (labels,
  * fields, subtype) becomes its element, c the array. 0 with a message. */
 static int wrap_array(ordo_schema_column *c, char *err, size_t errlen)
@@ -728,6 +739,11 @@ static int parse_type(const char *s, size_t n, const char *format, ordo_schema_c
     if (array && (c->sql == ORDO_SQL_ENUM || c->sql == ORDO_SQL_RECORD || c->sql == ORDO_SQL_RANGE)) {
         if (!wrap_array(c, err, errlen))
             return 0;
+        if (nest_depth(c) > ORDO_NEST_MAX_DEPTH) { /* the reader could not open them all */
+            snprintf(err, errlen, "column '%s': arrays and ranges nest deeper than %d", c->name,
+                     ORDO_NEST_MAX_DEPTH);
+            return 0;
+        }
     } else if (array && !make_nested(c, c->sql, c->sql_name, 1, err, errlen)) {
         return 0;
     }

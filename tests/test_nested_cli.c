@@ -151,6 +151,9 @@ static void bad_text(void **state)
         {"packed", "v enum('a')[]", "fixed-width types only"},
         {"ordered", "v record(a int)[] x", "after the record's fields"},
         {"ordered", "v int4range[][]", "unknown type"},
+        {"ordered",
+         "v record(a record(a record(a record(a record(a record(a record(a int4range[])[])[])[])[])[])[])[]",
+         "arrays and ranges nest deeper than 8"},
     };
     for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++) {
         tool_result r;

@@ -440,6 +440,57 @@ static void batches(void **state)
     ordo_schema_free(&s);
 }
 
+/* ORDO_NEST_MAX_DEPTH arrays inside each other, the innermost holding a
+ * range: written and read back (the reader opens as many as the builder). */
+static void deepest(void **state)
+{
+    (void)state;
+    key w;
+    static struct {
+        uint8_t b[65536];
+        size_t n;
+    } k;
+    static uint8_t scratch[ORDO_NEST_MAX_DEPTH][65536];
+    ordo_key kb;
+    ordo_key_init(&kb, k.b, sizeof k.b, 0);
+    for (int d = 0; d < ORDO_NEST_MAX_DEPTH - 1; d++)
+        assert_status(ordo_key_array_begin(&kb, d ? AL : ORDO_DESC_NULLS_LAST), ORDO_OK);
+    const rng g = {1, LI, 1, 5};
+    put_rng(&kb, &g);
+    for (int d = 0; d < ORDO_NEST_MAX_DEPTH - 1; d++)
+        assert_status(ordo_key_array_end(&kb), ORDO_OK);
+    assert_status(ordo_key_finish(&kb, &k.n), ORDO_OK);
+    ordo_key_reader r;
+    ordo_key_reader_init(&r, k.b, k.n);
+    size_t count;
+    bool isnull;
+    unsigned fl;
+    int64_t x[2];
+    for (int d = 0; d < ORDO_NEST_MAX_DEPTH - 1; d++) {
+        assert_status(ordo_key_read_array_begin(&r, d ? AL : ORDO_DESC_NULLS_LAST, scratch[d],
+                                                sizeof scratch[d], NULL, &count, &isnull),
+                      ORDO_OK);
+        assert_int_equal(count, 1);
+    }
+    assert_status(ordo_key_read_range_begin(&r, AL, ORDO_TYPE_INT32, scratch[ORDO_NEST_MAX_DEPTH - 1],
+                                            sizeof scratch[0], NULL, &fl, &isnull),
+                  ORDO_OK);
+    assert_int_equal(fl, LI);
+    assert_status(ordo_key_read_int(&r, AL, ORDO_TYPE_INT32, &x[0], &isnull), ORDO_OK);
+    assert_status(ordo_key_read_int(&r, AL, ORDO_TYPE_INT32, &x[1], &isnull), ORDO_OK);
+    assert_int_equal(x[0], 1);
+    assert_int_equal(x[1], 5);
+    assert_status(ordo_key_read_range_end(&r), ORDO_OK);
+    for (int d = 0; d < ORDO_NEST_MAX_DEPTH - 1; d++)
+        assert_status(ordo_key_read_array_end(&r), ORDO_OK);
+    assert_int_equal(ordo_key_reader_remaining(&r), 0);
+    /* one more level is refused by both */
+    ordo_key_init(&kb, w.b, sizeof w.b, 0);
+    for (int d = 0; d < ORDO_NEST_MAX_DEPTH; d++)
+        ordo_key_array_begin(&kb, AL);
+    assert_status(ordo_key_range_begin(&kb, AL, ORDO_TYPE_INT32, EM), ORDO_ERR_BAD_STATE);
+}
+
 static void errors(void **state)
 {
     (void)state;
@@ -495,7 +546,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors),        cmocka_unit_test(order), cmocka_unit_test(round_trips),
-        cmocka_unit_test(inside_records), cmocka_unit_test(batches), cmocka_unit_test(errors),
+        cmocka_unit_test(inside_records), cmocka_unit_test(batches), cmocka_unit_test(deepest),
+        cmocka_unit_test(errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
