@@ -110,6 +110,33 @@ static void same_as_row_api(void **state)
     assert_string_equal(r.out, hex);
 }
 
+/* inspect shows an array of enums, records or ranges as its SQL literal. */
+static void inspect_elements(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"enum('a', 'b c')[]", "\"{\"\"b c\"\",NULL,a}\"", "'{\"b c\",NULL,a}'"},
+        {"record(a integer, b text)[]", "\"{\"\"(1,it's)\"\",NULL}\"", "'{\"(1,it''s)\",NULL}'"},
+        {"daterange[]", "\"{\"\"[2020-01-01,2020-01-01]\"\",empty}\"", "'{\"[2020-01-01,2020-01-02)\",empty}'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char schema[128], in[256];
+        static char hex[sizeof((tool_result *)0)->out];
+        snprintf(schema, sizeof schema, "v %s DESC", cases[i][0]);
+        snprintf(in, sizeof in, "%s\n", cases[i][1]);
+        tool_result r;
+        run("encode", schema, in, &r);
+        assert_int_equal(r.status, 0);
+        snprintf(hex, sizeof hex, "%s", r.out);
+        hex[strcspn(hex, "\n")] = 0;
+        tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--format", "ordered", "--schema", schema, hex, NULL},
+                 "", &r);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, cases[i][2]) || !strstr(r.out, "DESC NULLS FIRST"))
+            fail_msg("%s: inspect printed '%s', want '%s'", cases[i][0], r.out, cases[i][2]);
+    }
+}
+
 static void bad_text(void **state)
 {
     (void)state;
@@ -169,6 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(text_forms),
         cmocka_unit_test(same_as_row_api),
+        cmocka_unit_test(inspect_elements),
         cmocka_unit_test(bad_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
