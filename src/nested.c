@@ -4,7 +4,7 @@
  * tuples. No allocation: the rewrite runs from the last byte back. */
 #include "ordo_internal.h"
 
-enum { NEST_RANGE = 1, NEST_ARRAY = 2 };
+enum { NEST_RANGE = ORDO__NEST_RANGE, NEST_ARRAY = ORDO__NEST_ARRAY };
 
 /* A piece of the final payload: bytes escaped `depth` times. Escaping d
  * times turns a 00 into 00 followed by d ff bytes and keeps every other

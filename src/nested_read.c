@@ -3,7 +3,7 @@
  * values are then read from there by the usual calls. */
 #include "ordo_internal.h"
 
-enum { NEST_RANGE = 1, NEST_ARRAY = 2 };
+enum { NEST_RANGE = ORDO__NEST_RANGE, NEST_ARRAY = ORDO__NEST_ARRAY };
 
 /* An escaped run from p[0..n) XOR mask up to its terminator: 1 with *used
  * (terminator included) and *len (bytes it holds), 0 when malformed. */

@@ -309,7 +309,8 @@ ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
     /* a record may be an array's element, never a range's bound */
-    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH || (ordo__in_nest(k) && k->priv_nest != 2))
+    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH ||
+        (ordo__in_nest(k) && k->priv_nest != ORDO__NEST_ARRAY))
         return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     uint8_t mask;
     if (!ordo__key_field(k, o, 0, &mask))

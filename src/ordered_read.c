@@ -380,7 +380,8 @@ ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *i
 {
     uint8_t none;
     if (r && r->priv_err == ORDO_OK &&
-        (r->priv_depth >= ORDO_RECORD_MAX_DEPTH || (ordo__reading_nest(r) && r->priv_nest != 2)))
+        (r->priv_depth >= ORDO_RECORD_MAX_DEPTH ||
+         (ordo__reading_nest(r) && r->priv_nest != ORDO__NEST_ARRAY)))
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)

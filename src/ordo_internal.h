@@ -63,6 +63,9 @@ static inline ordo_order ordo__mirror(uint32_t flip, uint32_t depth, ordo_order 
     return ((flip >> depth) & 1) && (unsigned)o <= ORDO_DESC_NULLS_LAST ? (ordo_order)(3 - o) : o;
 }
 
+/* priv_nest: what the innermost open nested field is (0: none). */
+enum { ORDO__NEST_RANGE = 1, ORDO__NEST_ARRAY = 2 };
+
 /* Whether the next field is an element (a bound) of the innermost open
  * array (range) itself, not a field of a record inside it. */
 static inline int ordo__in_nest(const ordo_key *k)
