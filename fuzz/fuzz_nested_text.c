@@ -6,7 +6,10 @@
 #include "ordo_ingest.h"
 
 static const char *const types[] = {"int4range", "numrange", "daterange", "tstzrange",
-                                    "integer[]", "text[]",   "numeric[]", "bytea[]"};
+                                    "integer[]", "text[]",   "numeric[]", "bytea[]",
+                                    /* a first byte of 80 or more: arrays of enums, records, ranges */
+                                    "enum('a','b c','NULL','')[]", "record(a integer, b text)[]",
+                                    "int4range[]", "record(r numrange[], e enum('x'))[]"};
 
 /* The key of one value of the schema's only column, or 0 when refused. */
 static size_t key_of(const ordo_schema *s, const char *text, size_t n, uint8_t *key, size_t cap)
@@ -32,8 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 4096)
         return 0;
-    char schema[64];
-    snprintf(schema, sizeof schema, "v %s %s", types[data[0] % 8],
+    char schema[128];
+    snprintf(schema, sizeof schema, "v %s %s", types[data[0] & 0x80 ? 8 + data[0] % 4 : data[0] % 8],
              (data[0] >> 3) & 1 ? "DESC" : (data[0] >> 4) & 1 ? "NULLS FIRST" : "");
     ordo_schema s;
     ordo_error err;

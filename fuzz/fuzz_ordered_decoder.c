@@ -3,7 +3,8 @@
  * values again with the same orders gives the same bytes. A first byte of
  * c0 or more reads and builds packed keys instead (SPEC.md §16): no NULLs,
  * variable-width reads refused. Ranges (of int32, discrete, and numeric)
- * and arrays (of int32 and text) are read whole, then built again. */
+ * and arrays (of int32 and text) are read whole, then built again; arrays
+ * of enums, records and int4ranges element by element. */
 #include "fuzz_util.h"
 
 /* pseudo-types of this harness for the nested fields */
@@ -11,7 +12,86 @@
 #define T_RANGE_NUM ((ordo_type)201)
 #define T_ARRAY_I32 ((ordo_type)202)
 #define T_ARRAY_TEXT ((ordo_type)203)
+#define T_ARRAY_ENUM ((ordo_type)204)
+#define T_ARRAY_REC ((ordo_type)205)   /* record(integer, text)[] */
+#define T_ARRAY_RANGE ((ordo_type)206) /* int4range[] */
 #define MAXV 8
+
+/* An array of enums, records or ranges read element by element (nested
+ * begin/end calls) while a second builder writes it again; appended to b
+ * whole when the read worked (1), else 0. */
+static int element_array(ordo_key_reader *r, ordo_key *b, ordo_type t, ordo_order o, int packed)
+{
+    static uint8_t scratch[4096], inner[4096], tb[16384];
+    const ordo_order al = ORDO_ASC_NULLS_LAST;
+    size_t n = 0, wn = 0;
+    bool isnull = false;
+    ordo_status s = ordo_key_read_array_begin(r, o, scratch, sizeof scratch, NULL, &n, &isnull);
+    if (s != ORDO_OK) {
+        CHECK(!packed || s == ORDO_ERR_MALFORMED_KEY || s == ORDO_ERR_BAD_TYPE);
+        return 0;
+    }
+    if (isnull) {
+        ordo_key_null(b, o);
+        return 1;
+    }
+    ordo_key w;
+    ordo_key_init(&w, tb, sizeof tb, 0);
+    CHECK(ordo_key_array_begin(&w, o) == ORDO_OK);
+    for (size_t i = 0; i < n; i++) {
+        int64_t iv;
+        uint64_t uv;
+        char text[64];
+        size_t tl;
+        unsigned fl;
+        if (t == T_ARRAY_ENUM) {
+            if (ordo_key_read_uint(r, al, ORDO_TYPE_ENUM, &uv, &isnull) != ORDO_OK)
+                return 0;
+            isnull ? ordo_key_null(&w, al) : ordo_key_enum(&w, al, (uint32_t)uv);
+        } else if (t == T_ARRAY_REC) {
+            if (ordo_key_read_record_begin(r, al, &isnull) != ORDO_OK)
+                return 0;
+            if (isnull) {
+                ordo_key_null(&w, al);
+                continue;
+            }
+            ordo_key_record_begin(&w, al);
+            if (ordo_key_read_int(r, al, ORDO_TYPE_INT32, &iv, &isnull) != ORDO_OK)
+                return 0;
+            isnull ? ordo_key_null(&w, al) : ordo_key_int32(&w, al, (int32_t)iv);
+            if (ordo_key_read_bytes(r, al, text, sizeof text, &tl, &isnull) != ORDO_OK)
+                return 0;
+            isnull ? ordo_key_null(&w, al) : ordo_key_text(&w, al, text, tl);
+            if (ordo_key_read_record_end(r) != ORDO_OK)
+                return 0;
+            ordo_key_record_end(&w);
+        } else {
+            if (ordo_key_read_range_begin(r, al, ORDO_TYPE_INT32, inner, sizeof inner, NULL, &fl,
+                                          &isnull) != ORDO_OK)
+                return 0;
+            if (isnull) {
+                ordo_key_null(&w, al);
+                continue;
+            }
+            ordo_key_range_begin(&w, al, ORDO_TYPE_INT32, fl);
+            int nb = (fl & ORDO_RANGE_EMPTY) ? 0 : !(fl & ORDO_RANGE_LOWER_INF) + !(fl & ORDO_RANGE_UPPER_INF);
+            for (int k = 0; k < nb; k++) {
+                if (ordo_key_read_int(r, al, ORDO_TYPE_INT32, &iv, &isnull) != ORDO_OK)
+                    return 0;
+                ordo_key_int32(&w, al, (int32_t)iv);
+            }
+            if (ordo_key_read_range_end(r) != ORDO_OK)
+                return 0;
+            CHECK(ordo_key_range_end(&w) == ORDO_OK);
+        }
+    }
+    if (ordo_key_read_array_end(r) != ORDO_OK)
+        return 0;
+    CHECK(ordo_key_array_end(&w) == ORDO_OK);
+    CHECK(ordo_key_finish(&w, &wn) == ORDO_OK);
+    ordo_key_encoded(b, tb, wn);
+    return 1;
+}
 
 /* Reads one range or array field and writes it again into b: 1 when both
  * worked, 0 when the reader refused it (packed keys: BAD_TYPE). */
@@ -79,7 +159,8 @@ static const ordo_type types[] = {
     ORDO_TYPE_DATE,    ORDO_TYPE_TIME_OF_DAY, ORDO_TYPE_TIMESTAMP, ORDO_TYPE_INT128,
     ORDO_TYPE_MACADDR, ORDO_TYPE_ENUM,     ORDO_TYPE_NUMERIC,   ORDO_TYPE_TIMETZ,
     ORDO_TYPE_INET,    ORDO_TYPE_CIDR,     ORDO_TYPE_BIT,       T_RANGE_I32,
-    T_RANGE_NUM,       T_ARRAY_I32,        T_ARRAY_TEXT,
+    T_RANGE_NUM,       T_ARRAY_I32,        T_ARRAY_TEXT,        T_ARRAY_ENUM,
+    T_ARRAY_REC,       T_ARRAY_RANGE,
 };
 #define NT (sizeof types / sizeof types[0])
 
@@ -119,9 +200,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ordo_inet in;
         size_t blen = 0;
         ordo_status s;
-        if (t == T_RANGE_I32 || t == T_RANGE_NUM || t == T_ARRAY_I32 || t == T_ARRAY_TEXT) {
+        if (t >= T_RANGE_I32 && t <= T_ARRAY_RANGE) {
             size_t before = ordo_key_reader_remaining(&r);
-            if (!nested(&r, &b, t, o, packed)) {
+            if (!(t >= T_ARRAY_ENUM ? element_array(&r, &b, t, o, packed) : nested(&r, &b, t, o, packed))) {
                 /* the reader may stop inside the field: compare up to it */
                 stopped = klen - before;
                 break;

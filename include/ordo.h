@@ -383,6 +383,10 @@ typedef enum ordo_order {
  * sizes. Add the length of any prefix kept by ordo_key_init. */
 #define ORDO_KEY_BOUND(nfields, var_bytes) (2u * (size_t)(var_bytes) + 53u * (size_t)(nfields))
 
+/* At most this many ranges and arrays are open at once in a key (an array
+ * of records holding arrays of ranges is 3); ORDO_ERR_BAD_STATE beyond. */
+#define ORDO_NEST_MAX_DEPTH 8
+
 /* An ordered key under construction in caller memory: the same contract as
  * the LexKey builder (whole fields or nothing, sticky first error, no
  * allocation). Fields are private. */
@@ -394,11 +398,18 @@ typedef struct ordo_key {
     uint32_t priv_flip; /* records: bit d set when depth d runs descending */
     uint32_t priv_depth;
     uint32_t priv_packed; /* the packed format: no presence bytes */
-    /* an open range or array (one at a time; see ordo_key_range_begin) */
+    /* the innermost open range or array (see ordo_key_range_begin) */
     uint32_t priv_nest;  /* 0 none, 1 range, 2 array */
     uint32_t priv_nest_flags, priv_nest_order;
     ordo_type priv_nest_sub;
     size_t priv_nest_start, priv_nest_mid, priv_nest_count;
+    uint32_t priv_nest_rdepth; /* the record depth it was opened at */
+    uint32_t priv_nest_level;  /* how many open ones enclose it */
+    struct {
+        uint32_t nest, flags, order, rdepth;
+        ordo_type sub;
+        size_t start, mid, count;
+    } priv_nest_outer[ORDO_NEST_MAX_DEPTH - 1];
 } ordo_key;
 
 /* Starts a key in buf[0..cap) after `len` bytes already there (a table tag,
@@ -506,10 +517,14 @@ ORDO_API ordo_status ordo_key_range_end(ordo_key *k);
 /* One-dimensional arrays (lower bound 1; SPEC.md §14.18): begin, then each
  * element by the usual calls in ORDO_ASC_NULLS_LAST (ordo_key_null for a
  * NULL element), then end. PostgreSQL's order: element by element, a NULL
- * element above every value, a shorter equal prefix first. Ranges, arrays
- * and records do not nest inside a range or an array (ORDO_ERR_BAD_STATE);
- * finishing inside one is ORDO_ERR_BAD_STATE. Both are variable fields
- * (ORDO_ERR_BAD_TYPE in a packed key). */
+ * element above every value, a shorter equal prefix first. An element may
+ * itself be a record, a range or an array (begin/end calls nested, the
+ * element's own begin in ORDO_ASC_NULLS_LAST; a record's fields then take
+ * their own orders as usual), at most ORDO_NEST_MAX_DEPTH ranges and arrays
+ * open at once. Nothing nests inside a range (ORDO_ERR_BAD_STATE);
+ * finishing inside one, or ending an array around a record not ended, is
+ * ORDO_ERR_BAD_STATE. Both are variable fields (ORDO_ERR_BAD_TYPE in a
+ * packed key). */
 ORDO_API ordo_status ordo_key_array_begin(ordo_key *k, ordo_order o);
 ORDO_API ordo_status ordo_key_array_end(ordo_key *k);
 /* The key's length and the sticky error (ORDO_OK when none). */
@@ -595,6 +610,12 @@ typedef struct ordo_key_reader {
     const uint8_t *priv_outer_key;
     size_t priv_outer_len, priv_outer_pos;
     size_t priv_nest_end; /* a range: the end of its values (priv_len: of the one read now) */
+    uint32_t priv_nest_rdepth, priv_nest_level; /* as in ordo_key */
+    struct {
+        uint32_t nest, rdepth;
+        const uint8_t *outer_key;
+        size_t outer_len, outer_pos, nest_end;
+    } priv_nest_outer[ORDO_NEST_MAX_DEPTH - 1];
 } ordo_key_reader;
 
 ORDO_API void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len);
@@ -660,8 +681,9 @@ ORDO_API ordo_status ordo_key_read_range_begin(ordo_key_reader *r, ordo_order o,
                                                unsigned *flags, bool *is_null);
 ORDO_API ordo_status ordo_key_read_range_end(ordo_key_reader *r);
 /* An array field: *count elements follow (read each with
- * ORDO_ASC_NULLS_LAST), then ordo_key_read_array_end. scratch as for
- * ranges. */
+ * ORDO_ASC_NULLS_LAST; a record, range or array element by its own begin
+ * and end calls, a range or array with scratch of its own), then
+ * ordo_key_read_array_end. scratch as for ranges. */
 ORDO_API ordo_status ordo_key_read_array_begin(ordo_key_reader *r, ordo_order o, void *scratch,
                                                size_t cap, size_t *need, size_t *count,
                                                bool *is_null);

@@ -306,11 +306,19 @@ static int fixed(const char *s, size_t n, size_t *i, int w, int *v)
     return 1;
 }
 
-/* ":MM:SS" after the hours, both two digits. */
+/* ":MM[:SS]" after the hours, two digits each. PostgreSQL takes "10:00"
+ * as 10:00:00; "10:00.5" it reads as minutes and seconds, so without
+ * seconds no fraction may follow (refused rather than misread). */
 static int minutes_seconds(const char *s, size_t n, size_t *i, int *m, int *sec)
 {
-    return *i < n && s[(*i)++] == ':' && fixed(s, n, i, 2, m) && *i < n && s[(*i)++] == ':' &&
-           fixed(s, n, i, 2, sec);
+    if (!(*i < n && s[(*i)++] == ':' && fixed(s, n, i, 2, m)))
+        return 0;
+    if (*i < n && s[*i] == ':') {
+        (*i)++;
+        return fixed(s, n, i, 2, sec);
+    }
+    *sec = 0;
+    return !(*i < n && s[*i] == '.');
 }
 
 /* An optional ".ddd" at s[*i], scaled to `scale` digits (6: microseconds,

@@ -255,6 +255,43 @@ static int make_nested(ordo_schema_column *c, ordo_sql_type sql, const char *sql
     return 1;
 }
 
+/* How many ranges and arrays a value of c holds inside each other at most. */
+static int nest_depth(const ordo_schema_column *c)
+{
+    int d = 0;
+    for (size_t i = 0; c->fields && i < c->fields->ncols; i++) {
+        int f = nest_depth(&c->fields->cols[i]);
+        d = f > d ? f : d;
+    }
+    return d + (c->sql == ORDO_SQL_ARRAY || c->sql == ORDO_SQL_RANGE);
+}
+
+/* An array of enums, records or ranges: the column as parsed so far (labels,
+ * fields, subtype) becomes its element, c the array. 0 with a message. */
+static int wrap_array(ordo_schema_column *c, char *err, size_t errlen)
+{
+    const char *spec = c->type_spec ? c->type_spec : c->sql_name; /* enum(..), record(..), int4range */
+    ordo_schema *f = calloc(1, sizeof *f);
+    ordo_schema_column *v = f ? calloc(1, sizeof *v) : NULL;
+    char *name = v ? malloc(strlen(c->name) + 1) : NULL, *ts = name ? malloc(strlen(spec) + 3) : NULL;
+    if (!ts) {
+        free(name), free(v), free(f);
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    strcpy(name, c->name);
+    sprintf(ts, "%s[]", spec);
+    int part = part_of(c->sql);
+    *v = (ordo_schema_column){.name = name, .sql = c->sql, .sql_name = c->sql_name,
+                              .type = part >= 0 ? parts[part].ordered : (ordo_type)0,
+                              .order = ORDO_ASC_NULLS_LAST, .type_spec = c->type_spec,
+                              .fields = c->fields, .labels = c->labels, .nlabels = c->nlabels};
+    f->cols = v, f->ncols = 1;
+    c->fields = f, c->labels = NULL, c->nlabels = 0;
+    c->type_spec = ts, c->sql = ORDO_SQL_ARRAY, c->sql_name = ts;
+    return 1;
+}
+
 static void free_labels(ordo_schema_column *c)
 {
     for (size_t i = 0; i < c->nlabels; i++)
@@ -666,18 +703,18 @@ static int parse_type(const char *s, size_t n, const char *format, ordo_schema_c
     if (c->order_given != 2)
         c->nulls_first = c->desc; /* PostgreSQL: DESC defaults to NULLS FIRST */
     c->order_given |= dir_given;
+    int array = strip_array(rest);
     if ((c->sql == ORDO_SQL_ENUM || c->sql == ORDO_SQL_RECORD) && strcmp(rest, "enum")) {
         snprintf(err, errlen, "column '%s': unexpected '%s' after the %s", c->name, rest + 5,
                  c->sql == ORDO_SQL_ENUM ? "enum's labels" : "record's fields");
         free_labels(c);
         return 0;
     }
-    int array = c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD && strip_array(rest);
     if (!rest[0] && c->sql != ORDO_SQL_ENUM && c->sql != ORDO_SQL_RECORD) {
         snprintf(err, errlen, "column '%s': missing type", c->name);
         return 0;
     }
-    for (size_t i = 0; !array && i < sizeof range_names / sizeof range_names[0]; i++) {
+    for (size_t i = 0; i < sizeof range_names / sizeof range_names[0]; i++) {
         if (!strcmp(rest, range_names[i].name)) {
             const char *sub = "";
             for (size_t k = 0; k < sizeof type_names / sizeof type_names[0]; k++)
@@ -714,8 +751,17 @@ static int parse_type(const char *s, size_t n, const char *format, ordo_schema_c
         if (bits <= 24)
             c->sql = ORDO_SQL_REAL, c->sql_name = "real";
     }
-    if (array && !make_nested(c, c->sql, c->sql_name, 1, err, errlen))
+    if (array && (c->sql == ORDO_SQL_ENUM || c->sql == ORDO_SQL_RECORD || c->sql == ORDO_SQL_RANGE)) {
+        if (!wrap_array(c, err, errlen))
+            return 0;
+        if (nest_depth(c) > ORDO_NEST_MAX_DEPTH) { /* the reader could not open them all */
+            snprintf(err, errlen, "column '%s': arrays and ranges nest deeper than %d", c->name,
+                     ORDO_NEST_MAX_DEPTH);
+            return 0;
+        }
+    } else if (array && !make_nested(c, c->sql, c->sql_name, 1, err, errlen)) {
         return 0;
+    }
     ordo_format fmt = ordo_format_from_name(format);
     int part = part_of(c->sql);
     if (fmt == ORDO_FORMAT_LEXKEY || fmt == ORDO_FORMAT_LEXKEY_LEGACY) {

@@ -4,7 +4,7 @@
  * tuples. No allocation: the rewrite runs from the last byte back. */
 #include "ordo_internal.h"
 
-enum { NEST_RANGE = 1, NEST_ARRAY = 2 };
+enum { NEST_RANGE = ORDO__NEST_RANGE, NEST_ARRAY = ORDO__NEST_ARRAY };
 
 /* A piece of the final payload: bytes escaped `depth` times. Escaping d
  * times turns a 00 into 00 followed by d ff bytes and keeps every other
@@ -54,12 +54,27 @@ static ordo_status nest_begin(ordo_key *k, ordo_order o, uint32_t kind)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (k->priv_nest)
+    /* inside an array (or a record in one) a range or array nests; inside
+     * a range nothing does */
+    if (k->priv_nest && ((ordo__in_nest(k) && k->priv_nest == NEST_RANGE) ||
+                         k->priv_nest_level >= ORDO_NEST_MAX_DEPTH - 1))
         return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     size_t start = k->priv_len;
     uint8_t mask;
-    if (!ordo__key_field(k, o, 0, &mask))
+    if (!ordo__key_field(k, o, 0, &mask)) /* counted as the enclosing array's element */
         return k->priv_err;
+    if (k->priv_nest) { /* the enclosing one waits in the stack */
+        uint32_t l = k->priv_nest_level++;
+        k->priv_nest_outer[l].nest = k->priv_nest;
+        k->priv_nest_outer[l].flags = k->priv_nest_flags;
+        k->priv_nest_outer[l].order = k->priv_nest_order;
+        k->priv_nest_outer[l].rdepth = k->priv_nest_rdepth;
+        k->priv_nest_outer[l].sub = k->priv_nest_sub;
+        k->priv_nest_outer[l].start = k->priv_nest_start;
+        k->priv_nest_outer[l].mid = k->priv_nest_mid;
+        k->priv_nest_outer[l].count = k->priv_nest_count;
+    }
+    k->priv_nest_rdepth = k->priv_depth;
     k->priv_nest = kind;
     k->priv_nest_order = mask;
     k->priv_nest_start = start;
@@ -73,11 +88,12 @@ static uint32_t load_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* An error at the end call: the unfinished range or array is dropped, so
- * the key keeps whole fields only. */
+/* An error at the end call: the unfinished range or array (and any that
+ * encloses it) is dropped, so the key keeps whole fields only. */
 static ordo_status nest_fail(ordo_key *k, ordo_status s)
 {
-    k->priv_len = k->priv_nest_start;
+    /* the outermost open one goes too: the field it belongs to is unfinished */
+    k->priv_len = k->priv_nest_level ? k->priv_nest_outer[0].start : k->priv_nest_start;
     return ordo__stick(&k->priv_err, s);
 }
 
@@ -146,6 +162,17 @@ static ordo_status nest_finish(ordo_key *k, const seg *sg, size_t nseg)
     segs_put_back(k->priv_buf + at + total, sg, nseg, (uint8_t)k->priv_nest_order);
     k->priv_len = at + total;
     k->priv_nest = 0;
+    if (k->priv_nest_level) { /* back in the enclosing array */
+        uint32_t l = --k->priv_nest_level;
+        k->priv_nest = k->priv_nest_outer[l].nest;
+        k->priv_nest_flags = k->priv_nest_outer[l].flags;
+        k->priv_nest_order = k->priv_nest_outer[l].order;
+        k->priv_nest_rdepth = k->priv_nest_outer[l].rdepth;
+        k->priv_nest_sub = k->priv_nest_outer[l].sub;
+        k->priv_nest_start = k->priv_nest_outer[l].start;
+        k->priv_nest_mid = k->priv_nest_outer[l].mid;
+        k->priv_nest_count = k->priv_nest_outer[l].count;
+    }
     return ORDO_OK;
 }
 
@@ -155,7 +182,7 @@ static ordo_status nest_end_check(ordo_key *k, uint32_t kind)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (k->priv_nest != kind)
+    if (k->priv_nest != kind || k->priv_depth != k->priv_nest_rdepth) /* or a record open in it */
         return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     return ORDO_OK;
 }

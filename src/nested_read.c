@@ -3,7 +3,7 @@
  * values are then read from there by the usual calls. */
 #include "ordo_internal.h"
 
-enum { NEST_RANGE = 1, NEST_ARRAY = 2 };
+enum { NEST_RANGE = ORDO__NEST_RANGE, NEST_ARRAY = ORDO__NEST_ARRAY };
 
 /* An escaped run from p[0..n) XOR mask up to its terminator: 1 with *used
  * (terminator included) and *len (bytes it holds), 0 when malformed. */
@@ -78,7 +78,9 @@ static ordo_status open_nested(ordo_key_reader *r, ordo_order o, void *scratch, 
 {
     if (!r || !is_null || (!scratch && cap))
         return ORDO_ERR_NULL_ARG;
-    if (r->priv_err == ORDO_OK && r->priv_nest)
+    if (r->priv_err == ORDO_OK && r->priv_nest &&
+        ((ordo__reading_nest(r) && r->priv_nest == NEST_RANGE) ||
+         r->priv_nest_level >= ORDO_NEST_MAX_DEPTH - 1))
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     const uint8_t *k;
     size_t avail, used;
@@ -100,6 +102,16 @@ static ordo_status open_nested(ordo_key_reader *r, ordo_order o, void *scratch, 
 /* Moves the reader into the unescaped values. */
 static void enter(ordo_key_reader *r, uint32_t kind, const uint8_t *vals, size_t n, size_t after)
 {
+    if (r->priv_nest) { /* the enclosing array waits in the stack */
+        uint32_t l = r->priv_nest_level++;
+        r->priv_nest_outer[l].nest = r->priv_nest;
+        r->priv_nest_outer[l].rdepth = r->priv_nest_rdepth;
+        r->priv_nest_outer[l].outer_key = r->priv_outer_key;
+        r->priv_nest_outer[l].outer_len = r->priv_outer_len;
+        r->priv_nest_outer[l].outer_pos = r->priv_outer_pos;
+        r->priv_nest_outer[l].nest_end = r->priv_nest_end;
+    }
+    r->priv_nest_rdepth = r->priv_depth;
     r->priv_outer_key = r->priv_key;
     r->priv_outer_len = r->priv_len;
     r->priv_outer_pos = after;
@@ -116,7 +128,7 @@ static ordo_status leave(ordo_key_reader *r, uint32_t kind)
         return ORDO_ERR_NULL_ARG;
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
-    if (r->priv_nest != kind)
+    if (r->priv_nest != kind || r->priv_depth != r->priv_nest_rdepth) /* or a record open in it */
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     if (r->priv_pos != r->priv_len || r->priv_len != r->priv_nest_end) /* values left unread */
         return ordo__stick(&r->priv_err, ORDO_ERR_MALFORMED_KEY);
@@ -124,6 +136,15 @@ static ordo_status leave(ordo_key_reader *r, uint32_t kind)
     r->priv_len = r->priv_outer_len;
     r->priv_pos = r->priv_outer_pos;
     r->priv_nest = 0;
+    if (r->priv_nest_level) { /* back in the enclosing array */
+        uint32_t l = --r->priv_nest_level;
+        r->priv_nest = r->priv_nest_outer[l].nest;
+        r->priv_nest_rdepth = r->priv_nest_outer[l].rdepth;
+        r->priv_outer_key = r->priv_nest_outer[l].outer_key;
+        r->priv_outer_len = r->priv_nest_outer[l].outer_len;
+        r->priv_outer_pos = r->priv_nest_outer[l].outer_pos;
+        r->priv_nest_end = r->priv_nest_outer[l].nest_end;
+    }
     return ORDO_OK;
 }
 

@@ -21,6 +21,8 @@ void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
     k->priv_depth = 0;
     k->priv_packed = 0;
     k->priv_nest = 0;
+    k->priv_nest_rdepth = 0;
+    k->priv_nest_level = 0;
     if (!buf && cap)
         k->priv_err = ORDO_ERR_NULL_ARG;
     else if (len > k->priv_cap)
@@ -40,7 +42,7 @@ void ordo_key_init_packed(ordo_key *k, void *buf, size_t cap, size_t len)
  * as given inside a range or an array (always ascending there). */
 static ordo_order written_order(const ordo_key *k, ordo_order o)
 {
-    return k->priv_nest ? o : ordo__mirror(k->priv_flip, k->priv_depth, o);
+    return ordo__in_nest(k) ? o : ordo__mirror(k->priv_flip, k->priv_depth, o);
 }
 
 /* Checks the order and the room for 1 + n bytes (the key is usable). */
@@ -63,7 +65,7 @@ static uint8_t *fixed_field(ordo_key *k, ordo_order o, size_t n, uint8_t *mask)
         ordo__stick(&k->priv_err, ORDO_ERR_INVALID_ORDER);
         return NULL;
     }
-    if (k->priv_nest && ordo__nest_field(k, o, 0) != ORDO_OK)
+    if (ordo__in_nest(k) && ordo__nest_field(k, o, 0) != ORDO_OK)
         return NULL;
     if (k->priv_cap - k->priv_len < lead || k->priv_cap - k->priv_len - lead < n) {
         ordo__stick(&k->priv_err, ORDO_ERR_DST_TOO_SMALL);
@@ -113,7 +115,7 @@ ordo_status ordo_key_null(ordo_key *k, ordo_order o)
     if (k->priv_packed)
         return ordo__stick(&k->priv_err, ORDO_ERR_NULL_VALUE);
     o = written_order(k, o);
-    if (k->priv_nest && order_ok(o) && ordo__nest_field(k, o, 1) != ORDO_OK)
+    if (ordo__in_nest(k) && order_ok(o) && ordo__nest_field(k, o, 1) != ORDO_OK)
         return k->priv_err;
     ordo_status s = room(k, o, 0);
     if (s != ORDO_OK)
@@ -286,7 +288,7 @@ ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n)
 {
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (k->priv_nest) { /* inside a range or an array: an ASC NULLS LAST field */
+    if (ordo__in_nest(k)) { /* an element of a range or an array: an ASC NULLS LAST field */
         uint8_t pb = n ? ((const uint8_t *)field)[0] : 0xff;
         if (pb > 1)
             return ordo__stick(&k->priv_err, ORDO_ERR_INVALID_VALUE);
@@ -306,7 +308,9 @@ ordo_status ordo_key_record_begin(ordo_key *k, ordo_order o)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH || k->priv_nest)
+    /* a record may be an array's element, never a range's bound */
+    if (k->priv_depth >= ORDO_RECORD_MAX_DEPTH ||
+        (ordo__in_nest(k) && k->priv_nest != ORDO__NEST_ARRAY))
         return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
     uint8_t mask;
     if (!ordo__key_field(k, o, 0, &mask))
@@ -321,8 +325,8 @@ ordo_status ordo_key_record_end(ordo_key *k)
         return ORDO_ERR_NULL_ARG;
     if (k->priv_err != ORDO_OK)
         return k->priv_err;
-    if (!k->priv_depth || k->priv_nest)
-        return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE);
+    if (!k->priv_depth || (k->priv_nest && k->priv_nest_rdepth >= k->priv_depth))
+        return ordo__stick(&k->priv_err, ORDO_ERR_BAD_STATE); /* a range or array opened in it */
     k->priv_depth--;
     return ORDO_OK;
 }

@@ -17,6 +17,8 @@ void ordo_key_reader_init(ordo_key_reader *r, const void *key, size_t len)
     r->priv_outer_key = NULL;
     r->priv_outer_len = r->priv_outer_pos = 0;
     r->priv_nest_end = 0;
+    r->priv_nest_rdepth = 0;
+    r->priv_nest_level = 0;
 }
 
 void ordo_key_reader_init_packed(ordo_key_reader *r, const void *key, size_t len)
@@ -60,7 +62,7 @@ static ordo_status read_field_bytes(ordo_key_reader *r, ordo_order o, uint8_t *o
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
     o = ordo__read_order(r, o);
-    if ((unsigned)o > ORDO_DESC_NULLS_LAST || (r->priv_nest && o != ORDO_ASC_NULLS_LAST))
+    if ((unsigned)o > ORDO_DESC_NULLS_LAST || (ordo__reading_nest(r) && o != ORDO_ASC_NULLS_LAST))
         return ordo__stick(&r->priv_err, ORDO_ERR_INVALID_ORDER);
     if (r->priv_nest == 1 && r->priv_pos == r->priv_len) /* a range's upper value: its bytes only */
         r->priv_len = r->priv_nest_end;
@@ -377,12 +379,14 @@ ordo_status ordo_key_read_bytes(ordo_key_reader *r, ordo_order o, void *dst, siz
 ordo_status ordo_key_read_record_begin(ordo_key_reader *r, ordo_order o, bool *is_null)
 {
     uint8_t none;
-    if (r && r->priv_err == ORDO_OK && (r->priv_depth >= ORDO_RECORD_MAX_DEPTH || r->priv_nest))
+    if (r && r->priv_err == ORDO_OK &&
+        (r->priv_depth >= ORDO_RECORD_MAX_DEPTH ||
+         (ordo__reading_nest(r) && r->priv_nest != ORDO__NEST_ARRAY)))
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     ordo_status s = read_field_bytes(r, o, &none, 0, is_null);
     if (s != ORDO_OK || *is_null)
         return s;
-    ordo_order eff = ordo__mirror(r->priv_flip, r->priv_depth, o);
+    ordo_order eff = ordo__read_order(r, o);
     ordo__record_push(&r->priv_flip, &r->priv_depth, eff >= ORDO_DESC_NULLS_FIRST);
     return ORDO_OK;
 }
@@ -393,7 +397,7 @@ ordo_status ordo_key_read_record_end(ordo_key_reader *r)
         return ORDO_ERR_NULL_ARG;
     if (r->priv_err != ORDO_OK)
         return r->priv_err;
-    if (!r->priv_depth || r->priv_nest)
+    if (!r->priv_depth || (r->priv_nest && r->priv_nest_rdepth >= r->priv_depth))
         return ordo__stick(&r->priv_err, ORDO_ERR_BAD_STATE);
     r->priv_depth--;
     return ORDO_OK;

@@ -63,11 +63,26 @@ static inline ordo_order ordo__mirror(uint32_t flip, uint32_t depth, ordo_order 
     return ((flip >> depth) & 1) && (unsigned)o <= ORDO_DESC_NULLS_LAST ? (ordo_order)(3 - o) : o;
 }
 
+/* priv_nest: what the innermost open nested field is (0: none). */
+enum { ORDO__NEST_RANGE = 1, ORDO__NEST_ARRAY = 2 };
+
+/* Whether the next field is an element (a bound) of the innermost open
+ * array (range) itself, not a field of a record inside it. */
+static inline int ordo__in_nest(const ordo_key *k)
+{
+    return k->priv_nest && k->priv_depth == k->priv_nest_rdepth;
+}
+
+static inline int ordo__reading_nest(const ordo_key_reader *r)
+{
+    return r->priv_nest && r->priv_depth == r->priv_nest_rdepth;
+}
+
 /* The order a reader reads a field in: mirrored inside a descending record,
- * as given inside a range or an array. */
+ * as given for an element of a range or an array. */
 static inline ordo_order ordo__read_order(const ordo_key_reader *r, ordo_order o)
 {
-    return r->priv_nest ? o : ordo__mirror(r->priv_flip, r->priv_depth, o);
+    return ordo__reading_nest(r) ? o : ordo__mirror(r->priv_flip, r->priv_depth, o);
 }
 
 /* Enters a record one level down: its fields run descending when `desc`

@@ -999,6 +999,38 @@ static void test_load_scan_stdout(void **state)
         fail_msg("scan > /dev/full: status %d, err '%s'", r.status, r.err);
 }
 
+/* Arrays of enums, records and ranges as a table's columns and in its
+ * key: rows come back in the key's order, in PostgreSQL's text forms
+ * (ranges canonical), and a prefix of an array column finds its row. */
+static void test_element_arrays(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-element-arrays");
+    path_in(csv, sizeof csv, "element-arrays.csv");
+    write_file(csv, "1,\"{happy,NULL}\",\"{\"\"(1,a)\"\",NULL}\",\"{\"\"[1,5]\"\",empty}\"\n"
+                    "2,{},\"{\"\"(,)\"\"}\",\n"
+                    "3,{sad},,{NULL}\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema",
+         "id integer, e enum('sad', 'ok', 'happy')[], r record(a integer, b text)[], g int4range[]",
+         "--key", "e DESC, g, id", "--quiet", csv, NULL);
+    if (r.status != 0)
+        fail_msg("load: %s", r.err);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, NULL);
+    assert_int_equal(r.status, 0);
+    /* DESC: NULLS FIRST (none), then {happy,NULL} > {sad} > {} */
+    assert_string_equal(r.out, "1,\"{happy,NULL}\",\"{\"\"(1,a)\"\",NULL}\",\"{\"\"[1,6)\"\",empty}\"\n"
+                               "3,{sad},,{NULL}\n"
+                               "2,{},\"{\"\"(,)\"\"}\",\n");
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--prefix", "{sad}", "--columns", "id", NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "3\n");
+    run_free(&r);
+}
+
 /* #16: a table's collation versions are stored by load and checked by
  * scan, which refuses keys made under another version unless told
  * --accept-collation-version. */
@@ -1112,6 +1144,7 @@ int main(void)
         cmocka_unit_test(test_collation_versions),
         cmocka_unit_test(test_array_collation_versions),
         cmocka_unit_test(test_round_trip_in_key_order),
+        cmocka_unit_test(test_element_arrays),
         cmocka_unit_test(test_spilled_runs_match_memory),
         cmocka_unit_test(test_writebatch_baseline),
         cmocka_unit_test(test_prefix_from_to_columns),

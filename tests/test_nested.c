@@ -447,13 +447,36 @@ static void errors(void **state)
     ordo_key_range_begin(&kb, AL, ORDO_TYPE_INT32, UN);
     ordo_key_int64(&kb, AL, 1);
     assert_status(ordo_key_range_end(&kb), ORDO_ERR_BAD_TYPE);
-    /* nothing nests in a range or an array; ends must match */
+    /* nothing nests in a range; an array's element nests in
+     * ORDO_ASC_NULLS_LAST only, at most ORDO_NEST_MAX_DEPTH deep; ends
+     * must match */
+    ordo_key_init(&kb, buf, sizeof buf, 0);
+    ordo_key_range_begin(&kb, AL, ORDO_TYPE_INT32, LN | UN);
+    assert_status(ordo_key_array_begin(&kb, AL), ORDO_ERR_BAD_STATE);
+    ordo_key_init(&kb, buf, sizeof buf, 0);
+    ordo_key_range_begin(&kb, AL, ORDO_TYPE_INT32, LN | UN);
+    assert_status(ordo_key_record_begin(&kb, AL), ORDO_ERR_BAD_STATE);
+    ordo_key_init(&kb, buf, sizeof buf, 0);
+    ordo_key_range_begin(&kb, AL, ORDO_TYPE_INT32, LN | UN);
+    assert_status(ordo_key_range_begin(&kb, AL, ORDO_TYPE_INT32, LN | UN), ORDO_ERR_BAD_STATE);
     ordo_key_init(&kb, buf, sizeof buf, 0);
     ordo_key_array_begin(&kb, AL);
+    assert_status(ordo_key_array_begin(&kb, ORDO_DESC_NULLS_LAST), ORDO_ERR_INVALID_ORDER);
+    ordo_key_init(&kb, buf, sizeof buf, 0);
+    ordo_key_array_begin(&kb, AL);
+    assert_status(ordo_key_record_begin(&kb, ORDO_ASC_NULLS_FIRST), ORDO_ERR_INVALID_ORDER);
+    ordo_key_init(&kb, buf, sizeof buf, 0);
+    for (int d = 0; d < ORDO_NEST_MAX_DEPTH; d++)
+        assert_status(ordo_key_array_begin(&kb, AL), ORDO_OK);
     assert_status(ordo_key_array_begin(&kb, AL), ORDO_ERR_BAD_STATE);
     ordo_key_init(&kb, buf, sizeof buf, 0);
     ordo_key_array_begin(&kb, AL);
-    assert_status(ordo_key_record_begin(&kb, AL), ORDO_ERR_BAD_STATE);
+    ordo_key_record_begin(&kb, AL);
+    assert_status(ordo_key_array_end(&kb), ORDO_ERR_BAD_STATE); /* the record is open */
+    ordo_key_init(&kb, buf, sizeof buf, 0);
+    ordo_key_array_begin(&kb, AL);
+    ordo_key_array_begin(&kb, AL);
+    assert_status(ordo_key_range_end(&kb), ORDO_ERR_BAD_STATE);
     ordo_key_init(&kb, buf, sizeof buf, 0);
     ordo_key_array_begin(&kb, AL);
     assert_status(ordo_key_range_end(&kb), ORDO_ERR_BAD_STATE);

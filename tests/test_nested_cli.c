@@ -47,6 +47,17 @@ static void text_forms(void **state)
         {"numeric(10,2)[]", "\"{1.50,-0}\"", "\"{1.5,0}\""},
         {"record(r int4range, a text[])", "\"(\"\"[1,2]\"\",\"\"{x,\"\"\"\"y\\\\\"\"\"\"z\"\"\"\"}\"\")\"",
          "\"(\"\"[1,3)\"\",\"\"{x,\"\"\"\"y\\\\\"\"\"\"z\"\"\"\"}\"\")\""},
+        /* arrays of enums, records and ranges (array_out quotes each
+         * record and range but empty) */
+        {"enum('sad','ok','a b')[]", "\"{ok,NULL,\"\"a b\"\",sad}\"", "\"{ok,NULL,\"\"a b\"\",sad}\""},
+        {"enum('sad','ok')[]", "{}", "{}"},
+        {"record(a integer, b text)[]", "\"{\"\"(1,a)\"\",\"\"(2,)\"\",NULL,\"\"(,)\"\"}\"",
+         "\"{\"\"(1,a)\"\",\"\"(2,)\"\",NULL,\"\"(,)\"\"}\""},
+        {"record(a integer)[]", "\"{(3), \"\"()\"\"}\"", "\"{(3),()}\""},
+        {"int4range[]", "\"{\"\"[1,5]\"\",EMPTY,NULL,\"\"(,)\"\"}\"", "\"{\"\"[1,6)\"\",empty,NULL,\"\"(,)\"\"}\""},
+        {"daterange[]", "{}", "{}"},
+        {"record(a int4range[])", "\"(\"\"{\"\"\"\"[1,2]\"\"\"\"}\"\")\"",
+         "\"(\"\"{\"\"\"\"[1,3)\"\"\"\"}\"\")\""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char schema[128], in[256], want[256];
@@ -99,6 +110,33 @@ static void same_as_row_api(void **state)
     assert_string_equal(r.out, hex);
 }
 
+/* inspect shows an array of enums, records or ranges as its SQL literal. */
+static void inspect_elements(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        {"enum('a', 'b c')[]", "\"{\"\"b c\"\",NULL,a}\"", "'{\"b c\",NULL,a}'"},
+        {"record(a integer, b text)[]", "\"{\"\"(1,it's)\"\",NULL}\"", "'{\"(1,it''s)\",NULL}'"},
+        {"daterange[]", "\"{\"\"[2020-01-01,2020-01-01]\"\",empty}\"", "'{\"[2020-01-01,2020-01-02)\",empty}'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char schema[128], in[256];
+        static char hex[sizeof((tool_result *)0)->out];
+        snprintf(schema, sizeof schema, "v %s DESC", cases[i][0]);
+        snprintf(in, sizeof in, "%s\n", cases[i][1]);
+        tool_result r;
+        run("encode", schema, in, &r);
+        assert_int_equal(r.status, 0);
+        snprintf(hex, sizeof hex, "%s", r.out);
+        hex[strcspn(hex, "\n")] = 0;
+        tool_run(TOOL, (const char *const[]){"ordo", "inspect", "--format", "ordered", "--schema", schema, hex, NULL},
+                 "", &r);
+        assert_int_equal(r.status, 0);
+        if (!strstr(r.out, cases[i][2]) || !strstr(r.out, "DESC NULLS FIRST"))
+            fail_msg("%s: inspect printed '%s', want '%s'", cases[i][0], r.out, cases[i][2]);
+    }
+}
+
 static void bad_text(void **state)
 {
     (void)state;
@@ -116,6 +154,10 @@ static void bad_text(void **state)
         {"integer[]", "\"{1,x}\"", "element 2 (integer)"},
         {"integer[]", "1", "expected an array"},
         {"text[]", "\"{\"\"a}\"", "a malformed array element"},
+        {"enum('a','b')[]", "\"{a,c}\"", "element 2 (enum)"},
+        {"record(a int)[]", "\"{(x)}\"", "element 1 (record)"},
+        {"int4range[]", "\"{[1,5)}\"", "element 1 (int4range)"},
+        {"int4range[]", "\"{\"\"[5,1)\"\"}\"", "element 1 (int4range)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char schema[64], in[64];
@@ -132,8 +174,13 @@ static void bad_text(void **state)
         {"lexkey", "v integer[]", "cannot hold type integer[]"},
         {"packed", "v integer[]", "fixed-width types only"},
         {"ordered", "v []", "missing type"},
-        {"ordered", "v int4range[]", "unknown type"},
-        {"ordered", "v record(a int)[]", "after the record's fields"},
+        {"lexkey", "v int4range[]", "cannot hold type int4range[]"},
+        {"packed", "v enum('a')[]", "fixed-width types only"},
+        {"ordered", "v record(a int)[] x", "after the record's fields"},
+        {"ordered", "v int4range[][]", "unknown type"},
+        {"ordered",
+         "v record(a record(a record(a record(a record(a record(a record(a int4range[])[])[])[])[])[])[])[]",
+         "arrays and ranges nest deeper than 8"},
     };
     for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++) {
         tool_result r;
@@ -149,6 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(text_forms),
         cmocka_unit_test(same_as_row_api),
+        cmocka_unit_test(inspect_elements),
         cmocka_unit_test(bad_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,7 +159,8 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0):
 
 def write_partition(batches, partition, prefix, options, crash=None, runs=None):
     """Writes a sorted partition's (keys, values, seqs) batches as SST files
-    in options["dir"], or the rows of runs (an unfinished RunWriter) merged;
+    in options["dir"], or the rows of runs merged: an unfinished RunWriter,
+    or (run file paths, lo, hi) for the keys in [lo, hi) of those files;
     returns dict(partition, files, stats). On failure every file this writer
     made is removed and the ordo.Error names the partition (and the row as
     input partition and row)."""
@@ -176,7 +177,12 @@ def write_partition(batches, partition, prefix, options, crash=None, runs=None):
                 w = writer()
             w.add_batch(keys, values, seqs)
             maybe_crash(crash, "write", partition)
-        if runs is not None and runs.rows():
+        if isinstance(runs, tuple):  # (run files, lo, hi): keys in [lo, hi) of the files
+            paths, lo, hi = runs
+            w = writer()
+            _ordo.merge_runs(paths, w, lo=lo, hi=hi, tmp_dir=dirname, memory=options["memory"])
+            maybe_crash(crash, "write", partition)
+        elif runs is not None and runs.rows():
             w = writer()
             # as `ordo load`: the last run merged straight from memory
             _ordo.merge_runs(runs, w, tmp_dir=dirname, memory=options["memory"])

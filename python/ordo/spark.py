@@ -1,31 +1,44 @@
 """Bulk loads of PySpark DataFrames into ordo tables (ordo.spark.load).
 
-The plan (see ordo/_cluster.py):
+Two plans (see ordo/_cluster.py for what they share). The default,
+``plan="runs"``, moves every row through Python once:
 
 1. ``mapInArrow`` encodes each input partition's Arrow batches with
-   ordo._encode into rows (key binary, value binary, seq long), seq being
-   the input partition << 40 | row;
-2. ``repartitionByRange(n, "key")`` and ``sortWithinPartitions("key",
-   "seq")``: Spark orders BinaryType as unsigned bytes (memcmp), which is
-   ordo's key order, and its range partitioner sends equal keys to one
-   partition, so every duplicate meets its twin in one SST writer;
-3. a second ``mapInArrow`` writes each range as SST files with ordo's
-   SstWriter on the executors (order and duplicates checked) and returns
-   their list;
+   ordo._encode into rows (key, value, seq), seq being the input partition
+   << 40 | row, and sorts them as ``ordo load`` does: ordo's run writer,
+   within ``memory``, writes sorted run files to the load's folder; the
+   task returns its file list and a sample of its keys (no row goes back
+   to the JVM);
+2. the driver picks split keys from the samples (ordo's split_keys): one
+   key range per SST writer; equal keys share a range, so every duplicate
+   meets its twin in one writer;
+3. a task per range (``spark.range(n)`` with a partition each) merges the
+   keys of its range from every run file into SST files with ordo's
+   SstWriter (order and duplicates checked) and returns their list;
 4. the driver ingests every file with the table's metadata in one step.
 
-The SST files go to a folder inside the database (its temporary folder),
-which every executor reaches when they share the driver's machine (local
-mode). On a real cluster pass ``tmp_dir=``: a folder of a filesystem
-mounted at the same path on the driver and every executor (NFS, Lustre,
-a shared volume); the driver removes what the load put there, on success
-and on failure.
+``plan="shuffle"`` is Spark's own: the encoded rows go back to the JVM,
+``repartitionByRange(n, "key")`` and ``sortWithinPartitions("key", "seq")``
+(Spark orders BinaryType as unsigned bytes, memcmp, which is ordo's key
+order) shuffle and sort them, and a second ``mapInArrow`` writes each range
+as SST files. It writes no run files, but hands every row JVM -> Python
+twice and through Spark's shuffle (bench/RESULTS.md compares the two).
+
+The run and SST files go to a folder inside the database (its temporary
+folder), which every executor reaches when they share the driver's
+machine (local mode). On a real cluster pass ``tmp_dir=``: a folder of a
+filesystem mounted at the same path on the driver and every executor
+(NFS, Lustre, a shared volume); the driver removes what the load put
+there, on success and on failure.
 
 Failures: a bad row, a duplicate or a lost executor fails the Spark job;
 nothing is ingested, the load's files are removed, and ordo.Error is raised
-with .status and, where known, .partition (the failing partition) and
-.line. Progress is Spark's own stage progress; ordo prints nothing.
+with .status and, where known, .partition (the failing partition: an input
+partition while encoding, a key range while writing) and .line. Progress is
+Spark's own stage progress; ordo prints nothing.
 """
+import json
+import os
 import re
 import time
 import uuid
@@ -37,7 +50,7 @@ _ROWS = "key binary, value binary, seq long"
 
 
 def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=None,
-         format="ordered", tmp_dir=None, sst_size=256 << 20):
+         format="ordered", tmp_dir=None, sst_size=256 << 20, memory="256M", plan="runs"):
     """Loads the rows of a PySpark DataFrame as a table of an ordo store.
 
     df: a pyspark.sql.DataFrame; each column's type comes from its Spark
@@ -51,20 +64,26 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     DataFrame's partition count.
     on_duplicate: "error", "first" or "last" (first and last in the
     DataFrame's order: partition by partition, row by row).
-    tmp_dir: a shared folder for the SST files on a real cluster.
+    tmp_dir: a shared folder for the run and SST files on a real cluster.
+    memory: plan "runs": each input partition's sort budget and each range
+    merge's read buffers, as ``ordo load --memory``.
+    plan: "runs" or "shuffle" (the module's text says how they differ).
 
     Returns the summary: rows_in, rows, duplicates, rejected, bytes,
     sst_files, partitions, seconds.
     """
-    from pyspark import StorageLevel
     from pyspark.sql.pandas.types import to_arrow_schema
+
+    from . import _ordo
 
     t0 = time.monotonic()
     spark = df.sparkSession
-    sc = spark.sparkContext
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
+    if plan not in ("runs", "shuffle"):
+        raise ValueError("plan: expected 'runs' or 'shuffle', got %r" % (plan,))
+    _ordo.parse_size(memory)  # a bad size refused before Spark runs
     # The table's schema text: an empty Arrow table of the DataFrame's
     # types encoded on the driver, exactly as the executors' batches are.
     tz = spark.conf.get("spark.sql.session.timeZone")
@@ -78,22 +97,54 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
 
     with _cluster.Target(db, tag, tmp_dir) as target:
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
-                   "target_bytes": sst_size}
+                   "target_bytes": sst_size, "memory": memory}
         crash = _cluster.crash_point()
-        rows = df.mapInArrow(_encoder(key, schema, format, meta["schema"], crash), _ROWS)
-        # the range partitioner's sample reads every row once before the
-        # shuffle reads them again: kept, the rows are encoded once, not
-        # twice (about 20 % faster at 3 M rows on local[2])
-        rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
-        try:
-            ranges = rows.repartitionByRange(partitions, "key").sortWithinPartitions("key", "seq")
-            written = ranges.mapInArrow(_writer(options, crash), "info string")
-            parts = _run(sc, written)
-        finally:
-            rows.unpersist()
+        encoder = (key, schema, format, meta["schema"], crash)
+        if plan == "runs":
+            parts = _load_runs(spark, df, encoder, partitions, options, crash)
+        else:
+            parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
         summary = target.ingest(parts, meta, format)
     summary["seconds"] = time.monotonic() - t0
     return summary
+
+
+def _load_runs(spark, df, encoder, partitions, options, crash):
+    """Plan "runs": the ranges' infos."""
+    from . import _ordo
+
+    sorted_ = _collect(spark, df.mapInArrow(_sorter(options, *encoder), "info string, key binary"))
+    paths, sample = [], []
+    for r in sorted_:
+        if r.info is not None:
+            paths.extend(json.loads(r.info)["files"])
+        else:
+            sample.append(bytes(r.key))
+    splits = []
+    if partitions > 1 and sample:
+        splits = _ordo.split_keys(sample, partitions - 1)
+    nranges = len(splits) + 1  # fewer when the sample has few distinct keys
+    if not paths:
+        return []
+    ranges = spark.range(0, nranges, 1, nranges)
+    return _infos(_collect(spark, ranges.mapInArrow(_merger(paths, splits, options, crash),
+                                                     "info string")))
+
+
+def _load_shuffle(spark, df, encoder, partitions, options, crash):
+    """Plan "shuffle": the ranges' infos."""
+    from pyspark import StorageLevel
+
+    rows = df.mapInArrow(_encoder(*encoder), _ROWS)
+    # the range partitioner's sample reads every row once before the
+    # shuffle reads them again: kept, the rows are encoded once, not
+    # twice (about 20 % faster at 3 M rows on local[2])
+    rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        ranges = rows.repartitionByRange(partitions, "key").sortWithinPartitions("key", "seq")
+        return _infos(_collect(spark, ranges.mapInArrow(_writer(options, crash), "info string")))
+    finally:
+        rows.unpersist()
 
 
 def _table_meta(arrow_schema, key, schema, fmt):
@@ -141,8 +192,6 @@ def _writer(options, crash):
     """The second mapInArrow: a sorted range -> SST files, one info row."""
 
     def write(batches):
-        import json
-
         import pyarrow as pa
         from pyspark import TaskContext
 
@@ -156,25 +205,110 @@ def _writer(options, crash):
             info = _cluster.write_partition(cols, part, prefix, options, crash)
         except Error as e:
             raise Error(_cluster.error_text(e)) from None
-        for f in info["files"]:
-            f["smallest"], f["largest"] = f["smallest"].hex(), f["largest"].hex()
-        yield pa.record_batch([pa.array([json.dumps(info)])], names=["info"])
+        yield pa.record_batch([pa.array([_info_text(info)])], names=["info"])
 
     return write
 
 
-def _run(sc, written):
-    """Runs the job; the partitions' infos, or the failure as ordo.Error
-    once no task of the job runs any more (none then writes a file)."""
-    import json
+# one key in SAMPLE_EVERY (at least one a batch) goes to the driver for the
+# split keys: 10 M rows send some 20 000 keys
+SAMPLE_EVERY = 512
 
+
+def _sorter(options, key, schema, fmt, expect_schema, crash):
+    """Plan "runs", stage 1: an input partition's Arrow batches -> sorted
+    run files; yields an info row (the files) and a row per sampled key."""
+
+    def sort(batches):
+        import numpy as np
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        from . import _ordo
+
+        ctx = TaskContext.get()
+        part = ctx.partitionId()
+        # a retried task writes files of its own; only the successful
+        # attempt's list reaches the driver
+        prefix = "s%05d-a%d-" % (part, ctx.attemptNumber())
+        rw = _ordo.RunWriter(options["dir"], prefix=prefix, memory=options["memory"])
+        row, sample = 0, []
+        try:
+            for b in batches:
+                _cluster.maybe_crash(crash, "encode", part)
+                k, v, s = _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row)
+                row += b.num_rows
+                rw.add_batch(k, v, s)
+                if len(k):
+                    sample.append(k.take(np.arange(0, len(k), SAMPLE_EVERY)))
+            rw.finish()
+            files = rw.files()
+        except Error as e:
+            _remove(rw.files())
+            raise Error(_cluster.error_text(_cluster.with_partition(e, part))) from None
+        except BaseException:
+            _remove(rw.files())
+            raise
+        finally:
+            rw.close()
+        keys = pa.concat_arrays([_binary(x) for x in sample]) if sample else pa.array([], pa.binary())
+        yield pa.record_batch([pa.array([json.dumps({"files": files})]), pa.nulls(1, pa.binary())],
+                              names=["info", "key"])
+        yield pa.record_batch([pa.nulls(len(keys), pa.string()), keys], names=["info", "key"])
+
+    return sort
+
+
+def _remove(paths):
+    for p in paths:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+
+
+def _merger(paths, splits, options, crash):
+    """Plan "runs", stage 3: key range r (the task's partition) of every
+    run file -> SST files, one info row."""
+
+    def merge(batches):
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        for _ in batches:  # the range's one id
+            pass
+        ctx = TaskContext.get()
+        r = ctx.partitionId()
+        prefix = "p%05d-a%d-" % (r, ctx.attemptNumber())
+        lo = splits[r - 1] if r > 0 else None
+        hi = splits[r] if r < len(splits) else None
+        try:
+            info = _cluster.write_partition([], r, prefix, options, crash,
+                                            runs=(paths, lo, hi))
+        except Error as e:
+            raise Error(_cluster.error_text(e)) from None
+        yield pa.record_batch([pa.array([_info_text(info)])], names=["info"])
+
+    return merge
+
+
+def _info_text(info):
+    for f in info["files"]:
+        f["smallest"], f["largest"] = f["smallest"].hex(), f["largest"].hex()
+    return json.dumps(info)
+
+
+def _collect(spark, frame):
+    """Runs the job; its rows, or the failure as ordo.Error once no task
+    of the job runs any more (none then writes a file)."""
+    sc = spark.sparkContext
     group = "ordo-load-" + uuid.uuid4().hex
     # the caller's job group comes back afterwards
     props = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
     old = [sc.getLocalProperty(p) for p in props]
     sc.setJobGroup(group, "ordo.spark.load", interruptOnCancel=True)
     try:
-        rows = written.collect()
+        return frame.collect()
     except BaseException as e:
         sc.cancelJobGroup(group)
         _wait_idle(sc, group)
@@ -191,6 +325,10 @@ def _run(sc, written):
     finally:
         for p, v in zip(props, old):
             sc.setLocalProperty(p, v)
+
+
+def _infos(rows):
+    """The writers' info rows, their keys back to bytes."""
     parts = []
     for r in rows:
         info = json.loads(r.info)

@@ -56,6 +56,18 @@ def test_header_and_key(tmp_path):
     assert got == ordo.encode_keys(t, key).to_list()
 
 
+def test_arrays_of_enums_records_ranges(tmp_path):
+    path = tmp_path / "nested.csv"
+    path.write_text('"{happy,NULL}","{""(1,a)"",NULL}","{""[1,5]"",empty}"\n'
+                    '{},"{""(,)""}",\n'
+                    ',,"{NULL,""(,3)""}"\n', encoding="utf-8")
+    schema = ("e enum('sad', 'ok', 'happy')[] DESC, r record(a integer, b text)[], "
+              "g int4range[] NULLS FIRST")
+    want = cli_file_keys(path, schema, "ordered")
+    assert len(want) == 3
+    assert ordo.encode_csv(path, schema).to_list() == want
+
+
 def test_a_bad_value_has_its_position(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("1,a\n2,b\nthree,c\n4,d\n")

@@ -189,3 +189,40 @@ def test_error_text_survives_any_message():
     assert (str(got), got.status, got.code, got.partition, got.line, got.file, got.column) == \
         (str(e), "ORDO_ERR_BAD_INPUT", 86, 3, 4, "f.csv", 2)
     assert _cluster.error_from_text("no marker") is None
+
+
+@pytest.mark.parametrize("policy", ["error", "first", "last"])
+def test_both_plans_give_ordo_loads_table(spark, tmp_path, policy):
+    # grp repeats across partitions: with "error" the key is grp, id
+    rows = [(i, i % 11, "n%d" % (i % 13), i / 8, make_rows(1)[0][4]) for i in range(900)]
+    key = "grp, id" if policy == "error" else "grp DESC, name"
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key=key, on_duplicate=policy)
+    for plan in ("runs", "shuffle"):
+        db = tmp_path / plan
+        summary = ordo.spark.load(frame(spark, rows, parts=4), str(db), key=key, partitions=3,
+                                  on_duplicate=policy, plan=plan)
+        assert_same_table(db, tmp_path / "cli")
+        assert summary["rows_in"] == 900
+        assert leftovers(db) == []
+
+
+def test_runs_plan_spills_within_memory(spark, tmp_path):
+    # 2 input partitions of ~1.5 MiB of rows each against a 1 MiB budget:
+    # each writes several runs, and each range merges them all
+    rows = [(i, i % 5, "name-%012d" % (i * 7919 % 50000), i / 3, make_rows(1)[0][4])
+            for i in range(50000)]
+    ordo.spark.load(frame(spark, rows, parts=2), str(tmp_path / "spark"), key="name, id",
+                    partitions=3, memory="1M")
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="name, id")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert leftovers(tmp_path / "spark") == []
+
+
+def test_bad_plan_or_memory_refused_before_spark_runs(spark, tmp_path):
+    with pytest.raises(ValueError):
+        ordo.spark.load(frame(spark, make_rows(5)), str(tmp_path / "a"), key=KEY, plan="sort")
+    with pytest.raises(ValueError):
+        ordo.spark.load(frame(spark, make_rows(5)), str(tmp_path / "b"), key=KEY, memory="lots")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
