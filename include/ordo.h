@@ -930,4 +930,9 @@ ORDO_API const char *ordo_impl_at(size_t i, ordo_status *status);
 #ifdef __cplusplus
 }
 #endif
+
+/* Inline fast paths of the row builders' common calls (the same bytes and
+ * statuses; ORDO_NO_INLINE turns them off). */
+#include "ordo_inline.h"
+
 #endif /* ORDO_H */

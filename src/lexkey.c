@@ -1,4 +1,7 @@
 /* The LexKey row builder: one key into caller memory, part by part. */
+/* This file defines the out-of-line functions that ordo_inline.h's macros
+ * would rename. */
+#define ORDO_NO_INLINE 1
 #include "ordo_internal.h"
 
 void ordo_lexkey_init(ordo_lexkey *b, void *buf, size_t cap, unsigned flags)

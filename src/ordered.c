@@ -1,4 +1,7 @@
 /* The ordered format's row builder, size helpers and prefix bound. */
+/* This file defines the out-of-line functions that ordo_inline.h's macros
+ * would rename. */
+#define ORDO_NO_INLINE 1
 #include "ordo_internal.h"
 
 static int order_ok(ordo_order o) { return (unsigned)o <= ORDO_DESC_NULLS_LAST; }

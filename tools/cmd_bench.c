@@ -1,6 +1,7 @@
 /* ordo bench: encode N generated rows with each implementation, and copy
  * the same number of output bytes with memcpy, in one run. */
 #include "bench_identity.h"
+#include "bench_values.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -18,13 +19,37 @@ static uint64_t next(void)
     return rng * UINT64_C(2685821657736338717);
 }
 
-/* Random values of every type; text is 8 to 16 letters (about 12). */
-static void generate(ordo_rows *b, const ordo_schema *s, size_t rows)
+/* 1 with probability p (never a draw when p is 0: the values stay those
+ * of a run without NULLs). */
+static int chance(double p) { return p > 0 && (double)(next() >> 11) * 0x1p-53 < p; }
+
+/* Random values of every type; text is 8 to 16 letters (about 12); the
+ * types a random word does not fill validly as text (bench_values.h). A
+ * value is NULL with probability nulls where the format has NULLs. */
+static void generate(ordo_rows *b, const ordo_schema *s, size_t rows, ordo_format fmt, double nulls)
 {
     uint8_t text[16];
+    ordo_buf tb = {0};
+    if (fmt == ORDO_FORMAT_PACKED)
+        nulls = 0; /* packed keys are NOT NULL */
     for (size_t r = 0; r < rows; r++) {
         for (size_t c = 0; c < s->ncols; c++) {
             const ordo_schema_column *sc = &s->cols[c];
+            ordo_status st;
+            if (chance(nulls)) {
+                if ((st = ordo_rows_put_null(b, c)) != ORDO_OK)
+                    cli_fail("bench: column '%s': %s", sc->name, ordo_status_message(st));
+                continue;
+            }
+            if (bench_value_is_text(sc)) {
+                ordo_error err;
+                tb.len = 0;
+                if (bench_value_text(sc, next, nulls, &tb) != ORDO_OK)
+                    cli_out_of_memory();
+                if ((st = ordo_rows_put_text(b, c, tb.data, tb.len, 1, &err)) != ORDO_OK)
+                    cli_fail("bench: column '%s': generated '%s': %s", sc->name, tb.data, err.message);
+                continue;
+            }
             uint64_t x = next(), v[2] = {x, 0};
             const void *p = v;
             size_t n = ordo_value_size(sc);
@@ -64,12 +89,13 @@ static void generate(ordo_rows *b, const ordo_schema *s, size_t rows)
             default:
                 break;
             }
-            ordo_status st = ordo_rows_put_value(b, c, p, n);
+            st = ordo_rows_put_value(b, c, p, n);
             if (st != ORDO_OK)
                 cli_fail("bench: column '%s': %s", sc->name, ordo_status_message(st));
         }
         ordo_rows_end_row(b);
     }
+    ordo_buf_free(&tb);
 }
 
 static double now(void)
@@ -173,10 +199,21 @@ static void parse_count(void *dst, const char *what, const char *v)
     *(size_t *)dst = (size_t)x;
 }
 
+/* --nulls: a fraction 0..1 into the double at dst. */
+static void parse_fraction(void *dst, const char *what, const char *v)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= 0 && x <= 1))
+        cli_fail("bench: %s: expected a fraction from 0 to 1, got '%s'", what, v);
+    *(double *)dst = x;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     const char *format = "lexkey", *schema_text = NULL, *impls = NULL;
     size_t rows = 0, batch = 0;
+    double nulls = 0;
     int json = 0, sweep = 0;
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
@@ -186,6 +223,7 @@ int cmd_bench(int argc, char **argv)
         {"--impl", OPT_STRING, &impls, NULL},
         {"--json", OPT_FLAG, &json, NULL},
         {"--sweep", OPT_FLAG, &sweep, NULL},
+        {"--nulls", OPT_CALL, &nulls, parse_fraction},
     };
     const opt_spec spec = {"bench", NULL, "unknown argument", OPT_POS_NONE, OPT_EQUALS, opts,
                            sizeof opts / sizeof opts[0]};
@@ -210,7 +248,7 @@ int cmd_bench(int argc, char **argv)
     ordo_rows *b = NULL;
     if (ordo_rows_open(&s, rows, &b) != ORDO_OK)
         cli_out_of_memory();
-    generate(b, &s, rows);
+    generate(b, &s, rows, fmt, nulls);
     const ordo_column *cols = ordo_rows_columns(b, NULL);
     size_t nchunks = (rows + batch - 1) / batch;
     size_t *chunk_at = cli_alloc((nchunks + 1) * sizeof(size_t)), total = 0, stride = 0;
@@ -232,18 +270,21 @@ int cmd_bench(int argc, char **argv)
     memset(dst, 0, total);
     memset(src, 1, total);
 
-    char list[256];
+    /* the implementations: as given, or every one the library lists */
+    size_t list_len = impls ? strlen(impls) + 1 : 1;
+    for (size_t i = 0; !impls && ordo_impl_at(i, NULL); i++)
+        list_len += strlen(ordo_impl_at(i, NULL)) + 1;
+    char *list = cli_alloc(list_len);
     int explicit_list = impls != NULL;
-    snprintf(list, sizeof list, "%s", impls ? impls : "");
-    for (size_t i = 0, at = 0; !impls && ordo_impl_at(i, NULL); i++) /* the library's list */
-        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? "," : "",
-                               ordo_impl_at(i, NULL));
+    snprintf(list, list_len, "%s", impls ? impls : "");
+    for (size_t i = 0, at = 0; !impls && ordo_impl_at(i, NULL); i++)
+        at += (size_t)snprintf(list + at, list_len - at, "%s%s", i ? "," : "", ordo_impl_at(i, NULL));
     struct result {
         const char *name;
         double secs;
-    } res[8];
+    } *res = cli_alloc((list_len + 1) * sizeof *res); /* more than the names, memcpy's too */
     size_t nres = 0;
-    for (char *tok = strtok(list, ","); tok && nres < 7; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
         job j = {tok, fmt, cols, s.ncols, rows, batch, dst, src, total, fixed ? NULL : offsets,
                  chunk_at};
         ordo_status st = check_identity(&j, &s, stride);
@@ -287,7 +328,7 @@ int cmd_bench(int argc, char **argv)
                    (double)total / res[i].secs / 1e9, scalar ? scalar / res[i].secs : 0.0,
                    mem / res[i].secs);
     }
-    free(dst), free(src), free(offsets), free(chunk_at);
+    free(dst), free(src), free(offsets), free(chunk_at), free(res), free(list);
     ordo_rows_close(b);
     ordo_schema_free(&s);
     return 0;

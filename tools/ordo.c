@@ -28,6 +28,7 @@ static const char usage[] =
     "                                      encode N generated rows with each implementation\n"
     "  bench ... --sweep                   the same at 64, 256, 1024, ... rows up to N, one run each\n"
     "                                      (with --json one line each: the series bench/plot.sh charts)\n"
+    "  bench ... --nulls F                 that fraction (0..1) of the values NULL (not in packed keys)\n"
     "  load --db DIR --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
     "       [--format ordered|packed|lexkey|lexkey-legacy] [--tag N] [--memory SIZE]\n"
     "       [--on-duplicate error|first|last] [--header] [--rejects FILE] [--quiet]\n"
