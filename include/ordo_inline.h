@@ -16,8 +16,9 @@
 
 #include <string.h>
 
-#if !defined(ORDO_NO_INLINE) && \
-    (defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L))
+/* The functions need C99 or C++; the library's own files (ORDO_NO_INLINE)
+ * use the init and finish bodies too, so that each is written once. */
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
 
 #ifdef __cplusplus
 extern "C" {
@@ -163,6 +164,7 @@ static inline size_t ordo__lexkey_length_inline(const ordo_lexkey *b)
     return b ? b->priv_len : 0;
 }
 
+#ifndef ORDO_NO_INLINE
 #define ordo_lexkey_init(b, buf, cap, flags) ordo__lexkey_init_inline(b, buf, cap, flags)
 #define ordo_lexkey_string(b, s, n) ordo__lexkey_string_inline(b, s, n)
 #define ordo_lexkey_bytes(b, p, n) ordo__lexkey_bytes_inline(b, p, n)
@@ -176,6 +178,7 @@ static inline size_t ordo__lexkey_length_inline(const ordo_lexkey *b)
 #define ordo_lexkey_uint32(b, v) ordo__lexkey_uint32_inline(b, v)
 #define ordo_lexkey_finish(b, len) ordo__lexkey_finish_inline(b, len)
 #define ordo_lexkey_length(b) ordo__lexkey_length_inline(b)
+#endif
 
 /* ---------------------------------------------------- ordered row builder */
 
@@ -277,16 +280,18 @@ static inline ordo_status ordo__key_finish_inline(const ordo_key *k, size_t *len
     return k->priv_err;
 }
 
+#ifndef ORDO_NO_INLINE
 #define ordo_key_init(k, buf, cap, len) ordo__key_init_inline(k, buf, cap, len)
 #define ordo_key_int64(k, o, v) ordo__key_int64_inline(k, o, v)
 #define ordo_key_uint64(k, o, v) ordo__key_uint64_inline(k, o, v)
 #define ordo_key_int32(k, o, v) ordo__key_int32_inline(k, o, v)
 #define ordo_key_bool(k, o, v) ordo__key_bool_inline(k, o, v)
 #define ordo_key_finish(k, len) ordo__key_finish_inline(k, len)
+#endif
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* !ORDO_NO_INLINE */
+#endif /* C99 or C++ */
 #endif /* ORDO_INLINE_H */

@@ -6,19 +6,7 @@
 
 void ordo_lexkey_init(ordo_lexkey *b, void *buf, size_t cap, unsigned flags)
 {
-    if (!b)
-        return;
-    b->priv_buf = (uint8_t *)buf;
-    b->priv_cap = buf ? cap : 0;
-    b->priv_len = 0;
-    b->priv_parts = 0;
-    b->priv_flags = flags;
-    b->priv_sealed = 0;
-    b->priv_err = ORDO_OK;
-    if (!buf && cap > 0)
-        b->priv_err = ORDO_ERR_NULL_ARG;
-    else if (flags & ~ORDO_LEXKEY_LEGACY)
-        b->priv_err = ORDO_ERR_INVALID_ARG;
+    ordo__lexkey_init_inline(b, buf, cap, flags);
 }
 
 /* put's checks in their order, once the fast path has seen one fail (or
@@ -219,16 +207,10 @@ ordo_status ordo_lexkey_last(ordo_lexkey *b) { return seal(b, 0xff); }
 
 ordo_status ordo_lexkey_finish(const ordo_lexkey *b, size_t *len)
 {
-    if (!b)
-        return ORDO_ERR_NULL_ARG;
-    if (len)
-        *len = b->priv_len;
-    if (b->priv_err != ORDO_OK)
-        return b->priv_err;
-    return b->priv_parts ? ORDO_OK : ORDO_ERR_NO_PARTS;
+    return ordo__lexkey_finish_inline(b, len);
 }
 
-size_t ordo_lexkey_length(const ordo_lexkey *b) { return b ? b->priv_len : 0; }
+size_t ordo_lexkey_length(const ordo_lexkey *b) { return ordo__lexkey_length_inline(b); }
 
 ordo_status ordo_lexkey_part_size(ordo_type t, size_t len, unsigned flags, size_t *size)
 {

@@ -14,24 +14,7 @@ static uint8_t null_byte(ordo_order o) { return nulls_first(o) ? 0x00 : 0x01; }
 
 void ordo_key_init(ordo_key *k, void *buf, size_t cap, size_t len)
 {
-    if (!k)
-        return;
-    k->priv_buf = buf;
-    k->priv_cap = buf ? cap : 0;
-    k->priv_len = 0;
-    k->priv_err = ORDO_OK;
-    k->priv_flip = 0;
-    k->priv_depth = 0;
-    k->priv_packed = 0;
-    k->priv_nest = 0;
-    k->priv_nest_rdepth = 0;
-    k->priv_nest_level = 0;
-    if (!buf && cap)
-        k->priv_err = ORDO_ERR_NULL_ARG;
-    else if (len > k->priv_cap)
-        k->priv_err = ORDO_ERR_INVALID_ARG;
-    else
-        k->priv_len = len;
+    ordo__key_init_inline(k, buf, cap, len);
 }
 
 void ordo_key_init_packed(ordo_key *k, void *buf, size_t cap, size_t len)
@@ -278,13 +261,7 @@ ordo_status ordo_key_text(ordo_key *k, ordo_order o, const char *s, size_t n)
 
 ordo_status ordo_key_finish(const ordo_key *k, size_t *len)
 {
-    if (!k)
-        return ORDO_ERR_NULL_ARG;
-    if (len)
-        *len = k->priv_len;
-    if (k->priv_err == ORDO_OK && (k->priv_depth || k->priv_nest))
-        return ORDO_ERR_BAD_STATE; /* a record, range or array not ended */
-    return k->priv_err;
+    return ordo__key_finish_inline(k, len);
 }
 
 ordo_status ordo__key_append(ordo_key *k, const void *field, size_t n)
