@@ -14,23 +14,30 @@
 
 #include "ordo.h"
 
-/* Decodes test hex (spaces allowed) into buf; returns the length. */
-static inline size_t t_unhex(const char *hex, uint8_t *buf, size_t cap)
+/* Decodes test hex (spaces allowed) in hex[0..len) into buf; returns the
+ * length. */
+static inline size_t t_unhex_n(const char *hex, size_t len, uint8_t *buf, size_t cap)
 {
     size_t n = 0;
-    for (const char *p = hex; *p;) {
+    for (const char *p = hex, *end = hex + len; p < end;) {
         if (*p == ' ') {
             p++;
             continue;
         }
         unsigned v = 0;
-        char two[3] = {p[0], p[1], 0};
-        if (!p[1] || sscanf(two, "%2x", &v) != 1 || n >= cap)
-            fail_msg("bad test hex '%s'", hex);
+        char two[3] = {p[0], p + 1 < end ? p[1] : 0, 0};
+        if (!two[1] || sscanf(two, "%2x", &v) != 1 || n >= cap)
+            fail_msg("bad test hex '%.*s'", (int)len, hex);
         buf[n++] = (uint8_t)v;
         p += 2;
     }
     return n;
+}
+
+/* The same for a NUL-terminated hex string. */
+static inline size_t t_unhex(const char *hex, uint8_t *buf, size_t cap)
+{
+    return t_unhex_n(hex, strlen(hex), buf, cap);
 }
 
 static inline void t_hex(const uint8_t *k, size_t n, char *out)

@@ -658,21 +658,6 @@ static void batch_equals_rows(void **state)
 /* SPEC.md §17.7's vectors, read from SPEC.md itself: each row's key is the
  * builder's, and is also the layout assembled here from the collation
  * library's own sort key (ucol_getSortKey / strxfrm_l called directly). */
-static size_t spec_unhex(const char *p, const char *end, uint8_t *out)
-{
-    size_t n = 0;
-    for (; p + 1 < end; p++) {
-        if (*p == ' ')
-            continue;
-        unsigned v;
-        char two[3] = {p[0], p[1], 0};
-        assert_int_equal(sscanf(two, "%2x", &v), 1);
-        out[n++] = (uint8_t)v;
-        p++;
-    }
-    return n;
-}
-
 static size_t library_key(const char *name, const char *s, uint8_t *out)
 {
     if (!strcmp(name, "C"))
@@ -727,14 +712,16 @@ static void spec_vectors(void **state)
         const char *paren = strstr(cells[2], "(`");
         if (paren && paren < cells[3]) { /* the bytes in parentheses */
             uint8_t b[16];
-            size_t n = spec_unhex(paren + 2, strchr(paren + 2, '`'), b);
+            const char *h = paren + 2;
+            size_t n = t_unhex_n(h, (size_t)(strchr(h, '`') - h), b, sizeof b);
             memcpy(text, b, n);
             text[n] = 0;
         } else if (strncmp(cells[2], " empty", 6)) {
             sscanf(cells[2], " `%15[^`]`", text);
         }
         uint8_t want[256], got[256], lib[256];
-        size_t wn = spec_unhex(strchr(cells[3], '`') + 1, strchr(strchr(cells[3], '`') + 1, '`'), want);
+        const char *wh = strchr(cells[3], '`') + 1;
+        size_t wn = t_unhex_n(wh, (size_t)(strchr(wh, '`') - wh), want, sizeof want);
         int o = strstr(order, "DESC") ? (strstr(order, "FIRST") ? 2 : 3)
                                       : (strstr(order, "FIRST") ? 0 : 1);
         if (strchr(coll, '-') && !ordo_collator_have_icu())

@@ -6,21 +6,6 @@
 #include "ordo_ingest.h"
 #include "ordo_test.h"
 
-static size_t unhex_span(const char *p, const char *end, uint8_t *out)
-{
-    size_t n = 0;
-    for (; p + 1 < end; p++) {
-        if (*p == ' ')
-            continue;
-        unsigned v;
-        char two[3] = {p[0], p[1], 0};
-        assert_int_equal(sscanf(two, "%2x", &v), 1);
-        out[n++] = (uint8_t)v;
-        p++;
-    }
-    return n;
-}
-
 /* esc (§14.17): each 00 of x as 00 ff. */
 static size_t esc(const uint8_t *x, size_t n, uint8_t *out)
 {
@@ -193,7 +178,7 @@ static void spec_vectors(void **state)
         value[vn] = 0;
         uint8_t want[1024];
         const char *h = strchr(cells[3], '`') + 1;
-        size_t wn = unhex_span(h, strchr(h, '`'), want);
+        size_t wn = t_unhex_n(h, (size_t)(strchr(h, '`') - h), want, sizeof want);
         if (strchr(coll, '-') && !ordo_collator_have_icu())
             continue; /* ICU rows: test_collate checks ORDO_ERR_NO_ICU */
         check_vector(coll, o, value, want, wn);
