@@ -1,10 +1,12 @@
+#define _DEFAULT_SOURCE /* fseeko */
 #include "runs.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int io_error(const char *what, const char *path, char *err, size_t errlen)
 {
@@ -12,10 +14,12 @@ static int io_error(const char *what, const char *path, char *err, size_t errlen
     return 0;
 }
 
-int ordo__run_out_open(ordo__run_out *o, const char *path, size_t buffer, char **iobuf, char *err,
-                 size_t errlen)
+int ordo__run_out_open(ordo__run_out *o, const char *path, size_t buffer, char **iobuf,
+                       int indexed, char *err, size_t errlen)
 {
+    memset(o, 0, sizeof *o);
     o->path = path;
+    o->indexed = indexed;
     /* a new file of ordo's own temporary folder: never one that exists */
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     o->f = fd < 0 ? NULL : fdopen(fd, "wb");
@@ -35,6 +39,15 @@ int ordo__run_out_open(ordo__run_out *o, const char *path, size_t buffer, char *
 int ordo__run_out_put(ordo__run_out *o, const uint8_t *rec, char *err, size_t errlen)
 {
     size_t n = ordo__rec_size(rec);
+    if (o->indexed && o->pos >= o->mark) {
+        if (!ordo__run_index_add(&o->ix, o->pos, ordo__rec_key(rec), ordo__rec_key_len(rec))) {
+            o->oom = 1;
+            snprintf(err, errlen, "out of memory indexing '%s'", o->path);
+            return 0;
+        }
+        o->mark = o->pos + ORDO__RUN_BLOCK;
+    }
+    o->pos += n;
     errno = 0;
     return fwrite(rec, 1, n, o->f) == n || io_error("cannot write", o->path, err, errlen);
 }
@@ -42,9 +55,11 @@ int ordo__run_out_put(ordo__run_out *o, const uint8_t *rec, char *err, size_t er
 int ordo__run_out_close(ordo__run_out *o, char *err, size_t errlen)
 {
     errno = 0;
-    int bad = ferror(o->f);
+    int bad = o->indexed && !o->oom && !ferror(o->f) && !ordo__run_index_write(&o->ix, o->f, o->pos);
+    bad |= ferror(o->f);
     bad |= fclose(o->f) != 0;
     o->f = NULL;
+    ordo__run_index_free(&o->ix);
     return !bad || io_error("cannot write", o->path, err, errlen);
 }
 
@@ -53,20 +68,29 @@ int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n,
 {
     ordo__run_out o;
     char *iobuf = NULL;
-    if (!ordo__run_out_open(&o, path, buffer, &iobuf, err, errlen))
+    if (!ordo__run_out_open(&o, path, buffer, &iobuf, 1, err, errlen))
         return 0;
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++)
         ok = ordo__run_out_put(&o, items[i].rec, err, errlen);
+    int oom = o.oom;
     char later[256]; /* the first error is the one to report */
     if (!ordo__run_out_close(&o, ok ? err : later, ok ? errlen : sizeof later))
         ok = 0;
     free(iobuf);
-    return ok;
+    return ok ? 1 : oom ? -1 : 0;
 }
 
-int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, char *err,
-                          size_t errlen)
+/* 0, for `return malformed(...) - 1` (-1, the reader's error). */
+static int malformed(ordo__run_reader *r, const char *why, char *err, size_t errlen)
+{
+    r->malformed = 1;
+    snprintf(err, errlen, "run file '%s': %s", r->path, why);
+    return 0;
+}
+
+int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, int indexed,
+                          char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
@@ -74,36 +98,72 @@ int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, 
     r->f = fopen(path, "rb");
     if (!r->f)
         return io_error("cannot open", path, err, errlen);
+    struct stat st;
+    if (fstat(fileno(r->f), &st))
+        return io_error("cannot read", path, err, errlen);
+    if (!S_ISREG(st.st_mode))
+        return malformed(r, "not a regular file", err, errlen);
+    r->end = (uint64_t)st.st_size;
+    if (indexed) {
+        char why[200];
+        if (!ordo__run_index_read(&r->ix, fileno(r->f), r->end, &r->end, &r->malformed, why,
+                                  sizeof why)) {
+            snprintf(err, errlen, "run file '%s': %s", path, why);
+            return 0;
+        }
+    }
     r->iobuf = malloc(buffer);
     if (r->iobuf)
         setvbuf(r->f, r->iobuf, _IOFBF, buffer);
     return 1;
 }
 
+int ordo__run_reader_seek(ordo__run_reader *r, const uint8_t *lo, size_t lo_len, char *err,
+                          size_t errlen)
+{
+    uint64_t at = ordo__run_index_seek(&r->ix, lo, lo_len);
+    if (at <= r->pos)
+        return 1;
+    errno = 0;
+    if (fseeko(r->f, (off_t)at, SEEK_SET))
+        return io_error("cannot seek in", r->path, err, errlen);
+    r->pos = at;
+    return 1;
+}
+
 int ordo__run_reader_next(ordo__run_reader *r, char *err, size_t errlen)
 {
-    uint8_t head[ORDO__REC_HEADER];
-    size_t got = fread(head, 1, ORDO__REC_HEADER, r->f);
-    if (got == 0 && feof(r->f))
+    if (r->pos == r->end)
         return 0;
-    size_t need = ORDO__REC_HEADER + (size_t)ordo__rec_key_len(head) + ordo__rec_value_len(head);
+    uint8_t head[ORDO__REC_HEADER];
+    errno = 0;
+    if (r->end - r->pos < ORDO__REC_HEADER)
+        return malformed(r, "a record cut short", err, errlen) - 1;
+    if (fread(head, 1, ORDO__REC_HEADER, r->f) != ORDO__REC_HEADER)
+        goto read_error;
+    /* lengths are checked against the file before anything is allocated */
+    uint64_t need = ORDO__REC_HEADER + (uint64_t)ordo__rec_key_len(head) + ordo__rec_value_len(head);
+    if (need > r->end - r->pos)
+        return malformed(r, "a record longer than the rest of the file", err, errlen) - 1;
     if (need > r->cap) {
-        uint8_t *p = realloc(r->rec, need);
+        uint8_t *p = realloc(r->rec, (size_t)need);
         if (!p) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
-        r->rec = p, r->cap = need;
+        r->rec = p, r->cap = (size_t)need;
     }
-    memcpy(r->rec, head, got);
+    memcpy(r->rec, head, ORDO__REC_HEADER);
     errno = 0;
-    if (got != ORDO__REC_HEADER ||
-        fread(r->rec + ORDO__REC_HEADER, 1, need - ORDO__REC_HEADER, r->f) != need - ORDO__REC_HEADER) {
-        if (!ferror(r->f))
-            errno = EIO; /* truncated */
-        return -!io_error("cannot read", r->path, err, errlen);
-    }
+    if (fread(r->rec + ORDO__REC_HEADER, 1, (size_t)need - ORDO__REC_HEADER, r->f) !=
+        (size_t)need - ORDO__REC_HEADER)
+        goto read_error;
+    r->pos += need;
     return 1;
+read_error:
+    if (!ferror(r->f))
+        errno = EIO; /* the file shrank */
+    return -!io_error("cannot read", r->path, err, errlen);
 }
 
 void ordo__run_reader_close(ordo__run_reader *r)
@@ -112,5 +172,6 @@ void ordo__run_reader_close(ordo__run_reader *r)
         fclose(r->f);
     free(r->iobuf);
     free(r->rec);
+    ordo__run_index_free(&r->ix);
     memset(r, 0, sizeof *r);
 }
