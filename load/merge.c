@@ -135,7 +135,8 @@ static int source_start(source *s, const ordo_merge_options *o, char *err, size_
         }
         s->at = a;
     }
-    if (!s->items && o->lo && !ordo__run_reader_seek(&s->rd, o->lo, o->lo_len, err, errlen))
+    if (!s->items && !ordo__run_reader_range(&s->rd, o->lo, o->lo_len, o->hi, o->hi_len, err,
+                                             errlen))
         return -1;
     int got;
     while ((got = source_next(s, err, errlen)) == 1 && o->lo && key_below(s->rec, o->lo, o->lo_len))

@@ -187,6 +187,26 @@ uint64_t ordo__run_index_seek(const ordo__run_index *ix, const uint8_t *lo, size
     return a ? get_u64(ix->buf + ix->at[a - 1]) : 0;
 }
 
+uint64_t ordo__run_index_limit(const ordo__run_index *ix, const uint8_t *hi, size_t hi_len,
+                               uint64_t data_end)
+{
+    /* the first block whose first key is hi or above: a stored prefix that
+     * is, is a key that is (cut or not) */
+    size_t a = 0, b = ix->count;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        const uint8_t *e = ix->buf + ix->at[m];
+        uint32_t kn = get_u32(e + 8) & ~TRUNCATED;
+        size_t n = kn < hi_len ? kn : hi_len;
+        int c = n ? memcmp(e + ENTRY_HEAD, hi, n) : 0;
+        if (c < 0 || (c == 0 && kn < hi_len))
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a < ix->count ? get_u64(ix->buf + ix->at[a]) : data_end;
+}
+
 void ordo__run_index_free(ordo__run_index *ix)
 {
     free(ix->buf);

@@ -44,6 +44,10 @@ int ordo__run_index_read(ordo__run_index *ix, int fd, uint64_t size, uint64_t *d
  * reading from there and skipping keys below lo misses none at or after lo
  * (equal keys that span blocks included). 0 when there is none. */
 uint64_t ordo__run_index_seek(const ordo__run_index *ix, const uint8_t *lo, size_t lo_len);
+/* An offset of a block start from which every record's key is hi or above:
+ * a read of [lo, hi) may stop there. data_end when there is none. */
+uint64_t ordo__run_index_limit(const ordo__run_index *ix, const uint8_t *hi, size_t hi_len,
+                               uint64_t data_end);
 void ordo__run_index_free(ordo__run_index *ix);
 
 #endif

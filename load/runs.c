@@ -1,4 +1,3 @@
-#define _DEFAULT_SOURCE /* fseeko */
 #include "runs.h"
 
 #include <errno.h>
@@ -112,27 +111,42 @@ int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, 
             return 0;
         }
     }
-    r->iobuf = malloc(buffer);
-    if (r->iobuf)
-        setvbuf(r->f, r->iobuf, _IOFBF, buffer);
+    r->buffer = buffer;
     return 1;
 }
 
-int ordo__run_reader_seek(ordo__run_reader *r, const uint8_t *lo, size_t lo_len, char *err,
-                          size_t errlen)
+/* Sets the stream's buffer: before any other operation on it (C11 7.21.5.6). */
+static void start(ordo__run_reader *r)
 {
-    uint64_t at = ordo__run_index_seek(&r->ix, lo, lo_len);
-    if (at <= r->pos)
-        return 1;
-    errno = 0;
-    if (fseeko(r->f, (off_t)at, SEEK_SET))
-        return io_error("cannot seek in", r->path, err, errlen);
+    uint64_t span = r->end - r->pos;
+    size_t size = span < r->buffer ? (size_t)span : r->buffer;
+    r->started = 1;
+    if (size < 4096)
+        size = 4096;
+    if ((r->iobuf = malloc(size)))
+        setvbuf(r->f, r->iobuf, _IOFBF, size);
+}
+
+int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len,
+                           const uint8_t *hi, size_t hi_len, char *err, size_t errlen)
+{
+    uint64_t at = lo ? ordo__run_index_seek(&r->ix, lo, lo_len) : 0;
+    uint64_t end = hi ? ordo__run_index_limit(&r->ix, hi, hi_len, r->end) : r->end;
     r->pos = at;
+    r->end = end > at ? end : at;
+    start(r);
+    /* the descriptor, not the stream: glibc's fseeko goes back to a multiple
+     * of the buffer's size and reads from there, up to a buffer more */
+    errno = 0;
+    if (at && lseek(fileno(r->f), (off_t)at, SEEK_SET) != (off_t)at)
+        return io_error("cannot seek in", r->path, err, errlen);
     return 1;
 }
 
 int ordo__run_reader_next(ordo__run_reader *r, char *err, size_t errlen)
 {
+    if (!r->started)
+        start(r);
     if (r->pos == r->end)
         return 0;
     uint8_t head[ORDO__REC_HEADER];

@@ -23,6 +23,8 @@ typedef struct ordo__run_reader {
     size_t cap;
     uint64_t pos, end; /* where the next record starts, where the records end */
     ordo__run_index ix;
+    size_t buffer;
+    int started;   /* the buffer is set: reading began */
     int malformed; /* the last error was the file's content, not reading it */
 } ordo__run_reader;
 
@@ -32,10 +34,13 @@ typedef struct ordo__run_reader {
  * records to the end of the file. */
 int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, int indexed,
                           char *err, size_t errlen);
-/* Moves to a record at or before the first with a key >= lo (the start when
- * there is no index): 1, or 0 on error (err). Before the first next only. */
-int ordo__run_reader_seek(ordo__run_reader *r, const uint8_t *lo, size_t lo_len, char *err,
-                          size_t errlen);
+/* Before the first next only: narrows the records read to index blocks that
+ * may hold keys in [lo, hi) (lo, hi NULL: unbounded), so that reading
+ * starts at or before the first key >= lo and ends after the last below hi,
+ * the buffer no larger than that stretch (no read-ahead past it). Without
+ * an index, the whole run. 1, or 0 on error (err). */
+int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len,
+                           const uint8_t *hi, size_t hi_len, char *err, size_t errlen);
 /* 1: the next record is r->rec; 0: end of the run; -1: error (err, and
  * r->malformed for a record that does not fit in the file). */
 int ordo__run_reader_next(ordo__run_reader *r, char *err, size_t errlen);

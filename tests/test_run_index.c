@@ -87,45 +87,62 @@ static void write_run(const char *path, const recs *r)
     free(items);
 }
 
-/* The reader, seeked to lo, then skipping keys below lo as merge.c does,
- * gives r's records with keys >= lo (the first `limit` of them, or all when
- * limit is 0); returns the reader's start offset. */
-static uint64_t check_some(const char *path, const recs *r, const uint8_t *lo, size_t lo_len,
-                           size_t limit)
+/* The reader narrowed to [lo, hi) (NULL: unbounded), skipping keys below lo
+ * and stopping at hi as merge.c does, gives r's records in [lo, hi) (the
+ * first `limit` of them, or all when limit is 0); returns where it started. */
+static uint64_t check_range(const char *path, const recs *r, const uint8_t *lo, size_t lo_len,
+                            const uint8_t *hi, size_t hi_len, size_t limit)
 {
     ordo__run_reader rd;
     char err[512];
     if (!ordo__run_reader_open(&rd, path, 4096, 1, err, sizeof err))
         fail_msg("%s", err);
-    assert_int_equal(ordo__run_reader_seek(&rd, lo, lo_len, err, sizeof err), 1);
+    assert_int_equal(ordo__run_reader_range(&rd, lo, lo_len, hi, hi_len, err, sizeof err), 1);
     uint64_t start = rd.pos;
-    size_t want = 0;
-    while (want < r->n && key_cmp(ordo__rec_key(r->rec[want]), ordo__rec_key_len(r->rec[want]),
-                                  lo, lo_len) < 0)
+    size_t want = 0, stop = r->n;
+    while (lo && want < r->n &&
+           key_cmp(ordo__rec_key(r->rec[want]), ordo__rec_key_len(r->rec[want]), lo, lo_len) < 0)
         want++;
+    while (hi && stop > want && key_cmp(ordo__rec_key(r->rec[stop - 1]),
+                                        ordo__rec_key_len(r->rec[stop - 1]), hi, hi_len) >= 0)
+        stop--;
     int got;
-    while ((got = ordo__run_reader_next(&rd, err, sizeof err)) == 1 &&
+    while ((got = ordo__run_reader_next(&rd, err, sizeof err)) == 1 && lo &&
            key_cmp(ordo__rec_key(rd.rec), ordo__rec_key_len(rd.rec), lo, lo_len) < 0)
         ;
     size_t from = want;
     for (; got == 1; got = ordo__run_reader_next(&rd, err, sizeof err), want++) {
-        assert_true(want < r->n);
-        if (limit && want - from == limit)
+        if ((limit && want - from == limit) ||
+            (hi && key_cmp(ordo__rec_key(rd.rec), ordo__rec_key_len(rd.rec), hi, hi_len) >= 0))
             break;
+        assert_true(want < stop);
         assert_int_equal(ordo__rec_size(rd.rec), ordo__rec_size(r->rec[want]));
         assert_memory_equal(rd.rec, r->rec[want], ordo__rec_size(rd.rec));
     }
     if (got < 0)
         fail_msg("%s", err);
     if (!limit || want - from < limit)
-        assert_int_equal(want, r->n);
+        assert_int_equal(want, stop > from ? stop : from);
     ordo__run_reader_close(&rd);
     return start;
 }
 
+static uint64_t check_some(const char *path, const recs *r, const uint8_t *lo, size_t lo_len,
+                           size_t limit)
+{
+    return check_range(path, r, lo, lo_len, NULL, 0, limit);
+}
+
+/* From lo, then up to lo (nothing), and [some key, lo). */
 static uint64_t check_from(const char *path, const recs *r, const uint8_t *lo, size_t lo_len)
 {
-    return check_some(path, r, lo, lo_len, 200);
+    uint64_t start = check_some(path, r, lo, lo_len, 200);
+    check_range(path, r, lo, lo_len, lo, lo_len, 0);
+    check_range(path, r, NULL, 0, lo, lo_len, 300);
+    const uint8_t *k = r->n ? r->rec[(lo_len * 7919 + (lo_len ? lo[0] : 0)) % r->n] : NULL;
+    if (k)
+        check_range(path, r, ordo__rec_key(k), ordo__rec_key_len(k), lo, lo_len, 0);
+    return start;
 }
 
 /* Record i's offset in the run. */
@@ -261,7 +278,7 @@ static int read_all(const char *path, const uint8_t *lo, size_t lo_len, int *mal
     char err[512];
     int ok = ordo__run_reader_open(&rd, path, 4096, 1, err, sizeof err);
     *malformed = rd.malformed;
-    if (ok && ordo__run_reader_seek(&rd, lo, lo_len, err, sizeof err)) {
+    if (ok && ordo__run_reader_range(&rd, lo, lo_len, NULL, 0, err, sizeof err)) {
         int got;
         while ((got = ordo__run_reader_next(&rd, err, sizeof err)) == 1)
             assert_true(rd.pos <= rd.end);
