@@ -134,6 +134,7 @@ int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len
     uint64_t end = hi ? ordo__run_index_limit(&r->ix, hi, hi_len, r->end) : r->end;
     r->pos = at;
     r->end = end > at ? end : at;
+    ordo__run_index_free(&r->ix); /* not needed again: the merge's memory is for buffers */
     start(r);
     /* the descriptor, not the stream: glibc's fseeko goes back to a multiple
      * of the buffer's size and reads from there, up to a buffer more */

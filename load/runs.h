@@ -37,8 +37,8 @@ int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, 
 /* Before the first next only: narrows the records read to index blocks that
  * may hold keys in [lo, hi) (lo, hi NULL: unbounded), so that reading
  * starts at or before the first key >= lo and ends after the last below hi,
- * the buffer no larger than that stretch (no read-ahead past it). Without
- * an index, the whole run. 1, or 0 on error (err). */
+ * the buffer no larger than that stretch (no read-ahead past it); the index
+ * is freed. Without an index, the whole run. 1, or 0 on error (err). */
 int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len,
                            const uint8_t *hi, size_t hi_len, char *err, size_t errlen);
 /* 1: the next record is r->rec; 0: end of the run; -1: error (err, and
