@@ -93,38 +93,44 @@ int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, 
 {
     memset(r, 0, sizeof *r);
     r->path = path;
+    r->buffer = buffer;
     errno = 0;
-    r->f = fopen(path, "rb");
-    if (!r->f)
+    r->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (r->fd < 0)
         return io_error("cannot open", path, err, errlen);
+    r->opened = 1;
     struct stat st;
-    if (fstat(fileno(r->f), &st))
+    if (fstat(r->fd, &st))
         return io_error("cannot read", path, err, errlen);
     if (!S_ISREG(st.st_mode))
         return malformed(r, "not a regular file", err, errlen);
     r->end = (uint64_t)st.st_size;
     if (indexed) {
         char why[200];
-        if (!ordo__run_index_read(&r->ix, fileno(r->f), r->end, &r->end, &r->malformed, why,
+        if (!ordo__run_index_read(&r->ix, r->fd, r->end, &r->end, &r->malformed, why,
                                   sizeof why)) {
             snprintf(err, errlen, "run file '%s': %s", path, why);
             return 0;
         }
     }
-    r->buffer = buffer;
     return 1;
 }
 
-/* Sets the stream's buffer: before any other operation on it (C11 7.21.5.6). */
-static void start(ordo__run_reader *r)
+/* Allocates the buffer: no larger than what is left to read. */
+static int start(ordo__run_reader *r, char *err, size_t errlen)
 {
     uint64_t span = r->end - r->pos;
     size_t size = span < r->buffer ? (size_t)span : r->buffer;
-    r->started = 1;
     if (size < 4096)
         size = 4096;
-    if ((r->iobuf = malloc(size)))
-        setvbuf(r->f, r->iobuf, _IOFBF, size);
+    r->started = 1;
+    r->file_at = r->pos;
+    if (!(r->buf = malloc(size))) {
+        snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    r->buf_cap = size;
+    return 1;
 }
 
 int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len,
@@ -135,27 +141,58 @@ int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len
     r->pos = at;
     r->end = end > at ? end : at;
     ordo__run_index_free(&r->ix); /* not needed again: the merge's memory is for buffers */
-    start(r);
-    /* the descriptor, not the stream: glibc's fseeko goes back to a multiple
-     * of the buffer's size and reads from there, up to a buffer more */
-    errno = 0;
-    if (at && lseek(fileno(r->f), (off_t)at, SEEK_SET) != (off_t)at)
-        return io_error("cannot seek in", r->path, err, errlen);
+    return start(r, err, errlen);
+}
+
+/* n bytes at the file offset file_at into dst: 1, or 0 (err). */
+static int read_full(ordo__run_reader *r, uint8_t *dst, size_t n, char *err, size_t errlen)
+{
+    while (n) {
+        errno = 0;
+        ssize_t got = pread(r->fd, dst, n, (off_t)r->file_at);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (!got)
+                errno = EIO; /* the file shrank */
+            return io_error("cannot read", r->path, err, errlen);
+        }
+        dst += got, n -= (size_t)got, r->file_at += (uint64_t)got;
+    }
+    return 1;
+}
+
+/* The next n bytes, all before r->end, into dst: 1, or 0 (err). */
+static int take(ordo__run_reader *r, uint8_t *dst, size_t n, char *err, size_t errlen)
+{
+    while (n) {
+        if (r->buf_at == r->buf_len) {
+            if (n >= r->buf_cap) /* a large record: straight in */
+                return read_full(r, dst, n, err, errlen);
+            uint64_t left = r->end - r->file_at;
+            size_t want = left < r->buf_cap ? (size_t)left : r->buf_cap;
+            if (!read_full(r, r->buf, want, err, errlen))
+                return 0;
+            r->buf_at = 0, r->buf_len = want;
+        }
+        size_t k = r->buf_len - r->buf_at < n ? r->buf_len - r->buf_at : n;
+        memcpy(dst, r->buf + r->buf_at, k);
+        dst += k, n -= k, r->buf_at += k;
+    }
     return 1;
 }
 
 int ordo__run_reader_next(ordo__run_reader *r, char *err, size_t errlen)
 {
-    if (!r->started)
-        start(r);
+    if (!r->started && !start(r, err, errlen))
+        return -1;
     if (r->pos == r->end)
         return 0;
     uint8_t head[ORDO__REC_HEADER];
-    errno = 0;
     if (r->end - r->pos < ORDO__REC_HEADER)
         return malformed(r, "a record cut short", err, errlen) - 1;
-    if (fread(head, 1, ORDO__REC_HEADER, r->f) != ORDO__REC_HEADER)
-        goto read_error;
+    if (!take(r, head, ORDO__REC_HEADER, err, errlen))
+        return -1;
     /* lengths are checked against the file before anything is allocated */
     uint64_t need = ORDO__REC_HEADER + (uint64_t)ordo__rec_key_len(head) + ordo__rec_value_len(head);
     if (need > r->end - r->pos)
@@ -169,23 +206,17 @@ int ordo__run_reader_next(ordo__run_reader *r, char *err, size_t errlen)
         r->rec = p, r->cap = (size_t)need;
     }
     memcpy(r->rec, head, ORDO__REC_HEADER);
-    errno = 0;
-    if (fread(r->rec + ORDO__REC_HEADER, 1, (size_t)need - ORDO__REC_HEADER, r->f) !=
-        (size_t)need - ORDO__REC_HEADER)
-        goto read_error;
+    if (!take(r, r->rec + ORDO__REC_HEADER, (size_t)need - ORDO__REC_HEADER, err, errlen))
+        return -1;
     r->pos += need;
     return 1;
-read_error:
-    if (!ferror(r->f))
-        errno = EIO; /* the file shrank */
-    return -!io_error("cannot read", r->path, err, errlen);
 }
 
 void ordo__run_reader_close(ordo__run_reader *r)
 {
-    if (r->f)
-        fclose(r->f);
-    free(r->iobuf);
+    if (r->opened)
+        close(r->fd);
+    free(r->buf);
     free(r->rec);
     ordo__run_index_free(&r->ix);
     memset(r, 0, sizeof *r);

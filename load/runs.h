@@ -15,16 +15,20 @@
 int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer, char *err,
               size_t errlen);
 
+/* Reads go through its own buffer, never past the records' end (nor the
+ * range's): stdio would read a buffer ahead. */
 typedef struct ordo__run_reader {
-    FILE *f;
-    char *iobuf;
+    int fd, opened;
     const char *path;
     uint8_t *rec; /* the current record */
     size_t cap;
-    uint64_t pos, end; /* where the next record starts, where the records end */
+    uint64_t pos, end; /* where the next record starts, where reading ends */
+    uint64_t file_at;  /* the file offset of the buffer's end */
+    uint8_t *buf;      /* bytes buf[at .. len) are next */
+    size_t buf_cap, buf_at, buf_len;
     ordo__run_index ix;
     size_t buffer;
-    int started;   /* the buffer is set: reading began */
+    int started;   /* the buffer is allocated: reading began */
     int malformed; /* the last error was the file's content, not reading it */
 } ordo__run_reader;
 
