@@ -8,9 +8,10 @@
  * one process:
  *
  *   1. run writer    rows (key, value, seq) in any order -> sorted run files,
- *                    within a memory budget;
+ *                    within a memory budget, each ending with a sparse index;
  *   2. range merger  run files (any workers'), optionally restricted to a key
- *                    range [lo, hi), merged in key order into an SST writer;
+ *                    range [lo, hi), merged in key order into an SST writer
+ *                    (reading each file only near the range: its index);
  *   3. SST writer    a sorted stream of rows -> SST files of a target size,
  *                    the order and the duplicate policy checked as it goes
  *                    (fed by the merger, or directly by an engine that
@@ -133,7 +134,11 @@ ORDO_API ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, si
 ORDO_API uint64_t ordo_run_writer_rows(const ordo_run_writer *w);
 ORDO_API size_t ordo_run_writer_files(const ordo_run_writer *w);
 /* Sorts and writes what is held in memory as the last run. Then the runs
- * are the files ordo_run_writer_file(w, 0 .. files-1), in input order. */
+ * are the files ordo_run_writer_file(w, 0 .. files-1), in input order.
+ * A run file is its records in key order, then an index of the first key
+ * (up to 256 bytes of it) every 64 KiB of records, then a checksummed
+ * footer: a merge of [lo, hi) reads from the block before lo to the block
+ * after hi. The format is ordo's own, for this version's ordo_runs_open. */
 ORDO_API ordo_status ordo_run_writer_finish(ordo_run_writer *w, ordo_error *err);
 ORDO_API const char *ordo_run_writer_file(const ordo_run_writer *w, size_t i);
 /* Frees the writer; its files stay (they are the caller's, or go with the
@@ -146,7 +151,11 @@ ORDO_API void ordo_run_writer_close(ordo_run_writer *w);
 typedef struct ordo_runs ordo_runs;
 
 /* Run files (from any writers): their order breaks ties between rows with
- * equal keys and equal seq. */
+ * equal keys and equal seq. They are opened by ordo_runs_merge: a file that
+ * does not end with a run writer's index (truncated, damaged, written by
+ * an ordo without the index, or not a run file) is ORDO_ERR_BAD_INPUT
+ * there, as is a record that runs past the records' end; a file that
+ * cannot be read is ORDO_ERR_IO. */
 ORDO_API ordo_status ordo_runs_open(const char *const *paths, size_t n, ordo_runs **r,
                                     ordo_error *err);
 /* In one process: the runs of a writer that was not finished, the rows it
@@ -170,7 +179,10 @@ typedef struct ordo_merge_options {
 
 /* Merges the runs' rows (keys in the range) in key order, equal keys in seq
  * order, into out; more than 64 runs are merged in passes through files in
- * tmp_dir. The duplicate policy is out's. */
+ * tmp_dir (bare records, without an index). Each run file is read from the
+ * start of its index block before lo (equal keys across blocks included)
+ * to the end of the block before the first whose first key is hi or above.
+ * The duplicate policy is out's. */
 ORDO_API ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o,
                                      ordo_sst_writer *out, ordo_error *err);
 

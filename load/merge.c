@@ -135,10 +135,21 @@ static int source_start(source *s, const ordo_merge_options *o, char *err, size_
         }
         s->at = a;
     }
+    if (!s->items && !ordo__run_reader_range(&s->rd, o->lo, o->lo_len, o->hi, o->hi_len, err,
+                                             errlen))
+        return -1;
     int got;
     while ((got = source_next(s, err, errlen)) == 1 && o->lo && key_below(s->rec, o->lo, o->lo_len))
         ;
     return got;
+}
+
+/* A source's read error: a run file whose content is damaged is bad input,
+ * anything else (reading, memory) an I/O error. */
+static ordo_status read_fail(const source *s, const char *msg, ordo_error *err)
+{
+    return ordo__load_fail(err, s->items || !s->rd.malformed ? ORDO_ERR_IO : ORDO_ERR_BAD_INPUT, 0,
+                           "%s", msg);
 }
 
 /* Merges sources src[0..k) into out. */
@@ -154,7 +165,7 @@ static ordo_status merge_sources(source *src, size_t k, const ordo_merge_options
     for (size_t i = 0; i < k && st == ORDO_OK; i++) {
         int got = source_start(&src[i], o, msg, sizeof msg);
         if (got < 0)
-            st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+            st = read_fail(&src[i], msg, err);
         else if (got && !(o->hi && !key_below(src[i].rec, o->hi, o->hi_len)))
             heap[n++] = &src[i];
     }
@@ -178,7 +189,7 @@ static ordo_status merge_sources(source *src, size_t k, const ordo_merge_options
             o->progress(o->progress_ctx, merged);
         int got = source_next(top, msg, sizeof msg);
         if (got < 0)
-            st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+            st = read_fail(top, msg, err);
         else if (!got || (o->hi && !key_below(top->rec, o->hi, o->hi_len)))
             heap[0] = heap[--n];
         sift_down(heap, n, 0);
@@ -187,15 +198,16 @@ static ordo_status merge_sources(source *src, size_t k, const ordo_merge_options
     return st;
 }
 
-/* Opens the files files[0..k) as sources (input order from base). */
-static ordo_status open_sources(source *src, char *const *files, size_t k, size_t base,
-                                size_t buffer, ordo_error *err)
+/* Opens the files files[0..k) as sources (input order from base): the
+ * caller's run files with their index, the passes' own (made) without. */
+static ordo_status open_sources(source *src, char *const *files, const unsigned char *made,
+                                size_t k, size_t base, size_t buffer, ordo_error *err)
 {
     char msg[512];
     for (size_t i = 0; i < k; i++) {
         src[i].index = base + i;
-        if (!ordo__run_reader_open(&src[i].rd, files[i], buffer, msg, sizeof msg))
-            return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        if (!ordo__run_reader_open(&src[i].rd, files[i], buffer, !made[i], msg, sizeof msg))
+            return read_fail(&src[i], msg, err);
     }
     return ORDO_OK;
 }
@@ -224,8 +236,8 @@ static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
     }
     snprintf(path, plen, "%s/merge-%06zu", dir, pass);
     ordo__run_out out;
-    ordo_status st = open_sources(src, files, MERGE_FANIN, 0, buffer, err);
-    if (st == ORDO_OK && !ordo__run_out_open(&out, path, buffer, &iobuf, msg, sizeof msg)) {
+    ordo_status st = open_sources(src, files, made, MERGE_FANIN, 0, buffer, err);
+    if (st == ORDO_OK && !ordo__run_out_open(&out, path, buffer, &iobuf, 0, msg, sizeof msg)) {
         st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
     } else if (st == ORDO_OK) {
         st = merge_sources(src, MERGE_FANIN, o, (sink){NULL, &out}, err);
@@ -296,7 +308,7 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_ss
     if (st == ORDO_OK && !src)
         st = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (st == ORDO_OK)
-        st = open_sources(src, files, nfiles, 0, buffer, err);
+        st = open_sources(src, files, made, nfiles, 0, buffer, err);
     if (st == ORDO_OK && mem)
         src[nfiles] = (source){.items = r->mem, .n = r->nmem, .index = nfiles};
     if (st == ORDO_OK)

@@ -89,9 +89,10 @@ static ordo_status spill(ordo_run_writer *w, ordo_error *err)
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
     snprintf(path, plen, "%s/%srun-%06zu", w->dir, w->prefix, w->nfiles);
-    if (!ordo__run_write(path, items, w->nrec, 1 << 20, msg, sizeof msg)) {
+    int wrote = ordo__run_write(path, items, w->nrec, 1 << 20, msg, sizeof msg);
+    if (wrote != 1) {
         free(path);
-        return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        return ordo__load_fail(err, wrote ? ORDO_ERR_OUT_OF_MEMORY : ORDO_ERR_IO, 0, "%s", msg);
     }
     w->files[w->nfiles++] = path;
     w->arena_used = 0;

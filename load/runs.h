@@ -1,28 +1,52 @@
 /* Sorted runs on disk: records (see keysort.h) written in key order to a
- * new file, read back through a bounded buffer (merge.c merges them). */
+ * new file, read back through a bounded buffer (merge.c merges them). The
+ * run writer's files end with a sparse index (run_index.h) that readers
+ * seek with; a merge's intermediate runs are bare records. */
 #ifndef ORDO_RUNS_H
 #define ORDO_RUNS_H
 
 #include "keysort.h"
+#include "run_index.h"
 
 #include <stdio.h>
 
-/* Writes the records of items[0..n) in that order; 0 on error (err says). */
+/* Writes the records of items[0..n) in that order, then their index; 1, or
+ * 0 on a write error, -1 out of memory (err says). */
 int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer, char *err,
               size_t errlen);
 
+/* Reads go through its own buffer, never past the records' end (nor the
+ * range's): stdio would read a buffer ahead. */
 typedef struct ordo__run_reader {
-    FILE *f;
-    char *iobuf;
+    int fd, opened;
     const char *path;
     uint8_t *rec; /* the current record */
     size_t cap;
+    uint64_t pos, end; /* where the next record starts, where reading ends */
+    uint64_t file_at;  /* the file offset of the buffer's end */
+    uint8_t *buf;      /* bytes buf[at .. len) are next */
+    size_t buf_cap, buf_at, buf_len;
+    ordo__run_index ix;
+    size_t buffer;
+    int started;   /* the buffer is allocated: reading began */
+    int malformed; /* the last error was the file's content, not reading it */
 } ordo__run_reader;
 
-/* Opens a run file to read through `buffer` bytes; 0 on error (err). */
-int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, char *err,
-                          size_t errlen);
-/* 1: the next record is r->rec; 0: end of the run; -1: error (err). */
+/* Opens a run file to read through `buffer` bytes; 0 on error (err, and
+ * r->malformed). indexed: the file must end with an index (a run writer's
+ * file: one without, a truncated or damaged one is refused); 0: bare
+ * records to the end of the file. */
+int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, int indexed,
+                          char *err, size_t errlen);
+/* Before the first next only: narrows the records read to index blocks that
+ * may hold keys in [lo, hi) (lo, hi NULL: unbounded), so that reading
+ * starts at or before the first key >= lo and ends after the last below hi,
+ * the buffer no larger than that stretch (no read-ahead past it); the index
+ * is freed. Without an index, the whole run. 1, or 0 on error (err). */
+int ordo__run_reader_range(ordo__run_reader *r, const uint8_t *lo, size_t lo_len,
+                           const uint8_t *hi, size_t hi_len, char *err, size_t errlen);
+/* 1: the next record is r->rec; 0: end of the run; -1: error (err, and
+ * r->malformed for a record that does not fit in the file). */
 int ordo__run_reader_next(ordo__run_reader *r, char *err, size_t errlen);
 void ordo__run_reader_close(ordo__run_reader *r);
 
@@ -30,9 +54,13 @@ void ordo__run_reader_close(ordo__run_reader *r);
 typedef struct ordo__run_out {
     FILE *f;
     const char *path;
+    int indexed, oom;
+    uint64_t pos, mark; /* bytes written; where the next index entry is due */
+    ordo__run_index ix;
 } ordo__run_out;
-int ordo__run_out_open(ordo__run_out *o, const char *path, size_t buffer, char **iobuf, char *err,
-                 size_t errlen);
+/* indexed: an index is kept and written at close. */
+int ordo__run_out_open(ordo__run_out *o, const char *path, size_t buffer, char **iobuf,
+                       int indexed, char *err, size_t errlen);
 int ordo__run_out_put(ordo__run_out *o, const uint8_t *rec, char *err, size_t errlen);
 int ordo__run_out_close(ordo__run_out *o, char *err, size_t errlen);
 

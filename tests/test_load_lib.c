@@ -316,6 +316,147 @@ static void test_ranges_and_passes(void **state)
     free(r);
 }
 
+/* Row r's value in the range tests: its name padded to 100..1600 bytes, so
+ * that a run file holds many index blocks. */
+static size_t padded_value(const row *r, char *buf)
+{
+    size_t n = 100 + (size_t)(r->seq * 37 % 1500), v = strlen(r->val);
+    memcpy(buf, r->val, v);
+    memset(buf + v, 'p', n - v);
+    return n;
+}
+
+static int in_range(const row *r, const uint8_t *lo, size_t ln, const uint8_t *hi, size_t hn)
+{
+    return (!lo || ordo_compare(r->key, r->kn, lo, ln) >= 0) &&
+           (!hi || ordo_compare(r->key, r->kn, hi, hn) < 0);
+}
+
+/* Range merges over run files (each seeking to lo with its index) give the
+ * model's rows of [lo, hi) under every policy: random ranges, lo and hi
+ * existing keys (copies of keys sit across index blocks) or between them,
+ * empty and reversed ranges, one-row runs among the others. */
+static void test_range_merges_seek(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    size_t n = 12000, workers = 6, nranges = 48;
+    row *r = make_rows(n, &seed, 300); /* ~40 copies a key: runs of them cross blocks */
+    ordo_db *db = open_db("db-seek", 0);
+    const char *tmp;
+    ordo_error e;
+    assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+    char **paths = NULL, val[1700];
+    size_t npaths = 0;
+    for (size_t wk = 0; wk <= workers; wk++) { /* the last writer: one row */
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "s%zu-", wk);
+        ordo_run_options ro = {tmp, prefix, 1 << 20};
+        ordo_run_writer *rw;
+        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+        for (size_t i = wk < workers ? wk : n - 1; i < (wk < workers ? n - 1 : n); i += workers)
+            assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, val,
+                                                 padded_value(&r[i], val), r[i].seq, &e),
+                             ORDO_OK);
+        assert_int_equal(ordo_run_writer_finish(rw, &e), ORDO_OK);
+        paths = realloc(paths, (npaths + ordo_run_writer_files(rw)) * sizeof *paths);
+        assert_non_null(paths);
+        for (size_t f = 0; f < ordo_run_writer_files(rw); f++)
+            paths[npaths++] = strdup(ordo_run_writer_file(rw, f));
+        ordo_run_writer_close(rw);
+    }
+    assert_true(npaths > workers + 1); /* 1.6 MB per writer: spilled */
+    ordo_runs *runs;
+    assert_int_equal(ordo_runs_open((const char *const *)paths, npaths, &runs, &e), ORDO_OK);
+    row *want = calloc(n, sizeof *want);
+    assert_non_null(want);
+    for (size_t t = 0; t < nranges; t++) {
+        uint8_t lo[13], hi[13];
+        size_t ln = 0, hn = 0;
+        const row *a = &r[t_rand(&seed) % n], *b = &r[t_rand(&seed) % n];
+        if (ordo_compare(a->key, a->kn, b->key, b->kn) > 0 && t % 8)
+            a = b, b = &r[t_rand(&seed) % n]; /* mostly lo <= hi, some reversed */
+        memcpy(lo, a->key, ln = a->kn);
+        memcpy(hi, b->key, hn = b->kn);
+        if (t % 3 == 1)
+            lo[ln++] = 0; /* just above a key */
+        if (t % 5 == 2)
+            hn = 0; /* hi the empty key: nothing */
+        if (t % 7 == 3)
+            memcpy(hi, lo, hn = ln); /* empty */
+        const uint8_t *lop = t % 11 == 4 ? NULL : lo, *hip = t % 6 == 5 ? NULL : hi;
+        ordo_dup_policy p = (ordo_dup_policy)(t % 3);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (in_range(&r[i], lop, ln, hip, hn))
+                want[m++] = r[i];
+        qsort(want, m, sizeof *want, by_key_seq);
+        uint64_t dup_seq = 0;
+        for (size_t i = 1; i < m && !dup_seq; i++)
+            if (!ordo_compare(want[i - 1].key, want[i - 1].kn, want[i].key, want[i].kn))
+                dup_seq = want[i].seq;
+        size_t rows_in = m;
+        m = model(want, m, p == ORDO_DUP_ERROR ? ORDO_DUP_FIRST : p);
+        int tag = (int)t;
+        ordo_sst_writer *w = sst_writer(tmp, NULL, tag, p, 0, 0);
+        ordo_merge_options mo = {0};
+        mo.lo = lop, mo.lo_len = ln, mo.hi = hip, mo.hi_len = hn;
+        ordo_status st = ordo_runs_merge(runs, &mo, w, &e);
+        if (p == ORDO_DUP_ERROR && dup_seq) {
+            assert_status(st, ORDO_ERR_DUPLICATE_KEY);
+            assert_int_equal(e.line, dup_seq);
+            ordo_sst_writer_close(w);
+            continue;
+        }
+        assert_status(st, ORDO_OK);
+        ordo_load_stats ls;
+        ordo_sst_writer_stats(w, &ls);
+        assert_int_equal(ls.rows_in, rows_in);
+        assert_int_equal(ls.rows, m);
+        assert_int_equal(ingest_writer(db, tag, &w, 1, m, &e), ORDO_OK);
+        ordo_sst_writer_close(w);
+        uint8_t tlo[1], thi[1];
+        size_t tln, thn, i = 0;
+        ordo_table_range(tag, tlo, &tln, thi, &thn);
+        ordo_scan *s;
+        assert_int_equal(ordo_scan_open(db, tlo, tln, thi, thn, 0, &s, &e), ORDO_OK);
+        for (;; i++) {
+            const uint8_t *k, *v;
+            size_t kn, vn;
+            int found;
+            assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
+            if (!found)
+                break;
+            assert_true(i < m);
+            assert_int_equal(kn, want[i].kn + 1);
+            assert_memory_equal(k + 1, want[i].key, want[i].kn);
+            assert_int_equal(vn, padded_value(&want[i], val));
+            assert_memory_equal(v, val, vn);
+        }
+        assert_int_equal(i, m);
+        ordo_scan_close(s);
+    }
+    /* a damaged run file is bad input, a missing one an I/O error */
+    assert_int_equal(t_sh("truncate -s -1 %s", paths[0]), 0);
+    ordo_sst_writer *w = sst_writer(tmp, NULL, 200, ORDO_DUP_LAST, 0, 0);
+    ordo_merge_options mo = {0};
+    mo.lo = r[0].key, mo.lo_len = r[0].kn;
+    assert_status(ordo_runs_merge(runs, &mo, w, &e), ORDO_ERR_BAD_INPUT);
+    assert_non_null(strstr(e.message, paths[0]));
+    ordo_sst_writer_close(w);
+    assert_int_equal(unlink(paths[0]), 0);
+    w = sst_writer(tmp, NULL, 200, ORDO_DUP_LAST, 0, 0);
+    assert_status(ordo_runs_merge(runs, NULL, w, &e), ORDO_ERR_IO);
+    ordo_sst_writer_close(w);
+    ordo_runs_close(runs);
+    for (size_t i = 0; i < npaths; i++)
+        free(paths[i]);
+    free(paths);
+    free(want);
+    ordo_db_close(db);
+    free(r);
+}
+
 /* The SST writer checks what it is fed. */
 static void test_sst_writer_checks(void **state)
 {
@@ -562,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_phases_in_one_process),
         cmocka_unit_test(test_empty_load),
         cmocka_unit_test(test_ranges_and_passes),
+        cmocka_unit_test(test_range_merges_seek),
         cmocka_unit_test(test_sst_writer_checks),
         cmocka_unit_test(test_ingest_all_or_nothing),
         cmocka_unit_test(test_ingest_refuses_taken_tag),
