@@ -287,6 +287,9 @@ def load(n):
             cached.count()
             timed("ordo.spark.load (local[2], spark.read.csv in the load)",
                   lambda db: ordo.spark.load(sdf, db, key=key, tag=1))
+            timed("ordo.spark.load (local[2], the CSV file read by ordo on the executors)",
+                  lambda db: ordo.spark.load(csv, db, key=key, schema=schema, tag=1,
+                                             spark=spark))
             for plan in ("runs", "shuffle"):
                 timed("ordo.spark.load (local[2], the DataFrame cached first, plan=%s)" % plan,
                       lambda db: ordo.spark.load(cached, db, key=key, tag=1, plan=plan))

@@ -12,6 +12,7 @@
 A failure anywhere means no ingest and the load's folder removed. Nothing
 here prints: progress is the engine's own.
 """
+import glob
 import json
 import os
 import re
@@ -256,6 +257,73 @@ def _remove_prefixed(dirname, prefix):
                 os.unlink(os.path.join(dirname, name))
             except OSError:
                 pass
+
+
+# ------------------------------------------------------------ CSV input
+
+
+def is_paths(data):
+    """Whether data is a CSV path or a list of them."""
+    if isinstance(data, (str, os.PathLike)):
+        return True
+    return isinstance(data, (list, tuple)) and all(isinstance(p, (str, os.PathLike))
+                                                   for p in data)
+
+
+def expand_paths(data):
+    """The CSV files: each glob sorted, in the order given."""
+    paths = []
+    for p in [data] if isinstance(data, (str, os.PathLike)) else data:
+        p = os.fspath(p)
+        found = sorted(glob.glob(p)) if any(c in p for c in "*?[") else [p]
+        if not found:
+            raise error("ORDO_ERR_INVALID_ARG", "no CSV file matches '%s'" % p, file=p)
+        paths.extend(os.path.abspath(f) for f in found)
+    if not paths:
+        raise ValueError("data: no CSV paths given")
+    return paths
+
+
+def csv_pieces(paths, blocksize):
+    """(path, part) of each input partition: part None for a whole file,
+    else (offset, length, first_line) of a file over blocksize."""
+    if blocksize is None:
+        return [(p, None) for p in paths]
+    target = _ordo.parse_size(blocksize, "blocksize")
+    pieces = []
+    for p in paths:
+        try:
+            big = os.path.getsize(p) > target
+        except OSError:
+            big = False  # the worker's read names the error
+        if big:
+            pieces.extend((p, part) for part in _ordo.csv_split(p, target))
+        else:
+            pieces.append((p, None))
+    return pieces
+
+
+def csv_meta(key, schema, fmt):
+    """Checks schema and key on the client (an empty CSV)."""
+    _ordo.csv_rows(b"", schema, key, fmt, False)
+    return {"key": key, "schema": schema}
+
+
+def csv_part(path, part, meta, fmt, header, crash, piece=None):
+    """Stage 1 for one CSV file or part of one (on a worker): ordo's CSV
+    encoder, values as the fields' text, seq = partition << 40 | line (the
+    line in the whole file)."""
+    import numpy as np
+    import pyarrow as pa
+
+    maybe_crash(crash, "encode", part)
+    try:
+        n, keys, values, lines = _ordo.csv_rows(path, meta["schema"], meta["key"], fmt,
+                                                bool(header), piece)
+    except Error as e:
+        raise with_partition(e, part)
+    seqs = np.frombuffer(lines, dtype=np.int64) + (part << SEQ_BITS)
+    return keys.to_arrow(), values.to_arrow(), pa.array(seqs)
 
 
 # ------------------------------- errors through engines that keep text

@@ -35,7 +35,6 @@ files are removed, and ordo.Error is raised with .status and, where known,
 .partition, .file, .line and .column. Progress is Dask's own
 (distributed.progress, the dashboard); ordo prints nothing.
 """
-import glob
 import os
 import re
 import time
@@ -89,13 +88,13 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     # task names that say the partition (a lost worker's error names its task)
     name = "ordo-%s-%%s-%%d" % uuid.uuid4().hex
     sources = None
-    if _is_paths(data):
+    if _cluster.is_paths(data):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
-        meta = _csv_meta(key, schema, format)
-        pieces = _pieces(_expand(data), blocksize)
+        meta = _cluster.csv_meta(key, schema, format)
+        pieces = _cluster.csv_pieces(_cluster.expand_paths(data), blocksize)
         sources = [p for p, _ in pieces]
-        inputs = [dask.delayed(_csv_part)(p, i, meta, format, header, crash, piece,
+        inputs = [dask.delayed(_cluster.csv_part)(p, i, meta, format, header, crash, piece,
                                           dask_key_name=name % ("encode", i))
                   for i, (p, piece) in enumerate(pieces)]
     else:
@@ -117,48 +116,6 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
         summary = target.ingest(parts, meta, format)
     summary["seconds"] = time.monotonic() - t0
     return summary
-
-
-def _is_paths(data):
-    if isinstance(data, (str, os.PathLike)):
-        return True
-    return isinstance(data, (list, tuple)) and all(isinstance(p, (str, os.PathLike))
-                                                   for p in data)
-
-
-def _expand(data):
-    """The CSV files: each glob sorted, in the order given."""
-    paths = []
-    for p in [data] if isinstance(data, (str, os.PathLike)) else data:
-        p = os.fspath(p)
-        found = sorted(glob.glob(p)) if any(c in p for c in "*?[") else [p]
-        if not found:
-            raise _cluster.error("ORDO_ERR_INVALID_ARG", "no CSV file matches '%s'" % p, file=p)
-        paths.extend(os.path.abspath(f) for f in found)
-    if not paths:
-        raise ValueError("data: no CSV paths given")
-    return paths
-
-
-def _pieces(paths, blocksize):
-    """(path, part) of each input partition: part None for a whole file,
-    else (offset, length, first_line) of a file over blocksize."""
-    from . import _ordo
-
-    if blocksize is None:
-        return [(p, None) for p in paths]
-    target = _ordo.parse_size(blocksize, "blocksize")
-    pieces = []
-    for p in paths:
-        try:
-            big = os.path.getsize(p) > target
-        except OSError:
-            big = False  # the worker's read names the error
-        if big:
-            pieces.extend((p, part) for part in _ordo.csv_split(p, target))
-        else:
-            pieces.append((p, None))
-    return pieces
 
 
 def _empty_rows():
@@ -187,33 +144,6 @@ def _frame_part(pdf, part, meta, fmt, crash):
         return _empty_rows()
     # the table's schema text: every partition read as the same types
     return _cluster.encode_batch(pdf, meta["key"], meta["schema"], fmt, None, part, 0)
-
-
-def _csv_meta(key, schema, fmt):
-    """Checks schema and key on the client (an empty CSV)."""
-    from . import _ordo
-
-    _ordo.csv_rows(b"", schema, key, fmt, False)
-    return {"key": key, "schema": schema}
-
-
-def _csv_part(path, part, meta, fmt, header, crash, piece=None):
-    """Stage 1 for one CSV file or part of one (on a worker): ordo's CSV
-    encoder, values as the fields' text, seq = partition << 40 | line (the
-    line in the whole file)."""
-    import numpy as np
-    import pyarrow as pa
-
-    from . import _ordo
-
-    _cluster.maybe_crash(crash, "encode", part)
-    try:
-        n, keys, values, lines = _ordo.csv_rows(path, meta["schema"], meta["key"], fmt,
-                                                bool(header), piece)
-    except Error as e:
-        raise _cluster.with_partition(e, part)
-    seqs = np.frombuffer(lines, dtype=np.int64) + (part << _cluster.SEQ_BITS)
-    return keys.to_arrow(), values.to_arrow(), pa.array(seqs)
 
 
 def _sample(rows, n):

@@ -17,6 +17,11 @@ Two plans (see ordo/_cluster.py for what they share). The default,
    SstWriter (order and duplicates checked) and returns their list;
 4. the driver ingests every file with the table's metadata in one step.
 
+CSV files given as paths (``ordo.spark.load("rows/*.csv", ...)``) skip
+Spark's CSV parser and the JVM: stage 1 is a task per file, or per part of
+whole rows of a large file, that reads it with ordo's CSV encoder (values
+keep their text as ``ordo load`` stores them) and writes its run files.
+
 ``plan="shuffle"`` is Spark's own: the encoded rows go back to the JVM,
 ``repartitionByRange(n, "key")`` and ``sortWithinPartitions("key", "seq")``
 (Spark orders BinaryType as unsigned bytes, memcmp, which is ordo's key
@@ -47,75 +52,111 @@ from . import _cluster
 from ._ordo import Error
 
 _ROWS = "key binary, value binary, seq long"
+# stage 1 of plan "runs": an info row per task, then its sampled keys
+_SORTED = "info string, key binary"
 
 
 def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=None,
-         format="ordered", tmp_dir=None, sst_size=256 << 20, memory="256M", plan="runs"):
-    """Loads the rows of a PySpark DataFrame as a table of an ordo store.
+         format="ordered", tmp_dir=None, sst_size=256 << 20, memory="256M", plan="runs",
+         header=False, blocksize="64M", spark=None):
+    """Loads the rows of a PySpark DataFrame, or CSV files, as a table of an
+    ordo store.
 
     df: a pyspark.sql.DataFrame; each column's type comes from its Spark
     type (through its Arrow type, as ordo.encode_keys derives it), or from
-    ``schema`` (ordo's schema syntax) when given.
+    ``schema`` (ordo's schema syntax) when given. Or a CSV path, glob or
+    list of them, as ordo.dask.load takes them: read on the executors by
+    ordo's own CSV encoder (values keep their text exactly as ``ordo load``
+    stores them; Spark's CSV parser is not involved), ``schema`` required,
+    ``header=True`` when each file starts with a header row, files larger
+    than ``blocksize`` cut into parts of whole rows, one task each; the
+    executors read the files, so on a real cluster they are on a shared
+    filesystem at the same path.
     db: the database folder, or an open ordo._ordo.Db (the driver holds
     its lock for the whole load).
     key: the key spec, as ``ordo load --key`` takes it.
     tag: 0..254, or None for an untagged table alone in its store.
     partitions: the number of key ranges (SST writers); default: the
-    DataFrame's partition count.
+    DataFrame's partition count, or the number of CSV parts.
     on_duplicate: "error", "first" or "last" (first and last in the
-    DataFrame's order: partition by partition, row by row).
+    DataFrame's order: partition by partition, row by row; CSV: file by
+    file, line by line).
     tmp_dir: a shared folder for the run and SST files on a real cluster.
     memory: plan "runs": each input partition's sort budget and each range
     merge's read buffers, as ``ordo load --memory``.
-    plan: "runs" or "shuffle" (the module's text says how they differ).
+    plan: "runs" or "shuffle" (the module's text says how they differ;
+    CSV input takes "runs").
+    spark: the SparkSession for CSV input (default: the active one).
 
     Returns the summary: rows_in, rows, duplicates, rejected, bytes,
     sst_files, partitions, seconds.
     """
-    from pyspark.sql.pandas.types import to_arrow_schema
-
     from . import _ordo
 
     t0 = time.monotonic()
-    spark = df.sparkSession
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
     if plan not in ("runs", "shuffle"):
         raise ValueError("plan: expected 'runs' or 'shuffle', got %r" % (plan,))
     _ordo.parse_size(memory)  # a bad size refused before Spark runs
-    # The table's schema text: an empty Arrow table of the DataFrame's
-    # types encoded on the driver, exactly as the executors' batches are.
-    tz = spark.conf.get("spark.sql.session.timeZone")
-    arrow_schema = to_arrow_schema(df.schema, timezone=tz)
-    meta = _table_meta(arrow_schema, key, schema, format)
-    if partitions is None:
-        try:
-            partitions = max(1, df.rdd.getNumPartitions())
-        except Exception:  # Spark Connect has no RDDs
-            partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+    crash = _cluster.crash_point()
+    sources = None
+    if _cluster.is_paths(df):
+        if schema is None:
+            raise ValueError("CSV input needs schema= (ordo's schema syntax)")
+        if plan != "runs":
+            raise ValueError("CSV input takes plan='runs', got %r" % (plan,))
+        if spark is None:
+            from pyspark.sql import SparkSession
+
+            spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
+        meta = _cluster.csv_meta(key, schema, format)
+        pieces = _cluster.csv_pieces(_cluster.expand_paths(df), blocksize)
+        sources = [p for p, _ in pieces]
+        if partitions is None:
+            partitions = max(1, len(pieces))
+    else:
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        spark = df.sparkSession
+        # The table's schema text: an empty Arrow table of the DataFrame's
+        # types encoded on the driver, exactly as the executors' batches are.
+        tz = spark.conf.get("spark.sql.session.timeZone")
+        meta = _table_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format)
+        if partitions is None:
+            try:
+                partitions = max(1, df.rdd.getNumPartitions())
+            except Exception:  # Spark Connect has no RDDs
+                partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     with _cluster.Target(db, tag, tmp_dir) as target:
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
-                   "target_bytes": sst_size, "memory": memory}
-        crash = _cluster.crash_point()
-        encoder = (key, schema, format, meta["schema"], crash)
-        if plan == "runs":
-            parts = _load_runs(spark, df, encoder, partitions, options, crash)
+                   "target_bytes": sst_size, "memory": memory, "sources": sources}
+        if sources is not None:
+            n = len(pieces)
+            stage1 = spark.range(0, n, 1, n).mapInArrow(
+                _csv_sorter(pieces, meta, format, header, options, crash), _SORTED)
+            parts = _load_runs(spark, stage1, partitions, options, crash)
+        elif plan == "runs":
+            encoder = (key, schema, format, meta["schema"], crash)
+            parts = _load_runs(spark, df.mapInArrow(_sorter(options, *encoder), _SORTED),
+                               partitions, options, crash)
         else:
+            encoder = (key, schema, format, meta["schema"], crash)
             parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
         summary = target.ingest(parts, meta, format)
     summary["seconds"] = time.monotonic() - t0
     return summary
 
 
-def _load_runs(spark, df, encoder, partitions, options, crash):
-    """Plan "runs": the ranges' infos."""
+def _load_runs(spark, sorted_runs, partitions, options, crash):
+    """Plan "runs", stages 2 and 3 after stage 1's job sorted_runs: the
+    ranges' infos."""
     from . import _ordo
 
-    sorted_ = _collect(spark, df.mapInArrow(_sorter(options, *encoder), "info string, key binary"))
     paths, sample = [], []
-    for r in sorted_:
+    for r in _collect(spark, sorted_runs):
         if r.info is not None:
             paths.extend(json.loads(r.info)["files"])
         else:
@@ -216,47 +257,77 @@ SAMPLE_EVERY = 512
 
 
 def _sorter(options, key, schema, fmt, expect_schema, crash):
-    """Plan "runs", stage 1: an input partition's Arrow batches -> sorted
-    run files; yields an info row (the files) and a row per sampled key."""
+    """Plan "runs", stage 1 for a DataFrame: an input partition's Arrow
+    batches -> sorted run files (_sorted_runs)."""
 
     def sort(batches):
-        import numpy as np
-        import pyarrow as pa
         from pyspark import TaskContext
 
-        from . import _ordo
+        part = TaskContext.get().partitionId()
 
-        ctx = TaskContext.get()
-        part = ctx.partitionId()
-        # a retried task writes files of its own; only the successful
-        # attempt's list reaches the driver
-        prefix = "s%05d-a%d-" % (part, ctx.attemptNumber())
-        rw = _ordo.RunWriter(options["dir"], prefix=prefix, memory=options["memory"])
-        row, sample = 0, []
-        try:
+        def rows():
+            row = 0
             for b in batches:
                 _cluster.maybe_crash(crash, "encode", part)
-                k, v, s = _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row)
+                yield _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row)
                 row += b.num_rows
-                rw.add_batch(k, v, s)
-                if len(k):
-                    sample.append(k.take(np.arange(0, len(k), SAMPLE_EVERY)))
-            rw.finish()
-            files = rw.files()
-        except Error as e:
-            _remove(rw.files())
-            raise Error(_cluster.error_text(_cluster.with_partition(e, part))) from None
-        except BaseException:
-            _remove(rw.files())
-            raise
-        finally:
-            rw.close()
-        keys = pa.concat_arrays([_binary(x) for x in sample]) if sample else pa.array([], pa.binary())
-        yield pa.record_batch([pa.array([json.dumps({"files": files})]), pa.nulls(1, pa.binary())],
-                              names=["info", "key"])
-        yield pa.record_batch([pa.nulls(len(keys), pa.string()), keys], names=["info", "key"])
+
+        yield from _sorted_runs(rows(), part, options)
 
     return sort
+
+
+def _csv_sorter(pieces, meta, fmt, header, options, crash):
+    """Plan "runs", stage 1 for CSV input: piece i (the task's partition) of
+    the CSV files, read by ordo's CSV encoder -> sorted run files."""
+
+    def sort(batches):
+        from pyspark import TaskContext
+
+        for _ in batches:  # the piece's one id
+            pass
+        part = TaskContext.get().partitionId()
+        path, piece = pieces[part]
+        rows = (_cluster.csv_part(path, part, meta, fmt, header, crash, piece) for _ in (0,))
+        yield from _sorted_runs(rows, part, options)
+
+    return sort
+
+
+def _sorted_runs(rows, part, options):
+    """Input partition part's (keys, values, seqs) -> run files sorted by
+    ordo's run writer; yields an info row (the files) and a row per sampled
+    key."""
+    import numpy as np
+    import pyarrow as pa
+    from pyspark import TaskContext
+
+    from . import _ordo
+
+    # a retried task writes files of its own; only the successful
+    # attempt's list reaches the driver
+    prefix = "s%05d-a%d-" % (part, TaskContext.get().attemptNumber())
+    rw = _ordo.RunWriter(options["dir"], prefix=prefix, memory=options["memory"])
+    sample = []
+    try:
+        for k, v, s in rows:
+            rw.add_batch(k, v, s)
+            if len(k):
+                sample.append(k.take(np.arange(0, len(k), SAMPLE_EVERY)))
+        rw.finish()
+        files = rw.files()
+    except Error as e:
+        _remove(rw.files())
+        raise Error(_cluster.error_text(_cluster.with_partition(e, part))) from None
+    except BaseException:
+        _remove(rw.files())
+        raise
+    finally:
+        rw.close()
+    keys = pa.concat_arrays([_binary(x) for x in sample]) if sample else pa.array([], pa.binary())
+    yield pa.record_batch([pa.array([json.dumps({"files": files})]), pa.nulls(1, pa.binary())],
+                          names=["info", "key"])
+    yield pa.record_batch([pa.nulls(len(keys), pa.string()), keys], names=["info", "key"])
 
 
 def _remove(paths):

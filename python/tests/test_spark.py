@@ -226,3 +226,85 @@ def test_bad_plan_or_memory_refused_before_spark_runs(spark, tmp_path):
     with pytest.raises(ValueError):
         ordo.spark.load(frame(spark, make_rows(5)), str(tmp_path / "b"), key=KEY, memory="lots")
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+# ------------------------------------------------ CSV files read by ordo
+
+
+def multiline_rows(n):
+    # names with line ends and quotes: rows over several lines, which a cut
+    # of a large file must not split
+    rows = make_rows(n, seed=23)
+    return [(r[0], r[1], 'two\nlines "%d"' % i if i % 5 == 0 else r[2], r[3], r[4])
+            for i, r in enumerate(rows)]
+
+
+def test_csv_files_same_table_as_ordo_load(spark, tmp_path):
+    rows = multiline_rows(3000)
+    write_csv(tmp_path / "rows.csv", rows)
+    body = (tmp_path / "rows.csv").read_text(encoding="utf-8")
+    (tmp_path / "head.csv").write_text("id,grp,name,score,day\n" + body, encoding="utf-8")
+    write_csv(tmp_path / "more.csv", make_rows(40, seed=4)[:0])  # an empty file too
+    summary = ordo.spark.load([str(tmp_path / "head.csv"), str(tmp_path / "more.csv")],
+                              str(tmp_path / "spark"), key=KEY, schema=SCHEMA, header=True,
+                              blocksize=8192, spark=spark)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert summary["rows"] == 3000 and summary["partitions"] > 5
+    assert leftovers(tmp_path / "spark") == []
+
+
+def test_csv_keeps_the_fields_text(spark, tmp_path):
+    # the value holds the CSV text as ordo load stores it (1.50 stays 1.50)
+    (tmp_path / "a.csv").write_text('1,1.50,\n2,2e0,""\n')
+    schema = "id integer, x numeric, s text"
+    ordo.spark.load(str(tmp_path / "a.csv"), str(tmp_path / "spark"), key="id", schema=schema,
+                    spark=spark)
+    cli_load(tmp_path / "a.csv", tmp_path / "cli", schema=schema, key="id")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+
+
+def test_bad_csv_row_in_a_later_part_names_the_files_line(spark, tmp_path):
+    rows = make_rows(60)
+    write_csv(tmp_path / "part-0.csv", rows[:30])
+    write_csv(tmp_path / "part-1.csv", rows[30:])
+    with open(tmp_path / "part-1.csv", "a") as f:
+        f.write('1,x,"n",1,2000-01-01\n')
+    db = seeded_db(tmp_path)
+    before = raw(db)
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(str(tmp_path / "part-*.csv"), str(db), key=KEY, schema=SCHEMA,
+                        spark=spark)
+    assert e.value.status == "ORDO_ERR_BAD_INPUT"
+    assert (e.value.partition, e.value.line, e.value.column) == (1, 31, 3)
+    assert e.value.file.endswith("part-1.csv")
+    assert raw(db) == before
+    assert leftovers(db) == []
+
+
+def test_duplicate_across_csv_files_names_both(spark, tmp_path):
+    db = tmp_path / "db"
+    rows = make_rows(40)
+    write_csv(tmp_path / "part-0.csv", rows[:20])
+    write_csv(tmp_path / "part-1.csv", rows[20:] + [rows[3]])
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(str(tmp_path / "part-*.csv"), str(db), key=KEY, schema=SCHEMA,
+                        spark=spark)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert e.value.file.endswith("part-1.csv") and e.value.line == 21
+    assert "part-0.csv:4" in str(e.value)
+    assert leftovers(db) == []
+
+
+def test_csv_input_refusals(spark, tmp_path):
+    (tmp_path / "a.csv").write_text("1\n")
+    with pytest.raises(ValueError):  # no schema
+        ordo.spark.load(str(tmp_path / "a.csv"), str(tmp_path / "db"), key="id", spark=spark)
+    with pytest.raises(ValueError):  # the shuffle plan reads DataFrames only
+        ordo.spark.load(str(tmp_path / "a.csv"), str(tmp_path / "db"), key="id",
+                        schema="id integer", plan="shuffle", spark=spark)
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(str(tmp_path / "none-*.csv"), str(tmp_path / "db"), key="id",
+                        schema="id integer", spark=spark)
+    assert e.value.status == "ORDO_ERR_INVALID_ARG"
+    assert not (tmp_path / "db").exists()
