@@ -133,18 +133,17 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     with _cluster.Target(db, tag, tmp_dir) as target:
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "memory": memory, "sources": sources}
-        if sources is not None:
-            n = len(pieces)
-            stage1 = spark.range(0, n, 1, n).mapInArrow(
-                _csv_sorter(pieces, meta, format, header, options, crash), _SORTED)
-            parts = _load_runs(spark, stage1, partitions, options, crash)
-        elif plan == "runs":
-            encoder = (key, schema, format, meta["schema"], crash)
-            parts = _load_runs(spark, df.mapInArrow(_sorter(options, *encoder), _SORTED),
-                               partitions, options, crash)
-        else:
-            encoder = (key, schema, format, meta["schema"], crash)
+        encoder = (key, schema, format, meta["schema"], crash)
+        if plan == "shuffle":
             parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
+        else:
+            if sources is not None:  # a task per CSV part
+                n = len(pieces)
+                stage1 = spark.range(0, n, 1, n).mapInArrow(
+                    _csv_sorter(pieces, meta, format, header, options, crash), _SORTED)
+            else:
+                stage1 = df.mapInArrow(_sorter(options, *encoder), _SORTED)
+            parts = _load_runs(spark, stage1, partitions, options, crash)
         summary = target.ingest(parts, meta, format)
     summary["seconds"] = time.monotonic() - t0
     return summary
