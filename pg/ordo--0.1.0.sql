@@ -1,0 +1,21 @@
+-- The ordo extension: keys in ordo's ordered format (SPEC.md), made inside
+-- PostgreSQL, byte for byte what the library and `ordo encode` make.
+\echo Use "CREATE EXTENSION ordo" to load this file. \quit
+
+-- The values' key in one bytea: bytea compares as memcmp, so ORDER BY the key
+-- is ORDER BY the values in the spec's orders ('DESC, ASC NULLS FIRST', one
+-- per value; '' for ASC on all). Text takes each value's own collation, as
+-- ORDER BY does. IMMUTABLE as PostgreSQL's own text comparison is (every
+-- btree index on text relies on it): a collation whose recorded version
+-- differs from the one ordo's collator reports is an error, not other keys.
+CREATE FUNCTION ordo_key(spec text, VARIADIC "any")
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'ordo_sql_key'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- The smallest key above every key that starts with the prefix, so that
+-- k >= p AND k < ordo_prefix_upper_bound(p) is a prefix scan.
+CREATE FUNCTION ordo_prefix_upper_bound(bytea)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'ordo_sql_prefix_upper_bound'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

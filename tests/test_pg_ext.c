@@ -1,0 +1,487 @@
+/* The PostgreSQL extension (pg/) against a real server: a throwaway
+ * cluster in a temporary directory (Unix socket only) whose server is a
+ * copy of PostgreSQL's, in a private tree laid out as Debian's: PostgreSQL
+ * finds $libdir and its share directory relative to its executable, so the
+ * tree's lib/ and share/ (links to the real files, plus the built ordo.so,
+ * ordo.control and ordo--*.sql) give it the extension without installing
+ * anything outside the temporary directory.
+ *
+ * For random rows of every supported type (NULLs, extremes and ties
+ * included) in all four orders: ORDER BY ordo_key(...) ranks every row as
+ * ORDER BY the value does (so equal values give equal keys and no others),
+ * and the keys are byte for byte what `ordo encode --format ordered
+ * --schema ... --key ...` makes of the same rows exported with COPY as CSV.
+ * Also several values at once, collations, errors, and a prefix query on
+ * an expression index. The server is stopped even on failure. */
+#include "ordo_test.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TOOL ORDO_TOOL_PATH
+
+static char dir[] = "/tmp/ordo-pgext-XXXXXX";
+static int server_up;
+static uint64_t seed;
+
+/* As the server's owner: root may not run PostgreSQL. */
+static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
+
+/* The length of the longest common prefix of a, b and c that ends in '/'. */
+static size_t common_dir(const char *a, const char *b, const char *c)
+{
+    size_t i = 0, cut = 0;
+    while (a[i] && a[i] == b[i] && a[i] == c[i]) {
+        if (a[i] == '/')
+            cut = i + 1;
+        i++;
+    }
+    return cut;
+}
+
+static int start_server(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    seed = t_seed();
+    const char *bin = ORDO_PG_BINDIR, *lib = ORDO_PG_PKGLIBDIR, *share = ORDO_PG_SHAREDIR;
+    size_t cut = common_dir(bin, lib, share);
+    /* The private tree: dir/pg + each directory past the common prefix. */
+    if (t_sh("set -e; P='%s/pg'; B=\"$P/%s\"; L=\"$P/%s\"; S=\"$P/%s\"\n"
+             "mkdir -p \"$B\" \"$L\" \"$S/extension\"\n"
+             "cp '%s/postgres' \"$B/\"\n"
+             "for f in '%s'/*; do ln -s \"$f\" \"$L/\"; done\n"
+             "for f in '%s'/*; do [ \"${f##*/}\" = extension ] || ln -s \"$f\" \"$S/\"; done\n"
+             "for f in '%s'/extension/*; do ln -s \"$f\" \"$S/extension/\"; done\n"
+             "rm -f \"$L/ordo.so\" \"$S\"/extension/ordo.control \"$S\"/extension/ordo--*.sql\n"
+             "cp '%s' \"$L/ordo.so\"\n"
+             "cp '%s/ordo.control' '%s'/ordo--*.sql \"$S/extension/\"\n",
+             dir, bin + cut, lib + cut, share + cut, bin, lib, share, share, ORDO_PG_MODULE,
+             ORDO_PG_SRC, ORDO_PG_SRC) != 0)
+        return -1;
+    if (geteuid() == 0 && t_sh("chown -R postgres '%s'", dir) != 0)
+        return -1;
+    if (t_sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > "
+             "'%s/initdb.log' 2>&1",
+             as_owner(), bin, dir, dir) != 0) {
+        t_sh("cat '%s/initdb.log' >&2", dir);
+        return -1;
+    }
+    /* ORDO_PG_PRELOAD: the sanitizers' runtimes, which an instrumented
+     * ordo.so needs in the uninstrumented server. */
+    if (t_sh("%s env LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0 '%s/pg_ctl' -D '%s/data' "
+             "-p '%s/pg/%s/postgres' -l '%s/server.log' -w "
+             "-o \"-k %s -c listen_addresses='' -F -c TimeZone=UTC -c jit=off\" start > /dev/null",
+             as_owner(), ORDO_PG_PRELOAD, bin, dir, dir, bin + cut, dir, dir) != 0) {
+        t_sh("cat '%s/server.log' >&2", dir);
+        return -1;
+    }
+    server_up = 1;
+    return 0;
+}
+
+static int stop_server(void **state)
+{
+    (void)state;
+    if (server_up)
+        t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(),
+             ORDO_PG_BINDIR, dir);
+    t_sh("rm -rf '%s'", dir);
+    return 0;
+}
+
+/* Runs sql in database db; its output to out_file, its errors to
+ * dir/psql.err. */
+static int psql_in(const char *db, const char *sql, const char *out_file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/q.sql", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(sql, f);
+    fclose(f);
+    return t_sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d %s -f '%s' > '%s' 2> '%s/psql.err'",
+                dir, db, path, out_file ? out_file : "/dev/null", dir);
+}
+
+static int psql(const char *sql, const char *out_file) { return psql_in("postgres", sql, out_file); }
+
+#define must_psql(sql, out)                                       \
+    do {                                                          \
+        if (psql((sql), (out)) != 0) {                            \
+            t_sh("cat '%s/psql.err' >&2", dir);                   \
+            fail_msg("psql failed: %.300s", (sql));               \
+        }                                                         \
+    } while (0)
+
+/* The first line of a file, as a number. */
+static long first_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[64] = "";
+    if (!f || !fgets(line, sizeof line, f))
+        fail_msg("no output in %s", path);
+    fclose(f);
+    return strtol(line, NULL, 10);
+}
+
+static const char *orders[] = {"ASC", "DESC", "ASC NULLS FIRST", "DESC NULLS LAST"};
+
+/* A value of a column, `expr`, over table `table`: in every order, the ranks
+ * of ORDER BY ordo_key('O', expr) are those of ORDER BY expr O, and the keys
+ * are `ordo encode`'s of the rows as CSV under schema "c <schema_type>".
+ * In database db. */
+static void check_value_in(const char *db, const char *table, const char *expr,
+                           const char *schema_type)
+{
+    char sql[8192];
+    int o = snprintf(sql, sizeof sql, "\\copy (SELECT %s FROM %s ORDER BY id) TO '%s/rows.csv' (FORMAT csv)\n",
+                     expr, table, dir);
+    for (int i = 0; i < 4; i++)
+        o += snprintf(sql + o, sizeof sql - (size_t)o,
+                      "\\copy (SELECT count(*) FROM (SELECT rank() OVER (ORDER BY %s %s) a, "
+                      "rank() OVER (ORDER BY ordo_key('%s', %s)) b FROM %s) s WHERE a <> b) TO "
+                      "'%s/mismatch%d.txt'\n"
+                      "\\copy (SELECT encode(ordo_key('%s', %s), 'hex') FROM %s ORDER BY id) TO "
+                      "'%s/keys%d.txt'\n",
+                      expr, orders[i], orders[i], expr, table, dir, i, orders[i], expr, table, dir,
+                      i);
+    if (psql_in(db, sql, NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("psql failed for %s", expr);
+    }
+    for (int i = 0; i < 4; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/mismatch%d.txt", dir, i);
+        long bad = first_number(path);
+        if (bad) {
+            snprintf(sql, sizeof sql,
+                     "SELECT id, v, a, b, encode(k, 'hex') FROM (SELECT id, %s AS v, ordo_key('%s', %s) AS k, "
+                     "rank() OVER (ORDER BY %s %s) a, rank() OVER (ORDER BY ordo_key('%s', %s)) b "
+                     "FROM %s) s WHERE a <> b ORDER BY a LIMIT 10;\n",
+                     expr, orders[i], expr, expr, orders[i], orders[i], expr, table);
+            snprintf(path, sizeof path, "%s/bad.txt", dir);
+            if (psql_in(db, sql, path) == 0)
+                t_sh("cat '%s' >&2", path);
+            fail_msg("%s %s: %ld rows rank differently under ORDER BY ordo_key(...)", expr,
+                     orders[i], bad);
+        }
+        /* the schema goes to the shell in double quotes */
+        if (t_sh("'%s' encode --format ordered --schema \"c %s\" --key 'c %s' '%s/rows.csv' > "
+                 "'%s/want%d.txt' 2> '%s/ordo.err'",
+                 TOOL, schema_type, orders[i], dir, dir, i, dir) != 0) {
+            t_sh("cat '%s/ordo.err' >&2", dir);
+            fail_msg("ordo encode failed for %s (%s)", expr, schema_type);
+        }
+        if (t_sh("cmp -s '%s/want%d.txt' '%s/keys%d.txt'", dir, i, dir, i) != 0) {
+            t_sh("paste -d ' ' '%s/rows.csv' '%s/want%d.txt' '%s/keys%d.txt' | "
+                 "awk '$2 != $3' | head -5 >&2", dir, dir, i, dir, i);
+            fail_msg("%s %s: ordo_key's bytes differ from ordo encode's (row, want, got above)",
+                     expr, orders[i]);
+        }
+    }
+}
+
+static void check_value(const char *expr, const char *schema_type)
+{
+    check_value_in("postgres", "t", expr, schema_type);
+}
+
+/* NULL one time in ten, else expr. */
+#define SOMETIMES_NULL(expr) "CASE WHEN random() < 0.1 THEN NULL ELSE " expr " END"
+/* Random text of 0..5 characters from a small alphabet (ties, case,
+ * accents, spaces, punctuation); correlated with g so it runs per row. */
+#define RANDOM_TEXT_OF(alphabet, n)                                                         \
+    "(SELECT coalesce(string_agg(substr('" alphabet "', "                                   \
+    "(floor(random() * " #n ") + 1)::int, 1), ''), '') FROM generate_series(1, (floor(random() * 6) + g * 0)::int))"
+#define RANDOM_TEXT RANDOM_TEXT_OF("aAbBzZ \xc3\xa9\xc3\x89" "e-_0\xc3\xb1", 15)
+/* Without digits, for libc collations: glibc's strxfrm_l, which ordo's keys
+ * use, and strcoll_l, which PostgreSQL's ORDER BY uses, disagree on some
+ * text with a digit after punctuation or a space (SPEC.md 17.5). */
+#define RANDOM_LETTERS RANDOM_TEXT_OF("aAbBzZ \xc3\xa9\xc3\x89" "e-_\xc3\xb1", 14)
+
+static void fill_table(void)
+{
+    /* Pieces (each under C's string limit) of one script; SEED is set below. */
+    static const char *pieces[] = {
+        "CREATE EXTENSION ordo;\n",
+        "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');\n",
+        "ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';\n", /* sort order is not OID order */
+        "SELECT setseed(@SEED@);\n",
+        "CREATE TABLE t AS SELECT g AS id,\n",
+        SOMETIMES_NULL("random() < 0.5") " AS b,\n",
+        SOMETIMES_NULL("CASE WHEN random() < 0.5 THEN floor(random() * 7 - 3) ELSE floor(random() * 65536 - 32768) END::int2") " AS i2,\n",
+        SOMETIMES_NULL("CASE WHEN random() < 0.5 THEN floor(random() * 7 - 3) ELSE floor(random() * 4294967296 - 2147483648) END::int4") " AS i4,\n",
+        SOMETIMES_NULL("CASE WHEN random() < 0.5 THEN floor(random() * 7 - 3)::int8 ELSE ((random() - 0.5) * 1.8e19)::numeric::int8 END") " AS i8,\n",
+        SOMETIMES_NULL("((random() - 0.5) * 10 ^ floor(random() * 20 - 10))::real") " AS f4,\n",
+        SOMETIMES_NULL("(random() - 0.5) * 10 ^ floor(random() * 600 - 300)") " AS f8,\n",
+        SOMETIMES_NULL("round(((random() - 0.5) * 10 ^ floor(random() * 30 - 10))::numeric, floor(random() * 12)::int)") " AS n,\n",
+        SOMETIMES_NULL(RANDOM_TEXT) " AS t,\n",
+        SOMETIMES_NULL(RANDOM_TEXT "::varchar(4)") " AS vc,\n",
+        SOMETIMES_NULL("(" RANDOM_TEXT " || repeat(' ', floor(random() * 3)::int))::char(4)") " AS bp,\n",
+        SOMETIMES_NULL(RANDOM_LETTERS) " AS tl,\n",
+        SOMETIMES_NULL("(" RANDOM_LETTERS " || repeat(' ', floor(random() * 3)::int))::char(4)") " AS bpl,\n",
+        SOMETIMES_NULL("decode(substr(md5(random()::text), 1, (floor(random() * 5) * 2)::int), 'hex')") " AS by,\n",
+        SOMETIMES_NULL("md5(floor(random() * 50)::text)::uuid") " AS u,\n",
+        SOMETIMES_NULL("'2000-01-01'::date + floor((random() - 0.5) * 2e6)::int") " AS d,\n",
+        SOMETIMES_NULL("'00:00'::time + random() * interval '24 hours'") " AS tm,\n",
+        SOMETIMES_NULL("(('00:00'::time + floor(random() * 48) * interval '30 minutes')::text || "
+                       "CASE WHEN random() < 0.5 THEN '+' ELSE '-' END || floor(random() * 15)::text || ':' || "
+                       "lpad((floor(random() * 4) * 15)::text, 2, '0'))::timetz") " AS ttz,\n",
+        SOMETIMES_NULL("'2000-01-01'::timestamp + (random() - 0.5) * interval '400000 days'") " AS ts,\n",
+        SOMETIMES_NULL("'2000-01-01'::timestamptz + (random() - 0.5) * interval '400000 days'") " AS tstz,\n",
+        SOMETIMES_NULL("make_interval(months => floor((random() - 0.5) * 30)::int, days => floor((random() - 0.5) * 60)::int, "
+                       "secs => floor((random() - 0.5) * 1e7) / 100)") " AS iv,\n",
+        SOMETIMES_NULL("CASE WHEN random() < 0.5 THEN (floor(random() * 256)::text || '.' || floor(random() * 4)::text || '.' || "
+                       "floor(random() * 256)::text || '.' || floor(random() * 256)::text || '/' || floor(random() * 33)::text)::inet "
+                       "ELSE (regexp_replace(md5(random()::text), '(....)(?!$)', '\\1:', 'g') || '/' || floor(random() * 129)::text)::inet END") " AS ip,\n",
+        SOMETIMES_NULL("network(CASE WHEN random() < 0.5 THEN (floor(random() * 256)::text || '.1.2.3/' || floor(random() * 33)::text)::inet "
+                       "ELSE (regexp_replace(md5(random()::text), '(....)(?!$)', '\\1:', 'g') || '/' || floor(random() * 129)::text)::inet END)") " AS cd,\n",
+        SOMETIMES_NULL("substr(md5(floor(random() * 100)::text), 1, 12)::macaddr") " AS mac,\n",
+        SOMETIMES_NULL("substr(md5(floor(random() * 100)::text), 1, 16)::macaddr8") " AS mac8,\n",
+        SOMETIMES_NULL("substr((('x' || md5(random()::text))::bit(64))::text, 1, floor(random() * 12)::int)::varbit") " AS bits,\n",
+        SOMETIMES_NULL("(to_hex(floor(random() * 3)::int) || '/' || to_hex(floor(random() * 4294967296)::int8))::pg_lsn") " AS lsn,\n",
+        SOMETIMES_NULL("(ARRAY['sad', 'meh', 'ok', 'happy'])[floor(random() * 4)::int + 1]::mood") " AS e\n",
+        "FROM generate_series(1, 700) g;\n",
+        /* the extremes, each twice (ties), the other columns NULL */
+        "INSERT INTO t (id, f4) SELECT 1000 + row_number() OVER (), v FROM unnest('{NaN,Infinity,-Infinity,0,-0,1e-45,3.4e38,NaN,Infinity,-Infinity,0,-0}'::real[]) v;\n",
+        "INSERT INTO t (id, f8) SELECT 1100 + row_number() OVER (), v FROM unnest('{NaN,Infinity,-Infinity,0,-0,5e-324,1.7e308,NaN,-Infinity,-0}'::float8[]) v;\n",
+        "INSERT INTO t (id, i2, i4, i8) VALUES (1200, -32768, -2147483648, -9223372036854775808), (1201, 32767, 2147483647, 9223372036854775807), "
+        "(1202, -32768, -2147483648, -9223372036854775808), (1203, 32767, 2147483647, 9223372036854775807);\n",
+        "INSERT INTO t (id, n) SELECT 1300 + row_number() OVER (), v FROM unnest('{NaN,Infinity,-Infinity,0,-0,0.000,1,1.0,1.00,-1.5,-1.50,1e-30,9.99e130,NaN,Infinity}'::numeric[]) v;\n",
+        "INSERT INTO t (id, t, vc, bp, by) VALUES (1400, '', '', '', '\\x'), (1401, '', '', ' ', '\\x00'), (1402, 'a', 'a', 'a  ', '\\x0000'), "
+        "(1403, 'a ', 'a ', 'a', '\\x00ff'), (1404, 'A', 'A', 'A', '\\xff'), (1405, '\xc3\xa9', '\xc3\xa9', '\xc3\xa9', '\\xffff');\n",
+        "INSERT INTO t (id, d, ts, tstz) VALUES (1500, 'infinity', 'infinity', 'infinity'), (1501, '-infinity', '-infinity', '-infinity'), "
+        "(1502, '4714-11-24 BC', '4714-11-24 00:00 BC', '4714-11-24 00:00 BC'), (1503, '5874897-12-31', '294276-12-31 23:59:59.999999', '294276-12-31 23:59:59.999999'), "
+        "(1504, 'infinity', 'infinity', 'infinity');\n",
+        "INSERT INTO t (id, tm, ttz) VALUES (1600, '24:00:00', '24:00:00+15:59'), (1601, '00:00', '00:00-15:59'), (1602, '23:59:59.999999', '12:00+01'), "
+        "(1603, '24:00:00', '11:00+00');\n",
+        "INSERT INTO t (id, iv) SELECT 1700 + row_number() OVER (), v FROM unnest('{1 mon,30 days,720 hours,-1 mon,0,infinity,-infinity,1 mon 1 day,31 days}'::text[]) v0, "
+        "LATERAL (SELECT CASE v0 WHEN 'infinity' THEN interval '178000000 years' WHEN '-infinity' THEN interval '-178000000 years' ELSE v0::interval END) x(v);\n",
+        "INSERT INTO t (id, ip, cd, mac, mac8, bits, lsn) VALUES (1800, '0.0.0.0/0', '0.0.0.0/0', '00:00:00:00:00:00', '00:00:00:00:00:00:00:00', B'', '0/0'), "
+        "(1801, '255.255.255.255', '255.255.255.255/32', 'ff:ff:ff:ff:ff:ff', 'ff:ff:ff:ff:ff:ff:ff:ff', B'1111', 'FFFFFFFF/FFFFFFFF'), "
+        "(1802, '::/0', '::/0', '00:00:00:00:00:01', '00:00:00:00:00:00:00:01', B'0', '0/1'), "
+        "(1803, 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128', 'ff:ff:ff:ff:ff:ff', 'ff:ff:ff:ff:ff:ff:ff:ff', B'00', 'FFFFFFFF/FFFFFFFF'), "
+        "(1804, '10.0.0.1/8', '10.0.0.0/8', '01:02:03:04:05:06', '01:02:03:04:05:06:07:08', B'1', '1/0');\n",
+        "CREATE TABLE t2 AS SELECT * FROM t;\n",
+    };
+    size_t cap = 1 << 16, o = 0;
+    char *sql = malloc(cap);
+    assert_non_null(sql);
+    char seed_text[32];
+    snprintf(seed_text, sizeof seed_text, "%f", (double)(seed % 1000000) / 1000000.0);
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        const char *p = pieces[i], *at = strstr(p, "@SEED@");
+        size_t n = at ? (size_t)(at - p) : strlen(p);
+        assert_true(o + n + strlen(p) + sizeof seed_text < cap);
+        memcpy(sql + o, p, n), o += n;
+        if (at) {
+            o += (size_t)sprintf(sql + o, "%s%s", seed_text, at + 6);
+        }
+    }
+    sql[o] = 0;
+    must_psql(sql, NULL);
+    free(sql);
+}
+
+static void every_type_every_order(void **state)
+{
+    (void)state;
+    fill_table();
+    static const struct {
+        const char *expr, *schema_type;
+    } values[] = {
+        {"b", "boolean"},
+        {"i2", "smallint"},
+        {"i4", "integer"},
+        {"i8", "bigint"},
+        {"f4", "real"},
+        {"f8", "double precision"},
+        {"n", "numeric"},
+        {"t", "text"}, /* the database's collation: C */
+        {"vc", "varchar"},
+        {"bp", "char"},
+        {"by", "bytea"},
+        {"u", "uuid"},
+        {"d", "date"},
+        {"tm", "time"},
+        {"ttz", "timetz"},
+        {"ts", "timestamp"},
+        {"tstz", "timestamptz"},
+        {"iv", "interval"},
+        {"ip", "inet"},
+        {"cd", "cidr"},
+        {"mac", "macaddr"},
+        {"mac8", "macaddr8"},
+        {"bits", "bit varying"},
+        {"lsn", "pg_lsn"},
+        {"e", "enum('sad', 'meh', 'ok', 'happy')"},
+    };
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+        check_value(values[i].expr, values[i].schema_type);
+}
+
+/* COLLATE in the call chooses the collation, as in ORDER BY: libc and ICU
+ * ones, and "default" (the database's: C here, ICU in a second database). */
+static void collations(void **state)
+{
+    (void)state;
+    static const char *names[] = {"C", "POSIX", "en_US.utf8", "sv_SE.utf8", "und-x-icu",
+                                  "de-DE-x-icu", "sv-SE-x-icu"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char expr[128], schema[128];
+        int libc = strchr(names[i], '_') != NULL;
+        snprintf(expr, sizeof expr, "%s COLLATE \"%s\"", libc ? "tl" : "t", names[i]);
+        snprintf(schema, sizeof schema, "text COLLATE \\\"%s\\\"", names[i]);
+        check_value(expr, schema);
+        snprintf(expr, sizeof expr, "%s COLLATE \"%s\"", libc ? "bpl" : "bp", names[i]);
+        snprintf(schema, sizeof schema, "char COLLATE \\\"%s\\\"", names[i]);
+        check_value(expr, schema);
+    }
+    /* A column's own collation, and a database whose default is ICU's. */
+    must_psql("CREATE TABLE tc AS SELECT id, t COLLATE \"sv-SE-x-icu\" AS t FROM t;\n"
+              "CREATE DATABASE icu TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'sv-SE' "
+              "LOCALE 'C';\n",
+              NULL);
+    check_value_in("postgres", "tc", "t", "text COLLATE \\\"sv-SE-x-icu\\\"");
+    if (psql_in("icu",
+                "CREATE EXTENSION ordo;\n"
+                "CREATE TABLE t (id int, t text);\n"
+                "INSERT INTO t SELECT id, t FROM (VALUES (1, 'a'), (2, 'B'), (3, 'b'), (4, '\xc3\xa4'), "
+                "(5, 'z'), (6, NULL), (7, 'A'), (8, 'b'), (9, 'ab'), (10, '')) v(id, t);\n",
+                NULL) != 0) {
+        t_sh("cat '%s/psql.err' >&2", dir);
+        fail_msg("could not fill the ICU database");
+    }
+    check_value_in("icu", "t", "t", "text COLLATE \\\"sv-SE-x-icu\\\"");
+    check_value_in("icu", "t", "t COLLATE \"default\"", "text COLLATE \\\"sv-SE-x-icu\\\"");
+}
+
+/* Several values in one key: the spec's orders by position, against
+ * `ordo encode --key` naming the columns in another order than the
+ * schema's. */
+static void several_values(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *key;
+    } cases[] = {
+        {"", "b ASC, a ASC, c ASC"},
+        {"DESC, ASC NULLS FIRST, desc nulls last", "b DESC, a ASC NULLS FIRST, c DESC NULLS LAST"},
+        {"  asc nulls first ,DESC  ,  ASC", "b ASC NULLS FIRST, a DESC, c ASC"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char sql[2048];
+        snprintf(sql, sizeof sql,
+                 "\\copy (SELECT i4, t, n FROM t WHERE id <= 700 ORDER BY id) TO '%s/rows.csv' (FORMAT csv)\n"
+                 "\\copy (SELECT encode(ordo_key('%s', t, i4, n), 'hex') FROM t WHERE id <= 700 ORDER BY id) TO '%s/keys.txt'\n",
+                 dir, cases[i].spec, dir);
+        must_psql(sql, NULL);
+        if (t_sh("'%s' encode --format ordered --schema 'a integer, b text, c numeric' --key '%s' "
+                 "'%s/rows.csv' > '%s/want.txt' 2> '%s/ordo.err'",
+                 TOOL, cases[i].key, dir, dir, dir) != 0) {
+            t_sh("cat '%s/ordo.err' >&2", dir);
+            fail_msg("ordo encode failed");
+        }
+        if (t_sh("cmp -s '%s/want.txt' '%s/keys.txt'", dir, dir) != 0)
+            fail_msg("spec '%s': ordo_key's bytes differ from ordo encode --key '%s'", cases[i].spec,
+                     cases[i].key);
+    }
+    /* and the order of the whole, ties included */
+    char out[512];
+    snprintf(out, sizeof out, "%s/mismatch.txt", dir);
+    must_psql("COPY (SELECT count(*) FROM (SELECT rank() OVER (ORDER BY i2 DESC, t ASC NULLS FIRST, b) r1, "
+              "rank() OVER (ORDER BY ordo_key('DESC, ASC NULLS FIRST, ASC', i2, t, b)) r2 FROM t) s "
+              "WHERE r1 <> r2) TO STDOUT;\n",
+              out);
+    assert_int_equal(first_number(out), 0);
+}
+
+/* Statement sql fails with a message holding want. */
+static void fails_with(const char *sql, const char *want)
+{
+    if (psql(sql, NULL) == 0)
+        fail_msg("no error for: %s", sql);
+    char path[512], msg[4096];
+    snprintf(path, sizeof path, "%s/psql.err", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(msg, 1, sizeof msg - 1, f);
+    fclose(f);
+    msg[n] = 0;
+    if (!strstr(msg, want))
+        fail_msg("for %s: the error does not say '%s':\n%s", sql, want, msg);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    fails_with("SELECT ordo_key('DESX', 1);", "bad key spec 'DESX': item 1 ('DESX'): expected [ASC|DESC] [NULLS FIRST|NULLS LAST], not 'desx'");
+    fails_with("SELECT ordo_key('ASC NULLS', 1);", "NULLS must be followed by FIRST or LAST");
+    fails_with("SELECT ordo_key('ASC NULLS FIRST LAST', 1);", "not 'last'");
+    fails_with("SELECT ordo_key('ASC,', 1);", "item 2 is empty");
+    fails_with("SELECT ordo_key('ASC, DESC', 1);", "1 value but more orders than that");
+    fails_with("SELECT ordo_key('ASC', 1, 2);", "2 values but 1 order");
+    fails_with("SELECT ordo_key(NULL, 1);", "the key spec is NULL");
+    fails_with("SELECT ordo_key('', point '(1,2)');", "value 1 has type point, which ordo does not encode");
+    fails_with("SELECT ordo_key('', 1, '{}'::json);", "value 2 has type json, which ordo does not encode");
+    fails_with("SELECT ordo_key('', 'abc');", "value 1 has type unknown");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY[1, 2]);", "VARIADIC arrays are not supported");
+    fails_with("CREATE COLLATION IF NOT EXISTS ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);\n"
+               "SELECT ordo_key('', 'a'::text COLLATE ci);",
+               "nondeterministic collation \"ci\"");
+    fails_with("SELECT ordo_prefix_upper_bound('\\xffff');", "ordo_prefix_upper_bound:");
+    fails_with("SELECT ordo_prefix_upper_bound('\\x');", "ordo_prefix_upper_bound:");
+    char out[512];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    must_psql("COPY (SELECT ordo_prefix_upper_bound('\\x0102ff'), ordo_prefix_upper_bound('\\x01'), "
+              "ordo_key('', NULL::int) IS NULL, length(ordo_key('', NULL::int, NULL::text))) TO STDOUT;\n",
+              out);
+    assert_int_equal(t_sh("printf '\\\\\\\\x0103\\t\\\\\\\\x02\\tf\\t2\\n' | cmp -s - '%s'", out), 0);
+}
+
+/* An expression index on ordo_key(...) serves a prefix query: the rows
+ * whose first value is given, between the prefix and its upper bound. */
+static void prefix_index(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    must_psql("CREATE INDEX t2_key ON t2 (ordo_key('DESC, ASC', i2, t));\n"
+              "ANALYZE t2;\n"
+              "SET enable_seqscan = off;\n"
+              "EXPLAIN (COSTS OFF) SELECT id FROM t2 WHERE ordo_key('DESC, ASC', i2, t) >= ordo_key('DESC', 1::int2) "
+              "AND ordo_key('DESC, ASC', i2, t) < ordo_prefix_upper_bound(ordo_key('DESC', 1::int2));\n",
+              out);
+    if (t_sh("grep -q 't2_key' '%s'", out) != 0) {
+        t_sh("cat '%s' >&2", out);
+        fail_msg("the prefix query does not use the expression index");
+    }
+    snprintf(out, sizeof out, "%s/count.txt", dir);
+    must_psql("SET enable_seqscan = off;\n"
+              "COPY (SELECT (SELECT count(*) FROM t2 WHERE ordo_key('DESC, ASC', i2, t) >= ordo_key('DESC', 1::int2) "
+              "AND ordo_key('DESC, ASC', i2, t) < ordo_prefix_upper_bound(ordo_key('DESC', 1::int2))) "
+              "- (SELECT count(*) FROM t2 WHERE i2 = 1), (SELECT count(*) FROM t2 WHERE i2 = 1)) TO STDOUT;\n",
+              out);
+    FILE *f = fopen(out, "r");
+    long diff = -1, n = 0;
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld %ld", &diff, &n), 2);
+    fclose(f);
+    assert_int_equal(diff, 0);
+    assert_true(n > 0); /* the random rows have ties on small values */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_type_every_order),
+        cmocka_unit_test(collations),
+        cmocka_unit_test(several_values),
+        cmocka_unit_test(errors),
+        cmocka_unit_test(prefix_index),
+    };
+    return cmocka_run_group_tests(tests, start_server, stop_server);
+}
