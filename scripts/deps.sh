@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what ordo needs to build and test, from Debian's packages (the
 # Python package's headers and venv, and a Java runtime for the PySpark
-# tests; the Python test dependencies come from PyPI: scripts/python_env.sh).
+# tests; the Python test dependencies come from PyPI: scripts/python_env.sh;
+# PostgreSQL's server headers for the extension, pg/).
 # --cross also installs the AArch64 cross compiler, qemu-user and the arm64
 # cmocka the NEON test build needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev
       libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev
-      libicu-dev locales-all postgresql postgresql-client time gnuplot-nox
+      libicu-dev locales-all postgresql postgresql-client postgresql-server-dev-15
+      time gnuplot-nox
       python3-dev python3-venv openjdk-17-jre-headless)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
