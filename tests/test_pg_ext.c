@@ -68,12 +68,10 @@ static int start_server(void **state)
         t_sh("cat '%s/initdb.log' >&2", dir);
         return -1;
     }
-    /* ORDO_PG_PRELOAD: the sanitizers' runtimes, which an instrumented
-     * ordo.so needs in the uninstrumented server. */
-    if (t_sh("%s env LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0 '%s/pg_ctl' -D '%s/data' "
-             "-p '%s/pg/%s/postgres' -l '%s/server.log' -w "
+    printf("# module %s\n", ORDO_PG_MODULE);
+    if (t_sh("%s'%s/pg_ctl' -D '%s/data' -p '%s/pg/%s/postgres' -l '%s/server.log' -w "
              "-o \"-k %s -c listen_addresses='' -F -c TimeZone=UTC -c jit=off\" start > /dev/null",
-             as_owner(), ORDO_PG_PRELOAD, bin, dir, dir, bin + cut, dir, dir) != 0) {
+             as_owner(), bin, dir, dir, bin + cut, dir, dir) != 0) {
         t_sh("cat '%s/server.log' >&2", dir);
         return -1;
     }
