@@ -13,6 +13,15 @@ RETURNS bytea
 AS 'MODULE_PATHNAME', 'ordo_sql_key'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
+-- The key of a whole row: its columns as the values, in order (spec: one
+-- order per column, or ''). A NULL row has no key (NULL). The spec is a
+-- cstring so that ordo_key('DESC', col) with a text column still resolves
+-- to the form above: ordo_key(row, 'DESC, ASC') with a literal spec.
+CREATE FUNCTION ordo_key(r record, spec cstring)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'ordo_sql_key_row'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
 -- The smallest key above every key that starts with the prefix, so that
 -- k >= p AND k < ordo_prefix_upper_bound(p) is a prefix scan.
 CREATE FUNCTION ordo_prefix_upper_bound(bytea)

@@ -195,6 +195,15 @@ static void check_value(const char *expr, const char *schema_type)
     "(SELECT coalesce(string_agg(substr('" alphabet "', "                                   \
     "(floor(random() * " #n ") + 1)::int, 1), ''), '') FROM generate_series(1, (floor(random() * 6) + g * 0)::int))"
 #define RANDOM_TEXT RANDOM_TEXT_OF("aAbBzZ \xc3\xa9\xc3\x89" "e-_0\xc3\xb1", 15)
+/* An array of 0..3 elements, one in ten NULL (never NULL itself). */
+#define RANDOM_ARRAY(elem, type)                                                            \
+    "coalesce((SELECT array_agg(CASE WHEN random() < 0.1 THEN NULL ELSE " elem " END) "     \
+    "FROM generate_series(1, (floor(random() * 4) + g * 0)::int)), '{}'::" type "[])"
+/* A range of every shape: bounded, unbounded on either side, each bound
+ * inclusive or not, and empty (equal bounds, one exclusive). */
+#define RANDOM_RANGE(fn, lo, hi)                                                            \
+    fn "(CASE WHEN random() < 0.15 THEN NULL ELSE " lo " END, CASE WHEN random() < 0.15 "   \
+    "THEN NULL ELSE " hi " END, (ARRAY['[)', '(]', '[]', '()'])[floor(random() * 4)::int + 1])"
 /* Without digits, for libc collations: glibc's strxfrm_l, which ordo's keys
  * use, and strcoll_l, which PostgreSQL's ORDER BY uses, disagree on some
  * text with a digit after punctuation or a space (SPEC.md 17.5). */
@@ -208,6 +217,8 @@ static void fill_table(void)
         "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');\n",
         "ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';\n", /* sort order is not OID order */
         "SELECT setseed(@SEED@);\n",
+        "CREATE TYPE pair AS (a int, b text);\n",
+        "CREATE TYPE cpair AS (a int, b text COLLATE \"sv-SE-x-icu\");\n",
         "CREATE TABLE t AS SELECT g AS id,\n",
         SOMETIMES_NULL("random() < 0.5") " AS b,\n",
         SOMETIMES_NULL("CASE WHEN random() < 0.5 THEN floor(random() * 7 - 3) ELSE floor(random() * 65536 - 32768) END::int2") " AS i2,\n",
@@ -241,7 +252,20 @@ static void fill_table(void)
         SOMETIMES_NULL("substr(md5(floor(random() * 100)::text), 1, 16)::macaddr8") " AS mac8,\n",
         SOMETIMES_NULL("substr((('x' || md5(random()::text))::bit(64))::text, 1, floor(random() * 12)::int)::varbit") " AS bits,\n",
         SOMETIMES_NULL("(to_hex(floor(random() * 3)::int) || '/' || to_hex(floor(random() * 4294967296)::int8))::pg_lsn") " AS lsn,\n",
-        SOMETIMES_NULL("(ARRAY['sad', 'meh', 'ok', 'happy'])[floor(random() * 4)::int + 1]::mood") " AS e\n",
+        SOMETIMES_NULL("(ARRAY['sad', 'meh', 'ok', 'happy'])[floor(random() * 4)::int + 1]::mood") " AS e,\n",
+        /* records, arrays and ranges: NULL members, empty ones, ties */
+        SOMETIMES_NULL("ROW(" SOMETIMES_NULL("floor(random() * 3)::int") ", " SOMETIMES_NULL("substr('aAb', (floor(random() * 4) + 1)::int, 1)") ")::pair") " AS r,\n",
+        SOMETIMES_NULL("ROW(" SOMETIMES_NULL("floor(random() * 3)::int") ", " SOMETIMES_NULL("substr('aA\xc3\xa4" "b', (floor(random() * 5) + 1)::int, 1)") ")::cpair") " AS rc,\n",
+        SOMETIMES_NULL(RANDOM_ARRAY("floor(random() * 4)::int", "int")) " AS ai,\n",
+        SOMETIMES_NULL(RANDOM_ARRAY("substr('a bB', (floor(random() * 5) + 1)::int, 2)", "text")) " AS at,\n",
+        SOMETIMES_NULL(RANDOM_ARRAY("(ARRAY['sad', 'meh', 'ok', 'happy'])[floor(random() * 4)::int + 1]::mood", "mood")) " AS ae,\n",
+        SOMETIMES_NULL(RANDOM_ARRAY("ROW(floor(random() * 2)::int, 'x')::pair", "pair")) " AS ar,\n",
+        SOMETIMES_NULL(RANDOM_RANGE("int4range", "floor(random() * 10)::int", "floor(random() * 10)::int + 10")) " AS r4,\n",
+        SOMETIMES_NULL(RANDOM_RANGE("int8range", "floor(random() * 10)::int8", "floor(random() * 10)::int8 + 10")) " AS r8,\n",
+        SOMETIMES_NULL(RANDOM_RANGE("numrange", "round(random()::numeric * 10, 1)", "round(random()::numeric * 10, 1) + 10")) " AS rn,\n",
+        SOMETIMES_NULL(RANDOM_RANGE("daterange", "'2000-01-01'::date + floor(random() * 10)::int", "'2000-01-10'::date + floor(random() * 10)::int")) " AS rd,\n",
+        SOMETIMES_NULL(RANDOM_RANGE("tsrange", "'2000-01-01'::timestamp + floor(random() * 10) * interval '1 hour'", "'2000-01-02'::timestamp + floor(random() * 10) * interval '1 hour'")) " AS rts,\n",
+        SOMETIMES_NULL(RANDOM_RANGE("tstzrange", "'2000-01-01'::timestamptz + floor(random() * 10) * interval '1 hour'", "'2000-01-02'::timestamptz + floor(random() * 10) * interval '1 hour'")) " AS rtz\n",
         "FROM generate_series(1, 700) g;\n",
         /* the extremes, each twice (ties), the other columns NULL */
         "INSERT INTO t (id, f4) SELECT 1000 + row_number() OVER (), v FROM unnest('{NaN,Infinity,-Infinity,0,-0,1e-45,3.4e38,NaN,Infinity,-Infinity,0,-0}'::real[]) v;\n",
@@ -316,6 +340,19 @@ static void every_type_every_order(void **state)
         {"bits", "bit varying"},
         {"lsn", "pg_lsn"},
         {"e", "enum('sad', 'meh', 'ok', 'happy')"},
+        {"r", "record(a integer, b text)"},
+        {"rc", "record(a integer, b text COLLATE \\\"sv-SE-x-icu\\\")"},
+        {"ai", "integer[]"},
+        {"at", "text[]"},
+        {"ae", "enum('sad', 'meh', 'ok', 'happy')[]"},
+        {"ar", "record(a integer, b text)[]"},
+        {"r4", "int4range"},
+        {"r8", "int8range"},
+        {"rn", "numrange"},
+        {"rd", "daterange"},
+        {"rts", "tsrange"},
+        {"rtz", "tstzrange"},
+        {"ROW(i2, t)", "record(f1 smallint, f2 text)"}, /* an anonymous record */
     };
     for (size_t i = 0; i < sizeof values / sizeof *values; i++)
         check_value(values[i].expr, values[i].schema_type);
@@ -397,6 +434,35 @@ static void several_values(void **state)
     assert_int_equal(first_number(out), 0);
 }
 
+/* ordo_key(row, spec): the row's columns as the values (a dropped column
+ * is no value), for a table's rows and anonymous ones; domains are their
+ * base types. */
+static void whole_rows(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    must_psql("CREATE TABLE w AS SELECT i4 AS a, 1 AS dropme, t AS b, n AS c FROM t;\n"
+              "ALTER TABLE w DROP COLUMN dropme;\n"
+              "CREATE DOMAIN posint AS int CHECK (VALUE > 0);\n"
+              "COPY (SELECT (SELECT count(*) FROM w WHERE ordo_key(w, 'DESC, ASC, ASC NULLS FIRST') "
+              "IS DISTINCT FROM ordo_key('DESC, ASC, ASC NULLS FIRST', a, b, c)) "
+              "+ (SELECT count(*) FROM w WHERE ordo_key(w, '') IS DISTINCT FROM ordo_key('', a, b, c)) "
+              "+ (SELECT count(*) FROM w WHERE ordo_key(ROW(a, b), 'DESC, ASC') IS DISTINCT FROM ordo_key('DESC, ASC', a, b)) "
+              "+ (SELECT count(*) FROM w WHERE a > 0 AND ordo_key('DESC', a::posint) IS DISTINCT FROM ordo_key('DESC', a)), "
+              "(SELECT count(*) FROM w), ordo_key(NULL::w, '') IS NULL) TO STDOUT;\n",
+              out);
+    FILE *f = fopen(out, "r");
+    long bad = -1, n = 0;
+    char null_key = 0;
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld %ld %c", &bad, &n, &null_key), 3);
+    fclose(f);
+    assert_int_equal(bad, 0);
+    assert_true(n > 700);
+    assert_int_equal(null_key, 't');
+}
+
 /* Statement sql fails with a message holding want. */
 static void fails_with(const char *sql, const char *want)
 {
@@ -430,6 +496,16 @@ static void errors(void **state)
     fails_with("CREATE COLLATION IF NOT EXISTS ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);\n"
                "SELECT ordo_key('', 'a'::text COLLATE ci);",
                "nondeterministic collation \"ci\"");
+    fails_with("SELECT ordo_key(w, 'DESC') FROM w;", "3 values but 1 order");
+    fails_with("SELECT ordo_key('', ARRAY[[1, 2], [3, 4]]);", "arrays of 2 dimensions are not supported");
+    fails_with("SELECT ordo_key('', '[0:1]={1,2}'::int[]);", "arrays whose lower bound is not 1");
+    fails_with("CREATE TYPE floatrange AS RANGE (subtype = float8);\n"
+               "SELECT ordo_key('', floatrange(1, 2));",
+               "value 1 has type floatrange, which ordo does not encode (of the ranges, only the built-in ones)");
+    fails_with("SELECT ordo_key('', int4multirange());", "value 1 has type int4multirange");
+    fails_with("CREATE TYPE pp AS (p point);\n"
+               "SELECT ordo_key('', 1, ROW(point(1, 2))::pp);", "value 2 has type point");
+    fails_with("SELECT ordo_key('', ARRAY[point(1, 2)]);", "value 1 has type point");
     fails_with("SELECT ordo_prefix_upper_bound('\\xffff');", "ordo_prefix_upper_bound:");
     fails_with("SELECT ordo_prefix_upper_bound('\\x');", "ordo_prefix_upper_bound:");
     char out[512];
@@ -503,6 +579,7 @@ int main(void)
         cmocka_unit_test(every_type_every_order),
         cmocka_unit_test(collations),
         cmocka_unit_test(several_values),
+        cmocka_unit_test(whole_rows),
         cmocka_unit_test(errors),
         cmocka_unit_test(prefix_index),
 #ifdef ORDO_WITH_ROCKSDB
