@@ -28,3 +28,25 @@ CREATE FUNCTION ordo_prefix_upper_bound(bytea)
 RETURNS bytea
 AS 'MODULE_PATHNAME', 'ordo_sql_prefix_upper_bound'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The values as a LexKey key (the `lexkey` format: no orders, text as its
+-- bytes), for the types LexKey holds.
+CREATE FUNCTION ordo_lexkey(VARIADIC "any")
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'ordo_sql_lexkey'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- An ordered key's columns back, typed by the column definition list:
+-- SELECT * FROM ordo_decode(k, 'score double precision DESC, id bigint')
+--   AS (score double precision, id bigint).
+-- STABLE: the values go through their types' input functions.
+CREATE FUNCTION ordo_decode(key bytea, schema text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'ordo_sql_decode'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+-- An ordered key field by field, as `ordo inspect` prints it.
+CREATE FUNCTION ordo_inspect(key bytea, schema text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'ordo_sql_inspect'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

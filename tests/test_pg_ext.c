@@ -308,52 +308,55 @@ static void fill_table(void)
     free(sql);
 }
 
+/* Every type: the value's expression over t, its type in ordo's schemas
+ * (for the shell: \\" inside), and in PostgreSQL (NULL: none to name). */
+static const struct {
+    const char *expr, *schema_type, *pg_type;
+} values[] = {
+    {"b", "boolean", "boolean"},
+    {"i2", "smallint", "smallint"},
+    {"i4", "integer", "integer"},
+    {"i8", "bigint", "bigint"},
+    {"f4", "real", "real"},
+    {"f8", "double precision", "double precision"},
+    {"n", "numeric", "numeric"},
+    {"t", "text", "text"}, /* the database's collation: C */
+    {"vc", "varchar", "varchar(4)"},
+    {"bp", "char", "char(4)"},
+    {"by", "bytea", "bytea"},
+    {"u", "uuid", "uuid"},
+    {"d", "date", "date"},
+    {"tm", "time", "time"},
+    {"ttz", "timetz", "timetz"},
+    {"ts", "timestamp", "timestamp"},
+    {"tstz", "timestamptz", "timestamptz"},
+    {"iv", "interval", "interval"},
+    {"ip", "inet", "inet"},
+    {"cd", "cidr", "cidr"},
+    {"mac", "macaddr", "macaddr"},
+    {"mac8", "macaddr8", "macaddr8"},
+    {"bits", "bit varying", "varbit"},
+    {"lsn", "pg_lsn", "pg_lsn"},
+    {"e", "enum('sad', 'meh', 'ok', 'happy')", "mood"},
+    {"r", "record(a integer, b text)", "pair"},
+    {"rc", "record(a integer, b text COLLATE \\\"sv-SE-x-icu\\\")", "cpair"},
+    {"ai", "integer[]", "int[]"},
+    {"at", "text[]", "text[]"},
+    {"ae", "enum('sad', 'meh', 'ok', 'happy')[]", "mood[]"},
+    {"ar", "record(a integer, b text)[]", "pair[]"},
+    {"r4", "int4range", "int4range"},
+    {"r8", "int8range", "int8range"},
+    {"rn", "numrange", "numrange"},
+    {"rd", "daterange", "daterange"},
+    {"rts", "tsrange", "tsrange"},
+    {"rtz", "tstzrange", "tstzrange"},
+    {"ROW(i2, t)", "record(f1 smallint, f2 text)", NULL}, /* an anonymous record */
+};
+
 static void every_type_every_order(void **state)
 {
     (void)state;
     fill_table();
-    static const struct {
-        const char *expr, *schema_type;
-    } values[] = {
-        {"b", "boolean"},
-        {"i2", "smallint"},
-        {"i4", "integer"},
-        {"i8", "bigint"},
-        {"f4", "real"},
-        {"f8", "double precision"},
-        {"n", "numeric"},
-        {"t", "text"}, /* the database's collation: C */
-        {"vc", "varchar"},
-        {"bp", "char"},
-        {"by", "bytea"},
-        {"u", "uuid"},
-        {"d", "date"},
-        {"tm", "time"},
-        {"ttz", "timetz"},
-        {"ts", "timestamp"},
-        {"tstz", "timestamptz"},
-        {"iv", "interval"},
-        {"ip", "inet"},
-        {"cd", "cidr"},
-        {"mac", "macaddr"},
-        {"mac8", "macaddr8"},
-        {"bits", "bit varying"},
-        {"lsn", "pg_lsn"},
-        {"e", "enum('sad', 'meh', 'ok', 'happy')"},
-        {"r", "record(a integer, b text)"},
-        {"rc", "record(a integer, b text COLLATE \\\"sv-SE-x-icu\\\")"},
-        {"ai", "integer[]"},
-        {"at", "text[]"},
-        {"ae", "enum('sad', 'meh', 'ok', 'happy')[]"},
-        {"ar", "record(a integer, b text)[]"},
-        {"r4", "int4range"},
-        {"r8", "int8range"},
-        {"rn", "numrange"},
-        {"rd", "daterange"},
-        {"rts", "tsrange"},
-        {"rtz", "tstzrange"},
-        {"ROW(i2, t)", "record(f1 smallint, f2 text)"}, /* an anonymous record */
-    };
     for (size_t i = 0; i < sizeof values / sizeof *values; i++)
         check_value(values[i].expr, values[i].schema_type);
 }
@@ -463,6 +466,106 @@ static void whole_rows(void **state)
     assert_int_equal(null_key, 't');
 }
 
+/* s (with the shell's \" for ") inside a SQL string literal: " back, '
+ * doubled. */
+static void sql_quoted(const char *s, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (; *s && o + 2 < cap; s++) {
+        if (s[0] == '\\' && s[1] == '"')
+            continue;
+        if (*s == '\'')
+            out[o++] = '\'';
+        out[o++] = *s;
+    }
+    out[o] = 0;
+}
+
+/* ordo_decode gives every value back, equal to the original, in every
+ * order. */
+static void decode_round_trip(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        if (!values[i].pg_type)
+            continue;
+        char type[256], sql[8192], out[512];
+        sql_quoted(values[i].schema_type, type, sizeof type);
+        int o = snprintf(sql, sizeof sql, "COPY (SELECT 0");
+        for (int k = 0; k < 4; k++)
+            o += snprintf(sql + o, sizeof sql - (size_t)o,
+                          " + (SELECT count(*) FROM t, ordo_decode(ordo_key('%s', %s), 'c %s %s') "
+                          "AS x(c %s) WHERE x.c IS DISTINCT FROM t.%s)",
+                          orders[k], values[i].expr, type, orders[k], values[i].pg_type,
+                          values[i].expr);
+        snprintf(sql + o, sizeof sql - (size_t)o, ") TO STDOUT;\n");
+        snprintf(out, sizeof out, "%s/out.txt", dir);
+        must_psql(sql, out);
+        long bad = first_number(out);
+        if (bad)
+            fail_msg("%s: %ld values decode to another value", values[i].expr, bad);
+    }
+    /* several columns, and ordo_inspect as `ordo inspect` prints it */
+    char out[512], want[512];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    snprintf(want, sizeof want, "%s/want.txt", dir);
+    must_psql("COPY (SELECT count(*) FROM t, ordo_decode(ordo_key('DESC, ASC NULLS FIRST', i4, t), "
+              "'a integer DESC, b text NULLS FIRST') AS x(a integer, b text) "
+              "WHERE (x.a, x.b) IS DISTINCT FROM (t.i4, t.t)) TO STDOUT;\n",
+              out);
+    assert_int_equal(first_number(out), 0);
+    must_psql("\\pset format unaligned\n\\pset tuples_only on\n"
+              "SELECT ordo_inspect(ordo_key('DESC, ASC', 980::float8, 'x y'::text), "
+              "'score double precision DESC, name text');\n",
+              out);
+    must_psql("\\pset format unaligned\n\\pset tuples_only on\n"
+              "SELECT encode(ordo_key('DESC, ASC', 980::float8, 'x y'::text), 'hex');\n",
+              want);
+    assert_int_equal(t_sh("'%s' inspect --format ordered --schema 'score double precision DESC, "
+                          "name text' \"$(cat '%s')\" > '%s.tool' && sed -i '$ d' '%s' && "
+                          "test \"$(wc -l < '%s')\" -eq 3 && cmp '%s' '%s.tool'",
+                          TOOL, want, want, out, out, out, want),
+                     0);
+}
+
+/* ordo_lexkey against `ordo encode --format lexkey`, value by value and
+ * several at once. Times only where LexKey's int64 nanoseconds reach. */
+static void lexkey(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *expr, *schema_type;
+    } lex[] = {
+        {"b", "boolean"}, {"i2", "smallint"}, {"i4", "integer"}, {"i8", "bigint"},
+        {"f4", "real"},   {"f8", "double precision"}, {"t", "text"}, {"vc", "varchar"},
+        {"bp", "char"},   {"by", "bytea"}, {"u", "uuid"}, {"d", "date"},
+        {"ts", "timestamp"}, {"tstz", "timestamptz"},
+        {"i4, t, b", "a integer, b text, c boolean"},
+    };
+    const char *in_range = "coalesce(d BETWEEN '1700-01-01' AND '2200-01-01', true) AND "
+                           "coalesce(ts BETWEEN '1700-01-01' AND '2200-01-01', true) AND "
+                           "coalesce(tstz BETWEEN '1700-01-01' AND '2200-01-01', true)";
+    for (size_t i = 0; i < sizeof lex / sizeof *lex; i++) {
+        char sql[2048], schema[256];
+        snprintf(sql, sizeof sql,
+                 "\\copy (SELECT %s FROM t WHERE %s ORDER BY id) TO '%s/rows.csv' (FORMAT csv)\n"
+                 "\\copy (SELECT encode(ordo_lexkey(%s), 'hex') FROM t WHERE %s ORDER BY id) TO '%s/keys.txt'\n",
+                 lex[i].expr, in_range, dir, lex[i].expr, in_range, dir);
+        must_psql(sql, NULL);
+        if (strchr(lex[i].schema_type, ','))
+            snprintf(schema, sizeof schema, "%s", lex[i].schema_type);
+        else
+            snprintf(schema, sizeof schema, "c %s", lex[i].schema_type);
+        if (t_sh("'%s' encode --format lexkey --schema '%s' '%s/rows.csv' > '%s/want.txt' 2> '%s/ordo.err'",
+                 TOOL, schema, dir, dir, dir) != 0) {
+            t_sh("cat '%s/ordo.err' >&2", dir);
+            fail_msg("ordo encode --format lexkey failed for %s", lex[i].expr);
+        }
+        if (t_sh("cmp -s '%s/want.txt' '%s/keys.txt'", dir, dir) != 0)
+            fail_msg("%s: ordo_lexkey's bytes differ from ordo encode --format lexkey's", lex[i].expr);
+    }
+}
+
 /* Statement sql fails with a message holding want. */
 static void fails_with(const char *sql, const char *want)
 {
@@ -506,6 +609,14 @@ static void errors(void **state)
     fails_with("CREATE TYPE pp AS (p point);\n"
                "SELECT ordo_key('', 1, ROW(point(1, 2))::pp);", "value 2 has type point");
     fails_with("SELECT ordo_key('', ARRAY[point(1, 2)]);", "value 1 has type point");
+    fails_with("SELECT ordo_lexkey(1.5::numeric);", "ordo_lexkey: value 1 has type numeric, which the LexKey format cannot hold");
+    fails_with("SELECT ordo_lexkey('infinity'::date);", "ordo_lexkey: value 1 (date): ");
+    fails_with("SELECT ordo_lexkey('1500-01-01'::timestamp);", "ordo_lexkey: value 1 (timestamp without time zone): ");
+    fails_with("SELECT * FROM ordo_decode('\\x00', 'a nosuchtype') AS x(a int);", "ordo_decode: bad schema 'a nosuchtype': column 'a': unknown type 'nosuchtype'");
+    fails_with("SELECT * FROM ordo_decode(ordo_key('', 1), 'a integer') AS x(a int, b int);", "the schema has 1 columns but the result 2");
+    fails_with("SELECT * FROM ordo_decode(ordo_key('', 1, 2), 'a integer') AS x(a int);", "ordo_decode: 5 bytes left after the last column");
+    fails_with("SELECT * FROM ordo_decode('\\x05', 'a integer') AS x(a int);", "ordo_decode: column 'a' at byte 0: ");
+    fails_with("SELECT ordo_inspect('\\x0080', 'a integer');", "ordo_inspect: column 'a' at byte 0: ");
     fails_with("SELECT ordo_prefix_upper_bound('\\xffff');", "ordo_prefix_upper_bound:");
     fails_with("SELECT ordo_prefix_upper_bound('\\x');", "ordo_prefix_upper_bound:");
     char out[512];
@@ -580,6 +691,8 @@ int main(void)
         cmocka_unit_test(collations),
         cmocka_unit_test(several_values),
         cmocka_unit_test(whole_rows),
+        cmocka_unit_test(decode_round_trip),
+        cmocka_unit_test(lexkey),
         cmocka_unit_test(errors),
         cmocka_unit_test(prefix_index),
 #ifdef ORDO_WITH_ROCKSDB
