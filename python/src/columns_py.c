@@ -189,7 +189,7 @@ static const char *seq_type(const ordo__py_src *src)
             seen |= F;
         else if (PyUnicode_Check(o))
             seen |= S;
-        else if (PyBytes_Check(o) || PyByteArray_Check(o))
+        else if (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o))
             seen |= Y;
         else if (PyDateTime_Check(o))
             seen |= PyDateTime_DATE_GET_TZINFO(o) == Py_None ? TN : TZ;
@@ -673,7 +673,10 @@ static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size
         } else {
             memcpy(&buf, view + 8, 4);
             memcpy(&at, view + 12, 4);
-            if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf]) {
+            /* the last buffer holds the data buffers' sizes: the bytes must lie within */
+            const int64_t *sizes = a->n_buffers > 0 ? a->buffers[a->n_buffers - 1] : NULL;
+            if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf] ||
+                !sizes || (int64_t)at + len > sizes[buf]) {
                 PyErr_Format(PyExc_ValueError, "column '%s', row %zu: a malformed Arrow view",
                              src->name, i);
                 return -1;

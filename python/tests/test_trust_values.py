@@ -167,7 +167,7 @@ def test_another_thread_clearing_the_list():
 # ------------------------------------------------------- 4. integer ranges
 
 INT_EDGES = {
-    "smallint": (-2**15, 2**15 - 1), "integer": (-2**31, 2**31 - 1),
+    "tinyint": (-2**7, 2**7 - 1), "smallint": (-2**15, 2**15 - 1), "integer": (-2**31, 2**31 - 1),
     "bigint": (-2**63, 2**63 - 1), "utinyint": (0, 2**8 - 1), "usmallint": (0, 2**16 - 1),
     "uinteger": (0, 2**32 - 1), "ubigint": (0, 2**64 - 1),
 }
@@ -289,6 +289,8 @@ def test_bytes_stay_bytes():
         assert py_one([v], "a bytea") == want
     for typ in (pa.binary(), pa.large_binary(), pa.binary_view()):
         assert py_one(pa.array([raw], typ), "a bytea") == want
+    assert ordo._encode.encode({"a": [memoryview(raw)]}, None)[2] == "a bytea"
+    assert py_one([memoryview(raw)]) == want
     # bytes and text in one list: each by its own rule
     got = ordo.encode_keys({"a": [raw, "\\x01", None, memoryview(b"\x02")]}, "a",
                            schema="a bytea").to_list()
@@ -306,6 +308,19 @@ def test_negative_string_view_length_is_an_ordo_error():
     for schema in (None, "a uuid"):
         with pytest.raises(ordo.Error, match="negative length"):
             ordo.encode_keys(pa.table({"a": arr}), "a", schema=schema)
+
+
+def test_string_view_past_its_buffer_is_refused():
+    data = b"0123456789abcdefghij"
+    for at, n in ((0, 20), (8, 13), (2**31 - 1, 13)):
+        views = struct.pack("<i4sii", n, data[:4], 0, at)
+        arr = pa.Array.from_buffers(pa.string_view(), 1, [None, pa.py_buffer(views),
+                                                          pa.py_buffer(data)])
+        if at + n <= len(data):
+            assert ordo.encode_keys(pa.table({"a": arr}), "a")[0] == b"\x00" + data + b"\x00\x00"
+            continue
+        with pytest.raises(ValueError, match="malformed Arrow view"):
+            ordo.encode_keys(pa.table({"a": arr}), "a")
 
 
 def test_struct_column_under_record_names_the_type():
