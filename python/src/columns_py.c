@@ -4,6 +4,7 @@
 #include "encode.h"
 
 #include <datetime.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -288,6 +289,7 @@ typedef struct {
     int64_t i;
     uint64_t u;
     double d;
+    float f; /* 'X': the int as a float, rounded once */
 } num;
 
 /* An unsigned integer of w bytes (1, 2, 4, 8) at p, in native order, and
@@ -324,7 +326,7 @@ static int64_t sign_extend(uint64_t u, int w)
 
 static num num_at(const void *vals, numkind k, size_t i)
 {
-    num v = {'i', 0, 0, 0};
+    num v = {'i', 0, 0, 0, 0};
     const uint8_t *p = (const uint8_t *)vals + i * (size_t)k.width;
     switch (k.kind) {
     case 'b': v.i = bit(vals, i); return v;
@@ -357,7 +359,7 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
         double d = v.kind == 'f' || v.kind == 'X' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
         if (t.width == 4) {
             /* ints round once, to float32 (as the text parser rounds) */
-            float f = v.kind == 'f' || v.kind == 'X' ? (float)v.d : v.kind == 'u' ? (float)v.u : (float)v.i;
+            float f = v.kind == 'X' ? v.f : v.kind == 'f' ? (float)v.d : v.kind == 'u' ? (float)v.u : (float)v.i;
             if (isinf(f) && !isinf(d))
                 return "out of range";
             memcpy(slot, &f, 4);
@@ -1128,7 +1130,35 @@ static int seq_bytea_at(const ordo__py_src *src, size_t i, const char **s, size_
     return 0;
 }
 
-/* A Python number as num; 0 when it is not one. */
+/* A Python int of double d (its correct rounding) as a float rounded once:
+ * d rounded again is that unless d is halfway between two floats, when the
+ * int's side of d decides. -1 with an exception. */
+static int long_float(PyObject *ix, double d, float *out)
+{
+    float f = (float)d;
+    if (isinf(d) || (double)f == d) {
+        *out = f;
+        return 0;
+    }
+    /* f's neighbour on d's side (past FLT_MAX, f is infinite: as if 2^128) */
+    float g = isinf(f) ? copysignf(FLT_MAX, f) : nextafterf(f, d > f ? INFINITY : -INFINITY);
+    double fd = isinf(f) ? copysign(0x1p128, f) : f;
+    PyObject *mid = (fd + g) / 2 == d ? PyLong_FromDouble(d) : NULL;
+    int above = 0, below = 0;
+    if (mid) {
+        above = PyObject_RichCompareBool(ix, mid, Py_GT);
+        below = above ? 0 : PyObject_RichCompareBool(ix, mid, Py_LT);
+        Py_DECREF(mid);
+        if (above < 0 || below < 0)
+            return -1;
+    } else if (PyErr_Occurred()) {
+        return -1;
+    }
+    *out = (above && g > f) || (below && g < f) ? g : f;
+    return 0;
+}
+
+/* A Python number as num; 0 when it is not one, -1 with an exception. */
 static int py_num(PyObject *o, num *v)
 {
     if (PyFloat_Check(o)) {
@@ -1161,6 +1191,10 @@ static int py_num(PyObject *o, num *v)
         if (v->d == -1.0 && PyErr_Occurred()) {
             PyErr_Clear();
             v->d = INFINITY;
+        }
+        if (long_float(ix, v->d, &v->f) < 0) {
+            Py_DECREF(ix);
+            return -1;
         }
     }
     Py_DECREF(ix);
@@ -1256,8 +1290,11 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
                 set_null(validity, i);
                 continue;
             }
-            num v = {'i', 0, 0, 0};
-            if (!py_num(o, &v))
+            num v = {'i', 0, 0, 0, 0};
+            int got = py_num(o, &v);
+            if (got < 0)
+                return -1;
+            if (!got)
                 return seq_bad(src, i, o, sc);
             const char *why = num_put(v, t, dst + i * (size_t)t.width, dst, i);
             if (why)

@@ -198,6 +198,14 @@ def test_floats_in_integer_columns_follow_the_cli(typ):
         assert py_one(pa.array([v]), "a " + typ) is None, (typ, v)
 
 
+def test_ints_past_64_bits_round_once_to_real():
+    # through a double, 2**70 + 2**46 + 1 would land halfway and round down
+    for v in (2**70 + 2**46 + 1, 2**70 + 2**46, 2**70 + 3 * 2**46, -(2**70 + 2**46 + 1),
+              2**70 + 2**46 - 1, 2**128, 2**128 - 2**103, 2**128 - 2**103 - 1, 10**30 + 1):
+        assert py_one([v], "a real") == cli_one("a real", str(v)), v
+        assert py_one([v], "a double precision") == cli_one("a double precision", str(v)), v
+
+
 def test_real_overflow_message():
     with pytest.raises(ordo.Error) as e:
         ordo.encode_keys({"a": [1e40]}, "a", schema="a real")
