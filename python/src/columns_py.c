@@ -359,7 +359,10 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
         double d = v.kind == 'f' || v.kind == 'X' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
         if (t.width == 4) {
             /* ints round once, to float32 (as the text parser rounds) */
-            float f = v.kind == 'X' ? v.f : v.kind == 'f' ? (float)v.d : v.kind == 'u' ? (float)v.u : (float)v.i;
+            float f = v.kind == 'X'   ? v.f
+                      : v.kind == 'f' ? (float)v.d
+                      : v.kind == 'u' ? (float)v.u
+                                      : (float)v.i;
             if (isinf(f) && !isinf(d))
                 return "out of range";
             memcpy(slot, &f, 4);
@@ -863,8 +866,8 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
             if (sc->type == ORDO_TYPE_DATE)
                 d -= PG_EPOCH_DAYS;
             if (sc->type == ORDO_TYPE_DATE ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END
-                                           : d < INT32_MIN || d > INT32_MAX)
-                    return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                           : d < INT32_MIN || d > INT32_MAX) /* LexKey's days */
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
                                             "column '%s', row %zu: date out of range",
                                             src->name, i);
             dst[i] = (int32_t)d;
@@ -1030,8 +1033,9 @@ static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
             }
         }
         col->validity = validity;
-        static const int ordo_unit[] = {[ORDO__PY_DT_S] = ORDO_UNIT_S, [ORDO__PY_DT_MS] = ORDO_UNIT_MS,
-                                        [ORDO__PY_DT_US] = ORDO_UNIT_US, [ORDO__PY_DT_NS] = ORDO_UNIT_NS};
+        static const int ordo_unit[] = {
+            [ORDO__PY_DT_S] = ORDO_UNIT_S, [ORDO__PY_DT_MS] = ORDO_UNIT_MS,
+            [ORDO__PY_DT_US] = ORDO_UNIT_US, [ORDO__PY_DT_NS] = ORDO_UNIT_NS};
         int lex = sc->type == ORDO_TYPE_TIME;
         if (lex && src->ticks == 1 && src->unit >= ORDO__PY_DT_S) { /* LexKey: in place */
             col->values = vals;
@@ -1043,7 +1047,8 @@ static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
         int64_t *dst = fixed_scratch(sx, n, 8);
         if (!dst)
             return oom();
-        col->time_unit = ORDO_UNIT_NS; /* LexKey's nanoseconds, checked by the batch API */
+        if (lex)
+            col->time_unit = ORDO_UNIT_NS; /* LexKey's nanoseconds, checked by the batch API */
         for (size_t i = 0; i < n; i++) {
             int64_t x;
             memcpy(&x, vals + 8 * i, 8);
