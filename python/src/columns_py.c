@@ -691,15 +691,20 @@ static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size
         return 0;
     }
     const uint8_t *data = a->buffers[2];
+    int64_t from, to;
     if (f[0] == 'u' || f[0] == 'z') {
         const int32_t *off = a->buffers[1];
-        *s = (const char *)data + off[j];
-        *n = (size_t)(off[j + 1] - off[j]);
+        from = off[j], to = off[j + 1];
     } else {
         const int64_t *off = a->buffers[1];
-        *s = (const char *)data + off[j];
-        *n = (size_t)(off[j + 1] - off[j]);
+        from = off[j], to = off[j + 1];
     }
+    if (from < 0 || to < from) /* as the batch API checks the offsets it reads in place */
+        return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                    "column '%s', row %zu: a malformed Arrow array (offsets "
+                                    "that decrease)", src->name, i);
+    *s = (const char *)data + from;
+    *n = (size_t)(to - from);
     return 0;
 }
 

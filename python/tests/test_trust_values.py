@@ -332,6 +332,15 @@ def test_string_view_past_its_buffer_is_refused():
             ordo.encode_keys(pa.table({"a": arr}), "a")
 
 
+def test_decreasing_string_offsets_are_refused():
+    for typ, fmt in ((pa.string(), "<3i"), (pa.large_string(), "<3q")):
+        offs = struct.pack(fmt, 0, 4, 2)  # row 0 is '\\x01', row 1 ends before it starts
+        arr = pa.Array.from_buffers(typ, 2, [None, pa.py_buffer(offs), pa.py_buffer(b"\\x01ab")])
+        for schema in (None, "a bytea", "a char(4)"):  # in place, and through the text
+            with pytest.raises(ordo.Error, match="row 1"):
+                ordo.encode_keys(pa.table({"a": arr}), "a", schema=schema)
+
+
 def test_struct_column_under_record_names_the_type():
     t = pa.table({"r": pa.array([{"x": 1}])})
     with pytest.raises(TypeError, match="cannot read an Arrow struct as record"):
