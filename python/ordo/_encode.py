@@ -37,6 +37,8 @@ def _numpy_column(arr):
         return ("buffer", arr, kind, arr.dtype.itemsize, 0, 1)
     if kind == "M":
         unit, ticks = np.datetime_data(arr.dtype)
+        if unit == "generic":  # holds NaT only
+            arr, unit = arr.astype("datetime64[ns]"), "ns"
         if unit not in _UNITS:
             raise TypeError("no ordo type for NumPy dtype %s (ordo takes units from years to "
                             "nanoseconds)" % arr.dtype)

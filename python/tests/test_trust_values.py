@@ -265,6 +265,11 @@ def test_datetime64_out_of_range_is_refused_with_its_row(dtype, raw):
         assert e.value.line == 2 and e.value.column == 2
 
 
+def test_generic_datetime64_is_nat():
+    arr = np.array([None, None], "datetime64")
+    assert ordo.encode_keys({"a": arr}, "a").to_list() == [b"\x01", b"\x01"]
+
+
 def test_finer_than_nanoseconds_is_refused():
     with pytest.raises(TypeError, match="datetime64\\[ps\\]"):
         ordo.encode_keys({"a": np.array([1], "datetime64[ps]")}, "a")
