@@ -211,12 +211,18 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None):
 
     schema: the table in ordo's schema syntax (``"player_id bigint, score
     double precision"``); the data's columns are then read as those types
-    (a str column as uuid, say, is parsed from PostgreSQL's text). Without
+    (a str column as uuid, say, is parsed from PostgreSQL's text, as the
+    CLI parses it: text given to bytea is its ``\\x...`` form, while bytes,
+    bytearray, memoryview and Arrow binary are the bytes themselves; a float
+    given to an integer column is refused, as the CLI refuses ``1.0``; an
+    integer outside its column's type is refused, never wrapped). Without
     it each column's type comes from its Arrow type or dtype: int8..int64 ->
     tinyint..bigint, uint8..uint64 -> utinyint..ubigint, float32 -> real,
     float64 -> double precision, bool -> boolean, string -> text, binary ->
     bytea, date32/date64 -> date, timestamp -> timestamp, timestamp with a
-    zone -> timestamptz, time -> time, decimal -> numeric (ordered only);
+    zone -> timestamptz, time -> time, decimal (32 to 256 bits, any scale)
+    -> numeric (ordered only), NumPy datetime64 (years to nanoseconds; an
+    instant out of range is refused with its row) -> timestamp;
     Python lists: int -> bigint, float -> double precision, str -> text,
     bytes -> bytea, bool -> boolean, datetime -> timestamp(tz), date -> date,
     Decimal -> numeric.
