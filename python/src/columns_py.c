@@ -1178,15 +1178,7 @@ static int py_num(PyObject *o, num *v)
     PyObject *ix = PyLong_Check(o) ? Py_NewRef(o) : PyNumber_Index(o);
     if (!ix) {
         PyErr_Clear();
-        if (!PyNumber_Check(o))
-            return 0;
-        double d = PyFloat_AsDouble(o); /* NumPy floats and the like */
-        if (d == -1.0 && PyErr_Occurred()) {
-            PyErr_Clear();
-            return 0;
-        }
-        v->kind = 'f', v->d = d;
-        return 1;
+        return 0;
     }
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(ix, &overflow);
@@ -1285,9 +1277,14 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
     PyObject **items = PySequence_Fast_ITEMS(src->seq);
     uint8_t *validity = NULL;
     numkind t = target_numkind(sc->type);
-    int strings = 0; /* numbers written as text are read as the CLI reads them */
-    for (size_t i = 0; t.kind && i < n && !strings; i++)
-        strings = PyUnicode_Check(items[i]);
+    /* ints, floats and __index__ objects are numbers; anything else (str,
+     * Decimal, NumPy bools and float32s) is read from its text, as the CLI
+     * reads it */
+    int strings = 0;
+    for (size_t i = 0; t.kind && i < n && !strings; i++) {
+        PyObject *o = items[i];
+        strings = !(o == Py_None || PyLong_Check(o) || PyFloat_Check(o) || PyIndex_Check(o));
+    }
     if (t.kind && !strings) {
         uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
         if (!dst)

@@ -207,6 +207,15 @@ def test_ints_past_64_bits_round_once_to_real():
         assert py_one([v], "a double precision") == cli_one("a double precision", str(v)), v
 
 
+def test_other_numbers_are_read_from_their_text():
+    # Decimal, NumPy bools and float32s in a list: their str, as the CLI reads it
+    for v, typ in ((decimal.Decimal("7"), "bigint"), (decimal.Decimal("1.5"), "bigint"),
+                   (np.True_, "boolean"), (np.False_, "boolean"), (np.float32(1.0), "bigint"),
+                   (np.float32(0.1), "real"), (decimal.Decimal("0.1"), "double precision"),
+                   (np.int8(3), "smallint"), (np.uint64(2**64 - 1), "ubigint")):
+        assert py_one([v, None], "a " + typ) == cli_one("a " + typ, str(v)), (v, typ)
+
+
 def test_real_overflow_message():
     with pytest.raises(ordo.Error) as e:
         ordo.encode_keys({"a": [1e40]}, "a", schema="a real")
