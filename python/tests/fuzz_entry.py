@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 
 import numpy as np
 import pandas as pd
@@ -192,22 +193,62 @@ def gen_decimal(rng, n, lex):
         scale = int(rng.integers(prec, prec + 80))
     else:
         scale = int(rng.integers(0, prec + 1))
-    vals = []
+    vals, unscaled = [], []
     ctx = decimal.Context(prec=80)
     for _ in range(n):
         digits = int(rng.integers(0, prec + 1))
         mag = int("".join(str(int(rng.integers(0, 10))) for _ in range(digits)) or "0")
         if rng.random() < 0.1:
             mag = 10**prec - 1
-        v = decimal.Decimal(-mag if rng.random() < 0.5 else mag).scaleb(-scale, ctx)
-        vals.append(v)
+        u = -mag if rng.random() < 0.5 else mag
+        unscaled.append(u)
+        vals.append(decimal.Decimal(u).scaleb(-scale, ctx))
     texts = [format(v, "f") for v in vals]
     t = {32: pa.decimal32, 64: pa.decimal64, 128: pa.decimal128}[width](prec, scale)
-    return Col("numeric", vals, texts, t, ("decimal",))
+    return Col("numeric", vals, texts, t, ("decimal", width, unscaled))
+
+
+def _as_text(rng, sql):
+    """A valid PostgreSQL text form of a value of type sql (varied spellings)."""
+    pick = lambda xs: xs[rng.integers(len(xs))]  # noqa: E731
+    if sql == "uuid":
+        h = "".join(pick("0123456789abcdefABCDEF") for _ in range(32))
+        return pick([h, "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:]),
+                     "{" + h + "}"])
+    if sql == "numeric":
+        return pick(["0", "-0.0", "NaN", "12.340", "-1e5", "1E-20", ".5", "5.",
+                     str(int(rng.integers(-10**15, 10**15))) + "." + str(int(rng.integers(0, 999)))])
+    if sql == "integer":
+        return pick(["12", "-2147483648", "2147483647", "0", "+5", str(int(rng.integers(-99, 99)))])
+    if sql == "boolean":
+        return pick(["t", "f", "true", "FALSE", "yes", "no", "on", "off", "1", "0"])
+    if sql == "interval":
+        return pick(["1 day", "-3 mons", "1 year 2 mons 3 days 04:05:06.789", "00:00:01",
+                     "%d days %02d:00:00" % (int(rng.integers(-1000, 1000)), int(rng.integers(0, 24)))])
+    if sql == "inet":
+        return pick(["192.168.0.1", "10.0.0.0/8", "::1", "2001:db8::/32", "0.0.0.0/0",
+                     "%d.%d.%d.%d" % tuple(int(x) for x in rng.integers(0, 256, 4))])
+    if sql == "date":
+        return pick(["2020-01-02", "1999-12-31", "0001-01-01", "infinity", "-infinity",
+                     "2000-02-29"])
+    if sql == "timestamptz":
+        return pick(["2020-01-02 03:04:05+02", "1970-01-01 00:00:00Z", "2000-06-30 12:00:00.5-07:30",
+                     "infinity", "2262-04-11 23:47:16.854775+00"])
+    raise AssertionError(sql)
+
+
+AS_TYPES = ["uuid", "numeric", "integer", "boolean", "interval", "inet", "date", "timestamptz"]
+
+
+def gen_as(rng, n, lex):
+    """Text read as another type through schema= (PostgreSQL's text forms)."""
+    sql = AS_TYPES[rng.integers(len(AS_TYPES))]
+    vals = [_as_text(rng, sql) for _ in range(n)]
+    return Col(sql, vals, list(vals), pa.string(), ("as", sql))
 
 
 GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp,
-              gen_time, gen_decimal]
+              gen_time, gen_decimal, gen_as]
 LEX_GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp]
 
 
@@ -220,6 +261,12 @@ def arrow_array(col, mask):
     if k == "time":
         return pa.array(vals, pa.int64() if col.arrow_type.bit_width == 64 else
                         pa.int32()).cast(col.arrow_type)
+    if k == "decimal":  # from the unscaled integers: pyarrow's Decimal conversion rescales
+        w = col.kind[1] // 8
+        data = b"".join((0 if m else u).to_bytes(w, "little", signed=True)
+                        for u, m in zip(col.kind[2], mask))
+        valid = pa.array(~np.asarray(mask, dtype=bool)).buffers()[1] if any(mask) else None
+        return pa.Array.from_buffers(col.arrow_type, len(mask), [valid, pa.py_buffer(data)])
     return pa.array(vals, col.arrow_type)
 
 
@@ -254,8 +301,8 @@ def as_pandas(rng, cols, mask, names, n, lo):
     """A pandas DataFrame: NumPy dtypes where a column has no NULL,
     pandas' nullable dtypes (or object) where it has."""
     data = {}
-    for name, c, m in zip(names, cols, mask):
-        m = m[lo:lo + n]
+    for name, c, full in zip(names, cols, mask):
+        m = full[lo:lo + n]
         vals = c.values[lo:lo + n]
         k = c.kind[0]
         has_null = bool(m.any())
@@ -283,7 +330,7 @@ def as_pandas(rng, cols, mask, names, n, lo):
             s = pd.Series(a)
             data[name] = s.dt.tz_localize("UTC").dt.tz_convert(tz) if tz else s
         else:  # the other types as pandas' Arrow-backed columns
-            arr = arrow_array(Col(c.sql, vals, None, c.arrow_type, c.kind), m)
+            arr = arrow_array(c, full).slice(lo, n)
             data[name] = pd.Series(arr.to_pandas(types_mapper=pd.ArrowDtype))
     return pd.DataFrame(data)
 
@@ -300,6 +347,8 @@ def _py_value(c, v):
         return d.replace(tzinfo=datetime.timezone.utc) if tz else d
     if k == "time":
         return None
+    if k == "as" and c.kind[1] == "uuid" and len(v) == 36:
+        return uuid.UUID(v)  # its str() is the text
     return v
 
 
@@ -366,6 +415,8 @@ def one_case(seed, cli):
     if rep == "lists" and not all(list_ok(c, m, extra, n) for c, m in zip(cols, mask)):
         rep = "arrow"
     schema = None
+    if any(c.kind[0] == "as" for c in cols):  # text read as its declared type
+        schema = ", ".join("%s %s" % (nm, c.sql) for nm, c in zip(names, cols))
     if rep == "arrow":
         data = as_arrow(rng, cols, mask, names, n, extra)
     elif rep == "pandas":
