@@ -1297,6 +1297,8 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
                 set_null(validity, i);
                 continue;
             }
+            if (PyBool_Check(o) && t.kind != 'b') /* the CLI refuses "True" for a number */
+                return seq_bad(src, i, o, sc);
             num v = {'i', 0, 0, 0, 0};
             int got = py_num(o, &v);
             if (got < 0)

@@ -199,6 +199,16 @@ def test_floats_in_integer_columns_follow_the_cli(typ):
         assert py_one(pa.array([v]), "a " + typ) is None, (typ, v)
 
 
+@pytest.mark.parametrize("typ", ["smallint", "bigint", "ubigint", "real", "double precision"])
+def test_python_bools_are_no_numbers(typ):
+    # the CLI refuses "True" for a number, and pyarrow a bool for an int64
+    assert cli_one("a " + typ, "True") is None
+    assert py_one([True], "a " + typ) is None
+    with pytest.raises(ordo.Error, match="row 1: a Python bool is not"):
+        ordo.encode_keys({"a": [1, False]}, "a", schema="a " + typ)
+    assert py_one([True, 0], "a boolean") == cli_one("a boolean", "t")
+
+
 def test_ints_past_64_bits_round_once_to_real():
     # through a double, 2**70 + 2**46 + 1 would land halfway and round down
     for v in (2**70 + 2**46 + 1, 2**70 + 2**46, 2**70 + 3 * 2**46, -(2**70 + 2**46 + 1),
