@@ -107,8 +107,10 @@ typedef enum ordo_status {
     ORDO_ERR_UNKNOWN_COLLATION = 100, /* no ICU collation or libc locale by that name */
     ORDO_ERR_INVALID_UTF8 = 101,      /* collated text that is not UTF-8 (or holds 00) */
     ORDO_ERR_NO_ICU = 102,            /* an ICU collation in a build without ICU */
-    ORDO_ERR_COLLATION_VERSION = 103  /* the collation's version differs from the one the
+    ORDO_ERR_COLLATION_VERSION = 103, /* the collation's version differs from the one the
                                          keys were made with */
+    ORDO_ERR_UNSUPPORTED_COLLATION = 104 /* a libc locale whose strcoll order ordo's keys
+                                            cannot reproduce (use an ICU collation) */
 } ordo_status;
 
 /* Where and why a call that reads input failed: the libraries above the
@@ -557,7 +559,7 @@ ORDO_API const char *ordo_collator_provider(const ordo_collator *c);
 /* Whether this build has ICU (else ICU names are ORDO_ERR_NO_ICU). */
 ORDO_API bool ordo_collator_have_icu(void);
 /* The longest text a libc collation takes (ORDO_ERR_OUT_OF_RANGE beyond):
- * strxfrm_l needs a 00-terminated copy, which lives on the stack. */
+ * its key is built from one entry per character, on the stack. */
 #define ORDO_LIBC_COLLATED_MAX 8191u
 
 /* Text under collation c, in PostgreSQL's order for it, ties (strings the

@@ -1,10 +1,11 @@
 /* Collators: PostgreSQL's collation names opened through ICU or libc, and
  * their sort keys. Opening allocates; sort keys never do (the stack, or
  * the caller's buffer). */
-#define _GNU_SOURCE /* newlocale, strxfrm_l, strcoll_l; gnu_get_libc_version */
+#define _GNU_SOURCE /* newlocale, nl_langinfo_l; gnu_get_libc_version */
 #include "collate.h"
 
 #include <gnu/libc-version.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,18 @@ static ordo_status open_libc(ordo_collator *c, const char *name)
     locale_t loc = newlocale(LC_COLLATE_MASK | LC_CTYPE_MASK, name, (locale_t)0);
     if (!loc)
         return ORDO_ERR_UNKNOWN_COLLATION;
+    /* ordo's text is UTF-8, as a UTF8 database's: PostgreSQL has no
+     * collation "en_US" (ISO-8859-1) for encoding UTF8. */
+    const char *codeset = nl_langinfo_l(CODESET, loc);
+    if (!codeset || strcmp(codeset, "UTF-8")) {
+        freelocale(loc);
+        return ORDO_ERR_UNKNOWN_COLLATION;
+    }
+    ordo_status st = ordo__glibc_coll_load((void *)loc, &c->glibc);
+    if (st != ORDO_OK) {
+        freelocale(loc);
+        return st;
+    }
     c->provider = ORDO_COLL_LIBC;
     c->libc = (void *)loc;
     /* PostgreSQL's collversion for libc collations on glibc. */
@@ -205,20 +218,11 @@ int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask)
     return 1;
 }
 
-/* libc: strxfrm_l over a 00-terminated copy on the stack. The key goes to
- * dst when it fits cap (strxfrm_l writes its 00 too: room for len + 1). */
+/* libc: glibc's strcoll_l order as a key (src/collate_glibc.c). */
 static ordo_status libc_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
                             size_t cap, size_t *len)
 {
-    char copy[ORDO_LIBC_COLLATED_MAX + 1];
-    if (n > ORDO_LIBC_COLLATED_MAX)
-        return ORDO_ERR_OUT_OF_RANGE;
-    memcpy(copy, s, n);
-    copy[n] = 0;
-    char tmp[1];
-    size_t need = strxfrm_l(cap ? (char *)dst : tmp, copy, cap, (locale_t)c->libc);
-    *len = need;
-    return need < cap ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL;
+    return ordo__glibc_key(&c->glibc, (const uint8_t *)s, n, dst, cap, len);
 }
 
 #ifdef ORDO_WITH_ICU

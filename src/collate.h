@@ -3,6 +3,7 @@
 #ifndef ORDO_COLLATE_H
 #define ORDO_COLLATE_H
 
+#include "collate_glibc.h"
 #include "ordo_internal.h"
 
 #define ORDO_COLL_NAME_MAX 127
@@ -12,6 +13,7 @@ enum { ORDO_COLL_C = 0, ORDO_COLL_LIBC = 1, ORDO_COLL_ICU = 2 };
 struct ordo_collator {
     int provider;
     void *libc; /* locale_t (kept opaque: the core builds without _GNU_SOURCE) */
+    ordo__glibc_coll glibc; /* its collation tables (libc) */
     void *icu; /* UCollator *, read-only after open (ICU's const API is thread-safe) */
     char name[ORDO_COLL_NAME_MAX + 1];
     char version[32];
