@@ -544,8 +544,10 @@ ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
  *  - a libc locale ("en_US.utf8", "sv_SE.utf8": a name with '_', '.' or
  *    '@'), through newlocale with LC_COLLATE and LC_CTYPE.
  * ORDO_ERR_UNKNOWN_COLLATION for a name neither knows, ORDO_ERR_NO_ICU for
- * an ICU name in a build without ICU, ORDO_ERR_OUT_OF_MEMORY. Opening
- * allocates; encoding never does. */
+ * an ICU name in a build without ICU, ORDO_ERR_UNSUPPORTED_COLLATION for
+ * a libc locale whose strcoll order no key gives (SPEC.md §17.1; use an
+ * ICU collation), ORDO_ERR_OUT_OF_MEMORY. Opening allocates; encoding
+ * allocates only ICU's UTF-16 copy of text over 512 bytes. */
 ORDO_API ordo_status ordo_collator_open(const char *name, ordo_collator **c);
 ORDO_API void ordo_collator_close(ordo_collator *c);
 /* The version the collation's order is tied to, as PostgreSQL's

@@ -35,13 +35,6 @@ int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask);
 ordo_status ordo__sort_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
                            size_t cap, size_t *len);
 
-/* ICU's streamed sort key (ucol_nextSortKeyPart over UTF-8), the path of
- * long text; exposed so that the tests can hold it equal to
- * ucol_getSortKey's. Returns the length (-1 past INT32_MAX); writes
- * dst[0..min(len, cap)); *failed on an ICU error. */
-int32_t ordo__icu_stream_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
-                             size_t cap, int *failed);
-
 /* Column c's precomputed sort keys (c->sort_keys, src/sort_keys.c): made
  * for this column's collator and nrows rows, else ORDO_ERR_INVALID_ARG;
  * ORDO_ERR_BAD_TYPE on a column that is not collated text. */
