@@ -8,10 +8,11 @@
  *  - each character (or contraction) has a list of weight bytes per level,
  *    maybe empty (ignorable at that level), and a rule set saying, per
  *    level, whether it is read forward or backward;
- *  - a run of backward characters ending in a forward one is read back
- *    from its last character, and strcoll_l's walk back then passes over
- *    the run's second-to-last character (it never reads it); a run that
- *    ends the string is read back whole;
+ *  - a run of backward characters is read back from its last character,
+ *    the earlier ones found by counting from where strcoll_l's current
+ *    step began, which passes over some characters and reads ignorable ones
+ *    again (put_level says which); the forward character that ends the run
+ *    comes after it;
  *  - a level without `position` compares the read characters' weight bytes
  *    as one string; a level with `position` compares, per non-ignorable
  *    character, first how many characters were read since the previous one
