@@ -57,8 +57,12 @@ static ordo_status open_libc(ordo_collator *c, const char *name)
     }
     c->provider = ORDO_COLL_LIBC;
     c->libc = (void *)loc;
-    /* PostgreSQL's collversion for libc collations on glibc. */
-    snprintf(c->version, sizeof c->version, "%s", gnu_get_libc_version());
+    /* PostgreSQL's collversion for libc collations on glibc, and the
+     * revision of ordo's libc key: "+k2" keys follow strcoll_l (SPEC §17.3);
+     * a table an earlier ordo loaded (strxfrm_l's order, recorded as the bare
+     * glibc version) is then refused by the version check, not scanned in an
+     * order its keys do not have. */
+    snprintf(c->version, sizeof c->version, "%s+k2", gnu_get_libc_version());
     return ORDO_OK;
 }
 

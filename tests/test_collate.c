@@ -264,7 +264,9 @@ static void open_names(void **state)
     }
     assert_status(ordo_collator_open("en_US.utf8", &c), ORDO_OK);
     assert_string_equal(ordo_collator_provider(c), "libc");
-    assert_string_equal(ordo_collator_version(c), gnu_get_libc_version());
+    char libc_version[64]; /* glibc's version, and the revision of ordo's libc key */
+    snprintf(libc_version, sizeof libc_version, "%s+k2", gnu_get_libc_version());
+    assert_string_equal(ordo_collator_version(c), libc_version);
     ordo_collator_close(c);
 #ifdef ORDO_WITH_ICU
     assert_status(ordo_collator_open("sv-SE-x-icu", &c), ORDO_OK);
