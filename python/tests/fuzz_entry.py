@@ -269,8 +269,19 @@ def gen_as(rng, n, lex):
     return Col(sql, vals, list(vals), pa.string(), ("as", sql))
 
 
+COLLATIONS = ["en_US.utf8", "de_DE.utf8", "sv_SE.utf8", "C", "und-x-icu", "sv-SE-x-icu",
+              "de-DE-u-co-phonebk-x-icu"]
+
+
+def gen_collated(rng, n, lex):
+    """Text under a collation (libc and ICU), given through schema=."""
+    col = gen_text(rng, n, lex)
+    sql = 'text COLLATE "%s"' % COLLATIONS[rng.integers(len(COLLATIONS))]
+    return Col(sql, col.values, col.texts, col.arrow_type, ("as", sql))
+
+
 GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp,
-              gen_dt64, gen_time, gen_decimal, gen_as]
+              gen_dt64, gen_time, gen_decimal, gen_as, gen_collated]
 LEX_GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp,
                   gen_dt64]
 
