@@ -107,8 +107,10 @@ typedef enum ordo_status {
     ORDO_ERR_UNKNOWN_COLLATION = 100, /* no ICU collation or libc locale by that name */
     ORDO_ERR_INVALID_UTF8 = 101,      /* collated text that is not UTF-8 (or holds 00) */
     ORDO_ERR_NO_ICU = 102,            /* an ICU collation in a build without ICU */
-    ORDO_ERR_COLLATION_VERSION = 103  /* the collation's version differs from the one the
+    ORDO_ERR_COLLATION_VERSION = 103, /* the collation's version differs from the one the
                                          keys were made with */
+    ORDO_ERR_UNSUPPORTED_COLLATION = 104 /* a libc locale whose strcoll order ordo's keys
+                                            cannot reproduce (use an ICU collation) */
 } ordo_status;
 
 /* Where and why a call that reads input failed: the libraries above the
@@ -542,8 +544,10 @@ ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
  *  - a libc locale ("en_US.utf8", "sv_SE.utf8": a name with '_', '.' or
  *    '@'), through newlocale with LC_COLLATE and LC_CTYPE.
  * ORDO_ERR_UNKNOWN_COLLATION for a name neither knows, ORDO_ERR_NO_ICU for
- * an ICU name in a build without ICU, ORDO_ERR_OUT_OF_MEMORY. Opening
- * allocates; encoding never does. */
+ * an ICU name in a build without ICU, ORDO_ERR_UNSUPPORTED_COLLATION for
+ * a libc locale whose strcoll order no key gives (SPEC.md §17.1; use an
+ * ICU collation), ORDO_ERR_OUT_OF_MEMORY. Opening allocates; encoding
+ * allocates only ICU's UTF-16 copy of text over 512 bytes. */
 ORDO_API ordo_status ordo_collator_open(const char *name, ordo_collator **c);
 ORDO_API void ordo_collator_close(ordo_collator *c);
 /* The version the collation's order is tied to, as PostgreSQL's
@@ -557,7 +561,7 @@ ORDO_API const char *ordo_collator_provider(const ordo_collator *c);
 /* Whether this build has ICU (else ICU names are ORDO_ERR_NO_ICU). */
 ORDO_API bool ordo_collator_have_icu(void);
 /* The longest text a libc collation takes (ORDO_ERR_OUT_OF_RANGE beyond):
- * strxfrm_l needs a 00-terminated copy, which lives on the stack. */
+ * its key is built from one entry per character, on the stack. */
 #define ORDO_LIBC_COLLATED_MAX 8191u
 
 /* Text under collation c, in PostgreSQL's order for it, ties (strings the

@@ -2,8 +2,8 @@
 # Installs the dependencies, then builds and runs the whole test suite in
 # every configuration CI checks, warnings as errors in all of them:
 #   default (gcc, native kernels, the Python package and its tests), clang,
-#   scalar-only, the libraries without the tool, ASan+UBSan with the
-#   NEON kernels emulated through SIMDe, and AArch64 (cross-compiled, run
+#   scalar-only, the libraries without the tool, ASan+UBSan (C and Python)
+#   with the NEON kernels emulated through SIMDe, and AArch64 (cross-compiled, run
 #   under qemu-user, NEON kernels native).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,9 @@ build_and_test clang -DCMAKE_C_COMPILER=clang -DORDO_PYTHON=ON
 build_and_test scalar -DORDO_ENABLE_SSE41=OFF -DORDO_ENABLE_AVX2=OFF -DORDO_ENABLE_AVX512=OFF
 # the libraries alone: no tool, no Python package
 build_and_test libs -DORDO_BUILD_TOOLS=OFF -DORDO_PYTHON=OFF
-build_and_test sanitize -DORDO_PYTHON=OFF -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
+# ASan+UBSan: the C tests and the Python tests (the extension built with the
+# sanitizers, their runtimes preloaded into the interpreter: python/CMakeLists.txt)
+build_and_test sanitize "${py[@]}" -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
 # (no RocksDB for arm64 here: ordo load/scan are tested in the native builds)
 build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF -DORDO_WITH_ICU=OFF
 

@@ -16,8 +16,9 @@ import os
 
 from . import _ordo
 
-# NumPy datetime64 units -> ordo_time_unit (ns, us, ms, s).
-_UNITS = {"ns": 0, "us": 1, "ms": 2, "s": 3}
+# NumPy datetime64 units, numbered as the extension's ORDO__PY_DT_*: it
+# converts each exactly or refuses it (NumPy's own casts wrap silently).
+_UNITS = {u: i for i, u in enumerate(["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"])}
 
 
 def _numpy_column(arr):
@@ -33,15 +34,16 @@ def _numpy_column(arr):
         if not arr.dtype.isnative:
             arr = arr.astype(arr.dtype.newbyteorder("="))
         arr = np.ascontiguousarray(arr)
-        return ("buffer", arr, kind, arr.dtype.itemsize, 0)
+        return ("buffer", arr, kind, arr.dtype.itemsize, 0, 1)
     if kind == "M":
-        unit = np.datetime_data(arr.dtype)[0]
+        unit, ticks = np.datetime_data(arr.dtype)
+        if unit == "generic":  # holds NaT only
+            arr, unit = arr.astype("datetime64[ns]"), "ns"
         if unit not in _UNITS:
-            arr = arr.astype("datetime64[us]") if unit in ("m", "h", "D", "W") else \
-                arr.astype("datetime64[ns]")
-            unit = np.datetime_data(arr.dtype)[0]
+            raise TypeError("no ordo type for NumPy dtype %s (ordo takes units from years to "
+                            "nanoseconds)" % arr.dtype)
         i8 = np.ascontiguousarray(arr).view(np.int64)
-        return ("buffer", i8, "M", 8, _UNITS[unit])
+        return ("buffer", i8, "M", 8, _UNITS[unit], ticks)
     if kind in "OUS":
         return ("seq", arr.tolist())
     raise TypeError("no ordo type for NumPy dtype %s" % arr.dtype)
@@ -71,8 +73,8 @@ def _pandas_column(series):
         return _numpy_column(series.to_numpy())
     if isinstance(dtype, pd.DatetimeTZDtype):
         utc = series.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy()
-        kind, arr, k, size, unit = _numpy_column(utc)
-        return (kind, arr, "T", size, unit)
+        kind, arr, k, size, unit, ticks = _numpy_column(utc)
+        return (kind, arr, "T", size, unit, ticks)
     import pyarrow as pa
 
     return _arrow_column(pa.array(series, from_pandas=True))
@@ -124,6 +126,10 @@ def _decode_dictionaries(data):
                                 if pa.types.is_dictionary(f.type) else f for f in fields]))
 
 
+# As `ordo encode --threads` takes them.
+_MAX_THREADS = 1024
+
+
 def _threads(threads):
     """The worker threads: None is one per CPU this process may run on."""
     if threads is None:
@@ -135,6 +141,8 @@ def _threads(threads):
         raise TypeError("threads: expected an int or None, got %s" % type(threads).__name__)
     if threads < 1:
         raise ValueError("threads: expected at least 1, got %d" % threads)
+    if threads > _MAX_THREADS:
+        raise ValueError("threads: expected 1 to %d, got %d" % (_MAX_THREADS, threads))
     return threads
 
 
@@ -203,12 +211,18 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None):
 
     schema: the table in ordo's schema syntax (``"player_id bigint, score
     double precision"``); the data's columns are then read as those types
-    (a str column as uuid, say, is parsed from PostgreSQL's text). Without
+    (a str column as uuid, say, is parsed from PostgreSQL's text, as the
+    CLI parses it: text given to bytea is its ``\\x...`` form, while bytes,
+    bytearray, memoryview and Arrow binary are the bytes themselves; a float
+    given to an integer column is refused, as the CLI refuses ``1.0``; an
+    integer outside its column's type is refused, never wrapped). Without
     it each column's type comes from its Arrow type or dtype: int8..int64 ->
     tinyint..bigint, uint8..uint64 -> utinyint..ubigint, float32 -> real,
     float64 -> double precision, bool -> boolean, string -> text, binary ->
     bytea, date32/date64 -> date, timestamp -> timestamp, timestamp with a
-    zone -> timestamptz, time -> time, decimal -> numeric (ordered only);
+    zone -> timestamptz, time -> time, decimal (32 to 256 bits, any scale)
+    -> numeric (ordered only), NumPy datetime64 (years to nanoseconds; an
+    instant out of range is refused with its row) -> timestamp;
     Python lists: int -> bigint, float -> double precision, str -> text,
     bytes -> bytea, bool -> boolean, datetime -> timestamp(tz), date -> date,
     Decimal -> numeric.

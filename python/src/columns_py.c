@@ -4,6 +4,7 @@
 #include "encode.h"
 
 #include <datetime.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -189,7 +190,7 @@ static const char *seq_type(const ordo__py_src *src)
             seen |= F;
         else if (PyUnicode_Check(o))
             seen |= S;
-        else if (PyBytes_Check(o) || PyByteArray_Check(o))
+        else if (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o))
             seen |= Y;
         else if (PyDateTime_Check(o))
             seen |= PyDateTime_DATE_GET_TZINFO(o) == Py_None ? TN : TZ;
@@ -284,10 +285,11 @@ const char *ordo__py_src_type(const ordo__py_src *src)
 /* ------------------------------------------------------ conversions */
 
 typedef struct {
-    char kind; /* 'i', 'u', 'f', or 'X' for a Python int too large for any type */
+    char kind; /* 'i', 'u', 'f', 'X' a Python int past 64 bits (d: it as a double, or inf) */
     int64_t i;
     uint64_t u;
     double d;
+    float f; /* 'X': the int as a float, rounded once */
 } num;
 
 /* An unsigned integer of w bytes (1, 2, 4, 8) at p, in native order, and
@@ -324,7 +326,7 @@ static int64_t sign_extend(uint64_t u, int w)
 
 static num num_at(const void *vals, numkind k, size_t i)
 {
-    num v = {'i', 0, 0, 0};
+    num v = {'i', 0, 0, 0, 0};
     const uint8_t *p = (const uint8_t *)vals + i * (size_t)k.width;
     switch (k.kind) {
     case 'b': v.i = bit(vals, i); return v;
@@ -351,15 +353,18 @@ static num num_at(const void *vals, numkind k, size_t i)
  * or why it does not fit. */
 static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t r)
 {
-    if (v.kind == 'X') /* a Python int past every double */
+    if (v.kind == 'X' && (t.kind != 'f' || isinf(v.d))) /* past every integer type */
         return "out of range";
     if (t.kind == 'f') {
-        double d = v.kind == 'f' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
+        double d = v.kind == 'f' || v.kind == 'X' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
         if (t.width == 4) {
             /* ints round once, to float32 (as the text parser rounds) */
-            float f = v.kind == 'f' ? (float)v.d : v.kind == 'u' ? (float)v.u : (float)v.i;
+            float f = v.kind == 'X'   ? v.f
+                      : v.kind == 'f' ? (float)v.d
+                      : v.kind == 'u' ? (float)v.u
+                                      : (float)v.i;
             if (isinf(f) && !isinf(d))
-                return "out of range for real";
+                return "out of range";
             memcpy(slot, &f, 4);
         } else {
             memcpy(slot, &d, 8);
@@ -369,16 +374,9 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
     /* integers and bools: the value as a sign and a magnitude */
     int neg = 0;
     uint64_t mag = 0;
-    if (v.kind == 'f') {
-        if (isinf(v.d))
-            return "out of range";
-        if (isnan(v.d) || v.d != floor(v.d))
-            return "not an integer";
-        if (v.d < -9223372036854775808.0 || v.d >= 18446744073709551616.0)
-            return "out of range";
-        neg = v.d < 0;
-        mag = (uint64_t)(neg ? -v.d : v.d); /* exact: an integral double below 2^64 */
-    } else if (v.kind == 'u') {
+    if (v.kind == 'f') /* as the CLI refuses the text of a float ('1.0') */
+        return t.kind == 'b' ? "not a boolean (a float)" : "not an integer (a float)";
+    if (v.kind == 'u') {
         mag = v.u;
     } else {
         neg = v.i < 0;
@@ -528,31 +526,47 @@ static int pg_micros(int64_t v, int unit, int64_t *out)
 
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
-/* Decimal digits of a 128-bit two's complement value with `scale` digits
- * after the point, as numeric text. */
-static int decimal_text(uint64_t lo, int64_t hi, int scale, char *out, size_t cap)
+/* An Arrow decimal of w bytes (4, 8, 16 or 32: little-endian two's
+ * complement) with `scale` digits after the point, as numeric text: the
+ * digits with a point where it falls within them, else with an exponent
+ * (any int32 scale; the numeric parser judges the range). out holds 160. */
+static int decimal_text(const uint8_t *p, size_t w, int32_t scale, char *out, size_t cap)
 {
-    __extension__ typedef unsigned __int128 u128;
-    u128 v = ((u128)(uint64_t)hi << 64) | lo;
-    int neg = hi < 0;
-    if (neg)
-        v = (u128)0 - v;
-    char digits[48];
+    uint32_t limb[8]; /* little-endian 32-bit limbs */
+    size_t nl = w / 4;
+    for (size_t i = 0; i < nl; i++)
+        memcpy(&limb[i], p + 4 * i, 4); /* native little-endian, as Arrow's buffers */
+    int neg = limb[nl - 1] >> 31;
+    if (neg) { /* the magnitude: two's complement negated */
+        uint64_t carry = 1;
+        for (size_t i = 0; i < nl; i++) {
+            uint64_t x = (uint64_t)(uint32_t)~limb[i] + carry;
+            limb[i] = (uint32_t)x, carry = x >> 32;
+        }
+    }
+    char digits[96]; /* 2^256 has 78 digits */
     int k = 0;
-    do {
-        digits[k++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
+    size_t top = nl;
+    do { /* divide by 10^9, nine digits per pass, least significant first */
+        uint64_t rem = 0;
+        for (size_t i = top; i-- > 0;) {
+            uint64_t x = rem << 32 | limb[i];
+            limb[i] = (uint32_t)(x / 1000000000u), rem = x % 1000000000u;
+        }
+        while (top && !limb[top - 1])
+            top--;
+        for (int d = 0; d < 9 && (top || rem); d++, rem /= 10)
+            digits[k++] = (char)('0' + rem % 10);
+    } while (top);
+    if (!k)
+        digits[k++] = '0';
     size_t n = 0;
     if (neg)
         out[n++] = '-';
-    if (scale <= 0) {
+    if (scale < 0 || scale > 64) { /* digits, then e and the exponent */
         while (k)
             out[n++] = digits[--k];
-        if (scale < 0)
-            n += (size_t)snprintf(out + n, cap - n, "e%d", -scale);
-        out[n] = 0;
-        return (int)n;
+        return (int)n + snprintf(out + n, cap - n, "e%lld", -(long long)scale);
     }
     while (k <= scale)
         digits[k++] = '0';
@@ -565,11 +579,35 @@ static int decimal_text(uint64_t lo, int64_t hi, int scale, char *out, size_t ca
     return (int)n;
 }
 
+/* Arrow's decimal format "d:P,S[,W]": 1 with the scale and the byte width. */
+static int decimal_format(const char *f, int32_t *scale, size_t *width)
+{
+    char *end;
+    long long prec = strtoll(f + 2, &end, 10), sc, bw = 128;
+    if (end == f + 2 || *end != ',' || prec < 1)
+        return 0;
+    const char *q = end + 1;
+    sc = strtoll(q, &end, 10);
+    if (end == q || sc < INT32_MIN || sc > INT32_MAX)
+        return 0;
+    if (*end == ',') {
+        q = end + 1;
+        bw = strtoll(q, &end, 10);
+        if (end == q)
+            return 0;
+    }
+    if (*end || (bw != 32 && bw != 64 && bw != 128 && bw != 256))
+        return 0;
+    *scale = (int32_t)sc, *width = (size_t)bw / 8;
+    return 1;
+}
+
 /* The column through PostgreSQL's text forms: each row's text parsed as the
- * CLI parses a CSV field. text(i, &s, &n) gives row i's text, or s NULL for
- * a NULL; it may return -1 with an exception. */
+ * CLI parses a CSV field. text(i, &s, &n, &keep, &raw) gives row i's text,
+ * or s NULL for a NULL, or with *raw set the value itself (a bytea's bytes);
+ * *keep (if set) owns s; it may return -1 with an exception. */
 typedef int (*text_at_fn)(const ordo__py_src *src, size_t i, const char **s, size_t *n,
-                          PyObject **keep);
+                          PyObject **keep, int *raw);
 
 static int via_text(const ordo__py_src *src, const ordo_schema_column *sc,
                     ordo__py_scratch *sx, ordo_column *col, text_at_fn text_at)
@@ -591,10 +629,13 @@ static int via_text(const ordo__py_src *src, const ordo_schema_column *sc,
         const char *s = NULL;
         size_t n = 0;
         PyObject *keep = NULL;
-        if (text_at(src, i, &s, &n, &keep) < 0)
+        int raw = 0;
+        if (text_at(src, i, &s, &n, &keep, &raw) < 0)
             return -1;
         ordo_error e;
-        st = s ? ordo_rows_put_text(rows, 0, s, n, 1, &e) : ordo_rows_put_null(rows, 0);
+        st = !s ? ordo_rows_put_null(rows, 0)
+             : raw ? ordo_rows_put_value(rows, 0, s, n)
+                   : ordo_rows_put_text(rows, 0, s, n, 1, &e);
         Py_XDECREF(keep);
         if (st == ORDO_ERR_OUT_OF_MEMORY)
             return oom();
@@ -612,9 +653,9 @@ static int via_text(const ordo__py_src *src, const ordo_schema_column *sc,
 /* ---------------------------------------------------------- Arrow */
 
 static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size_t *n,
-                         PyObject **keep)
+                         PyObject **keep, int *raw)
 {
-    (void)keep;
+    (void)keep, (void)raw;
     const struct ArrowArray *a = src->array;
     size_t j = src->offset + i;
     const uint8_t *validity = a->null_count ? a->buffers[0] : NULL;
@@ -627,13 +668,20 @@ static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size
         const uint8_t *view = (const uint8_t *)a->buffers[1] + 16 * j;
         int32_t len, buf, at;
         memcpy(&len, view, 4);
+        if (len < 0)
+            return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                        "column '%s', row %zu: a malformed Arrow view (a "
+                                        "negative length)", src->name, i);
         *n = (size_t)len;
         if (len <= 12) {
             *s = (const char *)view + 4;
         } else {
             memcpy(&buf, view + 8, 4);
             memcpy(&at, view + 12, 4);
-            if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf]) {
+            /* the last buffer holds the data buffers' sizes: the bytes must lie within */
+            const int64_t *sizes = a->n_buffers > 0 ? a->buffers[a->n_buffers - 1] : NULL;
+            if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf] ||
+                !sizes || (int64_t)at + len > sizes[buf]) {
                 PyErr_Format(PyExc_ValueError, "column '%s', row %zu: a malformed Arrow view",
                              src->name, i);
                 return -1;
@@ -643,15 +691,20 @@ static int arrow_text_at(const ordo__py_src *src, size_t i, const char **s, size
         return 0;
     }
     const uint8_t *data = a->buffers[2];
+    int64_t from, to;
     if (f[0] == 'u' || f[0] == 'z') {
         const int32_t *off = a->buffers[1];
-        *s = (const char *)data + off[j];
-        *n = (size_t)(off[j + 1] - off[j]);
+        from = off[j], to = off[j + 1];
     } else {
         const int64_t *off = a->buffers[1];
-        *s = (const char *)data + off[j];
-        *n = (size_t)(off[j + 1] - off[j]);
+        from = off[j], to = off[j + 1];
     }
+    if (from < 0 || to < from) /* as the batch API checks the offsets it reads in place */
+        return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                    "column '%s', row %zu: a malformed Arrow array (offsets "
+                                    "that decrease)", src->name, i);
+    *s = (const char *)data + from;
+    *n = (size_t)(to - from);
     return 0;
 }
 
@@ -678,6 +731,8 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     if (src->schema->dictionary)
         return unsupported(src, "a dictionary-encoded array", sc);
+    if (f[0] == '+') /* no nested Arrow type maps to a column */
+        return unsupported(src, f[1] == 's' ? "an Arrow struct" : "a nested Arrow array", sc);
     if (strcmp(f, "n")) { /* the buffers the layout needs: an error, not a crash */
         int64_t need = is_arrow_string(f) ? 3 : 2;
         if (a->n_buffers < need || !a->buffers ||
@@ -751,8 +806,10 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
         goto own_validity;
     }
     if (is_arrow_string(f)) {
+        /* bytea takes binary as its bytes, text in its text form (\\x...) as
+         * the CLI reads it */
         int plain = (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) ||
-                    sc->type == ORDO_TYPE_BYTES;
+                    (sc->type == ORDO_TYPE_BYTES && (f[0] == 'z' || f[0] == 'Z' || f[1] == 'z'));
         if (plain && f[0] != 'v') { /* in place */
             col->values = a->buffers[2];
             col->offsets = a->buffers[1];
@@ -768,7 +825,7 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
             for (size_t i = 0; i < n; i++) {
                 const char *s;
                 size_t len = 0;
-                if (arrow_text_at(src, i, &s, &len, NULL) < 0) {
+                if (arrow_text_at(src, i, &s, &len, NULL, NULL) < 0) {
                     free(v.off), free(v.data);
                     return -1;
                 }
@@ -811,13 +868,13 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
                 memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
                 d = floor_div(x, INT64_C(86400000));
             }
-            if (sc->type == ORDO_TYPE_DATE) {
+            if (sc->type == ORDO_TYPE_DATE)
                 d -= PG_EPOCH_DAYS;
-                if (d < ORDO_DATE_MIN || d >= ORDO_DATE_END)
-                    return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
-                                                "column '%s', row %zu: date out of range",
-                                                src->name, i);
-            }
+            if (sc->type == ORDO_TYPE_DATE ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END
+                                           : d < INT32_MIN || d > INT32_MAX) /* LexKey's days */
+                return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
+                                            "column '%s', row %zu: date out of range",
+                                            src->name, i);
             dst[i] = (int32_t)d;
         }
         col->values = dst;
@@ -881,39 +938,21 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
         goto own_validity;
     }
     if (!strncmp(f, "d:", 2)) {
-        int prec = 0, scale = 0, bw = 128;
-        if (sscanf(f + 2, "%d,%d,%d", &prec, &scale, &bw) < 2 ||
-            (bw != 32 && bw != 64 && bw != 128))
-            return unsupported(src, "this Arrow decimal (only 32, 64 and 128 bits)", sc);
+        int32_t scale;
+        size_t w;
+        if (!decimal_format(f, &scale, &w))
+            return unsupported(src, "this Arrow decimal format", sc);
         if (sc->type != ORDO_TYPE_NUMERIC)
             return unsupported(src, "an Arrow decimal", sc);
         varcol v;
         if (!var_open(&v, n, n * 16))
             return oom();
         const uint8_t *vals = a->buffers[1];
-        size_t w = (size_t)bw / 8;
         for (size_t i = 0; i < n; i++) {
-            char text[96];
+            char text[160];
             int len = 0;
-            if (!validity || bit(validity, off + i)) {
-                uint64_t lo = 0;
-                int64_t hi = 0;
-                if (bw == 128) {
-                    memcpy(&lo, vals + w * (off + i), 8);
-                    memcpy(&hi, vals + w * (off + i) + 8, 8);
-                } else {
-                    int64_t x;
-                    if (bw == 64) {
-                        memcpy(&x, vals + w * (off + i), 8);
-                    } else {
-                        int32_t y;
-                        memcpy(&y, vals + w * (off + i), 4);
-                        x = y;
-                    }
-                    lo = (uint64_t)x, hi = x < 0 ? -1 : 0;
-                }
-                len = decimal_text(lo, hi, scale, text, sizeof text);
-            }
+            if (!validity || bit(validity, off + i))
+                len = decimal_text(vals + w * (off + i), w, scale, text, sizeof text);
             if (!var_push(&v, i, text, (size_t)len)) {
                 free(v.off), free(v.data);
                 return oom();
@@ -941,6 +980,46 @@ own_validity: /* converted values start at row 0: so must the validity */
 
 /* ---------------------------------------------------------- NumPy */
 
+/* Days from 1970-01-01 to a proleptic Gregorian date. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* A NumPy datetime64 value, v ticks of src's unit, as microseconds (or with
+ * ns, nanoseconds) since 1970; 0 when that is past int64. */
+static int dt64_since_1970(const ordo__py_src *src, int64_t v, int ns, int64_t *out)
+{
+    /* nanoseconds per unit, in ORDO__PY_DT_* order; years and months by the calendar */
+    static const int64_t per[] = {0, 0, INT64_C(604800000000000), INT64_C(86400000000000),
+                                  INT64_C(3600000000000), INT64_C(60000000000), 1000000000,
+                                  1000000, 1000, 1};
+    int unit = src->unit;
+    if (__builtin_mul_overflow(v, src->ticks, &v))
+        return 0;
+    if (unit == ORDO__PY_DT_Y || unit == ORDO__PY_DT_M) {
+        int64_t months = v;
+        if (unit == ORDO__PY_DT_Y && __builtin_mul_overflow(v, 12, &months))
+            return 0;
+        if (months < -INT64_C(12000000) || months > INT64_C(12000000)) /* a million years */
+            return 0;
+        int64_t y = floor_div(months, 12);
+        v = days_from_civil(1970 + y, (int)(months - 12 * y) + 1, 1);
+        unit = ORDO__PY_DT_D;
+    }
+    int64_t f = per[unit];
+    if (ns || f >= 1000)
+        return !__builtin_mul_overflow(v, ns ? f : f / 1000, out);
+    int64_t q = floor_div(v, 1000); /* nanoseconds round half up, as the text parser rounds */
+    *out = q + (v - 1000 * q >= 500);
+    return 1;
+}
+
 static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
                          ordo__py_scratch *sx, ordo_column *col)
 {
@@ -959,20 +1038,27 @@ static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
             }
         }
         col->validity = validity;
-        if (sc->type == ORDO_TYPE_TIME) { /* LexKey: in place */
+        static const int ordo_unit[] = {
+            [ORDO__PY_DT_S] = ORDO_UNIT_S, [ORDO__PY_DT_MS] = ORDO_UNIT_MS,
+            [ORDO__PY_DT_US] = ORDO_UNIT_US, [ORDO__PY_DT_NS] = ORDO_UNIT_NS};
+        int lex = sc->type == ORDO_TYPE_TIME;
+        if (lex && src->ticks == 1 && src->unit >= ORDO__PY_DT_S) { /* LexKey: in place */
             col->values = vals;
-            col->time_unit = (uint8_t)src->unit;
+            col->time_unit = (uint8_t)ordo_unit[src->unit];
             return 0;
         }
-        if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
+        if (!lex && sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
             return unsupported(src, "NumPy datetime64", sc);
         int64_t *dst = fixed_scratch(sx, n, 8);
         if (!dst)
             return oom();
+        if (lex)
+            col->time_unit = ORDO_UNIT_NS; /* LexKey's nanoseconds, checked by the batch API */
         for (size_t i = 0; i < n; i++) {
             int64_t x;
             memcpy(&x, vals + 8 * i, 8);
-            if (x != nat && !pg_micros(x, src->unit, &dst[i]))
+            if (x != nat && !(dt64_since_1970(src, x, lex, &x) &&
+                              (lex ? (dst[i] = x, 1) : pg_micros(x, ORDO_UNIT_US, &dst[i]))))
                 return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
                                             "column '%s', row %zu: timestamp out of range",
                                             src->name, i);
@@ -1007,8 +1093,9 @@ static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
 /* ------------------------------------------------------- sequences */
 
 static int seq_text_at(const ordo__py_src *src, size_t i, const char **s, size_t *n,
-                       PyObject **keep)
+                       PyObject **keep, int *raw)
 {
+    (void)raw;
     PyObject *o = PySequence_Fast_ITEMS(src->seq)[i];
     *s = NULL;
     if (o == Py_None)
@@ -1034,7 +1121,54 @@ static int seq_bad(const ordo__py_src *src, size_t i, PyObject *o, const ordo_sc
                                 src->name, i, Py_TYPE(o)->tp_name, sc->sql_name);
 }
 
-/* A Python number as num; 0 when it is not one. */
+/* A bytea row: str in bytea's text form (as the CLI reads it), bytes-like
+ * objects as their bytes. */
+static int seq_bytea_at(const ordo__py_src *src, size_t i, const char **s, size_t *n,
+                        PyObject **keep, int *raw)
+{
+    PyObject *o = PySequence_Fast_ITEMS(src->seq)[i];
+    if (o == Py_None || PyUnicode_Check(o))
+        return seq_text_at(src, i, s, n, keep, raw);
+    PyObject *b = PyObject_CheckBuffer(o) ? PyBytes_FromObject(o) : NULL;
+    if (!b) {
+        PyErr_Clear();
+        return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                    "column '%s', row %zu: a Python %.100s is not a bytea value",
+                                    src->name, i, Py_TYPE(o)->tp_name);
+    }
+    *s = PyBytes_AS_STRING(b), *n = (size_t)PyBytes_GET_SIZE(b), *keep = b, *raw = 1;
+    return 0;
+}
+
+/* A Python int of double d (its correct rounding) as a float rounded once:
+ * d rounded again is that unless d is halfway between two floats, when the
+ * int's side of d decides. -1 with an exception. */
+static int long_float(PyObject *ix, double d, float *out)
+{
+    float f = (float)d;
+    if (isinf(d) || (double)f == d) {
+        *out = f;
+        return 0;
+    }
+    /* f's neighbour on d's side (past FLT_MAX, f is infinite: as if 2^128) */
+    float g = isinf(f) ? copysignf(FLT_MAX, f) : nextafterf(f, d > f ? INFINITY : -INFINITY);
+    double fd = isinf(f) ? copysign(0x1p128, f) : f;
+    PyObject *mid = (fd + g) / 2 == d ? PyLong_FromDouble(d) : NULL;
+    int above = 0, below = 0;
+    if (mid) {
+        above = PyObject_RichCompareBool(ix, mid, Py_GT);
+        below = above ? 0 : PyObject_RichCompareBool(ix, mid, Py_LT);
+        Py_DECREF(mid);
+        if (above < 0 || below < 0)
+            return -1;
+    } else if (PyErr_Occurred()) {
+        return -1;
+    }
+    *out = (above && g > f) || (below && g < f) ? g : f;
+    return 0;
+}
+
+/* A Python number as num; 0 when it is not one, -1 with an exception. */
 static int py_num(PyObject *o, num *v)
 {
     if (PyFloat_Check(o)) {
@@ -1044,48 +1178,29 @@ static int py_num(PyObject *o, num *v)
     PyObject *ix = PyLong_Check(o) ? Py_NewRef(o) : PyNumber_Index(o);
     if (!ix) {
         PyErr_Clear();
-        if (!PyNumber_Check(o))
-            return 0;
-        double d = PyFloat_AsDouble(o); /* NumPy floats and the like */
-        if (d == -1.0 && PyErr_Occurred()) {
-            PyErr_Clear();
-            return 0;
-        }
-        v->kind = 'f', v->d = d;
-        return 1;
+        return 0;
     }
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    unsigned long long u = 0;
     if (!overflow) {
         v->kind = 'i', v->i = x;
-    } else if (overflow > 0) {
-        unsigned long long u = PyLong_AsUnsignedLongLong(ix);
-        if (PyErr_Occurred()) { /* past 64 bits: a double, if it fits one */
-            PyErr_Clear();
-            v->kind = 'f', v->d = PyLong_AsDouble(ix);
-        } else {
-            v->kind = 'u', v->u = u;
-        }
-    } else {
-        v->kind = 'f', v->d = PyLong_AsDouble(ix);
-    }
-    if (v->kind == 'f' && v->d == -1.0 && PyErr_Occurred()) { /* past every double */
+    } else if (overflow > 0 && (u = PyLong_AsUnsignedLongLong(ix), !PyErr_Occurred())) {
+        v->kind = 'u', v->u = u;
+    } else { /* past 64 bits: only a float column takes it, as a double if it fits one */
         PyErr_Clear();
-        v->kind = 'X';
+        v->kind = 'X', v->d = PyLong_AsDouble(ix);
+        if (v->d == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            v->d = INFINITY;
+        }
+        if (long_float(ix, v->d, &v->f) < 0) {
+            Py_DECREF(ix);
+            return -1;
+        }
     }
     Py_DECREF(ix);
     return 1;
-}
-
-/* Days from 1970-01-01 to a proleptic Gregorian date. */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
 }
 
 /* Dates and datetimes read from the objects (not through their text): 0,
@@ -1162,9 +1277,14 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
     PyObject **items = PySequence_Fast_ITEMS(src->seq);
     uint8_t *validity = NULL;
     numkind t = target_numkind(sc->type);
-    int strings = 0; /* numbers written as text are read as the CLI reads them */
-    for (size_t i = 0; t.kind && i < n && !strings; i++)
-        strings = PyUnicode_Check(items[i]);
+    /* ints, floats and __index__ objects are numbers; anything else (str,
+     * Decimal, NumPy bools and float32s) is read from its text, as the CLI
+     * reads it */
+    int strings = 0;
+    for (size_t i = 0; t.kind && i < n && !strings; i++) {
+        PyObject *o = items[i];
+        strings = !(o == Py_None || PyLong_Check(o) || PyFloat_Check(o) || PyIndex_Check(o));
+    }
     if (t.kind && !strings) {
         uint8_t *dst = fixed_scratch(sx, n, (size_t)t.width);
         if (!dst)
@@ -1177,8 +1297,13 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
                 set_null(validity, i);
                 continue;
             }
-            num v = {'i', 0, 0, 0};
-            if (!py_num(o, &v))
+            if (PyBool_Check(o) && t.kind != 'b') /* the CLI refuses "True" for a number */
+                return seq_bad(src, i, o, sc);
+            num v = {'i', 0, 0, 0, 0};
+            int got = py_num(o, &v);
+            if (got < 0)
+                return -1;
+            if (!got)
                 return seq_bad(src, i, o, sc);
             const char *why = num_put(v, t, dst + i * (size_t)t.width, dst, i);
             if (why)
@@ -1190,7 +1315,14 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
         return 0;
     }
     int text = sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR;
-    if (text || sc->type == ORDO_TYPE_BYTES) {
+    int bytea = sc->type == ORDO_TYPE_BYTES, bytea_text = 0;
+    for (size_t i = 0; bytea && i < n && !bytea_text; i++)
+        bytea_text = PyUnicode_Check(items[i]) || !(PyBytes_Check(items[i]) ||
+                                                    PyByteArray_Check(items[i]) ||
+                                                    items[i] == Py_None);
+    if (bytea_text) /* str or other buffers: row by row, text as the CLI reads it */
+        return via_text(src, sc, sx, col, seq_bytea_at);
+    if (text || bytea) {
         varcol v;
         if (!var_open(&v, n, n * 16))
             return oom();

@@ -421,8 +421,14 @@ static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *
         PyErr_SetString(PyExc_TypeError, "column names must be str");
         return -1;
     }
-    if (!(s->name = PyUnicode_AsUTF8(name)))
+    Py_ssize_t len;
+    if (!(s->name = PyUnicode_AsUTF8AndSize(name, &len)))
         return -1;
+    if (strlen(s->name) != (size_t)len) { /* C strings end there: 'a\0b' is no 'a' */
+        PyErr_Format(PyExc_ValueError, "column name '%s\\0...': a column name cannot hold a "
+                     "NUL character", s->name);
+        return -1;
+    }
     const char *kind;
     if (!PyTuple_Check(desc) || PyTuple_GET_SIZE(desc) < 2 ||
         !(kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0)))) {
@@ -448,19 +454,24 @@ static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *
         s->offset = (size_t)s->array->offset;
         return 0;
     }
-    if (!strcmp(kind, "buffer") && PyTuple_GET_SIZE(desc) == 5) {
+    if (!strcmp(kind, "buffer") && PyTuple_GET_SIZE(desc) == 6) {
         s->kind = ORDO__PY_BUFFER;
         const char *bk = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 2));
         long size = PyLong_AsLong(PyTuple_GET_ITEM(desc, 3));
         long unit = PyLong_AsLong(PyTuple_GET_ITEM(desc, 4));
+        long long ticks = PyLong_AsLongLong(PyTuple_GET_ITEM(desc, 5));
         if (!bk || PyErr_Occurred())
             return -1;
+        if (unit < ORDO__PY_DT_Y || unit > ORDO__PY_DT_NS || ticks < 1) {
+            PyErr_SetString(PyExc_TypeError, "internal: a bad datetime64 unit");
+            return -1;
+        }
         if (!strchr("iufbMT", bk[0]) || !bk[0] || (size != 1 && size != 2 && size != 4 && size != 8)) {
             PyErr_Format(PyExc_TypeError, "column '%s': no ordo type for NumPy kind '%s%ld'",
                          s->name, bk, size);
             return -1;
         }
-        s->bkind = bk[0], s->itemsize = (int)size, s->unit = (int)unit;
+        s->bkind = bk[0], s->itemsize = (int)size, s->unit = (int)unit, s->ticks = ticks;
         if (PyObject_GetBuffer(PyTuple_GET_ITEM(desc, 1), &s->view, PyBUF_C_CONTIGUOUS) < 0)
             return -1;
         s->has_view = 1;
@@ -473,8 +484,9 @@ static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *
     }
     if (!strcmp(kind, "seq")) {
         s->kind = ORDO__PY_SEQ;
-        s->seq = PySequence_Fast(PyTuple_GET_ITEM(desc, 1), "a column must be a sequence");
-        if (!s->seq)
+        /* a tuple of its own: code run while it is read (__str__, __index__,
+         * another thread) may change a list, not the items held here */
+        if (!(s->seq = PySequence_Tuple(PyTuple_GET_ITEM(desc, 1))))
             return -1;
         s->length = (size_t)PySequence_Fast_GET_SIZE(s->seq);
         return 0;

@@ -58,6 +58,9 @@ ordo_status ordo__py_bench_batches(ordo_format fmt, const ordo__py_batch *parts,
 /* ------------------------------------------------------ input columns */
 
 enum { ORDO__PY_ARROW = 1, ORDO__PY_BUFFER = 2, ORDO__PY_SEQ = 3 };
+/* NumPy datetime64 units, as _encode.py numbers them */
+enum { ORDO__PY_DT_Y, ORDO__PY_DT_M, ORDO__PY_DT_W, ORDO__PY_DT_D, ORDO__PY_DT_H, ORDO__PY_DT_MIN,
+       ORDO__PY_DT_S, ORDO__PY_DT_MS, ORDO__PY_DT_US, ORDO__PY_DT_NS };
 
 /* One input column: an Arrow array (borrowed; its owner outlives the
  * encode), a contiguous native-endian buffer of NumPy values, or a Python
@@ -71,14 +74,15 @@ typedef struct ordo__py_src {
     const struct ArrowSchema *schema;
     const struct ArrowArray *array;
     size_t offset;
-    /* buffer: kind 'i', 'u', 'f', 'b' (one byte per bool) or 'M'
-     * (datetime64 as int64 in `unit`, NaT = NULL) */
+    /* buffer: kind 'i', 'u', 'f', 'b' (one byte per bool), 'M' or 'T'
+     * (datetime64 as int64 ticks of `ticks` units, NaT = NULL) */
     Py_buffer view;
     int has_view;
     char bkind;
     int itemsize;
-    int unit; /* ordo_time_unit */
-    /* sequence: a list or tuple (PySequence_Fast) */
+    int unit;      /* ORDO__PY_DT_* */
+    int64_t ticks; /* units per tick: datetime64[10s] is 10 */
+    /* sequence: a tuple, the column's items when it was read (a snapshot) */
     PyObject *seq;
 } ordo__py_src;
 

@@ -54,8 +54,16 @@ int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);
 static inline size_t ordo__py_bin_off(const ordo__py_bin *b, size_t i)
 {
-    return b->offset_bits == 64 ? (size_t)((const int64_t *)b->offsets)[i]
-                                : (size_t)((const int32_t *)b->offsets)[i];
+    /* memcpy: buffers that crossed a process (Dask, pickled Arrow) need not
+     * be aligned */
+    if (b->offset_bits == 64) {
+        int64_t v;
+        memcpy(&v, (const char *)b->offsets + 8 * i, 8);
+        return (size_t)v;
+    }
+    int32_t v;
+    memcpy(&v, (const char *)b->offsets + 4 * i, 4);
+    return (size_t)v;
 }
 
 /* n seqs: an int64 buffer or Arrow int64 array of n entries. */

@@ -17,10 +17,19 @@ SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
 
 
 @pytest.fixture(scope="module")
-def spark():
+def spark(tmp_path_factory):
     # the executors' Python workers: this interpreter, and PYTHONPATH (which
     # finds ordo) through the environment the JVM inherits
     os.environ["PYSPARK_PYTHON"] = sys.executable
+    if os.environ.get("LD_PRELOAD") and os.environ.get("ORDO_SANITIZED"):
+        # ASan+UBSan build: the sanitizers' runtimes go into the Python
+        # workers (they load the extension), not into Spark's launch scripts
+        # and JVM, which do not run under a preloaded ASan
+        preload = os.environ.pop("LD_PRELOAD")
+        wrapper = tmp_path_factory.mktemp("spark-python") / "python"
+        wrapper.write_text("#!/bin/sh\nLD_PRELOAD='%s' exec '%s' \"$@\"\n" % (preload, sys.executable))
+        wrapper.chmod(0o755)
+        os.environ["PYSPARK_PYTHON"] = str(wrapper)
     from pyspark.sql import SparkSession
 
     s = (SparkSession.builder.master("local[2]").appName("ordo-tests")

@@ -88,9 +88,9 @@ def test_unsupported_arrow_types_are_type_errors():
     for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()), pa.array([1], pa.duration("s"))):
         with pytest.raises(TypeError, match="column 'c'"):
             ordo.encode_keys(pa.table({"c": arr}), "c")
-    with pytest.raises(TypeError, match="decimal"):
-        ordo.encode_keys(pa.table({"c": pa.array([decimal.Decimal(1)], pa.decimal256(40, 0))}),
-                         "c")
+    # decimal256 is numeric (test_trust_values has its keys)
+    assert schema_of(pa.table({"c": pa.array([decimal.Decimal(1)], pa.decimal256(40, 0))})) == \
+        "c numeric"
 
 
 NUMPY = [
@@ -177,8 +177,8 @@ def test_schema_conversions_check_ranges():
     with pytest.raises(ordo.Error, match="column 'a', row 1") as e:
         ordo.encode_keys(data, "a", schema="a smallint")
     assert e.value.status == "ORDO_ERR_OUT_OF_RANGE" and e.value.line == 2
-    assert ordo.encode_keys({"a": [1.0, 2.0]}, "a", schema="a integer").to_list() == \
-        ordo.encode_keys({"a": np.array([1, 2], np.int32)}, "a").to_list()
+    with pytest.raises(ordo.Error, match="not an integer"):  # as the CLI refuses '1.0'
+        ordo.encode_keys({"a": [1.0, 2.0]}, "a", schema="a integer")
     with pytest.raises(ordo.Error, match="not an integer"):
         ordo.encode_keys({"a": [1.5]}, "a", schema="a integer")
     with pytest.raises(ordo.Error, match="out of range"):
@@ -210,12 +210,11 @@ def test_a_schema_parses_arrow_text_as_its_type():
         ordo.encode_keys(pa.table({"id": ["nope"]}), "id", schema="id uuid")
 
 
-def test_floats_at_the_int64_edges():
-    edge = [-9223372036854775808.0, 9223372036854775807.0 - 1023]
-    got = ordo.encode_keys({"a": edge}, "a", schema="a bigint").to_list()
-    assert got == ordo.encode_keys({"a": [-2**63, 2**63 - 1024]}, "a").to_list()
-    with pytest.raises(ordo.Error, match="out of range"):
-        ordo.encode_keys({"a": [9223372036854775808.0]}, "a", schema="a bigint")
+def test_floats_are_no_bigints():
+    # the CLI refuses a float's text ('-9.223372036854776e+18') for bigint
+    for x in (-9223372036854775808.0, 9223372036854775807.0 - 1023, 9223372036854775808.0):
+        with pytest.raises(ordo.Error, match="not an integer"):
+            ordo.encode_keys({"a": [x]}, "a", schema="a bigint")
 
 
 def test_huge_python_ints():
