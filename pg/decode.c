@@ -130,7 +130,8 @@ Datum ordo_sql_decode(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(ordo_sql_inspect);
 /* ordo_inspect(key bytea, schema text) RETURNS text: one line per column,
  * as `ordo inspect` prints them (field, name, type, order, offset, bytes,
- * the field's bytes and its value as a SQL literal). */
+ * the field's bytes and its value as a SQL literal), then one per
+ * collation. */
 Datum ordo_sql_inspect(PG_FUNCTION_ARGS)
 {
     const char *fn = "ordo_inspect";
@@ -161,6 +162,17 @@ Datum ordo_sql_inspect(PG_FUNCTION_ARGS)
         appendStringInfoString(&t, "  ");
         appendBinaryStringInfo(&t, out.data ? out.data : "", (int)out.len);
         appendStringInfoChar(&t, '\n');
+    }
+    for (size_t c = 0; c < s->ncols; c++) {
+        /* an array's collation is its elements' (text[] COLLATE "x") */
+        const ordo_schema_column *col = &s->cols[c];
+        if (!col->collator && col->sql == ORDO_SQL_ARRAY && col->fields && col->fields->ncols == 1)
+            col = &col->fields->cols[0];
+        if (col->collator) {
+            const char *v = ordo_collator_version(col->collator);
+            appendStringInfo(&t, "collation \"%s\": %s, version %s\n", col->collation,
+                             ordo_collator_provider(col->collator), *v ? v : "-");
+        }
     }
     check_end(&r, &out, fn);
     ordo_buf_free(&out);
