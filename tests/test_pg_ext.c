@@ -403,6 +403,26 @@ static void collations(void **state)
     check_value_in("icu", "t", "t COLLATE \"default\"", "text COLLATE \\\"sv-SE-x-icu\\\"");
 }
 
+/* Values PostgreSQL keeps out of line or compressed (TOAST): read in
+ * place once detoasted, with the same bytes. */
+static void toasted(void **state)
+{
+    (void)state;
+    must_psql("CREATE TABLE big (id int, t text, by bytea, ai int[], tc text);\n"
+              "ALTER TABLE big ALTER COLUMN t SET STORAGE EXTERNAL;\n" /* out of line, uncompressed */
+              "INSERT INTO big SELECT g, s, convert_to(s, 'UTF8'), "
+              "(SELECT array_agg(x) FROM generate_series(1, length(s) / 4) x), repeat('ab', g * 3000) "
+              "FROM generate_series(0, 12) g, "
+              "LATERAL (SELECT coalesce(string_agg(md5((g * 1000 + i)::text), ''), '') AS s "
+              "FROM generate_series(1, g * g * 60) i) x;\n",
+              NULL);
+    check_value_in("postgres", "big", "t", "text");
+    check_value_in("postgres", "big", "by", "bytea");
+    check_value_in("postgres", "big", "ai", "integer[]");
+    check_value_in("postgres", "big", "tc", "text"); /* compressed inline */
+    check_value_in("postgres", "big", "tc COLLATE \"und-x-icu\"", "text COLLATE \\\"und-x-icu\\\"");
+}
+
 /* Several values in one key: the spec's orders by position, against
  * `ordo encode --key` naming the columns in another order than the
  * schema's. */
@@ -700,6 +720,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_type_every_order),
         cmocka_unit_test(collations),
+        cmocka_unit_test(toasted),
         cmocka_unit_test(several_values),
         cmocka_unit_test(whole_rows),
         cmocka_unit_test(decode_round_trip),
