@@ -73,8 +73,9 @@ static bool read_field(ordo_key_reader *r, const ordo_schema *s, size_t c, ordo_
     ordo_status st = ordo_text_print(r, &s->cols[c], style, out, &is_null);
     if (st != ORDO_OK) {
         ordo_buf_free(out);
-        ereport(ERROR, (errcode(st == ORDO_ERR_OUT_OF_MEMORY ? ERRCODE_OUT_OF_MEMORY
-                                                             : ERRCODE_INVALID_BINARY_REPRESENTATION),
+        int code = st == ORDO_ERR_OUT_OF_MEMORY ? ERRCODE_OUT_OF_MEMORY
+                                                : ERRCODE_INVALID_BINARY_REPRESENTATION;
+        ereport(ERROR, (errcode(code),
                         errmsg("%s: column '%s' at byte %zu: %s", fn, s->cols[c].name, at,
                                ordo_status_message(st))));
     }

@@ -64,7 +64,8 @@ static const lexkey_call *setup(FunctionCallInfo fcinfo)
         Oid type = get_fn_expr_argtype(fl, i);
         if (!OidIsValid(type))
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("ordo_lexkey: could not determine the type of value %d", i + 1)));
+                            errmsg("ordo_lexkey: could not determine the type of value %d",
+                                   i + 1)));
         c->types[i] = getBaseType(type);
         if (!holds(c->types[i]))
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -146,10 +147,12 @@ Datum ordo_sql_lexkey(PG_FUNCTION_ARGS)
     ordo_lexkey b;
     ordo_lexkey_init(&b, VARDATA(out), bound, 0);
     for (int i = 0; i < c->nvalues; i++) {
-        ordo_status st = PG_ARGISNULL(i) ? ordo_lexkey_nil(&b) : put(&b, c->types[i], PG_GETARG_DATUM(i));
+        ordo_status st = PG_ARGISNULL(i) ? ordo_lexkey_nil(&b)
+                                         : put(&b, c->types[i], PG_GETARG_DATUM(i));
+        int code = st == ORDO_ERR_OUT_OF_RANGE ? ERRCODE_DATETIME_VALUE_OUT_OF_RANGE
+                                               : ERRCODE_INVALID_PARAMETER_VALUE;
         if (st != ORDO_OK)
-            ereport(ERROR, (errcode(st == ORDO_ERR_OUT_OF_RANGE ? ERRCODE_DATETIME_VALUE_OUT_OF_RANGE
-                                                                : ERRCODE_INVALID_PARAMETER_VALUE),
+            ereport(ERROR, (errcode(code),
                             errmsg("ordo_lexkey: value %d (%s): %s", i + 1,
                                    format_type_be(c->types[i]), ordo_status_message(st))));
     }

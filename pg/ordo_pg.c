@@ -233,7 +233,8 @@ Datum ordo_sql_prefix_upper_bound(PG_FUNCTION_ARGS)
     if (st != ORDO_OK)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("ordo_prefix_upper_bound: %s", ordo_status_message(st)),
-                        errdetail("An empty prefix, or one of ff bytes only, has no upper bound.")));
+                        errdetail("An empty prefix, or one of ff bytes only, has no upper "
+                                  "bound.")));
     SET_VARSIZE(out, VARHDRSZ + len);
     PG_RETURN_BYTEA_P(out);
 }

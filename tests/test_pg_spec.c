@@ -42,7 +42,8 @@ static void bad_specs(void **state)
         const char *want;
     } cases[] = {
         {"DESX", 1, "item 1 ('DESX'): expected [ASC|DESC] [NULLS FIRST|NULLS LAST], not 'desx'"},
-        {"ASC, DESC DESC", 2, "item 2 (' DESC DESC'): expected [ASC|DESC] [NULLS FIRST|NULLS LAST], not 'desc'"},
+        {"ASC, DESC DESC", 2,
+         "item 2 (' DESC DESC'): expected [ASC|DESC] [NULLS FIRST|NULLS LAST], not 'desc'"},
         {"ASC NULLS", 1, "item 1 ('ASC NULLS'): NULLS must be followed by FIRST or LAST"},
         {"ASC NULLS MIDDLE", 1, "NULLS must be followed by FIRST or LAST"},
         {"ASC NULLS FIRST LAST", 1, "not 'last'"},
