@@ -13,6 +13,10 @@
 
 #include <string.h>
 
+#ifdef ORDO_WITH_ICU
+#include <unicode/uloc.h>
+#endif
+
 /* Opened collators, for the backend's life (collators are malloc'd by
  * ordo, outside PostgreSQL's memory contexts). */
 typedef struct cached {
@@ -71,6 +75,24 @@ static void describe(Oid coll, char *provider, char **locale, char **version, co
     ReleaseSysCache(tup);
 }
 
+/* PostgreSQL 15 keeps an ICU locale as it was given, a language tag
+ * ("de-DE") or an ICU locale ID ("de_DE", "de@collation=phonebook"), and
+ * gives it to ucol_open, which takes both; ordo names ICU collations by
+ * tag, so an ID becomes its tag ("de-DE-u-co-phonebk"). */
+static const char *icu_tag(const char *locale)
+{
+#ifdef ORDO_WITH_ICU
+    if (strpbrk(locale, "_@")) {
+        char tag[ULOC_FULLNAME_CAPACITY];
+        UErrorCode e = U_ZERO_ERROR;
+        int32_t n = uloc_toLanguageTag(locale, tag, (int32_t)sizeof tag, false, &e);
+        if (U_SUCCESS(e) && e != U_STRING_NOT_TERMINATED_WARNING && n > 0)
+            return pstrdup(tag);
+    }
+#endif
+    return locale;
+}
+
 static ordo_collator *open_collator(Oid coll, const char *what)
 {
     if (coll == C_COLLATION_OID || coll == POSIX_COLLATION_OID)
@@ -86,7 +108,7 @@ static ordo_collator *open_collator(Oid coll, const char *what)
                                "know",
                                what, coll)));
     /* ICU locales go by their collation names' form: "de-DE-x-icu" */
-    char *name = provider == COLLPROVIDER_ICU ? psprintf("%s-x-icu", locale) : locale;
+    char *name = provider == COLLPROVIDER_ICU ? psprintf("%s-x-icu", icu_tag(locale)) : locale;
     ordo_collator *c = NULL;
     ordo_status st = ordo_collator_open(name, &c);
     if (st != ORDO_OK)

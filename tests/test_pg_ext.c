@@ -371,6 +371,17 @@ static void collations(void **state)
         snprintf(schema, sizeof schema, "char COLLATE \\\"%s\\\"", names[i]);
         check_value(expr, schema);
     }
+    /* An ICU collation made with a locale ID rather than a language tag */
+    must_psql("CREATE COLLATION de_id (provider = icu, locale = 'de_DE');\n"
+              "CREATE COLLATION de_pb (provider = icu, locale = 'de_DE@collation=phonebook');\n",
+              NULL);
+    check_value("t COLLATE de_id", "text COLLATE \\\"de-DE-x-icu\\\"");
+    /* where the phonebook order is not the plain one: \xc3\xa4 sorts as ae */
+    must_psql("CREATE TABLE umlaut AS SELECT id, t FROM (VALUES (1, 'ad'), (2, '\xc3\xa4'), (3, 'ae'), "
+              "(4, 'af'), (5, 'a'), (6, '\xc3\xa4" "b'), (7, 'aeb'), (8, NULL)) v(id, t);\n",
+              NULL);
+    check_value_in("postgres", "umlaut", "t COLLATE de_pb",
+                   "text COLLATE \\\"de-DE-u-co-phonebk-x-icu\\\"");
     /* A column's own collation, and a database whose default is ICU's. */
     must_psql("CREATE TABLE tc AS SELECT id, t COLLATE \"sv-SE-x-icu\" AS t FROM t;\n"
               "CREATE DATABASE icu TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'sv-SE' "
