@@ -37,6 +37,7 @@ PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err);
 typedef struct ordo__py_bin {
     size_t n;
     const uint8_t *data;
+    size_t len;          /* data's bytes where known (a buffer), else SIZE_MAX (Arrow) */
     const void *offsets; /* n + 1 int32 or int64, from `first` on */
     int offset_bits;     /* 32 or 64 */
     /* what keeps the memory alive */
@@ -52,10 +53,20 @@ typedef struct ordo__py_bin {
  * set; release with ordo__py_bin_release either way. */
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);
-static inline size_t ordo__py_bin_off(const ordo__py_bin *b, size_t i)
+/* String i as [*lo, *hi): 0, or -1 when its offsets are not in order or
+ * in the buffer. The offsets are the caller's memory (a NumPy array that
+ * Python code run since, or another thread, may change), so each is
+ * checked as it is read, also after ordo__py_bin_get checked them all. */
+static inline int ordo__py_bin_span(const ordo__py_bin *b, size_t i, size_t *lo, size_t *hi)
 {
-    return b->offset_bits == 64 ? (size_t)((const int64_t *)b->offsets)[i]
-                                : (size_t)((const int32_t *)b->offsets)[i];
+    int64_t x = b->offset_bits == 64 ? ((const int64_t *)b->offsets)[i]
+                                     : ((const int32_t *)b->offsets)[i];
+    int64_t y = b->offset_bits == 64 ? ((const int64_t *)b->offsets)[i + 1]
+                                     : ((const int32_t *)b->offsets)[i + 1];
+    if (x < 0 || y < x || (uint64_t)y > b->len)
+        return -1;
+    *lo = (size_t)x, *hi = (size_t)y;
+    return 0;
 }
 
 /* n seqs: an int64 buffer or Arrow int64 array of n entries. */
