@@ -885,7 +885,8 @@ struct ArrowArrayStream {
  * when null_count != 0), n_children the schema's, each child set and, for
  * a struct, covering offset + length rows, and a dictionary exactly when
  * the schema has one; children and dictionaries recursively. A NULL
- * pointer is ORDO_ERR_NULL_ARG, any other lie ORDO_ERR_INVALID_VALUE; err
+ * pointer or too few buffers is ORDO_ERR_NULL_ARG, any other lie
+ * ORDO_ERR_INVALID_VALUE; err
  * (may be NULL) gets a message naming the field ("Arrow array
  * children[1]: n_buffers is 1, its format needs 3"). No buffer is read, no
  * callback called: buffer lengths are not part of the interface. */
