@@ -19,12 +19,13 @@ typedef struct layout {
     int unions;   /* a union: one more (NULL) buffer tolerated, as older exporters give */
 } layout;
 
-/* Digits (at least one) from *s; 0 when none or too many. */
+/* Digits (at least one, at most 10: an int32's) from *s; 0 when none or
+ * too many. */
 static int digits(const char **s, long *out)
 {
     long v = 0;
     const char *p = *s;
-    while (*p >= '0' && *p <= '9' && p - *s < 9)
+    while (*p >= '0' && *p <= '9' && p - *s < 10)
         v = v * 10 + (*p++ - '0');
     if (p == *s || (*p >= '0' && *p <= '9'))
         return 0;
@@ -52,16 +53,16 @@ static int parse_format(const char *f, layout *l)
         return *l = (layout){3, 0, 1, 2, 1, 0}, 1;
     if (f[0] == 'w' && f[1] == ':') {
         const char *p = f + 2;
-        return digits(&p, &n) && n > 0 && !*p;
+        return digits(&p, &n) && n > 0 && n <= INT32_MAX && !*p;
     }
     if (f[0] == 'd' && f[1] == ':') { /* d:P,S or d:P,S,BITS */
         const char *p = f + 2;
         long s, bits = 128;
-        if (!digits(&p, &n) || *p++ != ',')
+        if (!digits(&p, &n) || n < 1 || n > INT32_MAX || *p++ != ',')
             return 0;
-        if (*p == '-')
-            p++;
-        if (!digits(&p, &s))
+        int neg = *p == '-';
+        p += neg;
+        if (!digits(&p, &s) || s > (long)INT32_MAX + neg) /* the scale is an int32 */
             return 0;
         if (*p == ',' && (p++, !digits(&p, &bits)))
             return 0;
@@ -89,7 +90,7 @@ static int parse_format(const char *f, layout *l)
     if (f[1] == 'w' && f[2] == ':') {
         const char *p = f + 3;
         *l = (layout){1, 1, 1, 1, 0, 0};
-        return digits(&p, &n) && n > 0 && !*p;
+        return digits(&p, &n) && n > 0 && n <= INT32_MAX && !*p;
     }
     if (f[1] == 'u' && (f[2] == 'd' || f[2] == 's') && f[3] == ':') { /* +ud:0,1,... */
         int dense = f[2] == 'd', kids = 0;
