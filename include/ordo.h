@@ -866,13 +866,56 @@ struct ArrowArray {
     void *private_data;
 };
 #endif
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+#endif
+
+/* What the C Data Interface lets a consumer check before it reads, for
+ * structs from anyone (a Python capsule, another library): a schema not
+ * released, its format set and parsing as an Arrow format (else
+ * ORDO_ERR_BAD_TYPE), n_children >= 0 and as the format has them, children
+ * and each child set, nesting at most 64 deep, a dictionary only on
+ * integer indices; and an array (ordo_arrow_check) not released, length
+ * and offset >= 0 with offset + length in int64 (ORDO_ERR_SIZE_OVERFLOW),
+ * -1 <= null_count <= length, n_buffers as the format's layout has them,
+ * every buffer the layout needs set when length > 0 (the validity bitmap
+ * when null_count != 0), n_children the schema's, each child set and, for
+ * a struct, covering offset + length rows, and a dictionary exactly when
+ * the schema has one; children and dictionaries recursively. A NULL
+ * pointer or too few buffers is ORDO_ERR_NULL_ARG, any other lie
+ * ORDO_ERR_INVALID_VALUE; err
+ * (may be NULL) gets a message naming the field ("Arrow array
+ * children[1]: n_buffers is 1, its format needs 3"). No buffer is read, no
+ * callback called: buffer lengths are not part of the interface. */
+ORDO_API ordo_status ordo_arrow_check_schema(const struct ArrowSchema *schema, ordo_error *err);
+ORDO_API ordo_status ordo_arrow_check(const struct ArrowSchema *schema,
+                                      const struct ArrowArray *array, ordo_error *err);
+/* A stream's schema and its next array, checked as above: a stream
+ * released, or with a NULL callback, is an error before anything is
+ * called; a callback that fails is ORDO_ERR_IO with the producer's
+ * get_last_error text (or its error number). On success *out is the
+ * caller's to release; the end of the stream is an array whose release is
+ * NULL. On any error *out is zeroed (a malformed one released first). */
+ORDO_API ordo_status ordo_arrow_stream_schema(struct ArrowArrayStream *stream,
+                                              struct ArrowSchema *out, ordo_error *err);
+ORDO_API ordo_status ordo_arrow_stream_next(struct ArrowArrayStream *stream,
+                                            const struct ArrowSchema *schema,
+                                            struct ArrowArray *out, ordo_error *err);
 
 /* Describes one Arrow array as an ordo column (reading only: nothing is
  * copied, owned or released). Formats: b c C s S i I l L f g u U z Z,
  * w:16 (as UUID), tdD (date32), tdm (date64), ts{s,m,u,n}:ZONE (an instant,
- * whatever the zone), tD{s,m,u,n} (duration), n (all NULL). Anything else,
- * a dictionary, or missing buffers is ORDO_ERR_BAD_TYPE / ORDO_ERR_NULL_ARG;
- * *nrows (if not NULL) receives the array's length. */
+ * whatever the zone), tD{s,m,u,n} (duration), n (all NULL). Anything else
+ * or a dictionary is ORDO_ERR_BAD_TYPE; then the structs are checked as
+ * ordo_arrow_check checks them; *nrows (if not NULL) receives the array's
+ * length. */
 ORDO_API ordo_status ordo_arrow_column(const struct ArrowSchema *schema,
                                        const struct ArrowArray *array, ordo_column *col,
                                        size_t *nrows);

@@ -90,6 +90,8 @@ ordo_status ordo__glibc_coll_init(ordo__glibc_coll *g, uint32_t nrules, const vo
     g->extra = (const uint8_t *)e;
     g->indirect = (const int32_t *)i;
     g->nweights = e - w;
+    if (g->nweights >= (size_t)1 << 24) /* an entry's weight index has 24 bits */
+        return ORDO_ERR_UNSUPPORTED_COLLATION;
     g->nextra = i - e;
     g->nindirect = (z - i) / sizeof(int32_t);
     size_t rows = (t - r) / g->nrules;
@@ -194,25 +196,6 @@ static int32_t find_entry(const ordo__glibc_coll *g, const uint8_t *s, size_t n,
     }
 }
 
-/* The weights of entry idx at level p: *w and the count (0: ignorable);
- * -1 when outside the table. */
-static int weights_at(const ordo__glibc_coll *g, uint32_t idx, uint32_t p, const uint8_t **w)
-{
-    size_t i = idx;
-    for (uint32_t q = 0;; q++) {
-        if (i >= g->nweights)
-            return -1;
-        size_t len = g->weights[i++];
-        if (len > g->nweights - i)
-            return -1;
-        if (q == p) {
-            *w = g->weights + i;
-            return (int)len;
-        }
-        i += len;
-    }
-}
-
 /* The key being written: bytes go to dst while they fit, and are counted. */
 typedef struct out {
     uint8_t *dst;
@@ -254,17 +237,21 @@ typedef struct level {
  * byte below 02 (the key's 01 would no longer sort below every weight). */
 static int read_char(level *lv, int32_t entry)
 {
-    const uint8_t *w;
-    int len = weights_at(lv->g, (uint32_t)entry & 0xffffff, lv->p, &w);
-    if (len < 0)
+    /* the entry's low 24 bits index its weight list at this level (the
+     * levels' lists lie one after the other: next_level moves it on) */
+    const ordo__glibc_coll *g = lv->g;
+    size_t i = (uint32_t)entry & 0xffffff;
+    if (i >= g->nweights || g->weights[i] > g->nweights - i - 1)
         return -1;
+    size_t len = g->weights[i];
+    const uint8_t *w = g->weights + i + 1;
     if (len == 0) {
         lv->count++;
         return 0;
     }
     if (lv->position)
         put_count(lv->o, lv->count);
-    for (int k = 0; k < len; k++) {
+    for (size_t k = 0; k < len; k++) {
         if (w[k] < 2)
             return -1;
         put(lv->o, w[k]);
@@ -273,6 +260,20 @@ static int read_char(level *lv, int32_t entry)
         put(lv->o, 1);
     lv->count = 1;
     return 1;
+}
+
+/* Each entry moved from its weight list at one level to the next level's;
+ * -1 when that leaves the table. */
+static int next_level(const ordo__glibc_coll *g, int32_t *ent, size_t m)
+{
+    for (size_t k = 0; k < m; k++) {
+        size_t i = (uint32_t)ent[k] & 0xffffff;
+        if (i >= g->nweights || g->weights[i] > g->nweights - i - 1)
+            return -1;
+        i += 1 + g->weights[i]; /* < nweights < 2^24: checked at load */
+        ent[k] = (int32_t)(((uint32_t)ent[k] & 0xff000000u) | (uint32_t)i);
+    }
+    return 0;
 }
 
 static int backward(const ordo__glibc_coll *g, int32_t entry, uint32_t p)
@@ -347,6 +348,8 @@ ordo_status ordo__glibc_key(const ordo__glibc_coll *g, const uint8_t *s, size_t 
         ent[m++] = e;
     }
     for (uint32_t p = 0; p < g->nrules; p++) {
+        if (p && next_level(g, ent, m) < 0)
+            return ORDO_ERR_UNSUPPORTED_COLLATION;
         if (p)
             put(&o, 1);
         ordo_status st = put_level(g, ent, m, p, &o);
