@@ -39,6 +39,8 @@ static size_t common_dir(const char *a, const char *b, const char *c)
     return cut;
 }
 
+static int stop_server(void **state);
+
 static int start_server(void **state)
 {
     (void)state;
@@ -66,6 +68,7 @@ static int start_server(void **state)
              "'%s/initdb.log' 2>&1",
              as_owner(), bin, dir, dir) != 0) {
         t_sh("cat '%s/initdb.log' >&2", dir);
+        stop_server(NULL);
         return -1;
     }
     printf("# module %s\n", ORDO_PG_MODULE);
@@ -73,6 +76,7 @@ static int start_server(void **state)
              "-o \"-k %s -c listen_addresses='' -F -c TimeZone=UTC -c jit=off\" start > /dev/null",
              as_owner(), bin, dir, dir, bin + cut, dir, dir) != 0) {
         t_sh("cat '%s/server.log' >&2", dir);
+        stop_server(NULL); /* cmocka does not tear down a group whose setup failed */
         return -1;
     }
     server_up = 1;
@@ -82,7 +86,10 @@ static int start_server(void **state)
 static int stop_server(void **state)
 {
     (void)state;
-    if (server_up)
+    /* also a server that did not answer in time: it may still run */
+    char pid[512];
+    snprintf(pid, sizeof pid, "%s/data/postmaster.pid", dir);
+    if (server_up || access(pid, F_OK) == 0)
         t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(),
              ORDO_PG_BINDIR, dir);
     t_sh("rm -rf '%s'", dir);
