@@ -551,9 +551,10 @@ ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
 ORDO_API ordo_status ordo_collator_open(const char *name, ordo_collator **c);
 ORDO_API void ordo_collator_close(ordo_collator *c);
 /* The version the collation's order is tied to, as PostgreSQL's
- * collversion: ICU's collator version ("153.120"), glibc's version for a
- * libc locale ("2.36"), "" for byte order. Keys made under one version may
- * sort differently under another. */
+ * collversion: ICU's collator version ("153.120"); for a libc locale
+ * glibc's version and the revision of ordo's libc key ("2.36+k2": the part
+ * before '+' is PostgreSQL's collversion; SPEC.md §17.6); "" for byte
+ * order. Keys made under one version may sort differently under another. */
 ORDO_API const char *ordo_collator_version(const ordo_collator *c);
 /* The name it was opened with, and its provider: "icu", "libc" or "c". */
 ORDO_API const char *ordo_collator_name(const ordo_collator *c);
