@@ -97,6 +97,7 @@ ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec, or
     j->values = o->values;
     j->values_all = o->values_all;
     j->skip_bad = o->skip_bad_rows;
+    j->raw = o->raw;
     j->max_row = o->max_row_bytes ? o->max_row_bytes : ORDO__MAX_ROW;
     j->format = o->format;
     j->format_ctx = o->format_ctx;
