@@ -375,7 +375,7 @@ typedef struct ordo_encoder_batch {
     const uint8_t *raw;           /* with options.raw: row i is raw[raw_offsets[i] .. [i + 1]) */
     const size_t *raw_offsets;    /* rows + 1; else NULL */
     const uint8_t *header;        /* with raw and header: the header row's bytes, in the */
-    size_t header_len;            /* input's first batch (else NULL, 0) */
+    size_t header_len;            /* input's first batch (which may then have no rows) */
 } ordo_encoder_batch;
 
 /* A CSV input cut into parts of whole rows, for workers that encode one
