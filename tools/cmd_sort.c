@@ -94,10 +94,13 @@ static void sort_refuse(const char *fmt, ...) { SORT_END(CLI_EXIT_BAD_INPUT, 0);
 static void sort_fail_at(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void sort_fail_at(const char *fmt, ...) { SORT_END(CLI_EXIT_BAD_INPUT, 1); }
 
+static int g_stdout_used; /* rows went to standard output already */
+
 static void check_signal(void)
 {
     if (g_signal)
-        sort_fail("interrupted by signal %d; no output written", (int)g_signal);
+        sort_fail("interrupted by signal %d; %s", (int)g_signal,
+                  g_stdout_used ? "the output is incomplete" : "no output written");
 }
 
 typedef struct sorter {
@@ -394,6 +397,7 @@ static void open_output(sorter *S)
 {
     if (!S->o->out) {
         S->out = stdout;
+        g_stdout_used = 1;
         return;
     }
     size_t n = strlen(g_tmp) + 16;
