@@ -437,6 +437,11 @@ static void test_runs_dir(void **state)
     free_keys(keys, t.n);
     table_free(&t);
     assert_int_equal(t_sh("rm -rf %s", dir), 0);
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--runs", dir, in, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--runs: "));
+    run_free(&r);
+    unlink(in);
 }
 
 /* Killed while sorting: SIGTERM removes the temporary folder (and writes no

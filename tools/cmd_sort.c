@@ -465,6 +465,9 @@ int cmd_sort(int argc, char **argv)
         S->names[i] = is_stdin ? "<stdin>" : inputs[i];
     }
     check_output(&o, fds, n);
+    struct stat rs;
+    if (o.runs && (stat(o.runs, &rs) || !S_ISDIR(rs.st_mode)))
+        sort_refuse("--runs: '%s' is not a folder (name an existing one)", o.runs);
 
     /* A full disk fails a write instead of killing the process; signals end
      * the sort through the same cleanup as an error (no SA_RESTART: a
