@@ -275,12 +275,15 @@ ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets,
  * memcmp does, a key before every longer key it is a prefix of; equal keys
  * keep their ids' order (stable). An MSD radix sort (docs/sort.md): time
  * O(n + the key bytes it reads), at most every byte once per pass plus the
- * shared prefixes; memory 48 bytes per row besides ids. n 0: nothing is
+ * shared prefixes; memory 48 bytes per row besides ids. threads: up to
+ * that many threads sort (the calling one included; 0 or 1: this thread
+ * only; at most 256, fewer when the system starts fewer); the ids are the
+ * same whatever the count. n 0: nothing is
  * read (every pointer may be NULL); keys may be NULL when every key is
  * empty. ORDO_ERR_NULL_ARG, ORDO_ERR_INVALID_ARG for offsets that
  * decrease (nothing written), ORDO_ERR_OUT_OF_MEMORY. */
 ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
-                                      uint64_t *ids, ordo_error *err);
+                                      size_t threads, uint64_t *ids, ordo_error *err);
 
 /* ------------------------------------------------------------ sizes */
 

@@ -71,15 +71,22 @@ static void check(const keyset *s, const char *what)
     assert_non_null(got);
     assert_non_null(want);
     for (size_t i = 0; i < n; i++)
-        want[i] = i, got[i] = UINT64_MAX;
+        want[i] = i;
     g_ks = s;
     qsort(want, n, sizeof *want, ref_cmp);
     ordo_error e;
-    assert_int_equal(ordo_key_argsort(own, s->offsets, n, got, &e), ORDO_OK);
-    for (size_t i = 0; i < n; i++)
-        if (got[i] != want[i])
-            fail_msg("%s (n %zu): position %zu holds row %llu, expected %llu", what, n, i,
-                     (unsigned long long)got[i], (unsigned long long)want[i]);
+    /* one thread, and several: the same ids */
+    static const size_t threads[] = {0, 1, 2, 5};
+    for (size_t th = 0; th < sizeof threads / sizeof threads[0]; th++) {
+        for (size_t i = 0; i < n; i++)
+            got[i] = UINT64_MAX;
+        assert_int_equal(ordo_key_argsort(own, s->offsets, n, threads[th], got, &e), ORDO_OK);
+        for (size_t i = 0; i < n; i++)
+            if (got[i] != want[i])
+                fail_msg("%s (n %zu, %zu threads): position %zu holds row %llu, expected %llu",
+                         what, n, threads[th], i, (unsigned long long)got[i],
+                         (unsigned long long)want[i]);
+    }
     free(own), free(got), free(want);
 }
 
@@ -211,23 +218,43 @@ static void test_all_shapes_together(void **state)
     ks_free(&s);
 }
 
+/* Enough rows for ranges to split among threads several levels down: a
+ * skewed first byte (most keys in one bucket) and random tails. */
+static void test_threads_skewed(void **state)
+{
+    (void)state;
+    rng_state = 4242;
+    uint8_t k[16];
+    keyset s;
+    ks_init(&s, 200000);
+    for (size_t i = 0; i < 200000; i++) {
+        k[0] = rnd() % 10 ? 0x01 : (uint8_t)rnd();
+        size_t kn = 1 + rnd() % 12;
+        for (size_t j = 1; j < kn; j++)
+            k[j] = (uint8_t)(rnd() % (j < 3 ? 2 : 256));
+        ks_add(&s, k, kn);
+    }
+    check(&s, "skewed");
+    ks_free(&s);
+}
+
 static void test_arguments(void **state)
 {
     (void)state;
     ordo_error e;
     uint64_t ids[2] = {7, 7};
-    assert_int_equal(ordo_key_argsort(NULL, NULL, 0, NULL, &e), ORDO_OK);
+    assert_int_equal(ordo_key_argsort(NULL, NULL, 0, 4, NULL, &e), ORDO_OK);
     size_t empty[3] = {0, 0, 0};
-    assert_int_equal(ordo_key_argsort(NULL, empty, 2, ids, &e), ORDO_OK);
+    assert_int_equal(ordo_key_argsort(NULL, empty, 2, 1, ids, &e), ORDO_OK);
     assert_true(ids[0] == 0 && ids[1] == 1);
     size_t offs[3] = {0, 2, 1};
     ids[0] = ids[1] = 7;
-    assert_int_equal(ordo_key_argsort((const uint8_t *)"abc", offs, 2, ids, &e),
+    assert_int_equal(ordo_key_argsort((const uint8_t *)"abc", offs, 2, 1, ids, &e),
                      ORDO_ERR_INVALID_ARG);
     assert_true(ids[0] == 7 && ids[1] == 7); /* nothing written */
     size_t one[2] = {0, 1};
-    assert_int_equal(ordo_key_argsort(NULL, one, 1, ids, &e), ORDO_ERR_NULL_ARG);
-    assert_int_equal(ordo_key_argsort((const uint8_t *)"a", one, 1, NULL, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_key_argsort(NULL, one, 1, 1, ids, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_key_argsort((const uint8_t *)"a", one, 1, 1, NULL, &e), ORDO_ERR_NULL_ARG);
 }
 
 typedef struct collected {
@@ -314,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_all_shapes_together),
+        cmocka_unit_test(test_threads_skewed),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_merge_to),
     };

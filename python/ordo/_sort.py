@@ -22,9 +22,11 @@ def sort_indices(data, key, *, schema=None, threads=None):
     ORDER BY of the same spec: NaN above +Infinity and equal to itself,
     NULLs where NULLS FIRST|LAST says, collated text by its collation
     (docs/sort.md lists how that differs from pyarrow.compute.sort_indices).
-    The keys are encoded on ``threads`` threads, then sorted with the GIL
-    released."""
-    return encode_keys(data, key, schema=schema, threads=threads).argsort()
+    The keys are encoded and then sorted on ``threads`` threads (None: one
+    per CPU), with the GIL released; the indices are the same whatever the
+    count."""
+    keys = encode_keys(data, key, schema=schema, threads=threads)
+    return keys.argsort(threads=threads)
 
 
 def sort(data, key, *, schema=None, threads=None):

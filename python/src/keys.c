@@ -392,10 +392,10 @@ static PyMethodDef keys_methods[] = {
     {"__reduce__", keys_reduce, METH_NOARGS, "Pickles the keys (their bytes and offsets)."},
     {"to_list", keys_to_list, METH_NOARGS, "to_list() -> list[bytes]: every key, copied."},
 #ifdef ORDO_WITH_ROCKSDB
-    {"argsort", ordo__py_keys_argsort, METH_NOARGS,
-     "argsort() -> pyarrow.UInt64Array: the indices of the keys in byte order (memcmp, a key "
-     "before the longer keys it begins), equal keys in index order (stable); an MSD radix "
-     "sort, the GIL released."},
+    {"argsort", (PyCFunction)(void (*)(void))ordo__py_keys_argsort, METH_VARARGS | METH_KEYWORDS,
+     "argsort(*, threads=None) -> pyarrow.UInt64Array: the indices of the keys in byte order "
+     "(memcmp, a key before the longer keys it begins), equal keys in index order (stable); an "
+     "MSD radix sort on up to `threads` threads (None: one per CPU), the GIL released."},
 #endif
     {"__arrow_c_array__", (PyCFunction)(void (*)(void))keys_arrow_c_array,
      METH_VARARGS | METH_KEYWORDS,

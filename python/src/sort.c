@@ -7,10 +7,33 @@
 #include <ordo_load.h>
 
 #include <stdlib.h>
+#include <unistd.h>
 
-PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *unused)
+PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
 {
-    (void)unused;
+    static char *names[] = {"threads", NULL};
+    PyObject *threads_arg = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$O:argsort", names, &threads_arg))
+        return NULL;
+    size_t threads;
+    if (threads_arg == Py_None) { /* one per CPU, as encode_keys */
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (size_t)cpus : 1;
+    } else {
+        if (PyBool_Check(threads_arg) || !PyLong_Check(threads_arg)) {
+            PyErr_Format(PyExc_TypeError, "threads: expected an int or None, got %.100s",
+                         Py_TYPE(threads_arg)->tp_name);
+            return NULL;
+        }
+        long t = PyLong_AsLong(threads_arg);
+        if (t == -1 && PyErr_Occurred())
+            return NULL;
+        if (t < 1 || t > 256) {
+            PyErr_Format(PyExc_ValueError, "threads: expected 1 to 256, got %ld", t);
+            return NULL;
+        }
+        threads = (size_t)t;
+    }
     const uint8_t *data;
     const int64_t *off;
     Py_ssize_t n;
@@ -32,7 +55,7 @@ PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *unused)
     ordo_error err;
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_key_argsort(data, offs, (size_t)n, out, &err);
+    s = ordo_key_argsort(data, offs, (size_t)n, threads, out, &err);
     Py_END_ALLOW_THREADS
     free(offs);
     if (s != ORDO_OK) {

@@ -59,6 +59,21 @@ def test_argsort_of_keys():
     assert empty.argsort().to_pylist() == []
 
 
+def test_threads_give_the_same_indices():
+    t = random_table(50000, 5)
+    keys = ordo.encode_keys(t, "s, f DESC, i")
+    one = keys.argsort(threads=1).to_pylist()
+    assert one == stable_order(keys)
+    for threads in (2, 7, None):
+        assert keys.argsort(threads=threads).to_pylist() == one
+    assert ordo.sort_indices(t, "s, f DESC, i", threads=3).to_pylist() == one
+    for bad, exc in ((0, ValueError), (257, ValueError), (1.5, TypeError), (True, TypeError)):
+        with pytest.raises(exc):
+            keys.argsort(threads=bad)
+    with pytest.raises(TypeError):
+        keys.argsort(2)  # keyword only
+
+
 @pytest.mark.parametrize("spec,sort_keys", [
     ("i, s", [("i", "ascending", "at_end"), ("s", "ascending", "at_end")]),
     ("i DESC, s DESC", [("i", "descending", "at_start"), ("s", "descending", "at_start")]),
