@@ -7,7 +7,6 @@
 #include <ordo_load.h>
 
 #include <stdlib.h>
-#include <unistd.h>
 
 PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -15,25 +14,17 @@ PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *threads_arg = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|$O:argsort", names, &threads_arg))
         return NULL;
-    size_t threads;
-    if (threads_arg == Py_None) { /* one per CPU, as encode_keys */
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (size_t)cpus : 1;
-    } else {
-        if (PyBool_Check(threads_arg) || !PyLong_Check(threads_arg)) {
-            PyErr_Format(PyExc_TypeError, "threads: expected an int or None, got %.100s",
-                         Py_TYPE(threads_arg)->tp_name);
-            return NULL;
-        }
-        long t = PyLong_AsLong(threads_arg);
-        if (t == -1 && PyErr_Occurred())
-            return NULL;
-        if (t < 1 || t > 256) {
-            PyErr_Format(PyExc_ValueError, "threads: expected 1 to 256, got %ld", t);
-            return NULL;
-        }
-        threads = (size_t)t;
-    }
+    /* the package's one rule for thread counts (ordo._encode._threads):
+     * None is one per CPU; the library uses at most 256 */
+    PyObject *enc = PyImport_ImportModule("ordo._encode");
+    PyObject *count = enc ? PyObject_CallMethod(enc, "_threads", "O", threads_arg) : NULL;
+    Py_XDECREF(enc);
+    if (!count)
+        return NULL;
+    size_t threads = PyLong_AsSize_t(count);
+    Py_DECREF(count);
+    if (threads == (size_t)-1 && PyErr_Occurred())
+        return NULL;
     const uint8_t *data;
     const int64_t *off;
     Py_ssize_t n;
