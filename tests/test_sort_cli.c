@@ -201,9 +201,11 @@ static void check_sort(const table *t, const char *format, const char *key, int 
     char **keys = oracle_keys(format, key, in, header, t->n);
     size_t *order = oracle_order(keys, t->n);
     char *want = expected(t, keys, order, header, d);
+    /* encoder threads: 1 (the default) for small inputs, 3 for larger ones */
     const char *args[32] = {"sort", "--schema", SCHEMA, "--key", key, "--format", format,
-                            "--memory", memory, "--on-duplicate", dup_name, "-o", outp};
-    size_t n = 13;
+                            "--memory", memory, "--on-duplicate", dup_name, "-o", outp,
+                            "--threads", t->n > 3000 ? "3" : "1"};
+    size_t n = 15;
     if (header)
         args[n++] = "--header";
     args[n++] = in;
@@ -233,7 +235,8 @@ static void test_orders(void **state)
         "d, e, a DESC NULLS LAST, b ASC NULLS FIRST, c",
     };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        table t = make_table(3000, 1000 + k, (int)(k % 2), (int)(k % 3 == 0));
+        /* the larger ones over several 1 MiB chunks of the encoder */
+        table t = make_table(k < 3 ? 3000 : 40000, 1000 + k, (int)(k % 2), (int)(k % 3 == 0));
         check_sort(&t, "ordered", keys[k], (int)(k % 2), "256M", "keep", KEEP);
         table_free(&t);
     }
@@ -346,7 +349,15 @@ static void test_inputs(void **state)
     assert_int_equal(r.status, 0);
     assert_text_equal(r.out, "a,b,c,d,e\n1,one-b,,,\n1,two-a,,,\n2,one-a,,,\n2,two-b,,,\n");
     run_free(&r);
-    /* --keys-only: the keys as encode --output hex writes them */
+    char empty[300];
+    path_in(empty, sizeof empty, "empty.csv");
+    write_file(empty, "");
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--header", empty, in1, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "a,b,c,d,e\n1,one-b,,,\n2,one-a,,,\n");
+    run_free(&r);
+    unlink(empty);
+        /* --keys-only: the keys as encode --output hex writes them */
     ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a DESC", "--header", "--keys-only", in1,
          in2, NULL);
     assert_int_equal(r.status, 0);

@@ -248,7 +248,7 @@ static void read_input(sorter *S, size_t index, int fd)
         sort_fail("%s", e.message);
     const ordo_encoder_batch *b;
     while ((s = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b) {
-        if (b->header && index == 0 && !S->header)
+        if (b->header && !S->header) /* the first input's (an empty input has none) */
             S->header = cli_alloc(b->header_len ? b->header_len : 1),
             memcpy(S->header, b->header, b->header_len), S->header_len = b->header_len;
         for (size_t r = 0; r < b->rows; r++) {
