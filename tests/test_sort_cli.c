@@ -5,7 +5,8 @@
  * rows, sorted stably by memcmp (hex text compares as its bytes do). All
  * four ASC/DESC x NULLS orders, the LexKey formats, the duplicate policies,
  * inputs many times --memory (merged in several passes), several inputs,
- * --keys-only, --runs, -o (never an input, replaced at the end), bad rows
+ * --keys-only, --runs, -o (never an input, replaced at the end), gzip and
+ * zstd inputs (damaged ones refused), bad rows
  * at FILE:LINE:COLUMN, and kills: SIGTERM leaves nothing, SIGKILL only the
  * .ordo-sort-* folder next to the output. */
 #include "ordo_test.h"
@@ -455,6 +456,79 @@ static void test_runs_dir(void **state)
     unlink(in);
 }
 
+/* gzip and zstd inputs (told by their bytes, several members or frames,
+ * from a file or standard input) sort as the plain file does; damaged or
+ * truncated ones are refused naming the file, with no output. */
+static void test_compressed(void **state)
+{
+    (void)state;
+    char in[300], gz[300], zst[300], outp[300];
+    path_in(in, sizeof in, "plain.csv");
+    path_in(gz, sizeof gz, "data.gz");
+    path_in(zst, sizeof zst, "data.bin");
+    path_in(outp, sizeof outp, "z-out.csv");
+    table t = make_table(40000, 77, 1, 0);
+    write_bytes(in, t.csv, t.csv_len);
+    /* two members / frames: the first 1000 bytes, then the rest */
+    assert_int_equal(t_sh("cd %s && head -c 1000 plain.csv | gzip > data.gz && tail -c +1001 "
+                          "plain.csv | gzip >> data.gz",
+                          g_dir),
+                     0);
+    assert_int_equal(t_sh("cd %s && head -c 1000 plain.csv | zstd -q > data.bin && tail -c +1001 "
+                          "plain.csv | zstd -q >> data.bin",
+                          g_dir),
+                     0);
+    run plain, r;
+    ordo(&plain, NULL, "sort", "--schema", SCHEMA, "--key", "b DESC, a", "--header", in, NULL);
+    assert_int_equal(plain.status, 0);
+    assert_true(plain.out_len > t.csv_len / 2);
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "b DESC, a", "--header", gz, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, plain.out);
+    run_free(&r);
+    ordo(&r, zst, "sort", "--schema", SCHEMA, "--key", "b DESC, a", "--header", "--threads", "2",
+         "-", NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, plain.out);
+    run_free(&r);
+    /* through a pipe (not seekable: read ahead to tell the kind, handed on), and plain too */
+    char want_path[300];
+    path_in(want_path, sizeof want_path, "want.csv");
+    write_bytes(want_path, plain.out, plain.out_len);
+    static const char *const piped[] = {"data.gz", "data.bin", "plain.csv"};
+    for (int i = 0; i < 3; i++)
+        if (t_sh("cd %s && cat %s | '%s' sort --schema '%s' --key 'b DESC, a' --header > "
+                 "piped.csv && cmp -s piped.csv want.csv",
+                 g_dir, piped[i], ORDO_TOOL_PATH, SCHEMA) != 0)
+            fail_msg("cat %s | ordo sort: not the plain file's output", piped[i]);
+    unlink(want_path);
+    run_free(&plain);
+    /* truncated: refused, the output not made */
+    assert_int_equal(t_sh("cd %s && head -c 5000 data.gz > cut.gz && head -c 5000 data.bin > "
+                          "cut.zst",
+                          g_dir),
+                     0);
+    static const char *const cut[][2] = {{"cut.gz", "truncated gzip data"},
+                                         {"cut.zst", "truncated zstd data"}};
+    for (int i = 0; i < 2; i++) {
+        char path[300], want[400];
+        path_in(path, sizeof path, cut[i][0]);
+        ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--header", "-o", outp, path,
+             NULL);
+        snprintf(want, sizeof want, "%s: %s", path, cut[i][1]);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, want))
+            fail_msg("err '%s', wanted '%s'", r.err, want);
+        run_free(&r);
+        struct stat st;
+        assert_int_equal(stat(outp, &st), -1);
+        unlink(path);
+    }
+    assert_int_equal(t_sh("ls -a %s | grep -q '^.ordo-sort-'", g_dir), 1);
+    unlink(in), unlink(gz), unlink(zst);
+    table_free(&t);
+}
+
 /* Killed while sorting: SIGTERM removes the temporary folder (and writes no
  * output), SIGKILL leaves only the .ordo-sort-* folder. */
 static void kill_mid_sort(int sig)
@@ -539,7 +613,8 @@ int main(void)
         cmocka_unit_test(test_orders),      cmocka_unit_test(test_lexkey),
         cmocka_unit_test(test_duplicates),  cmocka_unit_test(test_many_runs),
         cmocka_unit_test(test_inputs),      cmocka_unit_test(test_output),
-        cmocka_unit_test(test_runs_dir),    cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_runs_dir),    cmocka_unit_test(test_compressed),
+        cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_sigkill),     cmocka_unit_test(test_usage),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

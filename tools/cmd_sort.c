@@ -1,5 +1,6 @@
 /* ordo sort: CSV rows written back unchanged, in the order of their keys.
- * The ingest library's encoder parses each input and gives every row's key
+ * The ingest library's encoder parses each input (gzip and zstd ones
+ * decompressed on the way: decompress.h) and gives every row's key
  * and its bytes as read (ordo_encoder_options.raw); the load library's run
  * writer sorts them within --memory and spills sorted runs; its merge hands
  * the rows back in key order (ordo_runs_merge_to), equal keys in input
@@ -7,6 +8,7 @@
  * temporary folder next to the output (.ordo-sort-XXXXXX), removed on every
  * exit but a SIGKILL; the output is renamed into place at the end. */
 #include "cli.h"
+#include "decompress.h"
 
 #include <ordo_load.h>
 
@@ -244,7 +246,12 @@ static void read_input(sorter *S, size_t index, int fd)
         sort_fail("out of memory");
     if (s != ORDO_OK)
         sort_refuse("--key: %s", e.message);
-    if (ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)
+    decomp *dc = NULL;
+    int rfd = fd;
+    char msg[600];
+    if (!decomp_open(fd, S->names[index], &dc, &rfd, msg, sizeof msg))
+        sort_refuse("%s", msg);
+    if (ordo_encoder_input_fd(enc, rfd, &e) != ORDO_OK)
         sort_fail("%s", e.message);
     const ordo_encoder_batch *b;
     while ((s = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b) {
@@ -262,12 +269,17 @@ static void read_input(sorter *S, size_t index, int fd)
         S->rows_in += b->rows;
         check_signal();
     }
-    if (s != ORDO_OK) {
-        ordo_error copy = e;
-        ordo_encoder_close(enc);
-        input_fail(S->names[index], &copy);
-    }
+    ordo_error copy = e;
     ordo_encoder_close(enc);
+    if (dc) /* the decompressor's end: a reader that stopped early stops it too */
+        close(rfd);
+    /* damaged compressed data, whatever the rows read from it said */
+    if (!decomp_finish(dc, msg, sizeof msg)) {
+        check_signal();
+        sort_fail_at("%s", msg);
+    }
+    if (s != ORDO_OK)
+        input_fail(S->names[index], &copy);
 }
 
 /* ------------------------------------------------------------- options */
