@@ -345,7 +345,7 @@ typedef struct ordo_encoder_options {
     /* Also give each row's bytes as they are in the input, line end
      * included (a last row may have none), quotes and all: for a tool that
      * writes the rows back unchanged (`ordo sort`). The input's byte-order
-     * mark is not part of its first row. */
+     * mark is not part of its first row (the batch's bom says it was there). */
     int raw;
 } ordo_encoder_options;
 
@@ -376,6 +376,8 @@ typedef struct ordo_encoder_batch {
     const size_t *raw_offsets;    /* rows + 1; else NULL */
     const uint8_t *header;        /* with raw and header: the header row's bytes, in the */
     size_t header_len;            /* input's first batch (which may then have no rows) */
+    int bom;                      /* with raw: 1 in the first batch of an input that starts
+                                     with a byte-order mark (in no row's bytes) */
 } ordo_encoder_batch;
 
 /* A CSV input cut into parts of whole rows, for workers that encode one

@@ -302,6 +302,7 @@ static void publish(const ordo__job *j, ordo__chunk *ch)
     b->rejects = ch->rejects;
     b->nrejects = ch->nrejects;
     if (j->raw) {
+        b->bom = ch->bom;
         b->raw = (const uint8_t *)ch->raws.data;
         b->raw_offsets = ch->roff;
         if (ch->header_len)

@@ -272,7 +272,8 @@ ordo_status ordo_encoder_next(ordo_encoder *e, const ordo_encoder_batch **b, ord
         }
         ordo__chunk *ch = wait_oldest(e);
         /* a header alone is given only for its bytes (options.raw) */
-        if (ch->rows == 0 && ch->nrejects == 0 && (!ch->batch.header || ch->failed)) {
+        if (ch->rows == 0 && ch->nrejects == 0 &&
+            (!(ch->batch.header || ch->batch.bom) || ch->failed)) {
             e->given++;
             if (ch->failed)
                 return set_err(e, err, ch->err.status, ch->err.line, ch->err.column,

@@ -44,6 +44,7 @@ typedef struct ordo__chunk {
     size_t first_line;  /* the line the rows start on */
     size_t max_rows;    /* rows it may hold at most: its line ends, and one */
     int first;          /* the input's first chunk: it holds the header */
+    int bom;            /* first, after a byte-order mark */
     /* results */
     ordo__batchbuf kb;  /* key columns of rows not yet encoded */
     ordo__batchbuf vb;  /* one row, for checking the other columns */
@@ -77,6 +78,7 @@ typedef struct ordo__input {
     ordo__bytes carry;     /* the start of a row the last chunk did not end */
     size_t line;           /* the line the next chunk starts on */
     int eof, started, read_error, oom;
+    int bom;               /* the input started with a UTF-8 byte-order mark (dropped) */
     uint64_t bytes;        /* read so far */
 } ordo__input;
 

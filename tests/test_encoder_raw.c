@@ -94,6 +94,7 @@ static void run(size_t rows, size_t threads, int header, int bom, int bad_rows, 
     ordo_status st;
     while ((st = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b) {
         assert_non_null(b->raw_offsets);
+        assert_int_equal(b->bom, batches == 0 && bom);
         if (b->header) {
             headers++;
             assert_int_equal(batches, 0);

@@ -350,6 +350,23 @@ static void test_inputs(void **state)
     assert_int_equal(r.status, 0);
     assert_text_equal(r.out, "a,b,c,d,e\n1,one-b,,,\n1,two-a,,,\n2,one-a,,,\n2,two-b,,,\n");
     run_free(&r);
+    /* a byte-order mark: the output starts with it too (byte for byte) */
+    char bom[300];
+    path_in(bom, sizeof bom, "bom.csv");
+    write_file(bom, "\xef\xbb\xbf" "a,b,c,d,e\n1,x,,,\n2,y,,,\n");
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--header", bom, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "\xef\xbb\xbf" "a,b,c,d,e\n1,x,,,\n2,y,,,\n");
+    run_free(&r);
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a DESC", bom, NULL);
+    assert_int_equal(r.status, 2); /* the header is a bad row without --header */
+    run_free(&r);
+    write_file(bom, "\xef\xbb\xbf" "2,y,,,\n1,x,,,\n");
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", bom, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "\xef\xbb\xbf" "1,x,,,\n2,y,,,\n");
+    run_free(&r);
+    unlink(bom);
     char empty[300];
     path_in(empty, sizeof empty, "empty.csv");
     write_file(empty, "");

@@ -115,6 +115,7 @@ typedef struct sorter {
     char *out_tmp;      /* -o: the file being written in the temporary folder */
     uint8_t *header;    /* the first input's header row */
     size_t header_len;
+    int bom;            /* the first input starts with a byte-order mark: so does the output */
     uint64_t rows_in, rows_out;
     /* the duplicate policies: the previous key, and for last its row */
     uint8_t *prev;
@@ -255,6 +256,8 @@ static void read_input(sorter *S, size_t index, int fd)
         sort_fail("%s", e.message);
     const ordo_encoder_batch *b;
     while ((s = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b) {
+        if (b->bom && index == 0)
+            S->bom = 1;
         if (b->header && !S->header) /* the first input's (an empty input has none) */
             S->header = cli_alloc(b->header_len ? b->header_len : 1),
             memcpy(S->header, b->header, b->header_len), S->header_len = b->header_len;
@@ -519,6 +522,8 @@ int cmd_sort(int argc, char **argv)
     }
     check_signal();
     open_output(S);
+    if (S->bom && !o.keys_only)
+        out_write(S, "\xef\xbb\xbf", 3);
     if (o.header && S->header && !o.keys_only) {
         out_write(S, S->header, S->header_len);
         if (!S->header_len || S->header[S->header_len - 1] != '\n')
