@@ -252,6 +252,33 @@ static void test_lexkey(void **state)
     table_free(&t);
 }
 
+/* A collated column: the collation's order (Swedish: z < å < ä < ö), not
+ * the bytes' (ä < å). */
+static void test_collation(void **state)
+{
+    (void)state;
+    char in[300];
+    path_in(in, sizeof in, "coll.csv");
+    write_file(in, "\xc3\xb6,1\n\xc3\xa4,2\nz,3\n\xc3\xa5,4\na,5\n\xc3\xa4,6\n");
+    run r;
+    ordo(&r, NULL, "sort", "--schema", "w text COLLATE \"sv_SE.utf8\", n int", "--key", "w", in,
+         NULL);
+    if (r.status != 0)
+        fail_msg("status %d: %s", r.status, r.err);
+    assert_text_equal(r.out, "a,5\nz,3\n\xc3\xa5,4\n\xc3\xa4,2\n\xc3\xa4,6\n\xc3\xb6,1\n");
+    run_free(&r);
+    ordo(&r, NULL, "sort", "--schema", "w text COLLATE \"sv_SE.utf8\", n int", "--key", "w DESC",
+         in, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "\xc3\xb6,1\n\xc3\xa4,2\n\xc3\xa4,6\n\xc3\xa5,4\nz,3\na,5\n");
+    run_free(&r);
+    ordo(&r, NULL, "sort", "--schema", "w text, n int", "--key", "w", in, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "a,5\nz,3\n\xc3\xa4,2\n\xc3\xa4,6\n\xc3\xa5,4\n\xc3\xb6,1\n");
+    run_free(&r);
+    unlink(in);
+}
+
 /* Few distinct keys: every policy against the oracle's groups. */
 static void test_duplicates(void **state)
 {
@@ -628,6 +655,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orders),      cmocka_unit_test(test_lexkey),
+        cmocka_unit_test(test_collation),
         cmocka_unit_test(test_duplicates),  cmocka_unit_test(test_many_runs),
         cmocka_unit_test(test_inputs),      cmocka_unit_test(test_output),
         cmocka_unit_test(test_runs_dir),    cmocka_unit_test(test_compressed),
