@@ -342,6 +342,11 @@ typedef struct ordo_encoder_options {
      * a larger one (ordo_csv_split): rows and errors name the whole
      * input's lines, and the part has no header row or byte-order mark. */
     uint64_t first_line;
+    /* Also give each row's bytes as they are in the input, line end
+     * included (a last row may have none), quotes and all: for a tool that
+     * writes the rows back unchanged (`ordo sort`). The input's byte-order
+     * mark is not part of its first row (the batch's bom says it was there). */
+    int raw;
 } ordo_encoder_options;
 
 /* A row that skip_bad_rows skipped: where and why, and the row as CSV
@@ -367,6 +372,12 @@ typedef struct ordo_encoder_batch {
     size_t nrejects;
     const char *output;           /* what options.format wrote; else NULL */
     size_t output_len;
+    const uint8_t *raw;           /* with options.raw: row i is raw[raw_offsets[i] .. [i + 1]) */
+    const size_t *raw_offsets;    /* rows + 1; else NULL */
+    const uint8_t *header;        /* with raw and header: the header row's bytes, in the */
+    size_t header_len;            /* input's first batch (which may then have no rows) */
+    int bom;                      /* with raw: 1 in the first batch of an input that starts
+                                     with a byte-order mark (in no row's bytes) */
 } ordo_encoder_batch;
 
 /* A CSV input cut into parts of whole rows, for workers that encode one

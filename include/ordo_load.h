@@ -186,6 +186,19 @@ typedef struct ordo_merge_options {
 ORDO_API ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o,
                                      ordo_sst_writer *out, ordo_error *err);
 
+/* Where ordo_runs_merge_to hands each merged row (key and value valid
+ * during the call only): ORDO_OK to go on; any other status ends the merge
+ * with it (err filled by the function). */
+typedef ordo_status (*ordo_merge_emit)(void *ctx, const uint8_t *key, size_t key_len,
+                                       const uint8_t *value, size_t value_len, uint64_t seq,
+                                       ordo_error *err);
+/* ordo_runs_merge into a function instead of an SST writer (`ordo sort`):
+ * the rows of the range in key order, equal keys in seq order, every row
+ * (no duplicate policy: the function applies one if it wants); progress is
+ * called as rows are handed on. */
+ORDO_API ordo_status ordo_runs_merge_to(ordo_runs *r, const ordo_merge_options *o,
+                                        ordo_merge_emit emit, void *ctx, ordo_error *err);
+
 /* ---------------------------------------------------- 3. SST writer */
 
 typedef struct ordo_sst_options {
@@ -254,6 +267,23 @@ ORDO_API ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *file
 ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets, size_t n,
                                      size_t n_splits, uint8_t *dst, size_t cap,
                                      size_t *split_offsets, size_t *got, ordo_error *err);
+
+/* --------------------------------------------------------- key sort */
+
+/* The row ids 0 .. n-1 into ids[0 .. n), ordered by their keys (key i is
+ * keys[offsets[i] .. offsets[i + 1]), n + 1 offsets): bytes compared as
+ * memcmp does, a key before every longer key it is a prefix of; equal keys
+ * keep their ids' order (stable). An MSD radix sort (docs/sort.md): time
+ * O(n + the key bytes it reads), at most every byte once per pass plus the
+ * shared prefixes; memory 48 bytes per row besides ids. threads: up to
+ * that many threads sort (the calling one included; 0 or 1: this thread
+ * only; at most 256, fewer when the system starts fewer); the ids are the
+ * same whatever the count. n 0: nothing is
+ * read (every pointer may be NULL); keys may be NULL when every key is
+ * empty. ORDO_ERR_NULL_ARG, ORDO_ERR_INVALID_ARG for offsets that
+ * decrease (nothing written), ORDO_ERR_OUT_OF_MEMORY. */
+ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
+                                      size_t threads, uint64_t *ids, ordo_error *err);
 
 /* ------------------------------------------------------------ sizes */
 

@@ -118,6 +118,7 @@ int ordo__input_chunk(ordo__input *in, ordo__chunk *ch)
         if (!in->started && got >= 3 && !memcmp(b->data, "\xef\xbb\xbf", 3)) {
             memmove(b->data, b->data + 3, got - 3); /* a UTF-8 byte-order mark */
             got -= 3;
+            in->bom = 1;
         }
         in->started = 1;
         b->len += got;
@@ -147,6 +148,7 @@ int ordo__input_chunk(ordo__input *in, ordo__chunk *ch)
     b->len = split;
     ch->first_line = in->line;
     ch->first = in->line == 1;
+    ch->bom = ch->first && in->bom;
     size_t lines = count_newlines(b->data, split);
     ch->max_rows = lines + 1;
     in->line += lines;

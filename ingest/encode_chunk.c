@@ -41,7 +41,10 @@ static int rows_room(ordo__chunk *ch, size_t rows)
     uint64_t *kc = realloc(ch->kcols, cap * sizeof *kc);
     if (kc)
         ch->kcols = kc;
-    if (!ko || !vo || !li || !kc)
+    size_t *ro = realloc(ch->roff, (cap + 1) * sizeof *ro);
+    if (ro)
+        ch->roff = ro;
+    if (!ko || !vo || !li || !kc || !ro)
         return 0;
     ch->rows_cap = cap;
     return 1;
@@ -246,6 +249,18 @@ static int take_row(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
     return 1;
 }
 
+/* The row just taken, rawin[at .. end), as the last kept row's bytes. */
+static int keep_raw(ordo__chunk *ch, size_t at, size_t end)
+{
+    ordo__bytes *o = &ch->raws;
+    if (!ordo__buf_reserve(o, end - at))
+        return 0;
+    memcpy(o->data + o->len, ch->rawin.data + at, end - at);
+    o->len += end - at;
+    ch->roff[ch->rows + ch->kb.rows] = o->len;
+    return 1;
+}
+
 static int too_long(const ordo__job *j, ordo__chunk *ch, size_t line)
 {
     char msg[128];
@@ -286,6 +301,14 @@ static void publish(const ordo__job *j, ordo__chunk *ch)
     b->key_columns = ch->kcols;
     b->rejects = ch->rejects;
     b->nrejects = ch->nrejects;
+    if (j->raw) {
+        b->bom = ch->bom;
+        b->raw = (const uint8_t *)ch->raws.data;
+        b->raw_offsets = ch->roff;
+        if (ch->header_len)
+            b->header = (const uint8_t *)ch->rawin.data + ch->header_at,
+            b->header_len = ch->header_len;
+    }
     if (j->format) /* what the format hook appended, part by part */
         b->output = ch->output.data, b->output_len = ch->output.len;
 }
@@ -301,7 +324,18 @@ void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch)
         publish(j, ch);
         return;
     }
-    ch->koff[0] = ch->voff[0] = 0;
+    ch->koff[0] = ch->voff[0] = ch->roff[0] = 0;
+    ch->raws.len = ch->header_len = 0;
+    /* the reader unquotes in place: the rows as read are a copy */
+    if (j->raw && !ch->too_long) {
+        if (!ordo__buf_reserve(&ch->rawin, ch->in.len)) {
+            oom(ch);
+            publish(j, ch);
+            return;
+        }
+        if (ch->in.len)
+            memcpy(ch->rawin.data, ch->in.data, ch->in.len);
+    }
     if (ch->too_long) {
         too_long(j, ch, ch->first_line);
         publish(j, ch);
@@ -323,14 +357,20 @@ void ordo__chunk_run(const ordo__job *j, ordo__chunk *ch)
             too_long(j, ch, row_line);
             break;
         }
+        size_t start = row_at;
         row_at = rd.pos, row_line = rd.line;
         if (header) {
             header = 0;
+            ch->header_at = start, ch->header_len = rd.pos - start;
             if (!ordo__header_check(&rd, j->table, &e))
                 fail(ch, e.status, e.line, e.column, e.message);
             continue;
         }
         if (take_row(j, ch, &rd, &e)) {
+            if (j->raw && !keep_raw(ch, start, rd.pos)) {
+                oom(ch);
+                break;
+            }
             if (ch->kb.rows == ORDO__BATCH_ROWS && encode_pending(j, ch) && !batch_room(ch))
                 oom(ch);
             continue;
@@ -358,8 +398,8 @@ void ordo__chunk_free(ordo__chunk *ch)
     ordo__batchbuf_free(&ch->kb); /* a zeroed one too */
     ordo__batchbuf_free(&ch->vb);
     free(ch->in.data), free(ch->keys.data), free(ch->vals.data), free(ch->rejtext.data);
-    free(ch->output.data);
-    free(ch->koff), free(ch->voff), free(ch->lines), free(ch->kcols);
+    free(ch->output.data), free(ch->rawin.data), free(ch->raws.data);
+    free(ch->koff), free(ch->voff), free(ch->roff), free(ch->lines), free(ch->kcols);
     free(ch->rejects);
     memset(ch, 0, sizeof *ch);
 }

@@ -97,6 +97,7 @@ ordo_status ordo_encoder_open(const ordo_schema *table, const char *key_spec, or
     j->values = o->values;
     j->values_all = o->values_all;
     j->skip_bad = o->skip_bad_rows;
+    j->raw = o->raw;
     j->max_row = o->max_row_bytes ? o->max_row_bytes : ORDO__MAX_ROW;
     j->format = o->format;
     j->format_ctx = o->format_ctx;
@@ -270,7 +271,9 @@ ordo_status ordo_encoder_next(ordo_encoder *e, const ordo_encoder_batch **b, ord
             return ORDO_OK;
         }
         ordo__chunk *ch = wait_oldest(e);
-        if (ch->rows == 0 && ch->nrejects == 0) {
+        /* a header alone is given only for its bytes (options.raw) */
+        if (ch->rows == 0 && ch->nrejects == 0 &&
+            (!(ch->batch.header || ch->batch.bom) || ch->failed)) {
             e->given++;
             if (ch->failed)
                 return set_err(e, err, ch->err.status, ch->err.line, ch->err.column,

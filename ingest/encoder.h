@@ -31,7 +31,7 @@ typedef struct ordo__job {
     int rest;         /* a column that is not a key column, or values: per-row work past the keys */
     ordo_format fmt;
     int no_nulls;     /* packed: a NULL key field is a bad row */
-    int header, values, values_all, skip_bad;
+    int header, values, values_all, skip_bad, raw;
     size_t max_row;
     int (*format)(void *ctx, const struct ordo_encoder_batch *b, ordo_buf *out);
     void *format_ctx;
@@ -44,12 +44,15 @@ typedef struct ordo__chunk {
     size_t first_line;  /* the line the rows start on */
     size_t max_rows;    /* rows it may hold at most: its line ends, and one */
     int first;          /* the input's first chunk: it holds the header */
+    int bom;            /* first, after a byte-order mark */
     /* results */
     ordo__batchbuf kb;  /* key columns of rows not yet encoded */
     ordo__batchbuf vb;  /* one row, for checking the other columns */
     int bufs_ready;
     ordo__bytes keys, vals, rejtext;
-    size_t *koff, *voff;
+    ordo__bytes rawin, raws; /* raw: the rows as read (before unquoting in place); each kept row's */
+    size_t *koff, *voff, *roff;
+    size_t header_at, header_len; /* raw: the header row in rawin */
     uint64_t *lines, *kcols;
     size_t rows, rows_cap;  /* rows encoded; room of the per-row arrays */
     ordo_reject *rejects;
@@ -75,6 +78,7 @@ typedef struct ordo__input {
     ordo__bytes carry;     /* the start of a row the last chunk did not end */
     size_t line;           /* the line the next chunk starts on */
     int eof, started, read_error, oom;
+    int bom;               /* the input started with a UTF-8 byte-order mark (dropped) */
     uint64_t bytes;        /* read so far */
 } ordo__input;
 

@@ -119,6 +119,8 @@ static int key_below(const uint8_t *rec, const void *bound, size_t bn)
 typedef struct sink {
     ordo_sst_writer *sst;
     ordo__run_out *out;
+    ordo_merge_emit emit; /* or the caller's function (ordo_runs_merge_to) */
+    void *ctx;
 } sink;
 
 /* The first record of s at or after lo: 1, 0 (none), -1 (error). */
@@ -181,11 +183,15 @@ static ordo_status merge_sources(source *src, size_t k, const ordo_merge_options
         }
         if (out.sst)
             st = ordo__sst_writer_put(out.sst, top->rec, err);
+        else if (out.emit)
+            st = out.emit(out.ctx, ordo__rec_key(top->rec), ordo__rec_key_len(top->rec),
+                          ordo__rec_value(top->rec), ordo__rec_value_len(top->rec),
+                          ordo__rec_seq(top->rec), err);
         else if (!ordo__run_out_put(out.out, top->rec, msg, sizeof msg))
             st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
         if (st != ORDO_OK)
             break;
-        if (out.sst && o->progress && ++merged % PROGRESS_EVERY == 0)
+        if (!out.out && o->progress && ++merged % PROGRESS_EVERY == 0)
             o->progress(o->progress_ctx, merged);
         int got = source_next(top, msg, sizeof msg);
         if (got < 0)
@@ -240,7 +246,7 @@ static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
     if (st == ORDO_OK && !ordo__run_out_open(&out, path, buffer, &iobuf, 0, msg, sizeof msg)) {
         st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
     } else if (st == ORDO_OK) {
-        st = merge_sources(src, MERGE_FANIN, o, (sink){NULL, &out}, err);
+        st = merge_sources(src, MERGE_FANIN, o, (sink){NULL, &out, NULL, NULL}, err);
         if (!ordo__run_out_close(&out, msg, sizeof msg) && st == ORDO_OK)
             st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
         if (st != ORDO_OK)
@@ -267,12 +273,11 @@ static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
     return ORDO_OK;
 }
 
-ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_sst_writer *out,
-                            ordo_error *err)
+/* The final pass into out (the SST writer or the caller's function). */
+static ordo_status merge_into(ordo_runs *r, const ordo_merge_options *opt, sink out,
+                              ordo_error *err)
 {
     ordo_merge_options o = opt ? *opt : (ordo_merge_options){0};
-    if (!r || !out)
-        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writer");
     size_t k = r->nfiles + (size_t)r->has_mem;
     uint64_t memory = o.memory ? o.memory : (uint64_t)64 << 20;
     uint64_t per = memory / (MERGE_FANIN + 2);
@@ -312,7 +317,7 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_ss
     if (st == ORDO_OK && mem)
         src[nfiles] = (source){.items = r->mem, .n = r->nmem, .index = nfiles};
     if (st == ORDO_OK)
-        st = merge_sources(src, k, &o, (sink){out, NULL}, err);
+        st = merge_sources(src, k, &o, out, err);
     if (src)
         close_sources(src, nfiles);
     free(src);
@@ -324,4 +329,20 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *opt, ordo_ss
     free(files);
     free(made);
     return st;
+}
+
+ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o, ordo_sst_writer *out,
+                            ordo_error *err)
+{
+    if (!r || !out)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writer");
+    return merge_into(r, o, (sink){out, NULL, NULL, NULL}, err);
+}
+
+ordo_status ordo_runs_merge_to(ordo_runs *r, const ordo_merge_options *o, ordo_merge_emit emit,
+                               void *ctx, ordo_error *err)
+{
+    if (!r || !emit)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no function");
+    return merge_into(r, o, (sink){NULL, NULL, emit, ctx}, err);
 }

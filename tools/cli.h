@@ -72,5 +72,6 @@ int encode_csv(const char *format, const char *schema, const char *key, int head
                const char *output, const char *path, int threads, size_t max_row);
 int cmd_load(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
+int cmd_sort(int argc, char **argv);
 
 #endif

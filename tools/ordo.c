@@ -34,6 +34,10 @@ static const char usage[] =
     "       [--on-duplicate error|first|last] [--header] [--rejects FILE] [--quiet]\n"
     "       [--sst-size SIZE] [--via sst|writebatch] [FILE|-]\n"
     "                                      sort CSV rows by key into the RocksDB at DIR\n"
+    "  sort --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
+    "       [--format ordered|lexkey|lexkey-legacy] [--header] [--memory SIZE] [--threads N]\n"
+    "       [--on-duplicate keep|error|first|last] [-o FILE] [--keys-only] [--runs DIR]\n"
+    "       [FILE...|-]                    CSV rows, unchanged, in the key's order\n"
     "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
     "       [--limit N] [--columns LIST] [--header] [--accept-collation-version]\n"
     "                                      rows of a loaded table as CSV, in key order\n"
@@ -54,6 +58,7 @@ static int cmd_no_rocksdb(int argc, char **argv)
 }
 #define cmd_load cmd_no_rocksdb
 #define cmd_scan cmd_no_rocksdb
+#define cmd_sort cmd_no_rocksdb
 #endif
 
 /* Each command gets its name as argv[0]. */
@@ -64,8 +69,8 @@ static const struct {
     {"help", cmd_help},       {"--help", cmd_help},       {"-h", cmd_help},
     {"encode", cmd_encode},   {"pk", cmd_pk},             {"range", cmd_range},
     {"decode", cmd_decode},   {"inspect", cmd_inspect},   {"bench", cmd_bench},
-    {"load", cmd_load},       {"scan", cmd_scan},         {"version", cmd_version},
-    {"--version", cmd_version},
+    {"load", cmd_load},       {"scan", cmd_scan},         {"sort", cmd_sort},
+    {"version", cmd_version}, {"--version", cmd_version},
 };
 
 static int run(int argc, char **argv)

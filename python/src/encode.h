@@ -121,6 +121,11 @@ extern const void *ordo__py_last_values[ORDO__PY_DEBUG_COLS];
 extern size_t ordo__py_last_ncols;
 
 int ordo__py_keys_part(PyObject *m);
+/* The keys of an ordo.Keys (self must be one): borrowed, valid while it lives. */
+void ordo__py_keys_view(PyObject *self, const uint8_t **data, const int64_t **off, Py_ssize_t *n);
+/* Keys.argsort(*, threads=None) (sort.c, with the load library): the ids
+ * in key order, a pyarrow.UInt64Array. */
+PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw);
 int ordo__py_encode_part(PyObject *m);
 int ordo__py_encode_csv_part(PyObject *m);
 

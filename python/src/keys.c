@@ -379,12 +379,24 @@ static PyObject *keys_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return NULL;
 }
 
+void ordo__py_keys_view(PyObject *self, const uint8_t **data, const int64_t **off, Py_ssize_t *n)
+{
+    keys_object *k = (keys_object *)self;
+    *data = k->data, *off = k->off, *n = k->n;
+}
+
 static PyMethodDef keys_methods[] = {
     {"to_arrow", keys_to_arrow, METH_NOARGS,
      "to_arrow() -> pyarrow.Array: the keys as a large_binary array over the keys' own memory "
      "(no copy; the array keeps the keys alive)."},
     {"__reduce__", keys_reduce, METH_NOARGS, "Pickles the keys (their bytes and offsets)."},
     {"to_list", keys_to_list, METH_NOARGS, "to_list() -> list[bytes]: every key, copied."},
+#ifdef ORDO_WITH_ROCKSDB
+    {"argsort", (PyCFunction)(void (*)(void))ordo__py_keys_argsort, METH_VARARGS | METH_KEYWORDS,
+     "argsort(*, threads=None) -> pyarrow.UInt64Array: the indices of the keys in byte order "
+     "(memcmp, a key before the longer keys it begins), equal keys in index order (stable); an "
+     "MSD radix sort on up to `threads` threads (None: one per CPU), the GIL released."},
+#endif
     {"__arrow_c_array__", (PyCFunction)(void (*)(void))keys_arrow_c_array,
      METH_VARARGS | METH_KEYWORDS,
      "The keys as an Arrow large_binary array (the Arrow PyCapsule interface), over the keys' "

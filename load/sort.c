@@ -1,0 +1,238 @@
+/* ordo_key_argsort: row ids ordered by their keys, an MSD radix sort over
+ * the key bytes (docs/sort.md). Each entry holds the key's place and its
+ * row id together, so that a pass moves one buffer; ranges that share a
+ * prefix skip it in one step; small ranges are insertion sorted. Stable:
+ * every pass scatters in order, and entries of equal keys never reorder.
+ * With threads, ranges are shared out as they split: disjoint ranges of
+ * the same buffers, so the result is the same whatever the count. */
+#include "load_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    const uint8_t *key;
+    size_t len;
+    uint64_t id;
+} entry;
+
+typedef struct task {
+    size_t at, n, depth;
+} task;
+
+/* Ranges this small are insertion sorted: fewer moves than a 257-bucket pass. */
+#define SMALL 32
+
+/* a before b, both agreeing on their first depth bytes: memcmp order, a
+ * key before every longer key it is a prefix of. */
+static int entry_less(const entry *a, const entry *b, size_t depth)
+{
+    size_t an = a->len - depth, bn = b->len - depth, m = an < bn ? an : bn;
+    int c = m ? memcmp(a->key + depth, b->key + depth, m) : 0;
+    return c ? c < 0 : an < bn;
+}
+
+/* Stable: an entry moves only past ones strictly greater. */
+static void insertion_sort(entry *a, size_t n, size_t depth)
+{
+    for (size_t i = 1; i < n; i++) {
+        entry x = a[i];
+        size_t j = i;
+        while (j > 0 && entry_less(&x, &a[j - 1], depth)) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = x;
+    }
+}
+
+/* The bytes past depth that every key of a[0..n) shares. */
+static size_t common_prefix(const entry *a, size_t n, size_t depth)
+{
+    size_t m = a[0].len - depth;
+    const uint8_t *k0 = a[0].key + depth;
+    for (size_t i = 1; i < n && m; i++) {
+        size_t lim = a[i].len - depth < m ? a[i].len - depth : m;
+        const uint8_t *k = a[i].key + depth;
+        size_t j = 0;
+        while (j < lim && k[j] == k0[j])
+            j++;
+        m = j;
+    }
+    return m;
+}
+
+/* One radix pass over the range k of a (scratch t): its shared prefix
+ * skipped, its entries scattered by the byte after it, stably. The buckets
+ * left to sort (more than one entry, keys going on) are given to emit; 0
+ * when emit fails (out of memory). */
+static int radix_pass(entry *a, entry *t, task k, int (*emit)(void *ctx, task sub), void *ctx)
+{
+    entry *r = a + k.at, *s = t + k.at;
+    size_t depth = k.depth + common_prefix(r, k.n, k.depth);
+    /* bucket 0: keys that end at depth (all equal, so first, in order);
+     * 1 + b: keys whose byte at depth is b */
+    size_t count[257] = {0}, pos[257];
+    for (size_t i = 0; i < k.n; i++)
+        count[r[i].len > depth ? 1 + r[i].key[depth] : 0]++;
+    size_t sum = 0;
+    for (int b = 0; b < 257; b++)
+        pos[b] = sum, sum += count[b];
+    for (size_t i = 0; i < k.n; i++)
+        s[pos[r[i].len > depth ? 1 + r[i].key[depth] : 0]++] = r[i];
+    memcpy(r, s, k.n * sizeof *r);
+    for (size_t b = 1, at = count[0]; b < 257; at += count[b], b++)
+        if (count[b] > 1 && !emit(ctx, (task){k.at + at, count[b], depth + 1}))
+            return 0;
+    return 1;
+}
+
+typedef struct stack {
+    task *v;
+    size_t top, cap;
+} stack;
+
+static int stack_push(void *ctx, task t)
+{
+    stack *st = ctx;
+    if (st->top == st->cap) {
+        size_t cap = st->cap ? 2 * st->cap : 64;
+        task *grown = realloc(st->v, cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        st->v = grown, st->cap = cap;
+    }
+    st->v[st->top++] = t;
+    return 1;
+}
+
+/* Sorts the range k of a (t: scratch) on this thread; 0 when out of
+ * memory. The work list is explicit, not recursion: shared prefixes of any
+ * length cannot exhaust the call stack. */
+static int msd_sort(entry *a, entry *t, task k)
+{
+    stack st = {0};
+    int ok = stack_push(&st, k);
+    while (ok && st.top) {
+        task x = st.v[--st.top];
+        if (x.n <= SMALL)
+            insertion_sort(a + x.at, x.n, x.depth);
+        else
+            ok = radix_pass(a, t, x, stack_push, &st);
+    }
+    free(st.v);
+    return ok;
+}
+
+/* Several threads: ranges on a shared work list. A range of split_min
+ * entries or more gets one pass, its buckets going back on the list for
+ * any thread; a smaller one is sorted whole by the thread that took it. */
+typedef struct pool {
+    entry *a, *t;
+    stack work;
+    size_t active, split_min;
+    int oom;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} pool;
+
+/* Under the lock: the buckets of a pass. */
+static int pool_push(void *ctx, task k)
+{
+    pool *p = ctx;
+    pthread_mutex_lock(&p->mu);
+    int ok = stack_push(&p->work, k);
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    return ok;
+}
+
+static void *pool_worker(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->work.top && p->active && !p->oom)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (!p->work.top || p->oom)
+            break;
+        task k = p->work.v[--p->work.top];
+        p->active++;
+        pthread_mutex_unlock(&p->mu);
+        int ok = k.n >= p->split_min ? radix_pass(p->a, p->t, k, pool_push, p)
+                                     : msd_sort(p->a, p->t, k);
+        pthread_mutex_lock(&p->mu);
+        p->active--;
+        p->oom |= !ok;
+        if (!p->active || p->oom) /* maybe the end: the waiting threads look again */
+            pthread_cond_broadcast(&p->cv);
+    }
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* The most threads a sort starts. */
+#define MAX_THREADS 256
+/* Ranges below this many entries are not worth another thread. */
+#define SPLIT_MIN 4096
+
+static int sort_threads(entry *a, entry *t, size_t n, size_t threads)
+{
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads < 2 || n < 2 * SPLIT_MIN)
+        return msd_sort(a, t, (task){0, n, 0});
+    pool p = {.a = a, .t = t, .split_min = n / (threads * 8)};
+    if (p.split_min < SPLIT_MIN)
+        p.split_min = SPLIT_MIN;
+    if (!stack_push(&p.work, (task){0, n, 0}))
+        return 0;
+    if (pthread_mutex_init(&p.mu, NULL)) {
+        free(p.work.v);
+        return 0;
+    }
+    if (pthread_cond_init(&p.cv, NULL)) {
+        pthread_mutex_destroy(&p.mu);
+        free(p.work.v);
+        return 0;
+    }
+    pthread_t tids[MAX_THREADS];
+    size_t started = 0;
+    while (started + 1 < threads && !pthread_create(&tids[started], NULL, pool_worker, &p))
+        started++; /* fewer when the system refuses more: this thread works too */
+    pool_worker(&p);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.mu);
+    free(p.work.v);
+    return !p.oom;
+}
+
+ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
+                             size_t threads, uint64_t *ids, ordo_error *err)
+{
+    if (n == 0)
+        return ORDO_OK;
+    if (!offsets || !ids || (!keys && offsets[n] != offsets[0]))
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no keys, offsets or ids");
+    if (n > SIZE_MAX / (2 * sizeof(entry)))
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i])
+            return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
+                                   "key offsets decrease at row %zu", i);
+    entry *a = malloc(2 * n * sizeof *a);
+    if (!a)
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        a[i] = (entry){keys ? keys + offsets[i] : NULL, offsets[i + 1] - offsets[i], i};
+    int ok = sort_threads(a, a + n, n, threads);
+    if (ok)
+        for (size_t i = 0; i < n; i++)
+            ids[i] = a[i].id;
+    free(a);
+    return ok ? ORDO_OK : ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+}

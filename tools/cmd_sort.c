@@ -1,0 +1,550 @@
+/* ordo sort: CSV rows written back unchanged, in the order of their keys.
+ * The ingest library's encoder parses each input (gzip and zstd ones
+ * decompressed on the way: decompress.h) and gives every row's key
+ * and its bytes as read (ordo_encoder_options.raw); the load library's run
+ * writer sorts them within --memory and spills sorted runs; its merge hands
+ * the rows back in key order (ordo_runs_merge_to), equal keys in input
+ * order. Runs, merge passes and the -o output being written live in a
+ * temporary folder next to the output (.ordo-sort-XXXXXX), removed on every
+ * exit but a SIGKILL; the output is renamed into place at the end. */
+#include "cli.h"
+#include "decompress.h"
+
+#include <ordo_load.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* seq: the input's index above the line, so that seq order is input order
+ * and names the row's file and line. */
+#define SEQ_LINE_BITS 40
+#define SEQ_LINE_MASK ((UINT64_C(1) << SEQ_LINE_BITS) - 1)
+#define MAX_INPUTS (1u << 20)
+
+typedef enum dup_mode { DUP_KEEP, DUP_ERROR, DUP_FIRST, DUP_LAST } dup_mode;
+
+typedef struct sort_options {
+    const char *schema, *key, *format, *out, *runs;
+    uint64_t memory;
+    int threads, header, keys_only;
+    dup_mode dup;
+    char **inputs;
+    int ninputs;
+} sort_options;
+
+/* What the exit paths clean: the temporary folder (by its descriptor, so
+ * only entries of the folder this run made are removed). */
+static char g_tmp[4200];
+static int g_tmp_fd = -1;
+static volatile sig_atomic_t g_signal;
+
+static void on_signal(int sig) { g_signal = sig; }
+
+static void cleanup(void)
+{
+    if (g_tmp_fd < 0)
+        return;
+    int fd = dup(g_tmp_fd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)))
+            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+                unlinkat(g_tmp_fd, de->d_name, 0);
+        closedir(d);
+    } else if (fd >= 0) {
+        close(fd);
+    }
+    close(g_tmp_fd);
+    g_tmp_fd = -1;
+    rmdir(g_tmp);
+}
+
+static void sort_end(int code, int plain, const char *msg) __attribute__((noreturn));
+static void sort_end(int code, int plain, const char *msg)
+{
+    cleanup();
+    fflush(stdout);
+    fprintf(stderr, "%s%s\n", plain ? "" : "ordo: sort: ", msg);
+    exit(code);
+}
+
+#define SORT_END(code, plain)                                                                      \
+    do {                                                                                           \
+        char msg[4096];                                                                            \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        vsnprintf(msg, sizeof msg, fmt, ap);                                                       \
+        va_end(ap);                                                                                \
+        sort_end(code, plain, msg);                                                                \
+    } while (0)
+
+/* A failure of the machine (status 1), a refusal (2), a bad row (2, as
+ * "FILE:LINE:COLUMN: message"). */
+static void sort_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void sort_fail(const char *fmt, ...) { SORT_END(CLI_EXIT_MACHINE, 0); }
+static void sort_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void sort_refuse(const char *fmt, ...) { SORT_END(CLI_EXIT_BAD_INPUT, 0); }
+static void sort_fail_at(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void sort_fail_at(const char *fmt, ...) { SORT_END(CLI_EXIT_BAD_INPUT, 1); }
+
+static int g_stdout_used; /* rows went to standard output already */
+
+static void check_signal(void)
+{
+    if (g_signal)
+        sort_fail("interrupted by signal %d; %s", (int)g_signal,
+                  g_stdout_used ? "the output is incomplete" : "no output written");
+}
+
+typedef struct sorter {
+    const sort_options *o;
+    ordo_format fmt;
+    ordo_schema table;
+    ordo_run_writer *runs;
+    const char **names; /* per input, for messages */
+    FILE *out;
+    char *out_tmp;      /* -o: the file being written in the temporary folder */
+    uint8_t *header;    /* the first input's header row */
+    size_t header_len;
+    int bom;            /* the first input starts with a byte-order mark: so does the output */
+    uint64_t rows_in, rows_out;
+    /* the duplicate policies: the previous key, and for last its row */
+    uint8_t *prev;
+    size_t prev_len, prev_cap;
+    uint64_t prev_seq;
+    int have_prev;
+    uint8_t *held;
+    size_t held_len, held_cap;
+    uint8_t *held_key;
+    size_t held_key_len, held_key_cap;
+} sorter;
+
+static void out_write(sorter *S, const void *p, size_t n)
+{
+    if (n && fwrite(p, 1, n, S->out) != n) {
+        check_signal();
+        sort_fail("cannot write %s: %s", S->o->out ? S->o->out : "standard output",
+                  strerror(errno));
+    }
+}
+
+/* A row as it was read, with a line end when the input's last row had none. */
+static void put_row(sorter *S, const uint8_t *key, size_t kn, const uint8_t *row, size_t n)
+{
+    if (S->o->keys_only) {
+        char *text = cli_alloc(2 * kn + 1);
+        size_t len = 0;
+        ordo_hex_encode(key, kn, text, 2 * kn, &len);
+        text[len++] = '\n';
+        out_write(S, text, len);
+        free(text);
+    } else {
+        out_write(S, row, n);
+        if (!n || row[n - 1] != '\n')
+            out_write(S, "\n", 1);
+    }
+    S->rows_out++;
+}
+
+static void copy_into(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size_t n)
+{
+    *buf = cli_grow(*buf, cap, n ? n : 1, 64);
+    if (n)
+        memcpy(*buf, p, n);
+    *len = n;
+}
+
+/* Where seq says a row is: "FILE:LINE". */
+static const char *seq_where(const sorter *S, uint64_t seq, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s:%llu", S->names[seq >> SEQ_LINE_BITS],
+             (unsigned long long)(seq & SEQ_LINE_MASK));
+    return buf;
+}
+
+/* The merge's rows, in key order: the duplicate policy, then the output. */
+static ordo_status emit(void *ctx, const uint8_t *key, size_t kn, const uint8_t *row, size_t n,
+                        uint64_t seq, ordo_error *err)
+{
+    (void)err;
+    sorter *S = ctx;
+    if (g_signal)
+        return ORDO_ERR_INTERRUPTED;
+    int same = S->have_prev && !ordo_compare(S->prev, S->prev_len, key, kn);
+    switch (S->o->dup) {
+    case DUP_KEEP:
+        put_row(S, key, kn, row, n);
+        return ORDO_OK;
+    case DUP_ERROR:
+        if (same) {
+            char a[1200], b[1200];
+            sort_fail_at("%s: duplicate key: the same key as %s (--on-duplicate keep|first|last "
+                         "writes them)",
+                         seq_where(S, seq, a, sizeof a), seq_where(S, S->prev_seq, b, sizeof b));
+        }
+        put_row(S, key, kn, row, n);
+        break;
+    case DUP_FIRST:
+        if (!same)
+            put_row(S, key, kn, row, n);
+        break;
+    case DUP_LAST:
+        if (S->have_prev && !same)
+            put_row(S, S->held_key, S->held_key_len, S->held, S->held_len);
+        copy_into(&S->held, &S->held_len, &S->held_cap, row, n);
+        copy_into(&S->held_key, &S->held_key_len, &S->held_key_cap, key, kn);
+        break;
+    }
+    if (!same) /* equal keys: the group's first stays the one named */
+        copy_into(&S->prev, &S->prev_len, &S->prev_cap, key, kn), S->prev_seq = seq;
+    S->have_prev = 1;
+    return ORDO_OK;
+}
+
+/* The encoder's error: a bad header or row (status 2), else the machine's. */
+static void input_fail(const char *name, const ordo_error *e) __attribute__((noreturn));
+static void input_fail(const char *name, const ordo_error *e)
+{
+    check_signal();
+    if (e->status == ORDO_ERR_OUT_OF_MEMORY)
+        sort_fail("out of memory");
+    if (e->status == ORDO_ERR_IO)
+        sort_fail("%s: %s", name, e->message);
+    sort_fail_at("%s", cli_where(e));
+}
+
+static void lib_fail(const ordo_error *e) __attribute__((noreturn));
+static void lib_fail(const ordo_error *e)
+{
+    check_signal();
+    if (e->status == ORDO_ERR_NO_ROOM)
+        sort_fail("%s (--memory)", e->message);
+    sort_fail("%s", e->message);
+}
+
+/* One input's rows into the run writer. */
+static void read_input(sorter *S, size_t index, int fd)
+{
+    const sort_options *o = S->o;
+    ordo_error e;
+    ordo_encoder_options eo = {0};
+    eo.threads = (size_t)o->threads;
+    eo.header = o->header;
+    eo.raw = 1;
+    eo.name = S->names[index];
+    ordo_encoder *enc = NULL;
+    ordo_status s = ordo_encoder_open(&S->table, o->key, S->fmt, &eo, &enc, &e);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        sort_fail("out of memory");
+    if (s != ORDO_OK)
+        sort_refuse("--key: %s", e.message);
+    decomp *dc = NULL;
+    int rfd = fd;
+    char msg[600];
+    if (!decomp_open(fd, S->names[index], &dc, &rfd, msg, sizeof msg))
+        sort_refuse("%s", msg);
+    if (ordo_encoder_input_fd(enc, rfd, &e) != ORDO_OK)
+        sort_fail("%s", e.message);
+    const ordo_encoder_batch *b;
+    while ((s = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b) {
+        if (b->bom && index == 0)
+            S->bom = 1;
+        if (b->header && !S->header) /* the first input's (an empty input has none) */
+            S->header = cli_alloc(b->header_len ? b->header_len : 1),
+            memcpy(S->header, b->header, b->header_len), S->header_len = b->header_len;
+        for (size_t r = 0; r < b->rows; r++) {
+            uint64_t seq = ((uint64_t)index << SEQ_LINE_BITS) | (b->lines[r] & SEQ_LINE_MASK);
+            ordo_status a = ordo_run_writer_add(
+                S->runs, b->keys + b->key_offsets[r], b->key_offsets[r + 1] - b->key_offsets[r],
+                b->raw + b->raw_offsets[r], b->raw_offsets[r + 1] - b->raw_offsets[r], seq, &e);
+            if (a != ORDO_OK)
+                lib_fail(&e);
+        }
+        S->rows_in += b->rows;
+        check_signal();
+    }
+    ordo_error copy = e;
+    ordo_encoder_close(enc);
+    if (dc) /* the decompressor's end: a reader that stopped early stops it too */
+        close(rfd);
+    /* damaged compressed data, whatever the rows read from it said */
+    if (!decomp_finish(dc, msg, sizeof msg)) {
+        check_signal();
+        sort_fail_at("%s", msg);
+    }
+    if (s != ORDO_OK)
+        input_fail(S->names[index], &copy);
+}
+
+/* ------------------------------------------------------------- options */
+
+static void parse_size(void *dst, const char *what, const char *s)
+{
+    if (ordo_parse_size(s, (uint64_t *)dst) != ORDO_OK)
+        cli_fail("sort: %s: expected a size such as 256M, 1.5G or 65536, got '%s'", what, s);
+}
+
+static void parse_threads(void *dst, const char *what, const char *s)
+{
+    (void)what;
+    size_t n = strspn(s, "0123456789");
+    int t = n && n <= 3 && !s[n] ? atoi(s) : -1;
+    if (t < 1 || t > 256)
+        cli_fail("sort: --threads: expected 1 to 256, got '%s'", s);
+    *(int *)dst = t;
+}
+
+static const char *usage =
+    "usage: ordo sort --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
+    "                 [--format ordered|lexkey|lexkey-legacy] [--header] [--memory SIZE]\n"
+    "                 [--threads N] [--on-duplicate keep|error|first|last] [-o FILE]\n"
+    "                 [--keys-only] [--runs DIR] [FILE...|-]";
+
+static void parse_args(int argc, char **argv, sort_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = "ordered";
+    o->memory = 256ull << 20;
+    o->threads = 1;
+    const char *dup = "keep";
+    const opt opts[] = {
+        {"--schema", OPT_STRING, &o->schema, NULL},
+        {"--key", OPT_STRING, &o->key, NULL},
+        {"--format", OPT_STRING, &o->format, NULL},
+        {"--on-duplicate", OPT_STRING, &dup, NULL},
+        {"-o", OPT_STRING, &o->out, NULL},
+        {"--runs", OPT_STRING, &o->runs, NULL},
+        {"--memory", OPT_CALL, &o->memory, parse_size},
+        {"--threads", OPT_CALL, &o->threads, parse_threads},
+        {"--header", OPT_FLAG, &o->header, NULL},
+        {"--keys-only", OPT_FLAG, &o->keys_only, NULL},
+    };
+    const opt_spec spec = {"sort", usage, "unknown option", OPT_POS_NOT_DASH, 0, opts,
+                           sizeof opts / sizeof opts[0]};
+    o->inputs = cli_positional(argc);
+    o->ninputs = cli_options(&spec, argc, argv, o->inputs);
+    if (!o->schema || !o->key)
+        cli_fail("sort: needs --schema and --key\n%s", usage);
+    if (!strcmp(dup, "keep"))
+        o->dup = DUP_KEEP;
+    else if (!strcmp(dup, "error"))
+        o->dup = DUP_ERROR;
+    else if (!strcmp(dup, "first"))
+        o->dup = DUP_FIRST;
+    else if (!strcmp(dup, "last"))
+        o->dup = DUP_LAST;
+    else
+        cli_fail("sort: --on-duplicate: expected keep, error, first or last, got '%s'", dup);
+    if (strcmp(o->format, "ordered") && strcmp(o->format, "lexkey") &&
+        strcmp(o->format, "lexkey-legacy"))
+        cli_fail("sort: --format: expected ordered, lexkey or lexkey-legacy, got '%s'", o->format);
+    if (o->memory < (1u << 20))
+        cli_fail("sort: --memory: at least 1M");
+    if (o->out && !*o->out)
+        cli_fail("sort: -o: an empty name");
+    if ((unsigned)o->ninputs > MAX_INPUTS)
+        cli_fail("sort: more than %u inputs", MAX_INPUTS);
+}
+
+/* ----------------------------------------------------------------- main */
+
+/* The folder the output's name is in ("." for a bare name). */
+static void parent_of(const char *path, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, cap, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+}
+
+/* The temporary folder: next to -o's file, else in $TMPDIR (or /tmp). */
+static void make_tmp(const sort_options *o)
+{
+    char dir[4096];
+    const char *t = getenv("TMPDIR");
+    if (o->out)
+        parent_of(o->out, dir, sizeof dir);
+    else
+        snprintf(dir, sizeof dir, "%s", t && *t ? t : "/tmp");
+    if ((size_t)snprintf(g_tmp, sizeof g_tmp, "%s/.ordo-sort-XXXXXX", dir) >= sizeof g_tmp)
+        sort_refuse("the output's folder name is too long");
+    if (!mkdtemp(g_tmp))
+        sort_refuse("cannot make a temporary folder in '%s': %s", dir, strerror(errno));
+    g_tmp_fd = open(g_tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (g_tmp_fd < 0) {
+        int err = errno;
+        rmdir(g_tmp);
+        sort_fail("cannot open the temporary folder '%s': %s", g_tmp, strerror(err));
+    }
+}
+
+/* -o is never an input: the same device and inode as one (through links). */
+static void check_output(const sort_options *o, const int *fds, int n)
+{
+    struct stat st;
+    if (!o->out || stat(o->out, &st))
+        return;
+    if (S_ISDIR(st.st_mode))
+        sort_refuse("-o: '%s' is a folder", o->out);
+    for (int i = 0; i < n; i++) {
+        struct stat in;
+        if (!fstat(fds[i], &in) && in.st_dev == st.st_dev && in.st_ino == st.st_ino &&
+            !S_ISCHR(st.st_mode))
+            sort_refuse("-o: '%s' is also an input: an output is never an input", o->out);
+    }
+}
+
+/* -o: a new file in the temporary folder, renamed over the output at the end. */
+static void open_output(sorter *S)
+{
+    if (!S->o->out) {
+        S->out = stdout;
+        g_stdout_used = 1;
+        return;
+    }
+    size_t n = strlen(g_tmp) + 16;
+    S->out_tmp = cli_alloc(n);
+    snprintf(S->out_tmp, n, "%s/output", g_tmp);
+    int fd = open(S->out_tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 || !(S->out = fdopen(fd, "w")))
+        sort_fail("cannot create '%s': %s", S->out_tmp, strerror(errno));
+}
+
+static void finish_output(sorter *S)
+{
+    if (S->out == stdout)
+        return;
+    errno = 0;
+    int bad = fflush(S->out) != 0 || ferror(S->out) || fsync(fileno(S->out)) != 0;
+    bad |= fclose(S->out) != 0;
+    S->out = NULL;
+    if (bad)
+        sort_fail("cannot write '%s': %s", S->o->out, strerror(errno ? errno : EIO));
+    check_signal();
+    if (rename(S->out_tmp, S->o->out))
+        sort_fail("cannot rename the output into place as '%s': %s", S->o->out, strerror(errno));
+}
+
+static void setup(sorter *S)
+{
+    const sort_options *o = S->o;
+    ordo_error e;
+    S->fmt = ordo_format_from_name(o->format);
+    if (ordo_schema_parse(o->schema, ORDO_FORMAT_ORDERED, &S->table, &e) != ORDO_OK)
+        cli_fail("sort: --schema: %s", e.message);
+    for (size_t c = 0; c < S->table.ncols; c++)
+        if (S->table.cols[c].order_given)
+            cli_fail("sort: --schema: column '%s': orders belong in --key", S->table.cols[c].name);
+    /* the key spec checked before any input is read */
+    ordo_schema key;
+    if (ordo_schema_key(&S->table, o->key, S->fmt, &key, &e) != ORDO_OK)
+        cli_fail("sort: --key: %s", e.message);
+    ordo_schema_free(&key);
+    ordo_status impl;
+    ordo_impl_name(&impl);
+    if (impl != ORDO_OK)
+        cli_fail("sort: ORDO_IMPL: %s", ordo_status_message(impl));
+}
+
+int cmd_sort(int argc, char **argv)
+{
+    sort_options o;
+    parse_args(argc, argv, &o);
+    static char *stdin_only[] = {"-"};
+    char **inputs = o.ninputs ? o.inputs : stdin_only;
+    int n = o.ninputs ? o.ninputs : 1;
+    sorter *S = cli_alloc(sizeof *S);
+    memset(S, 0, sizeof *S);
+    S->o = &o;
+    setup(S);
+    int *fds = cli_alloc((size_t)n * sizeof *fds);
+    S->names = cli_alloc((size_t)n * sizeof *S->names);
+    for (int i = 0; i < n; i++) {
+        int is_stdin = !strcmp(inputs[i], "-");
+        fds[i] = is_stdin ? 0 : open(inputs[i], O_RDONLY | O_CLOEXEC);
+        if (fds[i] < 0)
+            cli_fail("sort: cannot open '%s': %s", inputs[i], strerror(errno));
+        S->names[i] = is_stdin ? "<stdin>" : inputs[i];
+    }
+    check_output(&o, fds, n);
+    struct stat rs;
+    if (o.runs && (stat(o.runs, &rs) || !S_ISDIR(rs.st_mode)))
+        sort_refuse("--runs: '%s' is not a folder (name an existing one)", o.runs);
+
+    /* A full disk fails a write instead of killing the process; signals end
+     * the sort through the same cleanup as an error (no SA_RESTART: a
+     * blocked read or write returns). */
+    signal(SIGXFSZ, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    atexit(cleanup);
+    make_tmp(&o);
+
+    ordo_error e;
+    ordo_run_options ro = {o.runs ? o.runs : g_tmp, NULL, o.memory};
+    if (ordo_run_writer_open(&ro, &S->runs, &e) != ORDO_OK)
+        lib_fail(&e);
+    for (int i = 0; i < n; i++) {
+        read_input(S, (size_t)i, fds[i]);
+        if (fds[i] > 0)
+            close(fds[i]);
+    }
+    ordo_runs *runs = NULL;
+    if (o.runs) { /* every run a file that stays, the last one too */
+        if (ordo_run_writer_finish(S->runs, &e) != ORDO_OK)
+            lib_fail(&e);
+        size_t k = ordo_run_writer_files(S->runs);
+        const char **paths = cli_alloc((k ? k : 1) * sizeof *paths);
+        for (size_t i = 0; i < k; i++)
+            paths[i] = ordo_run_writer_file(S->runs, i);
+        if (ordo_runs_open(paths, k, &runs, &e) != ORDO_OK)
+            lib_fail(&e);
+        free(paths);
+    } else if (ordo_run_writer_runs(S->runs, &runs, &e) != ORDO_OK) {
+        lib_fail(&e);
+    }
+    check_signal();
+    open_output(S);
+    if (S->bom && !o.keys_only)
+        out_write(S, "\xef\xbb\xbf", 3);
+    if (o.header && S->header && !o.keys_only) {
+        out_write(S, S->header, S->header_len);
+        if (!S->header_len || S->header[S->header_len - 1] != '\n')
+            out_write(S, "\n", 1);
+    }
+    ordo_merge_options mo = {0};
+    mo.tmp_dir = g_tmp;
+    mo.memory = o.memory;
+    mo.cancel = &g_signal;
+    if (ordo_runs_merge_to(runs, &mo, emit, S, &e) != ORDO_OK)
+        lib_fail(&e);
+    if (o.dup == DUP_LAST && S->have_prev)
+        put_row(S, S->held_key, S->held_key_len, S->held, S->held_len);
+    ordo_runs_close(runs);
+    ordo_run_writer_close(S->runs);
+    check_signal();
+    finish_output(S);
+    cleanup();
+    ordo_schema_free(&S->table);
+    free(S->header), free(S->prev), free(S->held), free(S->held_key), free(S->out_tmp);
+    free(S->names), free(fds), free(o.inputs);
+    free(S);
+    return 0;
+}
