@@ -7,7 +7,7 @@
 # cmocka the NEON test build needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-dev
-      libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev
+      libsimde-dev libcmocka-dev libbenchmark-dev librocksdb-dev zlib1g-dev libzstd-dev
       libicu-dev locales-all postgresql postgresql-client postgresql-server-dev-15
       time gnuplot-nox
       python3-dev python3-venv openjdk-17-jre-headless)
