@@ -21,6 +21,9 @@ int ordo__run_out_open(ordo__run_out *o, const char *path, size_t buffer, char *
     o->indexed = indexed;
     /* a new file of ordo's own temporary folder: never one that exists */
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    struct stat st;
+    if (fd >= 0 && !fstat(fd, &st))
+        o->id.dev = st.st_dev, o->id.ino = st.st_ino;
     o->f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!o->f) {
         int e = errno;
@@ -62,13 +65,15 @@ int ordo__run_out_close(ordo__run_out *o, char *err, size_t errlen)
     return !bad || io_error("cannot write", o->path, err, errlen);
 }
 
-int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer, char *err,
-              size_t errlen)
+int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer,
+                    ordo__out_file *id, char *err, size_t errlen)
 {
     ordo__run_out o;
     char *iobuf = NULL;
     if (!ordo__run_out_open(&o, path, buffer, &iobuf, 1, err, errlen))
         return 0;
+    if (id)
+        *id = o.id;
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++)
         ok = ordo__run_out_put(&o, items[i].rec, err, errlen);
@@ -77,6 +82,8 @@ int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n,
     if (!ordo__run_out_close(&o, ok ? err : later, ok ? errlen : sizeof later))
         ok = 0;
     free(iobuf);
+    if (!ok) /* half-written: ours to remove */
+        ordo__out_remove(AT_FDCWD, path, &o.id);
     return ok ? 1 : oom ? -1 : 0;
 }
 

@@ -6,14 +6,17 @@
 #define ORDO_RUNS_H
 
 #include "keysort.h"
+#include "outfiles.h"
 #include "run_index.h"
 
 #include <stdio.h>
 
-/* Writes the records of items[0..n) in that order, then their index; 1, or
- * 0 on a write error, -1 out of memory (err says). */
-int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer, char *err,
-              size_t errlen);
+/* Writes the records of items[0..n) in that order, then their index, to a
+ * new file (never one that exists: O_EXCL|O_NOFOLLOW); 1, or 0 on a write
+ * error, -1 out of memory (err says). *id (when not NULL) records the file
+ * made, for ordo__out_remove. */
+int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer,
+                    ordo__out_file *id, char *err, size_t errlen);
 
 /* Reads go through its own buffer, never past the records' end (nor the
  * range's): stdio would read a buffer ahead. */
@@ -55,6 +58,7 @@ typedef struct ordo__run_out {
     FILE *f;
     const char *path;
     int indexed, oom;
+    ordo__out_file id; /* the file made */
     uint64_t pos, mark; /* bytes written; where the next index entry is due */
     ordo__run_index ix;
 } ordo__run_out;

@@ -1,0 +1,285 @@
+/* The load library's writers and the files they make (issue 24): every file
+ * new (never one that exists, never through a link), inside the folder
+ * named, never in a RocksDB database's folder; a refused row sticks and a
+ * failed writer leaves no file. */
+#include "ordo_test.h"
+
+#include <ordo_load.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char g_dir[256];
+
+static void path_of(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", g_dir, name);
+}
+
+/* A fresh folder under the scratch folder. */
+static void fresh_dir(char *out, size_t cap, const char *name)
+{
+    path_of(out, cap, name);
+    assert_int_equal(t_sh("rm -rf '%s' && mkdir -p '%s'", out, out), 0);
+}
+
+static ordo_sst_writer *sst_open(const char *dir, const char *prefix, int tag)
+{
+    ordo_sst_options o = {dir, prefix, 0, tag, ORDO_DUP_ERROR, 1};
+    ordo_sst_writer *w = NULL;
+    ordo_error e;
+    if (ordo_sst_writer_open(&o, &w, &e) != ORDO_OK)
+        fail_msg("%s", e.message);
+    return w;
+}
+
+/* n keys %08d from the first, values "v". */
+static void add_keys(ordo_sst_writer *w, int first, int n)
+{
+    ordo_error e;
+    char k[16];
+    for (int i = first; i < first + n; i++) {
+        snprintf(k, sizeof k, "%08d", i);
+        if (ordo_sst_writer_add(w, k, 8, "v", 1, (uint64_t)i, &e) != ORDO_OK)
+            fail_msg("%s", e.message);
+    }
+}
+
+/* The number of entries of dir (. and .. aside). */
+static int entries(const char *dir)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    int n = -1;
+    assert_int_equal(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    return n;
+}
+
+/* A link under the first file's name: the writer refuses it and the file it
+ * points to keeps its bytes (the link stays a link). */
+static void test_sst_writer_never_follows_links(void **state)
+{
+    (void)state;
+    char w[300], v[300];
+    fresh_dir(w, sizeof w, "links");
+    path_of(v, sizeof v, "victim");
+    assert_int_equal(t_sh("echo victim > '%s' && ln -s '%s' '%s/000000.sst'", v, v, w), 0);
+    ordo_sst_writer *s = sst_open(w, NULL, 1);
+    add_keys(s, 0, 10);
+    ordo_error e;
+    assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_ERR_UNSAFE_PATH);
+    assert_non_null(strstr(e.message, "000000.sst' exists: the SST writer never replaces a file"));
+    assert_int_equal(ordo_sst_writer_files(s), 0);
+    ordo_sst_writer_close(s);
+    assert_int_equal(t_sh("test -L '%s/000000.sst' && test \"$(cat '%s')\" = victim", w, v), 0);
+    /* a plain file and a hard link under the name: never replaced either */
+    assert_int_equal(t_sh("rm '%s/000000.sst' && ln '%s' '%s/000000.sst'", w, v, w), 0);
+    s = sst_open(w, NULL, 1);
+    add_keys(s, 0, 10);
+    assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_ERR_UNSAFE_PATH);
+    ordo_sst_writer_close(s);
+    assert_int_equal(t_sh("test \"$(cat '%s')\" = victim", v), 0);
+    assert_int_equal(entries(w), 1);
+}
+
+/* Two writers with one folder and prefix: the second is refused and the
+ * first one's file is unchanged; prefixes cannot leave the folder. */
+static void test_sst_writer_never_replaces(void **state)
+{
+    (void)state;
+    char w[300], p[400];
+    fresh_dir(w, sizeof w, "twice");
+    ordo_sst_writer *a = sst_open(w, "p-", 1);
+    add_keys(a, 0, 1000);
+    ordo_error e;
+    assert_int_equal(ordo_sst_writer_finish(a, &e), ORDO_OK);
+    assert_int_equal(ordo_sst_writer_files(a), 1);
+    snprintf(p, sizeof p, "%s/p-000000.sst", w);
+    assert_string_equal(ordo_sst_writer_file(a, 0)->path, p);
+    assert_int_equal(t_sh("cp '%s' '%s/../twice-copy'", p, w), 0);
+    ordo_sst_writer *b = sst_open(w, "p-", 1);
+    add_keys(b, 5000, 10);
+    assert_int_equal(ordo_sst_writer_finish(b, &e), ORDO_ERR_UNSAFE_PATH);
+    ordo_sst_writer_close(b);
+    assert_int_equal(t_sh("cmp -s '%s' '%s/../twice-copy'", p, w), 0);
+    ordo_sst_writer_close(a); /* finished: its file stays */
+    assert_int_equal(t_sh("test -f '%s'", p), 0);
+
+    const char *bad[] = {"../x-", "a/b", "/tmp/x", ".."};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ordo_sst_options o = {w, bad[i], 0, 1, ORDO_DUP_ERROR, 0};
+        ordo_sst_writer *s = NULL;
+        assert_int_equal(ordo_sst_writer_open(&o, &s, &e), ORDO_ERR_INVALID_ARG);
+        assert_non_null(strstr(e.message, "holds '/' or '..'"));
+        assert_null(s);
+        ordo_run_options ro = {w, bad[i], 1 << 20};
+        ordo_run_writer *rw = NULL;
+        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_ERR_INVALID_ARG);
+        assert_null(rw);
+    }
+    assert_int_equal(entries(w), 1);
+    /* a file as the folder */
+    ordo_sst_options o = {p, NULL, 0, 1, ORDO_DUP_ERROR, 0};
+    ordo_sst_writer *s = NULL;
+    assert_int_equal(ordo_sst_writer_open(&o, &s, &e), ORDO_ERR_UNSAFE_PATH);
+    assert_non_null(strstr(e.message, "not a folder"));
+}
+
+/* A database's folder is refused (RocksDB owns its names), its temporary
+ * folder is not; the database still reads. Another folder's files are
+ * left as they are. */
+static void test_writers_refuse_database_folders(void **state)
+{
+    (void)state;
+    char dbp[300];
+    path_of(dbp, sizeof dbp, "db");
+    ordo_db *db = NULL;
+    ordo_error e;
+    assert_int_equal(ordo_db_open(dbp, 0, &db, &e), ORDO_OK);
+    const char *tmp;
+    assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+    ordo_sst_writer *w = sst_open(tmp, "t-", 1);
+    add_keys(w, 0, 20000);
+    assert_int_equal(ordo_sst_writer_finish(w, &e), ORDO_OK);
+    ordo_table_meta m = {"ordered", "k", "k bytea", 20000, NULL, NULL};
+    assert_int_equal(ordo_ingest(db, 1, ordo_sst_writer_file(w, 0), ordo_sst_writer_files(w), &m, &e),
+                     ORDO_OK);
+    ordo_sst_writer_close(w);
+
+    ordo_sst_options o = {dbp, NULL, 0, 2, ORDO_DUP_ERROR, 0};
+    ordo_sst_writer *s = NULL;
+    assert_int_equal(ordo_sst_writer_open(&o, &s, &e), ORDO_ERR_UNSAFE_PATH);
+    assert_non_null(strstr(e.message, "is a RocksDB database's folder"));
+    assert_null(s);
+    ordo_run_options ro = {dbp, NULL, 1 << 20};
+    ordo_run_writer *rw = NULL;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_ERR_UNSAFE_PATH);
+    ordo_db_close(db);
+    /* closed (no LOCK held), a copy of the folder with only a MANIFEST is
+     * still a database's */
+    char fake[300];
+    fresh_dir(fake, sizeof fake, "fake-db");
+    assert_int_equal(t_sh("touch '%s/MANIFEST-000005'", fake), 0);
+    o.dir = fake;
+    assert_int_equal(ordo_sst_writer_open(&o, &s, &e), ORDO_ERR_UNSAFE_PATH);
+    assert_int_equal(ordo_db_open(dbp, ORDO_DB_READ_ONLY, &db, &e), ORDO_OK);
+    ordo_table_meta got;
+    assert_int_equal(ordo_table_read(db, 1, &got, &e), ORDO_OK);
+    assert_int_equal(got.rows, 20000);
+    ordo_table_meta_free(&got);
+    ordo_db_close(db);
+
+    /* a folder of other files: they stay as they are */
+    char other[300];
+    fresh_dir(other, sizeof other, "other");
+    assert_int_equal(t_sh("echo keep > '%s/notes.txt' && echo keep > '%s/000001.sst'", other, other),
+                     0);
+    w = sst_open(other, "x-", 1);
+    add_keys(w, 0, 100);
+    assert_int_equal(ordo_sst_writer_finish(w, &e), ORDO_OK);
+    ordo_sst_writer_close(w);
+    assert_int_equal(t_sh("test \"$(cat '%s/notes.txt' '%s/000001.sst')\" = \"$(printf 'keep\\nkeep')\" "
+                          "&& test -s '%s/x-000000.sst'",
+                          other, other, other),
+                     0);
+}
+
+/* A refused row ends the SST writer's stream: more rows and finish fail
+ * with it, and no file is left. */
+static void test_sst_writer_errors_stick(void **state)
+{
+    (void)state;
+    char w[300];
+    fresh_dir(w, sizeof w, "sticky");
+    ordo_error e;
+    /* unsorted; rows after it that would be fine are refused too */
+    ordo_sst_writer *s = sst_open(w, "u-", 1);
+    add_keys(s, 100, 50000); /* more than a block: a file is open */
+    assert_int_equal(ordo_sst_writer_add(s, "00000001", 8, "v", 1, 1, &e), ORDO_ERR_UNSORTED);
+    assert_int_equal(e.line, 1);
+    assert_int_equal(ordo_sst_writer_add(s, "99999999", 8, "v", 1, 99999999, &e), ORDO_ERR_UNSORTED);
+    assert_int_equal(e.line, 1);
+    assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_ERR_UNSORTED);
+    assert_string_equal(e.message, "a key below the one before it (sequence 50099)");
+    assert_int_equal(ordo_sst_writer_files(s), 0);
+    assert_int_equal(entries(w), 0);
+    ordo_sst_writer_close(s);
+    /* a duplicate under the error policy */
+    s = sst_open(w, "d-", 1);
+    add_keys(s, 0, 10);
+    assert_int_equal(ordo_sst_writer_add(s, "00000009", 8, "v", 1, 20, &e), ORDO_ERR_DUPLICATE_KEY);
+    assert_int_equal(ordo_sst_writer_add(s, "00000010", 8, "v", 1, 21, &e), ORDO_ERR_DUPLICATE_KEY);
+    assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_ERR_DUPLICATE_KEY);
+    assert_int_equal(e.line, 20);
+    ordo_sst_writer_close(s);
+    /* an equal key with a lower seq says so */
+    s = sst_open(w, "q-", 1);
+    assert_int_equal(ordo_sst_writer_add(s, "k", 1, "v", 1, 9, &e), ORDO_OK);
+    assert_int_equal(ordo_sst_writer_add(s, "k", 1, "v", 1, 3, &e), ORDO_ERR_UNSORTED);
+    assert_string_equal(e.message, "the same key as the row before it (sequence 9), whose sequence "
+                                   "is higher: equal keys come in sequence order");
+    ordo_sst_writer_close(s);
+    assert_int_equal(entries(w), 0);
+}
+
+/* The run writer: a row that does not fit sticks; finish fails with it and
+ * removes the runs it had written. */
+static void test_run_writer_errors_stick(void **state)
+{
+    (void)state;
+    char w[300];
+    fresh_dir(w, sizeof w, "sticky-runs");
+    ordo_run_options ro = {w, "r-", 1 << 20};
+    ordo_run_writer *rw;
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    char k[16], v[100] = {0};
+    for (int i = 0; i < 30000; i++) { /* ~3.5 MiB: runs are spilled */
+        snprintf(k, sizeof k, "%08d", i);
+        assert_int_equal(ordo_run_writer_add(rw, k, 8, v, sizeof v, (uint64_t)i, &e), ORDO_OK);
+    }
+    assert_true(ordo_run_writer_files(rw) >= 2);
+    assert_int_equal(entries(w), (int)ordo_run_writer_files(rw));
+    static char big[2 << 20];
+    assert_int_equal(ordo_run_writer_add(rw, "b", 1, big, sizeof big, 7, &e), ORDO_ERR_NO_ROOM);
+    assert_int_equal(ordo_run_writer_add(rw, "c", 1, "v", 1, 8, &e), ORDO_ERR_NO_ROOM);
+    assert_int_equal(e.line, 7);
+    assert_int_equal(ordo_run_writer_finish(rw, &e), ORDO_ERR_NO_ROOM);
+    assert_int_equal(entries(w), 0);
+    ordo_runs *runs = NULL;
+    assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_ERR_NO_ROOM);
+    assert_null(runs);
+    ordo_run_writer_close(rw);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/ordo-test-loadfiles-XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return t_sh("rm -rf %s", g_dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sst_writer_never_follows_links),
+        cmocka_unit_test(test_sst_writer_never_replaces),
+        cmocka_unit_test(test_writers_refuse_database_folders),
+        cmocka_unit_test(test_sst_writer_errors_stick),
+        cmocka_unit_test(test_run_writer_errors_stick),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
