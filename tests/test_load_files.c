@@ -6,6 +6,8 @@
 
 #include <ordo_load.h>
 
+#include "crc32c.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -259,6 +261,93 @@ static void test_run_writer_errors_stick(void **state)
     ordo_run_writer_close(rw);
 }
 
+/* CRC32C against published vectors (RFC 3720 B.4, and the check value),
+ * whole and in pieces at every split. */
+static void test_crc32c_vectors(void **state)
+{
+    (void)state;
+    uint8_t zeros[32] = {0}, ones[32], up[32], down[32];
+    for (int i = 0; i < 32; i++)
+        ones[i] = 0xff, up[i] = (uint8_t)i, down[i] = (uint8_t)(31 - i);
+    assert_int_equal(ordo__crc32c(0, "123456789", 9), 0xe3069283u);
+    assert_int_equal(ordo__crc32c(0, zeros, 32), 0x8a9136aau);
+    assert_int_equal(ordo__crc32c(0, ones, 32), 0x62a8ab43u);
+    assert_int_equal(ordo__crc32c(0, up, 32), 0x46dd794eu);
+    assert_int_equal(ordo__crc32c(0, down, 32), 0x113fdb5cu);
+    assert_int_equal(ordo__crc32c(0, "", 0), 0);
+    for (size_t k = 0; k <= 32; k++)
+        assert_int_equal(ordo__crc32c(ordo__crc32c(0, up, k), up + k, 32 - k), 0x46dd794eu);
+}
+
+/* A run file with one byte changed anywhere (records, index, footer) is
+ * refused by the merge with ORDO_ERR_BAD_INPUT, nothing of it written. */
+static void test_damaged_runs_refused(void **state)
+{
+    (void)state;
+    char w[300], out[300];
+    fresh_dir(w, sizeof w, "damaged");
+    fresh_dir(out, sizeof out, "damaged-out");
+    ordo_run_options ro = {w, "r-", 1 << 20};
+    ordo_run_writer *rw;
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    uint64_t seed = t_seed();
+    char k[16], v[40];
+    for (int i = 0; i < 12000; i++) { /* one run, in memory until finish */
+        snprintf(k, sizeof k, "%08llu", (unsigned long long)(t_rand(&seed) % 1000000));
+        snprintf(v, sizeof v, "value-%d", i);
+        assert_int_equal(ordo_run_writer_add(rw, k, 8, v, strlen(v), (uint64_t)i, &e), ORDO_OK);
+    }
+    assert_int_equal(ordo_run_writer_finish(rw, &e), ORDO_OK);
+    assert_int_equal(ordo_run_writer_files(rw), 1);
+    const char *run = ordo_run_writer_file(rw, 0);
+    struct stat st;
+    assert_int_equal(stat(run, &st), 0);
+    assert_true(st.st_size > 4 * (64 << 10)); /* several blocks */
+    char copy[400];
+    snprintf(copy, sizeof copy, "%s/copy", w);
+    const char *paths[] = {copy};
+    for (int t = 0; t < 40; t++) {
+        /* the first trials hit the index and the footer, the rest anywhere */
+        long at = t < 8 ? (long)st.st_size - 1 - (long)(t_rand(&seed) % 200)
+                        : (long)(t_rand(&seed) % (uint64_t)st.st_size);
+        assert_int_equal(t_sh("cp '%s' '%s'", run, copy), 0);
+        FILE *f = fopen(copy, "r+b");
+        assert_non_null(f);
+        assert_int_equal(fseek(f, at, SEEK_SET), 0);
+        int c = fgetc(f);
+        assert_int_equal(fseek(f, at, SEEK_SET), 0);
+        fputc(c ^ (int)(1 + t_rand(&seed) % 255), f);
+        assert_int_equal(fclose(f), 0);
+        ordo_runs *runs;
+        assert_int_equal(ordo_runs_open(paths, 1, &runs, &e), ORDO_OK);
+        ordo_sst_options o = {out, NULL, 0, 1, ORDO_DUP_LAST, 0};
+        ordo_sst_writer *s;
+        assert_int_equal(ordo_sst_writer_open(&o, &s, &e), ORDO_OK);
+        ordo_status got = ordo_runs_merge(runs, NULL, s, &e);
+        if (got == ORDO_OK)
+            got = ordo_sst_writer_finish(s, &e);
+        if (got != ORDO_ERR_BAD_INPUT)
+            fail_msg("byte %ld changed: %s (%s)", at, ordo_status_name(got), e.message);
+        assert_true(strstr(e.message, "run file") != NULL);
+        ordo_sst_writer_close(s);
+        ordo_runs_close(runs);
+        assert_int_equal(entries(out), 0);
+    }
+    /* undamaged, it merges */
+    const char *orig[] = {run};
+    ordo_runs *runs;
+    assert_int_equal(ordo_runs_open(orig, 1, &runs, &e), ORDO_OK);
+    ordo_sst_options o = {out, NULL, 0, 1, ORDO_DUP_LAST, 0};
+    ordo_sst_writer *s;
+    assert_int_equal(ordo_sst_writer_open(&o, &s, &e), ORDO_OK);
+    assert_int_equal(ordo_runs_merge(runs, NULL, s, &e), ORDO_OK);
+    assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_OK);
+    ordo_sst_writer_close(s);
+    ordo_runs_close(runs);
+    ordo_run_writer_close(rw);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -280,6 +369,8 @@ int main(void)
         cmocka_unit_test(test_writers_refuse_database_folders),
         cmocka_unit_test(test_sst_writer_errors_stick),
         cmocka_unit_test(test_run_writer_errors_stick),
+        cmocka_unit_test(test_crc32c_vectors),
+        cmocka_unit_test(test_damaged_runs_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
