@@ -902,6 +902,57 @@ static void test_lexkey_empty_prefix(void **state)
     run_free(&r);
 }
 
+/* Issue #24: --prefix, --from and --to are one CSV row as the README says
+ * of text fields: "" is the one value NULL (not the empty tuple, which
+ * scanned the whole table, nor nothing for --to); a line end outside
+ * quotes would be a second row, refused (it was dropped). */
+static void test_scan_bounds_are_one_csv_row(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-scan-null-bounds");
+    path_in(csv, sizeof csv, "scan-null-bounds.csv");
+    write_file(csv, "1,a\n,b\n3,c\n999,d\n,e\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", "id bigint, v text", "--key", "id, v", csv,
+         NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    static const char *const cases[][3] = {
+        {"--prefix", "", ",b\n,e\n"}, /* NULLs sort last (ASC) */
+        {"--to", "", "1,a\n3,c\n999,d\n"},
+        {"--from", "", ",b\n,e\n"},
+        {"--prefix", ",", ""},  /* (NULL, NULL): none */
+        {"--prefix", ",e", ",e\n"},
+        {"--prefix", "999", "999,d\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ordo(&r, NULL, "scan", "--db", db, cases[i][0], cases[i][1], NULL);
+        if (r.status != 0 || strcmp(r.out, cases[i][2]))
+            fail_msg("%s '%s': status %d, got '%s', want '%s' (%s)", cases[i][0], cases[i][1],
+                     r.status, r.out, cases[i][2], r.err);
+        run_free(&r);
+    }
+    static const char *const newlines[] = {"999\n5", "999\n", "999\r\n", "1,\"a\"\nb"};
+    for (size_t i = 0; i < sizeof newlines / sizeof *newlines; i++) {
+        ordo(&r, NULL, "scan", "--db", db, "--prefix", newlines[i], NULL);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_non_null(strstr(r.err, "--prefix: a line end outside quotes"));
+        run_free(&r);
+    }
+    /* inside quotes a line end is part of a text value */
+    path_in(db, sizeof db, "db-scan-quoted-newline");
+    write_file(csv, "\"x\ny\",1\nx,2\n");
+    ordo(&r, NULL, "load", "--db", db, "--schema", "v text, n bigint", "--key", "v", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--prefix", "\"x\ny\"", NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "\"x\ny\",1\n");
+    run_free(&r);
+}
+
 /* Issue #13 item 15: --tag and --limit of scan take digits only. */
 static void test_scan_strict_counts(void **state)
 {
@@ -1157,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_scan_unknown_format),
         cmocka_unit_test(test_long_column_names),
         cmocka_unit_test(test_lexkey_empty_prefix),
+        cmocka_unit_test(test_scan_bounds_are_one_csv_row),
         cmocka_unit_test(test_packed_rocklake),
         cmocka_unit_test(test_scan_strict_counts),
         cmocka_unit_test(test_load_scan_stdout),
