@@ -953,6 +953,27 @@ static void test_scan_bounds_are_one_csv_row(void **state)
     run_free(&r);
 }
 
+/* Issue #24: a directory as the input is named as one (it was "read
+ * error"), before the database is made. */
+static void test_directory_input(void **state)
+{
+    (void)state;
+    char db[300], d[300];
+    path_in(db, sizeof db, "db-dir-input");
+    path_in(d, sizeof d, "an-input-dir");
+    assert_int_equal(t_sh("mkdir -p '%s'", d), 0);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a bigint", "--key", "a", d, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "an-input-dir: a directory, not a CSV file"));
+    run_free(&r);
+    assert_int_not_equal(access(db, F_OK), 0);
+    ordo(&r, NULL, "encode", "--schema", "a bigint", d, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "an-input-dir: a directory, not a CSV file"));
+    run_free(&r);
+}
+
 /* Issue #13 item 15: --tag and --limit of scan take digits only. */
 static void test_scan_strict_counts(void **state)
 {
@@ -1209,6 +1230,7 @@ int main(void)
         cmocka_unit_test(test_long_column_names),
         cmocka_unit_test(test_lexkey_empty_prefix),
         cmocka_unit_test(test_scan_bounds_are_one_csv_row),
+        cmocka_unit_test(test_directory_input),
         cmocka_unit_test(test_packed_rocklake),
         cmocka_unit_test(test_scan_strict_counts),
         cmocka_unit_test(test_load_scan_stdout),

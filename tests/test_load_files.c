@@ -4,13 +4,16 @@
  * failed writer leaves no file. */
 #include "ordo_test.h"
 
+#include <ordo_ingest.h>
 #include <ordo_load.h>
 
 #include "crc32c.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -348,6 +351,77 @@ static void test_damaged_runs_refused(void **state)
     ordo_run_writer_close(rw);
 }
 
+/* A database locked by another process, or already open in this one, says
+ * so (it was RocksDB's "While lock file: ... Resource temporarily
+ * unavailable"). */
+static void test_locked_database_says_so(void **state)
+{
+    (void)state;
+    char p[300];
+    path_of(p, sizeof p, "db-locked");
+    ordo_db *db = NULL, *again = NULL;
+    ordo_error e;
+    int ready[2], done[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(done), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) { /* holds the database open until the parent is done */
+        ordo_db *held = NULL;
+        ordo_error he;
+        char c = ordo_db_open(p, 0, &held, &he) == ORDO_OK ? 'y' : 'n';
+        close(done[1]);
+        if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) < 0)
+            _exit(1);
+        ordo_db_close(held);
+        _exit(0);
+    }
+    close(ready[1]), close(done[0]);
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    assert_int_equal(ordo_db_open(p, 0, &db, &e), ORDO_ERR_IO);
+    assert_non_null(strstr(e.message, "is in use by another process"));
+    close(done[1]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(ready[0]);
+    assert_int_equal(ordo_db_open(p, 0, &db, &e), ORDO_OK);
+    assert_int_equal(ordo_db_open(p, 0, &again, &e), ORDO_ERR_IO);
+    assert_non_null(strstr(e.message, "is already open for writing in this process"));
+    ordo_db_close(db);
+}
+
+/* A directory as a CSV input is named as one (it was "read error"). */
+static void test_directory_as_csv_says_so(void **state)
+{
+    (void)state;
+    char d[300];
+    fresh_dir(d, sizeof d, "a-dir");
+    ordo_error e;
+    ordo_csv_reader *rd = NULL;
+    assert_int_equal(ordo_csv_open_path(d, &rd, &e), ORDO_ERR_IO);
+    assert_string_equal(e.message, "a directory, not a CSV file");
+    assert_null(rd);
+    ordo_schema s;
+    assert_int_equal(ordo_schema_parse("a int8", ORDO_FORMAT_ORDERED, &s, &e), ORDO_OK);
+    ordo_encoder *enc = NULL;
+    assert_int_equal(ordo_encoder_open(&s, NULL, ORDO_FORMAT_ORDERED, NULL, &enc, &e), ORDO_OK);
+    assert_int_equal(ordo_encoder_input_path(enc, d, &e), ORDO_ERR_IO);
+    assert_non_null(strstr(e.message, "is a directory, not a CSV file"));
+    ordo_encoder_close(enc);
+    ordo_encoder *enc2 = NULL;
+    assert_int_equal(ordo_encoder_open(&s, NULL, ORDO_FORMAT_ORDERED, NULL, &enc2, &e), ORDO_OK);
+    int fd = open(d, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(ordo_encoder_input_fd(enc2, fd, &e), ORDO_ERR_IO);
+    assert_string_equal(e.message, "a directory, not a CSV file");
+    close(fd);
+    ordo_encoder_close(enc2);
+    ordo_schema_free(&s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -371,6 +445,8 @@ int main(void)
         cmocka_unit_test(test_run_writer_errors_stick),
         cmocka_unit_test(test_crc32c_vectors),
         cmocka_unit_test(test_damaged_runs_refused),
+        cmocka_unit_test(test_locked_database_says_so),
+        cmocka_unit_test(test_directory_as_csv_says_so),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

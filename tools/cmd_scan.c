@@ -284,7 +284,9 @@ int cmd_scan(int argc, char **argv)
     ordo_error ce;
     if (!a.accept_collation_version &&
         ordo_schema_check_collations(table, m.collations, &ce) != ORDO_OK)
-        cli_fail("scan: %s", ce.message);
+        cli_fail("scan: %s; --accept-collation-version reads it anyway, once you have checked "
+                 "that the order did not change",
+                 ce.message);
     size_t nout;
     size_t *out = select_columns(table, a.columns, m.schema, &nout);
     bytes lower, upper;

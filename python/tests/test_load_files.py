@@ -95,3 +95,66 @@ def test_errors_stick_and_a_failed_writer_leaves_no_file(tmp_path):
         s.finish()
     s.close()
     assert os.listdir(tmp_path) == []
+
+
+def _put_raw(db, key, value):
+    """Writes one key of a closed database through RocksDB's C API: what a
+    tampered table's metadata looks like."""
+    import ctypes
+    import ctypes.util
+
+    lib = ctypes.CDLL(ctypes.util.find_library("rocksdb") or "librocksdb.so")
+    lib.rocksdb_options_create.restype = ctypes.c_void_p
+    lib.rocksdb_writeoptions_create.restype = ctypes.c_void_p
+    lib.rocksdb_open.restype = ctypes.c_void_p
+    lib.rocksdb_open.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                 ctypes.POINTER(ctypes.c_char_p)]
+    lib.rocksdb_put.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p,
+                                ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                ctypes.POINTER(ctypes.c_char_p)]
+    lib.rocksdb_close.argtypes = [ctypes.c_void_p]
+    err = ctypes.c_char_p()
+    opts = lib.rocksdb_options_create()
+    h = lib.rocksdb_open(opts, str(db).encode(), ctypes.byref(err))
+    assert not err.value, err.value
+    lib.rocksdb_put(h, lib.rocksdb_writeoptions_create(), key, len(key), value, len(value),
+                    ctypes.byref(err))
+    assert not err.value, err.value
+    lib.rocksdb_close(h)
+
+
+def test_collation_version_error_names_pythons_argument(tmp_path):
+    csv = tmp_path / "names.csv"
+    csv.write_text("zed,1\nbar,2\n", encoding="utf-8")
+    db = tmp_path / "db"
+    ordo.load(str(csv), str(db), key="name", schema='name text COLLATE "sv_SE.utf8", n integer',
+              tag=1)
+    _put_raw(db, b"\xffordo/table/001/collations", b"sv_SE.utf8\t0.0\n")
+    with pytest.raises(ordo.Error) as e:
+        ordo.scan(str(db), tag=1)
+    assert e.value.status == "ORDO_ERR_COLLATION_VERSION"
+    assert "made with version 0.0" in str(e.value)
+    assert "accept_collation_version=True" in str(e.value)
+    assert "--accept-collation-version" not in str(e.value)
+    assert ordo.scan(str(db), tag=1, accept_collation_version=True).num_rows == 2
+
+
+def test_a_database_in_use_says_so(tmp_path):
+    db = tmp_path / "db"
+    with _ordo.Db(str(db)):
+        code = "from ordo import _ordo; _ordo.Db(%r)" % str(db)
+        import subprocess
+        import sys
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert r.returncode != 0
+        assert "is in use by another process" in r.stderr, r.stderr
+        with pytest.raises(ordo.Error) as e:
+            _ordo.Db(str(db))
+        assert "already open for writing in this process" in str(e.value)
+
+
+def test_a_directory_as_csv_says_so(tmp_path):
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ordo.Error, match="is a directory, not a CSV file"):
+        ordo.load(str(tmp_path / "d"), str(tmp_path / "db"), key="a", schema="a int8")
+    assert not (tmp_path / "db").exists()
