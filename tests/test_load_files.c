@@ -351,6 +351,49 @@ static void test_damaged_runs_refused(void **state)
     ordo_run_writer_close(rw);
 }
 
+/* More runs than one pass reads, merged through a folder another merge
+ * shares: the passes' files have names of their own (every merge used
+ * merge-000000, which another worker's merge may hold). */
+static void test_merge_passes_share_a_folder(void **state)
+{
+    (void)state;
+    char w[300], out[300];
+    fresh_dir(w, sizeof w, "passes");
+    fresh_dir(out, sizeof out, "passes-out");
+    assert_int_equal(t_sh("echo another > '%s/merge-000000'", w), 0);
+    const char *paths[70];
+    ordo_run_writer *rw[70];
+    ordo_error e;
+    for (int i = 0; i < 70; i++) {
+        char prefix[16], k[16];
+        snprintf(prefix, sizeof prefix, "w%d-", i);
+        ordo_run_options ro = {w, prefix, 1 << 20};
+        assert_int_equal(ordo_run_writer_open(&ro, &rw[i], &e), ORDO_OK);
+        snprintf(k, sizeof k, "%08d", 69 - i);
+        assert_int_equal(ordo_run_writer_add(rw[i], k, 8, "v", 1, (uint64_t)i, &e), ORDO_OK);
+        assert_int_equal(ordo_run_writer_finish(rw[i], &e), ORDO_OK);
+        paths[i] = ordo_run_writer_file(rw[i], 0);
+    }
+    ordo_runs *runs;
+    assert_int_equal(ordo_runs_open(paths, 70, &runs, &e), ORDO_OK);
+    ordo_sst_writer *s = sst_open(out, NULL, 1);
+    ordo_merge_options mo = {0};
+    mo.tmp_dir = w;
+    if (ordo_runs_merge(runs, &mo, s, &e) != ORDO_OK)
+        fail_msg("%s", e.message);
+    assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_OK);
+    ordo_load_stats st;
+    ordo_sst_writer_stats(s, &st);
+    assert_int_equal(st.rows, 70);
+    ordo_sst_writer_close(s);
+    ordo_runs_close(runs);
+    for (int i = 0; i < 70; i++)
+        ordo_run_writer_close(rw[i]);
+    /* the passes' files are gone, the other merge's file is as it was */
+    assert_int_equal(entries(w), 71);
+    assert_int_equal(t_sh("test \"$(cat '%s/merge-000000')\" = another", w), 0);
+}
+
 /* A database locked by another process, or already open in this one, says
  * so (it was RocksDB's "While lock file: ... Resource temporarily
  * unavailable"). */
@@ -445,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_run_writer_errors_stick),
         cmocka_unit_test(test_crc32c_vectors),
         cmocka_unit_test(test_damaged_runs_refused),
+        cmocka_unit_test(test_merge_passes_share_a_folder),
         cmocka_unit_test(test_locked_database_says_so),
         cmocka_unit_test(test_directory_as_csv_says_so),
     };
