@@ -1,7 +1,8 @@
 /* Run files as the range merger reads them (load/runs.c, run_index.c): any
  * bytes as a file, read with or without its index, narrowed to a range
- * taken from the input. Errors are fine; a crash, a read past the file or a
- * record that does not fit in what the reader may read is not. */
+ * taken from the input. Errors are fine; a crash, a read past the file, a
+ * record that does not fit in what the reader may read or one read from a
+ * block whose checksum was not checked is not. */
 #include "fuzz_util.h"
 
 #include "runs.h"
@@ -34,8 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ordo__run_reader_range(&r, mode & 2 ? lo : NULL, lo_len, mode & 4 ? hi : NULL, hi_len,
                                    err, sizeof err)) {
             int got;
-            while ((got = ordo__run_reader_next(&r, err, sizeof err)) == 1)
+            while ((got = ordo__run_reader_next(&r, err, sizeof err)) == 1) {
                 CHECK(r.pos <= r.end && r.end <= in.n && ordo__rec_size(r.rec) <= r.cap);
+                CHECK(!r.nblk || r.pos <= r.checked); /* only from checked blocks */
+            }
+            CHECK(got < 0 || r.blk_next == r.nblk); /* read to the end: every block checked */
         }
     } else {
         CHECK(indexed || !r.malformed);

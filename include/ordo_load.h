@@ -123,10 +123,15 @@ typedef struct ordo_run_options {
     uint64_t memory;    /* rows held in memory before a run is written; at least 1 MiB */
 } ordo_run_options;
 
+/* The folder's rules are the SST writer's (ordo_sst_writer_open): a prefix
+ * with '/' or ".." is ORDO_ERR_INVALID_ARG, a RocksDB database's folder
+ * ORDO_ERR_UNSAFE_PATH, and every run file is new (O_EXCL|O_NOFOLLOW). */
 ORDO_API ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **w,
                                           ordo_error *err);
 /* Adds a row (copied). A row larger than the memory budget is
- * ORDO_ERR_NO_ROOM; a run file that cannot be written ORDO_ERR_IO. */
+ * ORDO_ERR_NO_ROOM; a run file that cannot be written ORDO_ERR_IO. The
+ * first error sticks: later rows, finish and ordo_run_writer_runs fail with
+ * it, and finish (or runs) removes the run files written. */
 ORDO_API ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t key_len,
                                          const void *value, size_t value_len, uint64_t seq,
                                          ordo_error *err);
@@ -136,9 +141,10 @@ ORDO_API size_t ordo_run_writer_files(const ordo_run_writer *w);
 /* Sorts and writes what is held in memory as the last run. Then the runs
  * are the files ordo_run_writer_file(w, 0 .. files-1), in input order.
  * A run file is its records in key order, then an index of the first key
- * (up to 256 bytes of it) every 64 KiB of records, then a checksummed
- * footer: a merge of [lo, hi) reads from the block before lo to the block
- * after hi. The format is ordo's own, for this version's ordo_runs_open. */
+ * (up to 256 bytes of it) and the CRC32C of every 64 KiB block of records,
+ * then a checksummed footer: a merge of [lo, hi) reads from the block before
+ * lo to the block after hi, each block checked before any of its records
+ * is used. The format is ordo's own, for this version's ordo_runs_open. */
 ORDO_API ordo_status ordo_run_writer_finish(ordo_run_writer *w, ordo_error *err);
 ORDO_API const char *ordo_run_writer_file(const ordo_run_writer *w, size_t i);
 /* Frees the writer; its files stay (they are the caller's, or go with the
@@ -153,9 +159,9 @@ typedef struct ordo_runs ordo_runs;
 /* Run files (from any writers): their order breaks ties between rows with
  * equal keys and equal seq. They are opened by ordo_runs_merge: a file that
  * does not end with a run writer's index (truncated, damaged, written by
- * an ordo without the index, or not a run file) is ORDO_ERR_BAD_INPUT
- * there, as is a record that runs past the records' end; a file that
- * cannot be read is ORDO_ERR_IO. */
+ * another version of ordo, or not a run file) is ORDO_ERR_BAD_INPUT there,
+ * as is a block whose CRC32C does not match and a record that runs past
+ * its block; a file that cannot be read is ORDO_ERR_IO. */
 ORDO_API ordo_status ordo_runs_open(const char *const *paths, size_t n, ordo_runs **r,
                                     ordo_error *err);
 /* In one process: the runs of a writer that was not finished, the rows it
@@ -225,16 +231,26 @@ typedef struct ordo_load_stats {
     uint64_t bytes;      /* stored key and value bytes kept */
 } ordo_load_stats;
 
+/* Files are named DIR/PREFIX000000.sst, 000001, ...: a prefix with '/' or
+ * ".." is ORDO_ERR_INVALID_ARG (names stay in the folder). The folder must
+ * not be a RocksDB database's (CURRENT, IDENTITY, LOCK or MANIFEST-* in it:
+ * ORDO_ERR_UNSAFE_PATH; RocksDB owns the names there, its temporary folder
+ * ordo_db_temp_dir is the place). Every file is new: a name that exists
+ * (a file, a link, anything; another writer with the same folder and
+ * prefix) is never replaced nor followed, ORDO_ERR_UNSAFE_PATH when the
+ * writer reaches it. Files already in the folder are left as they are. */
 ORDO_API ordo_status ordo_sst_writer_open(const ordo_sst_options *o, ordo_sst_writer **w,
                                           ordo_error *err);
 /* Adds a row; keys must not decrease, and equal keys must come in seq order
  * (ORDO_ERR_UNSORTED). An equal key is a duplicate: ORDO_ERR_DUPLICATE_KEY
  * (err->line the row's seq, the message naming the other's) or dropped by
- * the policy. An untagged key starting with ff is ORDO_ERR_RESERVED_KEY. */
+ * the policy. An untagged key starting with ff is ORDO_ERR_RESERVED_KEY.
+ * The first error sticks: later rows and finish fail with it. */
 ORDO_API ordo_status ordo_sst_writer_add(ordo_sst_writer *w, const void *key, size_t key_len,
                                          const void *value, size_t value_len, uint64_t seq,
                                          ordo_error *err);
-/* Writes the last rows and finishes the files. */
+/* Writes the last rows and finishes the files. On failure (the writer's
+ * first error) no file of the writer is left. */
 ORDO_API ordo_status ordo_sst_writer_finish(ordo_sst_writer *w, ordo_error *err);
 ORDO_API void ordo_sst_writer_stats(const ordo_sst_writer *w, ordo_load_stats *s);
 /* After finish: the files, in key order (valid until close), one array:

@@ -75,14 +75,12 @@ ordo_status ordo_schema_check_collations(const ordo_schema *s, const char *store
             if (*q)
                 snprintf(err->message, sizeof err->message,
                          "collation \"%.*s\" has version %.*s, but the keys were made with "
-                         "version %.*s: they may sort differently (reload the table, or pass "
-                         "--accept-collation-version after checking)",
+                         "version %.*s: they may sort differently (reload the table)",
                          (int)(nl - 1), p, (int)(len - nl), p + nl, (int)(strcspn(q, "\n") - nl),
                          q + nl);
             else
                 snprintf(err->message, sizeof err->message,
-                         "collation \"%.*s\": the table records no version for it (pass "
-                         "--accept-collation-version after checking)",
+                         "collation \"%.*s\": the table records no version for it",
                          (int)(nl - 1), p);
         }
         free(now);

@@ -10,6 +10,15 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
+
+/* An input opened as a stream but a directory: reading it fails with
+ * EISDIR, which says less than refusing it where it is opened. */
+static inline int ordo__input_is_dir(FILE *f)
+{
+    struct stat st;
+    return !fstat(fileno(f), &st) && S_ISDIR(st.st_mode);
+}
 
 typedef struct ordo__csv_reader {
     FILE *f;

@@ -30,6 +30,10 @@ static ordo_status set_error(ordo_error *err, ordo_status s, const char *name, u
 static ordo_status start(FILE *f, char *copy, size_t n, const char *name, ordo_csv_reader **out,
                          ordo_error *err)
 {
+    if (f && ordo__input_is_dir(f)) {
+        fclose(f);
+        return set_error(err, ORDO_ERR_IO, name, 0, 0, "a directory, not a CSV file");
+    }
     ordo_csv_reader *r = calloc(1, sizeof *r);
     ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
     if (r)

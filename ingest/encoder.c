@@ -7,6 +7,7 @@
  * in flight: one per worker, and two more. A bad row ends its chunk just
  * after the rows before it, and nothing of later chunks is handed out: of
  * two bad rows the first in the input is the one reported. */
+#include "csv.h"
 #include "encoder.h"
 
 #include <errno.h>
@@ -174,6 +175,10 @@ ordo_status ordo_encoder_input_fd(ordo_encoder *e, int fd, ordo_error *err)
             close(copy);
         return set_err(e, err, ORDO_ERR_IO, 0, 0, "cannot read the input descriptor");
     }
+    if (ordo__input_is_dir(f)) {
+        fclose(f);
+        return set_err(e, err, ORDO_ERR_IO, 0, 0, "a directory, not a CSV file");
+    }
     e->in.f = f;
     e->have_input = 1;
     return ORDO_OK;
@@ -188,6 +193,12 @@ ordo_status ordo_encoder_input_path(ordo_encoder *e, const char *path, ordo_erro
     if (!f) {
         char msg[512];
         snprintf(msg, sizeof msg, "cannot open '%s': %s", path ? path : "", strerror(errno));
+        return set_err(e, err, ORDO_ERR_IO, 0, 0, msg);
+    }
+    if (ordo__input_is_dir(f)) {
+        char msg[512];
+        fclose(f);
+        snprintf(msg, sizeof msg, "'%s' is a directory, not a CSV file", path);
         return set_err(e, err, ORDO_ERR_IO, 0, 0, msg);
     }
     e->in.f = f;

@@ -210,6 +210,12 @@ static ordo_status decode_key(ordo_table_reader *r, const uint8_t *k, size_t kn,
                         r->key.cols[i].name, ordo_status_message(s));
         f[r->key.cols[i].source].is_null = is_null;
     }
+    if (ordo_key_reader_remaining(&kr)) /* another format's key, or a longer key */
+        return fail(err, ORDO_ERR_MALFORMED_KEY,
+                    "a key does not match the table's key (%zu byte%s after its last column, "
+                    "'%s')",
+                    ordo_key_reader_remaining(&kr), ordo_key_reader_remaining(&kr) == 1 ? "" : "s",
+                    r->key.ncols ? r->key.cols[r->key.ncols - 1].name : "");
     r->kat[r->key.ncols] = r->km.len;
     /* pointers only now: km moves as it grows */
     for (size_t i = 0; i < r->key.ncols; i++) {
@@ -238,6 +244,12 @@ ordo_status ordo_table_reader_row(ordo_table_reader *r, const void *key, size_t 
                         r->table.cols[c].name);
         fields[c].text = (const char *)t;
     }
+    if (v != end) /* a column the schema does not name would be dropped */
+        return fail(err, ORDO_ERR_MALFORMED_KEY,
+                    "a value does not match the table's schema (%zu byte%s after its last "
+                    "column, '%s')",
+                    (size_t)(end - v), end - v == 1 ? "" : "s",
+                    r->table.ncols ? r->table.cols[r->table.ncols - 1].name : "");
     if (!r->value_all) {
         ordo_status s = decode_key(r, key ? key : "", key_len, fields, err);
         if (s != ORDO_OK)

@@ -158,6 +158,30 @@ ordo_status ordo_db_temp_dir(ordo_db *db, const char **path, ordo_error *err)
 
 /* ------------------------------------------------------------ tables */
 
+/* 1 when the stored text of a table's metadata can be what a load wrote:
+ * no 00 byte (C text would end early), rows in decimal digits within 64
+ * bits (*rows); else 0 and why. */
+static int meta_ok(const ordo__table_text *t, uint64_t *rows, char *why, size_t n)
+{
+    if (t->nul_in) {
+        snprintf(why, n, "the table's stored %s holds a 00 byte", t->nul_in);
+        return 0;
+    }
+    uint64_t r = 0;
+    const char *c = t->rows;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (r > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
+            break;
+        r = r * 10 + (uint64_t)(*c - '0');
+    }
+    if (*c || !t->rows[0]) {
+        snprintf(why, n, "the table's stored row count '%.40s' is not a count of 64 bits", t->rows);
+        return 0;
+    }
+    *rows = r;
+    return 1;
+}
+
 ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -176,8 +200,17 @@ ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error
         return ordo__load_fail(err, ORDO_ERR_NO_TABLE, 0, "the database has no table under tag %d",
                                tag);
     }
+    /* the stored text, checked once here: what the readers make of the
+     * format, key and schema is theirs (ordo_table_reader_open) */
+    uint64_t rows;
+    if (!meta_ok(t, &rows, msg, sizeof msg)) {
+        ordo__table_meta_free(t);
+        free(t);
+        return ordo__load_fail(err, ORDO_ERR_BAD_INPUT, 0,
+                               "%s: the database's table metadata is damaged", msg);
+    }
     m->format = t->format, m->key = t->key, m->schema = t->schema, m->collations = t->collations;
-    m->rows = strtoull(t->rows, NULL, 10);
+    m->rows = rows;
     m->priv = t;
     return ORDO_OK;
 }

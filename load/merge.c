@@ -3,6 +3,7 @@
 #include "merge.h"
 #include "runs.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,14 +234,19 @@ static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
                               size_t buffer, ordo_error *err)
 {
     char msg[512], *iobuf = NULL;
-    size_t plen = strlen(dir) + 32;
+    size_t plen = strlen(dir) + 64;
     char *path = malloc(plen);
     source *src = calloc(MERGE_FANIN, sizeof *src);
     if (!path || !src) {
         free(path), free(src);
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
-    snprintf(path, plen, "%s/merge-%06zu", dir, pass);
+    /* merges of other workers (processes, threads) may share dir: a name
+     * of this process and merge, never one of theirs (the file is made
+     * with O_EXCL either way) */
+    static atomic_uint merges;
+    snprintf(path, plen, "%s/merge-%ld-%u-%06zu", dir, (long)getpid(),
+             atomic_fetch_add(&merges, 1u), pass);
     ordo__run_out out;
     ordo_status st = open_sources(src, files, made, MERGE_FANIN, 0, buffer, err);
     if (st == ORDO_OK && !ordo__run_out_open(&out, path, buffer, &iobuf, 0, msg, sizeof msg)) {

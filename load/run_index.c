@@ -1,15 +1,17 @@
 #define _DEFAULT_SOURCE /* pread */
 #include "run_index.h"
 
+#include "crc32c.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char MAGIC[8] = {'o', 'r', 'd', 'o', 'R', 'I', 'X', '\n'};
-#define VERSION 1
+#define VERSION 2 /* 1: without the blocks' CRC32C */
 #define TRUNCATED 0x80000000u
-#define ENTRY_HEAD 12
+#define ENTRY_HEAD 16
 
 static void put_u32(uint8_t *p, uint32_t v)
 {
@@ -35,6 +37,14 @@ static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
 }
 #define FNV_START 0xcbf29ce484222325u
 
+/* Stores the CRC of the block of the last entry. */
+static void end_block(ordo__run_index *ix)
+{
+    if (ix->count)
+        put_u32(ix->buf + ix->last + 12, ix->crc);
+    ix->crc = 0;
+}
+
 int ordo__run_index_add(ordo__run_index *ix, uint64_t offset, const uint8_t *key, size_t key_len)
 {
     size_t kn = key_len > ORDO__RUN_INDEX_KEY ? ORDO__RUN_INDEX_KEY : key_len;
@@ -45,14 +55,32 @@ int ordo__run_index_add(ordo__run_index *ix, uint64_t offset, const uint8_t *key
             return 0;
         ix->buf = p, ix->cap = cap;
     }
+    end_block(ix);
     uint8_t *e = ix->buf + ix->len;
     put_u64(e, offset);
     put_u32(e + 8, (uint32_t)kn | (kn < key_len ? TRUNCATED : 0));
+    put_u32(e + 12, 0);
     if (kn)
         memcpy(e + ENTRY_HEAD, key, kn);
+    ix->last = ix->len;
     ix->len += ENTRY_HEAD + kn;
     ix->count++;
     return 1;
+}
+
+void ordo__run_index_data(ordo__run_index *ix, const void *p, size_t n)
+{
+    ix->crc = ordo__crc32c(ix->crc, p, n);
+}
+
+uint64_t ordo__run_index_offset(const ordo__run_index *ix, size_t i)
+{
+    return get_u64(ix->buf + ix->at[i]);
+}
+
+uint32_t ordo__run_index_crc(const ordo__run_index *ix, size_t i)
+{
+    return get_u32(ix->buf + ix->at[i] + 12);
 }
 
 static void footer(uint8_t f[ORDO__RUN_FOOTER], const uint8_t *entries, size_t len, size_t count,
@@ -65,8 +93,9 @@ static void footer(uint8_t f[ORDO__RUN_FOOTER], const uint8_t *entries, size_t l
     put_u64(f + 24, fnv(fnv(FNV_START, entries, len), f, 24));
 }
 
-int ordo__run_index_write(const ordo__run_index *ix, FILE *f, uint64_t data_end)
+int ordo__run_index_write(ordo__run_index *ix, FILE *f, uint64_t data_end)
 {
+    end_block(ix);
     uint8_t ft[ORDO__RUN_FOOTER];
     footer(ft, ix->buf, ix->len, ix->count, data_end);
     return (!ix->len || fwrite(ix->buf, 1, ix->len, f) == ix->len) &&

@@ -2,11 +2,14 @@
  * records, the offset and the first key (a prefix of at most
  * ORDO__RUN_INDEX_KEY bytes) of the record that starts there, so that a
  * range merge seeks near its lower bound instead of reading every record
- * before it. Layout (integers little-endian), after the records:
+ * before it, and the CRC32C of the block's records (from its entry's offset
+ * to the next entry's, the last to the records' end), so that a damaged
+ * block is refused before any of its records is used. Layout (integers
+ * little-endian), after the records:
  *
  *   entry*   u64 offset, u32 stored key length (bit 31: the key was cut to
- *            its prefix), the key bytes
- *   footer   "ordoRIX\n", u32 version (1), u32 entries, u64 offset of the
+ *            its prefix), u32 CRC32C of the block, the key bytes
+ *   footer   "ordoRIX\n", u32 version (2), u32 entries, u64 offset of the
  *            first entry (= the end of the records), u64 FNV-1a 64 of the
  *            entries and the footer's first 24 bytes
  *
@@ -26,14 +29,22 @@ typedef struct ordo__run_index {
     uint8_t *buf; /* the entries as stored */
     size_t len, cap;
     size_t count;
-    size_t *at; /* where entry i starts in buf (read indexes only) */
+    size_t *at;   /* where entry i starts in buf (read indexes only) */
+    size_t last;  /* writing: where the last entry starts in buf */
+    uint32_t crc; /* writing: the CRC32C of its block's records so far */
 } ordo__run_index;
 
-/* Appends the entry of the record at offset with this key; 0: out of memory. */
+/* Appends the entry of the record at offset with this key (a new block);
+ * 0: out of memory. */
 int ordo__run_index_add(ordo__run_index *ix, uint64_t offset, const uint8_t *key, size_t key_len);
+/* The records' bytes, as they are written after the entry last added. */
+void ordo__run_index_data(ordo__run_index *ix, const void *p, size_t n);
 /* Writes the entries and the footer (the records end at data_end); 0 on a
  * write error. */
-int ordo__run_index_write(const ordo__run_index *ix, FILE *f, uint64_t data_end);
+int ordo__run_index_write(ordo__run_index *ix, FILE *f, uint64_t data_end);
+/* Entry i's offset, and its block's CRC32C (read indexes). */
+uint64_t ordo__run_index_offset(const ordo__run_index *ix, size_t i);
+uint32_t ordo__run_index_crc(const ordo__run_index *ix, size_t i);
 
 /* Reads the index of the file fd of size bytes: 1 and *data_end, or 0 with
  * *malformed 1 (no footer, a damaged one or a damaged index) or 0 (a read

@@ -4,15 +4,20 @@
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "load_internal.h"
 #include "merge.h"
+#include "outfiles.h"
 #include "runs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct ordo_run_writer {
     char *dir, *prefix;
+    int dirfd;          /* the folder, for removing what it made */
+    ordo__out_file *ids; /* the files made, as files */
+    ordo_error ferr;    /* the first error: it sticks */
     uint8_t *arena;
     size_t arena_cap, arena_used, nrec;
     ordo__keysort_item *sorted; /* the arena's items once sorted in memory */
@@ -39,6 +44,10 @@ ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **ou
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no run folder");
     if (o->memory < ((uint64_t)1 << 20) || o->memory > SIZE_MAX / 2)
         return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the memory budget must be at least 1 MiB");
+    int dirfd;
+    ordo_status st = ordo__out_dir_open(o->dir, o->prefix ? o->prefix : "", "run", &dirfd, err);
+    if (st != ORDO_OK)
+        return st;
     ordo_run_writer *w = calloc(1, sizeof *w);
     void *arena = NULL;
     if (!w || !(w->dir = strdup(o->dir)) || !(w->prefix = strdup(o->prefix ? o->prefix : "")) ||
@@ -46,6 +55,7 @@ ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **ou
         if (w)
             free(w->dir), free(w->prefix);
         free(w);
+        close(dirfd);
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0,
                                "cannot allocate the memory budget (%llu bytes)",
                                (unsigned long long)o->memory);
@@ -54,6 +64,7 @@ ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **ou
     madvise(arena, (size_t)o->memory, MADV_HUGEPAGE);
     w->arena = arena;
     w->arena_cap = (size_t)o->memory;
+    w->dirfd = dirfd;
     *out = w;
     return ORDO_OK;
 }
@@ -84,12 +95,15 @@ static ordo_status spill(ordo_run_writer *w, ordo_error *err)
     char **files = realloc(w->files, (w->nfiles + 1) * sizeof *w->files);
     if (files)
         w->files = files;
-    if (!path || !files) {
+    ordo__out_file *ids = realloc(w->ids, (w->nfiles + 1) * sizeof *w->ids);
+    if (ids)
+        w->ids = ids;
+    if (!path || !files || !ids) {
         free(path);
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
     snprintf(path, plen, "%s/%srun-%06zu", w->dir, w->prefix, w->nfiles);
-    int wrote = ordo__run_write(path, items, w->nrec, 1 << 20, msg, sizeof msg);
+    int wrote = ordo__run_write(path, items, w->nrec, 1 << 20, &w->ids[w->nfiles], msg, sizeof msg);
     if (wrote != 1) {
         free(path);
         return ordo__load_fail(err, wrote ? ORDO_ERR_OUT_OF_MEMORY : ORDO_ERR_IO, 0, "%s", msg);
@@ -100,13 +114,35 @@ static ordo_status spill(ordo_run_writer *w, ordo_error *err)
     return ORDO_OK;
 }
 
-ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t kn, const void *val,
-                                size_t vn, uint64_t seq, ordo_error *err)
+/* The sticky error, when there is one (then *err is it). */
+static ordo_status failed(const ordo_run_writer *w, ordo_error *err)
 {
-    if (kn > UINT32_MAX || vn > UINT32_MAX || w->taken || w->sorted)
-        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, seq,
-                               w->taken || w->sorted ? "the run writer is finished"
-                                                     : "a key or value of 4 GiB or more");
+    if (w->ferr.status != ORDO_OK && err)
+        *err = w->ferr;
+    return w->ferr.status;
+}
+
+/* Keeps s (filled in w->ferr) as the writer's error; returns it. */
+static ordo_status stick(ordo_run_writer *w, ordo_status s, ordo_error *err)
+{
+    if (s != ORDO_OK && err)
+        *err = w->ferr;
+    return s;
+}
+
+/* Removes the run files this writer made: a failed writer leaves none. */
+static void remove_files(ordo_run_writer *w)
+{
+    size_t dlen = strlen(w->dir);
+    for (size_t i = 0; i < w->nfiles; i++)
+        ordo__out_remove(w->dirfd, w->files[i] + dlen + 1, &w->ids[i]);
+}
+
+static ordo_status add(ordo_run_writer *w, const void *key, size_t kn, const void *val, size_t vn,
+                       uint64_t seq, ordo_error *err)
+{
+    if (kn > UINT32_MAX || vn > UINT32_MAX)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, seq, "a key or value of 4 GiB or more");
     size_t n = ORDO__REC_HEADER + kn + vn;
     if (!arena_fits(w, n)) {
         ordo_status s = spill(w, err);
@@ -123,6 +159,16 @@ ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t kn, 
     return ORDO_OK;
 }
 
+ordo_status ordo_run_writer_add(ordo_run_writer *w, const void *key, size_t kn, const void *val,
+                                size_t vn, uint64_t seq, ordo_error *err)
+{
+    if (w->taken || w->sorted)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, seq, "the run writer is finished");
+    if (failed(w, err) != ORDO_OK)
+        return w->ferr.status;
+    return stick(w, add(w, key, kn, val, vn, seq, &w->ferr), err);
+}
+
 uint64_t ordo_run_writer_rows(const ordo_run_writer *w) { return w->rows; }
 size_t ordo_run_writer_files(const ordo_run_writer *w) { return w->nfiles; }
 
@@ -135,13 +181,20 @@ ordo_status ordo_run_writer_finish(ordo_run_writer *w, ordo_error *err)
 {
     if (w->taken)
         return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the runs were taken");
-    return spill(w, err);
+    ordo_status s = w->ferr.status == ORDO_OK ? spill(w, &w->ferr) : w->ferr.status;
+    if (s != ORDO_OK)
+        remove_files(w);
+    return stick(w, s, err);
 }
 
 ordo_status ordo_run_writer_runs(ordo_run_writer *w, ordo_runs **r, ordo_error *err)
 {
     if (w->taken)
         return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the runs were taken");
+    if (failed(w, err) != ORDO_OK) {
+        remove_files(w);
+        return w->ferr.status;
+    }
     if (w->nrec && !(w->sorted = sort_arena(w)))
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory sorting");
     ordo_status s = ordo_runs_open((const char *const *)w->files, w->nfiles, r, err);
@@ -163,8 +216,9 @@ void ordo_run_writer_close(ordo_run_writer *w)
         return;
     for (size_t i = 0; i < w->nfiles; i++)
         free(w->files[i]);
-    free(w->files);
+    free(w->files), free(w->ids);
     free(w->arena);
+    close(w->dirfd);
     free(w->dir), free(w->prefix);
     free(w);
 }

@@ -6,14 +6,17 @@
 #define ORDO_RUNS_H
 
 #include "keysort.h"
+#include "outfiles.h"
 #include "run_index.h"
 
 #include <stdio.h>
 
-/* Writes the records of items[0..n) in that order, then their index; 1, or
- * 0 on a write error, -1 out of memory (err says). */
-int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer, char *err,
-              size_t errlen);
+/* Writes the records of items[0..n) in that order, then their index, to a
+ * new file (never one that exists: O_EXCL|O_NOFOLLOW); 1, or 0 on a write
+ * error, -1 out of memory (err says). *id (when not NULL) records the file
+ * made, for ordo__out_remove. */
+int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n, size_t buffer,
+                    ordo__out_file *id, char *err, size_t errlen);
 
 /* Reads go through its own buffer, never past the records' end (nor the
  * range's): stdio would read a buffer ahead. */
@@ -28,14 +31,24 @@ typedef struct ordo__run_reader {
     size_t buf_cap, buf_at, buf_len;
     ordo__run_index ix;
     size_t buffer;
+    int indexed;
     int started;   /* the buffer is allocated: reading began */
     int malformed; /* the last error was the file's content, not reading it */
+    /* an indexed file's blocks in the range read: their ends and CRC32C;
+     * records are read only from [pos, checked), blocks checked */
+    struct ordo__run_block {
+        uint64_t end;
+        uint32_t crc;
+    } *blk;
+    size_t nblk, blk_next;
+    uint64_t checked;
 } ordo__run_reader;
 
 /* Opens a run file to read through `buffer` bytes; 0 on error (err, and
  * r->malformed). indexed: the file must end with an index (a run writer's
- * file: one without, a truncated or damaged one is refused); 0: bare
- * records to the end of the file. */
+ * file: one without, a truncated or damaged one is refused) and each block
+ * is checked (CRC32C) before a record of it is read (a damaged one is
+ * refused); 0: bare records to the end of the file (a merge pass's own). */
 int ordo__run_reader_open(ordo__run_reader *r, const char *path, size_t buffer, int indexed,
                           char *err, size_t errlen);
 /* Before the first next only: narrows the records read to index blocks that
@@ -55,6 +68,7 @@ typedef struct ordo__run_out {
     FILE *f;
     const char *path;
     int indexed, oom;
+    ordo__out_file id; /* the file made */
     uint64_t pos, mark; /* bytes written; where the next index entry is due */
     ordo__run_index ix;
 } ordo__run_out;

@@ -4,10 +4,13 @@
  * compression and file writes overlap the merge that feeds them. */
 #include "handoff.h"
 #include "merge.h"
+#include "outfiles.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BLOCK_BYTES ((size_t)1 << 20)
@@ -17,15 +20,21 @@ typedef struct block {
     size_t len, cap;
 } block;
 
-/* A finished or open file: what ordo_sst_file shows, owned. */
+/* A finished or open file: what ordo_sst_file shows, owned; the file ordo
+ * made (outfiles.h) and, while RocksDB writes it, its descriptor. */
 typedef struct file_info {
     ordo_sst_file pub;
     char *path;
+    const char *name; /* in path: the name in the folder */
+    ordo__out_file id;
+    int fd;
     uint8_t *smallest, *largest;
 } file_info;
 
 struct ordo_sst_writer {
     char *dir, *prefix;
+    int dirfd;            /* the folder, opened once: every file is made in it */
+    ordo_error ferr;      /* the feeding side's first error: it sticks */
     uint64_t target;
     int tag;
     ordo_dup_policy dup;
@@ -89,6 +98,8 @@ static int end_file(ordo_sst_writer *w, const uint8_t *prev)
     int ok = ordo__sst_file_finish(w->f, msg, sizeof msg);
     ordo__sst_file_close(w->f);
     w->f = NULL;
+    close(fi->fd);
+    fi->fd = -1;
     if (!ok) {
         writer_fail(w, ORDO_ERR_IO, msg);
         return 0;
@@ -101,10 +112,13 @@ static int end_file(ordo_sst_writer *w, const uint8_t *prev)
     return 1;
 }
 
-/* Starts the next file with rec as its first row. */
+/* Starts the next file with rec as its first row: a new file ordo makes in
+ * the folder (never one that exists, never through a link), which RocksDB's
+ * writer then opens by its descriptor's /proc name, so that it writes that
+ * file and no other whatever happens to the name meanwhile. */
 static int start_file(ordo_sst_writer *w, const uint8_t *rec)
 {
-    char msg[512];
+    char msg[600];
     file_info *files = realloc(w->files, (w->nfiles + 1) * sizeof *files);
     if (!files) {
         writer_fail(w, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
@@ -112,7 +126,7 @@ static int start_file(ordo_sst_writer *w, const uint8_t *rec)
     }
     w->files = files;
     file_info *fi = memset(&files[w->nfiles], 0, sizeof *fi);
-    size_t plen = strlen(w->dir) + strlen(w->prefix) + 32;
+    size_t dlen = strlen(w->dir), plen = dlen + strlen(w->prefix) + 32;
     fi->path = malloc(plen);
     fi->smallest = copy_bytes(ordo__rec_key(rec), ordo__rec_key_len(rec));
     if (!fi->path || !fi->smallest) {
@@ -121,10 +135,32 @@ static int start_file(ordo_sst_writer *w, const uint8_t *rec)
         return 0;
     }
     snprintf(fi->path, plen, "%s/%s%06zu.sst", w->dir, w->prefix, w->nfiles);
+    fi->name = fi->path + dlen + 1;
     fi->pub.path = fi->path;
     fi->pub.smallest = fi->smallest, fi->pub.smallest_len = ordo__rec_key_len(rec);
+    if ((fi->fd = ordo__out_create(w->dirfd, fi->name, &fi->id)) < 0) {
+        int e = errno;
+        if (e == EEXIST)
+            snprintf(msg, sizeof msg,
+                     "'%.400s' exists: the SST writer never replaces a file (another writer "
+                     "with this folder and prefix?)",
+                     fi->path);
+        else
+            snprintf(msg, sizeof msg, "cannot create '%.400s': %s", fi->path, strerror(e));
+        free(fi->path), free(fi->smallest);
+        writer_fail(w, e == EEXIST ? ORDO_ERR_UNSAFE_PATH : ORDO_ERR_IO, msg);
+        return 0;
+    }
     w->nfiles++;
-    if (!(w->f = ordo__sst_file_open(fi->path, msg, sizeof msg))) {
+    char proc[64];
+    struct stat st;
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fi->fd);
+    if (stat(proc, &st) || st.st_dev != fi->id.dev || st.st_ino != fi->id.ino) {
+        writer_fail(w, ORDO_ERR_IO,
+                    "cannot write SST files: /proc/self/fd does not name this process's files");
+        return 0;
+    }
+    if (!(w->f = ordo__sst_file_open(proc, msg, sizeof msg))) {
         writer_fail(w, ORDO_ERR_IO, msg);
         return 0;
     }
@@ -183,8 +219,17 @@ ordo_status ordo_sst_writer_open(const ordo_sst_options *o, ordo_sst_writer **ou
         return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
                                "bad SST options (tag 0..254 or untagged, a duplicate policy, a "
                                "target of at least 64 KiB)");
+    int dirfd;
+    ordo_status st = ordo__out_dir_open(o->dir, o->prefix ? o->prefix : "", "SST", &dirfd, err);
+    if (st != ORDO_OK)
+        return st;
     ordo_sst_writer *w = calloc(1, sizeof *w);
-    int ok = w && (w->dir = strdup(o->dir)) && (w->prefix = strdup(o->prefix ? o->prefix : ""));
+    if (!w) {
+        close(dirfd);
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    }
+    w->dirfd = dirfd;
+    int ok = (w->dir = strdup(o->dir)) && (w->prefix = strdup(o->prefix ? o->prefix : ""));
     for (int i = 0; ok && i < 2; i++)
         ok = (w->blocks[i].p = malloc(BLOCK_BYTES)) != NULL, w->blocks[i].cap = BLOCK_BYTES;
     if (!ok) {
@@ -249,8 +294,6 @@ static ordo_status add(ordo_sst_writer *w, const uint8_t *key, size_t kn, const 
                        size_t vn, uint64_t seq, ordo_error *err)
 {
     size_t tag = w->tag != ORDO_UNTAGGED;
-    if (w->finished)
-        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, seq, "the SST writer is finished");
     if (!tag && kn && key[0] == 0xff)
         return ordo__load_fail(err, ORDO_ERR_RESERVED_KEY, seq,
                                "the key starts with byte ff, kept for system keys");
@@ -258,9 +301,14 @@ static ordo_status add(ordo_sst_writer *w, const uint8_t *key, size_t kn, const 
     if (w->have_last) {
         const uint8_t *last = w->ob->p + w->last_at;
         int c = ordo_compare(ordo__rec_key(last) + tag, ordo__rec_key_len(last) - tag, key, kn);
-        if (c > 0 || (c == 0 && ordo__rec_seq(last) > seq))
+        if (c > 0)
             return ordo__load_fail(err, ORDO_ERR_UNSORTED, seq,
                                    "a key below the one before it (sequence %llu)",
+                                   (unsigned long long)ordo__rec_seq(last));
+        if (c == 0 && ordo__rec_seq(last) > seq)
+            return ordo__load_fail(err, ORDO_ERR_UNSORTED, seq,
+                                   "the same key as the row before it (sequence %llu), whose "
+                                   "sequence is higher: equal keys come in sequence order",
                                    (unsigned long long)ordo__rec_seq(last));
         if (c == 0) {
             w->stats.duplicates++;
@@ -287,35 +335,72 @@ static ordo_status add(ordo_sst_writer *w, const uint8_t *key, size_t kn, const 
     return ORDO_OK;
 }
 
+/* add, with the first error kept: a refused row ends the stream (more rows
+ * and finish fail with it). */
+static ordo_status add_sticky(ordo_sst_writer *w, const uint8_t *key, size_t kn, const uint8_t *val,
+                              size_t vn, uint64_t seq, ordo_error *err)
+{
+    if (w->finished)
+        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, seq, "the SST writer is finished");
+    if (w->ferr.status != ORDO_OK) {
+        if (err)
+            *err = w->ferr;
+        return w->ferr.status;
+    }
+    ordo_status s = add(w, key, kn, val, vn, seq, &w->ferr);
+    if (s != ORDO_OK && err)
+        *err = w->ferr;
+    return s;
+}
+
 ordo_status ordo_sst_writer_add(ordo_sst_writer *w, const void *key, size_t key_len,
                                 const void *value, size_t value_len, uint64_t seq,
                                 ordo_error *err)
 {
-    return add(w, key, key_len, value, value_len, seq, err);
+    return add_sticky(w, key, key_len, value, value_len, seq, err);
 }
 
 ordo_status ordo__sst_writer_put(ordo_sst_writer *w, const uint8_t *rec, ordo_error *err)
 {
-    return add(w, ordo__rec_key(rec), ordo__rec_key_len(rec), ordo__rec_value(rec),
-               ordo__rec_value_len(rec), ordo__rec_seq(rec), err);
+    return add_sticky(w, ordo__rec_key(rec), ordo__rec_key_len(rec), ordo__rec_value(rec),
+                      ordo__rec_value_len(rec), ordo__rec_seq(rec), err);
+}
+
+/* Removes the files this writer made (those whose names still are them). */
+static void remove_files(ordo_sst_writer *w)
+{
+    for (size_t i = 0; i < w->nfiles; i++) {
+        file_info *fi = &w->files[i];
+        if (fi->fd >= 0)
+            close(fi->fd), fi->fd = -1;
+        if (fi->path)
+            ordo__out_remove(w->dirfd, fi->name, &fi->id);
+    }
 }
 
 ordo_status ordo_sst_writer_finish(ordo_sst_writer *w, ordo_error *err)
 {
     if (w->finished)
         return ORDO_OK;
-    if (w->ob->len)
+    ordo_status s = w->ferr.status; /* a refused row, or a finish that failed */
+    if (s == ORDO_OK && w->ob->len)
         post_block(w);
     if (w->threaded)
         ordo__handoff_wait(&w->thread);
-    if (writer_status(w, err) == ORDO_OK && w->f)
+    if (s == ORDO_OK && writer_status(w, NULL) == ORDO_OK && w->f)
         end_file(w, NULL);
-    ordo_status s = writer_status(w, err);
+    if (s == ORDO_OK)
+        s = writer_status(w, &w->ferr);
     if (s == ORDO_OK && !(w->pub = malloc((w->nfiles ? w->nfiles : 1) * sizeof *w->pub)))
-        s = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        s = ordo__load_fail(&w->ferr, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     for (size_t i = 0; s == ORDO_OK && i < w->nfiles; i++)
         w->pub[i] = w->files[i].pub;
     w->finished = s == ORDO_OK;
+    if (s != ORDO_OK) { /* all or nothing: no file is left of a failed writer */
+        remove_files(w);
+        if (err)
+            *err = w->ferr;
+    }
     return s;
 }
 
@@ -335,11 +420,15 @@ void ordo_sst_writer_close(ordo_sst_writer *w)
     if (w->threaded)
         ordo__handoff_stop(&w->thread);
     ordo__sst_file_close(w->f);
+    if (!w->finished) /* half-written: not the caller's */
+        remove_files(w);
     for (size_t i = 0; i < w->nfiles; i++) {
-        if (!w->finished) /* half-written: not the caller's */
-            unlink(w->files[i].path);
+        if (w->files[i].fd >= 0)
+            close(w->files[i].fd);
         free(w->files[i].path), free(w->files[i].smallest), free(w->files[i].largest);
     }
+    if (w->dirfd >= 0)
+        close(w->dirfd);
     free(w->files), free(w->tail), free(w->pub);
     free(w->blocks[0].p), free(w->blocks[1].p);
     free(w->dir), free(w->prefix);

@@ -38,7 +38,23 @@ ordo__store *ordo__store_open(const char *dir, int read_only, char *err, size_t 
     s->db = read_only ? rocksdb_open_for_read_only(s->opts, dir, 0, &e)
                       : rocksdb_open(s->opts, dir, &e);
     if (e) {
-        take_error(e, "cannot open the database", err, errlen);
+        /* the lock RocksDB takes for a writer: its text names neither who
+         * holds it nor what to do */
+        if (strstr(e, "lock hold by current process")) {
+            snprintf(err, errlen,
+                     "the database '%s' is already open for writing in this process: close "
+                     "it first",
+                     dir);
+            free(e);
+        } else if (strstr(e, "While lock file")) {
+            snprintf(err, errlen,
+                     "the database '%s' is in use by another process (it holds the "
+                     "database's lock): wait until that process ends",
+                     dir);
+            free(e);
+        } else {
+            take_error(e, "cannot open the database", err, errlen);
+        }
         rocksdb_options_destroy(s->opts);
         free(s);
         return NULL;

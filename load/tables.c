@@ -95,6 +95,8 @@ int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, si
         memcpy(*slots[i], v, vn);
         (*slots[i])[vn] = 0;
         free(v);
+        if (memchr(*slots[i], 0, vn)) /* C text would end early, silently */
+            m->nul_in = ordo__table_fields[i];
     }
     if (found == ORDO__TABLE_FIELDS) { /* optional */
         char k[64], *v = NULL;
@@ -110,6 +112,8 @@ int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, si
         if (got) {
             memcpy(m->collations, v, vn);
             m->collations[vn] = 0;
+            if (memchr(m->collations, 0, vn))
+                m->nul_in = ORDO__TABLE_COLLATIONS;
         }
         free(v);
     }

@@ -41,6 +41,7 @@ void ordo__table_values(const ordo_table_meta *m, uint64_t rows, char rows_text[
 typedef struct ordo__table_text {
     char *format, *key, *rows, *schema; /* malloc'd text */
     char *collations; /* optional (tables with collated text): NULL when absent */
+    const char *nul_in; /* the first field whose stored value holds a 00 byte, or NULL */
 } ordo__table_text;
 
 /* 1: found, 0: no such table, -1: error (err; also out of memory). */

@@ -839,6 +839,65 @@ static void test_scan_unknown_format(void **state)
     run_free(&r);
 }
 
+/* Issue #24: tampered table metadata is refused with a specific error
+ * where it is read, never decoded into garbage: a row count that is not
+ * one, a 00 byte in a field, another format's decoding of the keys (no
+ * length check), a schema without a column the values hold (dropped). */
+static void test_tampered_metadata(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-tampered");
+    path_in(csv, sizeof csv, "tampered.csv");
+    write_file(csv, "1,x,y\n2,z,w\n");
+    const char *schema = "a bigint, b text, c text";
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--schema", schema, "--key", "a", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    static const char *const cases[][4] = {
+        /* format, rows, schema, the error */
+        {"ordered", "abc", NULL, "the table's stored row count 'abc' is not a count of 64 bits"},
+        {"ordered", "", NULL, "the table's stored row count '' is not a count"},
+        {"ordered", "18446744073709551616", NULL, "is not a count of 64 bits"},
+        {"ordered", "-1", NULL, "is not a count"},
+        {"packed", "2", NULL, "a key does not match the table's key (1 byte after its last "
+                              "column, 'a')"},
+        {"ordered", "2", "a bigint, b text",
+         "a value does not match the table's schema (2 bytes after its last column, 'b')"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        put_table_meta(db, 1, cases[i][0], "a", cases[i][1], cases[i][2] ? cases[i][2] : schema);
+        ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+        if (r.status != 2 || !strstr(r.err, cases[i][3]) || r.out_len)
+            fail_msg("case %zu: status %d, out '%s', err '%s'", i, r.status, r.out, r.err);
+        run_free(&r);
+    }
+    /* a 00 byte in a stored field: C text would end before it */
+    char err[256];
+    ordo__store *st = ordo__store_open(db, 0, err, sizeof err);
+    assert_non_null(st);
+    ordo__store_batch *b = ordo__store_batch_open(st, 16);
+    char k[64];
+    size_t kn = ordo__table_key(1, "format", k);
+    assert_int_equal(ordo__store_batch_put(b, k, kn, "ordered\0x", 9, err, sizeof err), 1);
+    kn = ordo__table_key(1, "rows", k);
+    assert_int_equal(ordo__store_batch_put(b, k, kn, "2", 1, err, sizeof err), 1);
+    assert_int_equal(ordo__store_batch_finish(b, err, sizeof err), 1);
+    ordo__store_batch_close(b);
+    ordo__store_close(st);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "the table's stored format holds a 00 byte"));
+    run_free(&r);
+    /* the metadata as the load wrote it: the table reads again */
+    put_table_meta(db, 1, "ordered", "a", "2", schema);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "1", NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "1,x,y\n2,z,w\n");
+    run_free(&r);
+}
+
 /* Issue #13 item 14: a column name longer than 63 bytes is the key, the
  * header and a --columns name whole (it was cut, then "not a column"). */
 static void test_long_column_names(void **state)
@@ -899,6 +958,78 @@ static void test_lexkey_empty_prefix(void **state)
     run_free(&r);
     ordo(&r, NULL, "scan", "--db", db, "--prefix", "\"\"", "--reverse", "--limit", "1", NULL);
     assert_text_equal(r.out, "\"\",7\n");
+    run_free(&r);
+}
+
+/* Issue #24: --prefix, --from and --to are one CSV row as the README says
+ * of text fields: "" is the one value NULL (not the empty tuple, which
+ * scanned the whole table, nor nothing for --to); a line end outside
+ * quotes would be a second row, refused (it was dropped). */
+static void test_scan_bounds_are_one_csv_row(void **state)
+{
+    (void)state;
+    char db[300], csv[300];
+    path_in(db, sizeof db, "db-scan-null-bounds");
+    path_in(csv, sizeof csv, "scan-null-bounds.csv");
+    write_file(csv, "1,a\n,b\n3,c\n999,d\n,e\n");
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", "id bigint, v text", "--key", "id, v", csv,
+         NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    static const char *const cases[][3] = {
+        {"--prefix", "", ",b\n,e\n"}, /* NULLs sort last (ASC) */
+        {"--to", "", "1,a\n3,c\n999,d\n"},
+        {"--from", "", ",b\n,e\n"},
+        {"--prefix", ",", ""},  /* (NULL, NULL): none */
+        {"--prefix", ",e", ",e\n"},
+        {"--prefix", "999", "999,d\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ordo(&r, NULL, "scan", "--db", db, cases[i][0], cases[i][1], NULL);
+        if (r.status != 0 || strcmp(r.out, cases[i][2]))
+            fail_msg("%s '%s': status %d, got '%s', want '%s' (%s)", cases[i][0], cases[i][1],
+                     r.status, r.out, cases[i][2], r.err);
+        run_free(&r);
+    }
+    static const char *const newlines[] = {"999\n5", "999\n", "999\r\n", "1,\"a\"\nb"};
+    for (size_t i = 0; i < sizeof newlines / sizeof *newlines; i++) {
+        ordo(&r, NULL, "scan", "--db", db, "--prefix", newlines[i], NULL);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_non_null(strstr(r.err, "--prefix: a line end outside quotes"));
+        run_free(&r);
+    }
+    /* inside quotes a line end is part of a text value */
+    path_in(db, sizeof db, "db-scan-quoted-newline");
+    write_file(csv, "\"x\ny\",1\nx,2\n");
+    ordo(&r, NULL, "load", "--db", db, "--schema", "v text, n bigint", "--key", "v", csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--prefix", "\"x\ny\"", NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, "\"x\ny\",1\n");
+    run_free(&r);
+}
+
+/* Issue #24: a directory as the input is named as one (it was "read
+ * error"), before the database is made. */
+static void test_directory_input(void **state)
+{
+    (void)state;
+    char db[300], d[300];
+    path_in(db, sizeof db, "db-dir-input");
+    path_in(d, sizeof d, "an-input-dir");
+    assert_int_equal(t_sh("mkdir -p '%s'", d), 0);
+    run r;
+    ordo(&r, NULL, "load", "--db", db, "--schema", "a bigint", "--key", "a", d, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "an-input-dir: a directory, not a CSV file"));
+    run_free(&r);
+    assert_int_not_equal(access(db, F_OK), 0);
+    ordo(&r, NULL, "encode", "--schema", "a bigint", d, NULL);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "an-input-dir: a directory, not a CSV file"));
     run_free(&r);
 }
 
@@ -1169,6 +1300,9 @@ int main(void)
         cmocka_unit_test(test_scan_unknown_format),
         cmocka_unit_test(test_long_column_names),
         cmocka_unit_test(test_lexkey_empty_prefix),
+        cmocka_unit_test(test_scan_bounds_are_one_csv_row),
+        cmocka_unit_test(test_directory_input),
+        cmocka_unit_test(test_tampered_metadata),
         cmocka_unit_test(test_packed_rocklake),
         cmocka_unit_test(test_scan_strict_counts),
         cmocka_unit_test(test_load_scan_stdout),

@@ -469,11 +469,17 @@ static void test_sst_writer_checks(void **state)
     assert_int_equal(ordo_sst_writer_add(w, "b", 1, "", 0, 1, &e), ORDO_OK);
     assert_int_equal(ordo_sst_writer_add(w, "a", 1, "", 0, 2, &e), ORDO_ERR_UNSORTED);
     assert_int_equal(e.status, ORDO_ERR_UNSORTED);
+    ordo_sst_writer_close(w); /* unfinished: its file is removed */
+    assert_int_not_equal(t_sh("ls %s/a-* > /dev/null 2>&1", dir), 0);
+    w = sst_writer(dir, "a-", ORDO_UNTAGGED, ORDO_DUP_ERROR, 0, 1);
+    assert_int_equal(ordo_sst_writer_add(w, "b", 1, "", 0, 1, &e), ORDO_OK);
     assert_int_equal(ordo_sst_writer_add(w, "b", 1, "", 0, 7, &e), ORDO_ERR_DUPLICATE_KEY);
     assert_int_equal(e.line, 7);
     assert_string_equal(e.message, "line 1 has the same key");
+    ordo_sst_writer_close(w);
+    w = sst_writer(dir, "a-", ORDO_UNTAGGED, ORDO_DUP_ERROR, 0, 1);
     assert_int_equal(ordo_sst_writer_add(w, "\xff" "x", 2, "", 0, 8, &e), ORDO_ERR_RESERVED_KEY);
-    ordo_sst_writer_close(w); /* unfinished: its file is removed */
+    ordo_sst_writer_close(w);
     assert_int_not_equal(t_sh("ls %s/a-* > /dev/null 2>&1", dir), 0);
     ordo_sst_options bad = {dir, NULL, 1000, 3, ORDO_DUP_ERROR, 0};
     assert_int_equal(ordo_sst_writer_open(&bad, &w, &e), ORDO_ERR_INVALID_ARG);

@@ -82,7 +82,7 @@ static void write_run(const char *path, const recs *r)
         items[i].rec = r->rec[i];
     unlink(path);
     char err[512];
-    if (ordo__run_write(path, items, r->n, 1 << 16, err, sizeof err) != 1)
+    if (ordo__run_write(path, items, r->n, 1 << 16, NULL, err, sizeof err) != 1)
         fail_msg("%s", err);
     free(items);
 }

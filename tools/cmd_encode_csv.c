@@ -85,7 +85,7 @@ int encode_csv(const char *format, const char *schema_text, const char *key, int
     if (ordo_encoder_open(&s, key, fmt, &o, &enc, &e) != ORDO_OK)
         cli_fail(key ? "encode: --key: %s" : "encode: %s", e.message);
     if (ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)
-        cli_fail("encode: %s", e.message);
+        cli_fail("encode: %s: %s", name, e.message);
     const ordo_encoder_batch *b;
     ordo_status st;
     while ((st = ordo_encoder_next(enc, &b, &e)) == ORDO_OK && b)

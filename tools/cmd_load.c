@@ -477,6 +477,9 @@ int cmd_load(int argc, char **argv)
     int in = strcmp(o.path, "-") ? open(o.path, O_RDONLY) : 0;
     if (in < 0)
         cli_fail("load: cannot open '%s': %s", o.path, strerror(errno));
+    ordo_error e;
+    if (ordo_encoder_input_fd(L->enc, in, &e) != ORDO_OK) /* a directory: before the database */
+        cli_fail("load: %s: %s", L->name, e.message);
     g_load = L;
     open_rejects(L, &o, in); /* before the database exists: a refusal leaves nothing */
 
@@ -491,7 +494,6 @@ int cmd_load(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     atexit(cleanup);
 
-    ordo_error e;
     if (ordo_db_open(o.db, 0, &L->db, &e) != ORDO_OK || ordo_table_check_free(L->db, o.tag, &e))
         load_fail_status(&e, "");
     L->prog.on = !o.quiet && isatty(2);
@@ -507,8 +509,6 @@ int cmd_load(int argc, char **argv)
             (ro.dir = tmp, ordo_run_writer_open(&ro, &L->runs, &e)) != ORDO_OK)
             load_fail_status(&e, "");
     }
-    if (ordo_encoder_input_fd(L->enc, in, &e) != ORDO_OK)
-        load_fail("%s", e.message);
     read_input(L);
     ordo_encoder_close(L->enc);
     L->enc = NULL;

@@ -13,16 +13,30 @@ typedef struct bytes {
     size_t n;
 } bytes;
 
-/* The key bytes of leading key columns given as one CSV row (an unquoted
- * empty field is NULL): "" gives the empty tuple. `prefix`: see
- * ordo_table_reader_bound. */
+/* The key bytes of leading key columns given as one CSV row, as the README
+ * says of text fields: an unquoted empty field is NULL, so "" is the one
+ * value NULL; text NULL (the option not given) is the empty tuple. A line
+ * end outside quotes would start a second row: refused, never dropped.
+ * `prefix`: see ordo_table_reader_bound. */
 static bytes encode_leading(ordo_table_reader *T, const char *what, const char *text, int prefix)
 {
     ordo_csv_reader *rd = NULL;
     ordo_error e;
     const ordo_csv_field *fields = NULL;
+    static char empty[1];
+    static const ordo_csv_field null_field = {empty, 0, 0, 1, 1};
     size_t k = 0;
-    if (*text) {
+    int quoted = 0;
+    for (const char *c = text ? text : ""; *c; c++) {
+        quoted ^= *c == '"';
+        if (!quoted && (*c == '\n' || *c == '\r'))
+            cli_fail("scan: %s: a line end outside quotes: the key values are one CSV row "
+                     "(quote a value that holds one)",
+                     what);
+    }
+    if (text && !*text) {
+        fields = &null_field, k = 1;
+    } else if (text) {
         if (ordo_csv_open_mem(text, strlen(text), what, &rd, &e) != ORDO_OK)
             cli_out_of_memory();
         if (ordo_csv_next(rd, &fields, &k, &e) != ORDO_OK)
@@ -193,7 +207,7 @@ static size_t *select_columns(const ordo_schema *table, const char *columns, con
 /* [*lower, *upper): the table's keys, within the prefix, from, to. */
 static void key_bounds(ordo_table_reader *T, const scan_args *a, bytes *lower, bytes *upper)
 {
-    *lower = encode_leading(T, "--prefix", a->prefix ? a->prefix : "", 1);
+    *lower = encode_leading(T, "--prefix", a->prefix, 1);
     *upper = (bytes){cli_alloc(lower->n + 1), 0};
     if (ordo_prefix_upper_bound(lower->p, lower->n, upper->p, lower->n + 1, &upper->n) !=
         ORDO_OK) {
@@ -270,7 +284,9 @@ int cmd_scan(int argc, char **argv)
     ordo_error ce;
     if (!a.accept_collation_version &&
         ordo_schema_check_collations(table, m.collations, &ce) != ORDO_OK)
-        cli_fail("scan: %s", ce.message);
+        cli_fail("scan: %s; --accept-collation-version reads it anyway, once you have checked "
+                 "that the order did not change",
+                 ce.message);
     size_t nout;
     size_t *out = select_columns(table, a.columns, m.schema, &nout);
     bytes lower, upper;

@@ -226,13 +226,19 @@ def write_unsorted(batches, partition, prefix, options, crash=None):
 
 
 def _name_row(e, sources):
-    """A duplicate's or unsorted row's seq (.line) as input partition and
-    row, or CSV file and line."""
+    """A duplicate's or unsorted row's seq (.line) as its input partition and
+    1-based row (.partition, .line), or CSV file and line (.file, .line);
+    the message names the other row the same way."""
     if e.status not in ("ORDO_ERR_DUPLICATE_KEY", "ORDO_ERR_UNSORTED") or e.line is None:
         return
 
-    def where(seq):
+    def place(seq):
+        # a CSV input's seq holds its line, a table's its 0-based row
         part, row = seq >> SEQ_BITS, seq & ROW_MASK
+        return part, row if sources else row + 1
+
+    def where(seq):
+        part, row = place(seq)
         if sources:
             return "%s:%d" % (sources[part], row)
         return "input partition %d, row %d" % (part, row)
@@ -240,9 +246,10 @@ def _name_row(e, sources):
     # the writer names the other row by its seq: "line N" / "sequence N"
     other = re.sub(r"(line|sequence) (\d+)", lambda m: where(int(m.group(2))), e.args[0], 1)
     msg = "%s: %s" % (where(e.line), other)
+    part, row = place(e.line)
     if sources:
-        e.file = sources[e.line >> SEQ_BITS]
-    e.line = e.line & ROW_MASK
+        e.file = sources[part]
+    e.partition, e.line = part, row
     e.args = (msg,)
 
 

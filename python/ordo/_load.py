@@ -9,6 +9,7 @@ import os
 import uuid
 
 from . import _ordo
+from ._ordo import Error
 
 _counter = itertools.count(1)
 
@@ -182,9 +183,16 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
     import pyarrow as pa
 
     with _opened(db, read_only=True) as d:
-        r = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
-                             stop=_bound(stop), reverse=reverse, limit=limit, columns=columns,
-                             accept_collation_version=accept_collation_version)
+        try:
+            r = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
+                                 stop=_bound(stop), reverse=reverse, limit=limit,
+                                 columns=columns,
+                                 accept_collation_version=accept_collation_version)
+        except Error as e:
+            if e.status == "ORDO_ERR_COLLATION_VERSION":  # the way out, in Python's words
+                e.args = (e.args[0] + "; accept_collation_version=True reads it anyway, once "
+                          "you have checked that the order did not change",)
+            raise
     known = _arrow_types(pa)
     types = [known[t] for t in r["types"]]
     schema = pa.schema([pa.field(n, t) for n, t in zip(r["names"], types)])

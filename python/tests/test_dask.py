@@ -125,6 +125,20 @@ def test_duplicates_across_partitions_refused(client, tmp_path):
     assert leftovers(db) == []
 
 
+def test_duplicate_names_both_rows_by_input_partition_and_row(client, tmp_path):
+    """.partition and .line are the later row's input partition and 1-based
+    row (as for a bad row), not the key range and a 0-based row."""
+    import dask.dataframe as dd
+    import pandas as pd
+
+    df = dd.from_pandas(pd.DataFrame({"id": [10, 11, 12, 20, 10, 21]}), npartitions=2)
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(df, str(tmp_path / "db"), key="id", tag=1, client=client)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert (e.value.partition, e.value.line, e.value.file) == (1, 2, None)
+    assert str(e.value) == "input partition 1, row 2: input partition 0, row 1 has the same key"
+
+
 def test_bad_row_in_one_partition(client, tmp_path):
     db = seeded_db(tmp_path)
     before = raw(db)

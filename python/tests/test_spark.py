@@ -291,6 +291,18 @@ def test_bad_csv_row_in_a_later_part_names_the_files_line(spark, tmp_path):
     assert leftovers(db) == []
 
 
+def test_duplicate_names_both_rows_by_input_partition_and_row(spark, tmp_path):
+    """.partition and .line are the later row's input partition and 1-based
+    row (as for a bad row), not the key range and a 0-based row."""
+    df = spark.createDataFrame(spark.sparkContext.parallelize(
+        [(10,), (11,), (12,), (20,), (10,), (21,)], 2), "id long")
+    with pytest.raises(ordo.Error) as e:
+        ordo.spark.load(df, str(tmp_path / "db"), key="id", tag=1)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert (e.value.partition, e.value.line, e.value.file) == (1, 2, None)
+    assert str(e.value) == "input partition 1, row 2: input partition 0, row 1 has the same key"
+
+
 def test_duplicate_across_csv_files_names_both(spark, tmp_path):
     db = tmp_path / "db"
     rows = make_rows(40)
