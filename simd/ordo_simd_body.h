@@ -230,6 +230,37 @@ static size_t k_escape(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
     return k + ordo_escape_generic(d + k, p + i, n - i, mask);
 }
 
+/* The ordered text field. Padded: a vector at a time, one compare finding
+ * the 00 bytes among the value's (a mask drops the bytes past its end),
+ * the vector stored XOR mask whole; the common value without a 00 byte is
+ * a load, compare and store per vector, then the terminator. From the
+ * first vector with a 00 byte on, and for exact writes, k_escape. */
+static size_t k_text(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask, int padded)
+{
+    size_t i = 0;
+    if (padded) {
+        const V m = v_set1_8(mask), zero = v_set1_8(0);
+        for (;;) {
+            V v = v_loadu(p + i);
+            uint64_t z = v_eq_bits(v, zero);
+            size_t left = n - i;
+            if (left < V_BYTES)
+                z &= ((uint64_t)1 << left) - 1;
+            if (z)
+                break;
+            v_storeu(d + i, v_xor(v, m));
+            if (left <= V_BYTES) {
+                d[n] = mask, d[n + 1] = mask;
+                return n + 2;
+            }
+            i += V_BYTES;
+        }
+    }
+    size_t k = i + k_escape(d + i, p + i, n - i, mask);
+    d[k] = mask, d[k + 1] = mask;
+    return k + 2;
+}
+
 /* CSV structure: three byte classes per 64-byte block as bit masks, the
  * quote state by prefix XOR, the wanted positions flattened. */
 static size_t k_csv(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *inq, uint32_t *out)
@@ -294,6 +325,7 @@ const ordo_kernels ORDO_KERNELS_NAME = {
 #else
     {0},
 #endif
+    k_text,
 };
 
 #endif /* ORDO_SIMD_BODY_H */

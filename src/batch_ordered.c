@@ -540,6 +540,85 @@ static void write_text_column(const ordo_kernels *k, const ordo_column *c, size_
     }
 }
 
+/* The first text column of a batch, when every column before it has one
+ * size in every row (so its fields' starts are known before those columns
+ * are written): the tiles write it before all other columns, through the
+ * padded text kernel wherever the bounds allow. Its vector stores may run
+ * past a field; everything they reach lies after it and is written later
+ * (the row's later columns, the next rows' fields, the next tile). Later
+ * text columns get exact writes: their overrun would reach fields written
+ * already. */
+typedef struct text_first {
+    size_t ci;   /* the column; pl->ncols when there is none */
+    size_t lead; /* the bytes of the columns before it */
+    int64_t lim; /* its values are readable below this offset */
+} text_first;
+
+/* A bound on the text's readable bytes: the end of its last valid
+ * non-empty value (values is one buffer from offset 0 on), looked for
+ * among the batch's last rows; 0 (no padded reads) when none is there. */
+static int64_t text_readable(const ordo_column *c, size_t nrows)
+{
+    for (size_t back = 0; back < nrows && back < ORDO_TILE_ROWS; back++) {
+        size_t r = nrows - 1 - back, j = c->offset + r;
+        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        if (ordo_col_valid(c, r) && b > a)
+            return b;
+    }
+    return 0;
+}
+
+static text_first text_first_of(const ordo_batch_plan *pl)
+{
+    text_first tf = {pl->ncols, 0, 0};
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w;
+        int path = col_path(c, &op, &w);
+        if (path == PATH_TEXT) {
+            tf.ci = ci;
+            tf.lim = text_readable(c, pl->nrows);
+            return tf;
+        }
+        if (path == PATH_NIL)
+            tf.lead += 1;
+        else if ((path == PATH_KERNEL_OP || path == PATH_BOOL) && !c->validity)
+            tf.lead += 1 + w;
+        else
+            break;
+    }
+    return (text_first){pl->ncols, 0, 0};
+}
+
+/* The first text column's fields (see text_first) at each row's start
+ * plus tf->lead; their ends to after[]. */
+static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
+                             const text_first *tf, size_t r0, size_t n, uint8_t *dst,
+                             const size_t *cur, size_t *after)
+{
+    const ordo_column *c = &pl->cols[tf->ci];
+    presence p = presence_of(c);
+    const uint8_t *v = c->values;
+    size_t j = c->offset + r0, total = pl->total;
+    int64_t a = ordo_col_offset_at(c, j), lim = tf->lim - ORDO_TEXT_PAD;
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = ordo_col_offset_at(c, j + i + 1);
+        size_t at = cur[i] + tf->lead, e = (size_t)(b - a);
+        uint8_t *d = dst + at;
+        if (c->validity && !ordo_col_valid(c, r0 + i)) {
+            d[0] = p.null;
+            after[i] = at + 1;
+        } else {
+            /* reads end by b + PAD, writes by at + 1 + e + PAD */
+            int padded = b <= lim && total - at > e + ORDO_TEXT_PAD;
+            d[0] = p.present;
+            after[i] = at + 1 + k->text(d + 1, v + a, e, p.mask, padded);
+        }
+        a = b;
+    }
+}
+
 /* A fixed-width column whose payloads the kernels wrote into scratch (w
  * bytes each): presence byte and payload into each row; one loop per
  * width, so that each copy is a move. */
@@ -571,17 +650,23 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
 
 /* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS: the rows'
  * starts, then column after column into every row. */
-static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
-                        uint8_t *dst, size_t *offsets)
+static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const text_first *tf,
+                        size_t r0, size_t n, uint8_t *dst, size_t *offsets)
 {
-    size_t cur[ORDO_TILE_ROWS];
+    size_t cur[ORDO_TILE_ROWS], after[ORDO_TILE_ROWS];
     uint8_t scratch[ORDO_TILE_ROWS * 16];
     clean_texts ct = {0, 0};
     row_starts(k, pl, r0, n, offsets, cur, &ct);
+    if (tf->ci < pl->ncols)
+        write_text_first(k, pl, tf, r0, n, dst, cur, after);
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
         size_t j0 = c->offset + r0, w;
         int op, path = col_path(c, &op, &w);
+        if (ci == tf->ci) { /* written first */
+            memcpy(cur, after, n * sizeof *cur);
+            continue;
+        }
         switch (path) {
         case PATH_NIL: {
             uint8_t null = presence_of(c).null;
@@ -759,11 +844,12 @@ void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8
         presence_rows(pl, ORDO_TILE_ROWS, pattern);
         pat = pattern;
     }
+    text_first tf = strided ? (text_first){pl->ncols, 0, 0} : text_first_of(pl);
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
         if (strided)
             encode_tile_strided(k, pl, r0, n, dst + r0 * pl->stride, pat, whole);
         else
-            encode_tile(k, pl, r0, n, dst, offsets);
+            encode_tile(k, pl, &tf, r0, n, dst, offsets);
     }
 }

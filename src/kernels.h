@@ -53,6 +53,17 @@ typedef size_t (*ordo_zeros_fn)(const uint8_t *p, size_t n);
  * written (n + the zeros). */
 typedef size_t (*ordo_escape_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8_t mask);
 
+/* The ordered format's text field after its presence byte: src[0..n)
+ * escaped and XOR mask, then the terminator (two bytes of mask); returns
+ * the bytes written (n + the zeros + 2). With `padded` set the caller lets
+ * it read up to ORDO_TEXT_PAD bytes past src + n and write as far past
+ * dst + n: what it writes past the field is garbage the caller overwrites
+ * (so a vector kernel copies whole vectors and finds 00 bytes with one
+ * compare per vector). */
+typedef size_t (*ordo_text_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8_t mask,
+                               int padded);
+#define ORDO_TEXT_PAD 64 /* the widest vector */
+
 /* CSV structure of nblocks 64-byte blocks at p: appends base + i for every
  * '"' and for every ',' and '\n' outside quotes; *inq (0 or all ones) is
  * the quote state carried in and out. out needs room for 64 * nblocks + 8
@@ -69,6 +80,7 @@ typedef struct ordo_kernels {
     ordo_csv_fn csv;
     /* optional (NULL: the driver writes the byte and the payload apart) */
     ordo_fixed_pre_fn fixed_pre[ORDO_OP_COUNT];
+    ordo_text_fn text;
 } ordo_kernels;
 
 /* Source element size and payload width of every op. */
@@ -210,6 +222,17 @@ static inline size_t ordo_escape_generic(uint8_t *d, const uint8_t *p, size_t n,
     for (; i < n; i++)
         k += ordo_escape_byte(d + k, p[i], mask);
     return k;
+}
+
+/* The text field without vectors (padded or not: it never reads or writes
+ * past the field): the reference, and the kernels' fallback. */
+static inline size_t ordo_text_generic(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask,
+                                       int padded)
+{
+    (void)padded;
+    size_t k = ordo_escape_generic(d, p, n, mask);
+    d[k] = mask, d[k + 1] = mask;
+    return k + 2;
 }
 
 /* Bit i of the result: the parity of the set bits of q at 0..i (whether

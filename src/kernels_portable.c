@@ -105,4 +105,5 @@ const ordo_kernels ordo_kernels_portable = {
     ordo_escape_generic,
     csv_portable,
     {0},
+    ordo_text_generic,
 };
