@@ -846,6 +846,65 @@ static void ordered_kernels(void **state)
     }
 }
 
+/* The first text column after columns of one size (written first, by the
+ * padded text kernel where the bounds allow): lengths around every vector
+ * width, text of letters, of 00 bytes, of ff bytes and mixed, NULLs (also
+ * in the last rows, which bound the padded reads), every order, slices,
+ * 32- and 64-bit offsets, a NULL-able column before it (the exact path),
+ * and a second text column after it (exact writes). */
+static void ordered_text_first(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    static const size_t rows[] = {1, 2, 7, 63, 64, 65, 130, 300};
+    int runs = 0;
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+        for (int kind = 0; kind < 4; kind++)
+            for (int order = 0; order < 4; order++)
+                for (int shape = 0; shape < 4; shape++) {
+                    size_t n = rows[ri], off = (ri + (size_t)shape) % 3, all = n + off;
+                    ocol c[4];
+                    make_ordered(&c[0], ORDO_TYPE_INT64, n, off, shape == 2, order, &seed);
+                    make_ordered(&c[1], ORDO_TYPE_STRING, n, off, shape % 2, 3 - order, &seed);
+                    make_ordered(&c[2], ORDO_TYPE_FLOAT64, n, off, 0, order, &seed);
+                    make_ordered(&c[3], ORDO_TYPE_BYTES, n, off, 1, order, &seed);
+                    /* lengths 0 .. 3*64+1 by row, the chosen bytes */
+                    int64_t at = 0;
+                    for (size_t i = 0; i < all; i++) {
+                        size_t len = (i * 7 + (size_t)kind) % (3 * 64 + 2);
+                        if (i % 5 == 1)
+                            len = 8 + t_rand(&seed) % 9; /* the common short text */
+                        at += (int64_t)len;
+                        c[1].offsets[i + 1] = at;
+                    }
+                    free(c[1].values);
+                    c[1].values = malloc((size_t)at + 1);
+                    for (int64_t b = 0; b < at; b++) /* an exact buffer: no slack past it */
+                        c[1].values[b] = kind == 0   ? (uint8_t)('a' + b % 26)
+                                         : kind == 1 ? 0x00
+                                         : kind == 2 ? 0xff
+                                                     : (uint8_t)"\0\xff\x01" "ab"[t_rand(&seed) % 5];
+                    c[1].c.values = c[1].values;
+                    if (shape == 3 && n > 2) /* the last rows NULL */
+                        c[1].validity[(all - 1) / 8] &= (uint8_t)~(1u << ((all - 1) % 8));
+                    int32_t *o32 = NULL;
+                    if (shape % 2) { /* 32-bit offsets */
+                        o32 = malloc((all + 1) * sizeof *o32);
+                        for (size_t i = 0; i <= all; i++)
+                            o32[i] = (int32_t)c[1].offsets[i];
+                        c[1].c.offsets = o32, c[1].c.offset_bits = 32;
+                    }
+                    check_ordered(c, 3, n);
+                    check_ordered(c, 4, n);
+                    check_ordered(&c[1], 3, n); /* the text first, no columns before */
+                    runs += 3;
+                    free(o32);
+                    for (int k = 0; k < 4; k++)
+                        free_ordered(&c[k]);
+                }
+    printf("# %d batches\n", runs);
+}
+
 /* ------------------------------------------------------------- packed */
 
 /* The packed kernel path of every implementation against the scalar
@@ -970,6 +1029,7 @@ int main(void)
         cmocka_unit_test(fixed_stride),
         cmocka_unit_test(capacity_and_errors),
         cmocka_unit_test(ordered_kernels),
+        cmocka_unit_test(ordered_text_first),
         cmocka_unit_test(packed_kernels),
         cmocka_unit_test(registry),
     };
