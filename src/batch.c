@@ -137,6 +137,9 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     for (size_t c = 0; fmt != ORDO_FORMAT_ORDERED && c < ncols; c++)
         if ((cols[c].collator && cols[c].collator->provider != ORDO_COLL_C) || cols[c].sort_keys)
             return ordo__batch_fail(where, 0, c, ORDO_ERR_BAD_TYPE); /* collations: ordered only */
+    for (size_t c = 0; fmt != ORDO_FORMAT_ORDERED && c < ncols; c++)
+        if (cols[c].numeric_layout != ORDO_NUMERIC_TEXT) /* scaled numeric: ordered only */
+            return ordo__batch_fail(where, 0, c, ORDO_ERR_INVALID_ARG);
     if (fmt == ORDO_FORMAT_ORDERED) {
         size_t stride = 0;
         ordo_status s = ordo_ordered_plan(k, cols, ncols, nrows, &total, &stride, where);

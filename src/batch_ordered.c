@@ -14,6 +14,29 @@
 /* Text-like columns: offsets into their bytes. */
 static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
 
+/* A NUMERIC column of scaled integers (decimal128, int64), not text. */
+static int scaled_numeric(const ordo_column *c)
+{
+    return c->type == ORDO_TYPE_NUMERIC && c->numeric_layout != ORDO_NUMERIC_TEXT;
+}
+
+/* Whether a column's values go through offsets. */
+static int variable_col(const ordo_column *c) { return variable(c->type) && !scaled_numeric(c); }
+
+/* Row r of a scaled numeric column as an int128 hi:lo. */
+static void scaled_at(const ordo_column *c, size_t r, int64_t *hi, uint64_t *lo)
+{
+    size_t j = c->offset + r;
+    if (c->numeric_layout == ORDO_NUMERIC_DECIMAL128) {
+        *lo = ORDO_LOAD(uint64_t, (const uint8_t *)c->values + 16 * j, 0);
+        *hi = ORDO_LOAD(int64_t, (const uint8_t *)c->values + 16 * j + 8, 0);
+    } else {
+        int64_t v = ORDO_LOAD(int64_t, c->values, j);
+        *lo = (uint64_t)v;
+        *hi = v < 0 ? -1 : 0;
+    }
+}
+
 /* A text column under a collation other than "C": its fields go through
  * ordo_key_text_collated. */
 static int collated(const ordo_column *c)
@@ -39,6 +62,12 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
     ordo_order o = (ordo_order)c->order;
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
         return ordo_key_null(k, o);
+    if (scaled_numeric(c)) {
+        int64_t hi;
+        uint64_t lo;
+        scaled_at(c, r, &hi, &lo);
+        return ordo_key_numeric_scaled(k, o, hi, lo, c->numeric_scale);
+    }
     size_t j = c->offset + r;
     const uint8_t *v = (const uint8_t *)c->values + j * ordo__type_facts(c->type)->elem_size;
     switch (c->type) {
@@ -105,6 +134,14 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
         *size = 1;
         return ORDO_OK;
     }
+    if (scaled_numeric(c)) {
+        int64_t hi;
+        uint64_t lo;
+        scaled_at(c, r, &hi, &lo);
+        ordo_status st = ordo__numeric_scaled_size(hi, lo, c->numeric_scale, size);
+        *size += 1;
+        return st;
+    }
     if (c->type == ORDO_TYPE_INET || c->type == ORDO_TYPE_CIDR) {
         ordo_inet in;
         memcpy(&in, (const uint8_t *)c->values + (c->offset + r) * sizeof in, sizeof in);
@@ -135,7 +172,7 @@ static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 
 
 /* How the kernel path writes a column: through the row builder (the rare
  * types), a kernel op, the bool kernel, as escaped text, or as NULLs. */
-enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL, PATH_KEYED };
+enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL, PATH_KEYED, PATH_NUMERIC };
 
 /* The path of a column type, and for PATH_KERNEL_OP the kernel op (its
  * payload is exactly the ordered format's ASC payload) and the payload
@@ -163,7 +200,7 @@ static int col_path(const ordo_column *c, int *op, size_t *w)
     int path = column_path(c->type, op, w);
     if (path == PATH_TEXT && collated(c))
         return c->sort_keys ? PATH_KEYED : PATH_BUILDER;
-    return path;
+    return scaled_numeric(c) ? PATH_NUMERIC : path;
 }
 
 /* A column's checks before its rows: a type of the format, an order, a
@@ -176,9 +213,12 @@ static ordo_status check_column(const ordo_column *c, size_t nrows)
         return ORDO_ERR_INVALID_ORDER;
     if (!ordo_col_span_ok(c, nrows))
         return ORDO_ERR_SIZE_OVERFLOW;
+    if (c->numeric_layout != ORDO_NUMERIC_TEXT &&
+        (c->type != ORDO_TYPE_NUMERIC || c->numeric_layout > ORDO_NUMERIC_INT64))
+        return ORDO_ERR_INVALID_ARG;
     if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
         return ORDO_ERR_NULL_ARG;
-    if (variable(c->type) && ((nrows && !c->offsets) ||
+    if (variable_col(c) && ((nrows && !c->offsets) ||
                               (c->offset_bits != 32 && c->offset_bits != 64)))
         return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
     return c->sort_keys ? ordo__sort_keys_check(c, nrows) : ORDO_OK;
@@ -249,7 +289,7 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
                                   size_t *fs)
 {
     *fs = 1;
-    if (variable(c->type)) {
+    if (variable_col(c)) {
         int64_t a = ordo_col_offset_at(c, c->offset + r),
                 b = ordo_col_offset_at(c, c->offset + r + 1);
         if (a < 0 || b < a)
@@ -264,7 +304,8 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
                 return ORDO_ERR_SIZE_OVERFLOW;
         }
     }
-    return path == PATH_BUILDER || path == PATH_KEYED ? field_size(c, r, fs) : ORDO_OK;
+    return path == PATH_BUILDER || path == PATH_KEYED || path == PATH_NUMERIC ? field_size(c, r, fs)
+                                                                             : ORDO_OK;
 }
 
 /* Every other column, row by row: each value checked as the builder
@@ -272,7 +313,7 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
 static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t nrows,
                              size_t *sum, int *constant, ordo_batch_error *where)
 {
-    int var = variable(c->type);
+    int var = variable_col(c);
     size_t first = 0; /* the first row's size: all equal means a fixed stride */
     for (size_t r = 0; r < nrows; r++) {
         if (where)
@@ -281,7 +322,7 @@ static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path
         ordo_status s = row_field_size(zeros, c, path, r, &fs);
         if (s != ORDO_OK)
             return s;
-        if (!var) {
+        if (!var && path != PATH_NUMERIC) { /* (field_size checked a numeric) */
             uint8_t scratch[ORDO_KEY_BOUND(1, 0)]; /* the largest fixed field */
             ordo_key k;
             ordo_key_init(&k, scratch, sizeof scratch, 0);
@@ -316,7 +357,8 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         size_t w;
         int path = col_path(c, &op, &w);
         size_t keyed = 0;
-        if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED) {
+        if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED &&
+            path != PATH_NUMERIC) {
             s = size_fixed(c, path, w, nrows, &sum, &constant, where);
         } else if (c->sort_keys && ordo__sort_keys_size(c, nrows, &keyed) == ORDO_OK) {
             /* precomputed sort keys, no NULLs: the spans, not the rows */
@@ -402,7 +444,7 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
     size_t w;
     int path = col_path(c, &op, &w);
     if (path != PATH_TEXT && path != PATH_BUILDER && path != PATH_KEYED &&
-        !c->validity) { /* a constant size */
+        path != PATH_NUMERIC && !c->validity) { /* a constant size */
         size_t fs = path == PATH_NIL ? 1 : 1 + w;
         for (size_t i = 0; i < n; i++)
             len[i] += fs;
@@ -426,7 +468,7 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
             const size_t *o = c->sort_keys->offsets;
             fs = 5 + (o[r + 1] - o[r]) +
                  (size_t)(ordo_col_offset_at(c, j + 1) - ordo_col_offset_at(c, j));
-        } else if (path == PATH_BUILDER) {
+        } else if (path == PATH_BUILDER || path == PATH_NUMERIC) {
             field_size(c, r, &fs);
         } else {
             fs = 1 + w;
@@ -477,6 +519,29 @@ static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint
         ordo_key_init(&key, dst + cur[i], fs, 0);
         ordo__ordered_put(&key, c, r0 + i);
         cur[i] += fs;
+    }
+}
+
+/* A scaled numeric column (checked by the plan): presence byte, then the
+ * payload straight from the integer, DESC's complement fused. */
+static void write_numeric_column(const ordo_column *c, size_t r0, size_t n, uint8_t *dst,
+                                 size_t *cur)
+{
+    presence p = presence_of(c);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *d = dst + cur[i];
+        if (c->validity && !ordo_col_valid(c, r0 + i)) {
+            d[0] = p.null;
+            cur[i]++;
+            continue;
+        }
+        int64_t hi;
+        uint64_t lo;
+        size_t size = 0;
+        scaled_at(c, r0 + i, &hi, &lo);
+        d[0] = p.present;
+        ordo__numeric_scaled_put(hi, lo, c->numeric_scale, p.mask, d + 1, &size);
+        cur[i] += 1 + size;
     }
 }
 
@@ -682,6 +747,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const 
             break;
         case PATH_KEYED:
             write_keyed_column(c, r0, n, dst, cur);
+            break;
+        case PATH_NUMERIC:
+            write_numeric_column(c, r0, n, dst, cur);
             break;
         default: /* a kernel op or bool: the payloads into scratch, then placed */
             if (path == PATH_KERNEL_OP)
