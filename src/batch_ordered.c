@@ -400,8 +400,25 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
  * every call, so the loop compiles to a few moves. */
 static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint8_t mask)
 {
-    for (size_t i = 0; i < w; i++)
-        d[i] = s[i] ^ mask;
+    /* whole words: one load, XOR and store each (a byte loop compiles to
+     * one of each per byte) */
+    if (w >= 8) {
+        uint64_t m = mask * UINT64_C(0x0101010101010101);
+        for (size_t h = 0; h < w; h += 8) {
+            uint64_t x;
+            memcpy(&x, s + h, 8);
+            x ^= m;
+            memcpy(d + h, &x, 8);
+        }
+    } else if (w == 4) {
+        uint32_t x;
+        memcpy(&x, s, 4);
+        x ^= mask * UINT32_C(0x01010101);
+        memcpy(d, &x, 4);
+    } else {
+        for (size_t i = 0; i < w; i++)
+            d[i] = s[i] ^ mask;
+    }
 }
 
 /* Whether text rows [j0, j0 + n) hold no 00 byte (the plan checked the
@@ -664,24 +681,24 @@ static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
 {
     const ordo_column *c = &pl->cols[tf->ci];
     presence p = presence_of(c);
-    const uint8_t *v = c->values;
-    size_t j = c->offset + r0, total = pl->total;
-    int64_t a = ordo_col_offset_at(c, j), lim = tf->lim - ORDO_TEXT_PAD;
-    for (size_t i = 0; i < n; i++) {
-        int64_t b = ordo_col_offset_at(c, j + i + 1);
-        size_t at = cur[i] + tf->lead, e = (size_t)(b - a);
-        uint8_t *d = dst + at;
-        if (c->validity && !ordo_col_valid(c, r0 + i)) {
-            d[0] = p.null;
-            after[i] = at + 1;
-        } else {
-            /* reads end by b + PAD, writes by at + 1 + e + PAD */
-            int padded = b <= lim && total - at > e + ORDO_TEXT_PAD;
-            d[0] = p.present;
-            after[i] = at + 1 + k->text(d + 1, v + a, e, p.mask, padded);
-        }
-        a = b;
-    }
+    size_t j = c->offset + r0;
+    int wide = c->offset_bits == 64;
+    ordo_text_tile t = {c->values,
+                        (const uint8_t *)c->offsets + j * (wide ? 8 : 4),
+                        c->validity,
+                        j,
+                        n,
+                        tf->lead,
+                        pl->total,
+                        wide,
+                        tf->lim,
+                        dst,
+                        cur,
+                        after,
+                        p.present,
+                        p.null,
+                        p.mask};
+    k->text_tile(&t);
 }
 
 /* A fixed-width column whose payloads the kernels wrote into scratch (w
@@ -691,18 +708,26 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
                                size_t n, uint8_t *dst, size_t *cur)
 {
     presence p = presence_of(c);
-#define PLACE_FIXED(W)                                                        \
+    const uint8_t present = p.present, mask = p.mask; /* locals: d's stores may alias */
+    const int nullable = c->validity != NULL;
+#define PLACE_FIXED_LOOP(W, NULLABLE)                                         \
     for (size_t i = 0; i < n; i++) {                                          \
         uint8_t *d = dst + cur[i];                                            \
-        if (c->validity && !ordo_col_valid(c, r0 + i)) {                      \
+        if ((NULLABLE) && !ordo_col_valid(c, r0 + i)) {                       \
             d[0] = p.null;                                                    \
             cur[i]++;                                                         \
             continue;                                                         \
         }                                                                     \
-        d[0] = p.present;                                                     \
-        put_payload(d + 1, scratch + i * (W), (W), p.mask);                   \
+        d[0] = present;                                                       \
+        put_payload(d + 1, scratch + i * (W), (W), mask);                     \
         cur[i] += 1 + (W);                                                    \
     }
+    /* one loop per width and NULLs or not: a column without is a few moves a row */
+#define PLACE_FIXED(W)                                                        \
+    if (nullable)                                                             \
+        PLACE_FIXED_LOOP(W, 1)                                                \
+    else                                                                      \
+        PLACE_FIXED_LOOP(W, 0)
     switch (w) {
     case 16: PLACE_FIXED(16) break;
     case 8: PLACE_FIXED(8) break;
@@ -711,6 +736,7 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
     default: PLACE_FIXED(1) break;
     }
 #undef PLACE_FIXED
+#undef PLACE_FIXED_LOOP
 }
 
 /* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS: the rows'

@@ -76,6 +76,8 @@ static size_t csv_portable(const uint8_t *p, size_t nblocks, uint32_t base, uint
     return (size_t)(o - out);
 }
 
+static void text_tile_portable(const ordo_text_tile *t) { ordo_text_tile_generic(t); }
+
 const ordo_kernels ordo_kernels_portable = {
     "portable",
     {
@@ -106,4 +108,5 @@ const ordo_kernels ordo_kernels_portable = {
     csv_portable,
     {0},
     ordo_text_generic,
+    text_tile_portable,
 };
