@@ -5,12 +5,13 @@
  *
  *   cc -O2 -std=c11 -Iinclude bench/callgrind_rows.c b/libordo.a -o /tmp/cg_rows
  *   valgrind --tool=callgrind --toggle-collect=ordo_batch_encode_impl \
- *       /tmp/cg_rows SCHEMA IMPL ROWS ITERS
+ *       /tmp/cg_rows SCHEMA IMPL ROWS ITERS [desc]
  *
  * SCHEMA: mixed (a bigint, s text of 8-16 letters, d double precision),
  * numtext (a bigint, m numeric(12,2) as text, the path decimal128 took
  * before) or dec128 (the same values as decimal128, scale 2; built with
- * -DORDO_SCALED_NUMERIC, which older libraries lack). Not part of the build. */
+ * -DORDO_SCALED_NUMERIC, which older libraries lack); `desc`: every column
+ * DESC NULLS FIRST. Not part of the build. */
 #include "ordo.h"
 
 #include <stdint.h>
@@ -28,8 +29,8 @@ static uint64_t next(uint64_t *s)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: cg_rows mixed|numtext|dec128 IMPL ROWS ITERS\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: cg_rows mixed|numtext|dec128 IMPL ROWS ITERS [desc]\n");
         return 2;
     }
     const char *schema = argv[1], *impl = argv[2];
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
         return 2;
 #endif
     }
+    for (size_t c = 0; argc == 6 && !strcmp(argv[5], "desc") && c < ncols; c++)
+        cols[c].order = ORDO_DESC_NULLS_FIRST;
     size_t total = 0;
     ordo_status s = ordo_batch_size(ORDO_FORMAT_ORDERED, cols, ncols, n, &total, NULL, NULL);
     uint8_t *out = malloc(total + 1);

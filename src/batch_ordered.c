@@ -308,6 +308,47 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
                                                                              : ORDO_OK;
 }
 
+/* Row r's field size of a scaled numeric column (field_size's, without
+ * its dispatch: the plan and the tiles call it for every row). */
+static inline ordo_status numeric_field_size(const ordo_column *c, size_t r, size_t *fs)
+{
+    if (c->validity && !ordo_col_valid(c, r)) {
+        *fs = 1;
+        return ORDO_OK;
+    }
+    int64_t hi;
+    uint64_t lo;
+    scaled_at(c, r, &hi, &lo);
+    ordo_status st = ordo__numeric_scaled_size(hi, lo, c->numeric_scale, fs);
+    *fs += 1;
+    return st;
+}
+
+/* A scaled numeric column: each value's size (its exponent checked).
+ * Adds to *sum. */
+static ordo_status size_numeric(const ordo_column *c, size_t nrows, size_t *sum, int *constant,
+                                ordo_batch_error *where)
+{
+    size_t first = 0, s = *sum;
+    int same = 1;
+    for (size_t r = 0; r < nrows; r++) {
+        size_t fs;
+        if (numeric_field_size(c, r, &fs) != ORDO_OK) {
+            if (where)
+                where->row = r;
+            return ORDO_ERR_INVALID_VALUE;
+        }
+        if (r == 0)
+            first = fs;
+        same &= fs == first;
+        if (__builtin_add_overflow(s, fs, &s))
+            return ORDO_ERR_SIZE_OVERFLOW;
+    }
+    *sum = s;
+    *constant &= same;
+    return ORDO_OK;
+}
+
 /* Every other column, row by row: each value checked as the builder
  * would (a dry run on a scratch key for the fixed ones). Adds to *sum. */
 static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t nrows,
@@ -357,8 +398,9 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         size_t w;
         int path = col_path(c, &op, &w);
         size_t keyed = 0;
-        if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED &&
-            path != PATH_NUMERIC) {
+        if (path == PATH_NUMERIC) {
+            s = size_numeric(c, nrows, &sum, &constant, where);
+        } else if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED) {
             s = size_fixed(c, path, w, nrows, &sum, &constant, where);
         } else if (c->sort_keys && ordo__sort_keys_size(c, nrows, &keyed) == ORDO_OK) {
             /* precomputed sort keys, no NULLs: the spans, not the rows */
@@ -465,6 +507,14 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
         size_t fs = path == PATH_NIL ? 1 : 1 + w;
         for (size_t i = 0; i < n; i++)
             len[i] += fs;
+        return;
+    }
+    if (path == PATH_NUMERIC) {
+        for (size_t i = 0; i < n; i++) {
+            size_t fs;
+            numeric_field_size(c, r0 + i, &fs); /* checked by the plan */
+            len[i] += fs;
+        }
         return;
     }
     int clean = path == PATH_TEXT && span_clean(k, c, c->offset + r0, n);

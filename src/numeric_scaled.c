@@ -44,41 +44,82 @@ static void digits19(uint64_t x, uint8_t *end)
     }
 }
 
+/* Four digits of x < 10000, eight of x < 10^8 (leading zeros kept): no
+ * loop, two table pairs per four. */
+static inline void digits4(uint32_t x, uint8_t *o)
+{
+    uint32_t a = x / 100;
+    memcpy(o, pairs + 2 * a, 2);
+    memcpy(o + 2, pairs + 2 * (x - a * 100), 2);
+}
+
+static inline void digits8(uint32_t x, uint8_t *o)
+{
+    uint32_t a = x / 10000;
+    digits4(a, o);
+    digits4(x - a * 10000, o + 4);
+}
+
+static size_t count_digits(uint64_t x);
+
 /* The significant digits of m > 0 (its trailing zeros gone) at *first,
  * how many, and the count of digits it had: 40 bytes of room in buf. */
 static size_t significant(u128 m, uint8_t buf[40], const uint8_t **first, size_t *all)
 {
     uint8_t *end = buf + 40, *d;
-    if (m >> 64 == 0) {
+    if (m >> 64 == 0) { /* all 20 digits of x, then the ones it has */
         uint64_t x = (uint64_t)m;
-        size_t tz = 0;
-        /* trailing zeros off first: fewer digits to write */
-        while (x % 10000 == 0)
-            x /= 10000, tz += 4;
-        while (x % 10 == 0)
-            x /= 10, tz += 1;
-        d = digits64(x, end);
-        *first = d;
-        *all = (size_t)(end - d) + tz;
-        return (size_t)(end - d);
+        *all = count_digits(x);
+        if (x < 100000000) { /* only the chunks it has */
+            digits8((uint32_t)x, end - 8);
+        } else {
+            uint64_t top = x / UINT64_C(10000000000000000);
+            uint64_t rest = x - top * UINT64_C(10000000000000000);
+            uint32_t h = (uint32_t)(rest / 100000000);
+            if (top)
+                digits4((uint32_t)top, end - 20);
+            digits8(h, end - 16);
+            digits8((uint32_t)(rest - (uint64_t)h * 100000000), end - 8);
+        }
+        d = end - *all;
+    } else { /* beyond 64 bits (rare): 19-digit chunks */
+        const uint64_t e19 = UINT64_C(10000000000000000000);
+        uint64_t lo = (uint64_t)(m % e19);
+        u128 rest = m / e19;
+        digits19(lo, end);
+        if (rest >> 64 == 0) {
+            d = digits64((uint64_t)rest, end - 19);
+        } else {
+            digits19((uint64_t)(rest % e19), end - 19);
+            d = digits64((uint64_t)(rest / e19), end - 38);
+        }
+        *all = (size_t)(end - d);
     }
-    /* beyond 64 bits (rare): 19-digit chunks */
-    const uint64_t e19 = UINT64_C(10000000000000000000);
-    uint64_t lo = (uint64_t)(m % e19);
-    u128 rest = m / e19;
-    digits19(lo, end);
-    if (rest >> 64 == 0) {
-        d = digits64((uint64_t)rest, end - 19);
-    } else {
-        digits19((uint64_t)(rest % e19), end - 19);
-        d = digits64((uint64_t)(rest / e19), end - 38);
-    }
-    size_t n = (size_t)(end - d);
-    *all = n;
-    while (d[n - 1] == 1) /* a zero digit */
+    size_t n = *all;
+    while (d[n - 1] == 1) /* a zero digit; m > 0 has another */
         n--;
     *first = d;
     return n;
+}
+
+/* n digit bytes XOR m8 from s to p: words, the last one overlapping (no
+ * call into memcpy for a handful of bytes). */
+static inline void put_digits(uint8_t *p, const uint8_t *s, size_t n, uint8_t m8)
+{
+    uint64_t m = m8 * UINT64_C(0x0101010101010101), x;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            p[i] = (uint8_t)(s[i] ^ m8);
+        return;
+    }
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, s + i, 8);
+        x ^= m;
+        memcpy(p + i, &x, 8);
+    }
+    memcpy(&x, s + n - 8, 8);
+    x ^= m;
+    memcpy(p + n - 8, &x, 8);
 }
 
 /* x's decimal digit count, x > 0: from its bit length, then one compare. */
@@ -156,11 +197,7 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
     uint8_t m8 = (uint8_t)(mask ^ (neg ? 0xff : 0x00));
     p[0] = (uint8_t)((neg ? NUM_NEG : NUM_POS) ^ mask);
     ordo_store_be32(p + 1, ((uint32_t)adjusted ^ ORDO_SIGN32) ^ (uint32_t)(m8 * UINT32_C(0x01010101)));
-    if (m8)
-        for (size_t i = 0; i < n; i++)
-            p[5 + i] = (uint8_t)(first[i] ^ m8);
-    else
-        memcpy(p + 5, first, n);
+    put_digits(p + 5, first, n, m8);
     p[5 + n] = m8;
     return ORDO_OK;
 }
