@@ -726,8 +726,8 @@ static text_first text_first_of(const ordo_batch_plan *pl)
 /* The first text column's fields (see text_first) at each row's start
  * plus tf->lead; their ends to after[]. */
 static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
-                             const text_first *tf, size_t r0, size_t n, uint8_t *dst,
-                             const size_t *cur, size_t *after)
+                             const text_first *tf, const clean_texts *ct, size_t r0, size_t n,
+                             uint8_t *dst, const size_t *cur, size_t *after)
 {
     const ordo_column *c = &pl->cols[tf->ci];
     presence p = presence_of(c);
@@ -747,7 +747,8 @@ static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
                         after,
                         p.present,
                         p.null,
-                        p.mask};
+                        p.mask,
+                        clean_lookup(ct, k, c, tf->ci, j, n)};
     k->text_tile(&t);
 }
 
@@ -799,7 +800,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const 
     clean_texts ct = {0, 0};
     row_starts(k, pl, r0, n, offsets, cur, &ct);
     if (tf->ci < pl->ncols)
-        write_text_first(k, pl, tf, r0, n, dst, cur, after);
+        write_text_first(k, pl, tf, &ct, r0, n, dst, cur, after);
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
         size_t j0 = c->offset + r0, w;

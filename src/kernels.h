@@ -69,7 +69,8 @@ typedef size_t (*ordo_text_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8
  * its field at dst + cur[i] + lead: the presence byte, then the text field
  * (or the NULL byte alone, where validity's bit bit0 + i is 0); its end to
  * after[i]. A field may be written padded when its value ends by lim -
- * ORDO_TEXT_PAD and its write by total - ORDO_TEXT_PAD. */
+ * ORDO_TEXT_PAD and its write by total - ORDO_TEXT_PAD. `clean`: no value
+ * holds a 00 byte (a kernel may copy them as they are). */
 typedef struct ordo_text_tile {
     const uint8_t *data, *offs, *validity;
     size_t bit0, n, lead, total;
@@ -79,6 +80,7 @@ typedef struct ordo_text_tile {
     const size_t *cur;
     size_t *after;
     uint8_t present, null, mask;
+    int clean;
 } ordo_text_tile;
 typedef void (*ordo_text_tile_fn)(const ordo_text_tile *t);
 
