@@ -5,13 +5,14 @@
  *
  *   cc -O2 -std=c11 -Iinclude bench/callgrind_rows.c b/libordo.a -o /tmp/cg_rows
  *   valgrind --tool=callgrind --toggle-collect=ordo_batch_encode_impl \
- *       /tmp/cg_rows SCHEMA IMPL ROWS ITERS [desc]
+ *       /tmp/cg_rows SCHEMA IMPL ROWS ITERS [desc|lexkey]
  *
  * SCHEMA: mixed (a bigint, s text of 8-16 letters, d double precision),
  * numtext (a bigint, m numeric(12,2) as text, the path decimal128 took
  * before) or dec128 (the same values as decimal128, scale 2; built with
  * -DORDO_SCALED_NUMERIC, which older libraries lack); `desc`: every column
- * DESC NULLS FIRST. Not part of the build. */
+ * DESC NULLS FIRST; `lexkey`: the LexKey format instead (mixed only), for
+ * comparison. Not part of the build. */
 #include "ordo.h"
 
 #include <stdint.h>
@@ -30,7 +31,7 @@ static uint64_t next(uint64_t *s)
 int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
-        fprintf(stderr, "usage: cg_rows mixed|numtext|dec128 IMPL ROWS ITERS [desc]\n");
+        fprintf(stderr, "usage: cg_rows mixed|numtext|dec128 IMPL ROWS ITERS [desc|lexkey]\n");
         return 2;
     }
     const char *schema = argv[1], *impl = argv[2];
@@ -83,13 +84,15 @@ int main(int argc, char **argv)
     }
     for (size_t c = 0; argc == 6 && !strcmp(argv[5], "desc") && c < ncols; c++)
         cols[c].order = ORDO_DESC_NULLS_FIRST;
+    ordo_format fmt = argc == 6 && !strcmp(argv[5], "lexkey") ? ORDO_FORMAT_LEXKEY
+                                                               : ORDO_FORMAT_ORDERED;
     size_t total = 0;
-    ordo_status s = ordo_batch_size(ORDO_FORMAT_ORDERED, cols, ncols, n, &total, NULL, NULL);
+    ordo_status s = ordo_batch_size(fmt, cols, ncols, n, &total, NULL, NULL);
     uint8_t *out = malloc(total + 1);
     size_t *ko = malloc((n + 1) * sizeof *ko);
     uint64_t sum = 0;
     for (size_t it = 0; s == ORDO_OK && it < iters; it++) {
-        s = ordo_batch_encode_impl(impl, ORDO_FORMAT_ORDERED, cols, ncols, n, out, total, ko,
+        s = ordo_batch_encode_impl(impl, fmt, cols, ncols, n, out, total, ko,
                                    NULL);
         sum += out[ko[n / 2]];
     }

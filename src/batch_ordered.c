@@ -967,6 +967,231 @@ static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl
     }
 }
 
+/* One text column among fixed-width ones (kernel ops, bool, nil): in a
+ * tile without NULLs whose text holds no 00 byte, a key is three copies,
+ * as LexKey's tiles build theirs: the run before the text (its fields and
+ * the text's presence byte), the value (complemented for DESC), the run
+ * after it (the terminator and the fields after). The kernels fill the
+ * runs at their strides; presence bytes and terminators are constants,
+ * written once. Other tiles take encode_tile. */
+#define ORDO_ORD_RUN_MAX 128 /* run bytes a row this path takes, each run */
+#define ORDO_ORD_RUN_SLACK 32
+
+typedef struct ord_runs {
+    size_t tc;         /* the text column */
+    size_t run0, run1; /* bytes a row of the run before and after it */
+    int64_t lim;       /* the text is readable below this offset */
+    uint8_t mask;      /* the text's complement (ff for DESC) */
+    const ordo_column *checks[8]; /* columns with a bitmap: a tile with a NULL goes elsewhere */
+    size_t nchecks;
+    uint8_t tile0[ORDO_TILE_ROWS * ORDO_ORD_RUN_MAX + ORDO_ORD_RUN_SLACK];
+    uint8_t tile1[ORDO_TILE_ROWS * ORDO_ORD_RUN_MAX + ORDO_ORD_RUN_SLACK];
+} ord_runs;
+
+/* Whether rows [r0, r0 + n) of a column with a bitmap hold a NULL: whole
+ * bitmap bytes where it can. */
+static int has_null(const ordo_column *c, size_t r0, size_t n)
+{
+    const uint8_t *v = c->validity;
+    size_t b = c->offset + r0, e = b + n;
+    for (; b < e && (b & 7); b++)
+        if (!ordo_bit(v, b))
+            return 1;
+    for (; b + 8 <= e; b += 8)
+        if (v[b >> 3] != 0xff)
+            return 1;
+    for (; b < e; b++)
+        if (!ordo_bit(v, b))
+            return 1;
+    return 0;
+}
+
+/* Whether the batch has this shape; if so, its runs with their constant
+ * bytes (payload bytes zero until the kernels write them). */
+static int ord_runs_plan(const ordo_batch_plan *pl, ord_runs *s)
+{
+    size_t ntext = 0, *run = &s->run0;
+    s->run0 = 0, s->run1 = 2, s->nchecks = 0;
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w;
+        int path = col_path(c, &op, &w);
+        if (path == PATH_TEXT) {
+            if (ntext++)
+                return 0;
+            s->tc = ci;
+            s->run0 += 1; /* its presence byte */
+            run = &s->run1;
+        } else if (path == PATH_KERNEL_OP || path == PATH_BOOL) {
+            *run += 1 + w;
+        } else if (path == PATH_NIL) {
+            *run += 1;
+            continue;
+        } else {
+            return 0;
+        }
+        if (c->validity) {
+            if (s->nchecks == sizeof s->checks / sizeof s->checks[0])
+                return 0;
+            s->checks[s->nchecks++] = c;
+        }
+    }
+    if (ntext != 1 || s->run0 > ORDO_ORD_RUN_MAX || s->run1 > ORDO_ORD_RUN_MAX)
+        return 0;
+    const ordo_column *t = &pl->cols[s->tc];
+    s->mask = presence_of(t).mask;
+    s->lim = text_readable(t, pl->nrows);
+    size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS;
+    memset(s->tile0, 0, rows * s->run0 + ORDO_ORD_RUN_SLACK);
+    memset(s->tile1, 0, rows * s->run1 + ORDO_ORD_RUN_SLACK);
+    for (size_t i = 0; i < rows; i++) {
+        uint8_t *r = s->tile0 + i * s->run0;
+        for (size_t ci = 0; ci < pl->ncols; ci++) {
+            const ordo_column *c = &pl->cols[ci];
+            int op;
+            size_t w;
+            int path = col_path(c, &op, &w);
+            presence p = presence_of(c);
+            if (ci == s->tc) {
+                r[0] = p.present;
+                r = s->tile1 + i * s->run1;
+                r[0] = r[1] = p.mask; /* the terminator */
+                r += 2;
+                continue;
+            }
+            r[0] = path == PATH_NIL ? p.null : p.present;
+            r += path == PATH_NIL ? 1 : 1 + w;
+        }
+    }
+    return 1;
+}
+
+/* Columns [c0, c1)'s payloads into a run tile (row i at t + i*stride, the
+ * first field at t), DESC complemented; presence bytes stay. */
+static void ord_runs_fill(const ordo_kernels *k, const ordo_batch_plan *pl, size_t c0, size_t c1,
+                          size_t r0, size_t n, uint8_t *t, size_t stride)
+{
+    for (size_t ci = c0; ci < c1; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w, j0 = c->offset + r0;
+        int path = col_path(c, &op, &w);
+        presence p = presence_of(c);
+        if (path == PATH_NIL) {
+            t += 1;
+            continue;
+        }
+        if (path == PATH_KERNEL_OP && k->fixed_pre[op]) {
+            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, t,
+                             stride, p.present, p.mask);
+        } else {
+            if (path == PATH_KERNEL_OP)
+                k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                             t + 1, stride);
+            else
+                k->bits((const uint8_t *)c->values, j0, n, t + 1, stride);
+            if (p.mask)
+                complement(t + 1, n, stride, w);
+        }
+        t += 1 + w;
+    }
+}
+
+/* n bytes XOR m (all ones or zero) from s to d by 8-byte words, the last
+ * one overlapping; exact. */
+static inline void copy_xor(uint8_t *d, const uint8_t *s, size_t n, uint64_t m)
+{
+    uint64_t x;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = (uint8_t)(s[i] ^ (uint8_t)m);
+        return;
+    }
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, s + i, 8);
+        x ^= m;
+        memcpy(d + i, &x, 8);
+    }
+    memcpy(&x, s + n - 8, 8);
+    x ^= m;
+    memcpy(d + n - 8, &x, 8);
+}
+
+/* 16-byte moves (at least one) over n bytes, XOR m: may read and write 15
+ * bytes past them. */
+static inline void copy_over16(uint8_t *d, const uint8_t *s, size_t n, uint64_t m)
+{
+    for (size_t k = 0; k == 0 || k < n; k += 16) {
+        uint64_t a, b;
+        memcpy(&a, s + k, 8);
+        memcpy(&b, s + k + 8, 8);
+        a ^= m, b ^= m;
+        memcpy(d + k, &a, 8);
+        memcpy(d + k + 8, &b, 8);
+    }
+}
+
+/* The tile's keys from dst + offsets[r0] on, three copies each; their ends
+ * to offsets. `padded`: 16-byte moves (the bounds checked by the caller),
+ * else exact copies. */
+static inline void ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,
+                                 uint8_t *dst, size_t *offsets, int padded, int wide)
+{
+    const uint8_t *data = t->values, *lead = s->tile0, *trail = s->tile1;
+    const size_t nl = s->run0, nt = s->run1, j = t->offset + r0;
+    const uint8_t *o = (const uint8_t *)t->offsets + j * (wide ? 8 : 4);
+    const uint64_t m = s->mask ? ~UINT64_C(0) : 0;
+    size_t pos = offsets[r0];
+    int64_t a = wide ? ORDO_LOAD(int64_t, o, 0) : ORDO_LOAD(int32_t, o, 0);
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = wide ? ORDO_LOAD(int64_t, o, i + 1) : ORDO_LOAD(int32_t, o, i + 1);
+        size_t len = (size_t)(b - a);
+        uint8_t *d = dst + pos;
+        if (padded) {
+            copy_over16(d, lead + i * nl, nl, 0);
+            copy_over16(d + nl, data + a, len, m);
+            copy_over16(d + nl + len, trail + i * nt, nt, 0);
+        } else {
+            copy_xor(d, lead + i * nl, nl, 0);
+            copy_xor(d + nl, data + a, len, m);
+            copy_xor(d + nl + len, trail + i * nt, nt, 0);
+        }
+        pos += nl + len + nt;
+        offsets[r0 + i + 1] = pos;
+        a = b;
+    }
+}
+
+/* One tile by the runs, if it has no NULL and its text no 00 byte;
+ * returns 0 (nothing written) otherwise. */
+static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_runs *s, size_t r0,
+                         size_t n, uint8_t *dst, size_t *offsets)
+{
+    for (size_t x = 0; x < s->nchecks; x++)
+        if (has_null(s->checks[x], r0, n))
+            return 0;
+    const ordo_column *t = &pl->cols[s->tc];
+    if (!span_clean(k, t, t->offset + r0, n))
+        return 0;
+    ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
+    ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + 2, s->run1);
+    int64_t a = ordo_col_offset_at(t, t->offset + r0), b = ordo_col_offset_at(t, t->offset + r0 + n);
+    size_t end = offsets[r0] + n * (s->run0 + s->run1) + (size_t)(b - a);
+    /* 16-byte moves read up to 16 past the text's tile span, write up to 16 past its keys */
+    int padded = b <= s->lim - 16 && end <= pl->total && pl->total - end >= 16;
+    int wide = t->offset_bits == 64;
+    if (padded && wide)
+        ord_runs_keys(s, t, r0, n, dst, offsets, 1, 1);
+    else if (padded)
+        ord_runs_keys(s, t, r0, n, dst, offsets, 1, 0);
+    else if (wide)
+        ord_runs_keys(s, t, r0, n, dst, offsets, 0, 1);
+    else
+        ord_runs_keys(s, t, r0, n, dst, offsets, 0, 0);
+    return 1;
+}
+
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                          size_t *offsets)
 {
@@ -990,11 +1215,13 @@ void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8
         pat = pattern;
     }
     text_first tf = strided ? (text_first){pl->ncols, 0, 0} : text_first_of(pl);
+    ord_runs runs;
+    int by_runs = offsets && ord_runs_plan(pl, &runs);
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
         if (strided)
             encode_tile_strided(k, pl, r0, n, dst + r0 * pl->stride, pat, whole);
-        else
+        else if (!by_runs || !ord_runs_tile(k, pl, &runs, r0, n, dst, offsets))
             encode_tile(k, pl, &tf, r0, n, dst, offsets);
     }
 }

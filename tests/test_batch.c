@@ -905,6 +905,59 @@ static void ordered_text_first(void **state)
     printf("# %d batches\n", runs);
 }
 
+/* One text among fixed-width columns (bool, nil, ints, floats, uuid; every
+ * order): tiles without NULLs and with clean text take the three-copy
+ * path, the others (a NULL in one column, a 00 byte in the text) the
+ * general one, in one batch; the last tiles near the end of the output
+ * and of the text take exact copies. */
+static void ordered_text_runs(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    static const ordo_type fixed[] = {ORDO_TYPE_INT64, ORDO_TYPE_BOOL,  ORDO_TYPE_NIL,
+                                      ORDO_TYPE_FLOAT64, ORDO_TYPE_UUID, ORDO_TYPE_INT16,
+                                      ORDO_TYPE_FLOAT32, ORDO_TYPE_UINT8};
+    int runs = 0;
+    for (int round = 0; round < 48; round++) {
+        size_t n = round % 4 == 0 ? 1 + t_rand(&seed) % 70 : 130 + t_rand(&seed) % 200;
+        size_t nb = t_rand(&seed) % 4, na = t_rand(&seed) % 4, ncols = nb + 1 + na;
+        ocol c[9];
+        clean_text = 1;
+        for (size_t x = 0; x < ncols; x++) {
+            ordo_type ty = x == nb ? ORDO_TYPE_STRING : fixed[t_rand(&seed) % 8];
+            make_ordered(&c[x], ty, n, (size_t)round % 3, 0, (int)(t_rand(&seed) % 4), &seed);
+        }
+        clean_text = 0;
+        /* a NULL in the second tile of one column, a 00 byte in the fourth
+         * tile's text */
+        if (round % 3 == 1 && n > 80) {
+            ocol *v = &c[t_rand(&seed) % ncols];
+            size_t r = 64 + t_rand(&seed) % 16 + (size_t)round % 3;
+            v->validity[r / 8] &= (uint8_t)~(1u << (r % 8));
+            v->c.validity = v->validity;
+        }
+        if (round % 2 == 0 && n > 200) {
+            ocol *t = &c[nb];
+            size_t r = 192 + (size_t)round % 3 + t_rand(&seed) % 8;
+            if (t->offsets[r + 1] > t->offsets[r])
+                t->values[t->offsets[r]] = 0;
+        }
+        if (round % 5 == 0) { /* an exact text buffer: no slack to read past */
+            ocol *t = &c[nb];
+            size_t bytes = (size_t)t->offsets[n + (size_t)round % 3];
+            uint8_t *v = malloc(bytes + 1);
+            memcpy(v, t->values, bytes);
+            free(t->values);
+            t->values = v, t->c.values = v;
+        }
+        check_ordered(c, ncols, n);
+        runs++;
+        for (size_t x = 0; x < ncols; x++)
+            free_ordered(&c[x]);
+    }
+    printf("# %d batches\n", runs);
+}
+
 /* ------------------------------------------------------------- packed */
 
 /* The packed kernel path of every implementation against the scalar
@@ -1030,6 +1083,7 @@ int main(void)
         cmocka_unit_test(capacity_and_errors),
         cmocka_unit_test(ordered_kernels),
         cmocka_unit_test(ordered_text_first),
+        cmocka_unit_test(ordered_text_runs),
         cmocka_unit_test(packed_kernels),
         cmocka_unit_test(registry),
     };
