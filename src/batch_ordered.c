@@ -381,9 +381,10 @@ static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path
 }
 
 ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
-                              size_t nrows, size_t *total, size_t *stride,
+                              size_t nrows, size_t *total, size_t *stride, uint64_t *clean,
                               ordo_batch_error *where)
 {
+    *clean = 0;
     ordo_zeros_fn zeros = k ? k->zeros : ordo_zeros_generic;
     size_t sum = 0;
     int constant = 1;
@@ -408,6 +409,8 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
             constant = 0;
         } else if (path == PATH_TEXT && size_clean_text(zeros, c, nrows, &sum, &s)) {
             constant = 0;
+            if (ci < 64) /* no tile of it needs looking at again */
+                *clean |= UINT64_C(1) << ci;
         } else {
             s = size_rows(zeros, c, path, nrows, &sum, &constant, where);
         }
@@ -1134,21 +1137,27 @@ static inline void copy_over16(uint8_t *d, const uint8_t *s, size_t n, uint64_t 
 
 /* The tile's keys from dst + offsets[r0] on, three copies each; their ends
  * to offsets. `padded`: 16-byte moves (the bounds checked by the caller),
- * else exact copies. */
-static inline void ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,
-                                 uint8_t *dst, size_t *offsets, int padded, int wide)
+ * else exact copies; `short_runs`: both runs of 16 bytes at most (one move
+ * each); `desc`: the value complemented. All constants at each call. */
+__attribute__((always_inline)) static inline void
+ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n, uint8_t *dst,
+              size_t *offsets, int padded, int wide, int short_runs, int desc)
 {
     const uint8_t *data = t->values, *lead = s->tile0, *trail = s->tile1;
     const size_t nl = s->run0, nt = s->run1, j = t->offset + r0;
     const uint8_t *o = (const uint8_t *)t->offsets + j * (wide ? 8 : 4);
-    const uint64_t m = s->mask ? ~UINT64_C(0) : 0;
+    const uint64_t m = desc ? ~UINT64_C(0) : 0;
     size_t pos = offsets[r0];
     int64_t a = wide ? ORDO_LOAD(int64_t, o, 0) : ORDO_LOAD(int32_t, o, 0);
     for (size_t i = 0; i < n; i++) {
         int64_t b = wide ? ORDO_LOAD(int64_t, o, i + 1) : ORDO_LOAD(int32_t, o, i + 1);
         size_t len = (size_t)(b - a);
         uint8_t *d = dst + pos;
-        if (padded) {
+        if (padded && short_runs) {
+            memcpy(d, lead + i * nl, 16);
+            copy_over16(d + nl, data + a, len, m);
+            memcpy(d + nl + len, trail + i * nt, 16);
+        } else if (padded) {
             copy_over16(d, lead + i * nl, nl, 0);
             copy_over16(d + nl, data + a, len, m);
             copy_over16(d + nl + len, trail + i * nt, nt, 0);
@@ -1163,6 +1172,38 @@ static inline void ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t
     }
 }
 
+/* Each combination its own function (the loop gets the registers to
+ * itself): [padded][wide][short runs][desc]; exact copies need no short
+ * variant (the last tiles only). */
+typedef void (*ord_keys_fn)(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,
+                            uint8_t *dst, size_t *offsets);
+#define ORD_KEYS_FN(NAME, PADDED, WIDE, SHORT, DESC)                                          \
+    static void NAME(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,          \
+                     uint8_t *dst, size_t *offsets)                                          \
+    {                                                                                        \
+        ord_runs_keys(s, t, r0, n, dst, offsets, PADDED, WIDE, SHORT, DESC);                 \
+    }
+ORD_KEYS_FN(ord_keys_exact_o32, 0, 0, 0, 0)
+ORD_KEYS_FN(ord_keys_exact_o32_desc, 0, 0, 0, 1)
+ORD_KEYS_FN(ord_keys_exact_o64, 0, 1, 0, 0)
+ORD_KEYS_FN(ord_keys_exact_o64_desc, 0, 1, 0, 1)
+ORD_KEYS_FN(ord_keys_padded_o32, 1, 0, 0, 0)
+ORD_KEYS_FN(ord_keys_padded_o32_desc, 1, 0, 0, 1)
+ORD_KEYS_FN(ord_keys_padded_o32_short, 1, 0, 1, 0)
+ORD_KEYS_FN(ord_keys_padded_o32_short_desc, 1, 0, 1, 1)
+ORD_KEYS_FN(ord_keys_padded_o64, 1, 1, 0, 0)
+ORD_KEYS_FN(ord_keys_padded_o64_desc, 1, 1, 0, 1)
+ORD_KEYS_FN(ord_keys_padded_o64_short, 1, 1, 1, 0)
+ORD_KEYS_FN(ord_keys_padded_o64_short_desc, 1, 1, 1, 1)
+static const ord_keys_fn ord_keys_loops[2][2][2][2] = {
+    {{{ord_keys_exact_o32, ord_keys_exact_o32_desc}, {ord_keys_exact_o32, ord_keys_exact_o32_desc}},
+     {{ord_keys_exact_o64, ord_keys_exact_o64_desc}, {ord_keys_exact_o64, ord_keys_exact_o64_desc}}},
+    {{{ord_keys_padded_o32, ord_keys_padded_o32_desc},
+      {ord_keys_padded_o32_short, ord_keys_padded_o32_short_desc}},
+     {{ord_keys_padded_o64, ord_keys_padded_o64_desc},
+      {ord_keys_padded_o64_short, ord_keys_padded_o64_short_desc}}},
+};
+
 /* One tile by the runs, if it has no NULL and its text no 00 byte;
  * returns 0 (nothing written) otherwise. */
 static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_runs *s, size_t r0,
@@ -1172,7 +1213,7 @@ static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_r
         if (has_null(s->checks[x], r0, n))
             return 0;
     const ordo_column *t = &pl->cols[s->tc];
-    if (!span_clean(k, t, t->offset + r0, n))
+    if (!(s->tc < 64 && (pl->clean >> s->tc & 1)) && !span_clean(k, t, t->offset + r0, n))
         return 0;
     ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
     ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + 2, s->run1);
@@ -1180,15 +1221,9 @@ static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_r
     size_t end = offsets[r0] + n * (s->run0 + s->run1) + (size_t)(b - a);
     /* 16-byte moves read up to 16 past the text's tile span, write up to 16 past its keys */
     int padded = b <= s->lim - 16 && end <= pl->total && pl->total - end >= 16;
-    int wide = t->offset_bits == 64;
-    if (padded && wide)
-        ord_runs_keys(s, t, r0, n, dst, offsets, 1, 1);
-    else if (padded)
-        ord_runs_keys(s, t, r0, n, dst, offsets, 1, 0);
-    else if (wide)
-        ord_runs_keys(s, t, r0, n, dst, offsets, 0, 1);
-    else
-        ord_runs_keys(s, t, r0, n, dst, offsets, 0, 0);
+    int short_runs = s->run0 <= 16 && s->run1 <= 16;
+    ord_keys_loops[padded][t->offset_bits == 64][short_runs][s->mask != 0](s, t, r0, n, dst,
+                                                                          offsets);
     return 1;
 }
 
