@@ -107,8 +107,10 @@ typedef enum ordo_status {
     ORDO_ERR_UNKNOWN_COLLATION = 100, /* no ICU collation or libc locale by that name */
     ORDO_ERR_INVALID_UTF8 = 101,      /* collated text that is not UTF-8 (or holds 00) */
     ORDO_ERR_NO_ICU = 102,            /* an ICU collation in a build without ICU */
-    ORDO_ERR_COLLATION_VERSION = 103  /* the collation's version differs from the one the
+    ORDO_ERR_COLLATION_VERSION = 103, /* the collation's version differs from the one the
                                          keys were made with */
+    ORDO_ERR_UNSUPPORTED_COLLATION = 104 /* a libc locale whose strcoll order ordo's keys
+                                            cannot reproduce (use an ICU collation) */
 } ordo_status;
 
 /* Where and why a call that reads input failed: the libraries above the
@@ -549,8 +551,10 @@ ORDO_API ordo_status ordo_key_finish(const ordo_key *k, size_t *len);
  *  - a libc locale ("en_US.utf8", "sv_SE.utf8": a name with '_', '.' or
  *    '@'), through newlocale with LC_COLLATE and LC_CTYPE.
  * ORDO_ERR_UNKNOWN_COLLATION for a name neither knows, ORDO_ERR_NO_ICU for
- * an ICU name in a build without ICU, ORDO_ERR_OUT_OF_MEMORY. Opening
- * allocates; encoding never does. */
+ * an ICU name in a build without ICU, ORDO_ERR_UNSUPPORTED_COLLATION for
+ * a libc locale whose strcoll order no key gives (SPEC.md §17.1; use an
+ * ICU collation), ORDO_ERR_OUT_OF_MEMORY. Opening allocates; encoding
+ * allocates only ICU's UTF-16 copy of text over 512 bytes. */
 ORDO_API ordo_status ordo_collator_open(const char *name, ordo_collator **c);
 ORDO_API void ordo_collator_close(ordo_collator *c);
 /* The version the collation's order is tied to, as PostgreSQL's
@@ -564,7 +568,7 @@ ORDO_API const char *ordo_collator_provider(const ordo_collator *c);
 /* Whether this build has ICU (else ICU names are ORDO_ERR_NO_ICU). */
 ORDO_API bool ordo_collator_have_icu(void);
 /* The longest text a libc collation takes (ORDO_ERR_OUT_OF_RANGE beyond):
- * strxfrm_l needs a 00-terminated copy, which lives on the stack. */
+ * its key is built from one entry per character, on the stack. */
 #define ORDO_LIBC_COLLATED_MAX 8191u
 
 /* Text under collation c, in PostgreSQL's order for it, ties (strings the
@@ -885,13 +889,56 @@ struct ArrowArray {
     void *private_data;
 };
 #endif
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+#endif
+
+/* What the C Data Interface lets a consumer check before it reads, for
+ * structs from anyone (a Python capsule, another library): a schema not
+ * released, its format set and parsing as an Arrow format (else
+ * ORDO_ERR_BAD_TYPE), n_children >= 0 and as the format has them, children
+ * and each child set, nesting at most 64 deep, a dictionary only on
+ * integer indices; and an array (ordo_arrow_check) not released, length
+ * and offset >= 0 with offset + length in int64 (ORDO_ERR_SIZE_OVERFLOW),
+ * -1 <= null_count <= length, n_buffers as the format's layout has them,
+ * every buffer the layout needs set when length > 0 (the validity bitmap
+ * when null_count != 0), n_children the schema's, each child set and, for
+ * a struct, covering offset + length rows, and a dictionary exactly when
+ * the schema has one; children and dictionaries recursively. A NULL
+ * pointer or too few buffers is ORDO_ERR_NULL_ARG, any other lie
+ * ORDO_ERR_INVALID_VALUE; err
+ * (may be NULL) gets a message naming the field ("Arrow array
+ * children[1]: n_buffers is 1, its format needs 3"). No buffer is read, no
+ * callback called: buffer lengths are not part of the interface. */
+ORDO_API ordo_status ordo_arrow_check_schema(const struct ArrowSchema *schema, ordo_error *err);
+ORDO_API ordo_status ordo_arrow_check(const struct ArrowSchema *schema,
+                                      const struct ArrowArray *array, ordo_error *err);
+/* A stream's schema and its next array, checked as above: a stream
+ * released, or with a NULL callback, is an error before anything is
+ * called; a callback that fails is ORDO_ERR_IO with the producer's
+ * get_last_error text (or its error number). On success *out is the
+ * caller's to release; the end of the stream is an array whose release is
+ * NULL. On any error *out is zeroed (a malformed one released first). */
+ORDO_API ordo_status ordo_arrow_stream_schema(struct ArrowArrayStream *stream,
+                                              struct ArrowSchema *out, ordo_error *err);
+ORDO_API ordo_status ordo_arrow_stream_next(struct ArrowArrayStream *stream,
+                                            const struct ArrowSchema *schema,
+                                            struct ArrowArray *out, ordo_error *err);
 
 /* Describes one Arrow array as an ordo column (reading only: nothing is
  * copied, owned or released). Formats: b c C s S i I l L f g u U z Z,
  * w:16 (as UUID), tdD (date32), tdm (date64), ts{s,m,u,n}:ZONE (an instant,
- * whatever the zone), tD{s,m,u,n} (duration), n (all NULL). Anything else,
- * a dictionary, or missing buffers is ORDO_ERR_BAD_TYPE / ORDO_ERR_NULL_ARG;
- * *nrows (if not NULL) receives the array's length. */
+ * whatever the zone), tD{s,m,u,n} (duration), n (all NULL). Anything else
+ * or a dictionary is ORDO_ERR_BAD_TYPE; then the structs are checked as
+ * ordo_arrow_check checks them; *nrows (if not NULL) receives the array's
+ * length. */
 ORDO_API ordo_status ordo_arrow_column(const struct ArrowSchema *schema,
                                        const struct ArrowArray *array, ordo_column *col,
                                        size_t *nrows);

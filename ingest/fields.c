@@ -277,14 +277,48 @@ static const char *put_enum(const ordo_schema_column *sc, const char *s, size_t 
     return "not a label of the enum";
 }
 
+/* PostgreSQL's isspace() in the C locale. */
+static int pg_space(char ch) { return ch == ' ' || (ch >= '\t' && ch <= '\r'); }
+
+const char *ordo__field_put_padded(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
+                                   int quoted, const char *e)
+{
+    switch (b->s->cols[c].type) {
+    case ORDO_TYPE_BOOL: case ORDO_TYPE_INT8: case ORDO_TYPE_INT16: case ORDO_TYPE_INT32:
+    case ORDO_TYPE_INT64: case ORDO_TYPE_INT128: case ORDO_TYPE_UINT8: case ORDO_TYPE_UINT16:
+    case ORDO_TYPE_UINT32: case ORDO_TYPE_UINT64: case ORDO_TYPE_FLOAT32: case ORDO_TYPE_FLOAT64:
+    case ORDO_TYPE_NUMERIC: case ORDO_TYPE_TIME: case ORDO_TYPE_DATE: case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: case ORDO_TYPE_TIME_OF_DAY: case ORDO_TYPE_TIMETZ:
+    case ORDO_TYPE_INTERVAL: case ORDO_TYPE_MACADDR: case ORDO_TYPE_MACADDR8: break;
+    default: return e;
+    }
+    if (e == ordo__out_of_memory || n == 0 || (!pg_space(s[0]) && !pg_space(s[n - 1])))
+        return e;
+    while (n && pg_space(*s))
+        s++, n--;
+    while (n && pg_space(s[n - 1]))
+        n--;
+    /* all white space is no value (and not NULL); else the same field once
+     * more, which has none around it now */
+    return n ? ordo__field_put(b, c, r, s, n, quoted) : e;
+}
+
+static const char *field_put_raw(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n);
+
 const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
                                 int quoted)
 {
-    const ordo_schema_column *sc = &b->s->cols[c];
     if (n == 0 && !quoted) {
         ordo__batchbuf_set_null(b, c, r);
         return NULL;
     }
+    const char *e = field_put_raw(b, c, r, s, n);
+    return e ? ordo__field_put_padded(b, c, r, s, n, quoted, e) : NULL;
+}
+
+static const char *field_put_raw(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n)
+{
+    const ordo_schema_column *sc = &b->s->cols[c];
     void *slot = ordo__batchbuf_variable(sc->type) || sc->type == ORDO_TYPE_BOOL
                      ? NULL
                      : ordo__batchbuf_slot(b, c, r);

@@ -20,6 +20,14 @@ const char *ordo__field_put(ordo__batchbuf *b, size_t c, size_t r, const char *s
 const char *ordo__field_put_any(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
                                 int quoted);
 
+/* After a parse of s[0..n) failed with e: the same field with the white
+ * space around it removed, for the types whose PostgreSQL input functions
+ * skip it (numbers, booleans, dates and times, intervals, MAC addresses;
+ * not text, bytea, uuid, inet, bit, pg_lsn or enum labels); e when that
+ * does not apply. Cold: only failed fields come here. */
+const char *ordo__field_put_padded(ordo__batchbuf *b, size_t c, size_t r, const char *s, size_t n,
+                                   int quoted, const char *e) __attribute__((cold, noinline));
+
 /* ordo__field_put for a loop over a row's fields: the commonest types are
  * parsed in place, which saves a call per field; the rest go through the
  * call. */
@@ -33,21 +41,23 @@ static inline const char *ordo__field_put_hot(ordo__batchbuf *b, size_t c, size_
         return ordo__field_put_any(b, c, r, s, n, quoted);
     if (t == ORDO_TYPE_FLOAT64) {
         double d = 0;
-        if (!(e = ordo__pg_parse_double(s, n, &d)))
-            memcpy(v->values + 8 * r, &d, 8);
-        return e;
+        if ((e = ordo__pg_parse_double(s, n, &d)))
+            return ordo__field_put_padded(b, c, r, s, n, quoted, e);
+        memcpy(v->values + 8 * r, &d, 8);
+        return NULL;
     }
     int64_t i = 0;
     if (t == ORDO_TYPE_INT64) {
-        if (!(e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
-            memcpy(v->values + 8 * r, &i, 8);
-        return e;
+        if ((e = ordo__pg_parse_int(s, n, INT64_MIN, INT64_MAX, &i)))
+            return ordo__field_put_padded(b, c, r, s, n, quoted, e);
+        memcpy(v->values + 8 * r, &i, 8);
+        return NULL;
     }
-    if (!(e = ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i))) {
-        int32_t i32 = (int32_t)i;
-        memcpy(v->values + 4 * r, &i32, 4);
-    }
-    return e;
+    if ((e = ordo__pg_parse_int(s, n, INT32_MIN, INT32_MAX, &i)))
+        return ordo__field_put_padded(b, c, r, s, n, quoted, e);
+    int32_t i32 = (int32_t)i;
+    memcpy(v->values + 4 * r, &i32, 4);
+    return NULL;
 }
 
 /* 1 when the row holds the schema's column names in order; else 0 with

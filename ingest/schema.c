@@ -519,8 +519,9 @@ static int check_parens(const char *s, size_t n, const ordo_schema_column *c, ch
 
 /* Moves a COLLATE "name" clause (PostgreSQL's; an unquoted name is taken
  * as written) out of s[0..n) into c->collation, copying the rest of the
- * text to out (n + 1 bytes). The last clause wins, as in a key spec
- * after the table's. 0 with a message for a COLLATE without a name. */
+ * text to out (n + 1 bytes). 0 with a message for a COLLATE without a
+ * name, and for a second clause (PostgreSQL: "multiple COLLATE clauses not
+ * allowed"; a key spec item that names one beside its table column's too). */
 static int take_collate(const char *s, size_t n, char *out, ordo_schema_column *c, char *err,
                         size_t errlen)
 {
@@ -555,6 +556,10 @@ static int take_collate(const char *s, size_t n, char *out, ordo_schema_column *
             snprintf(err, errlen, "column '%s': COLLATE without a collation name", c->name);
             return 0;
         }
+        if (c->collation) {
+            snprintf(err, errlen, "column '%s': multiple COLLATE clauses not allowed", c->name);
+            return 0;
+        }
         char *name = malloc(len + 1);
         if (!name) {
             snprintf(err, errlen, "out of memory");
@@ -562,7 +567,6 @@ static int take_collate(const char *s, size_t n, char *out, ordo_schema_column *
         }
         memcpy(name, s + from, len);
         name[len] = 0;
-        free(c->collation);
         c->collation = name;
         out[o++] = ' ';
         i = j;
@@ -599,8 +603,8 @@ static int open_collation(ordo_schema_column *c, ordo_format fmt, char *err, siz
     if (st != ORDO_OK) {
         snprintf(err, errlen, "column '%s': collation \"%s\": %s", c->name, c->collation,
                  st == ORDO_ERR_UNKNOWN_COLLATION ? "unknown collation (an ICU name such as "
-                                                    "\"en-US-x-icu\" or a libc locale such as "
-                                                    "\"en_US.utf8\")"
+                                                    "\"en-US-x-icu\" or a UTF-8 libc locale such "
+                                                    "as \"en_US.utf8\")"
                                                   : ordo_status_message(st));
         return 0;
     }

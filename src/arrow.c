@@ -48,10 +48,9 @@ static ordo_status column_at(const struct ArrowSchema *schema, const struct Arro
 {
     if (!schema || !array || !col || !schema->format)
         return ORDO_ERR_NULL_ARG;
+    /* what ordo does not read is that, before whether it is well formed */
     if (schema->dictionary || array->dictionary)
         return ORDO_ERR_BAD_TYPE;
-    if (array->length < 0 || array->offset < 0)
-        return ORDO_ERR_INVALID_VALUE;
     arrow_format fmt = {NULL, (ordo_type)0, 0, 0};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (!strcmp(schema->format, formats[i].format))
@@ -60,16 +59,15 @@ static ordo_status column_at(const struct ArrowSchema *schema, const struct Arro
         fmt.type = ORDO_TYPE_TIME;
     if (!fmt.type)
         return ORDO_ERR_BAD_TYPE;
-    int64_t want = fmt.type == ORDO_TYPE_NIL ? 0 : fmt.offset_bits ? 3 : 2;
-    if (array->n_buffers < want || (want && !array->buffers))
-        return ORDO_ERR_NULL_ARG;
+    ordo_status s = ordo_arrow_check(schema, array, NULL);
+    if (s != ORDO_OK)
+        return s;
     /* Caller data: the first row and one past the last must be int64, the
      * batch then checks their byte positions (a wrap reads wild memory). */
     int64_t first, end;
     if (__builtin_add_overflow(array->offset, extra_offset, &first) ||
         __builtin_add_overflow(first, array->length, &end))
         return ORDO_ERR_SIZE_OVERFLOW;
-    int empty = array->length == 0;
     memset(col, 0, sizeof *col);
     col->type = fmt.type;
     col->time_unit = fmt.unit;
@@ -78,18 +76,12 @@ static ordo_status column_at(const struct ArrowSchema *schema, const struct Arro
         return ORDO_OK;
     /* A validity buffer may be left out when nothing is NULL. */
     col->validity = array->null_count == 0 ? NULL : (const uint8_t *)array->buffers[0];
-    if (array->null_count != 0 && !col->validity && !empty)
-        return ORDO_ERR_NULL_ARG;
     if (fmt.offset_bits) {
         col->offsets = array->buffers[1];
         col->values = array->buffers[2];
         col->offset_bits = fmt.offset_bits;
-        if (!col->offsets && !empty)
-            return ORDO_ERR_NULL_ARG;
     } else {
         col->values = array->buffers[1];
-        if (!col->values && !empty)
-            return ORDO_ERR_NULL_ARG;
     }
     return ORDO_OK;
 }
@@ -112,26 +104,14 @@ ordo_status ordo_arrow_struct(const struct ArrowSchema *schema, const struct Arr
         return ORDO_ERR_BAD_TYPE;
     if (array->null_count != 0)
         return ORDO_ERR_BAD_TYPE;
-    if (schema->n_children != array->n_children || schema->n_children < 0)
-        return ORDO_ERR_INVALID_VALUE;
+    ordo_status s = ordo_arrow_check(schema, array, NULL);
+    if (s != ORDO_OK)
+        return s;
     size_t n = (size_t)schema->n_children;
     if (n > cap)
         return ORDO_ERR_DST_TOO_SMALL;
-    if (n && (!schema->children || !array->children))
-        return ORDO_ERR_NULL_ARG;
-    int64_t rows_end; /* the children's rows the struct covers */
-    if (array->length < 0 || array->offset < 0)
-        return ORDO_ERR_INVALID_VALUE;
-    if (__builtin_add_overflow(array->offset, array->length, &rows_end))
-        return ORDO_ERR_SIZE_OVERFLOW;
     for (size_t i = 0; i < n; i++) {
-        const struct ArrowArray *child = array->children[i];
-        if (!child)
-            return ORDO_ERR_NULL_ARG;
-        /* A child must cover the struct's rows. */
-        if (child->length < rows_end)
-            return ORDO_ERR_INVALID_VALUE;
-        ordo_status s = column_at(schema->children[i], child, array->offset, &cols[i]);
+        s = column_at(schema->children[i], array->children[i], array->offset, &cols[i]);
         if (s != ORDO_OK)
             return s;
     }

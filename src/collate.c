@@ -1,10 +1,11 @@
 /* Collators: PostgreSQL's collation names opened through ICU or libc, and
- * their sort keys. Opening allocates; sort keys never do (the stack, or
- * the caller's buffer). */
-#define _GNU_SOURCE /* newlocale, strxfrm_l, strcoll_l; gnu_get_libc_version */
+ * their sort keys. Opening allocates; sort keys use the stack and the
+ * caller's buffer, and for ICU text over 512 bytes a UTF-16 copy. */
+#define _GNU_SOURCE /* newlocale, nl_langinfo_l; gnu_get_libc_version */
 #include "collate.h"
 
 #include <gnu/libc-version.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,6 @@
 #ifdef ORDO_WITH_ICU
 #include <unicode/uchar.h>
 #include <unicode/ucol.h>
-#include <unicode/uiter.h>
 #include <unicode/uloc.h>
 #include <unicode/ustring.h>
 #endif
@@ -43,10 +43,26 @@ static ordo_status open_libc(ordo_collator *c, const char *name)
     locale_t loc = newlocale(LC_COLLATE_MASK | LC_CTYPE_MASK, name, (locale_t)0);
     if (!loc)
         return ORDO_ERR_UNKNOWN_COLLATION;
+    /* ordo's text is UTF-8, as a UTF8 database's: PostgreSQL has no
+     * collation "en_US" (ISO-8859-1) for encoding UTF8. */
+    const char *codeset = nl_langinfo_l(CODESET, loc);
+    if (!codeset || strcmp(codeset, "UTF-8")) {
+        freelocale(loc);
+        return ORDO_ERR_UNKNOWN_COLLATION;
+    }
+    ordo_status st = ordo__glibc_coll_load((void *)loc, &c->glibc);
+    if (st != ORDO_OK) {
+        freelocale(loc);
+        return st;
+    }
     c->provider = ORDO_COLL_LIBC;
     c->libc = (void *)loc;
-    /* PostgreSQL's collversion for libc collations on glibc. */
-    snprintf(c->version, sizeof c->version, "%s", gnu_get_libc_version());
+    /* PostgreSQL's collversion for libc collations on glibc, and the
+     * revision of ordo's libc key: "+k2" keys follow strcoll_l (SPEC §17.3);
+     * a table an earlier ordo loaded (strxfrm_l's order, recorded as the bare
+     * glibc version) is then refused by the version check, not scanned in an
+     * order its keys do not have. */
+    snprintf(c->version, sizeof c->version, "%s+k2", gnu_get_libc_version());
     return ORDO_OK;
 }
 
@@ -58,7 +74,9 @@ static ordo_status open_icu(ordo_collator *c, const char *name)
     static const char suffix[] = "-x-icu";
     if (n >= sizeof suffix - 1 && !strcmp(name + n - (sizeof suffix - 1), suffix))
         n -= sizeof suffix - 1;
-    if (n == 0 || n >= sizeof tag)
+    /* A tag with no language (private use alone: "x-icu") is no collation
+     * of PostgreSQL's; "und-x-icu" is the root. */
+    if (n == 0 || n >= sizeof tag || ((name[0] | 0x20) == 'x' && (n == 1 || name[1] == '-')))
         return ORDO_ERR_UNKNOWN_COLLATION;
     memcpy(tag, name, n);
     tag[n] = 0;
@@ -205,87 +223,54 @@ int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask)
     return 1;
 }
 
-/* libc: strxfrm_l over a 00-terminated copy on the stack. The key goes to
- * dst when it fits cap (strxfrm_l writes its 00 too: room for len + 1). */
+/* libc: glibc's strcoll_l order as a key (src/collate_glibc.c). */
 static ordo_status libc_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
                             size_t cap, size_t *len)
 {
-    char copy[ORDO_LIBC_COLLATED_MAX + 1];
-    if (n > ORDO_LIBC_COLLATED_MAX)
-        return ORDO_ERR_OUT_OF_RANGE;
-    memcpy(copy, s, n);
-    copy[n] = 0;
-    char tmp[1];
-    size_t need = strxfrm_l(cap ? (char *)dst : tmp, copy, cap, (locale_t)c->libc);
-    *len = need;
-    return need < cap ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL;
+    return ordo__glibc_key(&c->glibc, (const uint8_t *)s, n, dst, cap, len);
 }
 
 #ifdef ORDO_WITH_ICU
-/* ICU: ucol_getSortKey over UTF-16 on the stack when the text is short
- * (the common case: one pass); longer text streams its UTF-8 through
- * ucol_nextSortKeyPart, which needs no conversion buffer. */
+/* ICU: ucol_getSortKey over the text in UTF-16, on the stack when short
+ * (the common case), else in a buffer of its size: one pass, linear in the
+ * length (ucol_nextSortKeyPart, which needs no copy, walks the text again
+ * for each part beyond the primary level: quadratic). */
 #define ORDO_ICU_STACK_UNITS 512
-#define ORDO_ICU_CHUNK 256
-
-int32_t ordo__icu_stream_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
-                             size_t cap, int *failed)
-{
-    UCharIterator it;
-    uiter_setUTF8(&it, s, (int32_t)n);
-    uint32_t state[2] = {0, 0};
-    uint8_t chunk[ORDO_ICU_CHUNK];
-    size_t total = 0;
-    *failed = 0;
-    for (;;) {
-        UErrorCode st = U_ZERO_ERROR;
-        /* Into dst while it has room, then only counted. */
-        int direct = total < cap && cap - total >= ORDO_ICU_CHUNK;
-        uint8_t *out = direct ? dst + total : chunk;
-        int32_t got = ucol_nextSortKeyPart(c->icu, &it, state, out, ORDO_ICU_CHUNK, &st);
-        if (U_FAILURE(st)) {
-            *failed = 1;
-            return 0;
-        }
-        if (!direct && total < cap)
-            memcpy(dst + total, chunk, (size_t)got < cap - total ? (size_t)got : cap - total);
-        total += (size_t)got;
-        if (got < ORDO_ICU_CHUNK || total > INT32_MAX)
-            break;
-    }
-    return total > INT32_MAX ? -1 : (int32_t)total;
-}
 
 static ordo_status icu_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
                            size_t cap, size_t *len)
 {
     if (n > INT32_MAX)
         return ORDO_ERR_OUT_OF_RANGE;
-    if (n <= ORDO_ICU_STACK_UNITS) {
-        UChar u[ORDO_ICU_STACK_UNITS];
-        int32_t ulen = 0;
-        UErrorCode st = U_ZERO_ERROR;
-        u_strFromUTF8(u, ORDO_ICU_STACK_UNITS, &ulen, s, (int32_t)n, &st);
-        if (U_FAILURE(st))
-            return ORDO_ERR_INVALID_UTF8;
+    UChar stack[ORDO_ICU_STACK_UNITS], *u = stack;
+    size_t units = ORDO_ICU_STACK_UNITS;
+    if (n > units) { /* n bytes of UTF-8 are at most n UTF-16 units */
+        if (!(u = malloc(n * sizeof *u)))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        units = n;
+    }
+    int32_t ulen = 0;
+    UErrorCode st = U_ZERO_ERROR;
+    u_strFromUTF8(u, (int32_t)units, &ulen, s, (int32_t)n, &st);
+    ordo_status r = ORDO_OK;
+    if (U_FAILURE(st)) {
+        r = ORDO_ERR_INVALID_UTF8;
+    } else {
         uint8_t tmp[1];
         int32_t cap32 = cap > INT32_MAX ? INT32_MAX : (int32_t)cap;
-        /* The length includes ICU's 00 terminator, which is not part of the
-         * key here. */
+        /* The length includes ICU's 00 terminator, which is not part of
+         * the key here. */
         int32_t need = ucol_getSortKey(c->icu, u, ulen, cap ? dst : tmp, cap32);
-        if (need <= 0)
-            return ORDO_ERR_INVALID_VALUE;
-        *len = (size_t)need - 1;
-        return need <= cap32 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL;
+        if (need <= 0) {
+            r = ORDO_ERR_INVALID_VALUE;
+        } else {
+            *len = (size_t)need - 1;
+            r = need <= cap32 ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL;
+        }
     }
-    int failed;
-    int32_t got = ordo__icu_stream_key(c, s, n, dst, cap, &failed);
-    if (failed)
-        return ORDO_ERR_INVALID_VALUE;
-    if (got < 0)
-        return ORDO_ERR_SIZE_OVERFLOW;
-    *len = (size_t)got;
-    return *len <= cap ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL;
+    if (u != stack)
+        free(u);
+    return r;
 }
 #endif
 

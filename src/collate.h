@@ -3,6 +3,7 @@
 #ifndef ORDO_COLLATE_H
 #define ORDO_COLLATE_H
 
+#include "collate_glibc.h"
 #include "ordo_internal.h"
 
 #define ORDO_COLL_NAME_MAX 127
@@ -12,6 +13,7 @@ enum { ORDO_COLL_C = 0, ORDO_COLL_LIBC = 1, ORDO_COLL_ICU = 2 };
 struct ordo_collator {
     int provider;
     void *libc; /* locale_t (kept opaque: the core builds without _GNU_SOURCE) */
+    ordo__glibc_coll glibc; /* its collation tables (libc) */
     void *icu; /* UCollator *, read-only after open (ICU's const API is thread-safe) */
     char name[ORDO_COLL_NAME_MAX + 1];
     char version[32];
@@ -32,13 +34,6 @@ int ordo__utf8_ok_masked(const uint8_t *s, size_t n, uint8_t mask);
  * ORDO_ERR_OUT_OF_RANGE for text too long for the provider. */
 ordo_status ordo__sort_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
                            size_t cap, size_t *len);
-
-/* ICU's streamed sort key (ucol_nextSortKeyPart over UTF-8), the path of
- * long text; exposed so that the tests can hold it equal to
- * ucol_getSortKey's. Returns the length (-1 past INT32_MAX); writes
- * dst[0..min(len, cap)); *failed on an ICU error. */
-int32_t ordo__icu_stream_key(const ordo_collator *c, const char *s, size_t n, uint8_t *dst,
-                             size_t cap, int *failed);
 
 /* Column c's precomputed sort keys (c->sort_keys, src/sort_keys.c): made
  * for this column's collator and nrows rows, else ORDO_ERR_INVALID_ARG;

@@ -42,7 +42,9 @@
     X(ORDO_ERR_UNKNOWN_COLLATION, "unknown collation")                                    \
     X(ORDO_ERR_INVALID_UTF8, "invalid byte sequence for encoding UTF8")                   \
     X(ORDO_ERR_NO_ICU, "built without ICU: ICU collations are not available")             \
-    X(ORDO_ERR_COLLATION_VERSION, "collation version mismatch")
+    X(ORDO_ERR_COLLATION_VERSION, "collation version mismatch")                           \
+    X(ORDO_ERR_UNSUPPORTED_COLLATION,                                                     \
+      "a libc locale whose strcoll order ordo cannot reproduce: use an ICU collation")
 
 const char *ordo_status_name(ordo_status s)
 {

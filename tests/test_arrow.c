@@ -128,7 +128,8 @@ static void every_format(void **state)
     const void *bufs[2] = {NULL, vals};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         struct ArrowSchema s = schema_of(ok[i].format);
-        struct ArrowArray a = array_of(2, 0, 0, 2, bufs);
+        /* the null type has no buffers */
+        struct ArrowArray a = array_of(2, 0, 0, strcmp(ok[i].format, "n") ? 2 : 0, bufs);
         ordo_column c;
         size_t n = 0;
         assert_status(ordo_arrow_column(&s, &a, &c, &n), ORDO_OK);
@@ -248,6 +249,228 @@ static void huge_offsets(void **state)
     assert_int_equal(released, 0);
 }
 
+/* ordo_arrow_check: every field a producer can get wrong is refused with
+ * the status the header names and a message naming the field. */
+static void check_says(const struct ArrowSchema *s, const struct ArrowArray *a,
+                         ordo_status want, const char *words)
+{
+    ordo_error e;
+    memset(&e, 0, sizeof e);
+    assert_status(a ? ordo_arrow_check(s, a, &e) : ordo_arrow_check_schema(s, &e), want);
+    if (want != ORDO_OK && !strstr(e.message, words))
+        fail_msg("message '%s' lacks '%s'", e.message, words);
+}
+
+static void check_fields(void **state)
+{
+    (void)state;
+    int64_t vals[4] = {0, 1, 2, 3};
+    uint8_t valid = 0x0f;
+    const void *b2[2] = {&valid, vals}, *b3[3] = {&valid, vals, "abc"}, *none3[3] = {0};
+    struct ArrowSchema l = schema_of("l"), u = schema_of("u");
+    struct ArrowArray a = array_of(2, 0, 0, 2, b2);
+    check_says(&l, &a, ORDO_OK, "");
+    /* the schema */
+    check_says(NULL, &a, ORDO_ERR_NULL_ARG, "schema: is NULL");
+    struct ArrowSchema bad = l;
+    bad.release = NULL;
+    check_says(&bad, &a, ORDO_ERR_INVALID_VALUE, "schema: is released");
+    bad = l, bad.format = NULL;
+    check_says(&bad, &a, ORDO_ERR_NULL_ARG, "format is NULL");
+    static const char *unparsed[] = {"", "x", "ll", "w:", "w:0", "w:x", "d:", "d:10", "d:1,x",
+                                     "d:1,2,7", "t", "tx", "tdx", "tsu", "tsx:", "+", "+x",
+                                     "+w:", "+ud:a", "+us:1,", "vx", "zz"};
+    for (size_t i = 0; i < sizeof unparsed / sizeof unparsed[0]; i++) {
+        bad = l, bad.format = unparsed[i];
+        check_says(&bad, NULL, ORDO_ERR_BAD_TYPE, "is not an Arrow format");
+    }
+    static const char *parsed[] = {"n", "e", "w:8", "d:10,2", "d:38,-3,256", "tts", "tsn:",
+                                   "tsm:Europe/Paris", "tiM", "tDu", "vu", "vz", "+s"};
+    for (size_t i = 0; i < sizeof parsed / sizeof parsed[0]; i++) {
+        bad = l, bad.format = parsed[i];
+        check_says(&bad, NULL, ORDO_OK, "");
+    }
+    bad = l, bad.n_children = -1;
+    check_says(&bad, NULL, ORDO_ERR_INVALID_VALUE, "n_children is -1");
+    bad = l, bad.n_children = 1; /* a primitive has none */
+    struct ArrowSchema *kids[2] = {&l, NULL};
+    bad.children = kids;
+    check_says(&bad, NULL, ORDO_ERR_INVALID_VALUE, "its format has 0");
+    struct ArrowSchema st = schema_of("+s");
+    st.n_children = 2;
+    check_says(&st, NULL, ORDO_ERR_NULL_ARG, "children is NULL");
+    st.children = kids;
+    check_says(&st, NULL, ORDO_ERR_NULL_ARG, "schema children[1]: is NULL");
+    struct ArrowSchema nf = schema_of(NULL);
+    kids[1] = &nf;
+    check_says(&st, NULL, ORDO_ERR_NULL_ARG, "schema children[1]: format is NULL");
+    struct ArrowSchema lst = schema_of("+l"); /* a list needs its one child */
+    check_says(&lst, NULL, ORDO_ERR_INVALID_VALUE, "n_children is 0, its format has 1");
+    /* a struct that holds itself */
+    struct ArrowSchema self = schema_of("+s"), *selfp = &self;
+    self.n_children = 1, self.children = &selfp;
+    check_says(&self, NULL, ORDO_ERR_INVALID_VALUE, "levels deep");
+    struct ArrowSchema dict = schema_of("u"), di = schema_of("i");
+    dict.dictionary = &u; /* indices must be integers */
+    check_says(&dict, NULL, ORDO_ERR_INVALID_VALUE, "indices must be integers");
+    di.dictionary = &nf;
+    check_says(&di, NULL, ORDO_ERR_NULL_ARG, "schema dictionary: format is NULL");
+
+    /* the array */
+    struct ArrowArray x = a;
+    x.release = NULL;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "array: is released");
+    x = a, x.length = -1;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "negative length");
+    x = a, x.offset = -1;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "negative length");
+    x = a, x.null_count = -2;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "null_count -2");
+    x = a, x.null_count = 3;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "null_count 3 for 2 rows");
+    x = a, x.offset = INT64_MAX;
+    check_says(&l, &x, ORDO_ERR_SIZE_OVERFLOW, "overflows int64");
+    x = a, x.n_buffers = 3;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "n_buffers is 3, its format has 2");
+    x = a, x.n_buffers = -1;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "n_buffers is -1");
+    x = array_of(2, 0, 0, 2, b2);
+    check_says(&u, &x, ORDO_ERR_NULL_ARG, "n_buffers is 2, its format needs 3");
+    x = a, x.buffers = NULL;
+    check_says(&l, &x, ORDO_ERR_NULL_ARG, "buffers is NULL");
+    x = array_of(0, 0, 0, 2, NULL); /* no rows: still a buffers array */
+    check_says(&l, &x, ORDO_ERR_NULL_ARG, "buffers is NULL");
+    x = array_of(2, 0, 0, 3, none3);
+    check_says(&u, &x, ORDO_ERR_NULL_ARG, "buffers[1] is NULL");
+    const void *no_data[3] = {NULL, vals, NULL};
+    x = array_of(2, 0, 0, 3, no_data);
+    check_says(&u, &x, ORDO_ERR_NULL_ARG, "buffers[2] is NULL");
+    x = array_of(0, 0, 0, 3, none3); /* no rows: no buffers needed */
+    check_says(&u, &x, ORDO_OK, "");
+    x = array_of(2, 0, 1, 3, no_data);
+    check_says(&u, &x, ORDO_ERR_NULL_ARG, "validity buffer is NULL");
+    x = array_of(2, 0, 0, 3, b3);
+    check_says(&u, &x, ORDO_OK, "");
+    struct ArrowSchema nul = schema_of("n");
+    x = array_of(2, 0, 2, 0, NULL);
+    check_says(&nul, &x, ORDO_OK, "");
+    x = array_of(2, 0, 2, 2, b2);
+    check_says(&nul, &x, ORDO_ERR_INVALID_VALUE, "n_buffers is 2");
+    struct ArrowSchema view = schema_of("vu");
+    const void *vb[4] = {NULL, vals, NULL, vals};
+    x = array_of(2, 0, 0, 2, vb);
+    check_says(&view, &x, ORDO_ERR_NULL_ARG, "needs 3");
+    x = array_of(2, 0, 0, 4, vb);
+    check_says(&view, &x, ORDO_ERR_NULL_ARG, "a view's data");
+    /* children */
+    struct ArrowSchema s2 = schema_of("+s"), *sk[2] = {&l, &u};
+    s2.n_children = 2, s2.children = sk;
+    const void *sb[1] = {NULL};
+    struct ArrowArray c0 = array_of(2, 0, 0, 2, b2), c1 = array_of(2, 0, 0, 3, b3);
+    struct ArrowArray *ak[2] = {&c0, &c1};
+    struct ArrowArray sa = array_of(2, 0, 0, 1, sb);
+    sa.n_children = 2, sa.children = ak;
+    check_says(&s2, &sa, ORDO_OK, "");
+    x = sa, x.n_children = 1;
+    check_says(&s2, &x, ORDO_ERR_INVALID_VALUE, "n_children is 1, its schema's 2");
+    x = sa, x.children = NULL;
+    check_says(&s2, &x, ORDO_ERR_NULL_ARG, "children is NULL");
+    ak[1] = NULL;
+    check_says(&s2, &sa, ORDO_ERR_NULL_ARG, "array children[1]: is NULL");
+    struct ArrowArray short1 = array_of(1, 0, 0, 3, b3);
+    ak[1] = &short1;
+    check_says(&s2, &sa, ORDO_ERR_INVALID_VALUE, "has 1 rows, its struct covers 2");
+    struct ArrowArray nb = array_of(2, 0, 0, 1, b3);
+    ak[1] = &nb;
+    check_says(&s2, &sa, ORDO_ERR_NULL_ARG, "array children[1]: n_buffers is 1");
+    ak[1] = &c1;
+    x = sa, x.offset = INT64_MAX - 1;
+    check_says(&s2, &x, ORDO_ERR_SIZE_OVERFLOW, "overflows int64");
+    /* dictionaries on one side only */
+    struct ArrowSchema ds = schema_of("i");
+    ds.dictionary = &u;
+    x = a;
+    check_says(&ds, &x, ORDO_ERR_INVALID_VALUE, "dictionary is NULL");
+    x.dictionary = &c1;
+    check_says(&l, &x, ORDO_ERR_INVALID_VALUE, "has a dictionary");
+    check_says(&ds, &x, ORDO_OK, "");
+}
+
+/* A stream whose callbacks fail or lie. */
+static int stream_rc, stream_batches;
+static struct ArrowArray stream_array;
+static const char *stream_error = "disk on fire";
+static int s_get_schema(struct ArrowArrayStream *st, struct ArrowSchema *out)
+{
+    (void)st;
+    if (stream_rc)
+        return stream_rc;
+    *out = schema_of("l");
+    return 0;
+}
+static int s_get_next(struct ArrowArrayStream *st, struct ArrowArray *out)
+{
+    (void)st;
+    if (stream_rc)
+        return stream_rc;
+    if (stream_batches-- > 0)
+        *out = stream_array;
+    return 0;
+}
+static const char *s_last_error(struct ArrowArrayStream *st)
+{
+    (void)st;
+    return stream_error;
+}
+static void s_release(struct ArrowArrayStream *st) { st->release = NULL; }
+
+static void streams(void **state)
+{
+    (void)state;
+    struct ArrowArrayStream st = {s_get_schema, s_get_next, s_last_error, s_release, NULL};
+    struct ArrowSchema sch;
+    struct ArrowArray arr;
+    ordo_error e;
+    int64_t vals[2] = {1, 2};
+    const void *bufs[2] = {NULL, vals};
+    stream_rc = 0;
+    assert_status(ordo_arrow_stream_schema(&st, &sch, &e), ORDO_OK);
+    stream_array = array_of(2, 0, 0, 2, bufs);
+    stream_batches = 1;
+    released = 0;
+    assert_status(ordo_arrow_stream_next(&st, &sch, &arr, &e), ORDO_OK);
+    assert_non_null(arr.release);
+    assert_status(ordo_arrow_stream_next(&st, &sch, &arr, &e), ORDO_OK);
+    assert_null(arr.release); /* the end */
+    /* a malformed batch is released and refused */
+    stream_array = array_of(2, 0, 0, 1, bufs);
+    stream_batches = 1;
+    assert_status(ordo_arrow_stream_next(&st, &sch, &arr, &e), ORDO_ERR_NULL_ARG);
+    assert_null(arr.release);
+    assert_int_equal(released, 1);
+    /* failing callbacks: the producer's message, or its error number */
+    stream_rc = 5;
+    assert_status(ordo_arrow_stream_schema(&st, &sch, &e), ORDO_ERR_IO);
+    assert_string_equal(e.message, "Arrow stream: get_schema failed: disk on fire");
+    stream_error = NULL;
+    assert_status(ordo_arrow_stream_next(&st, &sch, &arr, &e), ORDO_ERR_IO);
+    assert_string_equal(e.message, "Arrow stream: get_next failed (error 5, no message)");
+    /* missing callbacks, a consumed stream */
+    struct ArrowArrayStream bad = st;
+    bad.get_last_error = NULL;
+    assert_status(ordo_arrow_stream_schema(&bad, &sch, &e), ORDO_ERR_NULL_ARG);
+    assert_string_equal(e.message, "Arrow stream: get_last_error is NULL");
+    bad = st, bad.get_next = NULL;
+    assert_status(ordo_arrow_stream_next(&bad, &sch, &arr, &e), ORDO_ERR_NULL_ARG);
+    bad = st, bad.get_schema = NULL;
+    assert_status(ordo_arrow_stream_schema(&bad, &sch, &e), ORDO_ERR_NULL_ARG);
+    bad = st, bad.release = NULL;
+    assert_status(ordo_arrow_stream_schema(&bad, &sch, &e), ORDO_ERR_INVALID_VALUE);
+    assert_status(ordo_arrow_stream_schema(NULL, &sch, &e), ORDO_ERR_NULL_ARG);
+    stream_rc = 0;
+    stream_error = "disk on fire";
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +478,8 @@ int main(void)
         cmocka_unit_test(every_format),
         cmocka_unit_test(struct_errors),
         cmocka_unit_test(huge_offsets),
+        cmocka_unit_test(check_fields),
+        cmocka_unit_test(streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

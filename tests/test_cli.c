@@ -511,6 +511,65 @@ static void bad_key_prints_nothing(void **state)
 /* #16: collated text through the tool: keys in the collation's order, decode
  * gives the text back, inspect names the collation, bad schemas and text
  * are refused with their reasons. (libc sv_SE.utf8: needs no ICU.) */
+/* One CSV line's keys (ordered format, hex) or NULL when refused; into out. */
+static const char *keys_of(const char *schema, const char *csv, char *out, size_t cap)
+{
+    tool_result r;
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "ordered", "--schema",
+                                         schema, NULL},
+             csv, &r);
+    size_t n = strlen(r.out);
+    if (r.status != 0 || n >= cap)
+        return NULL;
+    memcpy(out, r.out, n + 1);
+    return out;
+}
+
+/* White space around a field: skipped where PostgreSQL's input function
+ * skips it (the same key as without it; test_postgres checks the order),
+ * refused where it refuses it; all white space is no value. */
+static void padded_fields(void **state)
+{
+    (void)state;
+    static const char *const same[][3] = {
+        {"integer", "\" 12 \"", "12"},      {"bigint", "\"\t-5\"", "-5"},
+        {"smallint", "\"3 \"", "3"},        {"hugeint", "\" 5\"", "5"},
+        {"utinyint", "\" 5 \"", "5"},       {"boolean", "\" yes \"", "t"},
+        {"real", "\" 1.5\"", "1.5"},        {"double precision", "\"1.5\f\"", "1.5"},
+        {"numeric", "\" 7.50 \"", "7.50"},  {"numeric", "\" NaN\"", "NaN"},
+        {"date", "\" 2020-01-01 \"", "2020-01-01"},
+        {"timestamp", "\" 2020-01-01 10:00 \"", "2020-01-01 10:00"},
+        {"timestamptz", "\"2020-01-01 10:00+02 \"", "2020-01-01 10:00+02"},
+        {"time", "\" 10:00\"", "10:00"},    {"timetz", "\"10:00+02 \"", "10:00+02"},
+        {"interval", "\" 1 day \"", "1 day"}, {"macaddr", "\" 08:00:2b:01:02:03\"", "08:00:2b:01:02:03"},
+        {"int4range", "\" [1,2) \"", "\"[1,2)\""}, {"integer[]", "\" {1,2} \"", "\"{1,2}\""},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char a[256], b[256], schema[64], pa[64], pb[64];
+        snprintf(schema, sizeof schema, "v %s", same[i][0]);
+        snprintf(pa, sizeof pa, "%s\n", same[i][1]);
+        snprintf(pb, sizeof pb, "%s\n", same[i][2]);
+        const char *ka = keys_of(schema, pa, a, sizeof a), *kb = keys_of(schema, pb, b, sizeof b);
+        if (!ka || !kb || strcmp(ka, kb))
+            fail_msg("%s: '%s' gives %s, '%s' gives %s", same[i][0], same[i][1], ka ? ka : "an error",
+                     same[i][2], kb ? kb : "an error");
+    }
+    static const char *const refused[][2] = {
+        {"uuid", "\" 00000000-0000-0000-0000-000000000001\""},
+        {"inet", "\"1.2.3.4 \""},          {"bit(3)", "\" 101\""},
+        {"enum('a', 'b')", "\" a\""},        {"pg_lsn", "\" 0/16\""},
+        {"integer", "\"   \""},            {"boolean", "\"\t\""},
+        {"numeric", "\" 1 2\""},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char out[256], schema[64], csv[64];
+        snprintf(schema, sizeof schema, "v %s", refused[i][0]);
+        snprintf(csv, sizeof csv, "%s\n", refused[i][1]);
+        if (keys_of(schema, csv, out, sizeof out))
+            fail_msg("%s: '%s' was accepted (%s)", refused[i][0], refused[i][1], out);
+    }
+}
+
 static void collated_tool(void **state)
 {
     (void)state;
@@ -598,6 +657,7 @@ int main(void)
         cmocka_unit_test(bench_formats),
         cmocka_unit_test(packed_tool),
         cmocka_unit_test(collated_tool),
+        cmocka_unit_test(padded_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -213,11 +213,57 @@ static void refused(void **state)
     ordo_schema_free(&s);
 }
 
+/* What PostgreSQL 15 (a UTF8 database) refuses, the schema refuses: two
+ * COLLATE clauses on one column, a libc locale whose codeset is not UTF-8,
+ * an ICU name without a language ("x-icu": the root is "und-x-icu"). */
+static void refused_like_postgres(void **state)
+{
+    (void)state;
+    ordo_schema s, k;
+    ordo_error err;
+    assert_status(ordo_schema_parse("v text COLLATE \"C\" COLLATE \"en_US.utf8\"",
+                                    ORDO_FORMAT_ORDERED, &s, &err),
+                  ORDO_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "column 'v': multiple COLLATE clauses not allowed"));
+    assert_status(ordo_schema_parse("v text[] COLLATE \"en_US.utf8\" COLLATE \"C\" DESC",
+                                    ORDO_FORMAT_ORDERED, &s, &err),
+                  ORDO_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "multiple COLLATE clauses not allowed"));
+    /* a key spec keeps its table column's collation: a second one is refused */
+    assert_status(ordo_schema_parse("v text COLLATE \"en_US.utf8\", n integer",
+                                    ORDO_FORMAT_ORDERED, &s, &err),
+                  ORDO_OK);
+    assert_status(ordo_schema_key(&s, "v COLLATE \"C\"", ORDO_FORMAT_ORDERED, &k, &err),
+                  ORDO_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "multiple COLLATE clauses not allowed"));
+    assert_status(ordo_schema_key(&s, "v DESC, n", ORDO_FORMAT_ORDERED, &k, &err), ORDO_OK);
+    ordo_schema_free(&k);
+    ordo_schema_free(&s);
+    /* en_US is ISO-8859-1 (installed by locales-all, as newlocale shows) */
+    const char *names[] = {"en_US", "de_DE@euro", "x-icu", "X-icu", "x-private-x-icu"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "v text COLLATE \"%s\"", names[i]);
+        if (i >= 2 && !ordo_collator_have_icu())
+            continue; /* ICU names: ORDO_ERR_NO_ICU, test_collate's to check */
+        assert_status(ordo_schema_parse(spec, ORDO_FORMAT_ORDERED, &s, &err), ORDO_ERR_INVALID_ARG);
+        if (!strstr(err.message, "unknown collation"))
+            fail_msg("%s: %s", names[i], err.message);
+    }
+    if (ordo_collator_have_icu()) {
+        assert_status(ordo_schema_parse("v text COLLATE \"und-x-icu\"", ORDO_FORMAT_ORDERED, &s,
+                                        &err),
+                      ORDO_OK);
+        ordo_schema_free(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_vectors),
         cmocka_unit_test(refused),
+        cmocka_unit_test(refused_like_postgres),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

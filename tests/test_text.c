@@ -228,7 +228,8 @@ static void status_names(void **state)
         ORDO_ERR_INTERRUPTED, ORDO_ERR_NO_STORE, ORDO_ERR_DUPLICATE_KEY, ORDO_ERR_UNSORTED,
         ORDO_ERR_TABLE_EXISTS, ORDO_ERR_NO_TABLE, ORDO_ERR_RESERVED_KEY, ORDO_ERR_OVERLAP,
         ORDO_ERR_BAD_INPUT, ORDO_ERR_ROW_TOO_LONG, ORDO_ERR_BAD_HEADER, ORDO_ERR_UNKNOWN_COLLATION,
-        ORDO_ERR_INVALID_UTF8, ORDO_ERR_NO_ICU, ORDO_ERR_COLLATION_VERSION};
+        ORDO_ERR_INVALID_UTF8, ORDO_ERR_NO_ICU, ORDO_ERR_COLLATION_VERSION,
+        ORDO_ERR_UNSUPPORTED_COLLATION};
     size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         assert_string_not_equal(ordo_status_name(all[i]), "ORDO_ERR_UNKNOWN");
@@ -250,6 +251,7 @@ static void status_names(void **state)
     assert_int_equal(ORDO_ERR_INVALID_UTF8, 101);
     assert_int_equal(ORDO_ERR_NO_ICU, 102);
     assert_int_equal(ORDO_ERR_COLLATION_VERSION, 103);
+    assert_int_equal(ORDO_ERR_UNSUPPORTED_COLLATION, 104);
     assert_string_equal(ordo_version(), ORDO_VERSION_STRING);
 }
 

@@ -32,7 +32,8 @@ static int gather_one(ordo__py_keybuf *b, const uint8_t *data, const size_t *off
     size_t bytes = off[rows] - off[0];
     if (!ordo__py_keybuf_reserve(b, bytes, rows))
         return 0;
-    memcpy(b->data + b->len, data + off[0], bytes);
+    if (bytes) /* no value columns: no bytes, and b->data may be NULL */
+        memcpy(b->data + b->len, data + off[0], bytes);
     for (size_t r = 0; r < rows; r++)
         b->off[b->n + r + 1] = (int64_t)(b->len + off[r + 1] - off[0]);
     b->len += bytes, b->n += rows;
@@ -136,8 +137,12 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Osssp|O:csv_rows", &src, &schema, &key, &fmt, &header, &part))
         return NULL;
     unsigned long long offset = 0, length = 0, first_line = 0;
-    if (part != Py_None && !PyArg_ParseTuple(part, "KKK:csv_rows part", &offset, &length,
-                                             &first_line))
+    PyObject *po, *lo, *fo;
+    if (part != Py_None &&
+        (!PyArg_ParseTuple(part, "OOO:csv_rows part", &po, &lo, &fo) ||
+         ordo__py_uint_arg(po, "csv_rows part: offset", INT64_MAX, &offset) < 0 ||
+         ordo__py_uint_arg(lo, "csv_rows part: length", SIZE_MAX / 2, &length) < 0 ||
+         ordo__py_uint_arg(fo, "csv_rows part: first line", INT64_MAX, &first_line) < 0))
         return NULL;
     PyObject *path_obj = NULL;
     Py_buffer view = {0};
@@ -201,9 +206,11 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
 static PyObject *py_csv_split(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *path_obj;
+    PyObject *patho, *path_obj, *targeto;
     unsigned long long target;
-    if (!PyArg_ParseTuple(args, "O&K:csv_split", PyUnicode_FSConverter, &path_obj, &target))
+    if (!PyArg_ParseTuple(args, "OO:csv_split", &patho, &targeto) ||
+        ordo__py_uint_arg(targeto, "csv_split: target", INT64_MAX, &target) < 0 ||
+        !PyUnicode_FSConverter(patho, &path_obj))
         return NULL;
     const char *path = PyBytes_AS_STRING(path_obj);
     ordo_error e;

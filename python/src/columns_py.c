@@ -728,20 +728,15 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
     const struct ArrowArray *a = src->array;
     const char *f = src->schema->format;
     size_t n = src->length, off = src->offset;
+    ordo_error e; /* the structs as the library checks them: an error, not a crash */
+    ordo_status st = ordo_arrow_check(src->schema, a, &e);
+    if (st != ORDO_OK)
+        return ordo__py_raisef(st, "column '%s': %s", src->name, e.message), -1;
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     if (src->schema->dictionary)
         return unsupported(src, "a dictionary-encoded array", sc);
     if (f[0] == '+') /* no nested Arrow type maps to a column */
         return unsupported(src, f[1] == 's' ? "an Arrow struct" : "a nested Arrow array", sc);
-    if (strcmp(f, "n")) { /* the buffers the layout needs: an error, not a crash */
-        int64_t need = is_arrow_string(f) ? 3 : 2;
-        if (a->n_buffers < need || !a->buffers ||
-            (n && (!a->buffers[1] || (need == 3 && f[0] != 'v' && !a->buffers[2])))) {
-            PyErr_Format(PyExc_ValueError, "column '%s': a malformed Arrow array (buffers "
-                         "missing)", src->name);
-            return -1;
-        }
-    }
     numkind k = arrow_numkind(f), t = target_numkind(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
         uint8_t *z = ordo__py_scratch_alloc(sx, (n + 1) * 32);

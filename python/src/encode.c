@@ -50,8 +50,7 @@ static void job_free(job *j)
     free(j->parts);
     free(j->part_tcol);
     for (size_t i = 0; i < j->nheld; i++)
-        if (j->held[i].release)
-            j->held[i].release(&j->held[i]);
+        ORDO__PY_RELEASE(&j->held[i]);
     free(j->held);
 }
 
@@ -438,18 +437,14 @@ static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *
     }
     if (!strcmp(kind, "arrow") && PyTuple_GET_SIZE(desc) == 3) {
         s->kind = ORDO__PY_ARROW;
-        s->schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(desc, 1), "arrow_schema");
-        s->array = PyCapsule_GetPointer(PyTuple_GET_ITEM(desc, 2), "arrow_array");
-        if (!s->schema || !s->array)
+        s->schema = ordo__py_capsule(PyTuple_GET_ITEM(desc, 1), "arrow_schema");
+        s->array = s->schema ? ordo__py_capsule(PyTuple_GET_ITEM(desc, 2), "arrow_array") : NULL;
+        if (!s->array)
             return -1;
-        if (!s->array->release || !s->schema->release) {
-            PyErr_Format(PyExc_ValueError, "column '%s': a released Arrow array", s->name);
-            return -1;
-        }
-        if (s->array->length < 0 || s->array->offset < 0) {
-            PyErr_Format(PyExc_ValueError, "column '%s': a malformed Arrow array", s->name);
-            return -1;
-        }
+        ordo_error e;
+        ordo_status st = ordo_arrow_check(s->schema, s->array, &e);
+        if (st != ORDO_OK)
+            return ordo__py_raisef(st, "column '%s': %s", s->name, e.message), -1;
         s->length = (size_t)s->array->length;
         s->offset = (size_t)s->array->offset;
         return 0;
@@ -523,14 +518,19 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
     job j;
     if (job_args(&j, format, values, threads) < 0)
         return NULL;
-    ordo__py_src *srcs = calloc((size_t)n + 1, sizeof *srcs);
+    /* copies of the lists: the sources borrow names and capsules from them
+     * while Python code (a sequence's iteration, a value's __str__) runs */
+    names = PyList_AsTuple(names);
+    descs = names ? PyList_AsTuple(descs) : NULL;
+    ordo__py_src *srcs = descs ? calloc((size_t)n + 1, sizeof *srcs) : NULL;
     PyObject *schema_text = NULL, *key_text = NULL, *res = NULL;
     if (!srcs) {
-        PyErr_NoMemory();
+        if (descs)
+            PyErr_NoMemory();
         goto out;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (src_from(PyList_GET_ITEM(names, i), PyList_GET_ITEM(descs, i), 0, &srcs[i]) < 0)
+        if (src_from(PyTuple_GET_ITEM(names, i), PyTuple_GET_ITEM(descs, i), 0, &srcs[i]) < 0)
             goto out;
         if (srcs[i].length != srcs[0].length) {
             PyErr_Format(PyExc_ValueError,
@@ -553,6 +553,8 @@ out:
     Py_XDECREF(schema_text);
     Py_XDECREF(key_text);
     job_free(&j);
+    Py_XDECREF(names);
+    Py_XDECREF(descs);
     return res;
 }
 
@@ -562,7 +564,7 @@ static int struct_open(job *j, const struct ArrowSchema *sch, const char *schema
                        const char *key, ordo__py_src **srcs, size_t *nsrc,
                        PyObject **schema_text, PyObject **key_text)
 {
-    if (strcmp(sch->format, "+s") || sch->n_children < 0) {
+    if (strcmp(sch->format, "+s")) { /* checked by ordo_arrow_check(_schema) */
         PyErr_Format(PyExc_TypeError, "Arrow: expected record batches (a struct), got '%s'",
                      sch->format);
         return -1;
@@ -584,23 +586,19 @@ static int struct_open(job *j, const struct ArrowSchema *sch, const char *schema
     return 0;
 }
 
-/* One record batch (a struct array) encoded. */
+/* One record batch (a struct array, checked against its schema by
+ * ordo_arrow_check: a child's offset plus the batch's rows fit int64)
+ * encoded. */
 static int struct_batch(job *j, ordo__py_src *srcs, size_t nsrc, const struct ArrowArray *arr)
 {
-    if (arr->n_children != (int64_t)nsrc || arr->length < 0 || arr->offset < 0 ||
-        arr->null_count > 0) {
-        PyErr_SetString(PyExc_ValueError,
-                        "Arrow: a batch that does not match its schema (or has NULL rows)");
+    if (arr->null_count > 0) {
+        PyErr_SetString(PyExc_ValueError, "Arrow: a record batch with NULL rows");
         return -1;
     }
     for (size_t i = 0; i < nsrc; i++) {
         const struct ArrowArray *c = arr->children[i];
-        if (c->offset < 0 || c->length < arr->offset + arr->length) {
-            PyErr_SetString(PyExc_ValueError, "Arrow: a column shorter than its batch");
-            return -1;
-        }
         srcs[i].array = c;
-        srcs[i].offset = (size_t)(arr->offset + c->offset);
+        srcs[i].offset = (size_t)arr->offset + (size_t)c->offset;
         srcs[i].length = (size_t)arr->length;
     }
     return arr->length ? encode_batch(j, srcs, (size_t)arr->length) : 0;
@@ -613,13 +611,11 @@ static int struct_batch(job *j, ordo__py_src *srcs, size_t nsrc, const struct Ar
 static PyObject *stream(PyObject *cap, const char *key, const char *schema, const char *format,
                         int values, Py_ssize_t threads, int bench_rounds)
 {
-    struct ArrowArrayStream *in = PyCapsule_GetPointer(cap, "arrow_array_stream");
+    struct ArrowArrayStream *in = ordo__py_capsule(cap, "arrow_array_stream");
     if (!in)
         return NULL;
-    if (!in->release) {
-        PyErr_SetString(PyExc_ValueError, "the Arrow stream was consumed already");
-        return NULL;
-    }
+    if (!in->release)
+        return ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "the Arrow stream was consumed already");
     struct ArrowArrayStream st = *in; /* moved out: the capsule no longer releases it */
     in->release = NULL;
     job j;
@@ -631,34 +627,30 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     if (job_args(&j, format, values, threads) < 0)
         goto out;
     j.bench_rounds = bench_rounds;
-    if (st.get_schema(&st, &sch) != 0) {
-        const char *e = st.get_last_error(&st);
-        PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "no schema");
+    ordo_error e;
+    ordo_status s = ordo_arrow_stream_schema(&st, &sch, &e);
+    if (s != ORDO_OK) {
+        ordo__py_raise(s, &e);
         goto out;
     }
     if (struct_open(&j, &sch, schema, key, &srcs, &nsrc, &schema_text, &key_text) < 0)
         goto out;
     for (;;) {
-        if (st.get_next(&st, &arr) != 0) {
-            const char *e = st.get_last_error(&st);
-            PyErr_Format(PyExc_ValueError, "Arrow stream: %s", e ? e : "a read failed");
+        if ((s = ordo_arrow_stream_next(&st, &sch, &arr, &e)) != ORDO_OK) {
+            ordo__py_raise(s, &e);
             goto out;
         }
         if (!arr.release)
             break;
         if (struct_batch(&j, srcs, nsrc, &arr) < 0 || (!values && hold(&j, &arr) < 0))
             goto out;
-        if (arr.release)
-            arr.release(&arr);
+        ORDO__PY_RELEASE(&arr);
     }
     res = result(&j, schema_text, key_text);
 out:
-    if (arr.release)
-        arr.release(&arr);
-    if (sch.release)
-        sch.release(&sch);
-    if (st.release)
-        st.release(&st);
+    ORDO__PY_RELEASE(&arr);
+    ORDO__PY_RELEASE(&sch);
+    ORDO__PY_RELEASE(&st);
     free(srcs);
     Py_XDECREF(schema_text);
     Py_XDECREF(key_text);
@@ -708,14 +700,14 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOzzsp|n:encode_array", &scap, &acap, &key, &schema, &format,
                           &values, &threads))
         return NULL;
-    const struct ArrowSchema *sch = PyCapsule_GetPointer(scap, "arrow_schema");
-    const struct ArrowArray *arr = PyCapsule_GetPointer(acap, "arrow_array");
-    if (!sch || !arr)
+    const struct ArrowSchema *sch = ordo__py_capsule(scap, "arrow_schema");
+    const struct ArrowArray *arr = sch ? ordo__py_capsule(acap, "arrow_array") : NULL;
+    if (!arr)
         return NULL;
-    if (!sch->release || !arr->release) {
-        PyErr_SetString(PyExc_ValueError, "a released Arrow array");
-        return NULL;
-    }
+    ordo_error e;
+    ordo_status st = ordo_arrow_check(sch, arr, &e);
+    if (st != ORDO_OK)
+        return ordo__py_raise(st, &e);
     job j;
     ordo__py_src *srcs = NULL;
     size_t nsrc = 0;

@@ -114,18 +114,6 @@ void ordo__py_src_clear(ordo__py_src *src);
  * 1-based row, .column = the 1-based column. Returns -1. */
 int ordo__py_value_error(ordo_status s, size_t row, size_t column, const char *fmt, ...);
 
-/* Arrow C stream interface (the PyCapsule protocol's "arrow_array_stream"). */
-#ifndef ARROW_C_STREAM_INTERFACE
-#define ARROW_C_STREAM_INTERFACE
-struct ArrowArrayStream {
-    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
-    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
-    const char *(*get_last_error)(struct ArrowArrayStream *);
-    void (*release)(struct ArrowArrayStream *);
-    void *private_data;
-};
-#endif
-
 /* The debug hook of the zero-copy test: the values pointers of the key
  * columns of the last batch encoded. */
 #define ORDO__PY_DEBUG_COLS 64

@@ -37,6 +37,7 @@ PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err);
 typedef struct ordo__py_bin {
     size_t n;
     const uint8_t *data;
+    size_t len;          /* data's bytes where known (a buffer), else SIZE_MAX (Arrow) */
     const void *offsets; /* n + 1 int32 or int64, from `first` on */
     int offset_bits;     /* 32 or 64 */
     /* what keeps the memory alive */
@@ -52,18 +53,28 @@ typedef struct ordo__py_bin {
  * set; release with ordo__py_bin_release either way. */
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);
-static inline size_t ordo__py_bin_off(const ordo__py_bin *b, size_t i)
+/* String i as [*lo, *hi): 0, or -1 when its offsets are not in order or
+ * in the buffer. The offsets are the caller's memory (a NumPy array that
+ * Python code run since, or another thread, may change), so each is
+ * checked as it is read, also after ordo__py_bin_get checked them all. */
+static inline int ordo__py_bin_span(const ordo__py_bin *b, size_t i, size_t *lo, size_t *hi)
 {
     /* memcpy: buffers that crossed a process (Dask, pickled Arrow) need not
      * be aligned */
+    int64_t x, y;
     if (b->offset_bits == 64) {
-        int64_t v;
-        memcpy(&v, (const char *)b->offsets + 8 * i, 8);
-        return (size_t)v;
+        memcpy(&x, (const char *)b->offsets + 8 * i, 8);
+        memcpy(&y, (const char *)b->offsets + 8 * (i + 1), 8);
+    } else {
+        int32_t x32, y32;
+        memcpy(&x32, (const char *)b->offsets + 4 * i, 4);
+        memcpy(&y32, (const char *)b->offsets + 4 * (i + 1), 4);
+        x = x32, y = y32;
     }
-    int32_t v;
-    memcpy(&v, (const char *)b->offsets + 4 * i, 4);
-    return (size_t)v;
+    if (x < 0 || y < x || (uint64_t)y > b->len)
+        return -1;
+    *lo = (size_t)x, *hi = (size_t)y;
+    return 0;
 }
 
 /* n seqs: an int64 buffer or Arrow int64 array of n entries. */

@@ -9,7 +9,7 @@ typedef struct {
     PyObject_HEAD
     ordo_db *db;
     PyObject *path;
-    int busy; /* a call runs without the GIL: the db is one thread's at a time */
+    int busy; /* a call uses the db (without the GIL, or running Python code): one at a time */
 } db_object;
 
 static PyTypeObject db_type;
@@ -37,7 +37,8 @@ ordo_db *ordo__py_db_get(PyObject *obj)
         return NULL;
     }
     if (d->busy) {
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the database is in use by another thread");
+        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the database is in use by a call still running (in "
+                        "another thread, or the one running this code)");
         return NULL;
     }
     return d->db;
@@ -90,8 +91,8 @@ static void db_dealloc(db_object *d)
 static PyObject *db_close(db_object *d, PyObject *unused)
 {
     (void)unused;
-    if (d->busy)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the database is in use by another thread");
+    if (d->busy && !ordo__py_db_get((PyObject *)d))
+        return NULL;
     db_close_now(d);
     Py_RETURN_NONE;
 }
@@ -264,13 +265,20 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
                                      &PyDict_Type, &meta))
         return NULL;
     int tag;
-    ordo_db *db = ordo__py_db_get(dbo);
-    if (!db || ordo__py_tag(tago, &tag) < 0)
+    if (!PyObject_TypeCheck(dbo, &db_type)) /* the db itself is taken last */
+        return PyErr_Format(PyExc_TypeError, "expected an ordo Db, got %.200s",
+                            Py_TYPE(dbo)->tp_name);
+    if (ordo__py_tag(tago, &tag) < 0)
         return NULL;
-    PyObject *seq = PySequence_Fast(files, "ingest: files must be a list of dicts");
+    /* a tuple of our own: __fspath__ and the dicts' lookups run Python code,
+     * which could change a list being read */
+    PyObject *seq = PyDict_Check(files) || PyUnicode_Check(files)
+                        ? (PyErr_SetString(PyExc_TypeError, "ingest: files must be a list of "
+                                           "dicts"), NULL)
+                        : PySequence_Tuple(files);
     if (!seq)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     /* every object whose memory the call reads without the GIL */
     PyObject *keep = PyList_New(0);
     ordo_sst_file *f = calloc(n ? (size_t)n : 1, sizeof *f);
@@ -280,13 +288,16 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *d = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *d = PyTuple_GET_ITEM(seq, i);
         if (!PyDict_Check(d)) {
             PyErr_SetString(PyExc_TypeError, "ingest: files must be a list of dicts");
             goto done;
         }
         PyObject *p = PyDict_GetItemString(d, "path"), *pb = NULL;
-        if (!p || !PyUnicode_FSConverter(p, &pb)) {
+        Py_XINCREF(p); /* its __fspath__ may take it out of the dict */
+        int got = p && PyUnicode_FSConverter(p, &pb);
+        Py_XDECREF(p);
+        if (!got) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "ingest: a file needs 'path'");
             goto done;
@@ -340,6 +351,11 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
     }
     ordo_schema_free(&parsed);
     m.collations = collations;
+    ordo_db *db = ordo__py_db_get(dbo); /* after every call into Python */
+    if (!db) {
+        free(collations);
+        goto done;
+    }
     db_object *d = (db_object *)dbo;
     d->busy = 1;
     Py_BEGIN_ALLOW_THREADS

@@ -3,6 +3,7 @@
  * the C Data Interface, or .buffer/.offsets objects such as ordo.Keys). */
 #include "load.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +13,13 @@ int ordo__py_tag(PyObject *obj, int *tag)
         *tag = ORDO_UNTAGGED;
         return 0;
     }
-    long t = PyLong_Check(obj) ? PyLong_AsLong(obj) : -2;
-    if (t == -1 && PyErr_Occurred())
-        PyErr_Clear(), t = -2;
+    long long t;
+    if (ordo__py_int_arg(obj, "tag", LLONG_MIN, LLONG_MAX, &t) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError))
+            return -1; /* not an int (True is no tag) */
+        PyErr_Clear();
+        t = -2;
+    }
     if (t < -1 || t > 254) {
         PyErr_SetString(PyExc_ValueError, "tag: expected 0 to 254, or -1 or None (untagged)");
         return -1;
@@ -25,6 +30,11 @@ int ordo__py_tag(PyObject *obj, int *tag)
 
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 {
+    if (PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a size such as 256M, 1.5G or 65536, got a "
+                     "bool", what);
+        return -1;
+    }
     if (PyLong_Check(obj)) {
         long long v = PyLong_AsLongLong(obj);
         if (v >= 1 && v <= (long long)1e15) {
@@ -104,9 +114,26 @@ static int arrow_import(PyObject *obj, PyObject *caps[2], struct ArrowSchema **s
     caps[0] = Py_NewRef(PyTuple_GET_ITEM(t, 0));
     caps[1] = Py_NewRef(PyTuple_GET_ITEM(t, 1));
     Py_DECREF(t);
-    *schema = PyCapsule_GetPointer(caps[0], "arrow_schema");
-    *array = *schema ? PyCapsule_GetPointer(caps[1], "arrow_array") : NULL;
-    return *array ? 0 : -1;
+    *schema = ordo__py_capsule(caps[0], "arrow_schema");
+    *array = *schema ? ordo__py_capsule(caps[1], "arrow_array") : NULL;
+    if (!*array)
+        return -1;
+    ordo_error e;
+    ordo_status s = ordo_arrow_check(*schema, *array, &e);
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e), -1;
+    return 0;
+}
+
+/* The capsules' destructors release the arrays: producer code, which may
+ * be Python; a pending exception is kept aside meanwhile. */
+static void capsules_clear(PyObject *caps[2])
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    Py_CLEAR(caps[0]);
+    Py_CLEAR(caps[1]);
+    PyErr_Restore(t, v, tb);
 }
 
 static int any_null(const uint8_t *validity, size_t first, size_t n)
@@ -140,6 +167,7 @@ static int bin_from_arrow(ordo__py_bin *b, const char *what, struct ArrowSchema 
     }
     static const uint8_t none[1];
     b->n = n;
+    b->len = SIZE_MAX; /* not part of the C Data Interface */
     b->data = col.values ? col.values : none;
     b->offset_bits = col.offset_bits;
     b->offsets = col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
@@ -186,7 +214,7 @@ static int bin_from_buffers(ordo__py_bin *b, PyObject *obj, const char *what)
     b->offsets = o->buf;
     b->offset_bits = bits;
     b->data = b->views[0].buf;
-    size_t len = (size_t)b->views[0].len;
+    size_t len = b->len = (size_t)b->views[0].len;
     /* the offsets are the caller's: every one must lie in the buffer */
     size_t prev = 0;
     for (size_t i = 0; i <= b->n; i++) {
@@ -225,8 +253,7 @@ void ordo__py_bin_release(ordo__py_bin *b)
     for (int i = 0; i < b->nviews; i++)
         PyBuffer_Release(&b->views[i]);
     b->nviews = 0;
-    Py_CLEAR(b->capsules[0]);
-    Py_CLEAR(b->capsules[1]);
+    capsules_clear(b->capsules);
 }
 
 int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
@@ -271,6 +298,5 @@ void ordo__py_seqs_release(ordo__py_seqs *s)
     if (s->has_view)
         PyBuffer_Release(&s->view);
     s->has_view = 0;
-    Py_CLEAR(s->capsules[0]);
-    Py_CLEAR(s->capsules[1]);
+    capsules_clear(s->capsules);
 }

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #define CHUNK_ROWS 65536
-#define CHUNK_TEXT (256u << 20) /* string bytes of one column in a chunk: int32 offsets */
+/* Bytes of one string or binary column in a chunk: Arrow's string and
+ * binary have int32 offsets, so a chunk is cut before a column would pass
+ * this (tests lower it: _set_scan_chunk_bytes). A value over 2 GiB fits no
+ * chunk and is an error. */
+static size_t chunk_bytes = 256u << 20;
 
 /* What a column becomes in Arrow; the names are ordo.scan's. */
 typedef enum kind {
@@ -23,6 +27,8 @@ typedef struct outcol {
     kind k;
     const char *arrow; /* "string", "int64", "timestamp[us]", ... */
     size_t native;     /* K_NATIVE: its column in the ordo_rows */
+    int counted;       /* its bytes count against chunk_bytes (text, bytea) */
+    size_t bytes;      /* this chunk's: the stored texts' lengths, at least the bytes held */
     /* K_STRING: int32 offsets, bytes, validity */
     ordo_buf data, offs, valid;
 } outcol;
@@ -266,6 +272,7 @@ static int select_columns(scanner *S, PyObject *columns)
         o->src = c;
         o->arrow = native_type(&S->table->cols[c]);
         o->k = o->arrow ? K_NATIVE : K_STRING;
+        o->counted = !o->arrow || S->table->cols[c].sql == ORDO_SQL_BYTEA;
         if (!o->arrow)
             o->arrow = "string";
         else {
@@ -321,6 +328,13 @@ static int row_put(scanner *S)
             if (ordo_buf_append(&o->valid, &z, 1) != ORDO_OK)
                 goto oom;
         }
+        if (!t->is_null && o->data.len + t->len > INT32_MAX) {
+            S->err.status = ORDO_ERR_SIZE_OVERFLOW;
+            snprintf(S->err.message, sizeof S->err.message,
+                     "column '%.200s': a value of %zu bytes, more than an Arrow string holds",
+                     S->table->cols[o->src].name, t->len);
+            return 0;
+        }
         if (!t->is_null && ordo_buf_append(&o->data, t->text, t->len) != ORDO_OK)
             goto oom;
         int32_t end = (int32_t)o->data.len;
@@ -337,14 +351,24 @@ oom:
     return 0;
 }
 
-static int chunk_full(const scanner *S)
+/* Whether the row in S->t still fits the chunk: no counted column past
+ * chunk_bytes (a bytea's text is at least as long as its bytes). */
+static int row_fits(const scanner *S)
 {
-    if (S->nrows >= CHUNK_ROWS)
-        return 1;
+    for (size_t i = 0; i < S->nout; i++) {
+        const outcol *o = &S->out[i];
+        const ordo_table_field *t = &S->t[o->src];
+        if (o->counted && !t->is_null && o->bytes + t->len > chunk_bytes)
+            return 0;
+    }
+    return 1;
+}
+
+static void count_row(scanner *S)
+{
     for (size_t i = 0; i < S->nout; i++)
-        if (S->out[i].data.len >= CHUNK_TEXT)
-            return 1;
-    return 0;
+        if (S->out[i].counted && !S->t[S->out[i].src].is_null)
+            S->out[i].bytes += S->t[S->out[i].src].len;
 }
 
 /* ------------------------------------------------------ to Python */
@@ -376,6 +400,11 @@ static PyObject *native_buffers(const ordo_column *c, const char *arrow, size_t 
         data = bitmap_bytes(c->values, c->offset, n);
     } else if (c->type == ORDO_TYPE_BYTES) {
         const int64_t *o = (const int64_t *)c->offsets + c->offset;
+        if (o[n] - o[0] > INT32_MAX) { /* one value alone: the chunk is cut by bytes */
+            ordo__py_raisef(ORDO_ERR_SIZE_OVERFLOW, "a bytea value of more than 2 GiB, more "
+                            "than an Arrow binary holds");
+            goto fail;
+        }
         Py_DECREF(offs);
         offs = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((n + 1) * 4));
         if (!offs)
@@ -454,7 +483,7 @@ static PyObject *chunk_take(scanner *S)
             break;
         }
         PyList_SET_ITEM(cols, (Py_ssize_t)i, b);
-        o->data.len = o->offs.len = o->valid.len = 0;
+        o->data.len = o->offs.len = o->valid.len = o->bytes = 0;
     }
     if (S->rows)
         ordo_rows_clear(S->rows);
@@ -477,21 +506,16 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
                                      &accept))
         return NULL;
     unsigned long long limit = ~0ull;
-    if (limito != Py_None) {
-        long long l = PyLong_Check(limito) ? PyLong_AsLongLong(limito) : -1;
-        if (l < 0) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_ValueError, "limit: a count (0 or more), or None");
-            return NULL;
-        }
-        limit = (unsigned long long)l;
-    }
+    if (limito != Py_None && ordo__py_uint_arg(limito, "limit", ~0ull, &limit) < 0)
+        return NULL;
     scanner S;
     memset(&S, 0, sizeof S);
     int tag;
     PyObject *lo = NULL, *hi = NULL, *chunks = NULL, *result = NULL, *kinds = NULL, *cols = NULL;
     ordo_scan *it = NULL;
-    ordo_db *db = ordo__py_db_get(dbo);
+    /* held (busy) to the end: the bounds' and columns' conversions and the
+     * chunks' allocations run Python code, which must not close it */
+    ordo_db *db = ordo__py_db_hold(dbo);
     if (!db || ordo__py_tag(tago, &tag) < 0 || open_table(&S, db, tag, accept) < 0 ||
         select_columns(&S, columns) < 0 || key_bounds(&S, prefix, start, stop, &lo, &hi) < 0)
         goto done;
@@ -522,12 +546,13 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
         s = ordo_table_reader_row(S.T, k, kn, v, vn, S.t, &matches, &S.err);
         if (s == ORDO_OK && !matches)
             continue;
-        if (s != ORDO_OK || !row_put(&S)) {
+        if (s != ORDO_OK) {
             ordo__py_raise(S.err.status, &S.err);
             goto done;
         }
-        rows++;
-        if (chunk_full(&S)) {
+        /* a chunk ends at CHUNK_ROWS rows, or before a row that would put a
+         * string or binary column past chunk_bytes (int32 offsets) */
+        if (S.nrows && (S.nrows >= CHUNK_ROWS || !row_fits(&S))) {
             PyObject *c = chunk_take(&S);
             if (!c || PyList_Append(chunks, c) < 0) {
                 Py_XDECREF(c);
@@ -535,6 +560,12 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
             }
             Py_DECREF(c);
         }
+        if (!row_put(&S)) {
+            ordo__py_raise(S.err.status, &S.err);
+            goto done;
+        }
+        count_row(&S);
+        rows++;
     }
     if (S.nrows || PyList_GET_SIZE(chunks) == 0) {
         PyObject *c = chunk_take(&S);
@@ -561,6 +592,8 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
         result = Py_BuildValue("{s:O,s:O,s:O}", "names", cols, "types", kinds, "chunks", chunks);
 done:
     ordo_scan_close(it);
+    if (db)
+        ordo__py_db_release(dbo);
     scanner_free(&S);
     Py_XDECREF(lo);
     Py_XDECREF(hi);
@@ -582,7 +615,7 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     PyObject *list = NULL;
     ordo_scan *it = NULL;
-    ordo_db *db = ordo__py_db_get(dbo);
+    ordo_db *db = ordo__py_db_hold(dbo); /* the list's allocations may run finalizers */
     ordo_error e = {0};
     ordo_status s;
     if (!db)
@@ -611,6 +644,8 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
     }
 done:
     ordo_scan_close(it);
+    if (db)
+        ordo__py_db_release(dbo);
     if (lo.obj)
         PyBuffer_Release(&lo);
     if (hi.obj)
@@ -618,7 +653,23 @@ done:
     return list;
 }
 
+/* _set_scan_chunk_bytes(n) -> the old value: for tests, chunks cut by
+ * bytes at a few bytes rather than 256 MiB. */
+static PyObject *py_set_scan_chunk_bytes(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    long long n;
+    if (ordo__py_int_arg(arg, "chunk bytes", 1, INT32_MAX, &n) < 0)
+        return NULL;
+    size_t old = chunk_bytes;
+    chunk_bytes = (size_t)n;
+    return PyLong_FromSize_t(old);
+}
+
 static PyMethodDef functions[] = {
+    {"_set_scan_chunk_bytes", py_set_scan_chunk_bytes, METH_O,
+     "For tests: _set_scan_chunk_bytes(n) -> old: the bytes of a string or binary column in "
+     "one chunk of scan_table (256 MiB)."},
     {"scan_raw", (PyCFunction)(void (*)(void))py_scan_raw, METH_VARARGS | METH_KEYWORDS,
      "scan_raw(db, *, lo=b'', hi=None) -> list[(key, value)]: every stored pair in [lo, hi) "
      "(hi None: to the end, system keys included), as bytes."},

@@ -3,11 +3,15 @@
  * cluster engine's workers can each write their part of a table. */
 #include "load.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A writer of either kind, one thread at a time: calls that run without
- * the GIL mark it busy, and every call refuses a busy writer. */
+/* A writer of either kind, one call at a time: a call that uses the
+ * writer marks it busy from before it runs any Python code (an argument's
+ * __arrow_c_array__, __fspath__ or __buffer__, a finalizer) or releases
+ * the GIL, to its end; every call refuses a busy writer, close() too, so
+ * that code run by a call can never free what the call is using. */
 typedef ordo_status (*add_fn)(void *w, const void *k, size_t kn, const void *v, size_t vn,
                               uint64_t seq, ordo_error *err);
 
@@ -30,7 +34,8 @@ static int check_usable(void *w, int finished, int busy, const char *what)
     if (!w)
         ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is closed", what);
     else if (busy)
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is in use by another thread", what);
+        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is in use by a call still running (in "
+                        "another thread, or the one running this code)", what);
     else if (finished)
         ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is finished", what);
     else
@@ -54,14 +59,13 @@ static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
     static char *names[] = {"key", "value", "seq", NULL};
     Py_buffer k, v;
     PyObject *seqo;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*O!:add", names, &k, &v, &PyLong_Type, &seqo))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*O:add", names, &k, &v, &seqo))
         return NULL;
     /* "K" would wrap a negative or too large seq silently */
-    unsigned long long seq = PyLong_AsUnsignedLongLong(seqo);
-    if (seq == (unsigned long long)-1 && PyErr_Occurred()) {
+    unsigned long long seq;
+    if (ordo__py_uint_arg(seqo, "add: seq", ULLONG_MAX, &seq) < 0) {
         PyBuffer_Release(&k);
         PyBuffer_Release(&v);
-        PyErr_SetString(PyExc_ValueError, "add: seq must be an int from 0 to 2**64 - 1");
         return NULL;
     }
     ordo_error e = {0};
@@ -75,8 +79,7 @@ static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
 
 /* Rows from key and value columns read in place; seqs given, or first,
  * first + 1, ... The GIL is released while the rows go in. */
-static PyObject *add_many(add_fn add, void *w, int *busy, uint64_t first, PyObject *args,
-                          PyObject *kw)
+static PyObject *add_many(add_fn add, void *w, uint64_t first, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"keys", "values", "seqs", NULL};
     PyObject *ko, *vo = Py_None, *so = Py_None;
@@ -104,17 +107,20 @@ static PyObject *add_many(add_fn add, void *w, int *busy, uint64_t first, PyObje
         }
     ordo_error e = {0};
     ordo_status s = ORDO_OK;
-    *busy = 1;
     Py_BEGIN_ALLOW_THREADS
     for (size_t i = 0; i < keys.n && s == ORDO_OK; i++) {
-        size_t k0 = ordo__py_bin_off(&keys, i), k1 = ordo__py_bin_off(&keys, i + 1);
-        size_t v0 = vo != Py_None ? ordo__py_bin_off(&vals, i) : 0;
-        size_t v1 = vo != Py_None ? ordo__py_bin_off(&vals, i + 1) : 0;
+        size_t k0, k1, v0 = 0, v1 = 0;
+        if (ordo__py_bin_span(&keys, i, &k0, &k1) < 0 ||
+            (vo != Py_None && ordo__py_bin_span(&vals, i, &v0, &v1) < 0)) {
+            s = e.status = ORDO_ERR_INVALID_VALUE;
+            snprintf(e.message, sizeof e.message, "add_batch: the offsets of row %zu changed "
+                     "while the rows were read (out of order or past the buffer)", i);
+            break;
+        }
         uint64_t seq = seqs.v ? (uint64_t)seqs.v[i] : first + i;
         s = add(w, keys.data + k0, k1 - k0, vals.data ? vals.data + v0 : NULL, v1 - v0, seq, &e);
     }
     Py_END_ALLOW_THREADS
-    *busy = 0;
     if (s != ORDO_OK)
         ordo__py_raise_row(s, &e);
     else
@@ -137,18 +143,27 @@ static ordo_status sst_add(void *w, const void *k, size_t kn, const void *v, siz
 static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"dir", "prefix", "target_bytes", "tag", "on_duplicate", NULL};
-    PyObject *dir = NULL, *tago = NULL, *dupo = NULL;
+    PyObject *dir = NULL, *tago = NULL, *dupo = NULL, *targeto = NULL;
     const char *prefix = "";
-    unsigned long long target = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sKOO:SstWriter", names,
-                                     PyUnicode_FSConverter, &dir, &prefix, &target, &tago, &dupo))
+    uint64_t target = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sOOO:SstWriter", names,
+                                     PyUnicode_FSConverter, &dir, &prefix, &targeto, &tago, &dupo))
         return NULL;
-    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, target, 0, ORDO_DUP_ERROR, 1};
-    if ((tago && ordo__py_tag(tago, &o.tag) < 0) ||
+    /* an int (0: the default), or a size as ordo load takes it ("256M") */
+    unsigned long long tb = 0;
+    int bad_target = targeto && targeto != Py_None &&
+                     (PyUnicode_Check(targeto) ? ordo__py_size(targeto, "target_bytes", &target)
+                                               : ordo__py_uint_arg(targeto, "target_bytes",
+                                                                   1000000000000000ull, &tb)) < 0;
+    target = target ? target : tb;
+    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, 0, 0, ORDO_DUP_ERROR, 1};
+    if (bad_target ||
+        (tago && ordo__py_tag(tago, &o.tag) < 0) ||
         (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0)) {
         Py_DECREF(dir);
         return NULL;
     }
+    o.target_bytes = target;
     if (target && target < (64u << 10)) {
         Py_DECREF(dir);
         PyErr_SetString(PyExc_ValueError, "target_bytes: at least 65536 (or 0: 256 MiB)");
@@ -190,7 +205,10 @@ static PyObject *sst_add_py(sst_object *so, PyObject *args, PyObject *kw)
 {
     if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
         return NULL;
-    return add_one(sst_add, so->w, args, kw);
+    so->busy = 1;
+    PyObject *r = add_one(sst_add, so->w, args, kw);
+    so->busy = 0;
+    return r;
 }
 
 static PyObject *sst_add_batch(sst_object *so, PyObject *args, PyObject *kw)
@@ -199,7 +217,10 @@ static PyObject *sst_add_batch(sst_object *so, PyObject *args, PyObject *kw)
         return NULL;
     ordo_load_stats st;
     ordo_sst_writer_stats(so->w, &st);
-    return add_many(sst_add, so->w, &so->busy, st.rows_in + 1, args, kw);
+    so->busy = 1;
+    PyObject *r = add_many(sst_add, so->w, st.rows_in + 1, args, kw);
+    so->busy = 0;
+    return r;
 }
 
 static PyObject *sst_finish(sst_object *so, PyObject *unused)
@@ -209,14 +230,15 @@ static PyObject *sst_finish(sst_object *so, PyObject *unused)
         return NULL;
     ordo_error e = {0};
     ordo_status s;
-    so->busy = 1;
+    so->busy = 1; /* until the list is built: its allocations may run finalizers */
     Py_BEGIN_ALLOW_THREADS
     s = ordo_sst_writer_finish(so->w, &e);
     Py_END_ALLOW_THREADS
-    so->busy = 0;
     so->finished = 1; /* finished or failed: no more rows either way */
-    if (s != ORDO_OK)
+    if (s != ORDO_OK) {
+        so->busy = 0;
         return ordo__py_raise_row(s, &e);
+    }
     size_t n = ordo_sst_writer_files(so->w);
     PyObject *list = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; list && i < n; i++) {
@@ -233,16 +255,15 @@ static PyObject *sst_finish(sst_object *so, PyObject *unused)
         }
         PyList_SET_ITEM(list, (Py_ssize_t)i, d);
     }
+    so->busy = 0;
     return list;
 }
 
 static PyObject *sst_stats(sst_object *so, PyObject *unused)
 {
     (void)unused;
-    if (!so->w)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the SST writer is closed");
-    if (so->busy)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the SST writer is in use by another thread");
+    if (check_usable(so->w, 0, so->busy, "SST writer") < 0)
+        return NULL;
     ordo_load_stats st;
     ordo_sst_writer_stats(so->w, &st);
     return Py_BuildValue("{s:K,s:K,s:K,s:K}", "rows_in", (unsigned long long)st.rows_in, "rows",
@@ -254,8 +275,8 @@ static PyObject *sst_stats(sst_object *so, PyObject *unused)
 static PyObject *sst_close(sst_object *so, PyObject *unused)
 {
     (void)unused;
-    if (so->busy)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the SST writer is in use by another thread");
+    if (so->busy && check_usable(so->w, 0, so->busy, "SST writer") < 0)
+        return NULL;
     sst_close_now(so);
     Py_RETURN_NONE;
 }
@@ -362,14 +383,20 @@ static PyObject *run_add_py(run_object *ro, PyObject *args, PyObject *kw)
 {
     if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
         return NULL;
-    return add_one(run_add, ro->w, args, kw);
+    ro->busy = 1;
+    PyObject *r = add_one(run_add, ro->w, args, kw);
+    ro->busy = 0;
+    return r;
 }
 
 static PyObject *run_add_batch(run_object *ro, PyObject *args, PyObject *kw)
 {
     if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
         return NULL;
-    return add_many(run_add, ro->w, &ro->busy, ordo_run_writer_rows(ro->w) + 1, args, kw);
+    ro->busy = 1;
+    PyObject *r = add_many(run_add, ro->w, ordo_run_writer_rows(ro->w) + 1, args, kw);
+    ro->busy = 0;
+    return r;
 }
 
 static PyObject *run_finish(run_object *ro, PyObject *unused)
@@ -393,10 +420,9 @@ static PyObject *run_finish(run_object *ro, PyObject *unused)
 static PyObject *run_files(run_object *ro, PyObject *unused)
 {
     (void)unused;
-    if (!ro->w)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is closed");
-    if (ro->busy)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is in use by another thread");
+    if (check_usable(ro->w, 0, ro->busy, "run writer") < 0)
+        return NULL;
+    ro->busy = 1; /* the list's allocations may run finalizers */
     size_t n = ordo_run_writer_files(ro->w);
     PyObject *list = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; list && i < n; i++) {
@@ -407,22 +433,23 @@ static PyObject *run_files(run_object *ro, PyObject *unused)
         }
         PyList_SET_ITEM(list, (Py_ssize_t)i, p);
     }
+    ro->busy = 0;
     return list;
 }
 
 static PyObject *run_rows(run_object *ro, PyObject *unused)
 {
     (void)unused;
-    if (!ro->w)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is closed");
+    if (check_usable(ro->w, 0, ro->busy, "run writer") < 0)
+        return NULL;
     return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(ro->w));
 }
 
 static PyObject *run_close(run_object *ro, PyObject *unused)
 {
     (void)unused;
-    if (ro->busy)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the run writer is in use by another thread");
+    if (ro->busy && check_usable(ro->w, 0, ro->busy, "run writer") < 0)
+        return NULL;
     run_close_now(ro);
     Py_RETURN_NONE;
 }
@@ -482,18 +509,23 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOO:merge_runs", names, &paths, &swo, &loo,
                                      &hio, &tmpo, &memo))
         return NULL;
-    ordo_sst_writer *w = ordo__py_sst_get(swo);
-    if (!w)
+    if (!PyObject_TypeCheck(swo, &sst_type)) {
+        PyErr_Format(PyExc_TypeError, "expected an SstWriter, got %.200s", Py_TYPE(swo)->tp_name);
         return NULL;
+    }
     /* an unfinished RunWriter: its runs, the last one still in memory */
     run_object *rw = PyObject_TypeCheck(paths, &run_type) ? (run_object *)paths : NULL;
-    if (rw && check_usable(rw->w, rw->finished, rw->busy, "run writer") < 0)
-        return NULL;
+    /* every argument converted first (__fspath__, iteration, buffers run
+     * Python code, which may close or use a writer); a tuple of our own,
+     * so that the paths cannot change under the loop */
     PyObject *seq = rw ? PyTuple_New(0)
-                       : PySequence_Fast(paths, "merge_runs: paths must be a list of str");
+                    : PyUnicode_Check(paths) || PyBytes_Check(paths)
+                        ? (PyErr_SetString(PyExc_TypeError, "merge_runs: paths must be a list "
+                                           "of str"), NULL)
+                        : PySequence_Tuple(paths);
     if (!seq)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject **pb = calloc(n ? (size_t)n : 1, sizeof *pb);
     const char **pp = calloc(n ? (size_t)n : 1, sizeof *pp);
     PyObject *lo = NULL, *hi = NULL, *tmp = NULL, *r = NULL;
@@ -503,7 +535,7 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &pb[i]))
+        if (!PyUnicode_FSConverter(PyTuple_GET_ITEM(seq, i), &pb[i]))
             goto done;
         pp[i] = PyBytes_AS_STRING(pb[i]);
     }
@@ -520,7 +552,11 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
         mo.lo = PyBytes_AS_STRING(lo), mo.lo_len = (size_t)PyBytes_GET_SIZE(lo);
     if (hi)
         mo.hi = PyBytes_AS_STRING(hi), mo.hi_len = (size_t)PyBytes_GET_SIZE(hi);
+    /* then the writers, checked and held: no Python code runs from here */
     sst_object *so = (sst_object *)swo;
+    ordo_sst_writer *w = ordo__py_sst_get(swo);
+    if (!w || (rw && check_usable(rw->w, rw->finished, rw->busy, "run writer") < 0))
+        goto done;
     ordo_runs *runs = NULL;
     ordo_error e = {0};
     ordo_status s;
@@ -558,14 +594,11 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"keys", "n", NULL};
-    PyObject *ko;
-    Py_ssize_t nsplit;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "On:split_keys", names, &ko, &nsplit))
+    PyObject *ko, *no;
+    long long nsplit;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:split_keys", names, &ko, &no) ||
+        ordo__py_int_arg(no, "split_keys: n", 0, PY_SSIZE_T_MAX, &nsplit) < 0)
         return NULL;
-    if (nsplit < 0) {
-        PyErr_SetString(PyExc_ValueError, "split_keys: n must not be negative");
-        return NULL;
-    }
     /* a list of bytes, or columns read in place */
     ordo__py_bin b;
     PyObject *joined = NULL, *r = NULL;
@@ -607,11 +640,19 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
             PyErr_NoMemory();
             goto done;
         }
-        for (size_t i = 0; i <= b.n; i++)
-            offs[i] = ordo__py_bin_off(&b, i);
+        offs[0] = 0;
+        for (size_t i = 0; i < b.n; i++) { /* one copy, each offset checked as it is read */
+            size_t lo, hi;
+            if (ordo__py_bin_span(&b, i, &lo, &hi) < 0 || (i && lo != offs[i])) {
+                PyErr_Format(PyExc_ValueError, "split_keys: key %zu's offsets are out of order "
+                             "or past the buffer", i);
+                goto done;
+            }
+            offs[i] = lo, offs[i + 1] = hi;
+        }
     }
     if ((size_t)nsplit > b.n) /* at most one split per sample key */
-        nsplit = (Py_ssize_t)b.n;
+        nsplit = (long long)b.n;
     size_t cap = offs[b.n] - offs[0] + 1, got = 0;
     dst = malloc(cap);
     soffs = malloc(((size_t)nsplit + 1) * sizeof *soffs);
@@ -653,32 +694,43 @@ static PyObject *py_key_ranges(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *ko, *so;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!:key_ranges", names, &ko, &PyList_Type, &so))
         return NULL;
-    Py_ssize_t ns = PyList_GET_SIZE(so);
-    for (Py_ssize_t i = 0; i < ns; i++)
-        if (!PyBytes_Check(PyList_GET_ITEM(so, i))) {
-            PyErr_Format(PyExc_TypeError, "key_ranges: split %zd is not bytes", i);
-            return NULL;
-        }
-    for (Py_ssize_t i = 1; i < ns; i++) {
-        PyObject *a = PyList_GET_ITEM(so, i - 1), *b = PyList_GET_ITEM(so, i);
-        if (ordo_compare(PyBytes_AS_STRING(a), (size_t)PyBytes_GET_SIZE(a), PyBytes_AS_STRING(b),
-                         (size_t)PyBytes_GET_SIZE(b)) >= 0) {
-            PyErr_Format(PyExc_ValueError, "key_ranges: split %zd is not above split %zd", i,
-                         i - 1);
-            return NULL;
-        }
-    }
+    /* the keys first: their __arrow_c_array__ may change the list, which is
+     * read (without Python code running) from here on */
     ordo__py_bin b;
     if (ordo__py_bin_get(ko, "keys", &b) < 0) {
         ordo__py_bin_release(&b);
         return NULL;
+    }
+    Py_ssize_t ns = PyList_GET_SIZE(so);
+    for (Py_ssize_t i = 0; i < ns; i++)
+        if (!PyBytes_Check(PyList_GET_ITEM(so, i))) {
+            PyErr_Format(PyExc_TypeError, "key_ranges: split %zd is not bytes", i);
+            ordo__py_bin_release(&b);
+            return NULL;
+        }
+    for (Py_ssize_t i = 1; i < ns; i++) {
+        PyObject *x = PyList_GET_ITEM(so, i - 1), *y = PyList_GET_ITEM(so, i);
+        if (ordo_compare(PyBytes_AS_STRING(x), (size_t)PyBytes_GET_SIZE(x), PyBytes_AS_STRING(y),
+                         (size_t)PyBytes_GET_SIZE(y)) >= 0) {
+            PyErr_Format(PyExc_ValueError, "key_ranges: split %zd is not above split %zd", i,
+                         i - 1);
+            ordo__py_bin_release(&b);
+            return NULL;
+        }
     }
     PyObject *r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(b.n * sizeof(int64_t)));
     if (r) {
         int64_t *out = (int64_t *)PyBytes_AS_STRING(r);
         /* the splits stay alive with the list, which the caller holds */
         for (size_t i = 0; i < b.n; i++) {
-            size_t k0 = ordo__py_bin_off(&b, i), kn = ordo__py_bin_off(&b, i + 1) - k0;
+            size_t k0, k1;
+            if (ordo__py_bin_span(&b, i, &k0, &k1) < 0) {
+                Py_CLEAR(r);
+                PyErr_Format(PyExc_ValueError, "key_ranges: key %zu's offsets are out of order "
+                             "or past the buffer", i);
+                break;
+            }
+            size_t kn = k1 - k0;
             Py_ssize_t lo = 0, hi = ns; /* the number of splits <= key */
             while (lo < hi) {
                 Py_ssize_t mid = lo + (hi - lo) / 2;

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static PyObject *error_type; /* ordo.Error, owned by the module too */
 
@@ -55,6 +56,60 @@ PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return raise_with(s, msg, NULL);
+}
+
+void *ordo__py_capsule(PyObject *cap, const char *name)
+{
+    if (!PyCapsule_CheckExact(cap))
+        return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "expected a PyCapsule '%s', got %.200s",
+                               name, Py_TYPE(cap)->tp_name);
+    const char *got = PyCapsule_GetName(cap);
+    if (!got || strcmp(got, name))
+        return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "expected a PyCapsule '%s', got one named "
+                               "'%.200s'", name, got ? got : "(none)");
+    return PyCapsule_GetPointer(cap, name); /* never NULL: PyCapsule_New refuses it */
+}
+
+/* An int that is not a bool, else TypeError. */
+static int int_typed(PyObject *obj, const char *what)
+{
+    if (PyLong_Check(obj) && !PyBool_Check(obj))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "%s: expected an int, got %.200s", what, Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+int ordo__py_int_arg(PyObject *obj, const char *what, long long min, long long max,
+                     long long *out)
+{
+    if (int_typed(obj, what) < 0)
+        return -1;
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &over);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (over || v < min || v > max) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %lld to %lld, got %R", what, min, max, obj);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int ordo__py_uint_arg(PyObject *obj, const char *what, unsigned long long max,
+                      unsigned long long *out)
+{
+    if (int_typed(obj, what) < 0)
+        return -1;
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj); /* negative: OverflowError */
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        PyErr_Clear();
+    else if (v <= max) {
+        *out = v;
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "%s: expected 0 to %llu, got %R", what, max, obj);
+    return -1;
 }
 
 static PyObject *py_impl_name(PyObject *self, PyObject *args)

@@ -163,6 +163,28 @@ def gen_timestamp(rng, n, lex):
                pa.timestamp(unit, tz=tz), ("ts", unit, tz))
 
 
+DT64_UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"]
+
+
+def gen_dt64(rng, n, lex):
+    """NumPy datetime64 of every unit: the lists case passes the NumPy
+    array itself; the others its instants as an Arrow timestamp."""
+    unit = DT64_UNITS[rng.integers(len(DT64_UNITS))]
+    fine = "ns" if unit == "ns" else "us"
+    lo, hi = (LEX_MIN_S, LEX_MAX_S) if lex or unit == "ns" else (MIN_S, MAX_S)
+    if unit in ("Y", "M", "W"):  # whole units within the range
+        lo, hi = lo + 86400 * 366, hi - 86400 * 366
+    counts, instants = [], []
+    for _ in range(n):
+        t = np.datetime64(int(rng.integers(lo, hi)) * PER[fine] + int(rng.integers(0, PER[fine])),
+                          fine)
+        c = t.astype("datetime64[%s]" % unit)
+        counts.append(int(c.astype(np.int64)))
+        instants.append(int(c.astype("datetime64[%s]" % fine).astype(np.int64)))
+    return Col("timestamp", instants, [_ts_text(v, fine, None) for v in instants],
+               pa.timestamp(fine), ("dt64", unit, counts))
+
+
 def gen_time(rng, n, lex):
     unit = ["s", "ms", "us", "ns"][rng.integers(4)]
     day = 86400 * PER[unit]
@@ -247,16 +269,28 @@ def gen_as(rng, n, lex):
     return Col(sql, vals, list(vals), pa.string(), ("as", sql))
 
 
+COLLATIONS = ["en_US.utf8", "de_DE.utf8", "sv_SE.utf8", "C", "und-x-icu", "sv-SE-x-icu",
+              "de-DE-u-co-phonebk-x-icu"]
+
+
+def gen_collated(rng, n, lex):
+    """Text under a collation (libc and ICU), given through schema=."""
+    col = gen_text(rng, n, lex)
+    sql = 'text COLLATE "%s"' % COLLATIONS[rng.integers(len(COLLATIONS))]
+    return Col(sql, col.values, col.texts, col.arrow_type, ("as", sql))
+
+
 GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp,
-              gen_time, gen_decimal, gen_as]
-LEX_GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp]
+              gen_dt64, gen_time, gen_decimal, gen_as, gen_collated]
+LEX_GENERATORS = [gen_int, gen_float, gen_bool, gen_text, gen_bytes, gen_date, gen_timestamp,
+                  gen_dt64]
 
 
 def arrow_array(col, mask):
     """col as a pyarrow array, NULL where mask."""
     vals = [None if m else v for v, m in zip(col.values, mask)]
     k = col.kind[0]
-    if k == "ts":
+    if k in ("ts", "dt64"):
         return pa.array(vals, pa.int64()).cast(col.arrow_type)
     if k == "time":
         return pa.array(vals, pa.int64() if col.arrow_type.bit_width == 64 else
@@ -361,6 +395,11 @@ def as_lists(rng, cols, mask, names, n, lo):
         k = c.kind[0]
         if k in ("int", "float", "bool") and not m.any() and rng.random() < 0.4:
             data[name] = np.array(vals, dtype=c.kind[1] if k != "bool" else bool)
+            continue
+        if k == "dt64":  # the NumPy array in its own unit, NaT for NULL
+            data[name] = np.array([np.iinfo(np.int64).min if x else v
+                                   for v, x in zip(c.kind[2][lo:lo + n], m)],
+                                  dtype=np.int64).view("datetime64[%s]" % c.kind[1])
             continue
         lst = [None if x else _py_value(c, v) for v, x in zip(vals, m)]
         data[name] = tuple(lst) if rng.random() < 0.2 else lst

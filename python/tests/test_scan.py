@@ -259,7 +259,38 @@ def test_collated_table(tmp_path):
     libc.gnu_get_libc_version.restype = ctypes.c_char_p
     with ordo._ordo.Db(str(tmp_path / "db"), read_only=True) as d:
         meta = ordo._ordo.table_meta(d, 1)
-    assert meta["collations"] == "sv_SE.utf8\t%s\n" % libc.gnu_get_libc_version().decode()
+    # glibc's version and the revision of ordo's libc key (SPEC §17.6)
+    assert meta["collations"] == "sv_SE.utf8\t%s+k2\n" % libc.gnu_get_libc_version().decode()
     for accept in (False, True):
         t = ordo.scan(str(tmp_path / "db"), tag=1, accept_collation_version=accept)
         assert t.column("name").to_pylist() == ["bar", "Baz", "bär", "zed"]
+
+
+def test_chunks_are_cut_by_bytes_for_bytea_and_text(tmp_path):
+    # issue 24, item 9: bytea values over 2 GiB in one 65,536-row chunk wrapped
+    # its int32 offsets; chunks are cut by the bytes of every text and bytea
+    # column, here at 1000 bytes (the stored text: bytea's \x hex, 2 + 2 per byte)
+    db = tmp_path / "db"
+    n = 12
+    blobs = [bytes([i]) * 300 for i in range(n)]
+    ordo.load(pa.table({"id": list(range(n)), "b": blobs, "s": ["x" * 100] * n}), db, key="id",
+              tag=1)
+    old = _ordo._set_scan_chunk_bytes(1000)
+    try:
+        t = ordo.scan(db, tag=1)
+    finally:
+        _ordo._set_scan_chunk_bytes(old)
+    assert t.column("b").to_pylist() == blobs
+    assert t.column("s").to_pylist() == ["x" * 100] * n
+    # 602 stored bytes a row: one row a chunk
+    assert t.column("b").num_chunks == n
+    assert all(len(c.buffers()[2]) == 300 for c in t.column("b").chunks)
+    # and a text column alone: ten 100-byte texts a chunk
+    old = _ordo._set_scan_chunk_bytes(1000)
+    try:
+        t = ordo.scan(db, tag=1, columns=["s"])
+    finally:
+        _ordo._set_scan_chunk_bytes(old)
+    assert [len(c) for c in t.column("s").chunks] == [10, 2]
+    with pytest.raises(TypeError):
+        _ordo._set_scan_chunk_bytes(True)
