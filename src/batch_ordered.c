@@ -615,6 +615,26 @@ static void write_numeric_column(const ordo_column *c, size_t r0, size_t n, uint
     }
 }
 
+/* n bytes XOR m (all ones or zero) from s to d by 8-byte words, the last
+ * one overlapping; exact. */
+static inline void copy_xor(uint8_t *d, const uint8_t *s, size_t n, uint64_t m)
+{
+    uint64_t x;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = (uint8_t)(s[i] ^ (uint8_t)m);
+        return;
+    }
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, s + i, 8);
+        x ^= m;
+        memcpy(d + i, &x, 8);
+    }
+    memcpy(&x, s + n - 8, 8);
+    x ^= m;
+    memcpy(d + n - 8, &x, 8);
+}
+
 /* Collated text with its sort keys computed (checked by the plan):
  * presence byte, key, 00 00, text, 00 00, all but the presence byte
  * complemented for DESC (SPEC.md §17.4). */
@@ -635,13 +655,12 @@ static void write_keyed_column(const ordo_column *c, size_t r0, size_t n, uint8_
         size_t kn = ko[r + 1] - ko[r];
         int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
         size_t tn = (size_t)(b - a), len = kn + tn + 4;
+        const uint64_t m = p.mask ? ~UINT64_C(0) : 0; /* DESC's complement, in the copies */
         d[0] = p.present;
-        memcpy(d + 1, keys + ko[r], kn);
-        d[1 + kn] = 0, d[2 + kn] = 0;
-        memcpy(d + 3 + kn, v + a, tn);
-        d[3 + kn + tn] = 0, d[4 + kn + tn] = 0;
-        for (size_t x = 1; p.mask && x <= len; x++)
-            d[x] ^= 0xff;
+        copy_xor(d + 1, keys + ko[r], kn, m);
+        d[1 + kn] = p.mask, d[2 + kn] = p.mask;
+        copy_xor(d + 3 + kn, v + a, tn, m);
+        d[3 + kn + tn] = p.mask, d[4 + kn + tn] = p.mask;
         cur[i] += 1 + len;
     }
 }
@@ -1099,26 +1118,6 @@ static void ord_runs_fill(const ordo_kernels *k, const ordo_batch_plan *pl, size
         }
         t += 1 + w;
     }
-}
-
-/* n bytes XOR m (all ones or zero) from s to d by 8-byte words, the last
- * one overlapping; exact. */
-static inline void copy_xor(uint8_t *d, const uint8_t *s, size_t n, uint64_t m)
-{
-    uint64_t x;
-    if (n < 8) {
-        for (size_t i = 0; i < n; i++)
-            d[i] = (uint8_t)(s[i] ^ (uint8_t)m);
-        return;
-    }
-    for (size_t i = 0; i + 8 < n; i += 8) {
-        memcpy(&x, s + i, 8);
-        x ^= m;
-        memcpy(d + i, &x, 8);
-    }
-    memcpy(&x, s + n - 8, 8);
-    x ^= m;
-    memcpy(d + n - 8, &x, 8);
 }
 
 /* 16-byte moves (at least one) over n bytes, XOR m: may read and write 15
