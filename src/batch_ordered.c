@@ -3,11 +3,15 @@
  * path (ordo_ordered_encode with kernels) goes column by column over tiles
  * of rows: fixed-width payloads through the implementation's kernels into a
  * scratch tile, then presence byte, payload (complemented for DESC) into
- * each row; text escaped with memchr-found runs; the rare types (numeric,
- * inet, timetz, interval) through the builder. Fixed strides (fixed-width
- * columns, no NULLs or all NULL) go as LexKey's tiles do: presence bytes
- * copied from a pattern, payloads written in place; an implementation with
- * fixed_pre kernels writes presence byte and payload at once. */
+ * each row; the first text column through the tile text kernel (written
+ * before the others, so its vector stores may run past a field), later
+ * ones escaped exactly; scaled numerics from their integers; the rare
+ * types (numeric text, inet, timetz, interval) through the builder. Fixed
+ * strides (fixed-width columns, no NULLs or all NULL) go as LexKey's tiles
+ * do: presence bytes copied from a pattern, payloads written in place; an
+ * implementation with fixed_pre kernels writes presence byte and payload
+ * at once. One text among fixed-width columns, in a tile without NULLs and
+ * 00 bytes, is three copies a key (ord_runs). */
 #include "batch.h"
 #include "collate.h"
 
