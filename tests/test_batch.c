@@ -150,6 +150,73 @@ static void text_kernel_vs_reference(void **state)
     printf("# %d text kernels checked\n", ran);
 }
 
+/* The tile text kernel against the reference loop (ordo_text_tile_generic):
+ * 64 rows of lengths around every vector width, text of letters, 00 and ff
+ * bytes, NULLs or none, 32- and 64-bit offsets, both masks, readable and
+ * writable bounds from none to all rows padded. Fields are compared where
+ * the reference wrote them; nothing past the output's end is written. */
+static void text_tile_vs_reference(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    enum { N = 64, MAXLEN = 2 * 64 + 3, OUT = N * (2 * MAXLEN + 8) + 16 };
+    static uint8_t data[N * MAXLEN + ORDO_TEXT_PAD], got[OUT + ORDO_TEXT_PAD + 16],
+        want[OUT + ORDO_TEXT_PAD + 16], valid[N / 8];
+    static int64_t o64[N + 1];
+    static int32_t o32[N + 1];
+    size_t cur[N], ag[N], aw[N];
+    int ran = 0;
+    for (size_t m = 0; m < n_impls; m++) {
+        if (!impls[m].k)
+            continue;
+        ran++;
+        for (int round = 0; round < 64; round++) {
+            int kind = round % 4, wide = round / 4 % 2, nulls = round / 8 % 2;
+            uint8_t mask = round / 16 % 2 ? 0xff : 0x00;
+            size_t at = 0, pos = 3;
+            for (size_t i = 0; i < N; i++) {
+                size_t len = (i * 7 + (size_t)round) % MAXLEN;
+                for (size_t b = 0; b < len; b++)
+                    data[at + b] = kind == 0   ? (uint8_t)('a' + b % 26)
+                                   : kind == 1 ? 0x00
+                                   : kind == 2 ? 0xff
+                                               : (uint8_t)"\0\xff\x01" "a"[t_rand(&seed) % 4];
+                o64[i] = (int64_t)at, o32[i] = (int32_t)at;
+                at += len;
+                cur[i] = pos;
+                pos += 2 * len + 3 + 1 + i % 3; /* room for every escape, and gaps */
+            }
+            o64[N] = (int64_t)at, o32[N] = (int32_t)at;
+            for (size_t i = 0; i < N / 8; i++)
+                valid[i] = nulls ? (uint8_t)t_rand(&seed) : 0xff;
+            /* bounds: reads padded from every row (the data array has room
+             * past the text) or half of them; writes up to the last field's
+             * end exactly, or with room */
+            int64_t lim = round / 32 ? (int64_t)at + ORDO_TEXT_PAD : (int64_t)(at / 2);
+            ordo_text_tile t = {data, wide ? (const uint8_t *)o64 : (const uint8_t *)o32,
+                                nulls ? valid : NULL, 0, N, 1, pos, wide, lim, NULL, cur,
+                                NULL, 1, 0, mask, kind == 0};
+            memset(got, 0xa5, sizeof got);
+            memset(want, 0xa5, sizeof want);
+            t.dst = want, t.after = aw;
+            ordo_text_tile_generic(&t); /* (it never pads) */
+            size_t total = round % 3 == 0 ? aw[N - 1] : pos + ORDO_TEXT_PAD + 8;
+            t.total = total;
+            t.dst = got, t.after = ag;
+            impls[m].k->text_tile(&t);
+            for (size_t i = 0; i < N; i++) {
+                size_t from = cur[i] + 1; /* lead 1: the presence byte on */
+                if (ag[i] != aw[i] || memcmp(got + from, want + from, aw[i] - from) != 0)
+                    fail_msg("%s text tile round %d row %zu: the field differs from the "
+                             "reference", impls[m].name, round, i);
+            }
+            for (size_t i = total; i < sizeof got; i++)
+                assert_int_equal(got[i], 0xa5);
+        }
+    }
+    printf("# %d tile text kernels checked\n", ran);
+}
+
 /* ------------------------------------------------------------ columns */
 
 typedef struct colbuf {
@@ -1077,6 +1144,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(text_kernel_vs_reference),
+        cmocka_unit_test(text_tile_vs_reference),
         cmocka_unit_test(single_columns),
         cmocka_unit_test(mixed_schemas),     cmocka_unit_test(text_columns),     cmocka_unit_test(wide_schemas),
         cmocka_unit_test(fixed_stride),
