@@ -1,7 +1,8 @@
 /* Every kernel table this build has (and this CPU runs) against the
  * scalar rule, on arbitrary bytes, lengths, strides (up to past a 64-byte
  * vector's reach: avx512 places lanes in groups that fit one) and alignments; and the
- * CSV structure finder against its byte loop, from either quote state. */
+ * CSV structure finder against its byte loop, from either quote state; the
+ * ordered text field kernel against its reference, exact and padded. */
 #include "fuzz_util.h"
 #include "csv_index.h"
 #include "dispatch.h"
@@ -50,6 +51,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(memcmp(bg, bw, nbits + 1) == 0);
         free(bg);
         free(bw);
+        /* the ordered text field of the input's bytes, exact and padded */
+        for (int padded = 0; padded < 2; padded++) {
+            size_t tn = size - 3, room = tn + 2 * tn + 2 + ORDO_TEXT_PAD;
+            uint8_t *tin = malloc(tn + ORDO_TEXT_PAD), *tg = calloc(room, 1),
+                    *tw = calloc(room, 1), mask = (data[1] & 0x40) ? 0xff : 0x00;
+            memcpy(tin, src, tn);
+            memset(tin + tn, 0, ORDO_TEXT_PAD); /* 00 past the end: not text */
+            size_t lw = ordo_text_generic(tw, tin, tn, mask, 0);
+            size_t lg = k->text(tg, tin, tn, mask, padded);
+            CHECK(lg == lw && memcmp(tg, tw, lw) == 0);
+            free(tin), free(tg), free(tw);
+        }
         int q = data[2] & 1;
         size_t kg = ordo_csv_index_with(k, src, csv_n, ig, &q);
         CHECK(kg == k_want && q == q_want && memcmp(ig, iw, kg * sizeof *ig) == 0);

@@ -462,6 +462,13 @@ ORDO_API ordo_status ordo_key_interval(ordo_key *k, ordo_order o, int32_t months
  * [+-]Infinity, [+-]NaN; equal values of any scale give equal keys.
  * ORDO_ERR_INVALID_VALUE for anything else. */
 ORDO_API ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *text, size_t n);
+/* numeric from a scaled integer: the int128 hi:lo (high int64, low uint64,
+ * as ordo_key_int128) times 10^-scale, e.g. Arrow decimal128 values with
+ * their type's scale (negative scales too). The key of the value's text,
+ * without the text. ORDO_ERR_INVALID_VALUE when the value's adjusted
+ * exponent leaves int32 (as ordo_key_numeric). */
+ORDO_API ordo_status ordo_key_numeric_scaled(ordo_key *k, ordo_order o, int64_t hi, uint64_t lo,
+                                             int32_t scale);
 /* A record (composite value): its presence byte in order o, then its fields
  * written by the usual calls, then ordo_key_record_end. Fields take their
  * own orders (ORDO_ASC_NULLS_LAST is PostgreSQL's record order); inside a
@@ -730,6 +737,15 @@ typedef enum ordo_time_unit {
     ORDO_UNIT_DAY32 = 4 /* days as int32 values (Arrow date32) */
 } ordo_time_unit;
 
+/* How a NUMERIC column's values are held (ordo_column.numeric_layout).
+ * Values are pinned. */
+typedef enum ordo_numeric_layout {
+    ORDO_NUMERIC_TEXT = 0,       /* decimal text through offsets, as STRING (the default) */
+    ORDO_NUMERIC_DECIMAL128 = 1, /* 16 bytes an element, little-endian two's complement
+                                    (Arrow decimal128): element x 10^-numeric_scale */
+    ORDO_NUMERIC_INT64 = 2       /* int64 elements: element x 10^-numeric_scale */
+} ordo_numeric_layout;
+
 /* One column of a batch, in Arrow's memory layout. Row i of the column is
  * element (offset + i) of its buffers. Nothing is copied or owned.
  *  - values: the elements, one C value each: int8_t .. int64_t, uint8_t ..
@@ -761,6 +777,13 @@ typedef struct ordo_column {
     /* A collated column's sort keys, computed once by ordo_sort_keys_compute
      * for this batch (NULL: the batch calls compute them, several times). */
     const struct ordo_sort_keys *sort_keys;
+    /* NUMERIC in the ordered format: the layout of values (ordo_numeric_layout;
+     * 0, text, for every other type) and, for the integer layouts, the scale
+     * (Arrow's decimal scale, any int32): row value = element x 10^-scale,
+     * encoded as ordo_key_numeric_scaled, no offsets. Appended fields:
+     * zero-initialised columns keep their meaning. */
+    uint8_t numeric_layout;
+    int32_t numeric_scale;
 } ordo_column;
 
 /* The sort keys of a collated column's rows, in caller-owned scratch: row

@@ -137,12 +137,16 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     for (size_t c = 0; fmt != ORDO_FORMAT_ORDERED && c < ncols; c++)
         if ((cols[c].collator && cols[c].collator->provider != ORDO_COLL_C) || cols[c].sort_keys)
             return ordo__batch_fail(where, 0, c, ORDO_ERR_BAD_TYPE); /* collations: ordered only */
+    for (size_t c = 0; fmt != ORDO_FORMAT_ORDERED && c < ncols; c++)
+        if (cols[c].numeric_layout != ORDO_NUMERIC_TEXT) /* scaled numeric: ordered only */
+            return ordo__batch_fail(where, 0, c, ORDO_ERR_INVALID_ARG);
     if (fmt == ORDO_FORMAT_ORDERED) {
         size_t stride = 0;
-        ordo_status s = ordo_ordered_plan(k, cols, ncols, nrows, &total, &stride, where);
+        uint64_t clean = 0;
+        ordo_status s = ordo_ordered_plan(k, cols, ncols, nrows, &total, &stride, &clean, where);
         if (s != ORDO_OK)
             return s;
-        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, 0};
+        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, 0, clean};
         return ORDO_OK;
     }
     if (fmt == ORDO_FORMAT_PACKED) { /* a fixed stride, even for no rows */
@@ -152,7 +156,7 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
             return s;
         if (__builtin_mul_overflow(stride, nrows, &total))
             return ordo__batch_fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
-        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, stride};
+        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, stride, 0};
         return ORDO_OK;
     }
     for (size_t c = 0; c < ncols; c++) {
@@ -172,6 +176,7 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     p->total = total;
     p->stride = all_constant && nrows ? total / nrows : 0;
     p->base = ncols - 1;
+    p->clean = 0;
     for (size_t c = 0; c < ncols; c++)
         p->base += (size_t)ordo_lexkey_fixed_width(cols[c].type, ordo_fmt_flags(fmt));
     return ORDO_OK;

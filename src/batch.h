@@ -82,6 +82,7 @@ typedef struct ordo_batch_plan {
     size_t ncols, nrows;
     size_t total, stride;
     size_t base; /* key length if every string were empty and nothing NULL */
+    uint64_t clean; /* ordered: bit c (c < 64) when text column c holds no 00 byte */
 } ordo_batch_plan;
 
 /* Pass 1 and 2 with explicit kernels (NULL: the scalar reference); what
@@ -131,7 +132,7 @@ void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *o
 
 /* The ordered format: validation and sizes, and the rows (src/batch_ordered.c). */
 ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
-                              size_t nrows, size_t *total, size_t *stride,
+                              size_t nrows, size_t *total, size_t *stride, uint64_t *clean,
                               ordo_batch_error *where);
 /* k NULL: the scalar reference (the row builder, field by field). */
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,

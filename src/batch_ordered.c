@@ -3,16 +3,43 @@
  * path (ordo_ordered_encode with kernels) goes column by column over tiles
  * of rows: fixed-width payloads through the implementation's kernels into a
  * scratch tile, then presence byte, payload (complemented for DESC) into
- * each row; text escaped with memchr-found runs; the rare types (numeric,
- * inet, timetz, interval) through the builder. Fixed strides (fixed-width
- * columns, no NULLs or all NULL) go as LexKey's tiles do: presence bytes
- * copied from a pattern, payloads written in place; an implementation with
- * fixed_pre kernels writes presence byte and payload at once. */
+ * each row; the first text column through the tile text kernel (written
+ * before the others, so its vector stores may run past a field), later
+ * ones escaped exactly; scaled numerics from their integers; the rare
+ * types (numeric text, inet, timetz, interval) through the builder. Fixed
+ * strides (fixed-width columns, no NULLs or all NULL) go as LexKey's tiles
+ * do: presence bytes copied from a pattern, payloads written in place; an
+ * implementation with fixed_pre kernels writes presence byte and payload
+ * at once. One text among fixed-width columns, in a tile without NULLs and
+ * 00 bytes, is three copies a key (ord_runs). */
 #include "batch.h"
 #include "collate.h"
 
 /* Text-like columns: offsets into their bytes. */
 static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
+
+/* A NUMERIC column of scaled integers (decimal128, int64), not text. */
+static int scaled_numeric(const ordo_column *c)
+{
+    return c->type == ORDO_TYPE_NUMERIC && c->numeric_layout != ORDO_NUMERIC_TEXT;
+}
+
+/* Whether a column's values go through offsets. */
+static int variable_col(const ordo_column *c) { return variable(c->type) && !scaled_numeric(c); }
+
+/* Row r of a scaled numeric column as an int128 hi:lo. */
+static void scaled_at(const ordo_column *c, size_t r, int64_t *hi, uint64_t *lo)
+{
+    size_t j = c->offset + r;
+    if (c->numeric_layout == ORDO_NUMERIC_DECIMAL128) {
+        *lo = ORDO_LOAD(uint64_t, (const uint8_t *)c->values + 16 * j, 0);
+        *hi = ORDO_LOAD(int64_t, (const uint8_t *)c->values + 16 * j + 8, 0);
+    } else {
+        int64_t v = ORDO_LOAD(int64_t, c->values, j);
+        *lo = (uint64_t)v;
+        *hi = v < 0 ? -1 : 0;
+    }
+}
 
 /* A text column under a collation other than "C": its fields go through
  * ordo_key_text_collated. */
@@ -39,6 +66,12 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
     ordo_order o = (ordo_order)c->order;
     if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
         return ordo_key_null(k, o);
+    if (scaled_numeric(c)) {
+        int64_t hi;
+        uint64_t lo;
+        scaled_at(c, r, &hi, &lo);
+        return ordo_key_numeric_scaled(k, o, hi, lo, c->numeric_scale);
+    }
     size_t j = c->offset + r;
     const uint8_t *v = (const uint8_t *)c->values + j * ordo__type_facts(c->type)->elem_size;
     switch (c->type) {
@@ -105,6 +138,14 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
         *size = 1;
         return ORDO_OK;
     }
+    if (scaled_numeric(c)) {
+        int64_t hi;
+        uint64_t lo;
+        scaled_at(c, r, &hi, &lo);
+        ordo_status st = ordo__numeric_scaled_size(hi, lo, c->numeric_scale, size);
+        *size += 1;
+        return st;
+    }
     if (c->type == ORDO_TYPE_INET || c->type == ORDO_TYPE_CIDR) {
         ordo_inet in;
         memcpy(&in, (const uint8_t *)c->values + (c->offset + r) * sizeof in, sizeof in);
@@ -135,7 +176,7 @@ static uint8_t present_of(int order) { return order == 0 || order == 2 ? 0x01 : 
 
 /* How the kernel path writes a column: through the row builder (the rare
  * types), a kernel op, the bool kernel, as escaped text, or as NULLs. */
-enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL, PATH_KEYED };
+enum { PATH_BUILDER, PATH_KERNEL_OP, PATH_BOOL, PATH_TEXT, PATH_NIL, PATH_KEYED, PATH_NUMERIC };
 
 /* The path of a column type, and for PATH_KERNEL_OP the kernel op (its
  * payload is exactly the ordered format's ASC payload) and the payload
@@ -163,7 +204,7 @@ static int col_path(const ordo_column *c, int *op, size_t *w)
     int path = column_path(c->type, op, w);
     if (path == PATH_TEXT && collated(c))
         return c->sort_keys ? PATH_KEYED : PATH_BUILDER;
-    return path;
+    return scaled_numeric(c) ? PATH_NUMERIC : path;
 }
 
 /* A column's checks before its rows: a type of the format, an order, a
@@ -176,9 +217,12 @@ static ordo_status check_column(const ordo_column *c, size_t nrows)
         return ORDO_ERR_INVALID_ORDER;
     if (!ordo_col_span_ok(c, nrows))
         return ORDO_ERR_SIZE_OVERFLOW;
+    if (c->numeric_layout != ORDO_NUMERIC_TEXT &&
+        (c->type != ORDO_TYPE_NUMERIC || c->numeric_layout > ORDO_NUMERIC_INT64))
+        return ORDO_ERR_INVALID_ARG;
     if (nrows && c->type != ORDO_TYPE_NIL && !c->values)
         return ORDO_ERR_NULL_ARG;
-    if (variable(c->type) && ((nrows && !c->offsets) ||
+    if (variable_col(c) && ((nrows && !c->offsets) ||
                               (c->offset_bits != 32 && c->offset_bits != 64)))
         return nrows && !c->offsets ? ORDO_ERR_NULL_ARG : ORDO_ERR_INVALID_ARG;
     return c->sort_keys ? ordo__sort_keys_check(c, nrows) : ORDO_OK;
@@ -249,7 +293,7 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
                                   size_t *fs)
 {
     *fs = 1;
-    if (variable(c->type)) {
+    if (variable_col(c)) {
         int64_t a = ordo_col_offset_at(c, c->offset + r),
                 b = ordo_col_offset_at(c, c->offset + r + 1);
         if (a < 0 || b < a)
@@ -264,7 +308,49 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
                 return ORDO_ERR_SIZE_OVERFLOW;
         }
     }
-    return path == PATH_BUILDER || path == PATH_KEYED ? field_size(c, r, fs) : ORDO_OK;
+    return path == PATH_BUILDER || path == PATH_KEYED || path == PATH_NUMERIC ? field_size(c, r, fs)
+                                                                             : ORDO_OK;
+}
+
+/* Row r's field size of a scaled numeric column (field_size's, without
+ * its dispatch: the plan and the tiles call it for every row). */
+static inline ordo_status numeric_field_size(const ordo_column *c, size_t r, size_t *fs)
+{
+    if (c->validity && !ordo_col_valid(c, r)) {
+        *fs = 1;
+        return ORDO_OK;
+    }
+    int64_t hi;
+    uint64_t lo;
+    scaled_at(c, r, &hi, &lo);
+    ordo_status st = ordo__numeric_scaled_size(hi, lo, c->numeric_scale, fs);
+    *fs += 1;
+    return st;
+}
+
+/* A scaled numeric column: each value's size (its exponent checked).
+ * Adds to *sum. */
+static ordo_status size_numeric(const ordo_column *c, size_t nrows, size_t *sum, int *constant,
+                                ordo_batch_error *where)
+{
+    size_t first = 0, s = *sum;
+    int same = 1;
+    for (size_t r = 0; r < nrows; r++) {
+        size_t fs;
+        if (numeric_field_size(c, r, &fs) != ORDO_OK) {
+            if (where)
+                where->row = r;
+            return ORDO_ERR_INVALID_VALUE;
+        }
+        if (r == 0)
+            first = fs;
+        same &= fs == first;
+        if (__builtin_add_overflow(s, fs, &s))
+            return ORDO_ERR_SIZE_OVERFLOW;
+    }
+    *sum = s;
+    *constant &= same;
+    return ORDO_OK;
 }
 
 /* Every other column, row by row: each value checked as the builder
@@ -272,7 +358,7 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
 static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t nrows,
                              size_t *sum, int *constant, ordo_batch_error *where)
 {
-    int var = variable(c->type);
+    int var = variable_col(c);
     size_t first = 0; /* the first row's size: all equal means a fixed stride */
     for (size_t r = 0; r < nrows; r++) {
         if (where)
@@ -281,7 +367,7 @@ static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path
         ordo_status s = row_field_size(zeros, c, path, r, &fs);
         if (s != ORDO_OK)
             return s;
-        if (!var) {
+        if (!var && path != PATH_NUMERIC) { /* (field_size checked a numeric) */
             uint8_t scratch[ORDO_KEY_BOUND(1, 0)]; /* the largest fixed field */
             ordo_key k;
             ordo_key_init(&k, scratch, sizeof scratch, 0);
@@ -299,9 +385,10 @@ static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path
 }
 
 ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
-                              size_t nrows, size_t *total, size_t *stride,
+                              size_t nrows, size_t *total, size_t *stride, uint64_t *clean,
                               ordo_batch_error *where)
 {
+    *clean = 0;
     ordo_zeros_fn zeros = k ? k->zeros : ordo_zeros_generic;
     size_t sum = 0;
     int constant = 1;
@@ -316,7 +403,9 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
         size_t w;
         int path = col_path(c, &op, &w);
         size_t keyed = 0;
-        if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED) {
+        if (path == PATH_NUMERIC) {
+            s = size_numeric(c, nrows, &sum, &constant, where);
+        } else if (path != PATH_BUILDER && path != PATH_TEXT && path != PATH_KEYED) {
             s = size_fixed(c, path, w, nrows, &sum, &constant, where);
         } else if (c->sort_keys && ordo__sort_keys_size(c, nrows, &keyed) == ORDO_OK) {
             /* precomputed sort keys, no NULLs: the spans, not the rows */
@@ -324,6 +413,8 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
             constant = 0;
         } else if (path == PATH_TEXT && size_clean_text(zeros, c, nrows, &sum, &s)) {
             constant = 0;
+            if (ci < 64) /* no tile of it needs looking at again */
+                *clean |= UINT64_C(1) << ci;
         } else {
             s = size_rows(zeros, c, path, nrows, &sum, &constant, where);
         }
@@ -358,8 +449,25 @@ static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets
  * every call, so the loop compiles to a few moves. */
 static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint8_t mask)
 {
-    for (size_t i = 0; i < w; i++)
-        d[i] = s[i] ^ mask;
+    /* whole words: one load, XOR and store each (a byte loop compiles to
+     * one of each per byte) */
+    if (w >= 8) {
+        uint64_t m = mask * UINT64_C(0x0101010101010101);
+        for (size_t h = 0; h < w; h += 8) {
+            uint64_t x;
+            memcpy(&x, s + h, 8);
+            x ^= m;
+            memcpy(d + h, &x, 8);
+        }
+    } else if (w == 4) {
+        uint32_t x;
+        memcpy(&x, s, 4);
+        x ^= mask * UINT32_C(0x01010101);
+        memcpy(d, &x, 4);
+    } else {
+        for (size_t i = 0; i < w; i++)
+            d[i] = s[i] ^ mask;
+    }
 }
 
 /* Whether text rows [j0, j0 + n) hold no 00 byte (the plan checked the
@@ -402,10 +510,18 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
     size_t w;
     int path = col_path(c, &op, &w);
     if (path != PATH_TEXT && path != PATH_BUILDER && path != PATH_KEYED &&
-        !c->validity) { /* a constant size */
+        path != PATH_NUMERIC && !c->validity) { /* a constant size */
         size_t fs = path == PATH_NIL ? 1 : 1 + w;
         for (size_t i = 0; i < n; i++)
             len[i] += fs;
+        return;
+    }
+    if (path == PATH_NUMERIC) {
+        for (size_t i = 0; i < n; i++) {
+            size_t fs;
+            numeric_field_size(c, r0 + i, &fs); /* checked by the plan */
+            len[i] += fs;
+        }
         return;
     }
     int clean = path == PATH_TEXT && span_clean(k, c, c->offset + r0, n);
@@ -426,7 +542,7 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
             const size_t *o = c->sort_keys->offsets;
             fs = 5 + (o[r + 1] - o[r]) +
                  (size_t)(ordo_col_offset_at(c, j + 1) - ordo_col_offset_at(c, j));
-        } else if (path == PATH_BUILDER) {
+        } else if (path == PATH_BUILDER || path == PATH_NUMERIC) {
             field_size(c, r, &fs);
         } else {
             fs = 1 + w;
@@ -480,6 +596,49 @@ static void write_builder_column(const ordo_column *c, size_t r0, size_t n, uint
     }
 }
 
+/* A scaled numeric column (checked by the plan): presence byte, then the
+ * payload straight from the integer, DESC's complement fused. */
+static void write_numeric_column(const ordo_column *c, size_t r0, size_t n, uint8_t *dst,
+                                 size_t *cur)
+{
+    presence p = presence_of(c);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *d = dst + cur[i];
+        if (c->validity && !ordo_col_valid(c, r0 + i)) {
+            d[0] = p.null;
+            cur[i]++;
+            continue;
+        }
+        int64_t hi;
+        uint64_t lo;
+        size_t size = 0;
+        scaled_at(c, r0 + i, &hi, &lo);
+        d[0] = p.present;
+        ordo__numeric_scaled_put(hi, lo, c->numeric_scale, p.mask, d + 1, &size);
+        cur[i] += 1 + size;
+    }
+}
+
+/* n bytes XOR m (all ones or zero) from s to d by 8-byte words, the last
+ * one overlapping; exact. */
+static inline void copy_xor(uint8_t *d, const uint8_t *s, size_t n, uint64_t m)
+{
+    uint64_t x;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = (uint8_t)(s[i] ^ (uint8_t)m);
+        return;
+    }
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, s + i, 8);
+        x ^= m;
+        memcpy(d + i, &x, 8);
+    }
+    memcpy(&x, s + n - 8, 8);
+    x ^= m;
+    memcpy(d + n - 8, &x, 8);
+}
+
 /* Collated text with its sort keys computed (checked by the plan):
  * presence byte, key, 00 00, text, 00 00, all but the presence byte
  * complemented for DESC (SPEC.md §17.4). */
@@ -500,13 +659,12 @@ static void write_keyed_column(const ordo_column *c, size_t r0, size_t n, uint8_
         size_t kn = ko[r + 1] - ko[r];
         int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
         size_t tn = (size_t)(b - a), len = kn + tn + 4;
+        const uint64_t m = p.mask ? ~UINT64_C(0) : 0; /* DESC's complement, in the copies */
         d[0] = p.present;
-        memcpy(d + 1, keys + ko[r], kn);
-        d[1 + kn] = 0, d[2 + kn] = 0;
-        memcpy(d + 3 + kn, v + a, tn);
-        d[3 + kn + tn] = 0, d[4 + kn + tn] = 0;
-        for (size_t x = 1; p.mask && x <= len; x++)
-            d[x] ^= 0xff;
+        copy_xor(d + 1, keys + ko[r], kn, m);
+        d[1 + kn] = p.mask, d[2 + kn] = p.mask;
+        copy_xor(d + 3 + kn, v + a, tn, m);
+        d[3 + kn + tn] = p.mask, d[4 + kn + tn] = p.mask;
         cur[i] += 1 + len;
     }
 }
@@ -540,6 +698,86 @@ static void write_text_column(const ordo_kernels *k, const ordo_column *c, size_
     }
 }
 
+/* The first text column of a batch, when every column before it has one
+ * size in every row (so its fields' starts are known before those columns
+ * are written): the tiles write it before all other columns, through the
+ * padded text kernel wherever the bounds allow. Its vector stores may run
+ * past a field; everything they reach lies after it and is written later
+ * (the row's later columns, the next rows' fields, the next tile). Later
+ * text columns get exact writes: their overrun would reach fields written
+ * already. */
+typedef struct text_first {
+    size_t ci;   /* the column; pl->ncols when there is none */
+    size_t lead; /* the bytes of the columns before it */
+    int64_t lim; /* its values are readable below this offset */
+} text_first;
+
+/* A bound on the text's readable bytes: the end of its last valid
+ * non-empty value (values is one buffer from offset 0 on), looked for
+ * among the batch's last rows; 0 (no padded reads) when none is there. */
+static int64_t text_readable(const ordo_column *c, size_t nrows)
+{
+    for (size_t back = 0; back < nrows && back < ORDO_TILE_ROWS; back++) {
+        size_t r = nrows - 1 - back, j = c->offset + r;
+        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        if (ordo_col_valid(c, r) && b > a)
+            return b;
+    }
+    return 0;
+}
+
+static text_first text_first_of(const ordo_batch_plan *pl)
+{
+    text_first tf = {pl->ncols, 0, 0};
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w;
+        int path = col_path(c, &op, &w);
+        if (path == PATH_TEXT) {
+            tf.ci = ci;
+            tf.lim = text_readable(c, pl->nrows);
+            return tf;
+        }
+        if (path == PATH_NIL)
+            tf.lead += 1;
+        else if ((path == PATH_KERNEL_OP || path == PATH_BOOL) && !c->validity)
+            tf.lead += 1 + w;
+        else
+            break;
+    }
+    return (text_first){pl->ncols, 0, 0};
+}
+
+/* The first text column's fields (see text_first) at each row's start
+ * plus tf->lead; their ends to after[]. */
+static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
+                             const text_first *tf, const clean_texts *ct, size_t r0, size_t n,
+                             uint8_t *dst, const size_t *cur, size_t *after)
+{
+    const ordo_column *c = &pl->cols[tf->ci];
+    presence p = presence_of(c);
+    size_t j = c->offset + r0;
+    int wide = c->offset_bits == 64;
+    ordo_text_tile t = {c->values,
+                        (const uint8_t *)c->offsets + j * (wide ? 8 : 4),
+                        c->validity,
+                        j,
+                        n,
+                        tf->lead,
+                        pl->total,
+                        wide,
+                        tf->lim,
+                        dst,
+                        cur,
+                        after,
+                        p.present,
+                        p.null,
+                        p.mask,
+                        clean_lookup(ct, k, c, tf->ci, j, n)};
+    k->text_tile(&t);
+}
+
 /* A fixed-width column whose payloads the kernels wrote into scratch (w
  * bytes each): presence byte and payload into each row; one loop per
  * width, so that each copy is a move. */
@@ -547,18 +785,26 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
                                size_t n, uint8_t *dst, size_t *cur)
 {
     presence p = presence_of(c);
-#define PLACE_FIXED(W)                                                        \
+    const uint8_t present = p.present, mask = p.mask; /* locals: d's stores may alias */
+    const int nullable = c->validity != NULL;
+#define PLACE_FIXED_LOOP(W, NULLABLE)                                         \
     for (size_t i = 0; i < n; i++) {                                          \
         uint8_t *d = dst + cur[i];                                            \
-        if (c->validity && !ordo_col_valid(c, r0 + i)) {                      \
+        if ((NULLABLE) && !ordo_col_valid(c, r0 + i)) {                       \
             d[0] = p.null;                                                    \
             cur[i]++;                                                         \
             continue;                                                         \
         }                                                                     \
-        d[0] = p.present;                                                     \
-        put_payload(d + 1, scratch + i * (W), (W), p.mask);                   \
+        d[0] = present;                                                       \
+        put_payload(d + 1, scratch + i * (W), (W), mask);                     \
         cur[i] += 1 + (W);                                                    \
     }
+    /* one loop per width and NULLs or not: a column without is a few moves a row */
+#define PLACE_FIXED(W)                                                        \
+    if (nullable)                                                             \
+        PLACE_FIXED_LOOP(W, 1)                                                \
+    else                                                                      \
+        PLACE_FIXED_LOOP(W, 0)
     switch (w) {
     case 16: PLACE_FIXED(16) break;
     case 8: PLACE_FIXED(8) break;
@@ -567,21 +813,28 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
     default: PLACE_FIXED(1) break;
     }
 #undef PLACE_FIXED
+#undef PLACE_FIXED_LOOP
 }
 
 /* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS: the rows'
  * starts, then column after column into every row. */
-static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
-                        uint8_t *dst, size_t *offsets)
+static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const text_first *tf,
+                        size_t r0, size_t n, uint8_t *dst, size_t *offsets)
 {
-    size_t cur[ORDO_TILE_ROWS];
+    size_t cur[ORDO_TILE_ROWS], after[ORDO_TILE_ROWS];
     uint8_t scratch[ORDO_TILE_ROWS * 16];
     clean_texts ct = {0, 0};
     row_starts(k, pl, r0, n, offsets, cur, &ct);
+    if (tf->ci < pl->ncols)
+        write_text_first(k, pl, tf, &ct, r0, n, dst, cur, after);
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
         size_t j0 = c->offset + r0, w;
         int op, path = col_path(c, &op, &w);
+        if (ci == tf->ci) { /* written first */
+            memcpy(cur, after, n * sizeof *cur);
+            continue;
+        }
         switch (path) {
         case PATH_NIL: {
             uint8_t null = presence_of(c).null;
@@ -597,6 +850,9 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             break;
         case PATH_KEYED:
             write_keyed_column(c, r0, n, dst, cur);
+            break;
+        case PATH_NUMERIC:
+            write_numeric_column(c, r0, n, dst, cur);
             break;
         default: /* a kernel op or bool: the payloads into scratch, then placed */
             if (path == PATH_KERNEL_OP)
@@ -737,6 +993,243 @@ static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl
     }
 }
 
+/* One text column among fixed-width ones (kernel ops, bool, nil): in a
+ * tile without NULLs whose text holds no 00 byte, a key is three copies,
+ * as LexKey's tiles build theirs: the run before the text (its fields and
+ * the text's presence byte), the value (complemented for DESC), the run
+ * after it (the terminator and the fields after). The kernels fill the
+ * runs at their strides; presence bytes and terminators are constants,
+ * written once. Other tiles take encode_tile. */
+#define ORDO_ORD_RUN_MAX 128 /* run bytes a row this path takes, each run */
+#define ORDO_ORD_RUN_SLACK 32
+
+typedef struct ord_runs {
+    size_t tc;         /* the text column */
+    size_t run0, run1; /* bytes a row of the run before and after it */
+    int64_t lim;       /* the text is readable below this offset */
+    uint8_t mask;      /* the text's complement (ff for DESC) */
+    const ordo_column *checks[8]; /* columns with a bitmap: a tile with a NULL goes elsewhere */
+    size_t nchecks;
+    uint8_t tile0[ORDO_TILE_ROWS * ORDO_ORD_RUN_MAX + ORDO_ORD_RUN_SLACK];
+    uint8_t tile1[ORDO_TILE_ROWS * ORDO_ORD_RUN_MAX + ORDO_ORD_RUN_SLACK];
+} ord_runs;
+
+/* Whether rows [r0, r0 + n) of a column with a bitmap hold a NULL: whole
+ * bitmap bytes where it can. */
+static int has_null(const ordo_column *c, size_t r0, size_t n)
+{
+    const uint8_t *v = c->validity;
+    size_t b = c->offset + r0, e = b + n;
+    for (; b < e && (b & 7); b++)
+        if (!ordo_bit(v, b))
+            return 1;
+    for (; b + 8 <= e; b += 8)
+        if (v[b >> 3] != 0xff)
+            return 1;
+    for (; b < e; b++)
+        if (!ordo_bit(v, b))
+            return 1;
+    return 0;
+}
+
+/* Whether the batch has this shape; if so, its runs with their constant
+ * bytes (payload bytes zero until the kernels write them). */
+static int ord_runs_plan(const ordo_batch_plan *pl, ord_runs *s)
+{
+    size_t ntext = 0, *run = &s->run0;
+    s->run0 = 0, s->run1 = 2, s->nchecks = 0;
+    for (size_t ci = 0; ci < pl->ncols; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w;
+        int path = col_path(c, &op, &w);
+        if (path == PATH_TEXT) {
+            if (ntext++)
+                return 0;
+            s->tc = ci;
+            s->run0 += 1; /* its presence byte */
+            run = &s->run1;
+        } else if (path == PATH_KERNEL_OP || path == PATH_BOOL) {
+            *run += 1 + w;
+        } else if (path == PATH_NIL) {
+            *run += 1;
+            continue;
+        } else {
+            return 0;
+        }
+        if (c->validity) {
+            if (s->nchecks == sizeof s->checks / sizeof s->checks[0])
+                return 0;
+            s->checks[s->nchecks++] = c;
+        }
+    }
+    if (ntext != 1 || s->run0 > ORDO_ORD_RUN_MAX || s->run1 > ORDO_ORD_RUN_MAX)
+        return 0;
+    const ordo_column *t = &pl->cols[s->tc];
+    s->mask = presence_of(t).mask;
+    s->lim = text_readable(t, pl->nrows);
+    size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS;
+    memset(s->tile0, 0, rows * s->run0 + ORDO_ORD_RUN_SLACK);
+    memset(s->tile1, 0, rows * s->run1 + ORDO_ORD_RUN_SLACK);
+    for (size_t i = 0; i < rows; i++) {
+        uint8_t *r = s->tile0 + i * s->run0;
+        for (size_t ci = 0; ci < pl->ncols; ci++) {
+            const ordo_column *c = &pl->cols[ci];
+            int op;
+            size_t w;
+            int path = col_path(c, &op, &w);
+            presence p = presence_of(c);
+            if (ci == s->tc) {
+                r[0] = p.present;
+                r = s->tile1 + i * s->run1;
+                r[0] = r[1] = p.mask; /* the terminator */
+                r += 2;
+                continue;
+            }
+            r[0] = path == PATH_NIL ? p.null : p.present;
+            r += path == PATH_NIL ? 1 : 1 + w;
+        }
+    }
+    return 1;
+}
+
+/* Columns [c0, c1)'s payloads into a run tile (row i at t + i*stride, the
+ * first field at t), DESC complemented; presence bytes stay. */
+static void ord_runs_fill(const ordo_kernels *k, const ordo_batch_plan *pl, size_t c0, size_t c1,
+                          size_t r0, size_t n, uint8_t *t, size_t stride)
+{
+    for (size_t ci = c0; ci < c1; ci++) {
+        const ordo_column *c = &pl->cols[ci];
+        int op;
+        size_t w, j0 = c->offset + r0;
+        int path = col_path(c, &op, &w);
+        presence p = presence_of(c);
+        if (path == PATH_NIL) {
+            t += 1;
+            continue;
+        }
+        if (path == PATH_KERNEL_OP && k->fixed_pre[op]) {
+            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, t,
+                             stride, p.present, p.mask);
+        } else {
+            if (path == PATH_KERNEL_OP)
+                k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                             t + 1, stride);
+            else
+                k->bits((const uint8_t *)c->values, j0, n, t + 1, stride);
+            if (p.mask)
+                complement(t + 1, n, stride, w);
+        }
+        t += 1 + w;
+    }
+}
+
+/* 16-byte moves (at least one) over n bytes, XOR m: may read and write 15
+ * bytes past them. */
+static inline void copy_over16(uint8_t *d, const uint8_t *s, size_t n, uint64_t m)
+{
+    for (size_t k = 0; k == 0 || k < n; k += 16) {
+        uint64_t a, b;
+        memcpy(&a, s + k, 8);
+        memcpy(&b, s + k + 8, 8);
+        a ^= m, b ^= m;
+        memcpy(d + k, &a, 8);
+        memcpy(d + k + 8, &b, 8);
+    }
+}
+
+/* The tile's keys from dst + offsets[r0] on, three copies each; their ends
+ * to offsets. `padded`: 16-byte moves (the bounds checked by the caller),
+ * else exact copies; `short_runs`: both runs of 16 bytes at most (one move
+ * each); `desc`: the value complemented. All constants at each call. */
+__attribute__((always_inline)) static inline void
+ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n, uint8_t *dst,
+              size_t *offsets, int padded, int wide, int short_runs, int desc)
+{
+    const uint8_t *data = t->values, *lead = s->tile0, *trail = s->tile1;
+    const size_t nl = s->run0, nt = s->run1, j = t->offset + r0;
+    const uint8_t *o = (const uint8_t *)t->offsets + j * (wide ? 8 : 4);
+    const uint64_t m = desc ? ~UINT64_C(0) : 0;
+    size_t pos = offsets[r0];
+    int64_t a = wide ? ORDO_LOAD(int64_t, o, 0) : ORDO_LOAD(int32_t, o, 0);
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = wide ? ORDO_LOAD(int64_t, o, i + 1) : ORDO_LOAD(int32_t, o, i + 1);
+        size_t len = (size_t)(b - a);
+        uint8_t *d = dst + pos;
+        if (padded && short_runs) {
+            memcpy(d, lead + i * nl, 16);
+            copy_over16(d + nl, data + a, len, m);
+            memcpy(d + nl + len, trail + i * nt, 16);
+        } else if (padded) {
+            copy_over16(d, lead + i * nl, nl, 0);
+            copy_over16(d + nl, data + a, len, m);
+            copy_over16(d + nl + len, trail + i * nt, nt, 0);
+        } else {
+            copy_xor(d, lead + i * nl, nl, 0);
+            copy_xor(d + nl, data + a, len, m);
+            copy_xor(d + nl + len, trail + i * nt, nt, 0);
+        }
+        pos += nl + len + nt;
+        offsets[r0 + i + 1] = pos;
+        a = b;
+    }
+}
+
+/* Each combination its own function (the loop gets the registers to
+ * itself): [padded][wide][short runs][desc]; exact copies need no short
+ * variant (the last tiles only). */
+typedef void (*ord_keys_fn)(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,
+                            uint8_t *dst, size_t *offsets);
+#define ORD_KEYS_FN(NAME, PADDED, WIDE, SHORT, DESC)                                          \
+    static void NAME(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,          \
+                     uint8_t *dst, size_t *offsets)                                          \
+    {                                                                                        \
+        ord_runs_keys(s, t, r0, n, dst, offsets, PADDED, WIDE, SHORT, DESC);                 \
+    }
+ORD_KEYS_FN(ord_keys_exact_o32, 0, 0, 0, 0)
+ORD_KEYS_FN(ord_keys_exact_o32_desc, 0, 0, 0, 1)
+ORD_KEYS_FN(ord_keys_exact_o64, 0, 1, 0, 0)
+ORD_KEYS_FN(ord_keys_exact_o64_desc, 0, 1, 0, 1)
+ORD_KEYS_FN(ord_keys_padded_o32, 1, 0, 0, 0)
+ORD_KEYS_FN(ord_keys_padded_o32_desc, 1, 0, 0, 1)
+ORD_KEYS_FN(ord_keys_padded_o32_short, 1, 0, 1, 0)
+ORD_KEYS_FN(ord_keys_padded_o32_short_desc, 1, 0, 1, 1)
+ORD_KEYS_FN(ord_keys_padded_o64, 1, 1, 0, 0)
+ORD_KEYS_FN(ord_keys_padded_o64_desc, 1, 1, 0, 1)
+ORD_KEYS_FN(ord_keys_padded_o64_short, 1, 1, 1, 0)
+ORD_KEYS_FN(ord_keys_padded_o64_short_desc, 1, 1, 1, 1)
+static const ord_keys_fn ord_keys_loops[2][2][2][2] = {
+    {{{ord_keys_exact_o32, ord_keys_exact_o32_desc}, {ord_keys_exact_o32, ord_keys_exact_o32_desc}},
+     {{ord_keys_exact_o64, ord_keys_exact_o64_desc}, {ord_keys_exact_o64, ord_keys_exact_o64_desc}}},
+    {{{ord_keys_padded_o32, ord_keys_padded_o32_desc},
+      {ord_keys_padded_o32_short, ord_keys_padded_o32_short_desc}},
+     {{ord_keys_padded_o64, ord_keys_padded_o64_desc},
+      {ord_keys_padded_o64_short, ord_keys_padded_o64_short_desc}}},
+};
+
+/* One tile by the runs, if it has no NULL and its text no 00 byte;
+ * returns 0 (nothing written) otherwise. */
+static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_runs *s, size_t r0,
+                         size_t n, uint8_t *dst, size_t *offsets)
+{
+    for (size_t x = 0; x < s->nchecks; x++)
+        if (has_null(s->checks[x], r0, n))
+            return 0;
+    const ordo_column *t = &pl->cols[s->tc];
+    if (!(s->tc < 64 && (pl->clean >> s->tc & 1)) && !span_clean(k, t, t->offset + r0, n))
+        return 0;
+    ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
+    ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + 2, s->run1);
+    int64_t a = ordo_col_offset_at(t, t->offset + r0), b = ordo_col_offset_at(t, t->offset + r0 + n);
+    size_t end = offsets[r0] + n * (s->run0 + s->run1) + (size_t)(b - a);
+    /* 16-byte moves read up to 16 past the text's tile span, write up to 16 past its keys */
+    int padded = b <= s->lim - 16 && end <= pl->total && pl->total - end >= 16;
+    int short_runs = s->run0 <= 16 && s->run1 <= 16;
+    ord_keys_loops[padded][t->offset_bits == 64][short_runs][s->mask != 0](s, t, r0, n, dst,
+                                                                          offsets);
+    return 1;
+}
+
 void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
                          size_t *offsets)
 {
@@ -759,11 +1252,14 @@ void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8
         presence_rows(pl, ORDO_TILE_ROWS, pattern);
         pat = pattern;
     }
+    text_first tf = strided ? (text_first){pl->ncols, 0, 0} : text_first_of(pl);
+    ord_runs runs;
+    int by_runs = offsets && ord_runs_plan(pl, &runs);
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
         if (strided)
             encode_tile_strided(k, pl, r0, n, dst + r0 * pl->stride, pat, whole);
-        else
-            encode_tile(k, pl, r0, n, dst, offsets);
+        else if (!by_runs || !ord_runs_tile(k, pl, &runs, r0, n, dst, offsets))
+            encode_tile(k, pl, &tf, r0, n, dst, offsets);
     }
 }

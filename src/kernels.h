@@ -53,6 +53,37 @@ typedef size_t (*ordo_zeros_fn)(const uint8_t *p, size_t n);
  * written (n + the zeros). */
 typedef size_t (*ordo_escape_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8_t mask);
 
+/* The ordered format's text field after its presence byte: src[0..n)
+ * escaped and XOR mask, then the terminator (two bytes of mask); returns
+ * the bytes written (n + the zeros + 2). With `padded` set the caller lets
+ * it read up to ORDO_TEXT_PAD bytes past src + n and write as far past
+ * dst + n: what it writes past the field is garbage the caller overwrites
+ * (so a vector kernel copies whole vectors and finds 00 bytes with one
+ * compare per vector). */
+typedef size_t (*ordo_text_fn)(uint8_t *dst, const uint8_t *src, size_t n, uint8_t mask,
+                               int padded);
+#define ORDO_TEXT_PAD 64 /* the widest vector */
+
+/* A tile's fields of one text column (the ordered format). Row i's value
+ * is data[o_i .. o_(i+1)) (offs: the tile's first entry; 64- or 32-bit),
+ * its field at dst + cur[i] + lead: the presence byte, then the text field
+ * (or the NULL byte alone, where validity's bit bit0 + i is 0); its end to
+ * after[i]. A field may be written padded when its value ends by lim -
+ * ORDO_TEXT_PAD and its write by total - ORDO_TEXT_PAD. `clean`: no value
+ * holds a 00 byte (a kernel may copy them as they are). */
+typedef struct ordo_text_tile {
+    const uint8_t *data, *offs, *validity;
+    size_t bit0, n, lead, total;
+    int wide;
+    int64_t lim;
+    uint8_t *dst;
+    const size_t *cur;
+    size_t *after;
+    uint8_t present, null, mask;
+    int clean;
+} ordo_text_tile;
+typedef void (*ordo_text_tile_fn)(const ordo_text_tile *t);
+
 /* CSV structure of nblocks 64-byte blocks at p: appends base + i for every
  * '"' and for every ',' and '\n' outside quotes; *inq (0 or all ones) is
  * the quote state carried in and out. out needs room for 64 * nblocks + 8
@@ -69,6 +100,8 @@ typedef struct ordo_kernels {
     ordo_csv_fn csv;
     /* optional (NULL: the driver writes the byte and the payload apart) */
     ordo_fixed_pre_fn fixed_pre[ORDO_OP_COUNT];
+    ordo_text_fn text;
+    ordo_text_tile_fn text_tile;
 } ordo_kernels;
 
 /* Source element size and payload width of every op. */
@@ -210,6 +243,70 @@ static inline size_t ordo_escape_generic(uint8_t *d, const uint8_t *p, size_t n,
     for (; i < n; i++)
         k += ordo_escape_byte(d + k, p[i], mask);
     return k;
+}
+
+/* The text field without vectors (padded or not: it never reads or writes
+ * past the field): the reference, and the kernels' fallback. */
+static inline size_t ordo_text_generic(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask,
+                                       int padded)
+{
+    (void)padded;
+    size_t k = ordo_escape_generic(d, p, n, mask);
+    d[k] = mask, d[k + 1] = mask;
+    return k + 2;
+}
+
+/* The tile loop over a text-field function (inlined into each). Locals,
+ * not fields: the stores through d could alias the struct. */
+__attribute__((always_inline)) static inline void
+ordo_text_tile_loop(const ordo_text_tile *t, ordo_text_fn text, int wide, int nullable)
+{
+    const uint8_t *offs = t->offs, *data = t->data, *valid = t->validity;
+    const int64_t lim = t->lim - ORDO_TEXT_PAD;
+    const size_t n = t->n, lead = t->lead, total = t->total, bit0 = t->bit0;
+    const size_t *cur = t->cur;
+    size_t *after = t->after;
+    uint8_t *dst = t->dst;
+    const uint8_t present = t->present, null = t->null, mask = t->mask;
+    int64_t a = wide ? ORDO_LOAD(int64_t, offs, 0) : ORDO_LOAD(int32_t, offs, 0);
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = wide ? ORDO_LOAD(int64_t, offs, i + 1) : ORDO_LOAD(int32_t, offs, i + 1);
+        size_t at = cur[i] + lead, e = (size_t)(b - a);
+        uint8_t *d = dst + at;
+        size_t bit = bit0 + i;
+        if (nullable && !((valid[bit >> 3] >> (bit & 7)) & 1)) {
+            d[0] = null;
+            after[i] = at + 1;
+        } else {
+            int padded = b <= lim && total - at > e + ORDO_TEXT_PAD;
+            d[0] = present;
+            after[i] = at + 1 + text(d + 1, data + a, e, mask, padded);
+        }
+        a = b;
+    }
+}
+
+/* One loop per offset width and NULLs or not: constants in each, so that
+ * each gets the registers to itself. */
+__attribute__((always_inline)) static inline void ordo_text_tile_with(const ordo_text_tile *t,
+                                                                      ordo_text_fn text)
+{
+    if (t->wide) {
+        if (t->validity)
+            ordo_text_tile_loop(t, text, 1, 1);
+        else
+            ordo_text_tile_loop(t, text, 1, 0);
+    } else {
+        if (t->validity)
+            ordo_text_tile_loop(t, text, 0, 1);
+        else
+            ordo_text_tile_loop(t, text, 0, 0);
+    }
+}
+
+static inline void ordo_text_tile_generic(const ordo_text_tile *t)
+{
+    ordo_text_tile_with(t, ordo_text_generic);
 }
 
 /* Bit i of the result: the parity of the set bits of q at 0..i (whether

@@ -76,6 +76,25 @@ static size_t csv_portable(const uint8_t *p, size_t nblocks, uint32_t base, uint
     return (size_t)(o - out);
 }
 
+/* The tile's text fields: values without a 00 byte, ASC, by memcpy (the C
+ * library's copy is vectorised where this table is not); others by the
+ * reference. */
+static size_t text_copy(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask, int padded)
+{
+    (void)mask, (void)padded;
+    memcpy(d, p, n);
+    d[n] = 0, d[n + 1] = 0;
+    return n + 2;
+}
+
+static void text_tile_portable(const ordo_text_tile *t)
+{
+    if (t->clean && !t->mask)
+        ordo_text_tile_with(t, text_copy);
+    else
+        ordo_text_tile_generic(t);
+}
+
 const ordo_kernels ordo_kernels_portable = {
     "portable",
     {
@@ -105,4 +124,6 @@ const ordo_kernels ordo_kernels_portable = {
     ordo_escape_generic,
     csv_portable,
     {0},
+    ordo_text_generic,
+    text_tile_portable,
 };

@@ -115,6 +115,13 @@ ordo_status ordo__read_text_open(ordo_key_reader *r, ordo_order o, const char *d
 
 /* numeric's exact field size from its text (src/numeric.c). */
 ordo_status ordo__numeric_size(const char *s, size_t n, size_t *size);
+/* numeric from hi:lo (int128) x 10^-scale (src/numeric_scaled.c): the
+ * ordered payload's size, and the payload XOR mask into p (46 bytes of
+ * room; p NULL: only the size). ORDO_ERR_INVALID_VALUE when the adjusted
+ * exponent leaves int32. */
+ordo_status ordo__numeric_scaled_size(int64_t hi, uint64_t lo, int32_t scale, size_t *size);
+ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uint8_t mask,
+                                     uint8_t *p, size_t *size);
 
 /* Appends n bytes that are already a whole field (batches of
  * ORDO_TYPE_ENCODED). */

@@ -100,6 +100,123 @@ static void kernels_vs_scalar(void **state)
     printf("# %d kernel tables checked, %d ordered-field runs\n", ran, pre_checked);
 }
 
+/* The ordered text field kernel against the reference (ordo_text_generic)
+ * at every length up to three 64-byte vectors plus one, every misalignment,
+ * both masks, padded and exact: text of letters, full of 00 and of ff
+ * bytes, and a lone 00 at every position of the last vector. Exact writes
+ * touch nothing past the field; padded ones nothing past ORDO_TEXT_PAD. */
+static void text_kernel_vs_reference(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    enum { MAXN = 3 * 64 + 1, CAP = 2 * MAXN + 2 + ORDO_TEXT_PAD + 32 };
+    static uint8_t src[MAXN + ORDO_TEXT_PAD + 16], got[CAP], want[CAP];
+    int ran = 0;
+    for (size_t m = 0; m < n_impls; m++) {
+        if (!impls[m].k)
+            continue;
+        ran++;
+        for (size_t n = 0; n <= MAXN; n++)
+            for (int kind = 0; kind < 5; kind++)
+                for (int mi = 0; mi < 2; mi++)
+                    for (int padded = 0; padded < 2; padded++) {
+                        size_t sa = (n + (size_t)kind) % 16, da = (n * 7 + (size_t)mi) % 16;
+                        uint8_t *p = src + sa, mask = mi ? 0xff : 0x00;
+                        for (size_t i = 0; i < sizeof src; i++) /* past n too: not read as text */
+                            src[i] = (uint8_t)t_rand(&seed) | 1;
+                        for (size_t i = 0; i < n; i++)
+                            p[i] = kind == 0   ? (uint8_t)('a' + i % 26)
+                                   : kind == 1 ? 0x00
+                                   : kind == 2 ? 0xff
+                                   : kind == 3 ? (uint8_t)"\0\xff\x01a"[t_rand(&seed) % 4]
+                                               : (uint8_t)('a' + i % 26);
+                        if (kind == 4 && n) /* one 00, somewhere in the last vector */
+                            p[n - 1 - t_rand(&seed) % (n < 64 ? n : 64)] = 0;
+                        memset(got, 0xa5, sizeof got);
+                        memset(want, 0xa5, sizeof want);
+                        size_t wl = ordo_text_generic(want + da, p, n, mask, 0);
+                        size_t gl = impls[m].k->text(got + da, p, n, mask, padded);
+                        if (gl != wl || memcmp(got + da, want + da, wl) != 0)
+                            fail_msg("%s text n %zu kind %d mask %02x padded %d: the field "
+                                     "differs from the reference",
+                                     impls[m].name, n, kind, mask, padded);
+                        size_t reach = da + n + (padded ? ORDO_TEXT_PAD : 0);
+                        for (size_t i = 0; i < da; i++)
+                            assert_int_equal(got[i], 0xa5);
+                        for (size_t i = da + wl > reach ? da + wl : reach; i < CAP; i++)
+                            assert_int_equal(got[i], 0xa5);
+                    }
+    }
+    printf("# %d text kernels checked\n", ran);
+}
+
+/* The tile text kernel against the reference loop (ordo_text_tile_generic):
+ * 64 rows of lengths around every vector width, text of letters, 00 and ff
+ * bytes, NULLs or none, 32- and 64-bit offsets, both masks, readable and
+ * writable bounds from none to all rows padded. Fields are compared where
+ * the reference wrote them; nothing past the output's end is written. */
+static void text_tile_vs_reference(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    enum { N = 64, MAXLEN = 2 * 64 + 3, OUT = N * (2 * MAXLEN + 8) + 16 };
+    static uint8_t data[N * MAXLEN + ORDO_TEXT_PAD], got[OUT + ORDO_TEXT_PAD + 16],
+        want[OUT + ORDO_TEXT_PAD + 16], valid[N / 8];
+    static int64_t o64[N + 1];
+    static int32_t o32[N + 1];
+    size_t cur[N], ag[N], aw[N];
+    int ran = 0;
+    for (size_t m = 0; m < n_impls; m++) {
+        if (!impls[m].k)
+            continue;
+        ran++;
+        for (int round = 0; round < 64; round++) {
+            int kind = round % 4, wide = round / 4 % 2, nulls = round / 8 % 2;
+            uint8_t mask = round / 16 % 2 ? 0xff : 0x00;
+            size_t at = 0, pos = 3;
+            for (size_t i = 0; i < N; i++) {
+                size_t len = (i * 7 + (size_t)round) % MAXLEN;
+                for (size_t b = 0; b < len; b++)
+                    data[at + b] = kind == 0   ? (uint8_t)('a' + b % 26)
+                                   : kind == 1 ? 0x00
+                                   : kind == 2 ? 0xff
+                                               : (uint8_t)"\0\xff\x01" "a"[t_rand(&seed) % 4];
+                o64[i] = (int64_t)at, o32[i] = (int32_t)at;
+                at += len;
+                cur[i] = pos;
+                pos += 2 * len + 3 + 1 + i % 3; /* room for every escape, and gaps */
+            }
+            o64[N] = (int64_t)at, o32[N] = (int32_t)at;
+            for (size_t i = 0; i < N / 8; i++)
+                valid[i] = nulls ? (uint8_t)t_rand(&seed) : 0xff;
+            /* bounds: reads padded from every row (the data array has room
+             * past the text) or half of them; writes up to the last field's
+             * end exactly, or with room */
+            int64_t lim = round / 32 ? (int64_t)at + ORDO_TEXT_PAD : (int64_t)(at / 2);
+            ordo_text_tile t = {data, wide ? (const uint8_t *)o64 : (const uint8_t *)o32,
+                                nulls ? valid : NULL, 0, N, 1, pos, wide, lim, NULL, cur,
+                                NULL, 1, 0, mask, kind == 0};
+            memset(got, 0xa5, sizeof got);
+            memset(want, 0xa5, sizeof want);
+            t.dst = want, t.after = aw;
+            ordo_text_tile_generic(&t); /* (it never pads) */
+            size_t total = round % 3 == 0 ? aw[N - 1] : pos + ORDO_TEXT_PAD + 8;
+            t.total = total;
+            t.dst = got, t.after = ag;
+            impls[m].k->text_tile(&t);
+            for (size_t i = 0; i < N; i++) {
+                size_t from = cur[i] + 1; /* lead 1: the presence byte on */
+                if (ag[i] != aw[i] || memcmp(got + from, want + from, aw[i] - from) != 0)
+                    fail_msg("%s text tile round %d row %zu: the field differs from the "
+                             "reference", impls[m].name, round, i);
+            }
+            for (size_t i = total; i < sizeof got; i++)
+                assert_int_equal(got[i], 0xa5);
+        }
+    }
+    printf("# %d tile text kernels checked\n", ran);
+}
+
 /* ------------------------------------------------------------ columns */
 
 typedef struct colbuf {
@@ -796,6 +913,118 @@ static void ordered_kernels(void **state)
     }
 }
 
+/* The first text column after columns of one size (written first, by the
+ * padded text kernel where the bounds allow): lengths around every vector
+ * width, text of letters, of 00 bytes, of ff bytes and mixed, NULLs (also
+ * in the last rows, which bound the padded reads), every order, slices,
+ * 32- and 64-bit offsets, a NULL-able column before it (the exact path),
+ * and a second text column after it (exact writes). */
+static void ordered_text_first(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    static const size_t rows[] = {1, 2, 7, 63, 64, 65, 130, 300};
+    int runs = 0;
+    for (size_t ri = 0; ri < sizeof rows / sizeof rows[0]; ri++)
+        for (int kind = 0; kind < 4; kind++)
+            for (int order = 0; order < 4; order++)
+                for (int shape = 0; shape < 4; shape++) {
+                    size_t n = rows[ri], off = (ri + (size_t)shape) % 3, all = n + off;
+                    ocol c[4];
+                    make_ordered(&c[0], ORDO_TYPE_INT64, n, off, shape == 2, order, &seed);
+                    make_ordered(&c[1], ORDO_TYPE_STRING, n, off, shape % 2, 3 - order, &seed);
+                    make_ordered(&c[2], ORDO_TYPE_FLOAT64, n, off, 0, order, &seed);
+                    make_ordered(&c[3], ORDO_TYPE_BYTES, n, off, 1, order, &seed);
+                    /* lengths 0 .. 3*64+1 by row, the chosen bytes */
+                    int64_t at = 0;
+                    for (size_t i = 0; i < all; i++) {
+                        size_t len = (i * 7 + (size_t)kind) % (3 * 64 + 2);
+                        if (i % 5 == 1)
+                            len = 8 + t_rand(&seed) % 9; /* the common short text */
+                        at += (int64_t)len;
+                        c[1].offsets[i + 1] = at;
+                    }
+                    free(c[1].values);
+                    c[1].values = malloc((size_t)at + 1);
+                    for (int64_t b = 0; b < at; b++) /* an exact buffer: no slack past it */
+                        c[1].values[b] = kind == 0   ? (uint8_t)('a' + b % 26)
+                                         : kind == 1 ? 0x00
+                                         : kind == 2 ? 0xff
+                                                     : (uint8_t)"\0\xff\x01" "ab"[t_rand(&seed) % 5];
+                    c[1].c.values = c[1].values;
+                    if (shape == 3 && n > 2) /* the last rows NULL */
+                        c[1].validity[(all - 1) / 8] &= (uint8_t)~(1u << ((all - 1) % 8));
+                    int32_t *o32 = NULL;
+                    if (shape % 2) { /* 32-bit offsets */
+                        o32 = malloc((all + 1) * sizeof *o32);
+                        for (size_t i = 0; i <= all; i++)
+                            o32[i] = (int32_t)c[1].offsets[i];
+                        c[1].c.offsets = o32, c[1].c.offset_bits = 32;
+                    }
+                    check_ordered(c, 3, n);
+                    check_ordered(c, 4, n);
+                    check_ordered(&c[1], 3, n); /* the text first, no columns before */
+                    runs += 3;
+                    free(o32);
+                    for (int k = 0; k < 4; k++)
+                        free_ordered(&c[k]);
+                }
+    printf("# %d batches\n", runs);
+}
+
+/* One text among fixed-width columns (bool, nil, ints, floats, uuid; every
+ * order): tiles without NULLs and with clean text take the three-copy
+ * path, the others (a NULL in one column, a 00 byte in the text) the
+ * general one, in one batch; the last tiles near the end of the output
+ * and of the text take exact copies. */
+static void ordered_text_runs(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    static const ordo_type fixed[] = {ORDO_TYPE_INT64, ORDO_TYPE_BOOL,  ORDO_TYPE_NIL,
+                                      ORDO_TYPE_FLOAT64, ORDO_TYPE_UUID, ORDO_TYPE_INT16,
+                                      ORDO_TYPE_FLOAT32, ORDO_TYPE_UINT8};
+    int runs = 0;
+    for (int round = 0; round < 48; round++) {
+        size_t n = round % 4 == 0 ? 1 + t_rand(&seed) % 70 : 130 + t_rand(&seed) % 200;
+        size_t nb = t_rand(&seed) % 4, na = t_rand(&seed) % 4, ncols = nb + 1 + na;
+        ocol c[9];
+        clean_text = 1;
+        for (size_t x = 0; x < ncols; x++) {
+            ordo_type ty = x == nb ? ORDO_TYPE_STRING : fixed[t_rand(&seed) % 8];
+            make_ordered(&c[x], ty, n, (size_t)round % 3, 0, (int)(t_rand(&seed) % 4), &seed);
+        }
+        clean_text = 0;
+        /* a NULL in the second tile of one column, a 00 byte in the fourth
+         * tile's text */
+        if (round % 3 == 1 && n > 80) {
+            ocol *v = &c[t_rand(&seed) % ncols];
+            size_t r = 64 + t_rand(&seed) % 16 + (size_t)round % 3;
+            v->validity[r / 8] &= (uint8_t)~(1u << (r % 8));
+            v->c.validity = v->validity;
+        }
+        if (round % 2 == 0 && n > 200) {
+            ocol *t = &c[nb];
+            size_t r = 192 + (size_t)round % 3 + t_rand(&seed) % 8;
+            if (t->offsets[r + 1] > t->offsets[r])
+                t->values[t->offsets[r]] = 0;
+        }
+        if (round % 5 == 0) { /* an exact text buffer: no slack to read past */
+            ocol *t = &c[nb];
+            size_t bytes = (size_t)t->offsets[n + (size_t)round % 3];
+            uint8_t *v = malloc(bytes + 1);
+            memcpy(v, t->values, bytes);
+            free(t->values);
+            t->values = v, t->c.values = v;
+        }
+        check_ordered(c, ncols, n);
+        runs++;
+        for (size_t x = 0; x < ncols; x++)
+            free_ordered(&c[x]);
+    }
+    printf("# %d batches\n", runs);
+}
+
 /* ------------------------------------------------------------- packed */
 
 /* The packed kernel path of every implementation against the scalar
@@ -914,11 +1143,15 @@ static void registry(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(single_columns),
+        cmocka_unit_test(kernels_vs_scalar), cmocka_unit_test(text_kernel_vs_reference),
+        cmocka_unit_test(text_tile_vs_reference),
+        cmocka_unit_test(single_columns),
         cmocka_unit_test(mixed_schemas),     cmocka_unit_test(text_columns),     cmocka_unit_test(wide_schemas),
         cmocka_unit_test(fixed_stride),
         cmocka_unit_test(capacity_and_errors),
         cmocka_unit_test(ordered_kernels),
+        cmocka_unit_test(ordered_text_first),
+        cmocka_unit_test(ordered_text_runs),
         cmocka_unit_test(packed_kernels),
         cmocka_unit_test(registry),
     };
