@@ -162,3 +162,13 @@ def test_a_negative_time64_ns_is_refused():
             E({"a": pa.array([v], pa.time64("ns"))}, "a")
     assert E({"a": pa.array([0, 499, 500], pa.time64("ns"))}, "a").to_list() == \
         E({"a": pa.array([0, 0, 1], pa.time64("us"))}, "a").to_list()
+
+
+def test_empty_keys_pickle():
+    # an empty partition's keys (Dask, Spark) crossed a process as None data,
+    # which _keys_from refused: TypeError on unpickling
+    import pickle
+
+    for keys in (E({"a": []}, "a"), _ordo._keys_from(b"", np.zeros(2, np.int64).tobytes())):
+        back = pickle.loads(pickle.dumps(keys))
+        assert len(back) == len(keys) and back.to_list() == keys.to_list()
