@@ -60,6 +60,9 @@ void ordo__py_src_clear(ordo__py_src *src)
         PyBuffer_Release(&src->view);
     src->has_view = 0;
     Py_CLEAR(src->seq);
+    if (src->owns)
+        ordo__py_arrow_release(&src->own);
+    src->owns = 0;
 }
 
 int ordo__py_value_error(ordo_status s, size_t row, size_t column, const char *fmt, ...)
@@ -285,7 +288,8 @@ const char *ordo__py_src_type(const ordo__py_src *src)
 /* ------------------------------------------------------ conversions */
 
 typedef struct {
-    char kind; /* 'i', 'u', 'f', 'X' a Python int past 64 bits (d: it as a double, or inf) */
+    char kind; /* 'i', 'u', 'f', 'b' a bool (i: 0 or 1), 'X' a Python int past 64 bits (d: it
+                * as a double, or inf) */
     int64_t i;
     uint64_t u;
     double d;
@@ -329,8 +333,8 @@ static num num_at(const void *vals, numkind k, size_t i)
     num v = {'i', 0, 0, 0, 0};
     const uint8_t *p = (const uint8_t *)vals + i * (size_t)k.width;
     switch (k.kind) {
-    case 'b': v.i = bit(vals, i); return v;
-    case 'B': v.i = *p != 0; return v;
+    case 'b': v.kind = 'b', v.i = bit(vals, i); return v;
+    case 'B': v.kind = 'b', v.i = *p != 0; return v;
     case 'i': v.i = sign_extend(load_uint(p, k.width), k.width); return v;
     case 'u':
         v.kind = 'u';
@@ -355,6 +359,8 @@ static const char *num_put(num v, numkind t, void *slot, uint8_t *bitmap, size_t
 {
     if (v.kind == 'X' && (t.kind != 'f' || isinf(v.d))) /* past every integer type */
         return "out of range";
+    if (v.kind == 'b' && t.kind != 'b') /* as the CLI refuses 't' for a number (Python bools too) */
+        return "not a number (a boolean)";
     if (t.kind == 'f') {
         double d = v.kind == 'f' || v.kind == 'X' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
         if (t.width == 4) {
@@ -778,6 +784,8 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
         }
         return 0;
     }
+    if (k.kind == 'b' && sc->type == ORDO_TYPE_NUMERIC)
+        return unsupported(src, "an Arrow boolean", sc); /* as 't' is no numeric */
     if (k.kind && sc->type == ORDO_TYPE_NUMERIC) {
         varcol v;
         if (!var_open(&v, n, n * 8))
@@ -921,7 +929,7 @@ static int arrow_column(const ordo__py_src *src, const ordo_schema_column *sc,
             } else {
                 memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
                 if (unit == ORDO_UNIT_NS)
-                    x = x / 1000 + (x % 1000 >= 500);
+                    x = x < 0 ? -1 : x / 1000 + (x % 1000 >= 500); /* -1 ns is refused */
             }
             if (x < 0 || x > ORDO_TIME_MAX)
                 return ordo__py_value_error(ORDO_ERR_OUT_OF_RANGE, i, src->index,
@@ -1087,6 +1095,26 @@ static int buffer_column(const ordo__py_src *src, const ordo_schema_column *sc,
 
 /* ------------------------------------------------------- sequences */
 
+/* After a value's conversion failed: 1, the exception cleared, when it says
+ * the value is not of the kind wanted (TypeError, ValueError, BufferError;
+ * a UnicodeEncodeError is a ValueError), for the caller to raise ordo.Error
+ * naming the row; 0 for anything else the value's own code raised
+ * (KeyboardInterrupt, MemoryError, RecursionError), which propagates. */
+static int value_refused(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError) &&
+        !PyErr_ExceptionMatches(PyExc_BufferError))
+        return 0;
+    PyErr_Clear();
+    return 1;
+}
+
+static int not_utf8(const ordo__py_src *src, size_t i)
+{
+    return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
+                                "column '%s', row %zu: not valid UTF-8 text", src->name, i);
+}
+
 static int seq_text_at(const ordo__py_src *src, size_t i, const char **s, size_t *n,
                        PyObject **keep, int *raw)
 {
@@ -1102,7 +1130,7 @@ static int seq_text_at(const ordo__py_src *src, size_t i, const char **s, size_t
     const char *p = PyUnicode_AsUTF8AndSize(str, &len);
     if (!p) {
         Py_DECREF(str);
-        return -1;
+        return value_refused() ? not_utf8(src, i) : -1; /* surrogates */
     }
     *s = p, *n = (size_t)len, *keep = str;
     return 0;
@@ -1126,7 +1154,8 @@ static int seq_bytea_at(const ordo__py_src *src, size_t i, const char **s, size_
         return seq_text_at(src, i, s, n, keep, raw);
     PyObject *b = PyObject_CheckBuffer(o) ? PyBytes_FromObject(o) : NULL;
     if (!b) {
-        PyErr_Clear();
+        if (PyErr_Occurred() && !value_refused())
+            return -1;
         return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
                                     "column '%s', row %zu: a Python %.100s is not a bytea value",
                                     src->name, i, Py_TYPE(o)->tp_name);
@@ -1171,10 +1200,8 @@ static int py_num(PyObject *o, num *v)
         return 1;
     }
     PyObject *ix = PyLong_Check(o) ? Py_NewRef(o) : PyNumber_Index(o);
-    if (!ix) {
-        PyErr_Clear();
-        return 0;
-    }
+    if (!ix) /* __index__ returned no int: not a number; what it raised of its own propagates */
+        return value_refused() ? 0 : -1;
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(ix, &overflow);
     unsigned long long u = 0;
@@ -1332,10 +1359,7 @@ static int seq_column(const ordo__py_src *src, const ordo_schema_column *sc,
             } else if (text && PyUnicode_Check(o)) {
                 if (!(p = PyUnicode_AsUTF8AndSize(o, &len))) {
                     free(v.off), free(v.data);
-                    PyErr_Clear();
-                    return ordo__py_value_error(ORDO_ERR_INVALID_VALUE, i, src->index,
-                                                "column '%s', row %zu: not valid UTF-8 text",
-                                                src->name, i);
+                    return value_refused() ? not_utf8(src, i) : -1;
                 }
             } else if (!text && PyBytes_Check(o)) {
                 p = PyBytes_AS_STRING(o), len = PyBytes_GET_SIZE(o);

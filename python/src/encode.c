@@ -437,14 +437,13 @@ static int src_from(PyObject *name, PyObject *desc, size_t index, ordo__py_src *
     }
     if (!strcmp(kind, "arrow") && PyTuple_GET_SIZE(desc) == 3) {
         s->kind = ORDO__PY_ARROW;
-        s->schema = ordo__py_capsule(PyTuple_GET_ITEM(desc, 1), "arrow_schema");
-        s->array = s->schema ? ordo__py_capsule(PyTuple_GET_ITEM(desc, 2), "arrow_array") : NULL;
-        if (!s->array)
+        s->owns = 1;
+        char what[300];
+        snprintf(what, sizeof what, "column '%.280s'", s->name);
+        if (ordo__py_arrow_take(PyTuple_GET_ITEM(desc, 1), PyTuple_GET_ITEM(desc, 2), what,
+                                &s->own) < 0)
             return -1;
-        ordo_error e;
-        ordo_status st = ordo_arrow_check(s->schema, s->array, &e);
-        if (st != ORDO_OK)
-            return ordo__py_raisef(st, "column '%s': %s", s->name, e.message), -1;
+        s->schema = &s->own.schema, s->array = &s->own.array;
         s->length = (size_t)s->array->length;
         s->offset = (size_t)s->array->offset;
         return 0;

@@ -62,8 +62,8 @@ enum { ORDO__PY_ARROW = 1, ORDO__PY_BUFFER = 2, ORDO__PY_SEQ = 3 };
 enum { ORDO__PY_DT_Y, ORDO__PY_DT_M, ORDO__PY_DT_W, ORDO__PY_DT_D, ORDO__PY_DT_H, ORDO__PY_DT_MIN,
        ORDO__PY_DT_S, ORDO__PY_DT_MS, ORDO__PY_DT_US, ORDO__PY_DT_NS };
 
-/* One input column: an Arrow array (borrowed; its owner outlives the
- * encode), a contiguous native-endian buffer of NumPy values, or a Python
+/* One input column: an Arrow array (a record batch's child, borrowed; or a
+ * column's own, moved out of its capsules), a contiguous native-endian buffer of NumPy values, or a Python
  * sequence of objects. */
 typedef struct ordo__py_src {
     int kind;
@@ -74,6 +74,8 @@ typedef struct ordo__py_src {
     const struct ArrowSchema *schema;
     const struct ArrowArray *array;
     size_t offset;
+    ordo__py_arrow own; /* a column's structs, moved out of its capsules (then owns = 1) */
+    int owns;
     /* buffer: kind 'i', 'u', 'f', 'b' (one byte per bool), 'M' or 'T'
      * (datetime64 as int64 ticks of `ticks` units, NaT = NULL) */
     Py_buffer view;

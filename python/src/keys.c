@@ -361,7 +361,9 @@ static PyObject *keys_reduce(PyObject *self, PyObject *noargs)
     Py_XDECREF(mod);
     if (!fn)
         return NULL;
-    PyObject *r = Py_BuildValue("N(y#y#)", fn, (const char *)k->data, (Py_ssize_t)k->len,
+    /* no keys have no data: "" then, as y# of NULL would be None, which _keys_from refuses */
+    PyObject *r = Py_BuildValue("N(y#y#)", fn, k->data ? (const char *)k->data : "",
+                                (Py_ssize_t)k->len,
                                 (const char *)k->off, (k->n + 1) * (Py_ssize_t)sizeof(int64_t));
     return r;
 }

@@ -43,7 +43,7 @@ typedef struct ordo__py_bin {
     /* what keeps the memory alive */
     Py_buffer views[2];
     int nviews;
-    PyObject *capsules[2];
+    ordo__py_arrow arrow; /* moved out of its capsules */
 } ordo__py_bin;
 
 /* An Arrow binary/large_binary (or string) array through
@@ -82,7 +82,7 @@ typedef struct ordo__py_seqs {
     const int64_t *v;
     Py_buffer view;
     int has_view;
-    PyObject *capsules[2];
+    ordo__py_arrow arrow; /* moved out of its capsules */
 } ordo__py_seqs;
 int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s);
 void ordo__py_seqs_release(ordo__py_seqs *s);

@@ -91,11 +91,11 @@ PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
 
 /* ------------------------------------------------- rows of byte strings */
 
-/* An Arrow array's C structs from obj.__arrow_c_array__(); the capsules
- * (which release the array when freed) go into caps[0..1]. 0, -1 with an
- * exception, or 1 when obj has no such method. */
-static int arrow_import(PyObject *obj, PyObject *caps[2], struct ArrowSchema **schema,
-                        struct ArrowArray **array)
+/* An Arrow array's C structs from obj.__arrow_c_array__(), moved into *own
+ * (so that later Python code, such as another argument's
+ * __arrow_c_array__, cannot free them). 0, -1 with an exception, or 1 when
+ * obj has no such method. */
+static int arrow_import(PyObject *obj, ordo__py_arrow *own)
 {
     PyObject *meth = PyObject_GetAttrString(obj, "__arrow_c_array__");
     if (!meth) {
@@ -111,29 +111,15 @@ static int arrow_import(PyObject *obj, PyObject *caps[2], struct ArrowSchema **s
         PyErr_SetString(PyExc_TypeError, "__arrow_c_array__ must return (schema, array) capsules");
         return -1;
     }
-    caps[0] = Py_NewRef(PyTuple_GET_ITEM(t, 0));
-    caps[1] = Py_NewRef(PyTuple_GET_ITEM(t, 1));
+    int rc = ordo__py_arrow_take(PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), NULL, own);
+    /* the capsules go now: the structs are out of them (or, on an error,
+     * their destructors release them: producer code, run with the error
+     * kept aside) */
+    PyObject *et, *ev, *etb;
+    PyErr_Fetch(&et, &ev, &etb);
     Py_DECREF(t);
-    *schema = ordo__py_capsule(caps[0], "arrow_schema");
-    *array = *schema ? ordo__py_capsule(caps[1], "arrow_array") : NULL;
-    if (!*array)
-        return -1;
-    ordo_error e;
-    ordo_status s = ordo_arrow_check(*schema, *array, &e);
-    if (s != ORDO_OK)
-        return ordo__py_raise(s, &e), -1;
-    return 0;
-}
-
-/* The capsules' destructors release the arrays: producer code, which may
- * be Python; a pending exception is kept aside meanwhile. */
-static void capsules_clear(PyObject *caps[2])
-{
-    PyObject *t, *v, *tb;
-    PyErr_Fetch(&t, &v, &tb);
-    Py_CLEAR(caps[0]);
-    Py_CLEAR(caps[1]);
-    PyErr_Restore(t, v, tb);
+    PyErr_Restore(et, ev, etb);
+    return rc;
 }
 
 static int any_null(const uint8_t *validity, size_t first, size_t n)
@@ -238,13 +224,11 @@ done:
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
 {
     memset(b, 0, sizeof *b);
-    struct ArrowSchema *schema = NULL;
-    struct ArrowArray *array = NULL;
-    int rc = arrow_import(obj, b->capsules, &schema, &array);
+    int rc = arrow_import(obj, &b->arrow);
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return bin_from_arrow(b, what, schema, array);
+        return bin_from_arrow(b, what, &b->arrow.schema, &b->arrow.array);
     return bin_from_buffers(b, obj, what);
 }
 
@@ -253,21 +237,19 @@ void ordo__py_bin_release(ordo__py_bin *b)
     for (int i = 0; i < b->nviews; i++)
         PyBuffer_Release(&b->views[i]);
     b->nviews = 0;
-    capsules_clear(b->capsules);
+    ordo__py_arrow_release(&b->arrow);
 }
 
 int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
 {
     memset(s, 0, sizeof *s);
-    struct ArrowSchema *schema = NULL;
-    struct ArrowArray *array = NULL;
-    int rc = arrow_import(obj, s->capsules, &schema, &array);
+    int rc = arrow_import(obj, &s->arrow);
     if (rc < 0)
         return -1;
     if (rc == 0) {
         ordo_column col;
         size_t rows = 0;
-        if (ordo_arrow_column(schema, array, &col, &rows) != ORDO_OK ||
+        if (ordo_arrow_column(&s->arrow.schema, &s->arrow.array, &col, &rows) != ORDO_OK ||
             col.type != ORDO_TYPE_INT64 || any_null(col.validity, col.offset, rows) ||
             rows != n) {
             PyErr_Format(PyExc_ValueError, "seqs: expected an Arrow int64 array of %zu values "
@@ -298,5 +280,5 @@ void ordo__py_seqs_release(ordo__py_seqs *s)
     if (s->has_view)
         PyBuffer_Release(&s->view);
     s->has_view = 0;
-    capsules_clear(s->capsules);
+    ordo__py_arrow_release(&s->arrow);
 }

@@ -70,6 +70,29 @@ void *ordo__py_capsule(PyObject *cap, const char *name)
     return PyCapsule_GetPointer(cap, name); /* never NULL: PyCapsule_New refuses it */
 }
 
+int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const char *what,
+                        ordo__py_arrow *out)
+{
+    memset(out, 0, sizeof *out);
+    struct ArrowSchema *s = ordo__py_capsule(schema_capsule, "arrow_schema");
+    struct ArrowArray *a = s ? ordo__py_capsule(array_capsule, "arrow_array") : NULL;
+    if (!a)
+        return -1;
+    ordo_error e; /* released structs too: checked before they are moved */
+    ordo_status st = ordo_arrow_check(s, a, &e);
+    if (st != ORDO_OK)
+        return (what ? ordo__py_raisef(st, "%s: %s", what, e.message) : ordo__py_raise(st, &e)), -1;
+    out->schema = *s, s->release = NULL; /* the base structs may move (C Data Interface) */
+    out->array = *a, a->release = NULL;
+    return 0;
+}
+
+void ordo__py_arrow_release(ordo__py_arrow *a)
+{
+    ORDO__PY_RELEASE(&a->array);
+    ORDO__PY_RELEASE(&a->schema);
+}
+
 /* An int that is not a bool, else TypeError. */
 static int int_typed(PyObject *obj, const char *what)
 {

@@ -46,6 +46,27 @@ int ordo__py_uint_arg(PyObject *obj, const char *what, unsigned long long max,
         }                                                                                        \
     } while (0)
 
+/* An Arrow schema and array moved out of their PyCapsules (the consumer's
+ * part of the PyCapsule interface: the capsules are left released). What is
+ * read stays the extension's until ordo__py_arrow_release, whatever Python
+ * code runs meanwhile (a value's __str__, another argument's
+ * __arrow_c_array__ that imports the same capsules and frees their
+ * buffers). */
+typedef struct ordo__py_arrow {
+    struct ArrowSchema schema;
+    struct ArrowArray array;
+} ordo__py_arrow;
+
+/* Moves the structs out of an "arrow_schema" and an "arrow_array" capsule
+ * into *out, checked first (ordo_arrow_check). 0, or -1 with ordo.Error (its
+ * message after "what: " when what is not NULL);
+ * release *out either way (it is zeroed first). */
+int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const char *what,
+                        ordo__py_arrow *out);
+/* Releases what ordo__py_arrow_take moved (the producer's callbacks, run
+ * with a pending exception kept aside). */
+void ordo__py_arrow_release(ordo__py_arrow *a);
+
 /* Each part adds its functions and types to the module; 0 on success, -1
  * with a Python exception set. */
 typedef int (*ordo__py_part)(PyObject *module);
