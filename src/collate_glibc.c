@@ -333,7 +333,7 @@ ordo_status ordo__glibc_key(const ordo__glibc_coll *g, const uint8_t *s, size_t 
         return ORDO_ERR_OUT_OF_RANGE;
     if (g->nrules == 0) {
         /* strcmp order: the text itself (as strxfrm_l gives it). */
-        if (n <= cap)
+        if (n && n <= cap) /* an empty text with no buffer (a size pass): no memcpy of NULL */
             memcpy(dst, s, n);
         *len = n;
         return n <= cap ? ORDO_OK : ORDO_ERR_DST_TOO_SMALL;
