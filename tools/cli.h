@@ -6,6 +6,7 @@
 #include "ordo_ingest.h"
 #include "options.h"
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -73,5 +74,18 @@ int encode_csv(const char *format, const char *schema, const char *key, int head
 int cmd_load(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_sort(int argc, char **argv);
+
+/* In a variadic function whose last named parameter is fmt: the message
+ * formatted into a buffer of its own, then end(code, plain, msg), which does
+ * not return (the commands' fail/refuse helpers). */
+#define CLI_END_WITH(end, code, plain)                                                             \
+    do {                                                                                           \
+        char msg[4096];                                                                            \
+        va_list ap;                                                                                \
+        va_start(ap, fmt);                                                                         \
+        vsnprintf(msg, sizeof msg, fmt, ap);                                                       \
+        va_end(ap);                                                                                \
+        end(code, plain, msg);                                                                     \
+    } while (0)
 
 #endif

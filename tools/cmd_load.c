@@ -126,15 +126,7 @@ static void load_end(int code, int plain, char *msg)
     exit(code);
 }
 
-#define LOAD_END(code, plain)                                                                      \
-    do {                                                                                           \
-        char msg[4096];                                                                            \
-        va_list ap;                                                                                \
-        va_start(ap, fmt);                                                                         \
-        vsnprintf(msg, sizeof msg, fmt, ap);                                                       \
-        va_end(ap);                                                                                \
-        load_end(code, plain, msg);                                                                \
-    } while (0)
+#define LOAD_END(code, plain) CLI_END_WITH(load_end, code, plain)
 
 /* A failure of the machine: exit status 1. */
 static void load_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

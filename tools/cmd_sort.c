@@ -77,15 +77,7 @@ static void sort_end(int code, int plain, const char *msg)
     exit(code);
 }
 
-#define SORT_END(code, plain)                                                                      \
-    do {                                                                                           \
-        char msg[4096];                                                                            \
-        va_list ap;                                                                                \
-        va_start(ap, fmt);                                                                         \
-        vsnprintf(msg, sizeof msg, fmt, ap);                                                       \
-        va_end(ap);                                                                                \
-        sort_end(code, plain, msg);                                                                \
-    } while (0)
+#define SORT_END(code, plain) CLI_END_WITH(sort_end, code, plain)
 
 /* A failure of the machine (status 1), a refusal (2), a bad row (2, as
  * "FILE:LINE:COLUMN: message"). */
