@@ -921,6 +921,12 @@ struct ArrowArrayStream {
 ORDO_API ordo_status ordo_arrow_check_schema(const struct ArrowSchema *schema, ordo_error *err);
 ORDO_API ordo_status ordo_arrow_check(const struct ArrowSchema *schema,
                                       const struct ArrowArray *array, ordo_error *err);
+/* An Arrow decimal format, "d:P,S" or "d:P,S,BITS" (BITS 32, 64, 128 or
+ * 256; 128 when left out; P >= 1; S any int32): its parts (each may be
+ * NULL), or ORDO_ERR_BAD_TYPE. The one parser of the format (the checks
+ * above use it). */
+ORDO_API ordo_status ordo_arrow_decimal(const char *format, int32_t *precision, int32_t *scale,
+                                        int *bits);
 /* A stream's schema and its next array, checked as above: a stream
  * released, or with a NULL callback, is an error before anything is
  * called; a callback that fails is ORDO_ERR_IO with the producer's

@@ -180,7 +180,220 @@ ORDO_API ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_ss
                                              const char *schema, uint64_t rows, ordo_error *err);
 
 /* --------------------------------------------- Arrow import, encoding */
-/* (table/arrow_*.c, table/encode_*.c) */
+/* (table/arrow_*.c, table/plain_import.c, table/scratch.c, table/encode_*.c) */
+
+/* Memory a conversion made (converted values, copied texts, the row
+ * builders of text conversions), freed together once the columns that
+ * point into it are encoded. */
+typedef struct ordo_table_scratch ordo_table_scratch;
+ORDO_API ordo_status ordo_table_scratch_open(ordo_table_scratch **sx);
+/* n zeroed bytes owned by sx; NULL when out of memory. */
+ORDO_API void *ordo_table_scratch_alloc(ordo_table_scratch *sx, size_t n);
+/* Frees what sx holds (sx stays usable); close frees sx too (NULL: nothing). */
+ORDO_API void ordo_table_scratch_clear(ordo_table_scratch *sx);
+ORDO_API void ordo_table_scratch_close(ordo_table_scratch *sx);
+
+/* A column of plain fixed-width values in native byte order, without NULLs
+ * other than NaT (NumPy's layout; the Python binding fills one from a
+ * buffer): kind 'i' signed, 'u' unsigned, 'f' float (itemsize 1, 2, 4, 8;
+ * floats 4 or 8), 'b' one byte per bool, 'M' datetime64 (int64 ticks, NaT =
+ * INT64_MIN is NULL, a naive timestamp), 'T' the same as UTC instants (a
+ * timestamptz). A tick is `ticks` of `unit` (NumPy's datetime64[10s]: ticks
+ * 10, ORDO_TABLE_UNIT_S). */
+typedef enum ordo_table_unit {
+    ORDO_TABLE_UNIT_Y, ORDO_TABLE_UNIT_M, ORDO_TABLE_UNIT_W, ORDO_TABLE_UNIT_D,
+    ORDO_TABLE_UNIT_H, ORDO_TABLE_UNIT_MIN, ORDO_TABLE_UNIT_S, ORDO_TABLE_UNIT_MS,
+    ORDO_TABLE_UNIT_US, ORDO_TABLE_UNIT_NS
+} ordo_table_unit;
+
+typedef struct ordo_table_plain {
+    char kind;
+    int itemsize;
+    ordo_table_unit unit;
+    int64_t ticks; /* >= 1 */
+    const void *data; /* length * itemsize bytes */
+    size_t length;
+} ordo_table_plain;
+
+/* The schema type (its text, e.g. "bigint", "timestamptz", "numeric") an
+ * input column gets when no schema is given: Arrow's types (every integer,
+ * float, bool, utf8/binary and their large and view forms, date32/64,
+ * timestamps of every unit (with a zone: timestamptz), time32/64,
+ * decimals, null; a dictionary as its values' type), the plain kinds.
+ * ORDO_ERR_BAD_TYPE naming the column (name, may be NULL) when there is
+ * none. The schema is checked (ordo_arrow_check_schema) first. */
+ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
+                                           const char **type, ordo_error *err);
+ORDO_API ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name,
+                                           const char **type, ordo_error *err);
+
+/* Rows offset .. offset + length of an Arrow array (struct children: the
+ * struct's offset plus the child's; checked with ordo_arrow_check, and the
+ * rows within the array) as the batch API's column for schema column sc:
+ * read in place where the layouts agree (integers, floats, bools, text,
+ * binary, date32 and timestamps for LexKey), else converted into sx (other
+ * widths with range checks, timestamps to PostgreSQL's microseconds,
+ * dictionaries and views resolved, decimals and numbers to numeric text,
+ * text to any type through PostgreSQL's text forms). Errors name the column
+ * (name) and, for a value, the row (0-based in the message, err->line
+ * 1-based; err->column is left 0): ORDO_ERR_BAD_TYPE when the type cannot
+ * be read as sc's, ORDO_ERR_INVALID_ARG for a malformed array the checks
+ * cannot see (a view past its buffers), a value's own status else. */
+ORDO_API ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
+                                             const struct ArrowArray *array, size_t offset,
+                                             size_t length, const ordo_schema_column *sc,
+                                             const char *name, ordo_table_scratch *sx,
+                                             ordo_column *col, ordo_error *err);
+/* The same for a plain column. */
+ORDO_API ordo_status ordo_table_plain_column(const ordo_table_plain *p,
+                                             const ordo_schema_column *sc, const char *name,
+                                             ordo_table_scratch *sx, ordo_column *col,
+                                             ordo_error *err);
+
+/* A column read through PostgreSQL's text forms, row by row: text(ctx, i,
+ * &s, &n, &raw) gives row i's text (s NULL: a NULL; *raw set: the value's
+ * bytes themselves, a bytea's), valid until the next call; a non-OK return
+ * stops (the caller's own error, err untouched). A bad text is its status
+ * with "column 'NAME', row I: why (as TYPE)". */
+typedef ordo_status (*ordo_table_text_fn)(void *ctx, size_t i, const char **s, size_t *n,
+                                          int *raw);
+ORDO_API ordo_status ordo_table_text_column(const ordo_schema_column *sc, size_t length,
+                                            ordo_table_text_fn text, void *ctx, const char *name,
+                                            ordo_table_scratch *sx, ordo_column *col,
+                                            ordo_error *err);
+
+/* One number from any source, as every input's numbers go into a numeric
+ * column type: kind 'i' (i), 'u' (u), 'f' (d), 'b' a bool (i: 0 or 1), 'X'
+ * an integer past 64 bits (d: it as a double or infinite, f: it rounded once
+ * to float). */
+typedef struct ordo_table_number {
+    char kind;
+    int64_t i;
+    uint64_t u;
+    double d;
+    float f;
+} ordo_table_number;
+/* The element width of a column type that holds numbers in place (1 for
+ * BOOL, a bitmap), or 0. */
+ORDO_API int ordo_table_number_width(ordo_type t);
+/* Writes v as type t into slot (a BOOL into bitmap's bit row); NULL, or why
+ * it does not fit ("out of range", "not an integer (a float)", ...). */
+ORDO_API const char *ordo_table_number_put(const ordo_table_number *v, ordo_type t, void *slot,
+                                           uint8_t *bitmap, size_t row);
+
+/* Keys (or values) being built, data[off[i] .. off[i+1]) the i-th: plain
+ * malloc memory that a caller may take over (and free()). */
+typedef struct ordo_table_keys {
+    uint8_t *data;
+    size_t len, cap;
+    int64_t *off; /* n + 1 entries once reserved */
+    size_t n, ncap;
+} ordo_table_keys;
+/* Room for `bytes` more bytes and `rows` more entries (the first
+ * reservation exact; large ones on huge pages where the system has them). */
+ORDO_API ordo_status ordo_table_keys_reserve(ordo_table_keys *k, size_t bytes, size_t rows);
+ORDO_API void ordo_table_keys_free(ordo_table_keys *k);
+/* malloc for key bytes, on huge pages when large (what reserve uses). */
+ORDO_API void *ordo_table_keys_alloc(size_t bytes);
+
+/* Rows to encode: nrows rows of ncols columns. */
+typedef struct ordo_table_batch {
+    const ordo_column *cols;
+    size_t ncols, nrows;
+} ordo_table_batch;
+
+/* Appends the keys of every row of the batches, in order, to out, encoded
+ * on up to `threads` threads (the caller's included) in ranges of at most
+ * range_rows rows (0: 16384): sized, the output grown once to its exact
+ * size, then filled; a collated text column's sort keys computed once per
+ * range. The bytes are those of one ordo_batch_encode call per batch. On
+ * error out is unchanged and *bad (the batch) and *where (within it) name
+ * the first invalid value, as one call per batch would. */
+ORDO_API ordo_status ordo_table_encode_batches(ordo_format fmt, const ordo_table_batch *b,
+                                               size_t nb, size_t threads, size_t range_rows,
+                                               ordo_table_keys *out, size_t *bad,
+                                               ordo_batch_error *where);
+/* For benchmarks: the best of `rounds` timings of one ordo_batch_encode
+ * call per batch on one thread, into an output reused from round to round
+ * (secs[0]; on huge pages) and into a fresh one from malloc (secs[1]). */
+ORDO_API ordo_status ordo_table_bench_batches(ordo_format fmt, const ordo_table_batch *b,
+                                              size_t nb, int rounds, double secs[2]);
+
+/* One input column of a table encoder: named (UTF-8), matched to the
+ * schema's column of that name. */
+typedef enum ordo_table_input_kind {
+    ORDO_TABLE_INPUT_ARROW = 1, /* an Arrow array (borrowed): rows offset .. offset + length */
+    ORDO_TABLE_INPUT_PLAIN = 2, /* a plain column (borrowed) */
+    ORDO_TABLE_INPUT_CONVERT = 3 /* converted by the caller: convert(ctx, sc, sx, col, err)
+                                    for each schema column it is read as; type: its type */
+} ordo_table_input_kind;
+
+typedef struct ordo_table_input {
+    ordo_table_input_kind kind;
+    const char *name;
+    const struct ArrowSchema *schema;
+    const struct ArrowArray *array;
+    size_t offset, length;
+    ordo_table_plain plain;
+    ordo_status (*convert)(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+                           ordo_column *col, ordo_error *err);
+    void *ctx;
+    const char *type;
+} ordo_table_input;
+
+typedef struct ordo_table_encode_options {
+    const char *schema; /* NULL: made from the inputs' types (ordo_table_arrow_type) */
+    const char *key;    /* NULL: every column, in order */
+    const char *format; /* NULL: "ordered" */
+    int values;         /* also each row's value (SPEC.md §15.2) */
+    size_t threads;     /* 0: 1 */
+    size_t range_rows;  /* rows per range of the threads (0: 16384) */
+    /* Called around the encoding proper, which reads no input's callbacks
+     * (a binding's interpreter lock); may be NULL. */
+    void (*unlock)(void *ctx);
+    void (*lock)(void *ctx);
+    void *lock_ctx;
+} ordo_table_encode_options;
+
+/* What an encoder error was about. */
+typedef enum ordo_table_fault {
+    ORDO_TABLE_FAULT_NONE = 0,
+    ORDO_TABLE_FAULT_OPTION = 1, /* the schema ("schema: ..."), key ("key: ...") or format */
+    ORDO_TABLE_FAULT_SHAPE = 2,  /* the inputs: names missing, extra or twice, lengths */
+    ORDO_TABLE_FAULT_TYPE = 3,   /* an input's type: none, or not readable as its column's */
+    ORDO_TABLE_FAULT_VALUE = 4,  /* a value: err->line its row, err->column its column (1-based) */
+    ORDO_TABLE_FAULT_CALLER = 5  /* a convert callback failed (its error) */
+} ordo_table_fault;
+
+/* Batches of input columns to keys (and values): open with the inputs'
+ * names and types (the first batch's inputs will do), add batches (inputs
+ * of the same names in any order, each once), finish. Keys only: a batch's
+ * inputs must stay valid until finish, which encodes every batch's keys at
+ * once; with values, each batch is encoded as it is added. open sets *E
+ * even when it fails (unless out of memory), for ordo_table_encoder_fault:
+ * close it either way. */
+typedef struct ordo_table_encoder ordo_table_encoder;
+ORDO_API ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
+                                             const ordo_table_input *in, size_t n,
+                                             ordo_table_encoder **E, ordo_error *err);
+/* The table's schema and key texts (as given, or made), and its parsed schemas. */
+ORDO_API const char *ordo_table_encoder_schema(const ordo_table_encoder *E);
+ORDO_API const char *ordo_table_encoder_key(const ordo_table_encoder *E);
+ORDO_API const ordo_schema *ordo_table_encoder_table(const ordo_table_encoder *E);
+ORDO_API ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input *in,
+                                            size_t n, size_t rows, ordo_error *err);
+ORDO_API ordo_status ordo_table_encoder_finish(ordo_table_encoder *E, ordo_error *err);
+/* The outputs, the caller's to take over (move the struct out, zero it). */
+ORDO_API ordo_table_keys *ordo_table_encoder_keys(ordo_table_encoder *E);
+ORDO_API ordo_table_keys *ordo_table_encoder_values(ordo_table_encoder *E);
+/* What the last error was about; the key columns' values pointers of the
+ * last batch (tests: proof of reading in place). */
+ORDO_API ordo_table_fault ordo_table_encoder_fault(const ordo_table_encoder *E);
+ORDO_API size_t ordo_table_encoder_last_values(const ordo_table_encoder *E, const void **vals,
+                                               size_t cap);
+/* For benchmarks: ordo_table_bench_batches over the pending keys-only batches. */
+ORDO_API ordo_status ordo_table_encoder_bench(ordo_table_encoder *E, int rounds, double secs[2]);
+ORDO_API void ordo_table_encoder_close(ordo_table_encoder *E);
 
 /* ----------------------------------------------------------- scanning */
 /* (table/scan*.c) */

@@ -33,6 +33,33 @@ static int digits(const char **s, long *out)
     return 1;
 }
 
+ordo_status ordo_arrow_decimal(const char *f, int32_t *precision, int32_t *scale, int *bits)
+{
+    if (!f)
+        return ORDO_ERR_NULL_ARG;
+    if (f[0] != 'd' || f[1] != ':') /* d:P,S or d:P,S,BITS */
+        return ORDO_ERR_BAD_TYPE;
+    const char *p = f + 2;
+    long n, s, b = 128;
+    if (!digits(&p, &n) || n < 1 || n > INT32_MAX || *p++ != ',')
+        return ORDO_ERR_BAD_TYPE;
+    int neg = *p == '-';
+    p += neg;
+    if (!digits(&p, &s) || s > (long)INT32_MAX + neg) /* the scale is an int32 */
+        return ORDO_ERR_BAD_TYPE;
+    if (*p == ',' && (p++, !digits(&p, &b)))
+        return ORDO_ERR_BAD_TYPE;
+    if (*p || (b != 32 && b != 64 && b != 128 && b != 256))
+        return ORDO_ERR_BAD_TYPE;
+    if (precision)
+        *precision = (int32_t)n;
+    if (scale)
+        *scale = neg ? (int32_t)-s : (int32_t)s;
+    if (bits)
+        *bits = (int)b;
+    return ORDO_OK;
+}
+
 /* The layout of a format string (the C Data Interface's grammar); 0 when
  * it does not parse. */
 static int parse_format(const char *f, layout *l)
@@ -55,19 +82,8 @@ static int parse_format(const char *f, layout *l)
         const char *p = f + 2;
         return digits(&p, &n) && n > 0 && n <= INT32_MAX && !*p;
     }
-    if (f[0] == 'd' && f[1] == ':') { /* d:P,S or d:P,S,BITS */
-        const char *p = f + 2;
-        long s, bits = 128;
-        if (!digits(&p, &n) || n < 1 || n > INT32_MAX || *p++ != ',')
-            return 0;
-        int neg = *p == '-';
-        p += neg;
-        if (!digits(&p, &s) || s > (long)INT32_MAX + neg) /* the scale is an int32 */
-            return 0;
-        if (*p == ',' && (p++, !digits(&p, &bits)))
-            return 0;
-        return !*p && (bits == 32 || bits == 64 || bits == 128 || bits == 256);
-    }
+    if (f[0] == 'd' && f[1] == ':')
+        return ordo_arrow_decimal(f, NULL, NULL, NULL) == ORDO_OK;
     if (f[0] == 't') {
         if (!f[1] || !f[2])
             return 0;

@@ -1,0 +1,570 @@
+/* Arrow arrays as the batch API's columns for a schema's columns: the type
+ * each one gets, and its rows in the layout of the target type, read in
+ * place when the layouts agree, else converted into scratch. */
+#include "import.h"
+
+#include <stdlib.h>
+
+static ordo__numkind arrow_numkind(const char *f)
+{
+    ordo__numkind k = {0, 0};
+    if (!f[0] || f[1])
+        return k;
+    switch (f[0]) {
+    case 'c': return (ordo__numkind){'i', 1};
+    case 's': return (ordo__numkind){'i', 2};
+    case 'i': return (ordo__numkind){'i', 4};
+    case 'l': return (ordo__numkind){'i', 8};
+    case 'C': return (ordo__numkind){'u', 1};
+    case 'S': return (ordo__numkind){'u', 2};
+    case 'I': return (ordo__numkind){'u', 4};
+    case 'L': return (ordo__numkind){'u', 8};
+    case 'f': return (ordo__numkind){'f', 4};
+    case 'g': return (ordo__numkind){'f', 8};
+    case 'b': return (ordo__numkind){'b', 1};
+    default: return k;
+    }
+}
+
+/* Arrow time units: 's', 'm', 'u', 'n'. */
+static int arrow_unit(char c)
+{
+    switch (c) {
+    case 's': return ORDO_UNIT_S;
+    case 'm': return ORDO_UNIT_MS;
+    case 'u': return ORDO_UNIT_US;
+    case 'n': return ORDO_UNIT_NS;
+    default: return -1;
+    }
+}
+
+static int is_timestamp(const char *f) { return !strncmp(f, "ts", 2) && arrow_unit(f[2]) >= 0 && f[3] == ':'; }
+static int is_time(const char *f) { return !strncmp(f, "tt", 2) && arrow_unit(f[2]) >= 0 && !f[3]; }
+
+static int is_arrow_string(const char *f)
+{
+    return !strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "z") || !strcmp(f, "Z") ||
+           !strcmp(f, "vu") || !strcmp(f, "vz");
+}
+
+ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
+                                  const char **type, ordo_error *err)
+{
+    if (!type)
+        return ORDO_ERR_NULL_ARG;
+    ordo_status s = ordo_arrow_check_schema(schema, err);
+    if (s != ORDO_OK)
+        return s;
+    if (schema->dictionary) /* a dictionary's rows are its values' */
+        schema = schema->dictionary;
+    const char *f = schema->format;
+    const char *t = ordo__numkind_sql(arrow_numkind(f));
+    if (!t) {
+        if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
+            t = "text";
+        else if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
+            t = "bytea";
+        else if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
+            t = "date";
+        else if (is_timestamp(f))
+            t = f[4] ? "timestamptz" : "timestamp";
+        else if (is_time(f))
+            t = "time";
+        else if (!strncmp(f, "d:", 2))
+            t = "numeric";
+    }
+    if (!t)
+        return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
+                              "the Arrow type '%s' has no ordo type", f);
+    *type = t;
+    return ORDO_OK;
+}
+
+/* ------------------------------------------------------ decimals */
+
+/* An Arrow decimal of w bytes (4, 8, 16 or 32: little-endian two's
+ * complement) with `scale` digits after the point, as numeric text: the
+ * digits with a point where it falls within them, else with an exponent
+ * (any int32 scale; the numeric parser judges the range). out holds 160. */
+static int decimal_text(const uint8_t *p, size_t w, int32_t scale, char *out, size_t cap)
+{
+    uint32_t limb[8]; /* little-endian 32-bit limbs */
+    size_t nl = w / 4;
+    for (size_t i = 0; i < nl; i++)
+        memcpy(&limb[i], p + 4 * i, 4); /* native little-endian, as Arrow's buffers */
+    int neg = limb[nl - 1] >> 31;
+    if (neg) { /* the magnitude: two's complement negated */
+        uint64_t carry = 1;
+        for (size_t i = 0; i < nl; i++) {
+            uint64_t x = (uint64_t)(uint32_t)~limb[i] + carry;
+            limb[i] = (uint32_t)x, carry = x >> 32;
+        }
+    }
+    char digits[96]; /* 2^256 has 78 digits */
+    int k = 0;
+    size_t top = nl;
+    do { /* divide by 10^9, nine digits per pass, least significant first */
+        uint64_t rem = 0;
+        for (size_t i = top; i-- > 0;) {
+            uint64_t x = rem << 32 | limb[i];
+            limb[i] = (uint32_t)(x / 1000000000u), rem = x % 1000000000u;
+        }
+        while (top && !limb[top - 1])
+            top--;
+        for (int d = 0; d < 9 && (top || rem); d++, rem /= 10)
+            digits[k++] = (char)('0' + rem % 10);
+    } while (top);
+    if (!k)
+        digits[k++] = '0';
+    size_t n = 0;
+    if (neg)
+        out[n++] = '-';
+    if (scale < 0 || scale > 64) { /* digits, then e and the exponent */
+        while (k)
+            out[n++] = digits[--k];
+        return (int)n + snprintf(out + n, cap - n, "e%lld", -(long long)scale);
+    }
+    while (k <= scale)
+        digits[k++] = '0';
+    while (k) {
+        if (k == scale)
+            out[n++] = '.';
+        out[n++] = digits[--k];
+    }
+    out[n] = 0;
+    return (int)n;
+}
+
+/* ------------------------------------------------------ the rows */
+
+typedef struct src {
+    const struct ArrowSchema *schema;
+    const struct ArrowArray *array;
+    size_t offset, length;
+    const char *name;
+    ordo_error *err;
+} src;
+
+/* Row i's bytes of a string, binary or view array (s NULL: NULL). */
+static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *raw)
+{
+    (void)raw;
+    const src *c = ctx;
+    const struct ArrowArray *a = c->array;
+    size_t j = c->offset + i;
+    const uint8_t *validity = a->null_count ? a->buffers[0] : NULL;
+    *s = NULL, *n = 0;
+    if (validity && !ordo__bit(validity, j))
+        return ORDO_OK;
+    const char *f = c->schema->format;
+    if (f[0] == 'v') { /* a view: 16 bytes, inline up to 12 bytes */
+        const uint8_t *view = (const uint8_t *)a->buffers[1] + 16 * j;
+        int32_t len, buf, at;
+        memcpy(&len, view, 4);
+        if (len < 0)
+            return ordo__imp_fail(c->err, ORDO_ERR_INVALID_VALUE, c->name, i,
+                                  "a malformed Arrow view (a negative length)");
+        *n = (size_t)len;
+        if (len <= 12) {
+            *s = (const char *)view + 4;
+            return ORDO_OK;
+        }
+        memcpy(&buf, view + 8, 4);
+        memcpy(&at, view + 12, 4);
+        /* the last buffer holds the data buffers' sizes: the bytes must lie within */
+        const int64_t *sizes = a->n_buffers > 0 ? a->buffers[a->n_buffers - 1] : NULL;
+        if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf] ||
+            !sizes || (int64_t)at + len > sizes[buf]) {
+            ordo__imp_fail(c->err, ORDO_ERR_INVALID_ARG, c->name, i, "a malformed Arrow view");
+            c->err->line = 0; /* the array's fault, not a value's */
+            return ORDO_ERR_INVALID_ARG;
+        }
+        *s = (const char *)a->buffers[2 + buf] + at;
+        return ORDO_OK;
+    }
+    int64_t from, to;
+    if (f[0] == 'u' || f[0] == 'z') {
+        const int32_t *off = a->buffers[1];
+        from = off[j], to = off[j + 1];
+    } else {
+        const int64_t *off = a->buffers[1];
+        from = off[j], to = off[j + 1];
+    }
+    if (from < 0 || to < from) /* as the batch API checks the offsets it reads in place */
+        return ordo__imp_fail(c->err, ORDO_ERR_INVALID_VALUE, c->name, i,
+                              "a malformed Arrow array (offsets that decrease)");
+    *s = (const char *)a->buffers[2] + from;
+    *n = (size_t)(to - from);
+    return ORDO_OK;
+}
+
+static void *fixed(ordo_table_scratch *sx, size_t n, size_t width)
+{
+    return ordo_table_scratch_alloc(sx, (n ? n : 1) * width);
+}
+
+/* Converted values start at row 0: so must the validity. */
+static ordo_status own_validity(const uint8_t *validity, size_t off, size_t n,
+                                ordo_table_scratch *sx, ordo_column *col)
+{
+    col->offset = 0;
+    col->validity = NULL;
+    if (!validity)
+        return ORDO_OK;
+    uint8_t *v = ordo__new_validity(sx, n);
+    if (!v)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++)
+        if (!ordo__bit(validity, off + i))
+            ordo__set_null(v, i);
+    col->validity = v;
+    return ORDO_OK;
+}
+
+static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
+                                     ordo_table_scratch *sx, ordo_column *col);
+
+static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table_scratch *sx,
+                          ordo_column *col)
+{
+    const struct ArrowArray *a = c->array;
+    const char *f = c->schema->format, *name = c->name;
+    size_t n = c->length, off = c->offset;
+    ordo_error *err = c->err;
+    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
+    if (c->schema->dictionary)
+        return dictionary_column(c, sc, sx, col);
+    if (f[0] == '+') /* no nested Arrow type maps to a column */
+        return ordo__imp_unsupported(err, name, f[1] == 's' ? "an Arrow struct"
+                                                            : "a nested Arrow array", sc);
+    ordo__numkind k = arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
+    if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
+        uint8_t *z = ordo_table_scratch_alloc(sx, (n + 1) * 32);
+        if (!z)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        col->values = z, col->offsets = z, col->offset_bits = 64, col->offset = 0;
+        col->validity = z;
+        return ORDO_OK;
+    }
+    if (k.kind && t.kind) {
+        if (k.kind == t.kind && k.width == t.width) { /* in place */
+            col->values = a->buffers[1];
+            col->validity = validity;
+            col->offset = off;
+            return ORDO_OK;
+        }
+        uint8_t *dst = fixed(sx, n, (size_t)t.width);
+        if (!dst)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !ordo__bit(validity, off + i))
+                continue;
+            ordo_table_number v = ordo__number_at(a->buffers[1], k, off + i);
+            const char *why = ordo_table_number_put(&v, sc->type, dst + i * (size_t)t.width, dst, i);
+            if (why)
+                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "%s for %s", why,
+                                      sc->sql_name);
+        }
+        col->values = dst;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (k.kind == 'b' && sc->type == ORDO_TYPE_NUMERIC)
+        return ordo__imp_unsupported(err, name, "an Arrow boolean", sc); /* 't' is no numeric */
+    if (k.kind && sc->type == ORDO_TYPE_NUMERIC) {
+        ordo__varcol v;
+        if (!ordo__var_open(&v, n, n * 8))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            char text[64];
+            int len = 0;
+            if (!validity || ordo__bit(validity, off + i)) {
+                ordo_table_number x = ordo__number_at(a->buffers[1], k, off + i);
+                len = x.kind == 'f'   ? ordo__double_text(x.d, text, sizeof text)
+                      : x.kind == 'u' ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
+                                      : snprintf(text, sizeof text, "%lld", (long long)x.i);
+            }
+            if (!ordo__var_push(&v, i, text, (size_t)len)) {
+                ordo__var_drop(&v);
+                return ORDO_ERR_OUT_OF_MEMORY;
+            }
+        }
+        if (!ordo__var_done(&v, sx, col))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (is_arrow_string(f)) {
+        /* bytea takes binary as its bytes, text in its text form (\\x...) as
+         * the CLI reads it */
+        int plain = (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) ||
+                    (sc->type == ORDO_TYPE_BYTES && (f[0] == 'z' || f[0] == 'Z' || f[1] == 'z'));
+        if (plain && f[0] != 'v') { /* in place */
+            col->values = a->buffers[2];
+            col->offsets = a->buffers[1];
+            col->offset_bits = f[0] == 'u' || f[0] == 'z' ? 32 : 64;
+            col->validity = validity;
+            col->offset = off;
+            return ORDO_OK;
+        }
+        if (!plain) /* any other type from its text (char(n), uuid, inet, ...) */
+            return ordo_table_text_column(sc, n, text_at, (void *)c, name, sx, col, err);
+        ordo__varcol v; /* views: copied */
+        if (!ordo__var_open(&v, n, n * 16))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            const char *s;
+            size_t len = 0;
+            int raw = 0;
+            ordo_status st = text_at((void *)c, i, &s, &len, &raw);
+            if (st == ORDO_OK && !ordo__var_push(&v, i, s ? s : "", s ? len : 0))
+                st = ORDO_ERR_OUT_OF_MEMORY;
+            if (st != ORDO_OK) {
+                ordo__var_drop(&v);
+                return st;
+            }
+        }
+        if (!ordo__var_done(&v, sx, col))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        return own_validity(validity, off, n, sx, col);
+    }
+    int date32 = !strcmp(f, "tdD"), date64 = !strcmp(f, "tdm");
+    if (date32 || date64) {
+        if (date32 && sc->type == ORDO_TYPE_TIME) { /* LexKey: days are a unit of its own */
+            col->values = a->buffers[1];
+            col->validity = validity;
+            col->offset = off;
+            col->time_unit = ORDO_UNIT_DAY32;
+            return ORDO_OK;
+        }
+        if (sc->type != ORDO_TYPE_TIME && sc->type != ORDO_TYPE_DATE)
+            return ordo__imp_unsupported(err, name, "an Arrow date", sc);
+        int32_t *dst = fixed(sx, n, 4);
+        if (!dst)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !ordo__bit(validity, off + i))
+                continue;
+            int64_t d;
+            if (date32) {
+                int32_t x;
+                memcpy(&x, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
+                d = x;
+            } else {
+                int64_t x;
+                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+                d = ordo__floor_div(x, INT64_C(86400000));
+            }
+            if (sc->type == ORDO_TYPE_DATE)
+                d -= ORDO__PG_EPOCH_DAYS;
+            if (sc->type == ORDO_TYPE_DATE ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END
+                                           : d < INT32_MIN || d > INT32_MAX) /* LexKey's days */
+                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "date out of range");
+            dst[i] = (int32_t)d;
+        }
+        col->values = dst;
+        col->time_unit = ORDO_UNIT_DAY32;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (is_timestamp(f)) { /* the zone does not change the instant: Arrow's is UTC */
+        int unit = arrow_unit(f[2]);
+        if (sc->type == ORDO_TYPE_TIME) { /* LexKey: the batch API converts units */
+            col->values = a->buffers[1];
+            col->validity = validity;
+            col->offset = off;
+            col->time_unit = (uint8_t)unit;
+            return ORDO_OK;
+        }
+        if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
+            return ordo__imp_unsupported(err, name, "an Arrow timestamp", sc);
+        int64_t *dst = fixed(sx, n, 8);
+        if (!dst)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !ordo__bit(validity, off + i))
+                continue;
+            int64_t x;
+            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+            if (!ordo__pg_micros(x, unit, &dst[i]))
+                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
+                                      "timestamp out of range");
+        }
+        col->values = dst;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (is_time(f)) {
+        if (sc->type != ORDO_TYPE_TIME_OF_DAY)
+            return ordo__imp_unsupported(err, name, "an Arrow time", sc);
+        int unit = arrow_unit(f[2]);
+        int64_t *dst = fixed(sx, n, 8);
+        if (!dst)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !ordo__bit(validity, off + i))
+                continue;
+            int64_t x;
+            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) {
+                int32_t y;
+                memcpy(&y, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
+                x = unit == ORDO_UNIT_S ? (int64_t)y * 1000000 : (int64_t)y * 1000;
+            } else {
+                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+                if (unit == ORDO_UNIT_NS)
+                    x = x < 0 ? -1 : x / 1000 + (x % 1000 >= 500); /* -1 ns is refused */
+            }
+            if (x < 0 || x > ORDO_TIME_MAX)
+                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "time out of range");
+            dst[i] = x;
+        }
+        col->values = dst;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (!strncmp(f, "d:", 2)) {
+        int32_t scale;
+        int bits;
+        if (ordo_arrow_decimal(f, NULL, &scale, &bits) != ORDO_OK)
+            return ordo__imp_unsupported(err, name, "this Arrow decimal format", sc);
+        if (sc->type != ORDO_TYPE_NUMERIC)
+            return ordo__imp_unsupported(err, name, "an Arrow decimal", sc);
+        size_t w = (size_t)bits / 8;
+        ordo__varcol v;
+        if (!ordo__var_open(&v, n, n * 16))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        const uint8_t *vals = a->buffers[1];
+        for (size_t i = 0; i < n; i++) {
+            char text[160];
+            int len = 0;
+            if (!validity || ordo__bit(validity, off + i))
+                len = decimal_text(vals + w * (off + i), w, scale, text, sizeof text);
+            if (!ordo__var_push(&v, i, text, (size_t)len)) {
+                ordo__var_drop(&v);
+                return ORDO_ERR_OUT_OF_MEMORY;
+            }
+        }
+        if (!ordo__var_done(&v, sx, col))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        return own_validity(validity, off, n, sx, col);
+    }
+    return ordo__imp_unsupported(err, name, f, sc);
+}
+
+/* The bytes per element of a converted fixed-width column (0: not fixed). */
+static size_t element_width(const ordo_column *c)
+{
+    int w = ordo_table_number_width(c->type);
+    if (w && c->type != ORDO_TYPE_BOOL)
+        return (size_t)w;
+    switch (c->type) {
+    case ORDO_TYPE_DATE: return 4;
+    case ORDO_TYPE_TIME: return c->time_unit == ORDO_UNIT_DAY32 ? 4 : 8;
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ:
+    case ORDO_TYPE_TIME_OF_DAY: return 8;
+    default: return 0;
+    }
+}
+
+/* A dictionary-encoded array: its values read as the column (every entry,
+ * once), then gathered by index into rows of their own. */
+static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
+                                     ordo_table_scratch *sx, ordo_column *col)
+{
+    const struct ArrowArray *a = c->array, *da = a->dictionary;
+    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
+    src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->err};
+    ordo_column dc = *col;
+    ordo_status s = column(&d, sc, sx, &dc);
+    if (s != ORDO_OK) {
+        if (c->err && c->err->line) /* a bad entry: no row of the column's */
+            c->err->line = 0;
+        return s;
+    }
+    ordo__numkind ik = arrow_numkind(c->schema->format);
+    size_t n = c->length, width = element_width(&dc);
+    int var = dc.offsets && dc.type != ORDO_TYPE_NIL, boolean = dc.type == ORDO_TYPE_BOOL;
+    if (!var && !width && !boolean && dc.type != ORDO_TYPE_NIL)
+        return ordo__imp_unsupported(c->err, c->name, "this dictionary", sc);
+    uint8_t *v = ordo__new_validity(sx, n);
+    uint8_t *dst = var || dc.type == ORDO_TYPE_NIL ? NULL : fixed(sx, n, boolean ? 1 : width);
+    ordo__varcol vc = {0};
+    if (!v || (!var && !dst && dc.type != ORDO_TYPE_NIL) || (var && !ordo__var_open(&vc, n, n * 16)))
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = c->offset + i;
+        ordo_table_number x = ordo__number_at(a->buffers[1], ik, j);
+        int null = validity && !ordo__bit(validity, j);
+        int64_t at = 0;
+        if (!null) {
+            if ((x.kind == 'u' ? x.u >= (uint64_t)da->length : x.i < 0 || x.i >= da->length)) {
+                ordo__var_drop(&vc);
+                ordo__imp_fail(c->err, ORDO_ERR_INVALID_ARG, c->name, i,
+                               "a dictionary index past the dictionary's %lld entries",
+                               (long long)da->length);
+                if (c->err)
+                    c->err->line = 0; /* the array's fault */
+                return ORDO_ERR_INVALID_ARG;
+            }
+            at = x.kind == 'u' ? (int64_t)x.u : x.i;
+            size_t k = dc.offset + (size_t)at;
+            null = dc.validity && !ordo__bit(dc.validity, k);
+            if (!null && var) {
+                int64_t from, to;
+                if (dc.offset_bits == 64)
+                    from = ((const int64_t *)dc.offsets)[k], to = ((const int64_t *)dc.offsets)[k + 1];
+                else
+                    from = ((const int32_t *)dc.offsets)[k], to = ((const int32_t *)dc.offsets)[k + 1];
+                if (from < 0 || to < from) {
+                    ordo__var_drop(&vc);
+                    return ordo__imp_fail(c->err, ORDO_ERR_INVALID_VALUE, c->name, i,
+                                          "a malformed Arrow array (offsets that decrease)");
+                }
+                if (!ordo__var_push(&vc, i, (const uint8_t *)dc.values + from, (size_t)(to - from))) {
+                    ordo__var_drop(&vc);
+                    return ORDO_ERR_OUT_OF_MEMORY;
+                }
+                continue;
+            }
+            if (!null && boolean && ordo__bit(dc.values, k))
+                dst[i >> 3] |= (uint8_t)(1u << (i & 7));
+            else if (!null && width)
+                memcpy(dst + i * width, (const uint8_t *)dc.values + k * width, width);
+        }
+        if (null)
+            ordo__set_null(v, i);
+        if (var && !ordo__var_push(&vc, i, "", 0)) {
+            ordo__var_drop(&vc);
+            return ORDO_ERR_OUT_OF_MEMORY;
+        }
+    }
+    *col = dc;
+    if (var && !ordo__var_done(&vc, sx, col))
+        return ORDO_ERR_OUT_OF_MEMORY;
+    if (!var)
+        col->values = dst ? dst : v, col->offset = 0;
+    col->validity = v;
+    return ORDO_OK;
+}
+
+ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
+                                    const struct ArrowArray *array, size_t offset, size_t length,
+                                    const ordo_schema_column *sc, const char *name,
+                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    if (!sc || !sx || !col)
+        return ORDO_ERR_NULL_ARG;
+    /* the structs as the library checks them: an error, not a crash */
+    ordo_status s = ordo_arrow_check(schema, array, err);
+    if (s != ORDO_OK)
+        return s;
+    if (offset < (size_t)array->offset || length > (size_t)(array->offset + array->length) ||
+        offset > (size_t)(array->offset + array->length) - length)
+        return ordo__imp_fail(err, ORDO_ERR_INVALID_ARG, name, SIZE_MAX,
+                              "rows %zu to %zu are not within the Arrow array (offset %lld, "
+                              "length %lld)", offset, offset + length, (long long)array->offset,
+                              (long long)array->length);
+    memset(col, 0, sizeof *col);
+    col->type = sc->type;
+    col->order = sc->order;
+    col->time_unit = sc->time_unit;
+    col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
+    src c = {schema, array, offset, length, name, err};
+    return column(&c, sc, sx, col);
+}

@@ -1,0 +1,467 @@
+/* Batches of named input columns to keys and values (SPEC.md §15.2): the
+ * schema (given, or from the inputs' types), the key, which input each
+ * table column reads, then per batch the key columns converted and encoded
+ * on the threads, and the value columns encoded ordered and printed back as
+ * PostgreSQL's text. */
+#include "ordo_table.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAST_MAX 64
+
+struct ordo_table_encoder {
+    ordo_format fmt;
+    int values;
+    size_t threads, range_rows;
+    void (*unlock)(void *), (*lock)(void *);
+    void *lock_ctx;
+    /* the table in the ordered format (its values print from ordered keys),
+     * as `ordo load` parses it; the key in the encoder's format */
+    ordo_schema table, key;
+    int have_table, have_key;
+    char *schema_text, *key_text;
+    unsigned char *is_key; /* table column is a key column */
+    size_t *src_of;        /* table column -> input, for the batch being added */
+    ordo_table_keys keys, vals;
+    ordo_buf text;
+    ordo_table_scratch *sx; /* keys only: every batch's columns, until finish */
+    ordo_table_batch *parts;
+    size_t **part_tcol; /* each part's columns -> table columns (in sx) */
+    size_t nparts, capparts;
+    ordo_table_fault fault;
+    const void *last[LAST_MAX];
+    size_t nlast;
+};
+
+static ordo_status fault(ordo_table_encoder *E, ordo_table_fault f, ordo_error *err,
+                         ordo_status s, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static ordo_status fault(ordo_table_encoder *E, ordo_table_fault f, ordo_error *err,
+                         ordo_status s, const char *fmt, ...)
+{
+    E->fault = f;
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = s;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+static ordo_status append(ordo_buf *b, const char *s) { return ordo_buf_append(b, s, strlen(s)); }
+
+/* A name as it is written in a schema: bare when it is an identifier. */
+static ordo_status append_name(ordo_table_encoder *E, ordo_buf *b, const char *name,
+                               ordo_error *err)
+{
+    if (strchr(name, '"'))
+        return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
+                     "column name '%s': ordo schemas cannot name a column with a double quote",
+                     name);
+    int bare = isalpha((unsigned char)name[0]) || name[0] == '_';
+    for (const char *p = name; bare && *p; p++)
+        bare = isalnum((unsigned char)*p) || *p == '_';
+    if (bare)
+        return append(b, name);
+    ordo_status s = append(b, "\"");
+    if (s == ORDO_OK)
+        s = append(b, name);
+    return s == ORDO_OK ? append(b, "\"") : s;
+}
+
+static ordo_status input_type(ordo_table_encoder *E, const ordo_table_input *in,
+                              const char **t, ordo_error *err)
+{
+    ordo_status s = ORDO_ERR_INVALID_ARG;
+    *t = NULL;
+    switch (in->kind) {
+    case ORDO_TABLE_INPUT_ARROW: s = ordo_table_arrow_type(in->schema, in->name, t, err); break;
+    case ORDO_TABLE_INPUT_PLAIN: s = ordo_table_plain_type(&in->plain, in->name, t, err); break;
+    case ORDO_TABLE_INPUT_CONVERT:
+        if ((*t = in->type))
+            return ORDO_OK;
+        return fault(E, ORDO_TABLE_FAULT_TYPE, err, ORDO_ERR_BAD_TYPE,
+                     "column '%s': no ordo type given", in->name);
+    }
+    if (s != ORDO_OK)
+        E->fault = s == ORDO_ERR_BAD_TYPE ? ORDO_TABLE_FAULT_TYPE : ORDO_TABLE_FAULT_SHAPE;
+    return s;
+}
+
+static ordo_status option_error(ordo_table_encoder *E, ordo_status s, const ordo_error *e,
+                                const char *what, ordo_error *err)
+{
+    return fault(E, ORDO_TABLE_FAULT_OPTION, err, s, "%s: %.1000s", what, e->message);
+}
+
+/* Which input each table column reads: every column once, no other. */
+static ordo_status match(ordo_table_encoder *E, const ordo_table_input *in, size_t n,
+                         ordo_error *err)
+{
+    const ordo_schema *t = &E->table;
+    for (size_t c = 0; c < t->ncols; c++) {
+        size_t i = 0;
+        while (i < n && strcmp(in[i].name, t->cols[c].name))
+            i++;
+        if (i == n)
+            return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
+                         "the data has no column '%s' (of the schema)", t->cols[c].name);
+        E->src_of[c] = i;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t c = 0;
+        while (c < t->ncols && strcmp(in[i].name, t->cols[c].name))
+            c++;
+        if (c == t->ncols)
+            return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
+                         "the data's column '%s' is not in the schema", in[i].name);
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(in[k].name, in[i].name))
+                return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
+                             "the data has two columns named '%s'", in[i].name);
+    }
+    return ORDO_OK;
+}
+
+ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
+                                    const ordo_table_input *in, size_t n,
+                                    ordo_table_encoder **out, ordo_error *err)
+{
+    if (!o || !out || (!in && n))
+        return ORDO_ERR_NULL_ARG;
+    ordo_table_encoder *E = *out = calloc(1, sizeof *E);
+    if (!E)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    E->fmt = ordo_format_from_name(o->format ? o->format : "ordered");
+    E->values = o->values;
+    E->threads = o->threads ? o->threads : 1;
+    E->range_rows = o->range_rows;
+    E->unlock = o->unlock, E->lock = o->lock, E->lock_ctx = o->lock_ctx;
+    if (!E->fmt)
+        return fault(E, ORDO_TABLE_FAULT_OPTION, err, ORDO_ERR_INVALID_ARG,
+                     "format: expected 'ordered', 'lexkey' or 'lexkey-legacy', got '%s'",
+                     o->format);
+    for (size_t i = 0; i < n; i++)
+        if (!in[i].name)
+            return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_NULL_ARG,
+                         "input %zu has no name", i);
+    ordo_status s = ordo_table_scratch_open(&E->sx);
+    if (s != ORDO_OK)
+        return s;
+    ordo_buf text = {0};
+    const char *schema = o->schema;
+    if (!schema) {
+        if (!n)
+            return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
+                         "the data has no columns");
+        for (size_t i = 0; i < n && s == ORDO_OK; i++) {
+            const char *t;
+            if ((s = input_type(E, &in[i], &t, err)) != ORDO_OK)
+                break;
+            if (i)
+                s = append(&text, ", ");
+            if (s == ORDO_OK)
+                s = append_name(E, &text, in[i].name, err);
+            if (s == ORDO_OK && (s = append(&text, " ")) == ORDO_OK)
+                s = append(&text, t);
+        }
+        if (s == ORDO_OK && !(E->schema_text = strdup(text.data)))
+            s = ORDO_ERR_OUT_OF_MEMORY;
+        ordo_buf_free(&text);
+        if (s != ORDO_OK)
+            return s;
+    } else if (!(E->schema_text = strdup(schema))) {
+        return ORDO_ERR_OUT_OF_MEMORY;
+    }
+    ordo_error e;
+    if ((s = ordo_schema_parse(E->schema_text, ORDO_FORMAT_ORDERED, &E->table, &e)) != ORDO_OK)
+        return option_error(E, s, &e, "schema", err);
+    E->have_table = 1;
+    if ((s = ordo_schema_key(&E->table, o->key, E->fmt, &E->key, &e)) != ORDO_OK)
+        return option_error(E, s, &e, "key", err);
+    E->have_key = 1;
+    E->src_of = calloc(E->table.ncols + 1, sizeof *E->src_of);
+    E->is_key = calloc(E->table.ncols + 1, 1);
+    if (!E->src_of || !E->is_key)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    if ((s = match(E, in, n, err)) != ORDO_OK)
+        return s;
+    for (size_t k = 0; k < E->key.ncols; k++)
+        E->is_key[E->key.cols[k].source] = 1;
+    if (o->key) {
+        E->key_text = strdup(o->key);
+    } else { /* every column, in order */
+        for (size_t c = 0; c < E->table.ncols && s == ORDO_OK; c++) {
+            if (c)
+                s = append(&text, ", ");
+            if (s == ORDO_OK)
+                s = append_name(E, &text, E->table.cols[c].name, err);
+        }
+        E->key_text = s == ORDO_OK ? strdup(text.data ? text.data : "") : NULL;
+        ordo_buf_free(&text);
+        if (s != ORDO_OK)
+            return s;
+    }
+    return E->key_text ? ORDO_OK : ORDO_ERR_OUT_OF_MEMORY;
+}
+
+const char *ordo_table_encoder_schema(const ordo_table_encoder *E) { return E->schema_text; }
+const char *ordo_table_encoder_key(const ordo_table_encoder *E) { return E->key_text; }
+const ordo_schema *ordo_table_encoder_table(const ordo_table_encoder *E) { return &E->table; }
+ordo_table_fault ordo_table_encoder_fault(const ordo_table_encoder *E) { return E ? E->fault : 0; }
+ordo_table_keys *ordo_table_encoder_keys(ordo_table_encoder *E) { return &E->keys; }
+ordo_table_keys *ordo_table_encoder_values(ordo_table_encoder *E) { return &E->vals; }
+
+size_t ordo_table_encoder_last_values(const ordo_table_encoder *E, const void **vals, size_t cap)
+{
+    for (size_t k = 0; k < E->nlast && k < cap; k++)
+        vals[k] = E->last[k];
+    return E->nlast;
+}
+
+/* Input in's column for schema column sc; errors with the table column's
+ * number (1-based). */
+static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *in,
+                                const ordo_schema_column *sc, size_t tcol, size_t rows,
+                                ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    ordo_status s;
+    switch (in->kind) {
+    case ORDO_TABLE_INPUT_ARROW:
+        s = ordo_table_arrow_column(in->schema, in->array, in->offset, rows, sc, in->name, sx,
+                                    col, err);
+        break;
+    case ORDO_TABLE_INPUT_PLAIN:
+        s = in->plain.length != rows
+                ? fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
+                        "column '%s' has %zu rows, the batch %zu", in->name, in->plain.length,
+                        rows)
+                : ordo_table_plain_column(&in->plain, sc, in->name, sx, col, err);
+        break;
+    case ORDO_TABLE_INPUT_CONVERT:
+        memset(col, 0, sizeof *col);
+        s = in->convert(in->ctx, sc, sx, col, err);
+        if (s != ORDO_OK) {
+            E->fault = ORDO_TABLE_FAULT_CALLER;
+            return s;
+        }
+        break;
+    default: return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG, "bad input kind");
+    }
+    if (s == ORDO_OK || s == ORDO_ERR_OUT_OF_MEMORY)
+        return s;
+    if (s == ORDO_ERR_BAD_TYPE && !(err && err->line))
+        E->fault = ORDO_TABLE_FAULT_TYPE;
+    else if (err && err->line)
+        E->fault = ORDO_TABLE_FAULT_VALUE, err->column = tcol + 1;
+    else if (E->fault == ORDO_TABLE_FAULT_NONE)
+        E->fault = s == ORDO_ERR_INVALID_ARG ? ORDO_TABLE_FAULT_SHAPE : ORDO_TABLE_FAULT_VALUE;
+    return s;
+}
+
+/* Encodes the parts in fmt onto out (the threads, without the lock). */
+static ordo_status encode_parts(ordo_table_encoder *E, ordo_format fmt,
+                                const ordo_table_batch *parts, size_t nparts,
+                                ordo_table_keys *out, size_t *const *tcols, ordo_error *err)
+{
+    size_t bad = 0;
+    ordo_batch_error where = {0, 0};
+    if (E->unlock)
+        E->unlock(E->lock_ctx);
+    ordo_status s = ordo_table_encode_batches(fmt, parts, nparts, E->threads, E->range_rows, out,
+                                              &bad, &where);
+    if (E->lock)
+        E->lock(E->lock_ctx);
+    if (s == ORDO_OK || s == ORDO_ERR_OUT_OF_MEMORY)
+        return s;
+    size_t tc = tcols[bad][where.column];
+    fault(E, ORDO_TABLE_FAULT_VALUE, err, s, "column '%s', row %zu: %s", E->table.cols[tc].name,
+          where.row, ordo_status_message(s));
+    if (err)
+        err->line = (uint64_t)where.row + 1, err->column = tc + 1;
+    return s;
+}
+
+static ordo_status add_part(ordo_table_encoder *E, const ordo_column *cols, size_t n,
+                            size_t *tcol)
+{
+    if (E->nparts == E->capparts) {
+        size_t cap = E->capparts ? 2 * E->capparts : 8;
+        ordo_table_batch *p = realloc(E->parts, cap * sizeof *p);
+        if (p)
+            E->parts = p;
+        size_t **t = p ? realloc(E->part_tcol, cap * sizeof *t) : NULL;
+        if (!t)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        E->part_tcol = t, E->capparts = cap;
+    }
+    E->parts[E->nparts] = (ordo_table_batch){cols, E->key.ncols, n};
+    E->part_tcol[E->nparts++] = tcol;
+    return ORDO_OK;
+}
+
+/* A numeric's own text: its key keeps the value, not the display scale
+ * (13.50 from a decimal(10, 2) stays 13.50, as ordo load keeps a CSV
+ * field's text). */
+static ordo_status numeric_text(const ordo_column *c, size_t r, ordo_buf *out)
+{
+    size_t i = c->offset + r, a, b;
+    if (c->offset_bits == 64)
+        a = (size_t)((const int64_t *)c->offsets)[i], b = (size_t)((const int64_t *)c->offsets)[i + 1];
+    else
+        a = (size_t)((const int32_t *)c->offsets)[i], b = (size_t)((const int32_t *)c->offsets)[i + 1];
+    out->len = 0;
+    return ordo_buf_append(out, (const char *)c->values + a, b - a);
+}
+
+/* The values of n rows: the value columns as one ordered key a row, each
+ * field printed back as PostgreSQL's text. */
+static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols, size_t nv,
+                                 size_t n, size_t *tcol, ordo_error *err)
+{
+    ordo_status s = ordo_table_keys_reserve(&E->vals, 0, n);
+    if (s != ORDO_OK)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    if (nv == 0) {
+        for (size_t r = 0; r < n; r++)
+            E->vals.off[E->vals.n + r + 1] = (int64_t)E->vals.len;
+        E->vals.n += n;
+        return ORDO_OK;
+    }
+    ordo_table_batch part = {cols, nv, n};
+    ordo_table_keys rows = {0};
+    s = encode_parts(E, ORDO_FORMAT_ORDERED, &part, 1, &rows, &tcol, err);
+    for (size_t r = 0; r < n && s == ORDO_OK; r++) {
+        ordo_key_reader rd;
+        ordo_key_reader_init(&rd, rows.data + rows.off[r], (size_t)(rows.off[r + 1] - rows.off[r]));
+        for (size_t v = 0; v < nv && s == ORDO_OK; v++) {
+            const ordo_schema_column *sc = &E->table.cols[tcol[v]];
+            bool is_null = false;
+            E->text.len = 0;
+            if ((s = ordo_text_print(&rd, sc, ORDO_TEXT_BARE, &E->text, &is_null)) != ORDO_OK) {
+                fault(E, ORDO_TABLE_FAULT_VALUE, err, s, "column '%s', row %zu: %s", sc->name, r,
+                      ordo_status_message(s));
+                if (err)
+                    err->line = (uint64_t)r + 1, err->column = tcol[v] + 1;
+                break;
+            }
+            if (!is_null && cols[v].type == ORDO_TYPE_NUMERIC &&
+                (s = numeric_text(&cols[v], r, &E->text)) != ORDO_OK)
+                break;
+            if ((s = ordo_table_keys_reserve(&E->vals, ORDO_ROW_VALUE_MAX(E->text.len), 0)) != ORDO_OK)
+                break;
+            E->vals.len += ordo_row_value_put(E->vals.data + E->vals.len, E->text.data,
+                                              E->text.len, is_null);
+        }
+        E->vals.off[E->vals.n + r + 1] = (int64_t)E->vals.len;
+    }
+    if (s == ORDO_OK)
+        E->vals.n += n;
+    ordo_table_keys_free(&rows);
+    return s == ORDO_ERR_SIZE_OVERFLOW && E->fault == ORDO_TABLE_FAULT_NONE ? ORDO_ERR_OUT_OF_MEMORY
+                                                                              : s;
+}
+
+ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input *in, size_t n,
+                                   size_t rows, ordo_error *err)
+{
+    if (!E || (!in && n))
+        return ORDO_ERR_NULL_ARG;
+    E->fault = ORDO_TABLE_FAULT_NONE;
+    ordo_status s = match(E, in, n, err);
+    if (s != ORDO_OK || !rows)
+        return s;
+    size_t nk = E->key.ncols, nt = E->table.ncols;
+    ordo_table_scratch *own = NULL, *sx = E->sx; /* keys only: kept until finish */
+    if (E->values && (s = ordo_table_scratch_open(&own)) != ORDO_OK)
+        return s;
+    if (own)
+        sx = own;
+    ordo_column *cols = ordo_table_scratch_alloc(sx, (nk + nt) * sizeof *cols);
+    size_t *tcol = ordo_table_scratch_alloc(sx, (nk + nt) * sizeof *tcol);
+    if (!cols || !tcol)
+        s = ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t k = 0; k < nk && s == ORDO_OK; k++) {
+        size_t c = E->key.cols[k].source;
+        tcol[k] = c;
+        s = input_column(E, &in[E->src_of[c]], &E->key.cols[k], c, rows, sx, &cols[k], err);
+    }
+    if (s == ORDO_OK) {
+        E->nlast = nk < LAST_MAX ? nk : LAST_MAX;
+        for (size_t k = 0; k < E->nlast; k++)
+            E->last[k] = cols[k].values;
+    }
+    if (s == ORDO_OK && !E->values) {
+        s = add_part(E, cols, rows, tcol);
+    } else if (s == ORDO_OK) {
+        ordo_table_batch part = {cols, nk, rows};
+        s = encode_parts(E, E->fmt, &part, 1, &E->keys, &tcol, err);
+        size_t nv = 0;
+        for (size_t c = 0; c < nt && s == ORDO_OK; c++) {
+            if (ordo_format_decodes(E->fmt) && E->is_key[c])
+                continue;
+            tcol[nv] = c;
+            s = input_column(E, &in[E->src_of[c]], &E->table.cols[c], c, rows, sx, &cols[nv], err);
+            nv++;
+        }
+        if (s == ORDO_OK)
+            s = encode_values(E, cols, nv, rows, tcol, err);
+    }
+    ordo_table_scratch_close(own);
+    return s;
+}
+
+ordo_status ordo_table_encoder_finish(ordo_table_encoder *E, ordo_error *err)
+{
+    if (!E)
+        return ORDO_ERR_NULL_ARG;
+    E->fault = ORDO_TABLE_FAULT_NONE;
+    ordo_status s = ORDO_OK;
+    if (E->nparts)
+        s = encode_parts(E, E->fmt, E->parts, E->nparts, &E->keys, E->part_tcol, err);
+    E->nparts = 0;
+    ordo_table_scratch_clear(E->sx);
+    if (s == ORDO_OK && !E->keys.off)
+        s = ordo_table_keys_reserve(&E->keys, 0, 0);
+    if (s == ORDO_OK && E->values && !E->vals.off)
+        s = ordo_table_keys_reserve(&E->vals, 0, 0);
+    return s;
+}
+
+ordo_status ordo_table_encoder_bench(ordo_table_encoder *E, int rounds, double secs[2])
+{
+    if (E->unlock)
+        E->unlock(E->lock_ctx);
+    ordo_status s = ordo_table_bench_batches(E->fmt, E->parts, E->nparts, rounds, secs);
+    if (E->lock)
+        E->lock(E->lock_ctx);
+    return s;
+}
+
+void ordo_table_encoder_close(ordo_table_encoder *E)
+{
+    if (!E)
+        return;
+    if (E->have_table)
+        ordo_schema_free(&E->table);
+    if (E->have_key)
+        ordo_schema_free(&E->key);
+    free(E->schema_text);
+    free(E->key_text);
+    free(E->src_of);
+    free(E->is_key);
+    ordo_table_keys_free(&E->keys);
+    ordo_table_keys_free(&E->vals);
+    ordo_buf_free(&E->text);
+    ordo_table_scratch_close(E->sx);
+    free(E->parts);
+    free(E->part_tcol);
+    free(E);
+}

@@ -1,0 +1,60 @@
+/* Internals of the Arrow and plain imports (table/arrow_*.c,
+ * table/plain_import.c, table/numbers.c): shared helpers, one place each. */
+#ifndef ORDO_TABLE_IMPORT_H
+#define ORDO_TABLE_IMPORT_H
+
+#include "ordo_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Microseconds and days from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch). */
+#define ORDO__PG_EPOCH_US INT64_C(946684800000000)
+#define ORDO__PG_EPOCH_DAYS 10957
+
+/* A numeric kind of a source: 'i', 'u', 'f', 'b' a bitmap of bools, 'B' one
+ * byte per bool; width in bytes. */
+typedef struct ordo__numkind {
+    char kind;
+    int width;
+} ordo__numkind;
+
+ordo__numkind ordo__numkind_of_type(ordo_type t);
+const char *ordo__numkind_sql(ordo__numkind k);
+ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i);
+/* The shortest text that reads back as the same double (NaN, +-Infinity). */
+int ordo__double_text(double d, char *out, size_t cap);
+/* Days from 1970-01-01 to a proleptic Gregorian date. */
+int64_t ordo__civil_days(int64_t y, int m, int d);
+int64_t ordo__floor_div(int64_t a, int64_t b);
+/* A timestamp in an ordo_time_unit as PostgreSQL's microseconds since 2000
+ * (nanoseconds round half up); 0 when out of range. */
+int ordo__pg_micros(int64_t v, int unit, int64_t *out);
+
+/* Errors: "column 'NAME': ..." (row: SIZE_MAX for none; else line = row + 1). */
+__attribute__((format(printf, 5, 6))) ordo_status ordo__imp_fail(ordo_error *err, ordo_status s,
+                                                                 const char *name, size_t row,
+                                                                 const char *fmt, ...);
+ordo_status ordo__imp_unsupported(ordo_error *err, const char *name, const char *what,
+                                  const ordo_schema_column *sc);
+
+/* A copied variable-width column: int64 offsets and the bytes. */
+typedef struct ordo__varcol {
+    int64_t *off;
+    uint8_t *data;
+    size_t len, cap;
+} ordo__varcol;
+int ordo__var_open(ordo__varcol *v, size_t rows, size_t guess);
+int ordo__var_push(ordo__varcol *v, size_t r, const void *p, size_t n);
+/* Hands the memory to sx and points col at it; 0 when out of memory (freed). */
+int ordo__var_done(ordo__varcol *v, ordo_table_scratch *sx, ordo_column *col);
+void ordo__var_drop(ordo__varcol *v);
+
+/* A validity bitmap of n rows, all valid, in sx. */
+uint8_t *ordo__new_validity(ordo_table_scratch *sx, size_t n);
+static inline void ordo__set_null(uint8_t *v, size_t r) { v[r >> 3] &= (uint8_t) ~(1u << (r & 7)); }
+static inline int ordo__bit(const uint8_t *bm, size_t i) { return bm[i >> 3] >> (i & 7) & 1; }
+/* Keeps a row builder in sx (closed by clear, before the memory). */
+int ordo__scratch_rows(ordo_table_scratch *sx, ordo_rows *r);
+
+#endif

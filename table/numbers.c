@@ -1,0 +1,292 @@
+/* Numbers, instants and errors as every import reads them: one rule for a
+ * number going into a column type, one for timestamps to PostgreSQL's
+ * microseconds, one for a column through PostgreSQL's text forms. */
+#include "import.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+ordo_status ordo__imp_fail(ordo_error *err, ordo_status s, const char *name, size_t row,
+                           const char *fmt, ...)
+{
+    if (!err)
+        return s;
+    memset(err, 0, sizeof *err);
+    err->status = s;
+    int n = row == SIZE_MAX ? snprintf(err->message, sizeof err->message, "column '%s': ",
+                                       name ? name : "")
+                            : snprintf(err->message, sizeof err->message, "column '%s', row %zu: ",
+                                       name ? name : "", row);
+    if (row != SIZE_MAX)
+        err->line = (uint64_t)row + 1;
+    if (n > 0 && (size_t)n < sizeof err->message) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+ordo_status ordo__imp_unsupported(ordo_error *err, const char *name, const char *what,
+                                  const ordo_schema_column *sc)
+{
+    return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX, "cannot read %s as %s", what,
+                          sc->sql_name);
+}
+
+ordo__numkind ordo__numkind_of_type(ordo_type t)
+{
+    switch (t) {
+    case ORDO_TYPE_INT8: return (ordo__numkind){'i', 1};
+    case ORDO_TYPE_INT16: return (ordo__numkind){'i', 2};
+    case ORDO_TYPE_INT32: return (ordo__numkind){'i', 4};
+    case ORDO_TYPE_INT64: return (ordo__numkind){'i', 8};
+    case ORDO_TYPE_UINT8: return (ordo__numkind){'u', 1};
+    case ORDO_TYPE_UINT16: return (ordo__numkind){'u', 2};
+    case ORDO_TYPE_UINT32: return (ordo__numkind){'u', 4};
+    case ORDO_TYPE_UINT64: return (ordo__numkind){'u', 8};
+    case ORDO_TYPE_FLOAT32: return (ordo__numkind){'f', 4};
+    case ORDO_TYPE_FLOAT64: return (ordo__numkind){'f', 8};
+    case ORDO_TYPE_BOOL: return (ordo__numkind){'b', 1};
+    default: return (ordo__numkind){0, 0};
+    }
+}
+
+int ordo_table_number_width(ordo_type t) { return ordo__numkind_of_type(t).width; }
+
+const char *ordo__numkind_sql(ordo__numkind k)
+{
+    static const char *ints[] = {"tinyint", "smallint", NULL, "integer", NULL, NULL, NULL, "bigint"};
+    static const char *uints[] = {"utinyint", "usmallint", NULL, "uinteger",
+                                  NULL,       NULL,        NULL, "ubigint"};
+    if (k.width < 1 || k.width > 8)
+        return NULL;
+    switch (k.kind) {
+    case 'i': return ints[k.width - 1];
+    case 'u': return uints[k.width - 1];
+    case 'f': return k.width == 4 ? "real" : k.width == 8 ? "double precision" : NULL;
+    case 'b':
+    case 'B': return "boolean";
+    default: return NULL;
+    }
+}
+
+/* An unsigned integer of w bytes (1, 2, 4, 8) at p, in native order, and
+ * back; signed ones are the same bytes (two's complement). */
+static uint64_t load_uint(const uint8_t *p, int w)
+{
+    uint16_t b16;
+    uint32_t b32;
+    uint64_t b64;
+    switch (w) {
+    case 1: return *p;
+    case 2: memcpy(&b16, p, 2); return b16;
+    case 4: memcpy(&b32, p, 4); return b32;
+    default: memcpy(&b64, p, 8); return b64;
+    }
+}
+
+static void store_uint(void *slot, uint64_t u, int w)
+{
+    uint8_t b8 = (uint8_t)u;
+    uint16_t b16 = (uint16_t)u;
+    uint32_t b32 = (uint32_t)u;
+    memcpy(slot, w == 1 ? (void *)&b8 : w == 2 ? (void *)&b16 : w == 4 ? (void *)&b32 : (void *)&u,
+           (size_t)w);
+}
+
+static int64_t sign_extend(uint64_t u, int w)
+{
+    if (w == 8)
+        return (int64_t)u;
+    uint64_t m = (uint64_t)1 << (8 * w - 1);
+    return (int64_t)(u ^ m) - (int64_t)m;
+}
+
+ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i)
+{
+    ordo_table_number v = {'i', 0, 0, 0, 0};
+    const uint8_t *p = (const uint8_t *)vals + i * (size_t)k.width;
+    switch (k.kind) {
+    case 'b': v.kind = 'b', v.i = ordo__bit(vals, i); return v;
+    case 'B': v.kind = 'b', v.i = *p != 0; return v;
+    case 'i': v.i = sign_extend(load_uint(p, k.width), k.width); return v;
+    case 'u': v.kind = 'u', v.u = load_uint(p, k.width); return v;
+    default:
+        v.kind = 'f';
+        if (k.width == 4) {
+            float x;
+            memcpy(&x, p, 4);
+            v.d = x;
+        } else {
+            memcpy(&v.d, p, 8);
+        }
+        return v;
+    }
+}
+
+const char *ordo_table_number_put(const ordo_table_number *pv, ordo_type type, void *slot,
+                                  uint8_t *bitmap, size_t r)
+{
+    ordo_table_number v = *pv;
+    ordo__numkind t = ordo__numkind_of_type(type);
+    if (!t.kind)
+        return "not a number type";
+    if (v.kind == 'X' && (t.kind != 'f' || isinf(v.d))) /* past every integer type */
+        return "out of range";
+    if (v.kind == 'b' && t.kind != 'b') /* as the CLI refuses 't' for a number */
+        return "not a number (a boolean)";
+    if (t.kind == 'f') {
+        double d = v.kind == 'f' || v.kind == 'X' ? v.d : v.kind == 'u' ? (double)v.u : (double)v.i;
+        if (t.width == 4) {
+            /* ints round once, to float32 (as the text parser rounds) */
+            float f = v.kind == 'X'   ? v.f
+                      : v.kind == 'f' ? (float)v.d
+                      : v.kind == 'u' ? (float)v.u
+                                      : (float)v.i;
+            /* as PostgreSQL's float8 -> float4: overflow and underflow to 0 refused */
+            if ((isinf(f) && !isinf(d)) || (f == 0 && d != 0))
+                return "out of range";
+            memcpy(slot, &f, 4);
+        } else {
+            memcpy(slot, &d, 8);
+        }
+        return NULL;
+    }
+    int neg = 0;
+    uint64_t mag = 0;
+    if (v.kind == 'f') /* as the CLI refuses the text of a float ('1.0') */
+        return t.kind == 'b' ? "not a boolean (a float)" : "not an integer (a float)";
+    if (v.kind == 'u') {
+        mag = v.u;
+    } else {
+        neg = v.i < 0;
+        mag = neg ? (uint64_t)(-(v.i + 1)) + 1 : (uint64_t)v.i;
+    }
+    if (t.kind == 'b') {
+        if (neg || mag > 1)
+            return "not a boolean (0 or 1)";
+        if (mag)
+            bitmap[r >> 3] |= (uint8_t)(1u << (r & 7));
+        return NULL;
+    }
+    int bits = 8 * t.width;
+    if (t.kind == 'u') {
+        if (neg || (bits < 64 && mag >> bits))
+            return "out of range";
+        store_uint(slot, mag, t.width);
+        return NULL;
+    }
+    uint64_t lim = (uint64_t)1 << (bits - 1); /* |min|; max is lim - 1 */
+    if (neg ? mag > lim : mag >= lim)
+        return "out of range";
+    store_uint(slot, neg ? 0 - mag : mag, t.width); /* two's complement */
+    return NULL;
+}
+
+/* The shortest decimal (at most 17 significant digits) that reads back as
+ * the same double, as PostgreSQL prints a float8 (its numeric gets that
+ * text, not a fixed precision's). A normal double of up to 15 digits is
+ * %.15g's (15 digits always round-trip); subnormals may need fewer. */
+int ordo__double_text(double d, char *out, size_t cap)
+{
+    if (isnan(d))
+        return snprintf(out, cap, "NaN");
+    if (isinf(d))
+        return snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
+    int n = 0;
+    for (int prec = fabs(d) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
+        n = snprintf(out, cap, "%.*g", prec, d);
+        if (strtod(out, NULL) == d)
+            break;
+    }
+    return n;
+}
+
+int64_t ordo__floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+int64_t ordo__civil_days(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int ordo__pg_micros(int64_t v, int unit, int64_t *out)
+{
+    int64_t us;
+    switch (unit) {
+    case ORDO_UNIT_S:
+        if (__builtin_mul_overflow(v, INT64_C(1000000), &us))
+            return 0;
+        break;
+    case ORDO_UNIT_MS:
+        if (__builtin_mul_overflow(v, INT64_C(1000), &us))
+            return 0;
+        break;
+    case ORDO_UNIT_US: us = v; break;
+    default: {
+        int64_t q = v / 1000, r = v % 1000;
+        if (r < 0)
+            q--, r += 1000;
+        us = q + (r >= 500);
+        break;
+    }
+    }
+    if (__builtin_sub_overflow(us, ORDO__PG_EPOCH_US, &us))
+        return 0;
+    if (us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
+        return 0;
+    *out = us;
+    return 1;
+}
+
+ordo_status ordo_table_text_column(const ordo_schema_column *sc, size_t length,
+                                   ordo_table_text_fn text, void *ctx, const char *name,
+                                   ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    if (!sc || !text || !sx || !col)
+        return ORDO_ERR_NULL_ARG;
+    ordo_schema *one = ordo_table_scratch_alloc(sx, sizeof *one);
+    if (!one)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    one->cols = (ordo_schema_column *)sc; /* borrowed for the rows' life */
+    one->ncols = 1;
+    ordo_rows *rows = NULL;
+    ordo_status st = ordo_rows_open(one, length ? length : 1, &rows);
+    if (st != ORDO_OK)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    if (!ordo__scratch_rows(sx, rows)) {
+        ordo_rows_close(rows);
+        return ORDO_ERR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < length; i++) {
+        const char *s = NULL;
+        size_t n = 0;
+        int raw = 0;
+        if ((st = text(ctx, i, &s, &n, &raw)) != ORDO_OK)
+            return st;
+        ordo_error e;
+        e.message[0] = 0;
+        st = !s ? ordo_rows_put_null(rows, 0)
+             : raw ? ordo_rows_put_value(rows, 0, s, n)
+                   : ordo_rows_put_text(rows, 0, s, n, 1, &e);
+        if (st == ORDO_ERR_OUT_OF_MEMORY)
+            return st;
+        if (st != ORDO_OK)
+            return ordo__imp_fail(err, st, name, i, "%s (as %s)",
+                                  e.message[0] ? e.message : ordo_status_message(st),
+                                  sc->sql_name);
+        ordo_rows_end_row(rows);
+    }
+    size_t nrows = 0;
+    const ordo_column *c = ordo_rows_columns(rows, &nrows);
+    *col = c[0];
+    return ORDO_OK;
+}
