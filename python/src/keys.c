@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 typedef struct {
     PyObject_HEAD
@@ -17,61 +16,6 @@ typedef struct {
 } keys_object;
 
 static PyTypeObject keys_type;
-
-/* Large buffers are fresh pages on every call (malloc maps them): asking
- * for huge pages turns some 500 page faults a megabyte into one per 2 MiB,
- * which at 10 M keys is most of the time outside the encoder. A hint only. */
-static void *grow(void *p, size_t bytes)
-{
-    p = realloc(p, bytes);
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (p && bytes >= 2 * huge) {
-        uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-        uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
-        if (hi > lo)
-            madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-    }
-#endif
-    return p;
-}
-
-void *ordo__py_alloc_keys(size_t bytes) { return grow(NULL, bytes); }
-
-int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows)
-{
-    if (bytes > SIZE_MAX / 2 - b->len || rows > SIZE_MAX / 16 - b->n)
-        return 0;
-    if (b->len + bytes > b->cap) {
-        /* the first reservation is exact: the threaded encoder knows its total */
-        size_t cap = b->cap ? b->cap : b->len + bytes > 4096 ? b->len + bytes : 4096;
-        while (cap < b->len + bytes)
-            cap *= 2;
-        uint8_t *p = grow(b->data, cap);
-        if (!p)
-            return 0;
-        b->data = p, b->cap = cap;
-    }
-    if (!b->off || b->n + rows + 1 > b->ncap) {
-        size_t cap = b->ncap ? b->ncap : b->n + rows + 1 > 1024 ? b->n + rows + 1 : 1024;
-        while (cap < b->n + rows + 1)
-            cap *= 2;
-        int64_t *p = grow(b->off, cap * sizeof *p);
-        if (!p)
-            return 0;
-        if (!b->off)
-            p[0] = 0;
-        b->off = p, b->ncap = cap;
-    }
-    return 1;
-}
-
-void ordo__py_keybuf_free(ordo__py_keybuf *b)
-{
-    free(b->data);
-    free(b->off);
-    memset(b, 0, sizeof *b);
-}
 
 PyObject *ordo__py_keys_take(ordo__py_keybuf *b)
 {
