@@ -276,6 +276,8 @@ typedef struct ordo_table_number {
 /* The element width of a column type that holds numbers in place (1 for
  * BOOL, a bitmap), or 0. */
 ORDO_API int ordo_table_number_width(ordo_type t);
+/* Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
+ORDO_API int64_t ordo_table_civil_days(int64_t year, int month, int day);
 /* Writes v as type t into slot (a BOOL into bitmap's bit row); NULL, or why
  * it does not fit ("out of range", "not an integer (a float)", ...). */
 ORDO_API const char *ordo_table_number_put(const ordo_table_number *v, ordo_type t, void *slot,
@@ -325,7 +327,9 @@ typedef enum ordo_table_input_kind {
     ORDO_TABLE_INPUT_ARROW = 1, /* an Arrow array (borrowed): rows offset .. offset + length */
     ORDO_TABLE_INPUT_PLAIN = 2, /* a plain column (borrowed) */
     ORDO_TABLE_INPUT_CONVERT = 3 /* converted by the caller: convert(ctx, sc, sx, col, err)
-                                    for each schema column it is read as; type: its type */
+                                    for each schema column it is read as (col comes with
+                                    sc's type, order, unit and collator set; errors as
+                                    ordo_table_arrow_column's); type: its type */
 } ordo_table_input_kind;
 
 typedef struct ordo_table_input {
@@ -361,8 +365,7 @@ typedef enum ordo_table_fault {
     ORDO_TABLE_FAULT_OPTION = 1, /* the schema ("schema: ..."), key ("key: ...") or format */
     ORDO_TABLE_FAULT_SHAPE = 2,  /* the inputs: names missing, extra or twice, lengths */
     ORDO_TABLE_FAULT_TYPE = 3,   /* an input's type: none, or not readable as its column's */
-    ORDO_TABLE_FAULT_VALUE = 4,  /* a value: err->line its row, err->column its column (1-based) */
-    ORDO_TABLE_FAULT_CALLER = 5  /* a convert callback failed (its error) */
+    ORDO_TABLE_FAULT_VALUE = 4   /* a value: err->line its row, err->column its column (1-based) */
 } ordo_table_fault;
 
 /* Batches of input columns to keys (and values): open with the inputs'

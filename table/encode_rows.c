@@ -246,12 +246,14 @@ static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *i
                 : ordo_table_plain_column(&in->plain, sc, in->name, sx, col, err);
         break;
     case ORDO_TABLE_INPUT_CONVERT:
-        memset(col, 0, sizeof *col);
+        memset(col, 0, sizeof *col); /* the type's fields set, the buffers the callback's */
+        col->type = sc->type;
+        col->order = sc->order;
+        col->time_unit = sc->time_unit;
+        col->collator = sc->collator;
+        if (err)
+            err->line = 0;
         s = in->convert(in->ctx, sc, sx, col, err);
-        if (s != ORDO_OK) {
-            E->fault = ORDO_TABLE_FAULT_CALLER;
-            return s;
-        }
         break;
     default: return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG, "bad input kind");
     }

@@ -208,6 +208,8 @@ int ordo__double_text(double d, char *out, size_t cap)
 
 int64_t ordo__floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
+int64_t ordo_table_civil_days(int64_t y, int m, int d) { return ordo__civil_days(y, m, d); }
+
 int64_t ordo__civil_days(int64_t y, int m, int d)
 {
     y -= m <= 2;
