@@ -99,6 +99,10 @@ typedef struct ordo_table_load_options {
     /* File names of this load in the database's temporary folder start
      * with it (NULL: ""), so that loads of one process never share names. */
     const char *prefix;
+    /* With a NULL db: the database's folder, opened (made when missing) by
+     * the load once the options and the input are checked, and closed at
+     * its end, so that a refused load makes no database. */
+    const char *db_path;
 } ordo_table_load_options;
 
 /* What a load did. */
@@ -149,7 +153,7 @@ typedef struct ordo_table_source {
 } ordo_table_source;
 
 /* Loads a source into a new table under o->tag of db (opened writable,
- * ordo_db_open): every row checked and encoded, sorted within o->memory,
+ * ordo_db_open; or NULL: o->db_path): every row checked and encoded, sorted within o->memory,
  * written as SST files and ingested with the table's metadata (format, key,
  * schema, row count, the collation versions of its keys) in one atomic
  * step: the table appears whole, or the database is left as it was. The tag
