@@ -144,6 +144,16 @@ static void take_stats(ordo__table_sink *k, const ordo_load_stats *st)
     k->sum->bytes = st->bytes;
 }
 
+/* The run files (merged, or of a failed load) removed, the writer freed:
+ * a next load of this process may use the same names. */
+static void remove_runs(ordo__table_sink *k)
+{
+    for (size_t i = 0; k->runs && i < ordo_run_writer_files(k->runs); i++)
+        unlink(ordo_run_writer_file(k->runs, i));
+    ordo_run_writer_close(k->runs);
+    k->runs = NULL;
+}
+
 static ordo_status commit(ordo__table_sink *k, ordo_error *err)
 {
     const ordo_table_load_options *o = k->o;
@@ -211,8 +221,7 @@ static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
         return s;
     }
     k->nsst = ordo_sst_writer_files(k->sst);
-    ordo_run_writer_close(k->runs); /* its memory, before the ingestion */
-    k->runs = NULL;
+    remove_runs(k); /* and the writer's memory, before the ingestion */
     if ((s = commit(k, err)) != ORDO_OK)
         return s;
     k->t_written = ordo__table_now();
@@ -264,12 +273,10 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     }
     ordo_put_load_close(k->put);
     /* this load's files: run files, and SST files not ingested (or copied in) */
-    for (size_t i = 0; k->runs && i < ordo_run_writer_files(k->runs); i++)
-        unlink(ordo_run_writer_file(k->runs, i));
+    remove_runs(k);
     for (size_t i = 0; k->sst && i < k->nsst; i++)
         unlink(ordo_sst_writer_file(k->sst, i)->path);
     ordo_sst_writer_close(k->sst);
-    ordo_run_writer_close(k->runs);
     if (k->own_db)
         ordo_db_close(k->db); /* and its temporary folder */
     k->put = NULL, k->sst = NULL, k->runs = NULL, k->db = NULL;
