@@ -288,6 +288,10 @@ ordo_status ordo__table_load_csv(ordo_db *db, const ordo_table_source *src,
                                  const ordo_table_load_options *o, ordo_table_summary *sum,
                                  ordo_error *err);
 
+ordo_status ordo__table_load_arrow(ordo_db *db, const ordo_table_source *src,
+                                   const ordo_table_load_options *o, ordo_table_summary *sum,
+                                   ordo_error *err);
+
 ordo_status ordo_table_load(ordo_db *db, const ordo_table_source *src,
                             const ordo_table_load_options *o, ordo_table_summary *s,
                             ordo_error *err)
@@ -301,8 +305,7 @@ ordo_status ordo_table_load(ordo_db *db, const ordo_table_source *src,
         return fail(err, ORDO_ERR_NULL_ARG, "no source or no options");
     switch (src->kind) {
     case ORDO_TABLE_SOURCE_CSV: return ordo__table_load_csv(db, src, o, s, err);
-    case ORDO_TABLE_SOURCE_ARROW_STREAM:
-        break;
+    case ORDO_TABLE_SOURCE_ARROW_STREAM: return ordo__table_load_arrow(db, src, o, s, err);
     }
     return fail(err, ORDO_ERR_INVALID_ARG, "source: unknown kind %d", (int)src->kind);
 }

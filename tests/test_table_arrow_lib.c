@@ -1,0 +1,867 @@
+/* The table library's Arrow and plain (NumPy-layout) import, threaded
+ * batch encoding and table-rows encoder, in-process: every type mapping
+ * (read in place or converted), slices, dictionaries, views, hostile
+ * structs refused with a specific error, plain buffers of every kind and
+ * datetime64 unit, the float -> numeric text, and the encoder's names,
+ * faults, keys and values against one batch call and the ingest library. */
+#include "ordo_test.h"
+
+#include <float.h>
+#include <math.h>
+#include <ordo_table.h>
+
+/* ------------------------------------------------------ Arrow helpers */
+
+static void release_schema(struct ArrowSchema *s) { s->release = NULL; }
+static void release_array(struct ArrowArray *a) { a->release = NULL; }
+
+/* One Arrow array of format fmt over up to four buffers (borrowed). */
+typedef struct acol {
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    const void *bufs[4];
+} acol;
+
+static void mk(acol *c, const char *fmt, int64_t length, int64_t offset, int64_t nulls,
+               int nbufs, const void *b0, const void *b1, const void *b2, const void *b3)
+{
+    memset(c, 0, sizeof *c);
+    c->s.format = fmt;
+    c->s.name = "a";
+    c->s.release = release_schema;
+    c->bufs[0] = b0, c->bufs[1] = b1, c->bufs[2] = b2, c->bufs[3] = b3;
+    c->a.length = length;
+    c->a.offset = offset;
+    c->a.null_count = nulls;
+    c->a.n_buffers = nbufs;
+    c->a.buffers = c->bufs;
+    c->a.release = release_array;
+}
+
+/* A schema column of type `sql` in the ordered format (or lexkey). */
+typedef struct tcol {
+    ordo_schema s;
+} tcol;
+
+static const ordo_schema_column *col_of(tcol *t, const char *sql, ordo_format f)
+{
+    char text[128];
+    snprintf(text, sizeof text, "a %s", sql);
+    ordo_error e;
+    assert_int_equal(ordo_schema_parse(text, f, &t->s, &e), ORDO_OK);
+    return &t->s.cols[0];
+}
+
+/* Imports c as sql; the status, with the column in *col (scratch kept in *sx). */
+static ordo_status import(acol *c, const char *sql, ordo_format f, ordo_table_scratch *sx,
+                          tcol *t, ordo_column *col, ordo_error *e)
+{
+    const ordo_schema_column *sc = col_of(t, sql, f);
+    return ordo_table_arrow_column(&c->s, &c->a, (size_t)c->a.offset, (size_t)c->a.length, sc,
+                                   "a", sx, col, e);
+}
+
+static int valid(const ordo_column *c, size_t r)
+{
+    return !c->validity || (c->validity[(c->offset + r) >> 3] >> ((c->offset + r) & 7) & 1);
+}
+
+static const char *text_at(const ordo_column *c, size_t r, size_t *n)
+{
+    int64_t a, b;
+    if (c->offset_bits == 64)
+        a = ((const int64_t *)c->offsets)[c->offset + r], b = ((const int64_t *)c->offsets)[c->offset + r + 1];
+    else
+        a = ((const int32_t *)c->offsets)[c->offset + r], b = ((const int32_t *)c->offsets)[c->offset + r + 1];
+    *n = (size_t)(b - a);
+    return (const char *)c->values + a;
+}
+
+static void assert_text(const ordo_column *c, size_t r, const char *want)
+{
+    size_t n;
+    const char *s = text_at(c, r, &n);
+    if (n != strlen(want) || memcmp(s, want, n))
+        fail_msg("row %zu: '%.*s', expected '%s'", r, (int)n, s, want);
+}
+
+/* The ordered key of one value through the CSV path (the reference). */
+static size_t csv_key(const char *sql, const char *text, uint8_t *out, size_t cap)
+{
+    tcol t;
+    const ordo_schema_column *sc = col_of(&t, sql, ORDO_FORMAT_ORDERED);
+    ordo_rows *rows;
+    assert_int_equal(ordo_rows_open(&t.s, 1, &rows), ORDO_OK);
+    ordo_error e;
+    if (text)
+        assert_int_equal(ordo_rows_put_text(rows, 0, text, strlen(text), 1, &e), ORDO_OK);
+    else
+        assert_int_equal(ordo_rows_put_null(rows, 0), ORDO_OK);
+    ordo_rows_end_row(rows);
+    size_t nrows;
+    const ordo_column *c = ordo_rows_columns(rows, &nrows);
+    size_t offs[2];
+    assert_int_equal(ordo_batch_encode(ORDO_FORMAT_ORDERED, c, 1, 1, out, cap, offs, NULL), ORDO_OK);
+    ordo_rows_close(rows);
+    ordo_schema_free(&t.s);
+    (void)sc;
+    return offs[1];
+}
+
+/* Row r of an imported column as its key equals the CSV path's for text. */
+static void assert_key(const ordo_column *c, size_t r, const char *sql, const char *text)
+{
+    uint8_t want[256], got[256];
+    size_t wn = csv_key(sql, text, want, sizeof want), offs[2];
+    ordo_column one = *c;
+    one.offset += r;
+    assert_int_equal(ordo_batch_encode(ORDO_FORMAT_ORDERED, &one, 1, 1, got, sizeof got, offs, NULL),
+                     ORDO_OK);
+    if (offs[1] != wn || memcmp(got, want, wn))
+        fail_msg("row %zu: its key is not that of '%s' as %s", r, text ? text : "NULL", sql);
+}
+
+/* ------------------------------------------------------------ types */
+
+static void test_arrow_types(void **state)
+{
+    (void)state;
+    static const char *const map[][2] = {
+        {"c", "tinyint"},       {"s", "smallint"},        {"i", "integer"},
+        {"l", "bigint"},        {"C", "utinyint"},        {"S", "usmallint"},
+        {"I", "uinteger"},      {"L", "ubigint"},         {"f", "real"},
+        {"g", "double precision"}, {"b", "boolean"},      {"u", "text"},
+        {"U", "text"},          {"vu", "text"},           {"n", "text"},
+        {"z", "bytea"},         {"Z", "bytea"},           {"vz", "bytea"},
+        {"tdD", "date"},        {"tdm", "date"},          {"tss:", "timestamp"},
+        {"tsn:", "timestamp"},  {"tsu:UTC", "timestamptz"}, {"tsm:Europe/Paris", "timestamptz"},
+        {"tts", "time"},        {"ttn", "time"},          {"d:38,10", "numeric"},
+        {"d:5,-2,32", "numeric"}, {"d:76,3,256", "numeric"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        acol c;
+        mk(&c, map[i][0], 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+        const char *t = NULL;
+        ordo_error e;
+        assert_int_equal(ordo_table_arrow_type(&c.s, "a", &t, &e), ORDO_OK);
+        assert_string_equal(t, map[i][1]);
+    }
+    /* a dictionary is its values' type */
+    acol d, v;
+    mk(&d, "c", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&v, "u", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    d.s.dictionary = &v.s;
+    const char *t;
+    ordo_error e;
+    assert_int_equal(ordo_table_arrow_type(&d.s, "a", &t, &e), ORDO_OK);
+    assert_string_equal(t, "text");
+    /* no ordo type; not an Arrow format */
+    acol x;
+    mk(&x, "tDs", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': the Arrow type 'tDs' has no ordo type");
+    mk(&x, "q", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
+    assert_non_null(strstr(e.message, "not an Arrow format"));
+    mk(&x, "d:0,2", 0, 0, 0, 0, NULL, NULL, NULL, NULL); /* precision 0 */
+    assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
+}
+
+static void test_decimal_format(void **state)
+{
+    (void)state;
+    int32_t p, s;
+    int bits;
+    assert_int_equal(ordo_arrow_decimal("d:38,10", &p, &s, &bits), ORDO_OK);
+    assert_int_equal(p, 38), assert_int_equal(s, 10), assert_int_equal(bits, 128);
+    assert_int_equal(ordo_arrow_decimal("d:9,-2147483648,32", &p, &s, &bits), ORDO_OK);
+    assert_int_equal(s, INT32_MIN), assert_int_equal(bits, 32);
+    static const char *const bad[] = {"d:", "d:1", "d:1,", "d:1,2,", "d:1,2,16", "d:0,1",
+                                      "d:1,2147483648", "d:1,2,128x", "d:12345678901,1", "u"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(ordo_arrow_decimal(bad[i], NULL, NULL, NULL), ORDO_ERR_BAD_TYPE);
+}
+
+/* ----------------------------------------------------------- numbers */
+
+static void test_integers(void **state)
+{
+    (void)state;
+    int64_t v[] = {7, 1, 300, -5, 127};
+    uint8_t validity = 0x1d; /* row 1 NULL */
+    acol c;
+    mk(&c, "l", 4, 1, 1, 2, &validity, v, NULL, NULL); /* a slice: rows 1..4 */
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    /* in place: the buffers themselves, at the slice's offset */
+    assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, v);
+    assert_int_equal(col.offset, 1);
+    ordo_schema_free(&t.s);
+    /* narrowed: converted from row 0, the validity with it */
+    assert_int_equal(import(&c, "smallint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(col.offset, 0);
+    assert_int_equal(((const int16_t *)col.values)[1], 300);
+    assert_int_equal(((const int16_t *)col.values)[2], -5);
+    assert_true(valid(&col, 1) && valid(&col, 2) && valid(&col, 3));
+    assert_false(valid(&col, 0)); /* element 1 is NULL */
+    assert_key(&col, 2, "smallint", "-5");
+    ordo_schema_free(&t.s);
+    /* out of range: the row (0-based in the text, 1-based in line) */
+    assert_int_equal(import(&c, "tinyint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 1: out of range for tinyint");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "ubigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 2: out of range for ubigint");
+    ordo_schema_free(&t.s);
+    /* integers into numeric: their decimal text */
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 1, "300");
+    assert_text(&col, 2, "-5");
+    ordo_schema_free(&t.s);
+    /* bools are no numbers */
+    uint8_t bits = 0x05;
+    acol b;
+    mk(&b, "b", 3, 0, 0, 2, NULL, &bits, NULL, NULL);
+    assert_int_equal(import(&b, "integer", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: not a number (a boolean) for integer");
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&b, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read an Arrow boolean as numeric");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* The fewest significant digits that read back as d, the reference: every
+ * precision from 1 up. */
+static int shortest(double d)
+{
+    char out[64];
+    for (int p = 1; p < 17; p++) {
+        snprintf(out, sizeof out, "%.*g", p, d);
+        if (strtod(out, NULL) == d)
+            return p;
+    }
+    return 17;
+}
+
+/* Row r's text reads back as d with `digits` significant digits (leading
+ * and trailing zeros are none: a shortest form never ends in a zero digit
+ * that matters). */
+static void assert_shortest(const ordo_column *c, size_t r, double d, int digits)
+{
+    size_t n;
+    const char *s = text_at(c, r, &n);
+    char buf[64], sig[64];
+    snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+    assert_true(strtod(buf, NULL) == d);
+    size_t k = 0;
+    for (const char *p = buf; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9' && (k || *p != '0'))
+            sig[k++] = *p;
+    while (k > 1 && sig[k - 1] == '0')
+        k--;
+    if (d == 0)
+        k = 1;
+    if ((int)k != digits)
+        fail_msg("row %zu: '%s' has %zu significant digits, the shortest %d", r, buf, k, digits);
+}
+
+static void test_floats(void **state)
+{
+    (void)state;
+    double v[] = {0.1, 1.0 / 3, 5e-324, 1e-50, 100, -0.0, 2.5e-310, 123456789.125, NAN, INFINITY};
+    size_t n = sizeof v / sizeof v[0];
+    acol c;
+    mk(&c, "g", (int64_t)n, 0, 0, 2, NULL, v, NULL, NULL);
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    /* numeric: the shortest round-trip text (17 digits at most) */
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    for (size_t i = 0; i < n - 2; i++)
+        assert_shortest(&col, i, v[i], shortest(v[i]));
+    assert_text(&col, 2, "5e-324");
+    assert_text(&col, n - 2, "NaN");
+    assert_text(&col, n - 1, "Infinity");
+    ordo_schema_free(&t.s);
+    /* real: 1e-50 rounds to 0, refused as PostgreSQL's float8 -> float4 refuses it */
+    assert_int_equal(import(&c, "real", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 2: out of range for real");
+    ordo_schema_free(&t.s);
+    /* an int past float's range; a float into an integer */
+    double big[] = {1e39};
+    mk(&c, "g", 1, 0, 0, 2, NULL, big, NULL, NULL);
+    assert_int_equal(import(&c, "real", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: not an integer (a float) for bigint");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* --------------------------------------------------------- decimals */
+
+static void test_decimals(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    /* decimal128 (the default width): -12345 and 7 at scale 2 */
+    int64_t d128[] = {-12345, -1, 7, 0};
+    acol c;
+    mk(&c, "d:10,2", 2, 0, 0, 2, NULL, d128, NULL, NULL);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "-123.45");
+    assert_text(&col, 1, "0.07");
+    assert_key(&col, 0, "numeric", "-123.45");
+    ordo_schema_free(&t.s);
+    /* decimal32 with a negative scale: an exponent */
+    int32_t d32[] = {5, -31};
+    mk(&c, "d:3,-2,32", 2, 0, 0, 2, NULL, d32, NULL, NULL);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "5e2");
+    assert_text(&col, 1, "-31e2");
+    assert_key(&col, 1, "numeric", "-3100");
+    ordo_schema_free(&t.s);
+    /* decimal64 sliced, decimal256 of 2^255 - 1 */
+    int64_t d64[] = {1, 250, 3};
+    mk(&c, "d:18,3,64", 2, 1, 0, 2, NULL, d64, NULL, NULL);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "0.250");
+    assert_text(&col, 1, "0.003");
+    ordo_schema_free(&t.s);
+    uint64_t d256[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, INT64_MAX};
+    mk(&c, "d:76,0,256", 1, 0, 0, 2, NULL, d256, NULL, NULL);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0,
+                "57896044618658097711785492504343953926634992332820282019728792003956564819967");
+    ordo_schema_free(&t.s);
+    /* a decimal is only a numeric */
+    assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read an Arrow decimal as bigint");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ------------------------------------------------------ time, dates */
+
+static void test_instants(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    /* 2000-01-01 00:00:01.5 in ns, any zone: the UTC instant */
+    int64_t ns[] = {INT64_C(946684801500000000), INT64_C(946684800000000499)};
+    acol c;
+    mk(&c, "tsn:Asia/Tokyo", 2, 0, 0, 2, NULL, ns, NULL, NULL);
+    assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const int64_t *)col.values)[0], 1500000);
+    assert_int_equal(((const int64_t *)col.values)[1], 0); /* 499 ns round down */
+    assert_key(&col, 0, "timestamptz", "2000-01-01 00:00:01.5+00");
+    ordo_schema_free(&t.s);
+    /* LexKey reads the unit in place */
+    assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, ns);
+    assert_int_equal(col.time_unit, ORDO_UNIT_NS);
+    ordo_schema_free(&t.s);
+    /* seconds past PostgreSQL's range */
+    int64_t far[] = {INT64_C(1) << 60};
+    mk(&c, "tss:", 1, 0, 0, 2, NULL, far, NULL, NULL);
+    assert_int_equal(import(&c, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: timestamp out of range");
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read an Arrow timestamp as date");
+    ordo_schema_free(&t.s);
+    /* date32 and date64 (a day before 1970 floors) */
+    int32_t d32[] = {10957, -1};
+    int64_t d64[] = {-1};
+    mk(&c, "tdD", 2, 0, 0, 2, NULL, d32, NULL, NULL);
+    assert_int_equal(import(&c, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const int32_t *)col.values)[0], 0);
+    assert_key(&col, 1, "date", "1969-12-31");
+    ordo_schema_free(&t.s);
+    mk(&c, "tdm", 1, 0, 0, 2, NULL, d64, NULL, NULL);
+    assert_int_equal(import(&c, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "date", "1969-12-31");
+    ordo_schema_free(&t.s);
+    /* times of every width; -1 ns refused */
+    int32_t ms[] = {1500};
+    int64_t tn[] = {-1};
+    mk(&c, "ttm", 1, 0, 0, 2, NULL, ms, NULL, NULL);
+    assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "time", "00:00:01.5");
+    ordo_schema_free(&t.s);
+    mk(&c, "ttn", 1, 0, 0, 2, NULL, tn, NULL, NULL);
+    assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: time out of range");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ------------------------------------------------- text, views, dicts */
+
+static void test_strings(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    int32_t off[] = {0, 2, 5, 9};
+    const char *data = "ab12310.5";
+    acol c;
+    mk(&c, "u", 3, 0, 0, 3, NULL, off, data, NULL);
+    assert_int_equal(import(&c, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, data); /* in place */
+    ordo_schema_free(&t.s);
+    /* any other type through its text, as the CSV path reads it */
+    mk(&c, "u", 2, 1, 0, 3, NULL, off, data, NULL);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "numeric", "123");
+    assert_key(&col, 1, "numeric", "10.5");
+    ordo_schema_free(&t.s);
+    mk(&c, "u", 3, 0, 0, 3, NULL, off, data, NULL);
+    assert_int_equal(import(&c, "integer", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(e.line, 1);
+    assert_non_null(strstr(e.message, "column 'a', row 0: "));
+    assert_non_null(strstr(e.message, "(as integer)"));
+    ordo_schema_free(&t.s);
+    /* decreasing offsets: refused at the row */
+    int32_t bad[] = {2, 3, 1}; /* row 0 "1", row 1 from 3 back to 1 */
+    mk(&c, "u", 2, 0, 0, 3, NULL, bad, data, NULL);
+    assert_int_equal(import(&c, "integer", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: a malformed Arrow array (offsets that decrease)");
+    ordo_schema_free(&t.s);
+    /* large strings */
+    int64_t off64[] = {0, 2, 5};
+    mk(&c, "U", 2, 0, 0, 3, NULL, off64, data, NULL);
+    assert_int_equal(import(&c, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(col.offset_bits, 64);
+    assert_text(&col, 1, "123");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* A view: length, then 12 inline bytes or a prefix, buffer index, offset. */
+static void view(uint8_t v[16], const char *s, int32_t buf, int32_t at)
+{
+    int32_t len = (int32_t)strlen(s);
+    memset(v, 0, 16);
+    memcpy(v, &len, 4);
+    if (len <= 12) {
+        memcpy(v + 4, s, (size_t)len);
+    } else {
+        memcpy(v + 4, s, 4);
+        memcpy(v + 8, &buf, 4);
+        memcpy(v + 12, &at, 4);
+    }
+}
+
+static void test_views(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    const char *long_text = "xxa string past twelve bytes";
+    uint8_t views[3][16];
+    view(views[0], "short", 0, 0);
+    view(views[1], long_text + 2, 0, 2);
+    view(views[2], "", 0, 0);
+    int64_t sizes[] = {(int64_t)strlen(long_text)};
+    uint8_t validity = 0x03; /* row 2 NULL */
+    acol c;
+    mk(&c, "vu", 3, 0, 1, 4, &validity, views, long_text, sizes);
+    assert_int_equal(import(&c, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "short");
+    assert_text(&col, 1, long_text + 2);
+    assert_false(valid(&col, 2));
+    ordo_schema_free(&t.s);
+    /* a view past its buffer: the array's fault, no row of the column's */
+    view(views[1], long_text + 2, 0, 10);
+    assert_int_equal(import(&c, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "column 'a', row 1: a malformed Arrow view");
+    assert_int_equal(e.line, 0);
+    ordo_schema_free(&t.s);
+    view(views[1], long_text + 2, 3, 0); /* no buffer 3 */
+    assert_int_equal(import(&c, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_ARG);
+    ordo_schema_free(&t.s);
+    int32_t neg = -1;
+    memcpy(views[0], &neg, 4);
+    assert_int_equal(import(&c, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 0: a malformed Arrow view (a negative length)");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+static void test_dictionaries(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    int32_t off[] = {0, 1, 3};
+    acol d, v;
+    mk(&v, "u", 2, 0, 0, 3, NULL, off, "xyz", NULL);
+    int8_t idx[] = {0, 1, 0, 0, 1};
+    uint8_t validity = 0x1b; /* element 2 (row 1) NULL */
+    mk(&d, "c", 4, 1, 1, 2, &validity, idx, NULL, NULL);
+    d.s.dictionary = &v.s, d.a.dictionary = &v.a;
+    assert_int_equal(import(&d, "text", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "yz");
+    assert_false(valid(&col, 1));
+    assert_true(valid(&col, 0) && valid(&col, 2) && valid(&col, 3));
+    assert_text(&col, 2, "x");
+    assert_text(&col, 3, "yz");
+    ordo_schema_free(&t.s);
+    /* integers behind a dictionary */
+    int16_t nums[] = {-4, 9};
+    acol nv;
+    mk(&nv, "s", 2, 0, 0, 2, NULL, nums, NULL, NULL);
+    d.s.dictionary = &nv.s, d.a.dictionary = &nv.a;
+    assert_int_equal(import(&d, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const int64_t *)col.values)[0], 9);
+    assert_int_equal(((const int64_t *)col.values)[3], 9);
+    assert_key(&col, 2, "bigint", "-4");
+    ordo_schema_free(&t.s);
+    /* an index past the dictionary */
+    idx[3] = 2;
+    assert_int_equal(import(&d, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "column 'a', row 2: a dictionary index past the dictionary's 2 entries");
+    ordo_schema_free(&t.s);
+    /* a schema with a dictionary, an array without */
+    d.a.dictionary = NULL;
+    assert_int_equal(import(&d, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_VALUE);
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ------------------------------------------------------------ hostile */
+
+static void test_hostile(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    const ordo_schema_column *sc = col_of(&t, "bigint", ORDO_FORMAT_ORDERED);
+    ordo_column col;
+    ordo_error e;
+    int64_t v[] = {1, 2, 3};
+    acol c;
+    /* rows past the array */
+    mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "not within the Arrow array"));
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, SIZE_MAX, 2, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_ARG);
+    /* lying fields: each refused by the checks, by name */
+    mk(&c, "l", -1, 0, 0, 2, NULL, v, NULL, NULL);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 0, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "negative length"));
+    mk(&c, "l", INT64_MAX, 1, 0, 2, NULL, v, NULL, NULL);
+    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 1, sc, "a", sx, &col, &e), ORDO_OK);
+    mk(&c, "l", 3, 0, 0, 1, NULL, v, NULL, NULL); /* one buffer for a primitive */
+    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_OK);
+    assert_non_null(strstr(e.message, "n_buffers"));
+    mk(&c, "l", 3, 0, 0, 2, NULL, NULL, NULL, NULL); /* no values buffer */
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_NULL_ARG);
+    mk(&c, "l", 3, 0, 2, 2, NULL, v, NULL, NULL); /* NULLs without a bitmap */
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_NULL_ARG);
+    mk(&c, "l", 3, 0, 4, 2, NULL, v, NULL, NULL); /* more NULLs than rows */
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    mk(&c, "d:1,2,48", 3, 0, 0, 2, NULL, v, NULL, NULL); /* no such decimal width */
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
+    c.a.release = NULL; /* released */
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "released"));
+    /* a struct and a list map to no column */
+    acol kid, st;
+    mk(&kid, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
+    mk(&st, "+s", 3, 0, 0, 1, NULL, NULL, NULL, NULL);
+    struct ArrowSchema *ks = &kid.s;
+    struct ArrowArray *ka = &kid.a;
+    st.s.n_children = st.a.n_children = 1;
+    st.s.children = &ks, st.a.children = &ka;
+    assert_int_equal(ordo_table_arrow_column(&st.s, &st.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read an Arrow struct as bigint");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ------------------------------------------------------------- plain */
+
+static ordo_status plain(const ordo_table_plain *p, const char *sql, ordo_format f,
+                         ordo_table_scratch *sx, tcol *t, ordo_column *col, ordo_error *e)
+{
+    return ordo_table_plain_column(p, col_of(t, sql, f), "a", sx, col, e);
+}
+
+static void test_plain(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    const char *type;
+    static const struct { char k; int w; const char *sql; } kinds[] = {
+        {'i', 1, "tinyint"}, {'i', 8, "bigint"}, {'u', 2, "usmallint"}, {'u', 4, "uinteger"},
+        {'f', 4, "real"}, {'f', 8, "double precision"}, {'b', 1, "boolean"},
+        {'M', 8, "timestamp"}, {'T', 8, "timestamptz"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        ordo_table_plain p = {kinds[i].k, kinds[i].w, ORDO_TABLE_UNIT_NS, 1, NULL, 0};
+        assert_int_equal(ordo_table_plain_type(&p, "a", &type, &e), ORDO_OK);
+        assert_string_equal(type, kinds[i].sql);
+    }
+    ordo_table_plain f2 = {'f', 2, ORDO_TABLE_UNIT_NS, 1, NULL, 0};
+    assert_int_equal(ordo_table_plain_type(&f2, "a", &type, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'f2'");
+    /* int16 in place, widened, checked */
+    int16_t i16[] = {-300, 5};
+    ordo_table_plain p = {'i', 2, ORDO_TABLE_UNIT_NS, 1, i16, 2};
+    assert_int_equal(plain(&p, "smallint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, i16);
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&p, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "bigint", "-300");
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&p, "utinyint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: out of range for utinyint");
+    ordo_schema_free(&t.s);
+    /* bools one byte each, any non-zero byte true */
+    uint8_t bools[] = {0, 2, 1};
+    ordo_table_plain pb = {'b', 1, ORDO_TABLE_UNIT_NS, 1, bools, 3};
+    assert_int_equal(plain(&pb, "boolean", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const uint8_t *)col.values)[0] & 7, 6);
+    ordo_schema_free(&t.s);
+    /* datetime64[10s] with NaT, naive; as timestamptz the UTC instants */
+    int64_t ticks[] = {94668480, INT64_MIN, 94668481};
+    ordo_table_plain pm = {'M', 8, ORDO_TABLE_UNIT_S, 10, ticks, 3};
+    assert_int_equal(plain(&pm, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_false(valid(&col, 1));
+    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00");
+    assert_key(&col, 2, "timestamp", "2000-01-01 00:00:10");
+    ordo_schema_free(&t.s);
+    pm.kind = 'T';
+    assert_int_equal(plain(&pm, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 2, "timestamptz", "2000-01-01 00:00:10+00");
+    ordo_schema_free(&t.s);
+    /* months and years by the calendar; weeks; nanoseconds rounding */
+    int64_t months[] = {361, -1};
+    ordo_table_plain pmo = {'M', 8, ORDO_TABLE_UNIT_M, 1, months, 2};
+    assert_int_equal(plain(&pmo, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "timestamp", "2000-02-01 00:00:00");
+    assert_key(&col, 1, "timestamp", "1969-12-01 00:00:00");
+    ordo_schema_free(&t.s);
+    int64_t years[] = {30};
+    ordo_table_plain py = {'M', 8, ORDO_TABLE_UNIT_Y, 1, years, 1};
+    assert_int_equal(plain(&py, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00");
+    ordo_schema_free(&t.s);
+    int64_t nsv[] = {INT64_C(946684800000000500)};
+    ordo_table_plain pn = {'M', 8, ORDO_TABLE_UNIT_NS, 1, nsv, 1};
+    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00.000001");
+    ordo_schema_free(&t.s);
+    /* LexKey: nanoseconds in place */
+    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, nsv);
+    ordo_schema_free(&t.s);
+    /* past int64 once scaled */
+    int64_t huge[] = {INT64_MAX / 2};
+    ordo_table_plain ph = {'M', 8, ORDO_TABLE_UNIT_W, 1, huge, 1};
+    assert_int_equal(plain(&ph, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: timestamp out of range");
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&ph, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ---------------------------------------------------- threaded encode */
+
+static void test_encode_batches(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    int64_t ints[N];
+    int32_t off[N + 1];
+    char text[N * 4];
+    off[0] = 0;
+    for (int i = 0; i < N; i++) {
+        ints[i] = (int64_t)(i * 7919 % 1000) - 500;
+        off[i + 1] = off[i] + snprintf(text + off[i], 5, "%d", i % 37);
+    }
+    ordo_column cols[2] = {{.type = ORDO_TYPE_INT64, .values = ints},
+                           {.type = ORDO_TYPE_STRING, .values = text, .offsets = off, .offset_bits = 32}};
+    ordo_column cols2[2];
+    memcpy(cols2, cols, sizeof cols);
+    cols2[0].offset = cols2[1].offset = 50;
+    ordo_table_batch b[2] = {{cols, 2, N}, {cols2, 2, N - 50}};
+    /* the reference: one call per batch */
+    static uint8_t want[2 * N * 16];
+    size_t woffs[2 * N + 2], wlen = 0;
+    for (int p = 0; p < 2; p++) {
+        size_t offs[N + 1];
+        assert_int_equal(ordo_batch_encode(ORDO_FORMAT_LEXKEY, b[p].cols, 2, b[p].nrows, want + wlen,
+                                           sizeof want - wlen, offs, NULL), ORDO_OK);
+        for (size_t r = 0; r < b[p].nrows; r++)
+            woffs[(p ? N : 0) + r] = wlen + offs[r];
+        wlen += offs[b[p].nrows];
+    }
+    for (size_t threads = 1; threads <= 3; threads++) {
+        ordo_table_keys k = {0};
+        size_t bad = 9;
+        ordo_batch_error where;
+        assert_int_equal(ordo_table_encode_batches(ORDO_FORMAT_LEXKEY, b, 2, threads, 7, &k, &bad,
+                                                   &where), ORDO_OK);
+        assert_int_equal(k.n, 2 * N - 50);
+        assert_int_equal(k.len, wlen);
+        assert_memory_equal(k.data, want, wlen);
+        for (size_t r = 0; r < k.n; r++)
+            assert_int_equal((size_t)k.off[r], woffs[r]);
+        ordo_table_keys_free(&k);
+    }
+    /* an error: the first bad value, as one call per batch gives it */
+    ordo_column nan_cols[1] = {{.type = ORDO_TYPE_NUMERIC, .values = "1x2", .offsets = (int32_t[]){0, 1, 2, 3},
+                                .offset_bits = 32}};
+    ordo_table_batch eb[2] = {{cols, 2, N}, {nan_cols, 1, 3}};
+    ordo_table_keys k = {0};
+    size_t bad = 9;
+    ordo_batch_error where;
+    ordo_status s = ordo_table_encode_batches(ORDO_FORMAT_ORDERED, eb, 2, 3, 5, &k, &bad, &where);
+    assert_int_not_equal(s, ORDO_OK);
+    assert_int_equal(bad, 1);
+    assert_int_equal(where.row, 1);
+    assert_int_equal(k.n, 0); /* unchanged */
+    ordo_table_keys_free(&k);
+}
+
+/* ------------------------------------------------------------ encoder */
+
+static void test_encoder(void **state)
+{
+    (void)state;
+    int64_t ids[] = {3, 1, 2};
+    int32_t off[] = {0, 1, 3, 3};
+    uint8_t validity = 0x03; /* name of row 2 NULL */
+    double price[] = {1.5, 0.1, 2};
+    acol a, b, c;
+    mk(&a, "l", 3, 0, 0, 2, NULL, ids, NULL, NULL);
+    mk(&b, "u", 3, 0, 1, 3, &validity, off, "xyz", NULL);
+    mk(&c, "g", 3, 0, 0, 2, NULL, price, NULL, NULL);
+    ordo_table_input in[3] = {
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "id", .schema = &a.s, .array = &a.a, .length = 3},
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "name", .schema = &b.s, .array = &b.a, .length = 3},
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "price", .schema = &c.s, .array = &c.a, .length = 3}};
+    /* the schema from the types, the key every column */
+    ordo_table_encode_options o = {.values = 1, .threads = 2};
+    ordo_table_encoder *E;
+    ordo_error e;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+    assert_string_equal(ordo_table_encoder_schema(E), "id bigint, name text, price double precision");
+    assert_string_equal(ordo_table_encoder_key(E), "id, name, price");
+    ordo_table_encoder_close(E);
+    /* a numeric value column keeps its own text */
+    o.schema = "id bigint, name text, price numeric";
+    o.key = "id";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+    ordo_table_input shuffled[3] = {in[2], in[0], in[1]}; /* any order */
+    assert_int_equal(ordo_table_encoder_add(E, shuffled, 3, 3, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+    ordo_table_keys *K = ordo_table_encoder_keys(E), *V = ordo_table_encoder_values(E);
+    assert_int_equal(K->n, 3);
+    assert_int_equal(V->n, 3);
+    uint8_t want[64];
+    size_t wn = csv_key("bigint", "1", want, sizeof want);
+    assert_int_equal((size_t)(K->off[2] - K->off[1]), wn);
+    assert_memory_equal(K->data + K->off[1], want, wn);
+    /* row 2's value: name "yz", price "0.1" (SPEC.md §15.2) */
+    uint8_t vwant[32];
+    size_t vn = ordo_row_value_put(vwant, "yz", 2, 0);
+    vn += ordo_row_value_put(vwant + vn, "0.1", 3, 0);
+    assert_int_equal((size_t)(V->off[2] - V->off[1]), vn);
+    assert_memory_equal(V->data + V->off[1], vwant, vn);
+    /* row 3: name NULL */
+    vn = ordo_row_value_put(vwant, NULL, 0, 1);
+    vn += ordo_row_value_put(vwant + vn, "2", 1, 0);
+    assert_memory_equal(V->data + V->off[2], vwant, vn);
+    ordo_table_encoder_close(E);
+    /* names: missing, extra, twice */
+    o.schema = "id bigint, name text, price numeric, qty int";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "the data has no column 'qty' (of the schema)");
+    assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_SHAPE);
+    ordo_table_encoder_close(E);
+    o.schema = "id bigint, name text";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "the data's column 'price' is not in the schema");
+    ordo_table_encoder_close(E);
+    ordo_table_input twice[3] = {in[0], in[1], in[1]};
+    assert_int_equal(ordo_table_encoder_open(&o, twice, 3, &E, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "the data has two columns named 'name'");
+    ordo_table_encoder_close(E);
+    /* options: "schema: ", "key: " */
+    o.schema = "id bogus";
+    assert_int_not_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+    assert_int_equal(strncmp(e.message, "schema: ", 8), 0);
+    assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_OPTION);
+    ordo_table_encoder_close(E);
+    o.schema = "id bigint, name text, price numeric";
+    o.key = "nope";
+    assert_int_not_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+    assert_int_equal(strncmp(e.message, "key: ", 5), 0);
+    ordo_table_encoder_close(E);
+    /* a type no column of the schema can read: the fault names it */
+    o.key = "id";
+    o.schema = "id date, name text, price numeric";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, in, 3, 3, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_TYPE);
+    ordo_table_encoder_close(E);
+    /* a value's error: its row and its table column, 1-based */
+    o.schema = "id bigint, name integer, price numeric";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, in, 3, 3, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_VALUE);
+    assert_int_equal(e.line, 1);
+    assert_int_equal(e.column, 2);
+    ordo_table_encoder_close(E);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_arrow_types),   cmocka_unit_test(test_decimal_format),
+        cmocka_unit_test(test_integers),      cmocka_unit_test(test_floats),
+        cmocka_unit_test(test_decimals),      cmocka_unit_test(test_instants),
+        cmocka_unit_test(test_strings),       cmocka_unit_test(test_views),
+        cmocka_unit_test(test_dictionaries),  cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_plain),         cmocka_unit_test(test_encode_batches),
+        cmocka_unit_test(test_encoder),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
