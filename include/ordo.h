@@ -946,6 +946,9 @@ ORDO_API ordo_status ordo_arrow_stream_next(struct ArrowArrayStream *stream,
  * or a dictionary is ORDO_ERR_BAD_TYPE; then the structs are checked as
  * ordo_arrow_check checks them; *nrows (if not NULL) receives the array's
  * length. */
+/* The column type (and time unit) ordo_arrow_column gives an array of this
+ * format; ORDO_ERR_BAD_TYPE for any other format. The one table of them. */
+ORDO_API ordo_status ordo_arrow_format(const char *format, ordo_type *type, uint8_t *unit);
 ORDO_API ordo_status ordo_arrow_column(const struct ArrowSchema *schema,
                                        const struct ArrowArray *array, ordo_column *col,
                                        size_t *nrows);

@@ -42,6 +42,24 @@ static int timestamp_unit(const char *f, uint8_t *unit)
     return 0;
 }
 
+ordo_status ordo_arrow_format(const char *format, ordo_type *type, uint8_t *unit)
+{
+    if (!format || !type)
+        return ORDO_ERR_NULL_ARG;
+    arrow_format fmt = {NULL, (ordo_type)0, 0, 0};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(format, formats[i].format))
+            fmt = formats[i];
+    if (!fmt.type && timestamp_unit(format, &fmt.unit))
+        fmt.type = ORDO_TYPE_TIME;
+    if (!fmt.type)
+        return ORDO_ERR_BAD_TYPE;
+    *type = fmt.type;
+    if (unit)
+        *unit = fmt.unit;
+    return ORDO_OK;
+}
+
 /* One array at an extra row offset (a struct's own offset). */
 static ordo_status column_at(const struct ArrowSchema *schema, const struct ArrowArray *array,
                              int64_t extra_offset, ordo_column *col)
@@ -52,14 +70,13 @@ static ordo_status column_at(const struct ArrowSchema *schema, const struct Arro
     if (schema->dictionary || array->dictionary)
         return ORDO_ERR_BAD_TYPE;
     arrow_format fmt = {NULL, (ordo_type)0, 0, 0};
+    ordo_status s = ordo_arrow_format(schema->format, &fmt.type, &fmt.unit);
+    if (s != ORDO_OK)
+        return s;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (!strcmp(schema->format, formats[i].format))
-            fmt = formats[i];
-    if (!fmt.type && timestamp_unit(schema->format, &fmt.unit))
-        fmt.type = ORDO_TYPE_TIME;
-    if (!fmt.type)
-        return ORDO_ERR_BAD_TYPE;
-    ordo_status s = ordo_arrow_check(schema, array, NULL);
+            fmt.offset_bits = formats[i].offset_bits;
+    s = ordo_arrow_check(schema, array, NULL);
     if (s != ORDO_OK)
         return s;
     /* Caller data: the first row and one past the last must be int64, the

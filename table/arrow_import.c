@@ -5,29 +5,32 @@
 
 #include <stdlib.h>
 
+/* The numeric kind of a format, from the core's table of formats
+ * (ordo_arrow_format): integers, floats, bools (a bitmap). */
 static ordo__numkind arrow_numkind(const char *f)
 {
-    ordo__numkind k = {0, 0};
-    if (!f[0] || f[1])
-        return k;
-    switch (f[0]) {
-    case 'c': return (ordo__numkind){'i', 1};
-    case 's': return (ordo__numkind){'i', 2};
-    case 'i': return (ordo__numkind){'i', 4};
-    case 'l': return (ordo__numkind){'i', 8};
-    case 'C': return (ordo__numkind){'u', 1};
-    case 'S': return (ordo__numkind){'u', 2};
-    case 'I': return (ordo__numkind){'u', 4};
-    case 'L': return (ordo__numkind){'u', 8};
-    case 'f': return (ordo__numkind){'f', 4};
-    case 'g': return (ordo__numkind){'f', 8};
-    case 'b': return (ordo__numkind){'b', 1};
-    default: return k;
-    }
+    ordo_type t;
+    if (ordo_arrow_format(f, &t, NULL) != ORDO_OK)
+        return (ordo__numkind){0, 0};
+    return ordo__numkind_of_type(t);
 }
 
-/* Arrow time units: 's', 'm', 'u', 'n'. */
-static int arrow_unit(char c)
+/* A timestamp's unit ("ts" + unit + ":" + zone; the zone does not change
+ * the instant), from the core's table; -1 for any other format. date64
+ * has a unit too (ms) but is no "ts". */
+static int timestamp_unit(const char *f)
+{
+    ordo_type t;
+    uint8_t unit;
+    if (strncmp(f, "ts", 2) || ordo_arrow_format(f, &t, &unit) != ORDO_OK || t != ORDO_TYPE_TIME)
+        return -1;
+    return unit;
+}
+
+static int is_timestamp(const char *f) { return timestamp_unit(f) >= 0; }
+
+/* time32 and time64 (time of day, no column of the core's): "tt" + unit. */
+static int time_unit(char c)
 {
     switch (c) {
     case 's': return ORDO_UNIT_S;
@@ -38,8 +41,7 @@ static int arrow_unit(char c)
     }
 }
 
-static int is_timestamp(const char *f) { return !strncmp(f, "ts", 2) && arrow_unit(f[2]) >= 0 && f[3] == ':'; }
-static int is_time(const char *f) { return !strncmp(f, "tt", 2) && arrow_unit(f[2]) >= 0 && !f[3]; }
+static int is_time(const char *f) { return !strncmp(f, "tt", 2) && time_unit(f[2]) >= 0 && !f[3]; }
 
 static int is_arrow_string(const char *f)
 {
@@ -365,7 +367,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         return own_validity(validity, off, n, sx, col);
     }
     if (is_timestamp(f)) { /* the zone does not change the instant: Arrow's is UTC */
-        int unit = arrow_unit(f[2]);
+        int unit = timestamp_unit(f);
         if (sc->type == ORDO_TYPE_TIME) { /* LexKey: the batch API converts units */
             col->values = a->buffers[1];
             col->validity = validity;
@@ -393,7 +395,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (is_time(f)) {
         if (sc->type != ORDO_TYPE_TIME_OF_DAY)
             return ordo__imp_unsupported(err, name, "an Arrow time", sc);
-        int unit = arrow_unit(f[2]);
+        int unit = time_unit(f[2]);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
