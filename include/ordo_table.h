@@ -389,7 +389,8 @@ typedef enum ordo_table_fault {
  * names and types (the first batch's inputs will do), add batches (inputs
  * of the same names in any order, each once), finish. Keys only: a batch's
  * inputs must stay valid until finish, which encodes every batch's keys at
- * once; with values, each batch is encoded as it is added. open sets *E
+ * once; with values, each batch is encoded as it is added (a batch that
+ * fails adds nothing to either output). open sets *E
  * even when it fails (unless out of memory), for ordo_table_encoder_fault:
  * close it either way. */
 typedef struct ordo_table_encoder ordo_table_encoder;

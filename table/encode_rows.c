@@ -339,6 +339,7 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
     }
     ordo_table_batch part = {cols, nv, n};
     ordo_table_keys rows = {0};
+    size_t vlen = E->vals.len;
     s = encode_parts(E, ORDO_FORMAT_ORDERED, &part, 1, &rows, &tcol, err);
     for (size_t r = 0; r < n && s == ORDO_OK; r++) {
         ordo_key_reader rd;
@@ -366,6 +367,8 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
     }
     if (s == ORDO_OK)
         E->vals.n += n;
+    else
+        E->vals.len = vlen;
     ordo_table_keys_free(&rows);
     return s == ORDO_ERR_SIZE_OVERFLOW && E->fault == ORDO_TABLE_FAULT_NONE ? ORDO_ERR_OUT_OF_MEMORY
                                                                               : s;
@@ -403,6 +406,7 @@ ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input
     if (s == ORDO_OK && !E->values) {
         s = add_part(E, cols, rows, tcol);
     } else if (s == ORDO_OK) {
+        size_t klen = E->keys.len, kn = E->keys.n; /* a failed batch leaves no keys */
         ordo_table_batch part = {cols, nk, rows};
         s = encode_parts(E, E->fmt, &part, 1, &E->keys, &tcol, err);
         size_t nv = 0;
@@ -415,6 +419,8 @@ ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input
         }
         if (s == ORDO_OK)
             s = encode_values(E, cols, nv, rows, tcol, err);
+        if (s != ORDO_OK && E->keys.off)
+            E->keys.len = klen, E->keys.n = kn;
     }
     ordo_table_scratch_close(own);
     return s;

@@ -849,6 +849,8 @@ static void test_encoder(void **state)
     assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_VALUE);
     assert_int_equal(e.line, 1);
     assert_int_equal(e.column, 2);
+    assert_int_equal(ordo_table_encoder_keys(E)->n, 0); /* the batch's keys taken back */
+    assert_int_equal(ordo_table_encoder_keys(E)->len, 0);
     ordo_table_encoder_close(E);
 }
 
