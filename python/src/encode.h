@@ -2,7 +2,8 @@
  * The encoding half of the extension: keys.c (ordo.Keys), columns_py.c
  * (Python sequences to ordo_column; Arrow and NumPy columns are the
  * library's, ordo_table.h), encode.c (encode_columns, encode_stream,
- * encode_array over ordo_table_encoder), encode_csv.c (encode_csv).
+ * encode_array over ordo_table_encoder; the Arrow PyCapsule inputs, with
+ * module.c's capsule helpers), encode_csv.c (encode_csv).
  */
 #ifndef ORDO_PY_ENCODE_H
 #define ORDO_PY_ENCODE_H
