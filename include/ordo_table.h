@@ -197,7 +197,8 @@ ORDO_API ordo_status ordo_table_csv_rows(const ordo_table_source *src, const ord
                                          void *ctx, ordo_error *err);
 
 /* --------------------------------------------- Arrow import, encoding */
-/* (table/arrow_*.c, table/plain_import.c, table/scratch.c, table/encode_*.c) */
+/* (table/arrow_import.c, plain_import.c, numbers.c, scratch.c, encode_mt.c,
+ * encode_rows.c; Arrow loads: table/load_arrow.c) */
 
 /* Memory a conversion made (converted values, copied texts, the row
  * builders of text conversions), freed together once the columns that
