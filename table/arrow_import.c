@@ -273,24 +273,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (k.kind == 'b' && sc->type == ORDO_TYPE_NUMERIC)
         return ordo__imp_unsupported(err, name, "an Arrow boolean", sc); /* 't' is no numeric */
     if (k.kind && sc->type == ORDO_TYPE_NUMERIC) {
-        ordo__varcol v;
-        if (!ordo__var_open(&v, n, n * 8))
-            return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            char text[64];
-            int len = 0;
-            if (!validity || ordo__bit(validity, off + i)) {
-                ordo_table_number x = ordo__number_at(a->buffers[1], k, off + i);
-                len = x.kind == 'f'   ? ordo__double_text(x.d, text, sizeof text)
-                      : x.kind == 'u' ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
-                                      : snprintf(text, sizeof text, "%lld", (long long)x.i);
-            }
-            if (!ordo__var_push(&v, i, text, (size_t)len)) {
-                ordo__var_drop(&v);
-                return ORDO_ERR_OUT_OF_MEMORY;
-            }
-        }
-        if (!ordo__var_done(&v, sx, col))
+        if (!ordo__numbers_text(a->buffers[1], k, off, n, validity, sx, col))
             return ORDO_ERR_OUT_OF_MEMORY;
         return own_validity(validity, off, n, sx, col);
     }

@@ -24,6 +24,11 @@ const char *ordo__numkind_sql(ordo__numkind k);
 ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i);
 /* The shortest text that reads back as the same double (NaN, +-Infinity). */
 int ordo__double_text(double d, char *out, size_t cap);
+/* Rows off .. off + n of numbers of kind k (not bools) as numeric text
+ * (floats their shortest round-trip text), NULLs empty; 0 when out of
+ * memory. col's offset is 0 afterwards. */
+int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
+                       const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col);
 /* Days from 1970-01-01 to a proleptic Gregorian date. */
 int64_t ordo__civil_days(int64_t y, int m, int d);
 int64_t ordo__floor_div(int64_t a, int64_t b);

@@ -206,6 +206,29 @@ int ordo__double_text(double d, char *out, size_t cap)
     return n;
 }
 
+int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
+                       const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col)
+{
+    ordo__varcol v;
+    if (!ordo__var_open(&v, n, n * 8))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char text[64];
+        int len = 0;
+        if (!validity || ordo__bit(validity, off + i)) {
+            ordo_table_number x = ordo__number_at(vals, k, off + i);
+            len = x.kind == 'f'   ? ordo__double_text(x.d, text, sizeof text)
+                  : x.kind == 'u' ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
+                                  : snprintf(text, sizeof text, "%lld", (long long)x.i);
+        }
+        if (!ordo__var_push(&v, i, text, (size_t)len)) {
+            ordo__var_drop(&v);
+            return 0;
+        }
+    }
+    return ordo__var_done(&v, sx, col);
+}
+
 int64_t ordo__floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 int64_t ordo_table_civil_days(int64_t y, int m, int d) { return ordo__civil_days(y, m, d); }

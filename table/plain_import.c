@@ -128,6 +128,9 @@ ordo_status ordo_table_plain_column(const ordo_table_plain *p, const ordo_schema
         col->values = p->data; /* in place */
         return ORDO_OK;
     }
+    if (sc->type == ORDO_TYPE_NUMERIC && k.kind != 'B') /* as Arrow's numbers: their text */
+        return ordo__numbers_text(p->data, k, 0, n, NULL, sx, col) ? ORDO_OK
+                                                                  : ORDO_ERR_OUT_OF_MEMORY;
     if (!t.kind)
         return ordo__imp_unsupported(err, name, "a NumPy number", sc);
     uint8_t *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) * (size_t)t.width);

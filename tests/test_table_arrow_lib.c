@@ -651,11 +651,24 @@ static void test_plain(void **state)
     assert_int_equal(plain(&p, "utinyint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
     assert_string_equal(e.message, "column 'a', row 0: out of range for utinyint");
     ordo_schema_free(&t.s);
+    /* numbers into numeric: their text (floats the shortest round trip) */
+    double f8[] = {0.1, -2.5e-310};
+    ordo_table_plain pf = {'f', 8, ORDO_TABLE_UNIT_NS, 1, f8, 2};
+    assert_int_equal(plain(&pf, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "0.1");
+    assert_text(&col, 1, "-2.5e-310");
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&p, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "-300");
+    ordo_schema_free(&t.s);
     /* bools one byte each, any non-zero byte true */
     uint8_t bools[] = {0, 2, 1};
     ordo_table_plain pb = {'b', 1, ORDO_TABLE_UNIT_NS, 1, bools, 3};
     assert_int_equal(plain(&pb, "boolean", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
     assert_int_equal(((const uint8_t *)col.values)[0] & 7, 6);
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&pb, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read a NumPy number as numeric");
     ordo_schema_free(&t.s);
     /* datetime64[10s] with NaT, naive; as timestamptz the UTC instants */
     int64_t ticks[] = {94668480, INT64_MIN, 94668481};
