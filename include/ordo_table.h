@@ -215,7 +215,7 @@ typedef struct ordo_table_scan_options {
      * before to, in key order (the key's own: DESC columns descend). */
     ordo_table_bound prefix, from, to;
     int reverse; /* last row first */
-    /* At most limit rows when has_limit (limit 0: none). */
+    /* At most limit rows when has_limit is set (then 0: no rows). */
     int has_limit;
     uint64_t limit;
     /* The columns, by name, in this order (NULL: every column, the
