@@ -99,6 +99,10 @@ typedef struct ordo_table_load_options {
     /* File names of this load in the database's temporary folder start
      * with it (NULL: ""), so that loads of one process never share names. */
     const char *prefix;
+    /* With a NULL db: the database's folder, opened (made when missing) by
+     * the load once the options and the input are checked, and closed at
+     * its end, so that a refused load makes no database. */
+    const char *db_path;
 } ordo_table_load_options;
 
 /* What a load did. */
@@ -149,7 +153,7 @@ typedef struct ordo_table_source {
 } ordo_table_source;
 
 /* Loads a source into a new table under o->tag of db (opened writable,
- * ordo_db_open): every row checked and encoded, sorted within o->memory,
+ * ordo_db_open; or NULL: o->db_path): every row checked and encoded, sorted within o->memory,
  * written as SST files and ingested with the table's metadata (format, key,
  * schema, row count, the collation versions of its keys) in one atomic
  * step: the table appears whole, or the database is left as it was. The tag
@@ -179,11 +183,24 @@ ORDO_API ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_ss
                                              size_t n, const char *format, const char *key,
                                              const char *schema, uint64_t rows, ordo_error *err);
 
+/* A CSV input's rows encoded as a load stores them (keys, values in the
+ * value form of SPEC.md §15.2, lines), handed to fn batch by batch in input
+ * order: for engines that run the phases themselves (the Spark and Dask
+ * tasks). The options used are schema, key, format and header. part (may be
+ * NULL): only the bytes [offset, offset + length) of the file at src->path
+ * (ordo_csv_split), its lines numbered from first_line. A non-OK return of
+ * fn ends the call with that status. */
+typedef ordo_status (*ordo_table_batch_fn)(void *ctx, const ordo_encoder_batch *b,
+                                           ordo_error *err);
+ORDO_API ordo_status ordo_table_csv_rows(const ordo_table_source *src, const ordo_csv_part *part,
+                                         const ordo_table_load_options *o, ordo_table_batch_fn fn,
+                                         void *ctx, ordo_error *err);
+
 /* --------------------------------------------- Arrow import, encoding */
 /* (table/arrow_*.c, table/encode_*.c) */
 
 /* ----------------------------------------------------------- scanning */
-/* (table/scan*.c) */
+/* (table/scan*.c; built with RocksDB, as the loads) */
 
 /* A bound of a scan: the key bytes of the table's leading key columns. */
 typedef enum ordo_table_bound_kind {

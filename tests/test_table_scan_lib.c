@@ -59,7 +59,7 @@ static void load(int tag, const char *schema, const char *key, const char *csv,
 /* Row i of table 1: NULLs in every column but id at their own rhythm. */
 static void row_csv(char *out, size_t cap, int i)
 {
-    char x[16] = "", name[16] = "\"\"";
+    char x[32] = "", name[32] = "\"\"";
     if (i % 5)
         snprintf(name, sizeof name, "name%d", i);
     if (i % 4)
@@ -201,7 +201,7 @@ static void test_schema_types_and_values(void **state)
             if (row % 3)
                 assert_int_equal(bit(c[1]->buffers[1], r), row % 2);
             const int32_t *so = c[2]->buffers[1];
-            char want[16];
+            char want[32];
             snprintf(want, sizeof want, "name%d", row);
             if (row % 5 == 0)
                 assert_int_equal(so[r + 1] - so[r], 0); /* "" is the empty text, not NULL */
@@ -360,7 +360,7 @@ static void test_batch_bytes(void **state)
         const int32_t *off = a.children[0]->buffers[1];
         assert_true(off[a.length] <= 50);
         /* cut before the next row would pass the bytes, not earlier */
-        char next[16];
+        char next[32];
         size_t nx = rows + (size_t)a.length;
         snprintf(next, sizeof next, "name%zu", nx);
         if (nx % 5 == 0)
@@ -371,7 +371,7 @@ static void test_batch_bytes(void **state)
         a.release(&a);
     }
     for (int i = 0; i < N; i++) {
-        char t[16];
+        char t[32];
         want += i % 5 ? (size_t)snprintf(t, sizeof t, "name%d", i) : 0;
     }
     assert_int_equal(rows, N);
@@ -449,7 +449,7 @@ static void put_rows(int tag, const char *schema, size_t n, const char *const *v
     assert_int_equal(ordo_table_reader_open("ordered", schema, "id", tag, &T, &e), ORDO_OK);
     assert_int_equal(ordo_put_load_open(g_db, tag, ORDO_DUP_ERROR, &p, &e), ORDO_OK);
     for (size_t i = 0; i < n; i++) {
-        char id[8];
+        char id[24];
         snprintf(id, sizeof id, "%zu", i);
         const char *t[] = {id};
         size_t l[] = {strlen(id)};

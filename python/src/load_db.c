@@ -2,6 +2,8 @@
  * ingest (ordo_ingest: SST files and a table's metadata, atomically). */
 #include "load.h"
 
+#include <ordo_table.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,36 +335,22 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
     if (bad || !(m.format = PyUnicode_AsUTF8(fmt)) || !(m.key = PyUnicode_AsUTF8(key)) ||
         !(m.schema = PyUnicode_AsUTF8(sch)))
         goto done;
-    if (!ordo_format_from_name(m.format)) {
-        PyErr_Format(PyExc_ValueError, "ingest: unknown format '%s' (ordered, lexkey, "
-                     "lexkey-legacy)", m.format);
-        goto done;
-    }
     ordo_error e = {0};
     ordo_status s;
-    /* the versions of the schema's collations, recorded with the table */
-    ordo_schema parsed = {0};
-    char *collations = NULL;
-    if (ordo_schema_parse(m.schema, ORDO_FORMAT_ORDERED, &parsed, &e) == ORDO_OK &&
-        ordo_schema_collations(&parsed, &collations) != ORDO_OK) {
-        ordo_schema_free(&parsed);
-        PyErr_NoMemory();
-        goto done;
-    }
-    ordo_schema_free(&parsed);
-    m.collations = collations;
     ordo_db *db = ordo__py_db_get(dbo); /* after every call into Python */
-    if (!db) {
-        free(collations);
+    if (!db)
         goto done;
-    }
     db_object *d = (db_object *)dbo;
     d->busy = 1;
+    /* the table library makes the metadata, the collation versions included */
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_ingest(db, tag, f, (size_t)n, &m, &e);
+    s = ordo_table_ingest_files(db, tag, f, (size_t)n, m.format, m.key, m.schema, m.rows, &e);
     Py_END_ALLOW_THREADS
     d->busy = 0;
-    free(collations);
+    if (s == ORDO_ERR_INVALID_ARG && !strncmp(e.message, "ingest: unknown format", 22)) {
+        PyErr_SetString(PyExc_ValueError, e.message);
+        goto done;
+    }
     if (s != ORDO_OK)
         ordo__py_raise(s, &e);
     else
