@@ -313,7 +313,8 @@ static void test_bounds(void **state)
     const char *t42[] = {"42"};
     size_t l42[] = {2};
     o = opts(1), o.columns = id, o.ncolumns = 1;
-    o.prefix = (ordo_table_bound){.kind = ORDO_TABLE_BOUND_TEXTS, .texts = t42, .lens = l42, .n = 1};
+    o.prefix =
+        (ordo_table_bound){.kind = ORDO_TABLE_BOUND_TEXTS, .texts = t42, .lens = l42, .n = 1};
     open_stream(&o, &s);
     assert_int_equal(read_ids(&s, ids, NULL, NULL), 1);
     assert_int_equal(ids[0], 42);

@@ -183,42 +183,58 @@ static PyTypeObject scan_type = {
 
 /* ------------------------------------------------------ scan_table */
 
-/* A bound: None, raw key bytes (without the tag), or a tuple of texts
- * (None: NULL). What it points into stays in *keep / *view. */
-static int bound(PyObject *o, const char *name, ordo_table_bound *b, PyObject **keep,
-                 Py_buffer *view, const char ***texts, size_t **lens, int **nulls)
+/* What a bound given as an argument points into. */
+typedef struct bound_arg {
+    PyObject *keep; /* a tuple of the texts, ours: no code run later changes it */
+    Py_buffer view;
+    const char **texts;
+    size_t *lens;
+    int *nulls;
+} bound_arg;
+
+static void bound_free(bound_arg *a)
+{
+    if (a->view.obj)
+        PyBuffer_Release(&a->view);
+    Py_XDECREF(a->keep);
+    free(a->texts), free(a->lens), free(a->nulls);
+}
+
+/* A bound: None, raw key bytes (without the tag), or a list of texts
+ * (None: NULL). */
+static int bound(PyObject *o, const char *name, ordo_table_bound *b, bound_arg *a)
 {
     b->name = name;
     if (o == Py_None)
         return 0;
     if (!PyList_Check(o) && !PyTuple_Check(o)) {
-        if (PyObject_GetBuffer(o, view, PyBUF_SIMPLE) < 0)
+        if (PyObject_GetBuffer(o, &a->view, PyBUF_SIMPLE) < 0)
             return -1;
         b->kind = ORDO_TABLE_BOUND_RAW;
-        b->raw = view->buf;
-        b->raw_len = (size_t)view->len;
+        b->raw = a->view.buf;
+        b->raw_len = (size_t)a->view.len;
         return 0;
     }
-    if (!(*keep = PySequence_Tuple(o))) /* ours: no code run later changes it */
+    if (!(a->keep = PySequence_Tuple(o)))
         return -1;
-    size_t k = (size_t)PyTuple_GET_SIZE(*keep);
-    *texts = calloc(k + 1, sizeof **texts);
-    *lens = calloc(k + 1, sizeof **lens);
-    *nulls = calloc(k + 1, sizeof **nulls);
-    if (!*texts || !*lens || !*nulls) {
+    size_t k = (size_t)PyTuple_GET_SIZE(a->keep);
+    a->texts = calloc(k + 1, sizeof *a->texts);
+    a->lens = calloc(k + 1, sizeof *a->lens);
+    a->nulls = calloc(k + 1, sizeof *a->nulls);
+    if (!a->texts || !a->lens || !a->nulls) {
         PyErr_NoMemory();
         return -1;
     }
     for (size_t c = 0; c < k; c++) {
-        PyObject *v = PyTuple_GET_ITEM(*keep, (Py_ssize_t)c);
+        PyObject *v = PyTuple_GET_ITEM(a->keep, (Py_ssize_t)c);
         Py_ssize_t n = 0;
-        (*nulls)[c] = v == Py_None;
-        if (!(*nulls)[c] && !((*texts)[c] = PyUnicode_AsUTF8AndSize(v, &n)))
+        a->nulls[c] = v == Py_None;
+        if (!a->nulls[c] && !(a->texts[c] = PyUnicode_AsUTF8AndSize(v, &n)))
             return -1;
-        (*lens)[c] = (size_t)n;
+        a->lens[c] = (size_t)n;
     }
     b->kind = ORDO_TABLE_BOUND_TEXTS;
-    b->texts = *texts, b->lens = *lens, b->nulls = *nulls, b->n = k;
+    b->texts = a->texts, b->lens = a->lens, b->nulls = a->nulls, b->n = k;
     return 0;
 }
 
@@ -270,19 +286,17 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     o.has_limit = limito != Py_None, o.limit = limit;
     o.reverse = reverse, o.accept_collation_version = accept;
     o.batch_bytes = chunk_bytes;
-    PyObject *keep[4] = {NULL, NULL, NULL, NULL};
-    Py_buffer views[3] = {{0}, {0}, {0}};
-    const char **texts[3] = {NULL, NULL, NULL}, **colnames = NULL;
-    size_t *lens[3] = {NULL, NULL, NULL};
-    int *nulls[3] = {NULL, NULL, NULL};
+    PyObject *keep = NULL;
+    const char **colnames = NULL;
+    bound_arg ba[3];
+    memset(ba, 0, sizeof ba);
     scan_object *S = NULL;
     /* held (busy) to the scan's close: the arguments' conversions run
      * Python code, which must not close it */
     ordo_db *db = ordo__py_db_hold(dbo);
-    if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep[3], &colnames) < 0 ||
-        bound(prefix, "prefix", &o.prefix, &keep[0], &views[0], &texts[0], &lens[0], &nulls[0]) < 0 ||
-        bound(start, "start", &o.from, &keep[1], &views[1], &texts[1], &lens[1], &nulls[1]) < 0 ||
-        bound(stop, "stop", &o.to, &keep[2], &views[2], &texts[2], &lens[2], &nulls[2]) < 0 ||
+    if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep, &colnames) < 0 ||
+        bound(prefix, "prefix", &o.prefix, &ba[0]) < 0 ||
+        bound(start, "start", &o.from, &ba[1]) < 0 || bound(stop, "stop", &o.to, &ba[2]) < 0 ||
         !(S = PyObject_New(scan_object, &scan_type)))
         goto done;
     memset(&S->stream, 0, sizeof *S - offsetof(scan_object, stream));
@@ -300,13 +314,9 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
 done:
     if (db)
         ordo__py_db_release(dbo);
-    for (int i = 0; i < 3; i++) {
-        if (views[i].obj)
-            PyBuffer_Release(&views[i]);
-        free(texts[i]), free(lens[i]), free(nulls[i]);
-    }
-    for (int i = 0; i < 4; i++)
-        Py_XDECREF(keep[i]);
+    for (int i = 0; i < 3; i++)
+        bound_free(&ba[i]);
+    Py_XDECREF(keep);
     free(colnames);
     return (PyObject *)S;
 }
