@@ -418,7 +418,101 @@ ORDO_API ordo_status ordo_table_encoder_bench(ordo_table_encoder *E, int rounds,
 ORDO_API void ordo_table_encoder_close(ordo_table_encoder *E);
 
 /* ----------------------------------------------------------- scanning */
-/* (table/scan*.c) */
+/* (table/scan*.c; built with RocksDB, as the loads) */
+
+/* A bound of a scan: the key bytes of the table's leading key columns. */
+typedef enum ordo_table_bound_kind {
+    ORDO_TABLE_BOUND_NONE = 0,  /* not given (prefix: every row) */
+    ORDO_TABLE_BOUND_RAW = 1,   /* raw key bytes, without the tag byte (put first here) */
+    ORDO_TABLE_BOUND_TEXTS = 2, /* PostgreSQL text forms of the first n key columns */
+    ORDO_TABLE_BOUND_CSV = 3    /* those texts as one CSV row, as `ordo scan --from` takes
+                                   it: an unquoted empty field is NULL, "" the one NULL */
+} ordo_table_bound_kind;
+
+typedef struct ordo_table_bound {
+    ordo_table_bound_kind kind;
+    const void *raw; /* RAW: the bytes; CSV: the row (NUL-terminated text) */
+    size_t raw_len;  /* RAW */
+    /* TEXTS: n values, value i texts[i] of lens[i] bytes, or NULL where
+     * nulls[i] (nulls NULL: none); n 0 is the empty tuple */
+    const char *const *texts;
+    const size_t *lens;
+    const int *nulls;
+    size_t n;
+    /* The bound's name in errors ("NAME: column 'x' (integer): ..."); NULL:
+     * "prefix", "from", "to". */
+    const char *name;
+} ordo_table_bound;
+
+typedef struct ordo_table_scan_options {
+    int tag; /* 0..254, or ORDO_UNTAGGED */
+    /* Rows whose leading key columns equal prefix, at or after from,
+     * before to, in key order (the key's own: DESC columns descend). */
+    ordo_table_bound prefix, from, to;
+    int reverse; /* last row first */
+    /* At most limit rows when has_limit is set (then 0: no rows). */
+    int has_limit;
+    uint64_t limit;
+    /* The columns, by name, in this order (NULL: every column, the
+     * schema's order); columns_name names the option in errors (NULL:
+     * "columns"). */
+    const char *const *columns;
+    size_t ncolumns;
+    const char *columns_name;
+    /* A batch of the Arrow stream ends at batch_rows rows (0: 65536) or
+     * before a row that would take its bytes past batch_bytes (0: 256 MiB,
+     * at most 2^31 - 1): fixed-width values count their width, text and
+     * bytea their stored text (bytea's \x hex: at least twice its bytes).
+     * A batch holds one row at least; a value of 2 GiB or more (which
+     * Arrow's int32 offsets cannot hold) is ORDO_ERR_SIZE_OVERFLOW. */
+    size_t batch_rows;
+    size_t batch_bytes;
+    /* Keys made under other collation versions may sort otherwise now: a
+     * table whose stored versions differ from the running ones is
+     * ORDO_ERR_COLLATION_VERSION unless this is set. */
+    int accept_collation_version;
+} ordo_table_scan_options;
+
+/* The rows of the table under o->tag of db as an Arrow C stream
+ * (`struct ArrowArrayStream`, the C Stream Interface) of struct (record)
+ * batches, one child per column, named as the schema's: bool, int8..64,
+ * uint8..64, float32/64, bytea as binary, date as date32, time as
+ * time64[us], timestamp as timestamp[us], timestamptz as timestamp[us,
+ * UTC] (+-infinity as the type's extremes); every other type a utf8 string
+ * of PostgreSQL's text form (numeric, uuid, interval, text, ...).
+ *
+ * The table, its collation versions, the columns and the bounds are
+ * checked here (ORDO_ERR_NO_TABLE, ORDO_ERR_COLLATION_VERSION,
+ * ORDO_ERR_INVALID_ARG "columns: 'x' is not a column of the table (SCHEMA)",
+ * the bounds' parse errors "from: column 'x' (integer): ..."); then *out is
+ * the caller's, rows read as get_next asks. get_next and get_schema
+ * return 0, or an errno value (ENOMEM, EINVAL for stored rows that are not
+ * the table's, EOVERFLOW, EIO) with the message from get_last_error; an
+ * error is sticky. The end is an array whose release is NULL, again at
+ * every later call. Batches own their memory and outlive the stream; the
+ * stream may be released at any point. db must stay open until release. */
+ORDO_API ordo_status ordo_table_scan(ordo_db *db, const ordo_table_scan_options *o,
+                                     struct ArrowArrayStream *out, ordo_error *err);
+
+/* The last failure of a stream ordo_table_scan made, as a status with its
+ * ordo_error (get_last_error gives its text only): ORDO_OK when it has not
+ * failed, ORDO_ERR_INVALID_ARG for a stream ordo did not make. */
+ORDO_API ordo_status ordo_table_scan_error(struct ArrowArrayStream *stream, ordo_error *err);
+
+/* Where CSV goes: n bytes at p; a non-OK status stops the scan with it. */
+typedef ordo_status (*ordo_table_write_fn)(void *ctx, const void *p, size_t n, ordo_error *err);
+
+/* The same rows as `ordo scan` prints them: PostgreSQL's COPY CSV, one
+ * line a row (NULL empty, "" the empty text), after a line of the column
+ * names when header is set; written in pieces of 64 KiB or so, and what
+ * was written before a failure is delivered first. */
+ORDO_API ordo_status ordo_table_scan_csv(ordo_db *db, const ordo_table_scan_options *o,
+                                         int header, ordo_table_write_fn write, void *ctx,
+                                         ordo_error *err);
+/* To a descriptor (written where it is, not closed); ORDO_ERR_IO on a
+ * failed write. */
+ORDO_API ordo_status ordo_table_scan_csv_fd(ordo_db *db, const ordo_table_scan_options *o,
+                                            int header, int fd, ordo_error *err);
 
 #ifdef __cplusplus
 }

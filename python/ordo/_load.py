@@ -137,17 +137,6 @@ def _bound(v):
     return [_text(v)]
 
 
-def _arrow_types(pa):
-    return {
-        "string": pa.string(), "binary": pa.binary(), "bool": pa.bool_(),
-        "int8": pa.int8(), "int16": pa.int16(), "int32": pa.int32(), "int64": pa.int64(),
-        "uint8": pa.uint8(), "uint16": pa.uint16(), "uint32": pa.uint32(),
-        "uint64": pa.uint64(), "float32": pa.float32(), "float64": pa.float64(),
-        "date32": pa.date32(), "time64[us]": pa.time64("us"),
-        "timestamp[us]": pa.timestamp("us"), "timestamp[us, UTC]": pa.timestamp("us", tz="UTC"),
-    }
-
-
 def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=None,
          columns=None, accept_collation_version=False):
     """The rows of the table under tag (None: untagged) of db (a folder or
@@ -184,7 +173,7 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
 
     with _opened(db, read_only=True) as d:
         try:
-            r = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
+            s = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
                                  stop=_bound(stop), reverse=reverse, limit=limit,
                                  columns=columns,
                                  accept_collation_version=accept_collation_version)
@@ -193,18 +182,16 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
                 e.args = (e.args[0] + "; accept_collation_version=True reads it anyway, once "
                           "you have checked that the order did not change",)
             raise
-    known = _arrow_types(pa)
-    types = [known[t] for t in r["types"]]
-    schema = pa.schema([pa.field(n, t) for n, t in zip(r["names"], types)])
-    batches = []
-    for n, cols in r["chunks"]:
-        arrays = []
-        for t, (valid, data, offsets) in zip(types, cols):
-            v = pa.py_buffer(valid) if valid is not None else None
-            if offsets is not None:
-                bufs = [v, pa.py_buffer(offsets), pa.py_buffer(data)]
-            else:
-                bufs = [v, pa.py_buffer(data)]
-            arrays.append(pa.Array.from_buffers(t, n, bufs))
-        batches.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
-    return pa.Table.from_batches(batches, schema=schema)
+        try:
+            return pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__()).read_all()
+        except Exception:
+            failure = None
+            try:
+                s.raise_failure()  # the stream's ordo.Error, which Arrow reports as text
+            except Error as oe:
+                failure = oe
+            if failure is None:
+                raise
+            raise failure from None
+        finally:
+            s.close()  # the Db is free again, whatever holds the reader

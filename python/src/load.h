@@ -3,7 +3,8 @@
  * load_*.c share. load_db.c: Db, table_meta, ingest; load_writers.c:
  * SstWriter, RunWriter, merge_runs, split_keys; load_input.c: rows of keys
  * and values from Python objects; load_csv.c: a CSV file loaded as
- * `ordo load` does; load_scan.c: a table's rows as Arrow-layout columns.
+ * `ordo load` does; load_scan.c: a table's rows as an Arrow C stream
+ * (ordo_table_scan).
  */
 #ifndef ORDO_PY_LOAD_H
 #define ORDO_PY_LOAD_H

@@ -146,7 +146,13 @@ def test_a_scan_holds_its_db(tmp_path):
         _ordo.scan_table(d, 1, columns=columns())
     in_use(e)
     assert not d.closed
-    assert _ordo.scan_table(d, 1, columns=iter(["id"]))["chunks"][0][0] == 3
+    s = _ordo.scan_table(d, 1, columns=iter(["id"]))
+    assert pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__()).read_all() \
+        .num_rows == 3
+    with pytest.raises(ordo.Error) as e:  # the scan holds its db until closed
+        d.close()
+    in_use(e)
+    s.close()
     d.close()
 
 

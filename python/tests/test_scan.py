@@ -296,3 +296,41 @@ def test_chunks_are_cut_by_bytes_for_bytea_and_text(tmp_path):
     assert [len(c) for c in t.column("s").chunks] == [10, 2]
     with pytest.raises(TypeError):
         _ordo._set_scan_chunk_bytes(True)
+
+
+def test_scan_table_is_an_arrow_stream(tmp_path):
+    """The glue under ordo.scan: ordo_table_scan's stream through the
+    PyCapsule interface, once; the Db held until close; a stream used after
+    close fails, and raise_failure gives its ordo.Error."""
+    db = str(tmp_path / "db")
+    ordo.load(pa.table({"id": list(range(10)), "s": [str(i) * 50 for i in range(10)]}), db,
+              key="id", tag=1)
+    with _ordo.Db(db, read_only=True) as d:
+        old = _ordo._set_scan_chunk_bytes(200)
+        try:
+            s = _ordo.scan_table(d, 1, reverse=True)
+        finally:
+            _ordo._set_scan_chunk_bytes(old)
+        with pytest.raises(ordo.Error):
+            s.__arrow_c_stream__(pa.schema([("id", pa.int64())]))
+        reader = pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__())
+        with pytest.raises(ordo.Error):  # a scan reads once
+            s.__arrow_c_stream__()
+        assert reader.schema == pa.schema([("id", pa.int64()), ("s", pa.string())])
+        first = reader.read_next_batch()
+        # 8 + 50 bytes a row: three rows a batch at 200 bytes, cut by bytes
+        assert first.num_rows == 3 and first.column("id").to_pylist() == [9, 8, 7]
+        s.raise_failure()  # nothing failed
+        with pytest.raises(ordo.Error) as e:  # the scan holds its Db
+            d.close()
+        assert "in use" in str(e.value)
+        s.close()
+        with pytest.raises(Exception):
+            reader.read_next_batch()
+        with pytest.raises(ordo.Error) as e:
+            s.raise_failure()
+        assert e.value.status == "ORDO_ERR_BAD_STATE" and "closed" in str(e.value)
+        s.close()  # twice is fine
+        del reader
+    assert ordo.scan(db, tag=1, limit=0).num_rows == 0
+    assert ordo.scan(db, tag=1, limit=0).schema.names == ["id", "s"]

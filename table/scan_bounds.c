@@ -1,0 +1,106 @@
+/* A scan's bounds as key bytes: raw bytes behind the tag byte, or the
+ * leading key columns' texts (given one by one, or as one CSV row, as
+ * `ordo scan --from` takes them) through ordo_table_reader_bound. */
+#include "scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The texts of a CSV row: an unquoted empty field is NULL, so "" is the
+ * one value NULL. A line end outside quotes would start a second row:
+ * refused, never dropped. */
+static ordo_status csv_bound(ordo_table_reader *T, const char *name, const char *text,
+                             int prefix, ordo_buf *out, ordo_error *err)
+{
+    static char empty[1];
+    static const ordo_csv_field null_field = {empty, 0, 0, 1, 1};
+    const ordo_csv_field *fields = NULL;
+    ordo_csv_reader *rd = NULL;
+    ordo_error e;
+    size_t k = 0;
+    int quoted = 0;
+    for (const char *c = text; *c; c++) {
+        quoted ^= *c == '"';
+        if (!quoted && (*c == '\n' || *c == '\r'))
+            return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                                   "%s: a line end outside quotes: the key values are one CSV "
+                                   "row (quote a value that holds one)",
+                                   name);
+    }
+    if (!*text) {
+        fields = &null_field, k = 1;
+    } else {
+        ordo_status s = ordo_csv_open_mem(text, strlen(text), name, &rd, &e);
+        if (s != ORDO_OK)
+            return ordo__scan_fail(err, s, "%s: %s", name, e.message);
+        if ((s = ordo_csv_next(rd, &fields, &k, &e)) != ORDO_OK) {
+            ordo_csv_close(rd);
+            return ordo__scan_fail(err, s, "%s: %s", name, e.message);
+        }
+        if (k == 0) {
+            ordo_csv_close(rd);
+            return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "%s: %s", name,
+                                   "expected values of key columns");
+        }
+    }
+    const char **texts = malloc(k * sizeof *texts);
+    size_t *lens = malloc(k * sizeof *lens);
+    int *nulls = malloc(k * sizeof *nulls);
+    ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
+    if (texts && lens && nulls) {
+        for (size_t c = 0; c < k; c++) {
+            texts[c] = fields[c].p, lens[c] = fields[c].n;
+            nulls[c] = fields[c].n == 0 && !fields[c].quoted;
+        }
+        s = ordo_table_reader_bound(T, texts, lens, nulls, k, prefix, out, &e);
+        if (s != ORDO_OK && s != ORDO_ERR_OUT_OF_MEMORY)
+            ordo__scan_fail(err, s, "%s: %s", name, e.message);
+    }
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        ordo__scan_fail(err, s, "%s: out of memory", name);
+    free(texts), free(lens), free(nulls);
+    ordo_csv_close(rd);
+    return s;
+}
+
+ordo_status ordo__scan_bound(ordo_table_reader *T, int tag, const ordo_table_bound *b,
+                             const char *name, int prefix, ordo_buf *out, ordo_error *err)
+{
+    ordo_error e;
+    ordo_status s;
+    if (b->name)
+        name = b->name;
+    switch (b->kind) {
+    case ORDO_TABLE_BOUND_NONE:
+        s = ordo_table_reader_bound(T, NULL, NULL, NULL, 0, prefix, out, &e);
+        break;
+    case ORDO_TABLE_BOUND_RAW: {
+        if (!b->raw && b->raw_len)
+            return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no bytes", name);
+        uint8_t t = (uint8_t)tag;
+        out->len = 0;
+        s = tag >= 0 ? ordo_buf_append(out, &t, 1) : ORDO_OK;
+        if (s == ORDO_OK)
+            s = ordo_buf_append(out, b->raw_len ? b->raw : "", b->raw_len);
+        if (s != ORDO_OK)
+            return ordo__scan_fail(err, s, "%s: out of memory", name);
+        return ORDO_OK;
+    }
+    case ORDO_TABLE_BOUND_TEXTS:
+        if (b->n && (!b->texts || !b->lens))
+            return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no texts", name);
+        s = ordo_table_reader_bound(T, b->texts, b->lens, b->nulls, b->n, prefix, out, &e);
+        break;
+    case ORDO_TABLE_BOUND_CSV:
+        if (!b->raw)
+            return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no CSV row", name);
+        return csv_bound(T, name, b->raw, prefix, out, err);
+    default:
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "%s: unknown bound kind %d", name,
+                               (int)b->kind);
+    }
+    if (s != ORDO_OK)
+        ordo__scan_fail(err, s, "%s: %s", name,
+                        s == ORDO_ERR_OUT_OF_MEMORY ? "out of memory" : e.message);
+    return s;
+}

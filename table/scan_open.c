@@ -1,0 +1,185 @@
+/* A scan's rows one at a time: the table of a tag read back
+ * (ordo_table_reader), its collation versions checked, the output columns
+ * chosen, the bounds made key bytes and the store's iterator over them. */
+#include "scan.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ordo_status ordo__scan_fail(ordo_error *err, ordo_status s, const char *fmt, ...)
+{
+    if (err) {
+        ordo_error e = {0};
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e.message, sizeof e.message, fmt, ap);
+        va_end(ap);
+        e.status = s;
+        *err = e;
+    }
+    return s;
+}
+
+static ordo_status fail_with(ordo_error *err, ordo_status s, const ordo_error *e)
+{
+    if (err)
+        *err = *e, err->status = s;
+    return s;
+}
+
+/* The output columns: o->columns by name, else all of them. */
+static ordo_status select_columns(ordo__scanner *S, const ordo_table_scan_options *o,
+                                  const char *schema, ordo_error *err)
+{
+    const char *what = o->columns_name ? o->columns_name : "columns";
+    size_t n = o->columns ? o->ncolumns : S->table->ncols;
+    if (o->columns && n == 0) /* a batch of no columns would not keep its row count */
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                               "%s: name one column at least, or none for all", what);
+    if (!(S->out = malloc((n + 1) * sizeof *S->out)))
+        return ordo__scan_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    S->nout = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = i;
+        if (o->columns) {
+            const char *name = o->columns[i];
+            if (!name)
+                return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: name %zu is NULL", what, i);
+            for (c = 0; c < S->table->ncols && strcmp(S->table->cols[c].name, name); c++)
+                ;
+            if (c == S->table->ncols)
+                return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                                       "%s: '%s' is not a column of the table (%s)", what, name,
+                                       schema);
+        }
+        S->out[i] = c;
+    }
+    return ORDO_OK;
+}
+
+/* [lo, hi): the table's keys within the prefix, from and to. */
+static ordo_status key_bounds(ordo__scanner *S, const ordo_table_scan_options *o, ordo_buf *lo,
+                              ordo_buf *hi, ordo_error *err)
+{
+    ordo_buf f = {0};
+    ordo_status s = ordo__scan_bound(S->T, o->tag, &o->prefix, "prefix", 1, lo, err);
+    if (s != ORDO_OK)
+        return s;
+    /* room for the upper bound: one byte more than lo */
+    if (ordo_buf_append(hi, lo->data, lo->len) != ORDO_OK || ordo_buf_append(hi, "", 1) != ORDO_OK)
+        return ordo__scan_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    size_t hn = 0;
+    if (ordo_prefix_upper_bound(lo->data, lo->len, hi->data, lo->len + 1, &hn) != ORDO_OK) {
+        hi->data[0] = (char)0xff; /* untagged: below the system keys */
+        hn = 1;
+    }
+    hi->len = hn;
+    if (o->from.kind != ORDO_TABLE_BOUND_NONE) {
+        if ((s = ordo__scan_bound(S->T, o->tag, &o->from, "from", 0, &f, err)) != ORDO_OK)
+            goto done;
+        if (ordo_compare(lo->data, lo->len, f.data, f.len) < 0) {
+            ordo_buf t = *lo;
+            *lo = f, f = t;
+        }
+    }
+    if (o->to.kind != ORDO_TABLE_BOUND_NONE) {
+        if ((s = ordo__scan_bound(S->T, o->tag, &o->to, "to", 0, &f, err)) != ORDO_OK)
+            goto done;
+        if (ordo_compare(f.data, f.len, hi->data, hi->len) < 0) {
+            ordo_buf t = *hi;
+            *hi = f, f = t;
+        }
+    }
+done:
+    ordo_buf_free(&f);
+    return s;
+}
+
+ordo_status ordo__scanner_open(ordo__scanner *S, ordo_db *db, const ordo_table_scan_options *o,
+                               ordo_error *err)
+{
+    memset(S, 0, sizeof *S);
+    if (!db || !o)
+        return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "scan: no database or no options");
+    if (o->tag != ORDO_UNTAGGED && (o->tag < 0 || o->tag > 254))
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "tag: expected 0 to 254, got %d",
+                               o->tag);
+    ordo_table_meta m;
+    ordo_error e = {0};
+    ordo_buf lo = {0}, hi = {0};
+    ordo_status s = ordo_table_read(db, o->tag, &m, &e);
+    if (s != ORDO_OK)
+        return fail_with(err, s, &e);
+    s = ordo_table_reader_open(m.format, m.schema, m.key, o->tag, &S->T, &e);
+    if (s == ORDO_OK) {
+        S->table = ordo_table_reader_table(S->T);
+        /* keys made under another collation version may sort differently:
+         * the order of the scan and its bounds would not hold */
+        if (!o->accept_collation_version)
+            s = ordo_schema_check_collations(S->table, m.collations, &e);
+    }
+    if (s != ORDO_OK) {
+        fail_with(err, s, &e);
+        goto fail;
+    }
+    if ((s = select_columns(S, o, m.schema, err)) != ORDO_OK ||
+        (s = key_bounds(S, o, &lo, &hi, err)) != ORDO_OK)
+        goto fail;
+    if (!(S->f = calloc(S->table->ncols + 1, sizeof *S->f))) {
+        s = ordo__scan_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+        goto fail;
+    }
+    S->limit = o->has_limit ? o->limit : UINT64_MAX;
+    if (ordo_compare(lo.data, lo.len, hi.data, hi.len) < 0 &&
+        (s = ordo_scan_open(db, lo.data, lo.len, hi.data, hi.len, o->reverse, &S->it, &e)) !=
+            ORDO_OK) {
+        fail_with(err, s, &e);
+        goto fail;
+    }
+    ordo_buf_free(&lo), ordo_buf_free(&hi);
+    ordo_table_meta_free(&m);
+    return ORDO_OK;
+fail:
+    ordo_buf_free(&lo), ordo_buf_free(&hi);
+    ordo_table_meta_free(&m);
+    ordo__scanner_close(S);
+    return s;
+}
+
+ordo_status ordo__scanner_next(ordo__scanner *S, int *found, ordo_error *err)
+{
+    *found = 0;
+    while (S->it && S->rows < S->limit) {
+        size_t kn, vn;
+        const uint8_t *k, *v;
+        int more = 0, matches = 0;
+        ordo_error e = {0};
+        ordo_status s = ordo_scan_next(S->it, &k, &kn, &v, &vn, &more, &e);
+        if (s == ORDO_OK && more)
+            s = ordo_table_reader_row(S->T, k, kn, v, vn, S->f, &matches, &e);
+        if (s != ORDO_OK)
+            return fail_with(err, s, &e);
+        if (!more)
+            break;
+        if (matches) {
+            S->rows++;
+            *found = 1;
+            return ORDO_OK;
+        }
+    }
+    /* the end: the iterator (a RocksDB snapshot) goes now, not at close */
+    ordo_scan_close(S->it);
+    S->it = NULL;
+    return ORDO_OK;
+}
+
+void ordo__scanner_close(ordo__scanner *S)
+{
+    ordo_scan_close(S->it);
+    ordo_table_reader_close(S->T);
+    free(S->out);
+    free(S->f);
+    memset(S, 0, sizeof *S);
+}
