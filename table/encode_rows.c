@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,63 @@ static ordo_status numeric_text(const ordo_column *c, size_t r, ordo_buf *out)
     return ordo_buf_append(out, (const char *)c->values + a, b - a);
 }
 
+/* What the ordered key does not keep, PostgreSQL's output does: an
+ * interval's months, days and time apart (its key is the order value, a
+ * month counted as 30 days), in IntervalStyle postgres ("1 year 2 mons",
+ * "-2 days +03:00:00"); a float zero's sign ("-0"). */
+static ordo_status int_part(ordo_buf *out, int64_t v, const char *unit, int *zero, int *before)
+{
+    char t[64];
+    if (!v)
+        return ORDO_OK;
+    snprintf(t, sizeof t, "%s%s%lld %s%s", *zero ? "" : " ", *before && v > 0 ? "+" : "",
+             (long long)v, unit, v != 1 ? "s" : "");
+    *before = v < 0, *zero = 0;
+    return ordo_buf_append(out, t, strlen(t));
+}
+
+static ordo_status interval_text(const ordo_column *c, size_t r, ordo_buf *out)
+{
+    ordo_interval iv;
+    memcpy(&iv, (const uint8_t *)c->values + (c->offset + r) * sizeof iv, sizeof iv);
+    out->len = 0;
+    int zero = 1, before = 0;
+    ordo_status s = int_part(out, iv.months / 12, "year", &zero, &before);
+    if (s == ORDO_OK)
+        s = int_part(out, iv.months % 12, "mon", &zero, &before);
+    if (s == ORDO_OK)
+        s = int_part(out, iv.days, "day", &zero, &before);
+    if (s == ORDO_OK && (zero || iv.micros)) {
+        uint64_t m = iv.micros < 0 ? 0 - (uint64_t)iv.micros : (uint64_t)iv.micros;
+        char t[96];
+        int n = snprintf(t, sizeof t, "%s%s%02llu:%02llu:%02llu", zero ? "" : " ",
+                         iv.micros < 0 ? "-" : before ? "+" : "",
+                         (unsigned long long)(m / 3600000000u),
+                         (unsigned long long)(m / 60000000u % 60),
+                         (unsigned long long)(m / 1000000u % 60));
+        if (m % 1000000u) {
+            n += snprintf(t + n, sizeof t - (size_t)n, ".%06llu", (unsigned long long)(m % 1000000u));
+            while (t[n - 1] == '0')
+                t[--n] = 0;
+        }
+        s = ordo_buf_append(out, t, (size_t)n);
+    }
+    return s;
+}
+
+static int negative_zero(const ordo_column *c, size_t r)
+{
+    size_t i = c->offset + r;
+    if (c->type == ORDO_TYPE_FLOAT64) {
+        double d;
+        memcpy(&d, (const uint8_t *)c->values + 8 * i, 8);
+        return d == 0 && signbit(d);
+    }
+    float f;
+    memcpy(&f, (const uint8_t *)c->values + 4 * i, 4);
+    return f == 0 && signbit(f);
+}
+
 /* The values of n rows: the value columns as one ordered key a row, each
  * field printed back as PostgreSQL's text. */
 static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols, size_t nv,
@@ -358,6 +416,15 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
             if (!is_null && cols[v].type == ORDO_TYPE_NUMERIC &&
                 (s = numeric_text(&cols[v], r, &E->text)) != ORDO_OK)
                 break;
+            if (!is_null && cols[v].type == ORDO_TYPE_INTERVAL &&
+                (s = interval_text(&cols[v], r, &E->text)) != ORDO_OK)
+                break;
+            if (!is_null && (cols[v].type == ORDO_TYPE_FLOAT64 || cols[v].type == ORDO_TYPE_FLOAT32) &&
+                negative_zero(&cols[v], r)) {
+                E->text.len = 0;
+                if ((s = ordo_buf_append(&E->text, "-0", 2)) != ORDO_OK)
+                    break;
+            }
             if ((s = ordo_table_keys_reserve(&E->vals, ORDO_ROW_VALUE_MAX(E->text.len), 0)) != ORDO_OK)
                 break;
             E->vals.len += ordo_row_value_put(E->vals.data + E->vals.len, E->text.data,

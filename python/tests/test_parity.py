@@ -26,14 +26,15 @@ ICU = "sv-SE-x-icu"
 LIBC = "sv_SE.utf8"
 SCHEMA = ("id bigint, grp integer, small smallint, d double precision, r real, "
           "m numeric(12,2), t text, c text COLLATE \"%s\", l text COLLATE \"%s\", b boolean, "
-          "day date, ts timestamp, tz timestamptz, blob bytea, u uuid, ip inet"
+          "day date, ts timestamp, tz timestamptz, blob bytea, u uuid, ip inet, iv interval"
           % (ICU, LIBC))
 KEY = "grp DESC NULLS FIRST, c, id"
 EPOCH = datetime.datetime(1970, 1, 1)
 TEXT = ["", "a", "b,c", 'say "hi"', "Zebra", "\u00e4pple", "\u00e5s", "\u00f6l", "aa", "z",
         "line\nbreak", "tab\there", "\u65e5\u672c", "\U0001F600", "x" * 300]
 INTERVALS = ["00:00:00", "1 day", "-2 days +03:00:00", "1 year 2 mons", "04:05:06.5",
-             "3 days 04:05:06"]
+             "3 days 04:05:06", "-1 years -2 mons", "1 mon", "-00:00:01.5", "1 day -01:00:00",
+             "100:00:00", "-3 days"]
 INETS = ["192.168.0.1", "10.0.0.0/8", "::1", "2001:db8::/32", "0.0.0.0"]
 
 
@@ -73,7 +74,7 @@ def make_rows(n, seed, unique):
     cols["grp"] = (grp, [None if v is None else str(v) for v in grp], pa.int32())
     small = nulls([int(x) for x in rng.integers(-32768, 32768, n)])
     cols["small"] = (small, [None if v is None else str(v) for v in small], pa.int16())
-    specials = [0.0, float("nan"), float("inf"), float("-inf"), 0.1, 0.30000000000000004]
+    specials = [0.0, -0.0, float("nan"), float("inf"), float("-inf"), 0.1, 0.30000000000000004]
     d = nulls([specials[rng.integers(len(specials))] if rng.random() < 0.2 else
                float(rng.integers(-10**6, 10**6)) / 4 if rng.random() < 0.5 else
                float(rng.uniform(1, 1e6)) for _ in range(n)])
@@ -108,7 +109,7 @@ def make_rows(n, seed, unique):
     ip = nulls([INETS[rng.integers(len(INETS))] for _ in range(n)])
     cols["ip"] = (ip, list(ip), pa.string())
     iv = nulls([INTERVALS[rng.integers(len(INTERVALS))] for _ in range(n)])
-    pass
+    cols["iv"] = (iv, list(iv), pa.string())
     return cols
 
 
