@@ -53,6 +53,13 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
 def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
     from . import _encode
 
+    data = _encode._decode_dictionaries(data)
+    if hasattr(data, "__arrow_c_stream__"):
+        # the table library reads the stream batch by batch (encoded on
+        # every CPU), sorts and ingests: the same call as a C program's
+        return _ordo.load_arrow(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
+                                format=format, on_duplicate=on_duplicate, memory=memory,
+                                threads=_encode._threads(None))
     keys, values, schema_text, key_spec = _encode.encode(data, key, schema=schema,
                                                          format=format, values=True)
     with _opened(db) as d:

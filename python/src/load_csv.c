@@ -40,6 +40,65 @@ static int is_table_option(const char *message)
     return !strncmp(message, "schema: ", 8) || !strncmp(message, "key: ", 5);
 }
 
+/* The load of src into dbo (a Db, or a folder opened and closed by the
+ * load) without the GIL; the summary as `ordo load` prints it. */
+static PyObject *run_load(ordo_table_source *src, PyObject *dbo, ordo_table_load_options *o)
+{
+    PyObject *r = NULL, *dbpath = NULL;
+    ordo_db *db = NULL;
+    int own = PyUnicode_Check(dbo) || PyBytes_Check(dbo) ||
+              PyObject_HasAttrString(dbo, "__fspath__");
+    if (!own && !(db = ordo__py_db_hold(dbo)))
+        return NULL;
+    if (own && !PyUnicode_FSConverter(dbo, &dbpath))
+        return NULL;
+    o->db_path = own ? PyBytes_AS_STRING(dbpath) : NULL;
+    static unsigned long counter; /* with the GIL held */
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
+    o->prefix = prefix;
+    csv_load L = {0};
+    o->progress = progress, o->progress_ctx = &L;
+    o->cancel = &L.cancel;
+    ordo_table_summary sum;
+    ordo_error e = {0};
+    L.ts = PyEval_SaveThread();
+    ordo_status s = ordo_table_load(db, src, o, &sum, &e);
+    PyEval_RestoreThread(L.ts);
+    if (!own)
+        ordo__py_db_release(dbo);
+    Py_XDECREF(dbpath);
+    if (L.interrupted) /* the handler's exception, the load undone */
+        return NULL;
+    if (s != ORDO_OK) {
+        if (!sum.failed_phase && s == ORDO_ERR_INVALID_ARG && !is_table_option(e.message))
+            PyErr_SetString(PyExc_ValueError, e.message); /* a bad argument */
+        else
+            ordo__py_raise_row(s, &e);
+        return NULL;
+    }
+    r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:n,s:d,s:d,s:d,s:d}", "rows_in",
+                      (unsigned long long)sum.rows_in, "rows", (unsigned long long)sum.rows,
+                      "duplicates", (unsigned long long)sum.duplicates, "rejected",
+                      (unsigned long long)sum.rejected, "bytes", (unsigned long long)sum.bytes,
+                      "sst_files", (Py_ssize_t)sum.sst_files, "seconds", sum.seconds,
+                      "read_seconds", sum.read_seconds, "write_seconds", sum.write_seconds,
+                      "ingest_seconds", sum.ingest_seconds);
+    return r;
+}
+
+/* tag, on_duplicate, memory, sst_size into o. 0, or -1 with an exception. */
+static int common_args(ordo_table_load_options *o, PyObject *tago, PyObject *dupo,
+                       PyObject *memo, PyObject *ssto)
+{
+    return (tago && ordo__py_tag(tago, &o->tag) < 0) ||
+                   (dupo && ordo__py_dup_policy(dupo, &o->on_duplicate) < 0) ||
+                   (memo && ordo__py_size(memo, "memory", &o->memory) < 0) ||
+                   (ssto && ordo__py_size(ssto, "sst_size", &o->sst_size) < 0)
+               ? -1
+               : 0;
+}
+
 static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -49,66 +108,58 @@ static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
     ordo_table_load_options o;
     memset(&o, 0, sizeof o);
     o.format = "ordered";
-    o.memory = 256ull << 20;
-    o.sst_size = 256ull << 20;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O|$ssOsOOpO:load_csv", names,
                                      PyUnicode_FSConverter, &pathb, &dbo, &o.schema, &o.key,
                                      &tago, &o.format, &dupo, &memo, &o.header, &ssto))
         return NULL;
-    PyObject *r = NULL, *dbpath = NULL;
-    ordo_db *db = NULL;
-    if (!o.schema || !o.key) {
+    PyObject *r = NULL;
+    if (!o.schema || !o.key)
         PyErr_SetString(PyExc_TypeError, "load_csv: needs schema= and key=");
-        goto done;
+    else if (common_args(&o, tago, dupo, memo, ssto) == 0) {
+        ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, PyBytes_AS_STRING(pathb), -1, NULL, 0,
+                                 NULL, NULL};
+        r = run_load(&src, dbo, &o);
     }
-    if ((tago && ordo__py_tag(tago, &o.tag) < 0) ||
-        (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0) ||
-        (memo && ordo__py_size(memo, "memory", &o.memory) < 0) ||
-        (ssto && ordo__py_size(ssto, "sst_size", &o.sst_size) < 0))
-        goto done;
-    /* a Db, or a folder opened (and closed) by the load */
-    int own = PyUnicode_Check(dbo) || PyBytes_Check(dbo) ||
-              PyObject_HasAttrString(dbo, "__fspath__");
-    if (!own && !(db = ordo__py_db_hold(dbo)))
-        goto done;
-    if (own && !PyUnicode_FSConverter(dbo, &dbpath))
-        goto done;
-    o.db_path = own ? PyBytes_AS_STRING(dbpath) : NULL;
-    static unsigned long counter; /* with the GIL held */
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
-    o.prefix = prefix;
-    csv_load L = {0};
-    o.progress = progress, o.progress_ctx = &L;
-    o.cancel = &L.cancel;
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, PyBytes_AS_STRING(pathb), -1, NULL, 0,
-                             NULL, NULL};
-    ordo_table_summary sum;
-    ordo_error e = {0};
-    L.ts = PyEval_SaveThread();
-    ordo_status s = ordo_table_load(db, &src, &o, &sum, &e);
-    PyEval_RestoreThread(L.ts);
-    if (!own)
-        ordo__py_db_release(dbo);
-    if (L.interrupted) /* the handler's exception, the load undone */
-        goto done;
-    if (s != ORDO_OK) {
-        if (!sum.failed_phase && s == ORDO_ERR_INVALID_ARG && !is_table_option(e.message))
-            PyErr_SetString(PyExc_ValueError, e.message); /* a bad argument */
-        else
-            ordo__py_raise_row(s, &e);
-        goto done;
-    }
-    r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:n,s:d,s:d,s:d,s:d}", "rows_in",
-                      (unsigned long long)sum.rows_in, "rows", (unsigned long long)sum.rows,
-                      "duplicates", (unsigned long long)sum.duplicates, "rejected",
-                      (unsigned long long)sum.rejected, "bytes", (unsigned long long)sum.bytes,
-                      "sst_files", (Py_ssize_t)sum.sst_files, "seconds", sum.seconds,
-                      "read_seconds", sum.read_seconds, "write_seconds", sum.write_seconds,
-                      "ingest_seconds", sum.ingest_seconds);
-done:
     Py_XDECREF(pathb);
-    Py_XDECREF(dbpath);
+    return r;
+}
+
+/* load_arrow(stream_capsule, db, *, schema=None, key=None, ...): the
+ * stream is moved out of its capsule and consumed by the load. */
+static PyObject *py_load_arrow(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"stream", "db", "schema", "key", "tag", "format", "on_duplicate",
+                            "memory", "sst_size", "threads", NULL};
+    PyObject *cap, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
+    Py_ssize_t threads = 1;
+    ordo_table_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = "ordered";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOsOOOn:load_arrow", names, &cap, &dbo,
+                                     &o.schema, &o.key, &tago, &o.format, &dupo, &memo, &ssto,
+                                     &threads) ||
+        common_args(&o, tago, dupo, memo, ssto) < 0)
+        return NULL;
+    if (threads < 1 || threads > 1024) {
+        PyErr_SetString(PyExc_ValueError, "threads: expected 1 to 1024");
+        return NULL;
+    }
+    o.threads = (size_t)threads;
+    struct ArrowArrayStream *in = ordo__py_capsule(cap, "arrow_array_stream");
+    if (!in)
+        return NULL;
+    if (!in->release)
+        return ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "the Arrow stream was consumed already");
+    /* every call into Python (the db's __fspath__) before the stream moves */
+    Py_INCREF(dbo);
+    struct ArrowArrayStream st = *in; /* moved out: the capsule no longer releases it */
+    in->release = NULL;
+    ordo_table_source src = {ORDO_TABLE_SOURCE_ARROW_STREAM, NULL, -1, NULL, 0, &st, NULL};
+    PyObject *r = run_load(&src, dbo, &o);
+    if (st.release) /* refused before the load took it */
+        st.release(&st);
+    Py_DECREF(dbo);
     return r;
 }
 
@@ -117,6 +168,10 @@ static PyMethodDef functions[] = {
      "load_csv(path, db, *, schema, key, tag=0, format='ordered', on_duplicate='error', "
      "memory='256M', header=False, sst_size='256M') -> dict: `ordo load` of a CSV file into "
      "db (a Db or a folder), the same table byte for byte; atomic."},
+    {"load_arrow", (PyCFunction)(void (*)(void))py_load_arrow, METH_VARARGS | METH_KEYWORDS,
+     "load_arrow(stream, db, *, schema=None, key=None, tag=0, format='ordered', "
+     "on_duplicate='error', memory='256M', sst_size='256M', threads=1) -> dict: an Arrow C "
+     "stream (PyCapsule) into a table of db, batch by batch, through ordo_table_load; atomic."},
     {NULL, NULL, 0, NULL},
 };
 
