@@ -278,7 +278,7 @@ ordo_status ordo_table_encode_batches(ordo_format fmt, const ordo_table_batch *p
             goto out;
         }
     }
-    if (!ordo_table_keys_reserve(kb, total, rows) == ORDO_OK) {
+    if (ordo_table_keys_reserve(kb, total, rows) != ORDO_OK) {
         s = ORDO_ERR_OUT_OF_MEMORY;
         goto out;
     }
