@@ -17,7 +17,8 @@ build_and_test() { # NAME CMAKE_ARGS...
   echo "== $dir: $*"
   cmake -S . -B "$dir" -DORDO_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs" ${CTEST_EXCLUDE:+-E "$CTEST_EXCLUDE"}
+  # a test that hangs fails in 20 minutes instead of using up CI's time
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 1200
 }
 
 py=(-DORDO_PYTHON=ON -DORDO_PYTHON_TESTS=ON -DPython3_EXECUTABLE="$python")
@@ -30,9 +31,9 @@ build_and_test libs -DORDO_BUILD_TOOLS=OFF -DORDO_PYTHON=OFF
 # sanitizers, their runtimes preloaded into the interpreter: python/CMakeLists.txt)
 build_and_test sanitize "${py[@]}" -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
 # (no RocksDB for arm64 here: ordo load/scan are tested in the native builds)
-# test_encoder_raw_lib does not finish under qemu-user (more than 9 minutes where the native run
-# takes 0.7 s; open defect, see the issue notes): left out here until it is understood
-CTEST_EXCLUDE=test_encoder_raw_lib build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF -DORDO_WITH_ICU=OFF
+# (qemu-user here never returns from pthread_create: the tests that start threads
+# run on one under it, ORDO_TEST_NO_THREADS in tests/CMakeLists.txt)
+build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF -DORDO_WITH_ICU=OFF
 
 # libFuzzer harnesses (clang, ASan+UBSan), each for a short bounded time on
 # a copy of its seed corpus. FUZZ_SECONDS runs them longer.
