@@ -54,6 +54,9 @@ echo "building arrow-row $arrow (cargo, release, LTO) ..." >&2
 target=${CARGO_TARGET_DIR:-$tmp/rs/target}
 (cd "$tmp/rs" && CARGO_TARGET_DIR="$target" cargo build -q --release)
 rs=$target/release/vs_arrow_row
+# what cargo resolved (arrow-buffer and the rest follow arrow-row's own ranges)
+crates=$(awk '/^name = "arrow-/ { n = $3 } /^version/ && n { gsub(/"/, "", n); v = $3; gsub(/"/, "", v);
+  printf "%s%s %s", sep, n, v; sep = ", "; n = "" }' "$tmp/rs/Cargo.lock")
 
 "$py" "$here/bench/vs_arrow_row.py" gen "$tmp/data" "${counts[@]}"
 read -r -a cases <<< "$("$py" "$here/bench/vs_arrow_row.py" cases)"
@@ -97,4 +100,4 @@ for f in sse4_1 avx2 avx512f avx512bw; do
 done
 model=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//' || true)
 echo
-echo "Machine: $(nproc) CPUs, ${model:-unknown CPU}, ISA:${isa:- none of sse4_1/avx2/avx512}, $(date -u '+%Y-%m-%d %H:%M UTC'); ordo $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'), arrow-row $arrow, best of max($rounds, 2^24 / rows) rounds, one thread each"
+echo "Machine: $(nproc) CPUs, ${model:-unknown CPU}, ISA:${isa:- none of sse4_1/avx2/avx512}, $(date -u '+%Y-%m-%d %H:%M UTC'); ordo $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'), $crates, best of max($rounds, 2^24 / rows) rounds, one thread each"
