@@ -183,6 +183,19 @@ ORDO_API ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_ss
                                              size_t n, const char *format, const char *key,
                                              const char *schema, uint64_t rows, ordo_error *err);
 
+/* A CSV input's rows encoded as a load stores them (keys, values in the
+ * value form of SPEC.md §15.2, lines), handed to fn batch by batch in input
+ * order: for engines that run the phases themselves (the Spark and Dask
+ * tasks). The options used are schema, key, format and header. part (may be
+ * NULL): only the bytes [offset, offset + length) of the file at src->path
+ * (ordo_csv_split), its lines numbered from first_line. A non-OK return of
+ * fn ends the call with that status. */
+typedef ordo_status (*ordo_table_batch_fn)(void *ctx, const ordo_encoder_batch *b,
+                                           ordo_error *err);
+ORDO_API ordo_status ordo_table_csv_rows(const ordo_table_source *src, const ordo_csv_part *part,
+                                         const ordo_table_load_options *o, ordo_table_batch_fn fn,
+                                         void *ctx, ordo_error *err);
+
 /* --------------------------------------------- Arrow import, encoding */
 /* (table/arrow_*.c, table/encode_*.c) */
 

@@ -12,7 +12,7 @@ fixed-point formula that this script checks for every q.
     python3 scripts/gen_pow5.py --check ingest/pow5_table.h   # exit 1 if stale
     python3 scripts/gen_pow5.py --no-fallback   # the proof below, run; exit 1 if it fails
 
-tests/test_parse_float.c checks the committed table independently (bignums).
+tests/test_parse_float_lib.c checks the committed table independently (bignums).
 """
 import sys
 

@@ -2,7 +2,7 @@
 """Prints SPEC.md §14.18's vectors of arrays of enums, records and ranges from
 the SPEC's rules alone (§14.14 records inline, §14.17 ranges, §14.18 arrays,
 §14.2 presence bytes): a model separate from ordo's C code, so that the
-vectors in SPEC.md and tests/test_nested_elements.c do not come from the
+vectors in SPEC.md and tests/test_nested_elements_lib.c do not come from the
 code they test."""
 import struct
 def esc(b): return b.replace(b'\x00', b'\x00\xff')

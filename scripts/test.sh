@@ -30,9 +30,9 @@ build_and_test libs -DORDO_BUILD_TOOLS=OFF -DORDO_PYTHON=OFF
 # sanitizers, their runtimes preloaded into the interpreter: python/CMakeLists.txt)
 build_and_test sanitize "${py[@]}" -DORDO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DORDO_ALLOW_EMULATED_KERNELS=ON
 # (no RocksDB for arm64 here: ordo load/scan are tested in the native builds)
-# test_encoder_raw does not finish under qemu-user (more than 9 minutes where the native run
+# test_encoder_raw_lib does not finish under qemu-user (more than 9 minutes where the native run
 # takes 0.7 s; open defect, see the issue notes): left out here until it is understood
-CTEST_EXCLUDE=test_encoder_raw build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF -DORDO_WITH_ICU=OFF
+CTEST_EXCLUDE=test_encoder_raw_lib build_and_test aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DORDO_WITH_ROCKSDB=OFF -DORDO_WITH_ICU=OFF
 
 # libFuzzer harnesses (clang, ASan+UBSan), each for a short bounded time on
 # a copy of its seed corpus. FUZZ_SECONDS runs them longer.

@@ -111,6 +111,6 @@ static inline void v_scatter64(uint8_t *d, size_t s, V v)
     store_hi64(d + 3 * s, hi);
 }
 
-#define ORDO_KERNELS_NAME ordo_kernels_avx2
+#define ORDO_KERNELS_NAME ordo__kernels_avx2
 #define ORDO_KERNELS_LABEL "avx2"
 #include "ordo_simd_body.h"

@@ -363,5 +363,5 @@ static inline void v_put_plan_pre(const v_plan *pl, uint8_t *d, V v)
     v_store_masked(d, pl->last_mask, v_permute8x2(v, idx, pl->pre));
 }
 
-#define ORDO_KERNELS_NAME ordo_kernels_avx512
+#define ORDO_KERNELS_NAME ordo__kernels_avx512
 #include "ordo_simd_body.h"

@@ -1,7 +1,7 @@
 /* NEON kernels (AArch64): 128-bit primitives for the shared kernel bodies.
  * NEON is baseline on AArch64, so no flag is needed. A tests-only build
  * (ORDO_ALLOW_EMULATED_KERNELS) compiles this file on other machines through
- * SIMDe's emulation as ordo_kernels_neon_emulated, never dispatched. */
+ * SIMDe's emulation as ordo__kernels_neon_emulated, never dispatched. */
 #include <simde/arm/neon.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -9,9 +9,9 @@
 #endif
 
 #if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
-#  define ORDO_KERNELS_NAME ordo_kernels_neon
+#  define ORDO_KERNELS_NAME ordo__kernels_neon
 #elif defined(ORDO_ALLOW_EMULATED_KERNELS)
-#  define ORDO_KERNELS_NAME ordo_kernels_neon_emulated
+#  define ORDO_KERNELS_NAME ordo__kernels_neon_emulated
 #else
 #  error "simd/ordo_neon.c needs AArch64 NEON (or the tests-only ORDO_ALLOW_EMULATED_KERNELS)"
 #endif

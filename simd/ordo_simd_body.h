@@ -118,7 +118,7 @@ static inline V ident(V v) { return v; }
         else                                                                              \
             for (; i + (LANES) <= n; i += (LANES))                                        \
                 v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                    \
-        ordo_op_tail(OP, src, i, n, dst, stride);                                         \
+        ordo__op_tail(OP, src, i, n, dst, stride);                                        \
     }
 #else
 #define KERNEL(NAME, OP, LANES, W, LOAD, XFORM, SWAP)                                     \
@@ -128,7 +128,7 @@ static inline V ident(V v) { return v; }
         size_t i = 0;                                                                     \
         for (; i + (LANES) <= n; i += (LANES))                                            \
             v_put(dst + i * stride, stride, SWAP(XFORM(LOAD)), W);                        \
-        ordo_op_tail(OP, src, i, n, dst, stride);                                         \
+        ordo__op_tail(OP, src, i, n, dst, stride);                                        \
     }
 #endif
 
@@ -173,7 +173,7 @@ KERNEL(k_u8, ORDO_OP_U8, L8, 1, v_loadu(s + i), ident, ident)
             for (; i + (LANES) <= n; i += (LANES))                                         \
                 v_put_plan_pre(&pl, dst + i * stride, v_xor(XFORM(LOAD), m));              \
             for (; i < n; i++)                                                             \
-                ordo_op_one_pre(OP, src, i, dst + i * stride, pre, mask);                  \
+                ordo__op_one_pre(OP, src, i, dst + i * stride, pre, mask);                 \
             return;                                                                        \
         }                                                                                  \
         BASE(src, n, dst + 1, stride);                                                     \
@@ -211,7 +211,7 @@ static size_t k_zeros(const uint8_t *p, size_t n)
     size_t z = 0, i = 0;
     for (; i + V_BYTES <= n; i += V_BYTES)
         z += v_zeros8(v_loadu(p + i));
-    return z + ordo_zeros_generic(p + i, n - i);
+    return z + ordo__zeros_generic(p + i, n - i);
 }
 
 static size_t k_escape(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
@@ -221,13 +221,13 @@ static size_t k_escape(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask)
     for (; i + V_BYTES <= n; i += V_BYTES) {
         V v = v_loadu(p + i);
         if (v_zeros8(v)) {
-            k += ordo_escape_generic(d + k, p + i, V_BYTES, mask);
+            k += ordo__escape_generic(d + k, p + i, V_BYTES, mask);
         } else {
             v_storeu(d + k, v_xor(v, m));
             k += V_BYTES;
         }
     }
-    return k + ordo_escape_generic(d + k, p + i, n - i, mask);
+    return k + ordo__escape_generic(d + k, p + i, n - i, mask);
 }
 
 /* The ordered text field from byte i on through k_escape: exact writes,
@@ -268,7 +268,7 @@ __attribute__((always_inline)) static inline size_t k_text(uint8_t *d, const uin
 }
 
 /* A tile of one text column's fields, k_text inlined. */
-static void k_text_tile(const ordo_text_tile *t) { ordo_text_tile_with(t, k_text); }
+static void k_text_tile(const ordo__text_tile *t) { ordo__text_tile_with(t, k_text); }
 
 /* CSV structure: three byte classes per 64-byte block as bit masks, the
  * quote state by prefix XOR, the wanted positions flattened. */
@@ -284,13 +284,13 @@ static size_t k_csv(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *i
             q |= v_eq_bits(v, vq) << (k * V_BYTES);
             sep |= (v_eq_bits(v, vc) | v_eq_bits(v, vn)) << (k * V_BYTES);
         }
-        o = ordo_csv_block(q, sep, base, &carry, o);
+        o = ordo__csv_block(q, sep, base, &carry, o);
     }
     *inq = carry;
     return (size_t)(o - out);
 }
 
-const ordo_kernels ORDO_KERNELS_NAME = {
+const ordo__kernels ORDO_KERNELS_NAME = {
     ORDO_KERNELS_LABEL,
     {
         [ORDO_OP_I64] = k_i64,
@@ -314,7 +314,7 @@ const ordo_kernels ORDO_KERNELS_NAME = {
         [ORDO_OP_F64_ORD] = k_f64_ord,
         [ORDO_OP_F32_ORD] = k_f32_ord,
     },
-    ordo_bits_generic,
+    ordo__bits_generic,
     k_zeros,
     k_escape,
     k_csv,

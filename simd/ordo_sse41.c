@@ -108,6 +108,6 @@ static inline void v_scatter64(uint8_t *d, size_t s, V v)
     store_hi64(d + s, v);
 }
 
-#define ORDO_KERNELS_NAME ordo_kernels_sse41
+#define ORDO_KERNELS_NAME ordo__kernels_sse41
 #define ORDO_KERNELS_LABEL "sse41"
 #include "ordo_simd_body.h"

@@ -10,14 +10,14 @@ static int format_ok(ordo_format fmt)
            fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED;
 }
 
-size_t ordo_col_nulls(const ordo_column *c, size_t n)
+size_t ordo__col_nulls(const ordo_column *c, size_t n)
 {
     if (!c->validity)
         return 0;
     size_t valid = 0, i = 0, b = c->offset;
     /* Bits up to a byte boundary, whole bytes, then the rest. */
     for (; i < n && (b + i) % 8; i++)
-        valid += ordo_bit(c->validity, b + i);
+        valid += ordo__bit(c->validity, b + i);
     for (; i + 8 <= n; i += 8) {
         unsigned v = c->validity[(b + i) / 8]; /* bit count without popcnt */
         v = v - ((v >> 1) & 0x55u);
@@ -25,7 +25,7 @@ size_t ordo_col_nulls(const ordo_column *c, size_t n)
         valid += (v + (v >> 4)) & 0x0fu;
     }
     for (; i < n; i++)
-        valid += ordo_bit(c->validity, b + i);
+        valid += ordo__bit(c->validity, b + i);
     return n - valid;
 }
 
@@ -67,10 +67,10 @@ static int offsets_monotonic(const ordo_column *c, size_t n)
 static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci, size_t n,
                                size_t *bytes, int *constant, ordo_batch_error *where)
 {
-    int w = ordo_lexkey_fixed_width(c->type, ordo_fmt_flags(fmt));
+    int w = ordo__lexkey_fixed_width(c->type, ordo__fmt_flags(fmt));
     if (w < 0)
         return ordo__batch_fail(where, 0, ci, ORDO_ERR_BAD_TYPE);
-    if (!ordo_col_span_ok(c, n))
+    if (!ordo__col_span_ok(c, n))
         return ordo__batch_fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
     int needs_values = c->type != ORDO_TYPE_NIL && c->type != ORDO_TYPE_END;
     if (n > 0 && needs_values && !c->values)
@@ -81,20 +81,20 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_NULL_ARG);
         if (c->offset_bits != 32 && c->offset_bits != 64)
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
-        int64_t prev = n ? ordo_col_offset_at(c, c->offset) : 0;
+        int64_t prev = n ? ordo__col_offset_at(c, c->offset) : 0;
         if (prev < 0)
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
         /* Without NULLs the bytes are last - first once the offsets are
          * known to be non-decreasing: one branch-free pass. */
         if (n > 0 && !c->validity && offsets_monotonic(c, n)) {
-            sum = (size_t)(ordo_col_offset_at(c, c->offset + n) - prev);
+            sum = (size_t)(ordo__col_offset_at(c, c->offset + n) - prev);
             n = 0; /* done */
         }
         for (size_t i = 0; i < n; i++) {
-            int64_t next = ordo_col_offset_at(c, c->offset + i + 1);
+            int64_t next = ordo__col_offset_at(c, c->offset + i + 1);
             if (next < prev)
                 return ordo__batch_fail(where, i, ci, ORDO_ERR_INVALID_VALUE);
-            size_t len = ordo_col_valid(c, i) ? (size_t)(next - prev) : 1;
+            size_t len = ordo__col_valid(c, i) ? (size_t)(next - prev) : 1;
             if (__builtin_add_overflow(sum, len, &sum))
                 return ordo__batch_fail(where, i, ci, ORDO_ERR_SIZE_OVERFLOW);
             prev = next;
@@ -104,14 +104,14 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
         if ((c->type == ORDO_TYPE_TIME || c->type == ORDO_TYPE_DURATION) &&
             c->time_unit > ORDO_UNIT_DAY32)
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_ARG);
-        if (ordo_col_scaled(c)) {
+        if (ordo__col_scaled(c)) {
             for (size_t i = 0; i < n; i++) {
                 int64_t ns;
-                if (ordo_col_valid(c, i) && !ordo_time_ns(c, i, &ns))
+                if (ordo__col_valid(c, i) && !ordo__time_ns(c, i, &ns))
                     return ordo__batch_fail(where, i, ci, ORDO_ERR_OUT_OF_RANGE);
             }
         }
-        size_t nulls = ordo_col_nulls(c, n);
+        size_t nulls = ordo__col_nulls(c, n);
         /* A NULL is the one nil byte instead of the w-byte payload. */
         if (__builtin_mul_overflow(n - nulls, (size_t)w, &sum) ||
             __builtin_add_overflow(sum, nulls, &sum))
@@ -124,8 +124,8 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
 }
 
 /* k (NULL: scalar) only speeds up the plan; the result does not depend on it. */
-static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo_column *cols,
-                              size_t ncols, size_t nrows, ordo_batch_plan *p,
+static ordo_status plan_batch(const ordo__kernels *k, ordo_format fmt, const ordo_column *cols,
+                              size_t ncols, size_t nrows, ordo__batch_plan *p,
                               ordo_batch_error *where)
 {
     if (!format_ok(fmt))
@@ -143,20 +143,20 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     if (fmt == ORDO_FORMAT_ORDERED) {
         size_t stride = 0;
         uint64_t clean = 0;
-        ordo_status s = ordo_ordered_plan(k, cols, ncols, nrows, &total, &stride, &clean, where);
+        ordo_status s = ordo__ordered_plan(k, cols, ncols, nrows, &total, &stride, &clean, where);
         if (s != ORDO_OK)
             return s;
-        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, 0, clean};
+        *p = (ordo__batch_plan){fmt, cols, ncols, nrows, total, stride, 0, clean};
         return ORDO_OK;
     }
     if (fmt == ORDO_FORMAT_PACKED) { /* a fixed stride, even for no rows */
         size_t stride = 0;
-        ordo_status s = ordo_packed_plan(cols, ncols, nrows, &stride, where);
+        ordo_status s = ordo__packed_plan(cols, ncols, nrows, &stride, where);
         if (s != ORDO_OK)
             return s;
         if (__builtin_mul_overflow(stride, nrows, &total))
             return ordo__batch_fail(where, 0, 0, ORDO_ERR_SIZE_OVERFLOW);
-        *p = (ordo_batch_plan){fmt, cols, ncols, nrows, total, stride, stride, 0};
+        *p = (ordo__batch_plan){fmt, cols, ncols, nrows, total, stride, stride, 0};
         return ORDO_OK;
     }
     for (size_t c = 0; c < ncols; c++) {
@@ -178,18 +178,18 @@ static ordo_status plan_batch(const ordo_kernels *k, ordo_format fmt, const ordo
     p->base = ncols - 1;
     p->clean = 0;
     for (size_t c = 0; c < ncols; c++)
-        p->base += (size_t)ordo_lexkey_fixed_width(cols[c].type, ordo_fmt_flags(fmt));
+        p->base += (size_t)ordo__lexkey_fixed_width(cols[c].type, ordo__fmt_flags(fmt));
     return ORDO_OK;
 }
 
 ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t ncols,
                             size_t nrows, size_t *total, size_t *stride, ordo_batch_error *where)
 {
-    ordo_batch_plan p;
-    const ordo_kernels *k = NULL;
+    ordo__batch_plan p;
+    const ordo__kernels *k = NULL;
     if (!total)
         return ORDO_ERR_NULL_ARG;
-    if (ordo_impl_active(&k) != ORDO_OK)
+    if (ordo__impl_active(&k) != ORDO_OK)
         k = NULL; /* a bad ORDO_IMPL: the encode call reports it */
     ordo_status s = plan_batch(k, fmt, cols, ncols, nrows, &p, where);
     if (s != ORDO_OK)
@@ -200,12 +200,12 @@ ordo_status ordo_batch_size(ordo_format fmt, const ordo_column *cols, size_t nco
     return ORDO_OK;
 }
 
-ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
+ordo_status ordo__batch_encode_kernels(const ordo__kernels *k, ordo_format fmt,
                                       const ordo_column *cols, size_t ncols, size_t nrows,
                                       void *dst, size_t cap, size_t *offsets,
                                       ordo_batch_error *where)
 {
-    ordo_batch_plan p;
+    ordo__batch_plan p;
     ordo_status s = plan_batch(k, fmt, cols, ncols, nrows, &p, where);
     if (s != ORDO_OK)
         return s;
@@ -224,13 +224,13 @@ ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
     /* Variable lengths: the encoders fill the offsets as they go. */
     size_t *offs = p.stride ? NULL : offsets;
     if (fmt == ORDO_FORMAT_ORDERED)
-        ordo_ordered_encode(k, &p, dst, offs);
+        ordo__ordered_encode(k, &p, dst, offs);
     else if (fmt == ORDO_FORMAT_PACKED)
-        ordo_packed_encode(k, &p, dst);
+        ordo__packed_encode(k, &p, dst);
     else if (k)
-        ordo_batch_encode_tiled(k, &p, dst, offs);
+        ordo__batch_encode_tiled(k, &p, dst, offs);
     else
-        ordo_batch_encode_scalar(&p, dst, offs);
+        ordo__batch_encode_scalar(&p, dst, offs);
     return ORDO_OK;
 }
 
@@ -238,11 +238,11 @@ ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt, const ordo
                                    size_t ncols, size_t nrows, void *dst, size_t cap,
                                    size_t *offsets, ordo_batch_error *where)
 {
-    const ordo_kernels *k = NULL;
-    ordo_status s = impl ? ordo_impl_lookup(impl, &k) : ordo_impl_active(&k);
+    const ordo__kernels *k = NULL;
+    ordo_status s = impl ? ordo__impl_lookup(impl, &k) : ordo__impl_active(&k);
     if (s != ORDO_OK)
         return s;
-    return ordo_batch_encode_kernels(k, fmt, cols, ncols, nrows, dst, cap, offsets, where);
+    return ordo__batch_encode_kernels(k, fmt, cols, ncols, nrows, dst, cap, offsets, where);
 }
 
 ordo_status ordo_batch_encode(ordo_format fmt, const ordo_column *cols, size_t ncols,

@@ -10,24 +10,24 @@
  * column is written into them. */
 #define ORDO_TILE_ROWS 64
 
-static inline unsigned ordo_fmt_flags(ordo_format fmt)
+static inline unsigned ordo__fmt_flags(ordo_format fmt)
 {
     return fmt == ORDO_FORMAT_LEXKEY_LEGACY ? ORDO_LEXKEY_LEGACY : 0;
 }
 
-static inline int ordo_bit(const uint8_t *bits, size_t i)
+static inline int ordo__bit(const uint8_t *bits, size_t i)
 {
     return (bits[i >> 3] >> (i & 7)) & 1;
 }
 
 /* Row i (relative to the batch) is valid. */
-static inline int ordo_col_valid(const ordo_column *c, size_t i)
+static inline int ordo__col_valid(const ordo_column *c, size_t i)
 {
-    return !c->validity || ordo_bit(c->validity, c->offset + i);
+    return !c->validity || ordo__bit(c->validity, c->offset + i);
 }
 
 /* Offset entry j (absolute index into the offsets buffer). */
-static inline int64_t ordo_col_offset_at(const ordo_column *c, size_t j)
+static inline int64_t ordo__col_offset_at(const ordo_column *c, size_t j)
 {
     if (c->offset_bits == 64)
         return ORDO_LOAD(int64_t, c->offsets, j);
@@ -38,7 +38,7 @@ static inline int64_t ordo_col_offset_at(const ordo_column *c, size_t j)
  * byte positions that fit size_t, with room for the widest element (an
  * ordo_inet, 18 bytes): offset and n are caller data, and a wrapped
  * position would read wild memory instead of failing. */
-static inline int ordo_col_span_ok(const ordo_column *c, size_t n)
+static inline int ordo__col_span_ok(const ordo_column *c, size_t n)
 {
     size_t end;
     return !__builtin_add_overflow(c->offset, n, &end) &&
@@ -46,7 +46,7 @@ static inline int ordo_col_span_ok(const ordo_column *c, size_t n)
 }
 
 /* A TIME or DURATION column whose values need scaling to nanoseconds. */
-static inline int ordo_col_scaled(const ordo_column *c)
+static inline int ordo__col_scaled(const ordo_column *c)
 {
     return (c->type == ORDO_TYPE_TIME || c->type == ORDO_TYPE_DURATION) &&
            c->time_unit != ORDO_UNIT_NS;
@@ -54,16 +54,16 @@ static inline int ordo_col_scaled(const ordo_column *c)
 
 /* The kernel op of a fixed-width column, or -1 for the types the driver
  * handles itself (strings, bytes, bool, nil, end, scaled times). */
-static inline int ordo_col_op(ordo_format fmt, const ordo_column *c)
+static inline int ordo__col_op(ordo_format fmt, const ordo_column *c)
 {
-    const ordo_type_facts *f = ordo__type_facts(c->type);
+    const ordo__type_info *f = ordo__type_facts(c->type);
     int op = fmt == ORDO_FORMAT_LEXKEY_LEGACY ? f->legacy_op : f->lexkey_op;
-    return op == ORDO_OP_I64 && ordo_col_scaled(c) ? -1 : op;
+    return op == ORDO_OP_I64 && ordo__col_scaled(c) ? -1 : op;
 }
 
 /* A TIME or DURATION value in its column's unit to nanoseconds; 0 when it
  * overflows. */
-static inline int ordo_time_ns(const ordo_column *c, size_t i, int64_t *ns)
+static inline int ordo__time_ns(const ordo_column *c, size_t i, int64_t *ns)
 {
     static const int64_t scale[] = {1, 1000, 1000000, 1000000000};
     size_t j = c->offset + i;
@@ -76,18 +76,18 @@ static inline int ordo_time_ns(const ordo_column *c, size_t i, int64_t *ns)
 }
 
 /* The front end's findings, handed to the encoders. */
-typedef struct ordo_batch_plan {
+typedef struct ordo__batch_plan {
     ordo_format fmt;
     const ordo_column *cols;
     size_t ncols, nrows;
     size_t total, stride;
     size_t base; /* key length if every string were empty and nothing NULL */
     uint64_t clean; /* ordered: bit c (c < 64) when text column c holds no 00 byte */
-} ordo_batch_plan;
+} ordo__batch_plan;
 
 /* Pass 1 and 2 with explicit kernels (NULL: the scalar reference); what
  * ordo_batch_encode_impl runs after looking the implementation up. */
-ordo_status ordo_batch_encode_kernels(const ordo_kernels *k, ordo_format fmt,
+ordo_status ordo__batch_encode_kernels(const ordo__kernels *k, ordo_format fmt,
                                       const ordo_column *cols, size_t ncols, size_t nrows,
                                       void *dst, size_t cap, size_t *offsets,
                                       ordo_batch_error *where);
@@ -122,20 +122,20 @@ static inline int ordo__value_ok(const ordo_column *c, size_t r)
 }
 
 /* The NULLs among a column's first n rows, by whole validity bytes. */
-size_t ordo_col_nulls(const ordo_column *c, size_t n);
+size_t ordo__col_nulls(const ordo_column *c, size_t n);
 /* offsets[r0+1 .. r0+n] from offsets[r0]: the ends of keys r0 .. r0+n-1. */
-void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *offsets);
+void ordo__batch_offsets(const ordo__batch_plan *p, size_t r0, size_t n, size_t *offsets);
 
 /* The encoders below write the keys; with offsets (variable lengths) they
  * also fill offsets[1..nrows] (offsets[0] is 0); without, key i is at
  * i * stride. */
 
 /* The ordered format: validation and sizes, and the rows (src/batch_ordered.c). */
-ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
+ordo_status ordo__ordered_plan(const ordo__kernels *k, const ordo_column *cols, size_t ncols,
                               size_t nrows, size_t *total, size_t *stride, uint64_t *clean,
                               ordo_batch_error *where);
 /* k NULL: the scalar reference (the row builder, field by field). */
-void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,
+void ordo__ordered_encode(const ordo__kernels *k, const ordo__batch_plan *p, uint8_t *dst,
                          size_t *offsets);
 
 /* Row r's field of column c, through the row builder k (ordered or packed). */
@@ -144,14 +144,14 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r);
 /* The packed format (src/batch_packed.c): the checks and the key length,
  * and the keys (k NULL: the scalar reference, row by row with the packed
  * row builder). */
-ordo_status ordo_packed_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *stride,
+ordo_status ordo__packed_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *stride,
                              ordo_batch_error *where);
-void ordo_packed_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst);
+void ordo__packed_encode(const ordo__kernels *k, const ordo__batch_plan *p, uint8_t *dst);
 
 /* The scalar reference: row after row, part after part, as the SPEC reads. */
-void ordo_batch_encode_scalar(const ordo_batch_plan *p, uint8_t *dst, size_t *offsets);
+void ordo__batch_encode_scalar(const ordo__batch_plan *p, uint8_t *dst, size_t *offsets);
 /* The tiled column-at-a-time driver over an implementation's kernels. */
-void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst,
+void ordo__batch_encode_tiled(const ordo__kernels *k, const ordo__batch_plan *p, uint8_t *dst,
                              size_t *offsets);
 
 #endif /* ORDO_BATCH_H */

@@ -2,16 +2,16 @@
  * columns, then a running sum. */
 #include "batch.h"
 
-void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *offsets)
+void ordo__batch_offsets(const ordo__batch_plan *p, size_t r0, size_t n, size_t *offsets)
 {
     size_t base = p->base;
-    unsigned flags = ordo_fmt_flags(p->fmt);
+    unsigned flags = ordo__fmt_flags(p->fmt);
     offsets += r0; /* offsets[0] is the tile's start, already known */
     for (size_t i = 0; i < n; i++)
         offsets[i + 1] = base;
     for (size_t c = 0; c < p->ncols; c++) {
         const ordo_column *col = &p->cols[c];
-        int w = ordo_lexkey_fixed_width(col->type, flags);
+        int w = ordo__lexkey_fixed_width(col->type, flags);
         if (w == 0 && !col->validity && col->offset_bits == 64) {
             const uint8_t *o = (const uint8_t *)col->offsets + 8 * (col->offset + r0);
             for (size_t i = 0; i < n; i++)
@@ -23,14 +23,14 @@ void ordo_batch_offsets(const ordo_batch_plan *p, size_t r0, size_t n, size_t *o
         } else if (w == 0) {
             for (size_t i = 0; i < n; i++) {
                 size_t j = col->offset + r0 + i;
-                offsets[i + 1] += ordo_col_valid(col, r0 + i)
-                                      ? (size_t)(ordo_col_offset_at(col, j + 1) -
-                                                 ordo_col_offset_at(col, j))
+                offsets[i + 1] += ordo__col_valid(col, r0 + i)
+                                      ? (size_t)(ordo__col_offset_at(col, j + 1) -
+                                                 ordo__col_offset_at(col, j))
                                       : 1;
             }
         } else if (col->validity && w > 1) {
             for (size_t i = 0; i < n; i++)
-                if (!ordo_col_valid(col, r0 + i))
+                if (!ordo__col_valid(col, r0 + i))
                     offsets[i + 1] -= (size_t)w - 1;
         }
     }

@@ -1,6 +1,6 @@
 /* Batches in the ordered format. The scalar reference writes each field
  * with the row builder, so a batch is byte for byte its rows. The kernel
- * path (ordo_ordered_encode with kernels) goes column by column over tiles
+ * path (ordo__ordered_encode with kernels) goes column by column over tiles
  * of rows: fixed-width payloads through the implementation's kernels into a
  * scratch tile, then presence byte, payload (complemented for DESC) into
  * each row; the first text column through the tile text kernel (written
@@ -64,7 +64,7 @@ static ordo_status put_with_key(ordo_key *k, const ordo_column *c, size_t r, con
 ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
 {
     ordo_order o = (ordo_order)c->order;
-    if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r))
+    if (c->type == ORDO_TYPE_NIL || !ordo__col_valid(c, r))
         return ordo_key_null(k, o);
     if (scaled_numeric(c)) {
         int64_t hi;
@@ -75,7 +75,7 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
     size_t j = c->offset + r;
     const uint8_t *v = (const uint8_t *)c->values + j * ordo__type_facts(c->type)->elem_size;
     switch (c->type) {
-    case ORDO_TYPE_BOOL: return ordo_key_bool(k, o, ordo_bit(c->values, j));
+    case ORDO_TYPE_BOOL: return ordo_key_bool(k, o, ordo__bit(c->values, j));
     case ORDO_TYPE_INT8: return ordo_key_int8(k, o, ORDO_LOAD(int8_t, v, 0));
     case ORDO_TYPE_INT16: return ordo_key_int16(k, o, ORDO_LOAD(int16_t, v, 0));
     case ORDO_TYPE_INT32: return ordo_key_int32(k, o, ORDO_LOAD(int32_t, v, 0));
@@ -114,7 +114,7 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
         return ordo_key_interval(k, o, iv.months, iv.days, iv.micros);
     }
     default: { /* string, bytes, numeric */
-        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         const char *text = (const char *)c->values + a;
         if (c->type == ORDO_TYPE_NUMERIC)
             return ordo_key_numeric(k, o, text, (size_t)(b - a));
@@ -134,7 +134,7 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
 /* Size of row r's field of column c (a numeric's text is checked here). */
 static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
 {
-    if (c->type == ORDO_TYPE_NIL || !ordo_col_valid(c, r)) {
+    if (c->type == ORDO_TYPE_NIL || !ordo__col_valid(c, r)) {
         *size = 1;
         return ORDO_OK;
     }
@@ -153,7 +153,7 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     }
     if (variable(c->type)) {
         size_t j = c->offset + r;
-        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         if (collated(c) && c->sort_keys) {
             const uint8_t *key;
             size_t keylen;
@@ -186,7 +186,7 @@ static int column_path(ordo_type t, int *op, size_t *w)
     *op = ordo__type_facts(t)->ordered_op;
     *w = 0;
     if (*op >= 0) {
-        *w = ordo_op_shape[*op].width;
+        *w = ordo__op_shape[*op].width;
         return PATH_KERNEL_OP;
     }
     switch (t) {
@@ -215,7 +215,7 @@ static ordo_status check_column(const ordo_column *c, size_t nrows)
         return ORDO_ERR_BAD_TYPE;
     if (c->order > ORDO_DESC_NULLS_LAST)
         return ORDO_ERR_INVALID_ORDER;
-    if (!ordo_col_span_ok(c, nrows))
+    if (!ordo__col_span_ok(c, nrows))
         return ORDO_ERR_SIZE_OVERFLOW;
     if (c->numeric_layout != ORDO_NUMERIC_TEXT &&
         (c->type != ORDO_TYPE_NUMERIC || c->numeric_layout > ORDO_NUMERIC_INT64))
@@ -236,9 +236,9 @@ static ordo_status size_fixed(const ordo_column *c, int path, size_t w, size_t n
     size_t nulls = 0, bytes;
     int ranged = c->type != ORDO_TYPE_NIL && ordo__value_checked(c->type);
     if (!ranged && path != PATH_NIL)
-        nulls = ordo_col_nulls(c, nrows);
+        nulls = ordo__col_nulls(c, nrows);
     for (size_t r = 0; (ranged || path == PATH_NIL) && r < nrows; r++) {
-        if (path == PATH_NIL || !ordo_col_valid(c, r)) {
+        if (path == PATH_NIL || !ordo__col_valid(c, r)) {
             nulls++;
         } else if (!ordo__value_ok(c, r)) {
             if (where)
@@ -257,13 +257,13 @@ static ordo_status size_fixed(const ordo_column *c, int path, size_t w, size_t n
  * value: one pass over the span, after checking that the offsets never
  * decrease. Returns 0 (and adds nothing) when that does not hold; else
  * adds the column's bytes to *sum, *st telling whether they fit. */
-static int size_clean_text(ordo_zeros_fn zeros, const ordo_column *c, size_t nrows, size_t *sum,
+static int size_clean_text(ordo__zeros_fn zeros, const ordo_column *c, size_t nrows, size_t *sum,
                            ordo_status *st)
 {
     int64_t lo = 0, hi = 0;
     int clean = 1;
     for (size_t r = 0; r <= nrows && clean; r++) {
-        int64_t o = ordo_col_offset_at(c, c->offset + r);
+        int64_t o = ordo__col_offset_at(c, c->offset + r);
         clean = o >= 0 && (r == 0 || o >= hi);
         if (r == 0)
             lo = o;
@@ -272,11 +272,11 @@ static int size_clean_text(ordo_zeros_fn zeros, const ordo_column *c, size_t nro
     if (!clean || zeros((const uint8_t *)c->values + lo, (size_t)(hi - lo)) != 0)
         return 0;
     /* the span's bytes, less what NULL rows point at */
-    size_t nulls = ordo_col_nulls(c, nrows), bytes = (size_t)(hi - lo);
+    size_t nulls = ordo__col_nulls(c, nrows), bytes = (size_t)(hi - lo);
     for (size_t r = 0; nulls && r < nrows; r++)
-        if (!ordo_col_valid(c, r))
-            bytes -= (size_t)(ordo_col_offset_at(c, c->offset + r + 1) -
-                              ordo_col_offset_at(c, c->offset + r));
+        if (!ordo__col_valid(c, r))
+            bytes -= (size_t)(ordo__col_offset_at(c, c->offset + r + 1) -
+                              ordo__col_offset_at(c, c->offset + r));
     size_t framing; /* 3 per value, 1 per NULL */
     *st = __builtin_mul_overflow(nrows - nulls, 3, &framing) ||
                   __builtin_add_overflow(bytes, framing + nulls, &bytes) ||
@@ -289,19 +289,19 @@ static int size_clean_text(ordo_zeros_fn zeros, const ordo_column *c, size_t nro
 /* Row r's field size for the plan, with the checks the builder would make
  * of a variable value: offsets in order, an encoded field's presence byte,
  * text's escapes counted, a numeric's or bit string's text. */
-static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t r,
+static ordo_status row_field_size(ordo__zeros_fn zeros, const ordo_column *c, int path, size_t r,
                                   size_t *fs)
 {
     *fs = 1;
     if (variable_col(c)) {
-        int64_t a = ordo_col_offset_at(c, c->offset + r),
-                b = ordo_col_offset_at(c, c->offset + r + 1);
+        int64_t a = ordo__col_offset_at(c, c->offset + r),
+                b = ordo__col_offset_at(c, c->offset + r + 1);
         if (a < 0 || b < a)
             return ORDO_ERR_INVALID_VALUE;
-        if (c->type == ORDO_TYPE_ENCODED && ordo_col_valid(c, r) &&
+        if (c->type == ORDO_TYPE_ENCODED && ordo__col_valid(c, r) &&
             (b == a || ((const uint8_t *)c->values)[a] != present_of(c->order)))
             return ORDO_ERR_INVALID_VALUE;
-        if (path == PATH_TEXT && ordo_col_valid(c, r)) {
+        if (path == PATH_TEXT && ordo__col_valid(c, r)) {
             size_t n = (size_t)(b - a);
             if (__builtin_add_overflow(n, zeros((const uint8_t *)c->values + a, n), &n) ||
                 __builtin_add_overflow(n, 3, fs))
@@ -316,7 +316,7 @@ static ordo_status row_field_size(ordo_zeros_fn zeros, const ordo_column *c, int
  * its dispatch: the plan and the tiles call it for every row). */
 static inline ordo_status numeric_field_size(const ordo_column *c, size_t r, size_t *fs)
 {
-    if (c->validity && !ordo_col_valid(c, r)) {
+    if (c->validity && !ordo__col_valid(c, r)) {
         *fs = 1;
         return ORDO_OK;
     }
@@ -355,7 +355,7 @@ static ordo_status size_numeric(const ordo_column *c, size_t nrows, size_t *sum,
 
 /* Every other column, row by row: each value checked as the builder
  * would (a dry run on a scratch key for the fixed ones). Adds to *sum. */
-static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path, size_t nrows,
+static ordo_status size_rows(ordo__zeros_fn zeros, const ordo_column *c, int path, size_t nrows,
                              size_t *sum, int *constant, ordo_batch_error *where)
 {
     int var = variable_col(c);
@@ -384,12 +384,12 @@ static ordo_status size_rows(ordo_zeros_fn zeros, const ordo_column *c, int path
     return ORDO_OK;
 }
 
-ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, size_t ncols,
+ordo_status ordo__ordered_plan(const ordo__kernels *k, const ordo_column *cols, size_t ncols,
                               size_t nrows, size_t *total, size_t *stride, uint64_t *clean,
                               ordo_batch_error *where)
 {
     *clean = 0;
-    ordo_zeros_fn zeros = k ? k->zeros : ordo_zeros_generic;
+    ordo__zeros_fn zeros = k ? k->zeros : ordo__zeros_generic;
     size_t sum = 0;
     int constant = 1;
     for (size_t ci = 0; ci < ncols; ci++) {
@@ -427,7 +427,7 @@ ordo_status ordo_ordered_plan(const ordo_kernels *k, const ordo_column *cols, si
 }
 
 /* The scalar reference: row after row, field after field, with the builder. */
-static void encode_rows(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets)
+static void encode_rows(const ordo__batch_plan *pl, uint8_t *dst, size_t *offsets)
 {
     size_t at = 0;
     for (size_t r = 0; r < pl->nrows; r++) {
@@ -472,9 +472,9 @@ static inline void put_payload(uint8_t *d, const uint8_t *s, size_t w, uint8_t m
 
 /* Whether text rows [j0, j0 + n) hold no 00 byte (the plan checked the
  * offsets): then no value needs escaping. One pass over their span. */
-static int span_clean(const ordo_kernels *k, const ordo_column *c, size_t j0, size_t n)
+static int span_clean(const ordo__kernels *k, const ordo_column *c, size_t j0, size_t n)
 {
-    int64_t a = ordo_col_offset_at(c, j0), b = ordo_col_offset_at(c, j0 + n);
+    int64_t a = ordo__col_offset_at(c, j0), b = ordo__col_offset_at(c, j0 + n);
     return k->zeros((const uint8_t *)c->values + a, (size_t)(b - a)) == 0;
 }
 
@@ -494,7 +494,7 @@ static void clean_note(clean_texts *ct, size_t ci, int clean)
 
 /* Whether text column ci needs no escaping over the tile's rows j0 ..
  * j0 + n: as noted, or by a pass over its span. */
-static int clean_lookup(const clean_texts *ct, const ordo_kernels *k, const ordo_column *c,
+static int clean_lookup(const clean_texts *ct, const ordo__kernels *k, const ordo_column *c,
                         size_t ci, size_t j0, size_t n)
 {
     if (ci < 64 && (ct->seen >> ci & 1))
@@ -503,7 +503,7 @@ static int clean_lookup(const clean_texts *ct, const ordo_kernels *k, const ordo
 }
 
 /* Adds column c's field sizes over rows [r0, r0 + n) to len[]. */
-static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t ci, size_t r0,
+static void add_field_sizes(const ordo__kernels *k, const ordo_column *c, size_t ci, size_t r0,
                             size_t n, size_t *len, clean_texts *ct)
 {
     int op;
@@ -529,11 +529,11 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
         clean_note(ct, ci, clean);
     for (size_t i = 0; i < n; i++) {
         size_t r = r0 + i, fs = 1;
-        if (path == PATH_NIL || !ordo_col_valid(c, r)) {
+        if (path == PATH_NIL || !ordo__col_valid(c, r)) {
             fs = 1;
         } else if (path == PATH_TEXT) {
             size_t j = c->offset + r;
-            int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+            int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
             fs = 3 + (size_t)(b - a);
             if (!clean)
                 fs += k->zeros((const uint8_t *)c->values + a, (size_t)(b - a));
@@ -541,7 +541,7 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
             size_t j = c->offset + r;
             const size_t *o = c->sort_keys->offsets;
             fs = 5 + (o[r + 1] - o[r]) +
-                 (size_t)(ordo_col_offset_at(c, j + 1) - ordo_col_offset_at(c, j));
+                 (size_t)(ordo__col_offset_at(c, j + 1) - ordo__col_offset_at(c, j));
         } else if (path == PATH_BUILDER || path == PATH_NUMERIC) {
             field_size(c, r, &fs);
         } else {
@@ -553,7 +553,7 @@ static void add_field_sizes(const ordo_kernels *k, const ordo_column *c, size_t 
 
 /* Where each row of the tile starts (cur[]); with offsets (variable
  * lengths), also the rows' ends, from their fields' sizes. */
-static void row_starts(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
+static void row_starts(const ordo__kernels *k, const ordo__batch_plan *pl, size_t r0, size_t n,
                        size_t *offsets, size_t *cur, clean_texts *ct)
 {
     if (!offsets) {
@@ -604,7 +604,7 @@ static void write_numeric_column(const ordo_column *c, size_t r0, size_t n, uint
     presence p = presence_of(c);
     for (size_t i = 0; i < n; i++) {
         uint8_t *d = dst + cur[i];
-        if (c->validity && !ordo_col_valid(c, r0 + i)) {
+        if (c->validity && !ordo__col_valid(c, r0 + i)) {
             d[0] = p.null;
             cur[i]++;
             continue;
@@ -651,13 +651,13 @@ static void write_keyed_column(const ordo_column *c, size_t r0, size_t n, uint8_
     for (size_t i = 0; i < n; i++) {
         size_t r = r0 + i, j = c->offset + r;
         uint8_t *d = dst + cur[i];
-        if (c->validity && !ordo_col_valid(c, r)) {
+        if (c->validity && !ordo__col_valid(c, r)) {
             d[0] = p.null;
             cur[i]++;
             continue;
         }
         size_t kn = ko[r + 1] - ko[r];
-        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         size_t tn = (size_t)(b - a), len = kn + tn + 4;
         const uint64_t m = p.mask ? ~UINT64_C(0) : 0; /* DESC's complement, in the copies */
         d[0] = p.present;
@@ -671,7 +671,7 @@ static void write_keyed_column(const ordo_column *c, size_t r0, size_t n, uint8_
 
 /* A text column: presence byte, the value escaped (or copied when the span
  * is clean and ascending), the terminator 00 00 (complemented for DESC). */
-static void write_text_column(const ordo_kernels *k, const ordo_column *c, size_t ci,
+static void write_text_column(const ordo__kernels *k, const ordo_column *c, size_t ci,
                               const clean_texts *ct, size_t r0, size_t n, uint8_t *dst,
                               size_t *cur)
 {
@@ -680,14 +680,14 @@ static void write_text_column(const ordo_kernels *k, const ordo_column *c, size_
     int copy = !p.mask && clean_lookup(ct, k, c, ci, j0, n);
     for (size_t i = 0; i < n; i++) {
         uint8_t *d = dst + cur[i];
-        if (c->validity && !ordo_col_valid(c, r0 + i)) {
+        if (c->validity && !ordo__col_valid(c, r0 + i)) {
             d[0] = p.null;
             cur[i]++;
             continue;
         }
         d[0] = p.present;
         size_t j = j0 + i;
-        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         size_t e = (size_t)(b - a);
         if (copy)
             memcpy(d + 1, (const uint8_t *)c->values + a, e);
@@ -719,14 +719,14 @@ static int64_t text_readable(const ordo_column *c, size_t nrows)
 {
     for (size_t back = 0; back < nrows && back < ORDO_TILE_ROWS; back++) {
         size_t r = nrows - 1 - back, j = c->offset + r;
-        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
-        if (ordo_col_valid(c, r) && b > a)
+        int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
+        if (ordo__col_valid(c, r) && b > a)
             return b;
     }
     return 0;
 }
 
-static text_first text_first_of(const ordo_batch_plan *pl)
+static text_first text_first_of(const ordo__batch_plan *pl)
 {
     text_first tf = {pl->ncols, 0, 0};
     for (size_t ci = 0; ci < pl->ncols; ci++) {
@@ -751,7 +751,7 @@ static text_first text_first_of(const ordo_batch_plan *pl)
 
 /* The first text column's fields (see text_first) at each row's start
  * plus tf->lead; their ends to after[]. */
-static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
+static void write_text_first(const ordo__kernels *k, const ordo__batch_plan *pl,
                              const text_first *tf, const clean_texts *ct, size_t r0, size_t n,
                              uint8_t *dst, const size_t *cur, size_t *after)
 {
@@ -759,7 +759,7 @@ static void write_text_first(const ordo_kernels *k, const ordo_batch_plan *pl,
     presence p = presence_of(c);
     size_t j = c->offset + r0;
     int wide = c->offset_bits == 64;
-    ordo_text_tile t = {c->values,
+    ordo__text_tile t = {c->values,
                         (const uint8_t *)c->offsets + j * (wide ? 8 : 4),
                         c->validity,
                         j,
@@ -790,7 +790,7 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
 #define PLACE_FIXED_LOOP(W, NULLABLE)                                         \
     for (size_t i = 0; i < n; i++) {                                          \
         uint8_t *d = dst + cur[i];                                            \
-        if ((NULLABLE) && !ordo_col_valid(c, r0 + i)) {                       \
+        if ((NULLABLE) && !ordo__col_valid(c, r0 + i)) {                      \
             d[0] = p.null;                                                    \
             cur[i]++;                                                         \
             continue;                                                         \
@@ -818,7 +818,7 @@ static void write_fixed_column(const ordo_column *c, const uint8_t *scratch, siz
 
 /* The kernel path over rows [r0, r0 + n), n <= ORDO_TILE_ROWS: the rows'
  * starts, then column after column into every row. */
-static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const text_first *tf,
+static void encode_tile(const ordo__kernels *k, const ordo__batch_plan *pl, const text_first *tf,
                         size_t r0, size_t n, uint8_t *dst, size_t *offsets)
 {
     size_t cur[ORDO_TILE_ROWS], after[ORDO_TILE_ROWS];
@@ -856,7 +856,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const 
             break;
         default: /* a kernel op or bool: the payloads into scratch, then placed */
             if (path == PATH_KERNEL_OP)
-                k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                k->fixed[op]((const uint8_t *)c->values + j0 * ordo__op_shape[op].src_size, n,
                              scratch, w);
             else
                 k->bits((const uint8_t *)c->values, j0, n, scratch, 1);
@@ -869,7 +869,7 @@ static void encode_tile(const ordo_kernels *k, const ordo_batch_plan *pl, const 
 /* Whether every column is a kernel op, bool or nil: with a fixed stride
  * (the plan allows a column with NULLs only if all its rows are), the
  * tiles can then be written like LexKey's. */
-static int all_fixed(const ordo_batch_plan *pl)
+static int all_fixed(const ordo__batch_plan *pl)
 {
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         int op;
@@ -907,7 +907,7 @@ static void complement(uint8_t *d, size_t n, size_t stride, size_t w)
 /* The presence bytes of n fixed-stride rows of kernel-op, bool and nil
  * columns at t (the payload bytes between are left as they were): the
  * first row's, copied to the others by doubling. */
-static void presence_rows(const ordo_batch_plan *pl, size_t n, uint8_t *t)
+static void presence_rows(const ordo__batch_plan *pl, size_t n, uint8_t *t)
 {
     size_t stride = pl->stride, at = 0;
     for (size_t ci = 0; ci < pl->ncols; ci++) {
@@ -916,7 +916,7 @@ static void presence_rows(const ordo_batch_plan *pl, size_t n, uint8_t *t)
         size_t w;
         int path = column_path(c->type, &op, &w);
         presence p = presence_of(c);
-        int null = path == PATH_NIL || !ordo_col_valid(c, 0); /* all rows alike */
+        int null = path == PATH_NIL || !ordo__col_valid(c, 0); /* all rows alike */
         t[at] = null ? p.null : p.present;
         at += null ? 1 : 1 + w;
     }
@@ -934,17 +934,17 @@ static void presence_rows(const ordo_batch_plan *pl, size_t n, uint8_t *t)
 
 /* Whether the implementation writes column c's whole fields (presence
  * byte and payload) itself. */
-static int writes_fields(const ordo_kernels *k, const ordo_column *c)
+static int writes_fields(const ordo__kernels *k, const ordo_column *c)
 {
     int op;
     size_t w;
     return column_path(c->type, &op, &w) == PATH_KERNEL_OP && k->fixed_pre[op] &&
-           ordo_col_valid(c, 0);
+           ordo__col_valid(c, 0);
 }
 
 /* Whether it does so for every column: then no tile needs presence bytes
  * written before the kernels. */
-static int writes_all_fields(const ordo_kernels *k, const ordo_batch_plan *pl)
+static int writes_all_fields(const ordo__kernels *k, const ordo__batch_plan *pl)
 {
     for (size_t ci = 0; ci < pl->ncols; ci++)
         if (!writes_fields(k, &pl->cols[ci]))
@@ -958,7 +958,7 @@ static int writes_all_fields(const ordo_kernels *k, const ordo_batch_plan *pl)
  * written in place by the kernels at the stride (and complemented for
  * DESC), or its whole fields. A presence byte costs one more constant byte
  * per row, as a LexKey separator does. */
-static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0,
+static void encode_tile_strided(const ordo__kernels *k, const ordo__batch_plan *pl, size_t r0,
                                 size_t n, uint8_t *t, const uint8_t *pattern, int whole)
 {
     size_t stride = pl->stride, at = 0;
@@ -971,19 +971,19 @@ static void encode_tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl
         int op;
         size_t w, j0 = c->offset + r0;
         int path = column_path(c->type, &op, &w);
-        if (path == PATH_NIL || !ordo_col_valid(c, 0)) {
+        if (path == PATH_NIL || !ordo__col_valid(c, 0)) {
             at += 1;
             continue;
         }
         if (writes_fields(k, c)) {
             presence p = presence_of(c);
-            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo__op_shape[op].src_size, n,
                              t + at, stride, p.present, p.mask);
             at += 1 + w;
             continue;
         }
         if (path == PATH_KERNEL_OP)
-            k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+            k->fixed[op]((const uint8_t *)c->values + j0 * ordo__op_shape[op].src_size, n,
                          t + at + 1, stride);
         else
             k->bits((const uint8_t *)c->values, j0, n, t + at + 1, stride);
@@ -1021,20 +1021,20 @@ static int has_null(const ordo_column *c, size_t r0, size_t n)
     const uint8_t *v = c->validity;
     size_t b = c->offset + r0, e = b + n;
     for (; b < e && (b & 7); b++)
-        if (!ordo_bit(v, b))
+        if (!ordo__bit(v, b))
             return 1;
     for (; b + 8 <= e; b += 8)
         if (v[b >> 3] != 0xff)
             return 1;
     for (; b < e; b++)
-        if (!ordo_bit(v, b))
+        if (!ordo__bit(v, b))
             return 1;
     return 0;
 }
 
 /* Whether the batch has this shape; if so, its runs with their constant
  * bytes (payload bytes zero until the kernels write them). */
-static int ord_runs_plan(const ordo_batch_plan *pl, ord_runs *s)
+static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
 {
     size_t ntext = 0, *run = &s->run0;
     s->run0 = 0, s->run1 = 2, s->nchecks = 0;
@@ -1095,7 +1095,7 @@ static int ord_runs_plan(const ordo_batch_plan *pl, ord_runs *s)
 
 /* Columns [c0, c1)'s payloads into a run tile (row i at t + i*stride, the
  * first field at t), DESC complemented; presence bytes stay. */
-static void ord_runs_fill(const ordo_kernels *k, const ordo_batch_plan *pl, size_t c0, size_t c1,
+static void ord_runs_fill(const ordo__kernels *k, const ordo__batch_plan *pl, size_t c0, size_t c1,
                           size_t r0, size_t n, uint8_t *t, size_t stride)
 {
     for (size_t ci = c0; ci < c1; ci++) {
@@ -1109,11 +1109,11 @@ static void ord_runs_fill(const ordo_kernels *k, const ordo_batch_plan *pl, size
             continue;
         }
         if (path == PATH_KERNEL_OP && k->fixed_pre[op]) {
-            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, t,
+            k->fixed_pre[op]((const uint8_t *)c->values + j0 * ordo__op_shape[op].src_size, n, t,
                              stride, p.present, p.mask);
         } else {
             if (path == PATH_KERNEL_OP)
-                k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n,
+                k->fixed[op]((const uint8_t *)c->values + j0 * ordo__op_shape[op].src_size, n,
                              t + 1, stride);
             else
                 k->bits((const uint8_t *)c->values, j0, n, t + 1, stride);
@@ -1209,7 +1209,7 @@ static const ord_keys_fn ord_keys_loops[2][2][2][2] = {
 
 /* One tile by the runs, if it has no NULL and its text no 00 byte;
  * returns 0 (nothing written) otherwise. */
-static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_runs *s, size_t r0,
+static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord_runs *s, size_t r0,
                          size_t n, uint8_t *dst, size_t *offsets)
 {
     for (size_t x = 0; x < s->nchecks; x++)
@@ -1220,7 +1220,7 @@ static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_r
         return 0;
     ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
     ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + 2, s->run1);
-    int64_t a = ordo_col_offset_at(t, t->offset + r0), b = ordo_col_offset_at(t, t->offset + r0 + n);
+    int64_t a = ordo__col_offset_at(t, t->offset + r0), b = ordo__col_offset_at(t, t->offset + r0 + n);
     size_t end = offsets[r0] + n * (s->run0 + s->run1) + (size_t)(b - a);
     /* 16-byte moves read up to 16 past the text's tile span, write up to 16 past its keys */
     int padded = b <= s->lim - 16 && end <= pl->total && pl->total - end >= 16;
@@ -1230,7 +1230,7 @@ static int ord_runs_tile(const ordo_kernels *k, const ordo_batch_plan *pl, ord_r
     return 1;
 }
 
-void ordo_ordered_encode(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
+void ordo__ordered_encode(const ordo__kernels *k, const ordo__batch_plan *pl, uint8_t *dst,
                          size_t *offsets)
 {
     int any_collated = 0;

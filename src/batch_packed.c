@@ -11,24 +11,24 @@
  * (measured: 16 KiB tiles were slower). */
 #define TILE_BYTES 2048
 
-ordo_status ordo_packed_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *stride,
+ordo_status ordo__packed_plan(const ordo_column *cols, size_t ncols, size_t nrows, size_t *stride,
                              ordo_batch_error *where)
 {
     size_t w = 0;
     for (size_t ci = 0; ci < ncols; ci++) {
         const ordo_column *c = &cols[ci];
-        size_t cw = ordo_packed_width(c->type);
+        size_t cw = ordo__packed_width(c->type);
         if (!cw)
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_BAD_TYPE);
         if (c->order > ORDO_DESC_NULLS_LAST)
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_ORDER);
-        if (!ordo_col_span_ok(c, nrows))
+        if (!ordo__col_span_ok(c, nrows))
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_SIZE_OVERFLOW);
         if (nrows && !c->values)
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_NULL_ARG);
-        if (ordo_col_nulls(c, nrows)) /* whole bytes first: the row only when there is one */
+        if (ordo__col_nulls(c, nrows)) /* whole bytes first: the row only when there is one */
             for (size_t r = 0; r < nrows; r++)
-                if (!ordo_col_valid(c, r))
+                if (!ordo__col_valid(c, r))
                     return ordo__batch_fail(where, r, ci, ORDO_ERR_NULL_VALUE);
         for (size_t r = 0; ordo__value_checked(c->type) && r < nrows; r++)
             if (!ordo__value_ok(c, r))
@@ -41,7 +41,7 @@ ordo_status ordo_packed_plan(const ordo_column *cols, size_t ncols, size_t nrows
 }
 
 /* The scalar reference: row after row, field after field, as SPEC.md reads. */
-static void encode_rows(const ordo_batch_plan *p, uint8_t *dst)
+static void encode_rows(const ordo__batch_plan *p, uint8_t *dst)
 {
     for (size_t r = 0; r < p->nrows; r++) {
         ordo_key k;
@@ -78,13 +78,13 @@ static void complement(uint8_t *d, size_t n, size_t stride, size_t w)
 
 /* Column c of rows [r0, r0 + n) into the keys at dst (the tile's first
  * key), its field at byte off of each. */
-static void encode_column(const ordo_kernels *k, const ordo_batch_plan *p, const ordo_column *c,
+static void encode_column(const ordo__kernels *k, const ordo__batch_plan *p, const ordo_column *c,
                           size_t r0, size_t n, uint8_t *dst, size_t off)
 {
-    size_t w = ordo_packed_width(c->type), j0 = c->offset + r0;
+    size_t w = ordo__packed_width(c->type), j0 = c->offset + r0;
     int op = ordo__type_facts(c->type)->ordered_op;
     if (op >= 0) {
-        k->fixed[op]((const uint8_t *)c->values + j0 * ordo_op_shape[op].src_size, n, dst + off,
+        k->fixed[op]((const uint8_t *)c->values + j0 * ordo__op_shape[op].src_size, n, dst + off,
                      p->stride);
     } else if (c->type == ORDO_TYPE_BOOL) {
         k->bits((const uint8_t *)c->values, j0, n, dst + off, p->stride);
@@ -100,7 +100,7 @@ static void encode_column(const ordo_kernels *k, const ordo_batch_plan *p, const
         complement(dst + off, n, p->stride, w);
 }
 
-void ordo_packed_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t *dst)
+void ordo__packed_encode(const ordo__kernels *k, const ordo__batch_plan *p, uint8_t *dst)
 {
     if (!k) {
         encode_rows(p, dst);
@@ -113,7 +113,7 @@ void ordo_packed_encode(const ordo_kernels *k, const ordo_batch_plan *p, uint8_t
         size_t n = p->nrows - r0 < tile ? p->nrows - r0 : tile, off = 0;
         for (size_t ci = 0; ci < p->ncols; ci++) {
             encode_column(k, p, &p->cols[ci], r0, n, dst + r0 * p->stride, off);
-            off += ordo_packed_width(p->cols[ci].type);
+            off += ordo__packed_width(p->cols[ci].type);
         }
     }
 }

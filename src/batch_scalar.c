@@ -4,9 +4,9 @@
 #include "batch.h"
 
 /* Writes row r's part of column c at p; returns the bytes written. */
-static size_t put_part(const ordo_batch_plan *pl, const ordo_column *c, size_t r, uint8_t *p)
+static size_t put_part(const ordo__batch_plan *pl, const ordo_column *c, size_t r, uint8_t *p)
 {
-    if (!ordo_col_valid(c, r)) {
+    if (!ordo__col_valid(c, r)) {
         p[0] = 0x00; /* nil */
         return 1;
     }
@@ -14,12 +14,12 @@ static size_t put_part(const ordo_batch_plan *pl, const ordo_column *c, size_t r
     switch (c->type) {
     case ORDO_TYPE_STRING:
     case ORDO_TYPE_BYTES: {
-        int64_t a = ordo_col_offset_at(c, j), b = ordo_col_offset_at(c, j + 1);
+        int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         memcpy(p, (const uint8_t *)c->values + a, (size_t)(b - a));
         return (size_t)(b - a);
     }
     case ORDO_TYPE_BOOL:
-        p[0] = (uint8_t)ordo_bit(c->values, j);
+        p[0] = (uint8_t)ordo__bit(c->values, j);
         return 1;
     case ORDO_TYPE_NIL:
         p[0] = 0x00;
@@ -29,25 +29,25 @@ static size_t put_part(const ordo_batch_plan *pl, const ordo_column *c, size_t r
         return 1;
     case ORDO_TYPE_TIME:
     case ORDO_TYPE_DURATION:
-        if (ordo_col_scaled(c)) {
+        if (ordo__col_scaled(c)) {
             int64_t ns = 0;
-            ordo_time_ns(c, r, &ns); /* range checked by the front end */
-            ordo_store_be64(p, ordo_lexkey_i64_word(ns));
+            ordo__time_ns(c, r, &ns); /* range checked by the front end */
+            ordo__store_be64(p, ordo__lexkey_i64_word(ns));
             return 8;
         }
         break;
     default:
         break;
     }
-    int op = ordo_col_op(pl->fmt, c);
-    ordo_op_one((ordo_op)op, c->values, j, p);
-    return ordo_op_shape[op].width;
+    int op = ordo__col_op(pl->fmt, c);
+    ordo__op_one((ordo__op)op, c->values, j, p);
+    return ordo__op_shape[op].width;
 }
 
-void ordo_batch_encode_scalar(const ordo_batch_plan *pl, uint8_t *dst, size_t *offsets)
+void ordo__batch_encode_scalar(const ordo__batch_plan *pl, uint8_t *dst, size_t *offsets)
 {
     if (offsets)
-        ordo_batch_offsets(pl, 0, pl->nrows, offsets);
+        ordo__batch_offsets(pl, 0, pl->nrows, offsets);
     for (size_t r = 0; r < pl->nrows; r++) {
         uint8_t *p = dst + (offsets ? offsets[r] : r * pl->stride);
         for (size_t c = 0; c < pl->ncols; c++) {

@@ -73,22 +73,22 @@ static inline void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
 /* Columns [c0, c1), all of a settled width, written at stride: column c
  * of row i lies at i*stride + the widths before it. Separators stay as the
  * caller left them (zeroed). */
-static void put_settled(const ordo_kernels *k, const ordo_batch_plan *pl, size_t c0, size_t c1,
+static void put_settled(const ordo__kernels *k, const ordo__batch_plan *pl, size_t c0, size_t c1,
                         size_t r0, size_t n, uint8_t *out, size_t stride)
 {
     size_t at = 0;
     for (size_t c = c0; c < c1; c++) {
         const ordo_column *col = &pl->cols[c];
         size_t j = col->offset + r0;
-        int op = ordo_col_op(pl->fmt, col);
+        int op = ordo__col_op(pl->fmt, col);
         if (op >= 0) {
-            k->fixed[op]((const uint8_t *)col->values + j * ordo_op_shape[op].src_size, n,
+            k->fixed[op]((const uint8_t *)col->values + j * ordo__op_shape[op].src_size, n,
                          out + at, stride);
-            at += ordo_op_shape[op].width;
-        } else if (ordo_col_scaled(col)) {
+            at += ordo__op_shape[op].width;
+        } else if (ordo__col_scaled(col)) {
             int64_t ns[ORDO_TILE_ROWS];
             for (size_t i = 0; i < n; i++)
-                ordo_time_ns(col, r0 + i, &ns[i]);
+                ordo__time_ns(col, r0 + i, &ns[i]);
             k->fixed[ORDO_OP_I64](ns, n, out + at, stride);
             at += 8;
         } else if (col->type == ORDO_TYPE_BOOL) {
@@ -105,7 +105,7 @@ static void put_settled(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
 }
 
 /* Fixed stride: every column settled. */
-static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
+static void tile_strided(const ordo__kernels *k, const ordo__batch_plan *pl, size_t r0, size_t n,
                          uint8_t *out)
 {
     memset(out, 0, n * pl->stride);
@@ -113,15 +113,15 @@ static void tile_strided(const ordo_kernels *k, const ordo_batch_plan *pl, size_
 }
 
 /* The payload width of a fixed-width column. */
-static size_t payload_width(const ordo_batch_plan *pl, const ordo_column *col)
+static size_t payload_width(const ordo__batch_plan *pl, const ordo_column *col)
 {
-    int op = ordo_col_op(pl->fmt, col);
-    return op >= 0 ? ordo_op_shape[op].width : ordo_col_scaled(col) ? 8 : 1;
+    int op = ordo__col_op(pl->fmt, col);
+    return op >= 0 ? ordo__op_shape[op].width : ordo__col_scaled(col) ? 8 : 1;
 }
 
 /* Bytes a column takes in every key (payload and separator) when that is
  * the same for every row: fixed width and no NULLs; else 0. */
-static size_t settled_width(const ordo_batch_plan *pl, const ordo_column *col)
+static size_t settled_width(const ordo__batch_plan *pl, const ordo_column *col)
 {
     if (col->type == ORDO_TYPE_STRING || col->type == ORDO_TYPE_BYTES || col->validity)
         return 0;
@@ -148,7 +148,7 @@ static inline void copy_texts(uint8_t *out, size_t *cur, const uint8_t *data, co
  * payloads are transformed contiguously first, then placed. Columns of a
  * settled width at the front sit at a constant distance from the row's
  * start, those at the back from its end: neither moves a cursor. */
-static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t r0, size_t n,
+static void tile_cursor(const ordo__kernels *k, const ordo__batch_plan *pl, size_t r0, size_t n,
                         uint8_t *out, const size_t *offsets)
 {
     size_t cur[ORDO_TILE_ROWS], back[ORDO_TILE_ROWS];
@@ -170,10 +170,10 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
     for (size_t c = 0; c < pl->ncols; c++) {
         const ordo_column *col = &pl->cols[c];
         size_t j = col->offset + r0;
-        int op = ordo_col_op(pl->fmt, col);
+        int op = ordo__col_op(pl->fmt, col);
         if (col->type == ORDO_TYPE_STRING || col->type == ORDO_TYPE_BYTES) {
             const uint8_t *data = col->values;
-            int64_t a = ordo_col_offset_at(col, j);
+            int64_t a = ordo__col_offset_at(col, j);
             if (!col->validity && col->offset_bits == 64) {
                 const uint8_t *o = (const uint8_t *)col->offsets + 8 * (j + 1);
                 if (c + 1 < ntrail)
@@ -183,8 +183,8 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
                 continue;
             }
             for (size_t i = 0; i < n; i++) {
-                int64_t b = ordo_col_offset_at(col, j + i + 1);
-                if (col->validity && !ordo_col_valid(col, r0 + i)) {
+                int64_t b = ordo__col_offset_at(col, j + i + 1);
+                if (col->validity && !ordo__col_valid(col, r0 + i)) {
                     cur[i] += 2;
                 } else {
                     copy_bytes(out + cur[i], data + a, (size_t)(b - a));
@@ -195,12 +195,12 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             continue;
         }
         if (op >= 0) {
-            w = ordo_op_shape[op].width;
-            k->fixed[op]((const uint8_t *)col->values + j * ordo_op_shape[op].src_size, n, tmp, w);
-        } else if (ordo_col_scaled(col)) {
+            w = ordo__op_shape[op].width;
+            k->fixed[op]((const uint8_t *)col->values + j * ordo__op_shape[op].src_size, n, tmp, w);
+        } else if (ordo__col_scaled(col)) {
             int64_t ns[ORDO_TILE_ROWS];
             for (size_t i = 0; i < n; i++)
-                if (!ordo_col_valid(col, r0 + i) || !ordo_time_ns(col, r0 + i, &ns[i]))
+                if (!ordo__col_valid(col, r0 + i) || !ordo__time_ns(col, r0 + i, &ns[i]))
                     ns[i] = 0;
             w = 8;
             k->fixed[ORDO_OP_I64](ns, n, tmp, w);
@@ -221,7 +221,7 @@ static void tile_cursor(const ordo_kernels *k, const ordo_batch_plan *pl, size_t
             place_all(out, cur, 0, 1, tmp, n, w);
         } else {
             for (size_t i = 0; i < n; i++) {
-                if (ordo_col_valid(col, r0 + i)) {
+                if (ordo__col_valid(col, r0 + i)) {
                     place(out + cur[i], tmp + i * w, w);
                     cur[i] += w + 1;
                 } else {
@@ -302,7 +302,7 @@ static inline size_t one_text_rows(const text_shape *s, size_t j, size_t n, uint
         int64_t b = wide ? ORDO_LOAD(int64_t, offs, j + i + 1) : ORDO_LOAD(int32_t, offs, j + i + 1);
         const uint8_t *src = data + a;
         size_t len = (size_t)(b - a);
-        if (nullable && !ordo_bit(valid, j + i))
+        if (nullable && !ordo__bit(valid, j + i))
             src = ordo_nil16, len = 1;
         uint8_t *d = dst + pos;
         if (exact) {
@@ -422,7 +422,7 @@ static const texts_fn texts_loops[2][2] = {{texts_padded_o32, texts_padded_o64},
 
 /* One tile of rows [r0, r0 + n): the kernels fill the run tiles, then the
  * keys are copied together. Returns the end of its last key. */
-static size_t tile_texts(const ordo_kernels *k, const ordo_batch_plan *pl, const text_shape *s,
+static size_t tile_texts(const ordo__kernels *k, const ordo__batch_plan *pl, const text_shape *s,
                          size_t r0, size_t n, uint8_t *dst, size_t pos, size_t *ends)
 {
     put_settled(k, pl, 0, s->t[0].c, r0, n, s->tile0, s->run0);
@@ -437,8 +437,8 @@ static size_t tile_texts(const ordo_kernels *k, const ordo_batch_plan *pl, const
         const ordo_column *v = t->col;
         put_settled(k, pl, t->c + 1, t->run_end, r0, n, t->tile + 1, t->run);
         size_t j = v->offset + r0;
-        int64_t end = ordo_col_offset_at(v, j + n);
-        last += (size_t)(end - ordo_col_offset_at(v, j));
+        int64_t end = ordo__col_offset_at(v, j + n);
+        last += (size_t)(end - ordo__col_offset_at(v, j));
         exact |= t->end - end < 16;
         st[x] = (text_step){v->values,
                             (const uint8_t *)v->offsets + j * (v->offset_bits == 64 ? 8 : 4),
@@ -468,13 +468,13 @@ static int any_null(const ordo_column *c, size_t r0, size_t n)
     const uint8_t *v = c->validity;
     size_t b = c->offset + r0, e = b + n;
     for (; b < e && (b & 7); b++)
-        if (!ordo_bit(v, b))
+        if (!ordo__bit(v, b))
             return 1;
     for (; b + 8 <= e; b += 8)
         if (v[b >> 3] != 0xff)
             return 1;
     for (; b < e; b++)
-        if (!ordo_bit(v, b))
+        if (!ordo__bit(v, b))
             return 1;
     return 0;
 }
@@ -490,7 +490,7 @@ static int tile_without_nulls(const text_shape *s, size_t r0, size_t n)
 
 /* Whether every column is settled or text, with 1 to ORDO_TEXTS_MAX texts
  * and runs this path takes; if so, the shape and its zeroed tiles. */
-static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
+static int text_shape_plan(const ordo__batch_plan *pl, text_shape *s)
 {
     size_t *run = &s->run0;
     s->ntexts = 0, s->run0 = 0, s->nchecks = 0;
@@ -506,7 +506,7 @@ static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
             return 0;
         text_col *t = &s->t[s->ntexts++];
         /* its run starts with the separator after it */
-        *t = (text_col){col, c, 1, 0, NULL, ordo_col_offset_at(col, col->offset + pl->nrows)};
+        *t = (text_col){col, c, 1, 0, NULL, ordo__col_offset_at(col, col->offset + pl->nrows)};
         run = &t->run;
     }
     if (s->ntexts == 0)
@@ -535,7 +535,7 @@ static int text_shape_plan(const ordo_batch_plan *pl, text_shape *s)
     return 1;
 }
 
-void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, uint8_t *dst,
+void ordo__batch_encode_tiled(const ordo__kernels *k, const ordo__batch_plan *pl, uint8_t *dst,
                              size_t *offsets)
 {
     text_shape s;
@@ -547,7 +547,7 @@ void ordo_batch_encode_tiled(const ordo_kernels *k, const ordo_batch_plan *pl, u
             pos = tile_texts(k, pl, &s, r0, n, dst, pos, offsets + r0 + 1);
         } else if (offsets) {
             /* The tile's offsets, computed while its inputs are in cache. */
-            ordo_batch_offsets(pl, r0, n, offsets);
+            ordo__batch_offsets(pl, r0, n, offsets);
             tile_cursor(k, pl, r0, n, dst + offsets[r0], offsets);
             pos = offsets[r0 + n];
         } else {

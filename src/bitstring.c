@@ -57,7 +57,7 @@ ordo_status ordo_key_bit_string(ordo_key *k, ordo_order o, const char *digits, s
         return k->priv_err;
     size_t bytes = n / 8 + (n % 8 != 0), at = 0;
     for (size_t i = 0; i < bytes; i++)
-        at += ordo_escape_byte(d + at, packed(digits, n, i), mask);
+        at += ordo__escape_byte(d + at, packed(digits, n, i), mask);
     d[at++] = mask, d[at++] = mask;
     d[at] = (uint8_t)((n ? (n - 1) % 8 + 1 : 0) ^ mask);
     return ORDO_OK;

@@ -5,7 +5,7 @@
 #include "csv_index.h"
 #include "dispatch.h"
 
-size_t ordo_csv_index_scalar(const uint8_t *p, size_t n, int *in_quotes, uint32_t *out)
+size_t ordo__csv_index_scalar(const uint8_t *p, size_t n, int *in_quotes, uint32_t *out)
 {
     size_t k = 0;
     int q = *in_quotes;
@@ -22,11 +22,11 @@ size_t ordo_csv_index_scalar(const uint8_t *p, size_t n, int *in_quotes, uint32_
     return k;
 }
 
-size_t ordo_csv_index_with(const ordo_kernels *kern, const uint8_t *p, size_t n, uint32_t *idx,
+size_t ordo__csv_index_with(const ordo__kernels *kern, const uint8_t *p, size_t n, uint32_t *idx,
                            int *in_quotes)
 {
     if (!kern)
-        return ordo_csv_index_scalar(p, n, in_quotes, idx);
+        return ordo__csv_index_scalar(p, n, in_quotes, idx);
     uint64_t inq = *in_quotes ? ~UINT64_C(0) : 0;
     size_t whole = n / 64, k = kern->csv(p, whole, 0, &inq, idx);
     if (n % 64) {
@@ -47,11 +47,11 @@ ordo_status ordo_csv_index_impl(const char *impl, const uint8_t *p, size_t n, ui
         return ORDO_ERR_SIZE_OVERFLOW;
     if (room < ORDO_CSV_INDEX_ROOM(n))
         return ORDO_ERR_DST_TOO_SMALL;
-    const ordo_kernels *k = NULL;
-    ordo_status s = impl ? ordo_impl_lookup(impl, &k) : ordo_impl_active(&k);
+    const ordo__kernels *k = NULL;
+    ordo_status s = impl ? ordo__impl_lookup(impl, &k) : ordo__impl_active(&k);
     if (s != ORDO_OK)
         return s;
-    *count = ordo_csv_index_with(k, p, n, idx, in_quotes);
+    *count = ordo__csv_index_with(k, p, n, idx, in_quotes);
     return ORDO_OK;
 }
 

@@ -6,9 +6,9 @@
 #include "kernels.h"
 
 /* The reference: one byte at a time; writes exactly the entries it counts. */
-size_t ordo_csv_index_scalar(const uint8_t *p, size_t n, int *in_quotes, uint32_t *out);
+size_t ordo__csv_index_scalar(const uint8_t *p, size_t n, int *in_quotes, uint32_t *out);
 /* p[0..n) through kern (NULL: the reference); idx has ORDO_CSV_INDEX_ROOM(n). */
-size_t ordo_csv_index_with(const ordo_kernels *kern, const uint8_t *p, size_t n, uint32_t *idx,
+size_t ordo__csv_index_with(const ordo__kernels *kern, const uint8_t *p, size_t n, uint32_t *idx,
                            int *in_quotes);
 
 #endif

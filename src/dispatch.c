@@ -67,7 +67,7 @@ unsigned ordo_cpu_features(void)
 typedef struct impl_entry {
     const char *name;
     unsigned needs;           /* CPU feature bits */
-    const ordo_kernels *kern; /* NULL: not built (or the scalar reference) */
+    const ordo__kernels *kern; /* NULL: not built (or the scalar reference) */
 } impl_entry;
 
 /* The registry: the scalar reference first (the proof path, chosen only by
@@ -76,24 +76,24 @@ typedef struct impl_entry {
  * everywhere, so a CPU or a build without SIMD kernels gets it. */
 static const impl_entry impls[] = {
     {"scalar", 0, NULL},
-    {"portable", 0, &ordo_kernels_portable},
+    {"portable", 0, &ordo__kernels_portable},
 #ifdef ORDO_HAVE_SSE41
-    {"sse41", ORDO_CPU_SSE41, &ordo_kernels_sse41},
+    {"sse41", ORDO_CPU_SSE41, &ordo__kernels_sse41},
 #else
     {"sse41", ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_AVX2
-    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx2},
+    {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo__kernels_avx2},
 #else
     {"avx2", ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_AVX512
-    {"avx512", ORDO_CPU_AVX512 | ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo_kernels_avx512},
+    {"avx512", ORDO_CPU_AVX512 | ORDO_CPU_AVX2 | ORDO_CPU_SSE41, &ordo__kernels_avx512},
 #else
     {"avx512", ORDO_CPU_AVX512 | ORDO_CPU_AVX2 | ORDO_CPU_SSE41, NULL},
 #endif
 #ifdef ORDO_HAVE_NEON
-    {"neon", ORDO_CPU_NEON, &ordo_kernels_neon},
+    {"neon", ORDO_CPU_NEON, &ordo__kernels_neon},
 #else
     {"neon", ORDO_CPU_NEON, NULL},
 #endif
@@ -166,7 +166,7 @@ const char *ordo_impl_name(ordo_status *status)
     return impls[(c & 0xff) - 1].name;
 }
 
-ordo_status ordo_impl_lookup(const char *name, const ordo_kernels **k)
+ordo_status ordo__impl_lookup(const char *name, const ordo__kernels **k)
 {
     unsigned i = SCALAR;
     ordo_status s = find(name, &i);
@@ -175,7 +175,7 @@ ordo_status ordo_impl_lookup(const char *name, const ordo_kernels **k)
     return s;
 }
 
-ordo_status ordo_impl_active(const ordo_kernels **k)
+ordo_status ordo__impl_active(const ordo__kernels **k)
 {
     unsigned c = choice();
     if (c >> 8)

@@ -6,8 +6,8 @@
 
 /* *k = the kernel table of the named implementation; NULL for "scalar",
  * which is the reference path. */
-ordo_status ordo_impl_lookup(const char *name, const ordo_kernels **k);
+ordo_status ordo__impl_lookup(const char *name, const ordo__kernels **k);
 /* The same for the implementation ordo_impl_name() reports. */
-ordo_status ordo_impl_active(const ordo_kernels **k);
+ordo_status ordo__impl_active(const ordo__kernels **k);
 
 #endif

@@ -41,7 +41,7 @@ static ordo_status put(ordo_key *k, ordo_order o, const ordo_inet *v, int cidr)
     size_t p = masked(v, m), n = 0, a = addr_len(v->family);
     payload[n++] = v->family;
     for (size_t i = 0; i < p; i++)
-        n += ordo_escape_byte(payload + n, m[i], 0x00);
+        n += ordo__escape_byte(payload + n, m[i], 0x00);
     payload[n++] = 0x00, payload[n++] = 0x00;
     payload[n++] = v->bits;
     memcpy(payload + n, v->addr, a);

@@ -4,16 +4,16 @@
  * the compiler's auto-vectoriser at the baseline ISA is all they get. */
 #include "kernels.h"
 
-/* Each op's loop is the SPEC's rule on one value (ordo_op_one) with the op
+/* Each op's loop is the SPEC's rule on one value (ordo__op_one) with the op
  * a constant; payloads written back to back (what the cursor tiles ask
  * for) get their own loop with a constant stride, the vectoriser's case. */
 #define FIXED_PORTABLE(NAME, OP)                                                  \
     static void NAME(const void *src, size_t n, uint8_t *dst, size_t stride)     \
     {                                                                             \
-        if (stride == ordo_op_shape[OP].width)                                    \
-            ordo_op_tail(OP, src, 0, n, dst, ordo_op_shape[OP].width);            \
+        if (stride == ordo__op_shape[OP].width)                                   \
+            ordo__op_tail(OP, src, 0, n, dst, ordo__op_shape[OP].width);          \
         else                                                                      \
-            ordo_op_tail(OP, src, 0, n, dst, stride);                             \
+            ordo__op_tail(OP, src, 0, n, dst, stride);                            \
     }
 FIXED_PORTABLE(i64_portable, ORDO_OP_I64)
 FIXED_PORTABLE(i32_w_portable, ORDO_OP_I32_W)
@@ -50,7 +50,7 @@ static inline uint64_t load_le64(const uint8_t *p)
  * its own bit, so nothing carries). */
 static inline uint64_t eq_bits8(uint64_t x, uint64_t c)
 {
-    uint64_t z = ordo_zero_bytes64(x ^ c) >> 7;
+    uint64_t z = ordo__zero_bytes64(x ^ c) >> 7;
     return (z * UINT64_C(0x0102040810204080)) >> 56;
 }
 
@@ -70,7 +70,7 @@ static size_t csv_portable(const uint8_t *p, size_t nblocks, uint32_t base, uint
             q |= eq_bits8(x, BYTES8('"')) << (8 * k);
             sep |= (eq_bits8(x, BYTES8(',')) | eq_bits8(x, BYTES8('\n'))) << (8 * k);
         }
-        o = ordo_csv_block(q, sep, base, &carry, o);
+        o = ordo__csv_block(q, sep, base, &carry, o);
     }
     *inq = carry;
     return (size_t)(o - out);
@@ -87,15 +87,15 @@ static size_t text_copy(uint8_t *d, const uint8_t *p, size_t n, uint8_t mask, in
     return n + 2;
 }
 
-static void text_tile_portable(const ordo_text_tile *t)
+static void text_tile_portable(const ordo__text_tile *t)
 {
     if (t->clean && !t->mask)
-        ordo_text_tile_with(t, text_copy);
+        ordo__text_tile_with(t, text_copy);
     else
-        ordo_text_tile_generic(t);
+        ordo__text_tile_generic(t);
 }
 
-const ordo_kernels ordo_kernels_portable = {
+const ordo__kernels ordo__kernels_portable = {
     "portable",
     {
         [ORDO_OP_I64] = i64_portable,
@@ -119,11 +119,11 @@ const ordo_kernels ordo_kernels_portable = {
         [ORDO_OP_F64_ORD] = f64_ord_portable,
         [ORDO_OP_F32_ORD] = f32_ord_portable,
     },
-    ordo_bits_generic,
-    ordo_zeros_generic,
-    ordo_escape_generic,
+    ordo__bits_generic,
+    ordo__zeros_generic,
+    ordo__escape_generic,
     csv_portable,
     {0},
-    ordo_text_generic,
+    ordo__text_generic,
     text_tile_portable,
 };

@@ -84,7 +84,7 @@ static int legacy(const ordo_lexkey *b)
 static ordo_status put_u64(ordo_lexkey *b, uint64_t w)
 {
     uint8_t tmp[8];
-    ordo_store_be64(tmp, w);
+    ordo__store_be64(tmp, w);
     return put(b, tmp, 8);
 }
 
@@ -104,7 +104,7 @@ ordo_status ordo_lexkey_bool(ordo_lexkey *b, bool v)
     return put(b, &byte, 1);
 }
 
-ordo_status ordo_lexkey_int64(ordo_lexkey *b, int64_t v) { return put_u64(b, ordo_lexkey_i64_word(v)); }
+ordo_status ordo_lexkey_int64(ordo_lexkey *b, int64_t v) { return put_u64(b, ordo__lexkey_i64_word(v)); }
 ordo_status ordo_lexkey_int(ordo_lexkey *b, int64_t v) { return ordo_lexkey_int64(b, v); }
 ordo_status ordo_lexkey_time(ordo_lexkey *b, int64_t ns) { return ordo_lexkey_int64(b, ns); }
 ordo_status ordo_lexkey_duration(ordo_lexkey *b, int64_t ns) { return ordo_lexkey_int64(b, ns); }
@@ -115,7 +115,7 @@ ordo_status ordo_lexkey_int32(ordo_lexkey *b, int32_t v)
     if (!legacy(b))
         return ordo_lexkey_int64(b, v);
     uint8_t tmp[4];
-    ordo_store_be32(tmp, (uint32_t)v ^ ORDO_SIGN32);
+    ordo__store_be32(tmp, (uint32_t)v ^ ORDO_SIGN32);
     return put(b, tmp, 4);
 }
 
@@ -124,7 +124,7 @@ ordo_status ordo_lexkey_int16(ordo_lexkey *b, int16_t v)
     if (!legacy(b))
         return ordo_lexkey_int64(b, v);
     uint8_t tmp[2];
-    ordo_store_be16(tmp, (uint16_t)((uint16_t)v ^ 0x8000u));
+    ordo__store_be16(tmp, (uint16_t)((uint16_t)v ^ 0x8000u));
     return put(b, tmp, 2);
 }
 
@@ -141,7 +141,7 @@ ordo_status ordo_lexkey_uint32(ordo_lexkey *b, uint32_t v)
     if (!legacy(b))
         return put_u64(b, v);
     uint8_t tmp[4];
-    ordo_store_be32(tmp, v);
+    ordo__store_be32(tmp, v);
     return put(b, tmp, 4);
 }
 
@@ -150,7 +150,7 @@ ordo_status ordo_lexkey_uint16(ordo_lexkey *b, uint16_t v)
     if (!legacy(b))
         return put_u64(b, v);
     uint8_t tmp[2];
-    ordo_store_be16(tmp, v);
+    ordo__store_be16(tmp, v);
     return put(b, tmp, 2);
 }
 
@@ -161,14 +161,14 @@ ordo_status ordo_lexkey_uint8(ordo_lexkey *b, uint8_t v)
     return put(b, &v, 1);
 }
 
-ordo_status ordo_lexkey_float64(ordo_lexkey *b, double v) { return put_u64(b, ordo_lexkey_f64_word(v)); }
+ordo_status ordo_lexkey_float64(ordo_lexkey *b, double v) { return put_u64(b, ordo__lexkey_f64_word(v)); }
 
 ordo_status ordo_lexkey_float32(ordo_lexkey *b, float v)
 {
     if (!legacy(b))
         return ordo_lexkey_float64(b, (double)v); /* exact widening */
     uint8_t tmp[4];
-    ordo_store_be32(tmp, ordo_lexkey_f32_word(v));
+    ordo__store_be32(tmp, ordo__lexkey_f32_word(v));
     return put(b, tmp, 4);
 }
 
@@ -218,7 +218,7 @@ ordo_status ordo_lexkey_part_size(ordo_type t, size_t len, unsigned flags, size_
         return ORDO_ERR_NULL_ARG;
     if (flags & ~ORDO_LEXKEY_LEGACY)
         return ORDO_ERR_INVALID_ARG;
-    int w = ordo_lexkey_fixed_width(t, flags);
+    int w = ordo__lexkey_fixed_width(t, flags);
     if (w < 0)
         return ORDO_ERR_BAD_TYPE;
     *size = w ? (size_t)w : len;

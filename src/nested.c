@@ -208,7 +208,7 @@ ordo_status ordo_key_array_end(ordo_key *k)
     uint32_t ints[4] = {count, count ? 1u : 0u, count, 1u};
     for (int i = 0; i < (count ? 4 : 2); i++) {
         tail[t++] = 0x00;
-        ordo_store_be32(tail + t, ints[i] ^ ORDO_SIGN32);
+        ordo__store_be32(tail + t, ints[i] ^ ORDO_SIGN32);
         t += 4;
     }
     seg sg[] = {{lit_00, 1, 1}, {k->priv_buf + at, n, 2}, {tail, t, 1}, {lit_0000, 2, 0}};
@@ -228,12 +228,12 @@ static ordo_status step_up(ordo_type t, uint8_t *v, size_t n)
             return ORDO_OK;
         if (x == INT32_MAX || (t == ORDO_TYPE_DATE && !ordo__date_ok((int64_t)x + 1)))
             return ORDO_ERR_OUT_OF_RANGE;
-        ordo_store_be32(v + 1, (uint32_t)(x + 1) ^ ORDO_SIGN32);
+        ordo__store_be32(v + 1, (uint32_t)(x + 1) ^ ORDO_SIGN32);
     } else {
-        int64_t x = (int64_t)(ordo_load_be64(v + 1) ^ ORDO_SIGN64);
+        int64_t x = (int64_t)(ordo__load_be64(v + 1) ^ ORDO_SIGN64);
         if (x == INT64_MAX)
             return ORDO_ERR_OUT_OF_RANGE;
-        ordo_store_be64(v + 1, (uint64_t)(x + 1) ^ ORDO_SIGN64);
+        ordo__store_be64(v + 1, (uint64_t)(x + 1) ^ ORDO_SIGN64);
     }
     return ORDO_OK;
 }

@@ -139,7 +139,7 @@ ordo_status ordo_key_numeric(ordo_key *k, ordo_order o, const char *s, size_t n)
     p[0] = (uint8_t)v.cls;
     if (v.cls == NUM_NEG || v.cls == NUM_POS) {
         uint8_t *m = p + 1;
-        ordo_store_be32(m, (uint32_t)v.adjusted ^ ORDO_SIGN32);
+        ordo__store_be32(m, (uint32_t)v.adjusted ^ ORDO_SIGN32);
         for (size_t i = 0; i < v.ndigits; i++)
             m[4 + i] = (uint8_t)(digit_at(&v, i) - '0' + 1);
         m[4 + v.ndigits] = 0x00;

@@ -196,7 +196,7 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
      * of it again for DESC */
     uint8_t m8 = (uint8_t)(mask ^ (neg ? 0xff : 0x00));
     p[0] = (uint8_t)((neg ? NUM_NEG : NUM_POS) ^ mask);
-    ordo_store_be32(p + 1, ((uint32_t)adjusted ^ ORDO_SIGN32) ^ (uint32_t)(m8 * UINT32_C(0x01010101)));
+    ordo__store_be32(p + 1, ((uint32_t)adjusted ^ ORDO_SIGN32) ^ (uint32_t)(m8 * UINT32_C(0x01010101)));
     put_digits(p + 5, first, n, m8);
     p[5 + n] = m8;
     return ORDO_OK;

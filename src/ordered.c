@@ -113,21 +113,21 @@ ordo_status ordo_key_null(ordo_key *k, ordo_order o)
 static ordo_status be64(ordo_key *k, ordo_order o, uint64_t w)
 {
     uint8_t t[8];
-    ordo_store_be64(t, w);
+    ordo__store_be64(t, w);
     return field(k, o, t, 8);
 }
 
 static ordo_status be32(ordo_key *k, ordo_order o, uint32_t w)
 {
     uint8_t t[4];
-    ordo_store_be32(t, w);
+    ordo__store_be32(t, w);
     return field(k, o, t, 4);
 }
 
 static ordo_status be16(ordo_key *k, ordo_order o, uint16_t w)
 {
     uint8_t t[2];
-    ordo_store_be16(t, w);
+    ordo__store_be16(t, w);
     return field(k, o, t, 2);
 }
 
@@ -144,14 +144,14 @@ ordo_status ordo_key_uint32(ordo_key *k, ordo_order o, uint32_t v) { return be32
 ordo_status ordo_key_uint64(ordo_key *k, ordo_order o, uint64_t v) { return be64(k, o, v); }
 ordo_status ordo_key_enum(ordo_key *k, ordo_order o, uint32_t rank) { return be32(k, o, rank); }
 ordo_status ordo_key_pg_lsn(ordo_key *k, ordo_order o, uint64_t lsn) { return be64(k, o, lsn); }
-ordo_status ordo_key_float32(ordo_key *k, ordo_order o, float v) { return be32(k, o, ordo_ordered_f32_word(v)); }
-ordo_status ordo_key_float64(ordo_key *k, ordo_order o, double v) { return be64(k, o, ordo_ordered_f64_word(v)); }
+ordo_status ordo_key_float32(ordo_key *k, ordo_order o, float v) { return be32(k, o, ordo__ordered_f32_word(v)); }
+ordo_status ordo_key_float64(ordo_key *k, ordo_order o, double v) { return be64(k, o, ordo__ordered_f64_word(v)); }
 
 ordo_status ordo_key_int128(ordo_key *k, ordo_order o, int64_t hi, uint64_t lo)
 {
     uint8_t t[16];
-    ordo_store_be64(t, (uint64_t)hi ^ ORDO_SIGN64);
-    ordo_store_be64(t + 8, lo);
+    ordo__store_be64(t, (uint64_t)hi ^ ORDO_SIGN64);
+    ordo__store_be64(t + 8, lo);
     return field(k, o, t, 16);
 }
 
@@ -205,8 +205,8 @@ ordo_status ordo_key_timetz(ordo_key *k, ordo_order o, int64_t local_us, int32_t
     if (!ordo__time_ok(local_us) || !ordo__tz_offset_ok(east))
         return value_error(k, ORDO_ERR_OUT_OF_RANGE);
     uint8_t t[12];
-    ordo_store_be64(t, (uint64_t)(local_us - (int64_t)east * 1000000) ^ ORDO_SIGN64);
-    ordo_store_be32(t + 8, (uint32_t)(-east) ^ ORDO_SIGN32);
+    ordo__store_be64(t, (uint64_t)(local_us - (int64_t)east * 1000000) ^ ORDO_SIGN64);
+    ordo__store_be32(t + 8, (uint32_t)(-east) ^ ORDO_SIGN32);
     return field(k, o, t, 12);
 }
 
@@ -249,7 +249,7 @@ ordo_status ordo_key_bytes(ordo_key *k, ordo_order o, const void *src, size_t n)
     if (!d)
         return k->priv_err;
     for (size_t i = 0; i < n; i++)
-        d += ordo_escape_byte(d, p[i], mask);
+        d += ordo__escape_byte(d, p[i], mask);
     d[0] = mask, d[1] = mask; /* terminator 00 00 */
     return ORDO_OK;
 }
@@ -344,7 +344,7 @@ ordo_status ordo_key_packed_size(ordo_type t, size_t *size)
 {
     if (!size)
         return ORDO_ERR_NULL_ARG;
-    size_t w = ordo_packed_width(t);
+    size_t w = ordo__packed_width(t);
     if (!w)
         return ORDO_ERR_BAD_TYPE;
     *size = w;

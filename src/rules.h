@@ -4,6 +4,8 @@
 #ifndef ORDO_RULES_H
 #define ORDO_RULES_H
 
+#include "ordo.h" /* ordo__store_be64: ordo_inline.h's, the one copy */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,13 +16,13 @@
 #define ORDO_LEXKEY_NAN64 UINT64_C(0x7ff8000000000001)
 #define ORDO_LEXKEY_NAN32 UINT32_C(0x7fc00001)
 
-static inline void ordo_store_be16(uint8_t *p, uint16_t v)
+static inline void ordo__store_be16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)(v >> 8);
     p[1] = (uint8_t)v;
 }
 
-static inline void ordo_store_be32(uint8_t *p, uint32_t v)
+static inline void ordo__store_be32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);
     p[1] = (uint8_t)(v >> 16);
@@ -28,13 +30,7 @@ static inline void ordo_store_be32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-static inline void ordo_store_be64(uint8_t *p, uint64_t v)
-{
-    ordo_store_be32(p, (uint32_t)(v >> 32));
-    ordo_store_be32(p + 4, (uint32_t)v);
-}
-
-static inline uint64_t ordo_load_be64(const uint8_t *p)
+static inline uint64_t ordo__load_be64(const uint8_t *p)
 {
     uint64_t v = 0;
     for (int i = 0; i < 8; i++)
@@ -46,7 +42,7 @@ static inline uint64_t ordo_load_be64(const uint8_t *p)
  * XOR mask (ff for DESC): writes 1 or 2 bytes at d and returns how many.
  * Every escaping writer (text, bytes, bit strings, inet prefixes, the
  * kernels' tails) goes through here. */
-static inline size_t ordo_escape_byte(uint8_t *d, uint8_t b, uint8_t mask)
+static inline size_t ordo__escape_byte(uint8_t *d, uint8_t b, uint8_t mask)
 {
     d[0] = (uint8_t)(b ^ mask);
     if (b != 0)
@@ -56,14 +52,14 @@ static inline size_t ordo_escape_byte(uint8_t *d, uint8_t b, uint8_t mask)
 }
 
 /* Signed transform: two's complement reinterpreted, top bit flipped. */
-static inline uint64_t ordo_lexkey_i64_word(int64_t v)
+static inline uint64_t ordo__lexkey_i64_word(int64_t v)
 {
     return (uint64_t)v ^ ORDO_SIGN64;
 }
 
 /* LexKey float transform (SPEC pseudocode): NaN -> fixed word, untouched;
  * x < 0 -> NOT bits; otherwise (-0.0 included) -> bits XOR sign. */
-static inline uint64_t ordo_lexkey_f64_word(double x)
+static inline uint64_t ordo__lexkey_f64_word(double x)
 {
     uint64_t bits;
     if (x != x)
@@ -72,7 +68,7 @@ static inline uint64_t ordo_lexkey_f64_word(double x)
     return x < 0 ? ~bits : bits ^ ORDO_SIGN64;
 }
 
-static inline uint32_t ordo_lexkey_f32_word(float x)
+static inline uint32_t ordo__lexkey_f32_word(float x)
 {
     uint32_t bits;
     if (x != x)
@@ -83,7 +79,7 @@ static inline uint32_t ordo_lexkey_f32_word(float x)
 
 /* The ordered format's float rule: every NaN is all ones (above +inf),
  * -0 is +0, negatives are complemented, the rest get the sign bit. */
-static inline uint64_t ordo_ordered_f64_word(double x)
+static inline uint64_t ordo__ordered_f64_word(double x)
 {
     uint64_t bits;
     if (x != x)
@@ -94,7 +90,7 @@ static inline uint64_t ordo_ordered_f64_word(double x)
     return (bits & ORDO_SIGN64) ? ~bits : bits ^ ORDO_SIGN64;
 }
 
-static inline uint32_t ordo_ordered_f32_word(float x)
+static inline uint32_t ordo__ordered_f32_word(float x)
 {
     uint32_t bits;
     if (x != x)

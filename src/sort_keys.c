@@ -20,12 +20,12 @@ static int rows_utf8_at_once(const ordo_column *c, size_t nrows)
     if (c->validity || nrows == 0)
         return 0;
     const uint8_t *v = c->values;
-    int64_t lo = ordo_col_offset_at(c, c->offset), hi = ordo_col_offset_at(c, c->offset + nrows),
+    int64_t lo = ordo__col_offset_at(c, c->offset), hi = ordo__col_offset_at(c, c->offset + nrows),
             prev = lo;
     if (lo < 0 || hi < lo)
         return 0;
     for (size_t r = 1; r <= nrows; r++) {
-        int64_t o = ordo_col_offset_at(c, c->offset + r);
+        int64_t o = ordo__col_offset_at(c, c->offset + r);
         if (o < prev || o > hi)
             return 0;
         /* a row starting inside the span, not at a character's start */
@@ -45,7 +45,7 @@ ordo_status ordo_sort_keys_compute(const ordo_column *c, size_t nrows, void *byt
     *need = 0;
     if (c->type != ORDO_TYPE_STRING || !c->collator || c->collator->provider == ORDO_COLL_C)
         return fail_at(where, 0, ORDO_ERR_BAD_TYPE);
-    if (!ordo_col_span_ok(c, nrows))
+    if (!ordo__col_span_ok(c, nrows))
         return fail_at(where, 0, ORDO_ERR_SIZE_OVERFLOW);
     if (nrows && (!c->values || !c->offsets))
         return fail_at(where, 0, ORDO_ERR_NULL_ARG);
@@ -57,9 +57,9 @@ ordo_status ordo_sort_keys_compute(const ordo_column *c, size_t nrows, void *byt
     int checked = rows_utf8_at_once(c, nrows);
     offsets[0] = 0;
     for (size_t r = 0; r < nrows; r++) {
-        if (ordo_col_valid(c, r)) {
-            int64_t a = ordo_col_offset_at(c, c->offset + r),
-                    b = ordo_col_offset_at(c, c->offset + r + 1);
+        if (ordo__col_valid(c, r)) {
+            int64_t a = ordo__col_offset_at(c, c->offset + r),
+                    b = ordo__col_offset_at(c, c->offset + r + 1);
             if (a < 0 || b < a)
                 return fail_at(where, r, ORDO_ERR_INVALID_VALUE);
             const char *s = (const char *)c->values + a;
@@ -124,8 +124,8 @@ ordo_status ordo__sort_keys_size(const ordo_column *c, size_t nrows, size_t *byt
     if (o[nrows] > o[0] && memchr(sk->bytes + o[0], 0, o[nrows] - o[0]))
         return ORDO_ERR_INVALID_VALUE;
     /* per row: presence, key, 00 00, text, 00 00 */
-    size_t text = (size_t)(ordo_col_offset_at(c, c->offset + nrows) -
-                           ordo_col_offset_at(c, c->offset)),
+    size_t text = (size_t)(ordo__col_offset_at(c, c->offset + nrows) -
+                           ordo__col_offset_at(c, c->offset)),
            framing;
     if (__builtin_mul_overflow(nrows, (size_t)5, &framing) ||
         __builtin_add_overflow(text, framing, bytes) ||

@@ -6,7 +6,7 @@
 /* elem_size, variable, ordered, ordered_size, lexkey_width, legacy_width,
  * lexkey_op, legacy_op, ordered_op */
 #define NONE (-1)
-const ordo_type_facts ordo__types[ORDO_TYPE_LIMIT] = {
+const ordo__type_info ordo__types[ORDO_TYPE_LIMIT] = {
     [0] = {0, 0, 0, 0, NONE, NONE, NONE, NONE, NONE},
     [ORDO_TYPE_STRING] = {0, 1, 1, 0, 0, 0, NONE, NONE, NONE},
     [ORDO_TYPE_BYTES] = {0, 1, 1, 0, 0, 0, NONE, NONE, NONE},
@@ -24,7 +24,7 @@ const ordo_type_facts ordo__types[ORDO_TYPE_LIMIT] = {
     [ORDO_TYPE_FLOAT32] = {4, 0, 1, 5, 8, 4, ORDO_OP_F32_W_LEX, ORDO_OP_F32_LEX, ORDO_OP_F32_ORD},
     [ORDO_TYPE_FLOAT64] = {8, 0, 1, 9, 8, 8, ORDO_OP_F64_LEX, ORDO_OP_F64_LEX, ORDO_OP_F64_ORD},
     /* time and duration: 4-byte days in ORDO_UNIT_DAY32 columns, and the op
-     * holds for nanoseconds only (ordo_col_op) */
+     * holds for nanoseconds only (ordo__col_op) */
     [ORDO_TYPE_TIME] = {8, 0, 0, 0, 8, 8, ORDO_OP_I64, ORDO_OP_I64, NONE},
     [ORDO_TYPE_DURATION] = {8, 0, 0, 0, 8, 8, ORDO_OP_I64, ORDO_OP_I64, NONE},
     [ORDO_TYPE_NIL] = {0, 0, 1, 1, 1, 1, NONE, NONE, NONE},

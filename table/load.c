@@ -4,6 +4,7 @@
  * atomic step; whatever fails, the load's files are removed and the
  * database is left as it was. */
 #include "load_sink.h"
+#include "table_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,9 +14,6 @@
 #include <unistd.h>
 
 #define SIZE_DEFAULT (256ull << 20)
-#define MEMORY_MIN (1ull << 20)
-#define SST_SIZE_MIN (64ull << 10)
-
 double ordo__table_now(void)
 {
     struct timespec ts;
@@ -23,99 +21,7 @@ double ordo__table_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static ordo_status fail(ordo_error *err, ordo_status s, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static ordo_status fail(ordo_error *err, ordo_status s, const char *fmt, ...)
-{
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->status = s;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
-
-ordo_status ordo__table_schema_parse(const char *schema, ordo_schema *table, ordo_error *err)
-{
-    ordo_error e = {0};
-    ordo_status s = ordo_schema_parse(schema, ORDO_FORMAT_ORDERED, table, &e);
-    if (s == ORDO_ERR_OUT_OF_MEMORY)
-        return fail(err, s, "out of memory");
-    if (s != ORDO_OK)
-        return fail(err, ORDO_ERR_INVALID_ARG, "schema: %.1000s", e.message);
-    for (size_t c = 0; c < table->ncols; c++)
-        if (table->cols[c].order_given) {
-            s = fail(err, ORDO_ERR_INVALID_ARG, "schema: column '%.200s': orders belong in key",
-                     table->cols[c].name);
-            ordo_schema_free(table);
-            return s;
-        }
-    return ORDO_OK;
-}
-
-ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_format *fmt,
-                                      ordo_error *err)
-{
-    *fmt = 0;
-    if (!o)
-        return fail(err, ORDO_ERR_NULL_ARG, "no options");
-    const char *name = o->format ? o->format : "ordered";
-    *fmt = ordo_format_from_name(name);
-    if (!*fmt)
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "format: unknown format '%.200s' (ordered, packed, lexkey, lexkey-legacy)",
-                    name);
-    if (o->tag != ORDO_UNTAGGED && (o->tag < 0 || o->tag > 254))
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "tag: expected 0 to 254 (255 is for system keys), or untagged, got %d",
-                    o->tag);
-    if (o->on_duplicate != ORDO_DUP_ERROR && o->on_duplicate != ORDO_DUP_FIRST &&
-        o->on_duplicate != ORDO_DUP_LAST)
-        return fail(err, ORDO_ERR_INVALID_ARG, "on_duplicate: expected error, first or last");
-    if (o->via != ORDO_TABLE_VIA_SST && o->via != ORDO_TABLE_VIA_WRITEBATCH)
-        return fail(err, ORDO_ERR_INVALID_ARG, "via: expected sst or writebatch");
-    if (o->memory && o->memory < MEMORY_MIN)
-        return fail(err, ORDO_ERR_INVALID_ARG, "memory: at least 1M");
-    if (o->sst_size && o->sst_size < SST_SIZE_MIN)
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "sst_size: at least 64K (smaller files would hold a block or two each)");
-    if (o->via == ORDO_TABLE_VIA_WRITEBATCH && o->on_duplicate == ORDO_DUP_FIRST)
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "via writebatch keeps the last row of a key (on_duplicate last) or fails on "
-                    "a duplicate (error): on_duplicate first needs via sst");
-    if (o->prefix && (strchr(o->prefix, '/') || strstr(o->prefix, "..")))
-        return fail(err, ORDO_ERR_INVALID_ARG, "prefix: no '/' or '..'");
-    ordo_status impl;
-    ordo_impl_name(&impl); /* a bad ORDO_IMPL is refused before any input is read */
-    if (impl != ORDO_OK)
-        return fail(err, impl, "ORDO_IMPL: %s", ordo_status_message(impl));
-    return ORDO_OK;
-}
-
-ordo_status ordo_table_load_check(const ordo_table_load_options *o, ordo_error *err)
-{
-    ordo_format fmt = 0;
-    ordo_status s = ordo__table_options_check(o, &fmt, err);
-    if (s != ORDO_OK || !o->schema)
-        return s;
-    ordo_schema table;
-    if ((s = ordo__table_schema_parse(o->schema, &table, err)) != ORDO_OK)
-        return s;
-    ordo_schema key;
-    ordo_error e = {0};
-    s = ordo_schema_key(&table, o->key, fmt, &key, &e);
-    if (s == ORDO_OK)
-        ordo_schema_free(&key);
-    else if (s == ORDO_ERR_OUT_OF_MEMORY)
-        fail(err, s, "out of memory");
-    else
-        s = fail(err, ORDO_ERR_INVALID_ARG, "key: %.1000s", e.message);
-    ordo_schema_free(&table);
-    return s;
-}
+#define fail ordo__table_fail
 
 ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
                                     const char *format, const char *key, const char *schema,
@@ -238,6 +144,16 @@ static void take_stats(ordo__table_sink *k, const ordo_load_stats *st)
     k->sum->bytes = st->bytes;
 }
 
+/* The run files (merged, or of a failed load) removed, the writer freed:
+ * a next load of this process may use the same names. */
+static void remove_runs(ordo__table_sink *k)
+{
+    for (size_t i = 0; k->runs && i < ordo_run_writer_files(k->runs); i++)
+        unlink(ordo_run_writer_file(k->runs, i));
+    ordo_run_writer_close(k->runs);
+    k->runs = NULL;
+}
+
 static ordo_status commit(ordo__table_sink *k, ordo_error *err)
 {
     const ordo_table_load_options *o = k->o;
@@ -305,8 +221,7 @@ static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
         return s;
     }
     k->nsst = ordo_sst_writer_files(k->sst);
-    ordo_run_writer_close(k->runs); /* its memory, before the ingestion */
-    k->runs = NULL;
+    remove_runs(k); /* and the writer's memory, before the ingestion */
     if ((s = commit(k, err)) != ORDO_OK)
         return s;
     k->t_written = ordo__table_now();
@@ -358,12 +273,10 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     }
     ordo_put_load_close(k->put);
     /* this load's files: run files, and SST files not ingested (or copied in) */
-    for (size_t i = 0; k->runs && i < ordo_run_writer_files(k->runs); i++)
-        unlink(ordo_run_writer_file(k->runs, i));
+    remove_runs(k);
     for (size_t i = 0; k->sst && i < k->nsst; i++)
         unlink(ordo_sst_writer_file(k->sst, i)->path);
     ordo_sst_writer_close(k->sst);
-    ordo_run_writer_close(k->runs);
     if (k->own_db)
         ordo_db_close(k->db); /* and its temporary folder */
     k->put = NULL, k->sst = NULL, k->runs = NULL, k->db = NULL;

@@ -9,15 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *input_name(const ordo_table_source *src)
-{
-    if (src->name)
-        return src->name;
-    if (src->path)
-        return src->path;
-    return src->fd == 0 ? "<stdin>" : "<input>";
-}
-
 /* Every row of the input into the sink: batches in input order, a batch's
  * rejects handed on in line order with its rows. */
 static ordo_status read_rows(ordo__table_sink *k, ordo_encoder *enc, ordo_error *err)
@@ -63,46 +54,13 @@ ordo_status ordo__table_load_csv(ordo_db *db, const ordo_table_source *src,
     ordo__table_sink k;
     memset(&k, 0, sizeof k);
     k.o = o;
-    k.name = input_name(src);
-    ordo_status s = ordo__table_options_check(o, &k.fmt, err);
+    k.name = ordo__table_source_name(src);
+    ordo_schema table;
+    ordo_encoder *enc;
+    void *none;
+    ordo_status s = ordo__table_csv_open(src, NULL, o, k.name, &k.fmt, &table, &enc, &none, err);
     if (s != ORDO_OK)
         return s;
-    if (!o->schema || !o->key) {
-        if (err) {
-            memset(err, 0, sizeof *err);
-            err->status = ORDO_ERR_INVALID_ARG;
-            snprintf(err->message, sizeof err->message, "%s",
-                     o->schema ? "key: a CSV input needs a key" : "schema: a CSV input needs a schema");
-        }
-        return ORDO_ERR_INVALID_ARG;
-    }
-    ordo_schema table;
-    if ((s = ordo__table_schema_parse(o->schema, &table, err)) != ORDO_OK)
-        return s;
-    ordo_encoder_options eo = {0};
-    eo.threads = 1; /* one parses and encodes while this thread sorts and spills */
-    eo.header = o->header;
-    eo.values = 1;
-    eo.values_all = !ordo_format_decodes(k.fmt); /* LexKey keys do not decode */
-    eo.skip_bad_rows = o->on_reject != NULL;
-    eo.name = k.name;
-    ordo_encoder *enc = NULL;
-    ordo_error e = {0};
-    s = ordo_encoder_open(&table, o->key, k.fmt, &eo, &enc, &e);
-    if (s != ORDO_OK) {
-        ordo_schema_free(&table);
-        if (err) {
-            *err = e;
-            if (s != ORDO_ERR_OUT_OF_MEMORY) {
-                err->status = s = ORDO_ERR_INVALID_ARG;
-                snprintf(err->message, sizeof err->message, "key: %.1000s", e.message);
-            }
-        }
-        return s;
-    }
-    s = src->path  ? ordo_encoder_input_path(enc, src->path, err)
-        : src->fd >= 0 ? ordo_encoder_input_fd(enc, src->fd, err)
-                       : ordo_encoder_input_mem(enc, src->data, src->size, err);
     k.format = ordo_format_name(k.fmt);
     k.key = o->key;
     k.schema = o->schema;

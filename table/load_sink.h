@@ -5,7 +5,7 @@
 #ifndef ORDO_TABLE_LOAD_SINK_H
 #define ORDO_TABLE_LOAD_SINK_H
 
-#include "ordo_table.h"
+#include "table_internal.h"
 
 typedef struct ordo__table_sink {
     /* given */
@@ -28,12 +28,6 @@ typedef struct ordo__table_sink {
     uint64_t progress_rows; /* rows when progress was last called (read phase) */
     int done;
 } ordo__table_sink;
-
-/* Options checked as ordo_table_load_check does; fmt from o->format. */
-ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_format *fmt,
-                                      ordo_error *err);
-/* Parses o->schema as a table schema (no orders: they belong in key). */
-ordo_status ordo__table_schema_parse(const char *schema, ordo_schema *table, ordo_error *err);
 
 /* Opens the database (o->db_path when db is NULL), checks the tag free and
  * opens the run writer (or write batches). sum is filled as the load goes.

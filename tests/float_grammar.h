@@ -1,6 +1,6 @@
 /* The decimal literal grammar of PostgreSQL's float input as ordo reads
  * it, written plainly: [+-] digits [. digits] [(e|E) [+-] digits], with at
- * least one mantissa digit. The reference of test_parse_float and
+ * least one mantissa digit. The reference of test_parse_float_lib and
  * fuzz_float. */
 #ifndef ORDO_FLOAT_GRAMMAR_H
 #define ORDO_FLOAT_GRAMMAR_H

@@ -10,7 +10,7 @@
 
 typedef struct impl {
     const char *name;
-    const ordo_kernels *k; /* NULL: the scalar reference */
+    const ordo__kernels *k; /* NULL: the scalar reference */
 } impl;
 
 static impl impls[12];
@@ -23,15 +23,15 @@ static int impls_setup(void **state)
     const char *name;
     n_impls = 0;
     for (size_t i = 0; (name = ordo_impl_at(i, NULL)) && n_impls < 11; i++) {
-        const ordo_kernels *k = NULL;
-        ordo_status s = ordo_impl_lookup(name, &k);
+        const ordo__kernels *k = NULL;
+        ordo_status s = ordo__impl_lookup(name, &k);
         if (s == ORDO_OK)
             impls[n_impls++] = (impl){name, k};
         else
             printf("# skipping %s: %s\n", name, ordo_status_message(s));
     }
 #ifdef ORDO_ALLOW_EMULATED_KERNELS
-    impls[n_impls++] = (impl){"neon-emulated", &ordo_kernels_neon_emulated};
+    impls[n_impls++] = (impl){"neon-emulated", &ordo__kernels_neon_emulated};
 #endif
     for (size_t i = 0; i < n_impls; i++)
         printf("# testing %s\n", impls[i].name);

@@ -49,8 +49,8 @@ static void install_and_consume(void **state)
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f00800000000000002a0001\n");
 #ifdef ORDO_WITH_ROCKSDB
-    /* examples/load_csv.c, built with find_package (ordo::ingest, ordo::load)
-     * and with pkg-config (ordo-ingest, ordo-load), encodes a CSV and loads
+    /* examples/load_csv.c, built with find_package (ordo::table) and with
+     * pkg-config (ordo-table, which requires ordo-ingest and ordo-load), loads
      * it; the installed tool scans the tables back */
     char csv[300];
     snprintf(csv, sizeof csv, "%s/in.csv", prefix);
@@ -72,9 +72,9 @@ static void install_and_consume(void **state)
     snprintf(out, sizeof out, "%s/out4.txt", prefix);
     read_file(out, text, sizeof text);
     assert_string_equal(text, want);
-    assert_int_equal(t_sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo-load.pc)) && "
+    assert_int_equal(t_sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo-table.pc)) && "
                           "export PKG_CONFIG_PATH && '%s' '%s/load_csv.c' -o '%s/load-csv-pc' "
-                          "$(pkg-config --cflags --libs --static ordo-ingest ordo-load) && "
+                          "$(pkg-config --cflags --libs --static ordo-table) && "
                           "'%s/load-csv-pc' '%s/db2' '%s' 2 'id int, v text' 'id DESC' > '%s/out5.txt' && "
                           SCAN " >> '%s/out5.txt'",
                           prefix, ORDO_C_COMPILER, ORDO_EXAMPLES_DIR, prefix, prefix, prefix, csv,

@@ -131,8 +131,11 @@ def _frame_meta(ddf, key, schema, fmt):
     given."""
     from . import _encode
 
-    _, _, schema_text, key_spec = _encode.encode(ddf._meta_nonempty, key, schema=schema,
-                                                 format=fmt, values=True)
+    # with a schema, the empty meta: its made-up values ("foo") need not
+    # parse as the schema's types (a uuid column of strings)
+    sample = ddf._meta if schema is not None else ddf._meta_nonempty
+    _, _, schema_text, key_spec = _encode.encode(sample, key, schema=schema, format=fmt,
+                                                 values=True)
     return {"key": key_spec, "schema": schema_text}
 
 

@@ -4,7 +4,7 @@
 #include "cluster.h"
 #include "encode.h"
 
-#include <ordo_ingest.h>
+#include <ordo_table.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,85 +47,13 @@ static int gather_batch(gathered *g, const ordo_encoder_batch *b)
            ordo_buf_append(&g->lines, b->lines, b->rows * sizeof *b->lines) == ORDO_OK;
 }
 
-/* Runs the encoder over the input (a path, or bytes when data is set). */
-static ordo_status encode_all(const char *schema_text, const char *key, const char *fmt_name,
-                              int header, const char *path, const void *data, size_t n,
-                              uint64_t first_line, gathered *g, ordo_error *e)
+static ordo_status gather_cb(void *ctx, const ordo_encoder_batch *b, ordo_error *err)
 {
-    memset(e, 0, sizeof *e);
-    ordo_format fmt = ordo_format_from_name(fmt_name);
-    if (!fmt) {
-        snprintf(e->message, sizeof e->message,
-                 "format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)", fmt_name);
-        return e->status = ORDO_ERR_INVALID_ARG;
-    }
-    ordo_schema table;
-    ordo_status s = ordo_schema_parse(schema_text, ORDO_FORMAT_ORDERED, &table, e);
-    if (s != ORDO_OK)
-        return s;
-    for (size_t c = 0; c < table.ncols; c++)
-        if (table.cols[c].order_given) {
-            snprintf(e->message, sizeof e->message, "schema: column '%s': orders belong in key",
-                     table.cols[c].name);
-            ordo_schema_free(&table);
-            return e->status = ORDO_ERR_INVALID_ARG;
-        }
-    ordo_encoder_options o = {0};
-    o.threads = 1; /* one encodes while this thread gathers */
-    o.header = header;
-    o.values = 1;
-    o.values_all = !ordo_format_decodes(fmt); /* LexKey keys do not decode */
-    o.name = path ? path : "<input>";
-    o.first_line = first_line;
-    ordo_encoder *enc = NULL;
-    s = ordo_encoder_open(&table, key, fmt, &o, &enc, e);
-    if (s == ORDO_OK)
-        s = data ? ordo_encoder_input_mem(enc, data, n, e) : ordo_encoder_input_path(enc, path, e);
-    const ordo_encoder_batch *b;
-    while (s == ORDO_OK && (s = ordo_encoder_next(enc, &b, e)) == ORDO_OK && b)
-        if (!gather_batch(g, b))
-            s = ORDO_ERR_OUT_OF_MEMORY;
-    ordo_encoder_close(enc);
-    ordo_schema_free(&table);
-    return s;
-}
-
-/* Bytes [offset, offset + n) of the file at path, into a new buffer. */
-static ordo_status read_part(const char *path, uint64_t offset, uint64_t n, char **out,
-                             ordo_error *e)
-{
-    memset(e, 0, sizeof *e);
-    e->file = path;
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    char *buf = fd >= 0 && n < SIZE_MAX ? malloc(n ? (size_t)n : 1) : NULL;
-    ordo_status s = ORDO_OK;
-    if (fd < 0) {
-        snprintf(e->message, sizeof e->message, "cannot open: %s", strerror(errno));
-        s = ORDO_ERR_IO;
-    } else if (!buf) {
-        snprintf(e->message, sizeof e->message, "out of memory");
-        s = ORDO_ERR_OUT_OF_MEMORY;
-    }
-    for (uint64_t at = 0; s == ORDO_OK && at < n;) {
-        ssize_t got = pread(fd, buf + at, (size_t)(n - at), (off_t)(offset + at));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            snprintf(e->message, sizeof e->message, got < 0 ? "cannot read: %s" : "%s",
-                     got < 0 ? strerror(errno) : "the file is shorter than its split said");
-            s = ORDO_ERR_IO;
-        } else
-            at += (uint64_t)got;
-    }
-    if (fd >= 0)
-        close(fd);
-    if (s != ORDO_OK) {
-        free(buf);
-        return e->status = s;
-    }
-    *out = buf;
-    return ORDO_OK;
+    if (gather_batch(ctx, b))
+        return ORDO_OK;
+    err->status = ORDO_ERR_OUT_OF_MEMORY;
+    snprintf(err->message, sizeof err->message, "out of memory");
+    return ORDO_ERR_OUT_OF_MEMORY;
 }
 
 static PyObject *py_csv_rows(PyObject *self, PyObject *args)
@@ -168,14 +96,14 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     if (!ordo__py_keybuf_reserve(&g.keys, 0, 0) || !ordo__py_keybuf_reserve(&g.vals, 0, 0))
         s = ORDO_ERR_OUT_OF_MEMORY;
     if (s == ORDO_OK) {
+        /* the table library reads the input (or the part of the file) */
+        ordo_table_load_options o = {0};
+        o.schema = schema, o.key = key, o.format = fmt, o.header = header;
+        ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, path, -1, view.buf, (size_t)view.len,
+                                NULL, path ? path : "<input>"};
+        ordo_csv_part p = {offset, length, first_line};
         Py_BEGIN_ALLOW_THREADS
-        char *bytes = NULL;
-        if (part != Py_None && (s = read_part(path, offset, length, &bytes, &e)) == ORDO_OK)
-            s = encode_all(schema, key, fmt, header, path, bytes, (size_t)length, first_line, &g,
-                           &e);
-        else if (part == Py_None)
-            s = encode_all(schema, key, fmt, header, path, view.buf, (size_t)view.len, 0, &g, &e);
-        free(bytes);
+        s = ordo_table_csv_rows(&in, part != Py_None ? &p : NULL, &o, gather_cb, &g, &e);
         Py_END_ALLOW_THREADS
     }
     PyObject *r = NULL;

@@ -1,8 +1,9 @@
 /*
- * The encoding half of the extension: keys.c (ordo.Keys), arrow_in.c (the
- * Arrow PyCapsule interface), columns_py.c (input columns to ordo_column,
- * zero-copy where the layout matches), encode.c (encode_columns,
- * encode_stream), encode_csv.c (encode_csv).
+ * The encoding half of the extension: keys.c (ordo.Keys), columns_py.c
+ * (input columns to ordo_column, zero-copy where the layout matches),
+ * encode.c (encode_columns, encode_stream; the Arrow PyCapsule inputs, with
+ * module.c's capsule helpers), encode_mt.c (batches encoded on several
+ * threads), encode_csv.c (encode_csv).
  */
 #ifndef ORDO_PY_ENCODE_H
 #define ORDO_PY_ENCODE_H

@@ -1,6 +1,6 @@
 /* The packed format (SPEC.md §16): RockLake's catalog key by hand, the
  * per-type vectors, the row builder and reader, and every refusal. The
- * kernels against the scalar reference are in test_batch.c. */
+ * kernels against the scalar reference are in test_batch_lib.c. */
 #include "ordo_test.h"
 
 #include "ordo_ingest.h"

@@ -1,4 +1,4 @@
-/* The key-prefix radix sort of `ordo load` (tools/keysort.c) against qsort
+/* The key-prefix radix sort of `ordo load` (load/keysort.c) against qsort
  * with a plain memcmp-order comparator that breaks ties by input index: the
  * expected order is unique, so every case checks stability too. Each record
  * is its own exact-size allocation (16-byte aligned, as in the tool's arena),

@@ -807,7 +807,7 @@ static void put_system_keys(const char *db, int tag, const char *const *fields,
     ordo__store_close(st);
 }
 
-/* Writes a table's four system keys (tools/tables.h) straight into db. */
+/* Writes a table's four system keys (load/tables.h) straight into db. */
 static void put_table_meta(const char *db, int tag, const char *format, const char *key,
                            const char *rows, const char *schema)
 {

@@ -1,7 +1,7 @@
 /* Collated text (ordo_key_text_collated): keys in the order of strcoll_l
  * (libc) and ucol_strcollUTF8 (ICU), ties broken by the bytes as
  * PostgreSQL does, also where glibc's strxfrm_l parts from strcoll_l
- * (test_collate_glibc has the large corpus); ICU's key of long text
+ * (test_collate_glibc_lib has the large corpus); ICU's key of long text
  * equal to ucol_getSortKey's; round trips, sizes and errors. */
 #define _GNU_SOURCE
 #include <gnu/libc-version.h>
@@ -692,7 +692,7 @@ static void batch_equals_rows(void **state)
  * builder's, and is also the layout assembled here from the sort key:
  * ICU's own (ucol_getSortKey called directly), or for libc ordo's
  * (ordo_collator_sort_key: glibc has no key in strcoll_l's order, and
- * test_collate_glibc proves ordo's). */
+ * test_collate_glibc_lib proves ordo's). */
 static size_t library_key(const char *name, const char *s, uint8_t *out)
 {
     if (!strcmp(name, "C"))
@@ -734,7 +734,7 @@ static void spec_vectors(void **state)
         if (!strncmp(line, "**17.7 Vectors**", 16))
             in = 1;
         else if (in && (line[0] == '#' || !strncmp(line, "**17.8 ", 7)))
-            break; /* 17.8's arrays: test_collate_arrays */
+            break; /* 17.8's arrays: test_collate_arrays_lib */
         if (!in || strncmp(line, "| `", 3))
             continue;
         /* | `coll` | ORDER | text | `hex` | */

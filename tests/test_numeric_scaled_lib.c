@@ -188,12 +188,12 @@ static void check_pair(const ordo_column *in, size_t ncols, size_t at, const pai
     assert_int_equal(total, ttotal);
     uint8_t *want = malloc(total + 1), *got = malloc(total + 8);
     size_t *wo = calloc(n + 1, sizeof *wo), *go = calloc(n + 1, sizeof *go);
-    assert_status(ordo_batch_encode_kernels(NULL, ORDO_FORMAT_ORDERED, tcols, ncols, n, want,
+    assert_status(ordo__batch_encode_kernels(NULL, ORDO_FORMAT_ORDERED, tcols, ncols, n, want,
                                             total, wo, NULL),
                   ORDO_OK);
     for (size_t m = 0; m < n_impls; m++) {
         memset(got, 0xa5, total + 8);
-        assert_status(ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_ORDERED, cols, ncols, n,
+        assert_status(ordo__batch_encode_kernels(impls[m].k, ORDO_FORMAT_ORDERED, cols, ncols, n,
                                                 got, total, go, NULL),
                       ORDO_OK);
         if (memcmp(got, want, total) || memcmp(go, wo, (n + 1) * sizeof *go))

@@ -33,19 +33,19 @@ static void kernels_match_reference(void **state)
             fill(p, n, &seed);
             int start = (int)(t_rand(&seed) & 1);
             int q_want = start;
-            size_t n_want = ordo_csv_index_scalar(p, n, &q_want, want);
+            size_t n_want = ordo__csv_index_scalar(p, n, &q_want, want);
             for (size_t i = 0; i < n_impls; i++) {
                 /* in one call, and split in two at a random point */
                 int q = start;
-                size_t k = ordo_csv_index_with(impls[i].k, p, n, got, &q);
+                size_t k = ordo__csv_index_with(impls[i].k, p, n, got, &q);
                 if (k != n_want || memcmp(got, want, k * sizeof *got) || q != q_want)
                     fail_msg("%s: n=%zu misalign=%zu: %zu entries, reference %zu", impls[i].name, n,
                              mis, k, n_want);
                 size_t cut = n ? t_rand(&seed) % (n + 1) : 0;
                 q = start;
-                size_t k1 = ordo_csv_index_with(impls[i].k, p, cut, got, &q);
+                size_t k1 = ordo__csv_index_with(impls[i].k, p, cut, got, &q);
                 static uint32_t rest[ORDO_CSV_INDEX_ROOM(MAXN)];
-                size_t k2 = ordo_csv_index_with(impls[i].k, p + cut, n - cut, rest, &q);
+                size_t k2 = ordo__csv_index_with(impls[i].k, p + cut, n - cut, rest, &q);
                 for (size_t j = 0; j < k2; j++)
                     got[k1 + j] = rest[j] + (uint32_t)cut;
                 assert_int_equal(k1 + k2, n_want);

@@ -180,7 +180,7 @@ static void spec_vectors(void **state)
         const char *h = strchr(cells[3], '`') + 1;
         size_t wn = t_unhex_n(h, (size_t)(strchr(h, '`') - h), want, sizeof want);
         if (strchr(coll, '-') && !ordo_collator_have_icu())
-            continue; /* ICU rows: test_collate checks ORDO_ERR_NO_ICU */
+            continue; /* ICU rows: test_collate_lib checks ORDO_ERR_NO_ICU */
         check_vector(coll, o, value, want, wn);
         rows++;
     }
@@ -245,7 +245,7 @@ static void refused_like_postgres(void **state)
         char spec[64];
         snprintf(spec, sizeof spec, "v text COLLATE \"%s\"", names[i]);
         if (i >= 2 && !ordo_collator_have_icu())
-            continue; /* ICU names: ORDO_ERR_NO_ICU, test_collate's to check */
+            continue; /* ICU names: ORDO_ERR_NO_ICU, test_collate_lib's to check */
         assert_status(ordo_schema_parse(spec, ORDO_FORMAT_ORDERED, &s, &err), ORDO_ERR_INVALID_ARG);
         if (!strstr(err.message, "unknown collation"))
             fail_msg("%s: %s", names[i], err.message);

@@ -14,9 +14,9 @@
 
 /* ------------------------------------------------------------ kernels */
 
-static void fill_edges(ordo_op op, uint8_t *src, size_t n, uint64_t *seed)
+static void fill_edges(ordo__op op, uint8_t *src, size_t n, uint64_t *seed)
 {
-    size_t sz = ordo_op_shape[op].src_size;
+    size_t sz = ordo__op_shape[op].src_size;
     for (size_t i = 0; i < n * sz; i++)
         src[i] = (uint8_t)t_rand(seed);
     if (op == ORDO_OP_F64_LEX || op == ORDO_OP_F64_ORD) {
@@ -53,18 +53,18 @@ static void kernels_vs_scalar(void **state)
             continue;
         ran++;
         for (int op = 0; op < ORDO_OP_COUNT; op++) {
-            size_t w = ordo_op_shape[op].width;
+            size_t w = ordo__op_shape[op].width;
             for (size_t n = 0; n <= MAXN; n++) {
                 size_t sa = n % 16, da = (n * 7) % 16; /* misalignments 0..15 */
                 /* contiguous, near, and far: up to past a 64-byte vector's
                  * reach (avx512 places lanes in groups that fit one) */
                 size_t stride = n % 3 == 0 ? w : n % 3 == 1 ? w + 1 + n % 7 : w + 1 + n * 5 % 64;
-                fill_edges((ordo_op)op, src + sa, n, &seed);
+                fill_edges((ordo__op)op, src + sa, n, &seed);
                 memset(got, 0xa5, sizeof got);
                 memset(want, 0xa5, sizeof want);
                 impls[m].k->fixed[op](src + sa, n, got + da, stride);
                 for (size_t i = 0; i < n; i++)
-                    ordo_op_one((ordo_op)op, src + sa, i, want + da + i * stride);
+                    ordo__op_one((ordo__op)op, src + sa, i, want + da + i * stride);
                 if (memcmp(got, want, sizeof got) != 0)
                     fail_msg("%s op %d n %zu stride %zu differs from the scalar rule",
                              impls[m].name, op, n, stride);
@@ -78,7 +78,7 @@ static void kernels_vs_scalar(void **state)
                 memset(want, 0xa5, sizeof want);
                 impls[m].k->fixed_pre[op](src + sa, n, got + da, fs, pre, mask);
                 for (size_t i = 0; i < n; i++)
-                    ordo_op_one_pre((ordo_op)op, src + sa, i, want + da + i * fs, pre, mask);
+                    ordo__op_one_pre((ordo__op)op, src + sa, i, want + da + i * fs, pre, mask);
                 if (memcmp(got, want, sizeof got) != 0)
                     fail_msg("%s op %d n %zu stride %zu: the ordered field differs", impls[m].name,
                              op, n, fs);
@@ -93,14 +93,14 @@ static void kernels_vs_scalar(void **state)
             memset(got, 0xa5, sizeof got);
             memset(want, 0xa5, sizeof want);
             impls[m].k->bits(src, bit0, n, got, stride);
-            ordo_bits_generic(src, bit0, n, want, stride);
+            ordo__bits_generic(src, bit0, n, want, stride);
             assert_memory_equal(got, want, sizeof got);
         }
     }
     printf("# %d kernel tables checked, %d ordered-field runs\n", ran, pre_checked);
 }
 
-/* The ordered text field kernel against the reference (ordo_text_generic)
+/* The ordered text field kernel against the reference (ordo__text_generic)
  * at every length up to three 64-byte vectors plus one, every misalignment,
  * both masks, padded and exact: text of letters, full of 00 and of ff
  * bytes, and a lone 00 at every position of the last vector. Exact writes
@@ -134,7 +134,7 @@ static void text_kernel_vs_reference(void **state)
                             p[n - 1 - t_rand(&seed) % (n < 64 ? n : 64)] = 0;
                         memset(got, 0xa5, sizeof got);
                         memset(want, 0xa5, sizeof want);
-                        size_t wl = ordo_text_generic(want + da, p, n, mask, 0);
+                        size_t wl = ordo__text_generic(want + da, p, n, mask, 0);
                         size_t gl = impls[m].k->text(got + da, p, n, mask, padded);
                         if (gl != wl || memcmp(got + da, want + da, wl) != 0)
                             fail_msg("%s text n %zu kind %d mask %02x padded %d: the field "
@@ -150,7 +150,7 @@ static void text_kernel_vs_reference(void **state)
     printf("# %d text kernels checked\n", ran);
 }
 
-/* The tile text kernel against the reference loop (ordo_text_tile_generic):
+/* The tile text kernel against the reference loop (ordo__text_tile_generic):
  * 64 rows of lengths around every vector width, text of letters, 00 and ff
  * bytes, NULLs or none, 32- and 64-bit offsets, both masks, readable and
  * writable bounds from none to all rows padded. Fields are compared where
@@ -193,13 +193,13 @@ static void text_tile_vs_reference(void **state)
              * past the text) or half of them; writes up to the last field's
              * end exactly, or with room */
             int64_t lim = round / 32 ? (int64_t)at + ORDO_TEXT_PAD : (int64_t)(at / 2);
-            ordo_text_tile t = {data, wide ? (const uint8_t *)o64 : (const uint8_t *)o32,
+            ordo__text_tile t = {data, wide ? (const uint8_t *)o64 : (const uint8_t *)o32,
                                 nulls ? valid : NULL, 0, N, 1, pos, wide, lim, NULL, cur,
                                 NULL, 1, 0, mask, kind == 0};
             memset(got, 0xa5, sizeof got);
             memset(want, 0xa5, sizeof want);
             t.dst = want, t.after = aw;
-            ordo_text_tile_generic(&t); /* (it never pads) */
+            ordo__text_tile_generic(&t); /* (it never pads) */
             size_t total = round % 3 == 0 ? aw[N - 1] : pos + ORDO_TEXT_PAD + 8;
             t.total = total;
             t.dst = got, t.after = ag;
@@ -346,7 +346,7 @@ static void check_batch(colbuf *cbs, size_t ncols, size_t n, ordo_format fmt, si
         memset(buf, 0xa5, total + dst_shift + 1);
         int use_offsets = !stride || (n % 2);
         ordo_batch_error where = {0, 0};
-        assert_status(ordo_batch_encode_kernels(impls[m].k, fmt, cols, ncols, n, dst, total,
+        assert_status(ordo__batch_encode_kernels(impls[m].k, fmt, cols, ncols, n, dst, total,
                                                 use_offsets ? offs : NULL, &where),
                       ORDO_OK);
         assert_int_equal(buf[total + dst_shift], 0xa5);
@@ -517,7 +517,7 @@ static void fixed_stride(void **state)
     assert_int_equal(total, 130 - 7);
     uint8_t out[200];
     for (size_t m = 0; m < n_impls; m++)
-        assert_status(ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_LEXKEY, cols, 3, 5, out,
+        assert_status(ordo__batch_encode_kernels(impls[m].k, ORDO_FORMAT_LEXKEY, cols, 3, 5, out,
                                                 sizeof out, NULL, NULL),
                       ORDO_ERR_NULL_ARG);
 }
@@ -543,7 +543,7 @@ static void capacity_and_errors(void **state)
         for (size_t cap = 0; cap <= total; cap++) {
             memset(buf, 0xa5, total + 64);
             memset(offs2, 0xa5, sizeof offs2);
-            ordo_status s = ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_LEXKEY, cols, 3,
+            ordo_status s = ordo__batch_encode_kernels(impls[m].k, ORDO_FORMAT_LEXKEY, cols, 3,
                                                       40, buf, cap, offs2, NULL);
             if (cap < total) {
                 assert_status(s, ORDO_ERR_DST_TOO_SMALL);
@@ -817,14 +817,14 @@ static void check_ordered(ocol *cols, size_t ncols, size_t n)
                   ORDO_OK);
     uint8_t *want = malloc(total + 1), *got = malloc(total + 8);
     size_t *wo = calloc(n + 1, sizeof *wo), *go = calloc(n + 1, sizeof *go);
-    assert_status(ordo_batch_encode_kernels(NULL, ORDO_FORMAT_ORDERED, cs, ncols, n, want, total,
+    assert_status(ordo__batch_encode_kernels(NULL, ORDO_FORMAT_ORDERED, cs, ncols, n, want, total,
                                             wo, NULL),
                   ORDO_OK);
     assert_int_equal(wo[n], total); /* the size pass counted what the reference wrote */
     for (size_t m = 0; m < n_impls; m++) {
         memset(got, 0xa5, total + 8);
         /* misaligned output */
-        assert_status(ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_ORDERED, cs, ncols, n,
+        assert_status(ordo__batch_encode_kernels(impls[m].k, ORDO_FORMAT_ORDERED, cs, ncols, n,
                                                 got + 3, total, go, NULL),
                       ORDO_OK);
         if (memcmp(got + 3, want, total) || memcmp(go, wo, (n + 1) * sizeof *go))
@@ -1040,14 +1040,14 @@ static void check_packed(ocol *cols, size_t ncols, size_t n)
                   ORDO_OK);
     assert_int_equal(total, stride * n);
     uint8_t *want = malloc(total + 1), *got = malloc(total + 8);
-    assert_status(ordo_batch_encode_kernels(NULL, ORDO_FORMAT_PACKED, cs, ncols, n, want, total,
+    assert_status(ordo__batch_encode_kernels(NULL, ORDO_FORMAT_PACKED, cs, ncols, n, want, total,
                                             NULL, NULL),
                   ORDO_OK);
     for (size_t m = 0; m < n_impls; m++) {
         memset(got, 0xa5, total + 8);
         size_t *go = calloc(n + 1, sizeof *go);
         /* misaligned output, and offsets filled at the stride */
-        assert_status(ordo_batch_encode_kernels(impls[m].k, ORDO_FORMAT_PACKED, cs, ncols, n,
+        assert_status(ordo__batch_encode_kernels(impls[m].k, ORDO_FORMAT_PACKED, cs, ncols, n,
                                                 got + 3, total, go, NULL),
                       ORDO_OK);
         if (memcmp(got + 3, want, total))
@@ -1064,7 +1064,7 @@ static void check_packed(ocol *cols, size_t ncols, size_t n)
                   ORDO_OK);
     assert_int_equal(ototal, total + n * ncols);
     uint8_t *ord = malloc(ototal + 1);
-    assert_status(ordo_batch_encode_kernels(NULL, ORDO_FORMAT_ORDERED, cs, ncols, n, ord, ototal,
+    assert_status(ordo__batch_encode_kernels(NULL, ORDO_FORMAT_ORDERED, cs, ncols, n, ord, ototal,
                                             NULL, NULL),
                   ORDO_OK);
     for (size_t r = 0, at = 0, pat = 0; r < n; r++)
@@ -1128,8 +1128,8 @@ static void registry(void **state)
     int found = 0;
     size_t i = 0;
     for (; (name = ordo_impl_at(i, &s)); i++) {
-        const ordo_kernels *k = NULL;
-        assert_status(ordo_impl_lookup(name, &k), s);
+        const ordo__kernels *k = NULL;
+        assert_status(ordo__impl_lookup(name, &k), s);
         found |= s == ORDO_OK && !strcmp(name, active);
     }
     assert_true(i >= 5);

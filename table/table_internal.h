@@ -1,0 +1,31 @@
+/* What the table library's files share: option checks, errors, the CSV
+ * encoder a load and ordo_table_csv_rows both open. */
+#ifndef ORDO_TABLE_INTERNAL_H
+#define ORDO_TABLE_INTERNAL_H
+
+#include "ordo_table.h"
+
+/* Fills *err (when not NULL) with status s and the message; returns s. */
+ordo_status ordo__table_fail(ordo_error *err, ordo_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Options checked as ordo_table_load_check does; fmt from o->format. */
+ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_format *fmt,
+                                      ordo_error *err);
+/* Parses a table schema (no orders: they belong in key): "schema: ..." */
+ordo_status ordo__table_schema_parse(const char *schema, ordo_schema *table, ordo_error *err);
+
+/* The input's name in errors. */
+const char *ordo__table_source_name(const ordo_table_source *src);
+
+/* A CSV source's encoder as a load reads it (one worker; values as stored:
+ * the non-key columns, every column for LexKey), its input set (a part of
+ * the file when part is not NULL; its bytes in *part_data, freed by the
+ * caller). Checks the options; *table is parsed (free it after the
+ * encoder). */
+ordo_status ordo__table_csv_open(const ordo_table_source *src, const ordo_csv_part *part,
+                                 const ordo_table_load_options *o, const char *name,
+                                 ordo_format *fmt, ordo_schema *table, ordo_encoder **enc,
+                                 void **part_data, ordo_error *err);
+
+#endif
