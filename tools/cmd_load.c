@@ -17,8 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SST_SIZE_MIN (64u << 10)
-
 typedef struct load_options {
     const char *db, *schema, *key, *format, *rejects, *path, *via;
     int tag; /* ORDO_UNTAGGED or 0..254 */
@@ -137,7 +135,7 @@ static ordo_status commit_cb(void *ctx, ordo_error *err)
 
 /* ------------------------------------------------------------- options */
 
-/* A size (ordo_parse_size). */
+/* A size (ordo_parse_size, which refuses 0: the library's "default"). */
 static void parse_size(void *dst, const char *what, const char *s)
 {
     if (ordo_parse_size(s, (uint64_t *)dst) != ORDO_OK)
@@ -206,13 +204,7 @@ static void parse_args(int argc, char **argv, load_options *o)
         cli_fail("load: --on-duplicate: expected error, first or last, got '%s'", dup);
     if (strcmp(o->via, "sst") && strcmp(o->via, "writebatch"))
         cli_fail("load: --via: expected sst or writebatch, got '%s'", o->via);
-    if (o->memory < (1u << 20))
-        cli_fail("load: --memory: at least 1M");
-    if (o->sst_size < SST_SIZE_MIN)
-        cli_fail("load: --sst-size: at least 64K (smaller files would hold a block or two each)");
-    if (!strcmp(o->via, "writebatch") && o->on_duplicate == ORDO_DUP_FIRST)
-        cli_fail("load: --via writebatch keeps the last row of a key (--on-duplicate last) or "
-                 "fails on a duplicate (error): --on-duplicate first needs --via sst");
+    /* the limits on the rest are the library's (ordo_table_load_check) */
 }
 
 /* ----------------------------------------------------------------- main */
@@ -232,22 +224,43 @@ static void open_rejects(loader *L, const load_options *o, int in)
     L->rejects = g_rejects.f;
 }
 
-/* An option the library refused ("schema: ...", "key: ...", "format: ...")
- * in the tool's words. */
+/* An option the library refused, in the tool's words: its names for the
+ * options ("memory: at least 1M", "on_duplicate first needs via sst") become
+ * the flags ("--memory: ...", "--on-duplicate first needs --via sst"). The
+ * rules stay the library's (table/options.c). */
 static void options_fail(const ordo_error *e) __attribute__((noreturn));
 static void options_fail(const ordo_error *e)
 {
-    static const char *const named[] = {"schema: ", "key: ", "format: "};
-    static const char in_key[] = "orders belong in key";
-    size_t n = strlen(e->message), k = sizeof in_key - 1;
-    int orders = n >= k && !strcmp(e->message + n - k, in_key);
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-        if (!strncmp(e->message, named[i], strlen(named[i])))
-            cli_fail("load: --%.*s%s", (int)(orders ? n - 3 : n), e->message,
-                     orders ? "--key" : "");
+    static const char *const lead[] = {"schema", "key", "format", "memory", "tag", "prefix"};
+    static const char *const anywhere[][2] = {{"on_duplicate", "--on-duplicate"},
+                                              {"sst_size", "--sst-size"},
+                                              {"via sst", "--via sst"},
+                                              {"via writebatch", "--via writebatch"},
+                                              {"belong in key", "belong in --key"}};
     if (e->status == ORDO_ERR_OUT_OF_MEMORY)
         cli_out_of_memory();
-    cli_fail("load: %s", e->message);
+    char out[2 * sizeof e->message];
+    size_t n = 0;
+    const char *m = e->message;
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++) {
+        size_t k = strlen(lead[i]);
+        if (!strncmp(m, lead[i], k) && m[k] == ':')
+            n = (size_t)snprintf(out, sizeof out, "--");
+    }
+    while (*m && n + 40 < sizeof out) {
+        size_t i = 0, k = 0;
+        for (; i < sizeof anywhere / sizeof anywhere[0]; i++)
+            if (!strncmp(m, anywhere[i][0], k = strlen(anywhere[i][0])))
+                break;
+        if (i < sizeof anywhere / sizeof anywhere[0]) {
+            n += (size_t)snprintf(out + n, sizeof out - n, "%s", anywhere[i][1]);
+            m += k;
+        } else {
+            out[n++] = *m++;
+        }
+    }
+    out[n] = '\0';
+    cli_fail("load: %s", out);
 }
 
 /* The outcome of a failed load, worded as the tool words it. */
