@@ -205,6 +205,16 @@ static void *fixed(ordo_table_scratch *sx, size_t n, size_t width)
     return ordo_table_scratch_alloc(sx, (n ? n : 1) * width);
 }
 
+/* The array's own buffers, read where they are from row `off`. */
+static ordo_status in_place(ordo_column *col, const void *values, const uint8_t *validity,
+                            size_t off)
+{
+    col->values = values;
+    col->validity = validity;
+    col->offset = off;
+    return ORDO_OK;
+}
+
 /* Converted values start at row 0: so must the validity. */
 static ordo_status own_validity(const uint8_t *validity, size_t off, size_t n,
                                 ordo_table_scratch *sx, ordo_column *col)
@@ -249,12 +259,8 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         return ORDO_OK;
     }
     if (k.kind && t.kind) {
-        if (k.kind == t.kind && k.width == t.width) { /* in place */
-            col->values = a->buffers[1];
-            col->validity = validity;
-            col->offset = off;
-            return ORDO_OK;
-        }
+        if (k.kind == t.kind && k.width == t.width)
+            return in_place(col, a->buffers[1], validity, off);
         uint8_t *dst = fixed(sx, n, (size_t)t.width);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -282,13 +288,10 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
          * the CLI reads it */
         int plain = (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) ||
                     (sc->type == ORDO_TYPE_BYTES && (f[0] == 'z' || f[0] == 'Z' || f[1] == 'z'));
-        if (plain && f[0] != 'v') { /* in place */
-            col->values = a->buffers[2];
+        if (plain && f[0] != 'v') {
             col->offsets = a->buffers[1];
             col->offset_bits = f[0] == 'u' || f[0] == 'z' ? 32 : 64;
-            col->validity = validity;
-            col->offset = off;
-            return ORDO_OK;
+            return in_place(col, a->buffers[2], validity, off);
         }
         if (!plain) /* any other type from its text (char(n), uuid, inet, ...) */
             return ordo_table_text_column(sc, n, text_at, (void *)c, name, sx, col, err);
@@ -314,11 +317,8 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     int date32 = !strcmp(f, "tdD"), date64 = !strcmp(f, "tdm");
     if (date32 || date64) {
         if (date32 && sc->type == ORDO_TYPE_TIME) { /* LexKey: days are a unit of its own */
-            col->values = a->buffers[1];
-            col->validity = validity;
-            col->offset = off;
             col->time_unit = ORDO_UNIT_DAY32;
-            return ORDO_OK;
+            return in_place(col, a->buffers[1], validity, off);
         }
         if (sc->type != ORDO_TYPE_TIME && sc->type != ORDO_TYPE_DATE)
             return ordo__imp_unsupported(err, name, "an Arrow date", sc);
@@ -352,11 +352,8 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (is_timestamp(f)) { /* the zone does not change the instant: Arrow's is UTC */
         int unit = timestamp_unit(f);
         if (sc->type == ORDO_TYPE_TIME) { /* LexKey: the batch API converts units */
-            col->values = a->buffers[1];
-            col->validity = validity;
-            col->offset = off;
             col->time_unit = (uint8_t)unit;
-            return ORDO_OK;
+            return in_place(col, a->buffers[1], validity, off);
         }
         if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
             return ordo__imp_unsupported(err, name, "an Arrow timestamp", sc);
