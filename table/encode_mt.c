@@ -8,10 +8,8 @@
  * bytes are those of one call over all rows. A collated text column's sort
  * keys are computed once per range in pass 1 and copied by both passes.
  */
-#include "ordo_table.h"
+#include "table_internal.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,9 +37,9 @@ typedef struct engine {
     range *ranges;
     size_t nranges, maxcols, maxrows; /* the widest part, the longest range */
     ordo_table_keys *kb;
-    int phase; /* 1: sizes, 2: keys */
-    atomic_size_t next;
-    atomic_int failed; /* a range failed: the others stop early */
+    int phase;           /* 1: sizes, 2: keys */
+    ordo_column **cols;  /* per thread slot: a range's columns */
+    size_t **offs;       /* per thread slot: a range's offsets (pass 2) */
 } engine;
 
 /* The columns of range r: its part's, shifted to its first row. */
@@ -144,60 +142,58 @@ static ordo_status encode_range(const engine *e, const range *r, ordo_column *co
     return ORDO_OK;
 }
 
-/* Takes ranges until none is left (or one failed). */
-static void *work(void *arg)
+/* Range i on the thread of the slot (its scratch). Nonzero: it failed. */
+static int do_range(void *ctx, size_t i, size_t slot)
 {
-    engine *e = arg;
-    ordo_column *cols = malloc((e->maxcols + 1) * sizeof *cols);
-    size_t *offs = e->phase == 2 ? malloc((e->maxrows + 1) * sizeof *offs) : NULL;
-    if (!cols || (e->phase == 2 && !offs)) {
-        atomic_store(&e->failed, 1);
-        goto out;
+    engine *e = ctx;
+    range *r = &e->ranges[i];
+    ordo_column *cols = e->cols[slot];
+    ordo_status s;
+    if (e->phase == 1) {
+        shift_cols(e, r, cols);
+        s = compute_keys(e, r, cols);
+        if (s == ORDO_OK)
+            s = ordo_batch_size(e->fmt, cols, e->parts[r->part].ncols, r->n, &r->bytes, &r->stride,
+                                NULL);
+    } else {
+        s = encode_range(e, r, cols, e->offs[slot]);
     }
-    for (;;) {
-        if (atomic_load_explicit(&e->failed, memory_order_relaxed))
-            break;
-        size_t i = atomic_fetch_add(&e->next, 1);
-        if (i >= e->nranges)
-            break;
-        range *r = &e->ranges[i];
-        ordo_status s;
-        if (e->phase == 1) {
-            shift_cols(e, r, cols);
-            s = compute_keys(e, r, cols);
-            if (s == ORDO_OK)
-                s = ordo_batch_size(e->fmt, cols, e->parts[r->part].ncols, r->n, &r->bytes,
-                                    &r->stride, NULL);
-        } else {
-            s = encode_range(e, r, cols, offs);
-        }
-        if (s != ORDO_OK)
-            atomic_store(&e->failed, 1);
-    }
-out:
-    free(cols);
-    free(offs);
-    return NULL;
+    return s != ORDO_OK;
 }
 
 /* One phase over every range on up to `threads` threads (the caller is
- * one of them). 0, or -1 when a range failed. */
+ * one of them). 0, or -1 when a range failed or scratch was short. */
 static int run_phase(engine *e, int phase, size_t threads)
 {
     e->phase = phase;
-    atomic_store(&e->next, 0);
     if (threads > e->nranges)
         threads = e->nranges;
-    pthread_t *tids = threads > 1 ? malloc((threads - 1) * sizeof *tids) : NULL;
-    size_t started = 0;
-    for (; tids && started < threads - 1; started++)
-        if (pthread_create(&tids[started], NULL, work, e) != 0)
-            break; /* fewer threads: the ranges still all get done */
-    work(e);
-    for (size_t t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-    free(tids);
-    return atomic_load(&e->failed) ? -1 : 0;
+    if (threads < 1)
+        threads = 1;
+    int rc = -1;
+    e->cols = calloc(threads, sizeof *e->cols);
+    e->offs = calloc(threads, sizeof *e->offs);
+    if (!e->cols || !e->offs)
+        goto out;
+    for (size_t t = 0; t < threads; t++) {
+        e->cols[t] = malloc((e->maxcols + 1) * sizeof **e->cols);
+        if (phase == 2)
+            e->offs[t] = malloc((e->maxrows + 1) * sizeof **e->offs);
+        if (!e->cols[t] || (phase == 2 && !e->offs[t]))
+            goto out;
+    }
+    rc = ordo__table_parallel(e->nranges, threads, do_range, e);
+out:
+    for (size_t t = 0; t < threads; t++) {
+        if (e->cols)
+            free(e->cols[t]);
+        if (e->offs)
+            free(e->offs[t]);
+    }
+    free(e->cols);
+    free(e->offs);
+    e->cols = NULL, e->offs = NULL;
+    return rc;
 }
 
 /* The ranges of the parts, step rows at most each (on one thread too: the
@@ -263,8 +259,6 @@ ordo_status ordo_table_encode_batches(ordo_format fmt, const ordo_table_batch *p
     if (!(e.ranges = cut_ranges(parts, nparts, range_rows ? range_rows : 16384, &e.nranges)))
         return ORDO_ERR_OUT_OF_MEMORY;
     ordo_status s = ORDO_OK;
-    atomic_init(&e.next, 0);
-    atomic_init(&e.failed, 0);
     if (e.nranges && run_phase(&e, 1, threads) < 0) {
         s = first_error(fmt, parts, nparts, bad_part, where);
         goto out;

@@ -3,7 +3,7 @@
  * table column reads, then per batch the key columns converted and encoded
  * on the threads, and the value columns encoded ordered and printed back as
  * PostgreSQL's text. */
-#include "ordo_table.h"
+#include "table_internal.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -28,7 +28,6 @@ struct ordo_table_encoder {
     unsigned char *is_key; /* table column is a key column */
     size_t *src_of;        /* table column -> input, for the batch being added */
     ordo_table_keys keys, vals;
-    ordo_buf text;
     ordo_table_scratch *sx; /* keys only: every batch's columns, until finish */
     ordo_table_batch *parts;
     size_t **part_tcol; /* each part's columns -> table columns (in sx) */
@@ -381,8 +380,77 @@ static int negative_zero(const ordo_column *c, size_t r)
     return f == 0 && signbit(f);
 }
 
+enum { VALUE_RANGE_ROWS = 4096 };
+
+/* Rows from..to of the values, printed on one thread into their own keys. */
+typedef struct value_range {
+    size_t from, to;
+    ordo_table_keys out; /* the values of its rows, offsets from 0 */
+    ordo_status s;
+    size_t bad_row, bad_v; /* where s came from */
+    int printed;           /* s is ordo_text_print's: a value it cannot print */
+} value_range;
+
+typedef struct value_job {
+    const ordo_table_encoder *E;
+    const ordo_column *cols;
+    size_t nv;
+    const size_t *tcol;
+    const ordo_table_keys *rows; /* the value columns as one ordered key a row */
+    value_range *ranges;
+    ordo_buf *text; /* per thread slot: a field's text */
+} value_job;
+
+/* Field v of row r, printed into *text as PostgreSQL's text. */
+static ordo_status print_value(const value_job *j, ordo_key_reader *rd, size_t r, size_t v,
+                               ordo_buf *text, bool *is_null, int *printed)
+{
+    const ordo_column *c = &j->cols[v];
+    text->len = 0;
+    ordo_status s = ordo_text_print(rd, &j->E->table.cols[j->tcol[v]], ORDO_TEXT_BARE, text, is_null);
+    *printed = s != ORDO_OK;
+    if (s != ORDO_OK || *is_null)
+        return s;
+    if (c->type == ORDO_TYPE_NUMERIC)
+        return numeric_text(c, r, text);
+    if (c->type == ORDO_TYPE_INTERVAL)
+        return interval_text(c, r, text);
+    if ((c->type == ORDO_TYPE_FLOAT64 || c->type == ORDO_TYPE_FLOAT32) && negative_zero(c, r)) {
+        text->len = 0;
+        return ordo_buf_append(text, "-0", 2);
+    }
+    return ORDO_OK;
+}
+
+static int print_range(void *ctx, size_t item, size_t slot)
+{
+    const value_job *j = ctx;
+    value_range *vr = &j->ranges[item];
+    ordo_table_keys *out = &vr->out;
+    ordo_status s = ordo_table_keys_reserve(out, 0, vr->to - vr->from);
+    for (size_t r = vr->from; r < vr->to && s == ORDO_OK; r++) {
+        ordo_key_reader rd;
+        ordo_key_reader_init(&rd, j->rows->data + j->rows->off[r],
+                             (size_t)(j->rows->off[r + 1] - j->rows->off[r]));
+        for (size_t v = 0; v < j->nv && s == ORDO_OK; v++) {
+            bool is_null = false;
+            ordo_buf *text = &j->text[slot];
+            s = print_value(j, &rd, r, v, text, &is_null, &vr->printed);
+            if (s == ORDO_OK)
+                s = ordo_table_keys_reserve(out, ORDO_ROW_VALUE_MAX(text->len), 0);
+            if (s == ORDO_OK)
+                out->len += ordo_row_value_put(out->data + out->len, text->data, text->len, is_null);
+            else
+                vr->bad_row = r, vr->bad_v = v;
+        }
+        out->off[++out->n] = (int64_t)out->len;
+    }
+    vr->s = s;
+    return s != ORDO_OK;
+}
+
 /* The values of n rows: the value columns as one ordered key a row, each
- * field printed back as PostgreSQL's text. */
+ * field printed back as PostgreSQL's text, ranges of rows on the threads. */
 static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols, size_t nv,
                                  size_t n, size_t *tcol, ordo_error *err)
 {
@@ -397,45 +465,52 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
     }
     ordo_table_batch part = {cols, nv, n};
     ordo_table_keys rows = {0};
-    size_t vlen = E->vals.len;
     s = encode_parts(E, ORDO_FORMAT_ORDERED, &part, 1, &rows, &tcol, err);
-    for (size_t r = 0; r < n && s == ORDO_OK; r++) {
-        ordo_key_reader rd;
-        ordo_key_reader_init(&rd, rows.data + rows.off[r], (size_t)(rows.off[r + 1] - rows.off[r]));
-        for (size_t v = 0; v < nv && s == ORDO_OK; v++) {
-            const ordo_schema_column *sc = &E->table.cols[tcol[v]];
-            bool is_null = false;
-            E->text.len = 0;
-            if ((s = ordo_text_print(&rd, sc, ORDO_TEXT_BARE, &E->text, &is_null)) != ORDO_OK) {
-                fault(E, ORDO_TABLE_FAULT_VALUE, err, s, "column '%s', row %zu: %s", sc->name, r,
-                      ordo_status_message(s));
-                if (err)
-                    err->line = (uint64_t)r + 1, err->column = tcol[v] + 1;
-                break;
-            }
-            if (!is_null && cols[v].type == ORDO_TYPE_NUMERIC &&
-                (s = numeric_text(&cols[v], r, &E->text)) != ORDO_OK)
-                break;
-            if (!is_null && cols[v].type == ORDO_TYPE_INTERVAL &&
-                (s = interval_text(&cols[v], r, &E->text)) != ORDO_OK)
-                break;
-            if (!is_null && (cols[v].type == ORDO_TYPE_FLOAT64 || cols[v].type == ORDO_TYPE_FLOAT32) &&
-                negative_zero(&cols[v], r)) {
-                E->text.len = 0;
-                if ((s = ordo_buf_append(&E->text, "-0", 2)) != ORDO_OK)
-                    break;
-            }
-            if ((s = ordo_table_keys_reserve(&E->vals, ORDO_ROW_VALUE_MAX(E->text.len), 0)) != ORDO_OK)
-                break;
-            E->vals.len += ordo_row_value_put(E->vals.data + E->vals.len, E->text.data,
-                                              E->text.len, is_null);
+    size_t nranges = (n + VALUE_RANGE_ROWS - 1) / VALUE_RANGE_ROWS;
+    size_t threads = E->threads < nranges ? E->threads : nranges;
+    value_range *vr = s == ORDO_OK ? calloc(nranges ? nranges : 1, sizeof *vr) : NULL;
+    ordo_buf *text = vr ? calloc(threads ? threads : 1, sizeof *text) : NULL;
+    if (s == ORDO_OK && !text)
+        s = ORDO_ERR_OUT_OF_MEMORY;
+    if (s == ORDO_OK) {
+        for (size_t i = 0; i < nranges; i++) {
+            vr[i].from = i * VALUE_RANGE_ROWS;
+            vr[i].to = i + 1 < nranges ? (i + 1) * VALUE_RANGE_ROWS : n;
         }
-        E->vals.off[E->vals.n + r + 1] = (int64_t)E->vals.len;
+        value_job j = {E, cols, nv, tcol, &rows, vr, text};
+        ordo__table_parallel(nranges, threads, print_range, &j);
+    }
+    /* the first range that failed is the first failing row: the ranges are
+     * taken in order and every one before it finished */
+    size_t total = 0;
+    for (size_t i = 0; i < nranges && s == ORDO_OK; i++) {
+        if ((s = vr[i].s) != ORDO_OK && vr[i].printed) {
+            const ordo_schema_column *sc = &E->table.cols[tcol[vr[i].bad_v]];
+            fault(E, ORDO_TABLE_FAULT_VALUE, err, s, "column '%s', row %zu: %s", sc->name,
+                  vr[i].bad_row, ordo_status_message(s));
+            if (err)
+                err->line = (uint64_t)vr[i].bad_row + 1, err->column = tcol[vr[i].bad_v] + 1;
+        }
+        if (s == ORDO_OK && __builtin_add_overflow(total, vr[i].out.len, &total))
+            s = ORDO_ERR_SIZE_OVERFLOW;
+    }
+    if (s == ORDO_OK)
+        s = ordo_table_keys_reserve(&E->vals, total, 0);
+    for (size_t i = 0; i < nranges && s == ORDO_OK; i++) {
+        const ordo_table_keys *o = &vr[i].out;
+        memcpy(E->vals.data + E->vals.len, o->data, o->len);
+        for (size_t r = 0; r < o->n; r++)
+            E->vals.off[E->vals.n + vr[i].from + r + 1] = (int64_t)E->vals.len + o->off[r + 1];
+        E->vals.len += o->len;
     }
     if (s == ORDO_OK)
         E->vals.n += n;
-    else
-        E->vals.len = vlen;
+    for (size_t i = 0; vr && i < nranges; i++)
+        ordo_table_keys_free(&vr[i].out);
+    for (size_t t = 0; text && t < threads; t++)
+        ordo_buf_free(&text[t]);
+    free(vr);
+    free(text);
     ordo_table_keys_free(&rows);
     return s == ORDO_ERR_SIZE_OVERFLOW && E->fault == ORDO_TABLE_FAULT_NONE ? ORDO_ERR_OUT_OF_MEMORY
                                                                               : s;
@@ -534,7 +609,6 @@ void ordo_table_encoder_close(ordo_table_encoder *E)
     free(E->is_key);
     ordo_table_keys_free(&E->keys);
     ordo_table_keys_free(&E->vals);
-    ordo_buf_free(&E->text);
     ordo_table_scratch_close(E->sx);
     free(E->parts);
     free(E->part_tcol);

@@ -28,4 +28,11 @@ ordo_status ordo__table_csv_open(const ordo_table_source *src, const ordo_csv_pa
                                  ordo_format *fmt, ordo_schema *table, ordo_encoder **enc,
                                  void **part_data, ordo_error *err);
 
+/* fn(ctx, item, slot) for every item in 0..n, on up to `threads` threads
+ * (the caller's among them; fewer when one cannot start), slot in
+ * 0..threads-1 naming the thread. A nonzero return stops the items not yet
+ * taken. 0, or -1 when a call failed. */
+int ordo__table_parallel(size_t n, size_t threads, int (*fn)(void *ctx, size_t item, size_t slot),
+                         void *ctx);
+
 #endif

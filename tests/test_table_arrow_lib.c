@@ -875,6 +875,78 @@ static void test_encoder(void **state)
     ordo_table_encoder_close(E);
 }
 
+/* Values over several ranges of rows and two batches: the same bytes on one
+ * thread and on several, each row's value where its offsets say. */
+static void test_encoder_values_threads(void **state)
+{
+    (void)state;
+    enum { N = 10000 }; /* three ranges of the value printer */
+    static int64_t ids[N];
+    static double score[N];
+    static int32_t off[N + 1];
+    static char text[N * 8];
+    static uint8_t validity[N / 8 + 1];
+    off[0] = 0;
+    for (int i = 0; i < N; i++) {
+        ids[i] = (int64_t)((i * 7919) % N) - N / 2;
+        score[i] = i * 0.25 - 100;
+        off[i + 1] = off[i] + snprintf(text + off[i], 8, "t%d", i % 997);
+        if (i % 10 != 3)
+            validity[i / 8] |= (uint8_t)(1u << (i % 8));
+    }
+    acol a, b, c;
+    mk(&a, "l", N, 0, 0, 2, NULL, ids, NULL, NULL);
+    mk(&b, "u", N, 0, N / 10, 3, validity, off, text, NULL);
+    mk(&c, "g", N, 0, 0, 2, NULL, score, NULL, NULL);
+    ordo_table_input in[3] = {
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "id", .schema = &a.s, .array = &a.a, .length = N},
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "name", .schema = &b.s, .array = &b.a, .length = N},
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "score", .schema = &c.s, .array = &c.a, .length = N}};
+    ordo_table_keys got[2][2];
+    for (int run = 0; run < 2; run++) {
+        ordo_table_encode_options o = {.values = 1, .threads = run ? MAX_THREADS : 1,
+                                       .schema = "id bigint, name text, score double precision",
+                                       .key = "id"};
+        ordo_table_encoder *E;
+        ordo_error e;
+        assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
+        assert_int_equal(ordo_table_encoder_add(E, in, 3, N, &e), ORDO_OK);
+        assert_int_equal(ordo_table_encoder_add(E, in, 3, N, &e), ORDO_OK); /* a second batch */
+        assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+        ordo_table_keys *K = ordo_table_encoder_keys(E), *V = ordo_table_encoder_values(E);
+        assert_int_equal(V->n, 2 * N);
+        for (int k = 0; k < 2; k++) { /* kept past close */
+            ordo_table_keys *src = k ? V : K;
+            got[run][k] = *src;
+            memset(src, 0, sizeof *src);
+        }
+        ordo_table_encoder_close(E);
+        /* rows 4095, 4096 (a range's last and the next's first), 9999, and
+         * the second batch's 3: name NULL, its own text otherwise */
+        const int rows[] = {4095, 4096, N - 1, N + 3};
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+            int r = rows[k], i = r % N;
+            char name[8], num[32];
+            snprintf(name, sizeof name, "t%d", i % 997);
+            snprintf(num, sizeof num, "%g", score[i]);
+            uint8_t want[64];
+            size_t wn = ordo_row_value_put(want, name, strlen(name), i % 10 == 3);
+            wn += ordo_row_value_put(want + wn, num, strlen(num), 0);
+            const ordo_table_keys *v = &got[run][1];
+            assert_int_equal((size_t)(v->off[r + 1] - v->off[r]), wn);
+            assert_memory_equal(v->data + v->off[r], want, wn);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(got[0][k].n, got[1][k].n);
+        assert_int_equal(got[0][k].len, got[1][k].len);
+        assert_memory_equal(got[0][k].data, got[1][k].data, got[0][k].len);
+        assert_memory_equal(got[0][k].off, got[1][k].off, (got[0][k].n + 1) * sizeof *got[0][k].off);
+        ordo_table_keys_free(&got[0][k]);
+        ordo_table_keys_free(&got[1][k]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -884,7 +956,7 @@ int main(void)
         cmocka_unit_test(test_strings),       cmocka_unit_test(test_views),
         cmocka_unit_test(test_dictionaries),  cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_plain),         cmocka_unit_test(test_encode_batches),
-        cmocka_unit_test(test_encoder),
+        cmocka_unit_test(test_encoder),       cmocka_unit_test(test_encoder_values_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
