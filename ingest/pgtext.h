@@ -59,8 +59,8 @@ const char *ordo__pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t byt
 /* pg_lsn: two hex numbers, XXX/YYY. */
 const char *ordo__pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
 
-/* Text forms shared by the printers of ordered and LexKey keys (print.c):
- * the shortest decimal that reads back as the same double or float (NaN,
+/* Text forms shared by the printers of ordered and LexKey keys
+ * (float_text.c, print.c): the shortest decimal that reads back as the same double or float (NaN,
  * Infinity, -Infinity), and YYYY-MM-DD of days since 2000-01-01 (*bc set
  * for years before 1; returns the length). */
 void ordo__float_text(double d, int is_float, char *out, size_t cap);

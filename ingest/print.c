@@ -11,28 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Shortest decimal that reads back as the same double (or float). */
-void ordo__float_text(double d, int is_float, char *out, size_t cap)
-{
-    if (isnan(d)) {
-        snprintf(out, cap, "NaN");
-        return;
-    }
-    if (isinf(d)) {
-        snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
-        return;
-    }
-    /* Any decimal of at most DIG digits reads back as exactly one value, so
-     * when DIG digits round-trip they are the shortest form (%g drops the
-     * trailing zeros); otherwise one or two more digits do. */
-    int dig = is_float ? 6 : 15, max = is_float ? 9 : 17;
-    for (int prec = dig; prec <= max; prec++) {
-        snprintf(out, cap, "%.*g", prec, d);
-        if (is_float ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d)
-            return;
-    }
-}
-
 /* Civil date of days since 1970-01-01, proleptic Gregorian. */
 static void civil(int64_t z, int64_t *y, int *m, int *d)
 {
