@@ -641,12 +641,65 @@ static void collated_tool(void **state)
     assert_string_equal(r.out, "019e9dffff\n");
 }
 
+/* --help and -h for every command (stdout, status 0, its own synopsis),
+ * help COMMAND the same, -V as version, and a did-you-mean for a mistyped
+ * command or option. */
+static void help_and_typos(void **state)
+{
+    (void)state;
+    const char *cmds[] = {"encode", "decode", "inspect", "pk", "range", "bench", "version",
+#ifdef ORDO_WITH_ROCKSDB
+                          "load", "scan", "sort"
+#endif
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        tool_result r, h, help;
+        char synopsis[64];
+        snprintf(synopsis, sizeof synopsis, "ordo %s ", cmds[i]);
+        tool_run(TOOL, (const char *const[]){"ordo", cmds[i], "--help", NULL}, NULL, &r);
+        if (r.status != 0 || strncmp(r.out, "usage:", 6) || !strstr(r.out, synopsis) || r.err[0])
+            fail_msg("ordo %s --help: status %d, out '%s', err '%s'", cmds[i], r.status, r.out,
+                     r.err);
+        for (size_t j = 0; j < sizeof cmds / sizeof cmds[0]; j++) { /* only its own */
+            char other[64];
+            snprintf(other, sizeof other, "ordo %s ", cmds[j]);
+            if (j != i && strstr(r.out, other))
+                fail_msg("ordo %s --help names %s", cmds[i], cmds[j]);
+        }
+        tool_run(TOOL, (const char *const[]){"ordo", cmds[i], "-h", NULL}, NULL, &h);
+        tool_run(TOOL, (const char *const[]){"ordo", "help", cmds[i], NULL}, NULL, &help);
+        assert_int_equal(h.status, 0);
+        assert_string_equal(h.out, r.out);
+        assert_int_equal(help.status, 0);
+        assert_string_equal(help.out, r.out);
+    }
+    /* help after other options too */
+    tool_result r, v;
+    tool_run(TOOL, (const char *const[]){"ordo", "decode", "--schema", "a int", "--help", NULL}, NULL,
+             &r);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "ordo decode "));
+    tool_run(TOOL, (const char *const[]){"ordo", "-V", NULL}, NULL, &r);
+    tool_run(TOOL, (const char *const[]){"ordo", "version", NULL}, NULL, &v);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, v.out);
+    assert_int_equal(strncmp(r.out, "ordo ", 5), 0);
+    BAD("unknown command 'decod' (did you mean 'decode'?)", "decod");
+    BAD("unknown command 'ecnode' (did you mean 'encode'?)", "ecnode");
+    BAD("unknown option '--shcema' (did you mean '--schema'?)", "decode", "--shcema", "a int");
+    BAD("unknown argument '--partiton' (did you mean '--partition'?)", "pk", "--partiton", "61");
+    tool_run(TOOL, (const char *const[]){"ordo", "frobnicate", NULL}, NULL, &r);
+    assert_null(strstr(r.err, "did you mean")); /* nothing near: the usage instead */
+    assert_non_null(strstr(r.err, "usage: ordo COMMAND"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_vectors),
         cmocka_unit_test(other_forms),
         cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(help_and_typos),
         cmocka_unit_test(bad_key_helpers),
         cmocka_unit_test(stdout_write_errors),
         cmocka_unit_test(bad_key_prints_nothing),

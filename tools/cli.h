@@ -49,6 +49,14 @@ void cli_out_of_memory(void) __attribute__((noreturn));
 /* opt_parse, or the command's message about its arguments and exit status
  * 2 (cli_fail). */
 int cli_options(const opt_spec *s, int argc, char **argv, char **pos);
+/* The tool's usage (ordo.c): every command's synopsis. */
+extern const char cli_usage[];
+/* A command's --help on stdout, exit status 0: its usage, or (NULL) its
+ * lines of the tool's. */
+void cli_help(const char *cmd, const char *usage) __attribute__((noreturn));
+/* Of the n names, the one a mistyped word most likely meant (at most two
+ * edits away, and fewer than its length), or NULL. */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
 /* Room for the positional arguments of argc arguments (cli_alloc). */
 char **cli_positional(int argc);
 /* An error of the libraries as "FILE:LINE:COLUMN: message" (without the

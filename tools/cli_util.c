@@ -180,12 +180,78 @@ const char *cli_where(const ordo_error *e)
     return text;
 }
 
+const char *cli_nearest(const char *word, const char *const *names, size_t n)
+{
+    enum { MAX = 64 };
+    size_t wl = strlen(word), best = 3;
+    const char *near = NULL;
+    if (wl >= MAX)
+        return NULL;
+    for (size_t k = 0; k < n; k++) { /* Levenshtein distance, one row at a time */
+        size_t nl = strlen(names[k]), row[MAX + 1];
+        if (nl >= MAX)
+            continue;
+        for (size_t j = 0; j <= nl; j++)
+            row[j] = j;
+        for (size_t i = 1; i <= wl; i++) {
+            size_t diag = row[0];
+            row[0] = i;
+            for (size_t j = 1; j <= nl; j++) {
+                size_t up = row[j], d = diag + (word[i - 1] != names[k][j - 1]);
+                if (up + 1 < d)
+                    d = up + 1;
+                if (row[j - 1] + 1 < d)
+                    d = row[j - 1] + 1;
+                row[j] = d, diag = up;
+            }
+        }
+        if (row[nl] < best && row[nl] < wl) /* "x" is no typo of "-h" */
+            best = row[nl], near = names[k];
+    }
+    return near;
+}
+
+void cli_help(const char *cmd, const char *usage)
+{
+    if (usage) {
+        printf("%s\n", usage);
+    } else {
+        size_t n = strlen(cmd);
+        int in = 0;
+        fputs("usage:\n", stdout);
+        for (const char *l = cli_usage; *l;) {
+            const char *end = strchr(l, '\n');
+            size_t len = end ? (size_t)(end - l) : strlen(l);
+            if (len > 2 && l[0] == ' ' && l[1] == ' ' && l[2] != ' ') /* a command's first line */
+                in = !strncmp(l + 2, cmd, n) && (l[2 + n] == ' ' || l[2 + n] == '\n');
+            if (in && l[2] != ' ')
+                printf("  ordo %.*s\n", (int)len - 2, l + 2);
+            else if (in) /* a continuation: as far right as the first line went */
+                printf("     %.*s\n", (int)len, l);
+            l += len + (end != NULL);
+        }
+    }
+    cli_flush_stdout();
+    exit(0);
+}
+
 int cli_options(const opt_spec *s, int argc, char **argv, char **pos)
 {
     opt_error err;
     int n = opt_parse(s, argc, argv, pos, &err);
     if (n >= 0)
         return n;
+    if (err.kind == OPT_ERR_HELP)
+        cli_help(s->cmd, s->usage);
+    if (err.kind == OPT_ERR_UNKNOWN && err.arg[0] == '-') {
+        const char *names[64];
+        size_t k = 0;
+        for (; k < s->nopts && k < 64; k++)
+            names[k] = s->opts[k].name;
+        const char *near = cli_nearest(err.arg, names, k);
+        if (near)
+            cli_fail("%s: %s '%s' (did you mean '%s'?)", s->cmd, s->unknown, err.arg, near);
+    }
     static char *text; /* reachable until the exit */
     text = opt_message(s, &err);
     if (!text)

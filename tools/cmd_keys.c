@@ -94,7 +94,8 @@ int cmd_range(int argc, char **argv)
 
 int cmd_version(int argc, char **argv)
 {
-    (void)argv;
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+        cli_help("version", NULL);
     if (argc > 1)
         cli_fail("version takes no arguments");
     ordo_status s;

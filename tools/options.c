@@ -47,6 +47,8 @@ int opt_parse(const opt_spec *s, int argc, char **argv, char **pos, opt_error *e
     err->arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
+        if (!done && !strcmp(a, "-h") && !find(s, a, &v)) /* no positional is "-h" */
+            return fail(err, OPT_ERR_HELP, a);
         if (done || is_positional(s->positional, a)) {
             pos[npos++] = argv[i];
             continue;
@@ -57,7 +59,8 @@ int opt_parse(const opt_spec *s, int argc, char **argv, char **pos, opt_error *e
         }
         const opt *o = find(s, a, &v);
         if (!o)
-            return fail(err, OPT_ERR_UNKNOWN, a);
+            return fail(err, !strcmp(a, "--help") || !strcmp(a, "-h") ? OPT_ERR_HELP : OPT_ERR_UNKNOWN,
+                        a);
         if (o->kind == OPT_FLAG) {
             *(int *)o->dst = 1;
             continue;

@@ -45,7 +45,14 @@ typedef struct opt_spec {
     size_t nopts;
 } opt_spec;
 
-typedef enum opt_error_kind { OPT_ERR_NONE, OPT_ERR_UNKNOWN, OPT_ERR_NEEDS_VALUE } opt_error_kind;
+/* OPT_ERR_HELP: --help (or -h where it is no positional), unless an option
+ * has that name. */
+typedef enum opt_error_kind {
+    OPT_ERR_NONE,
+    OPT_ERR_UNKNOWN,
+    OPT_ERR_NEEDS_VALUE,
+    OPT_ERR_HELP
+} opt_error_kind;
 
 typedef struct opt_error {
     opt_error_kind kind;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
+const char cli_usage[] =
     "usage: ordo COMMAND [ARGS]\n"
     "\n"
     "  encode [--format lexkey|lexkey-legacy] [--first|--last] [--output hex|json] PART...\n"
@@ -41,13 +41,20 @@ static const char usage[] =
     "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
     "       [--limit N] [--columns LIST] [--header] [--accept-collation-version]\n"
     "                                      rows of a loaded table as CSV, in key order\n"
-    "  version                             version, SIMD implementation, CPU features\n";
+    "  version                             version, SIMD implementation, CPU features\n"
+    "  help [COMMAND]                      this, or a command's options (also COMMAND --help)\n";
 
+static int run(int argc, char **argv);
+
+/* help CMD is CMD --help. */
 static int cmd_help(int argc, char **argv)
 {
-    (void)argc, (void)argv;
-    fputs(usage, stdout);
-    return 0;
+    if (argc < 2 || argv[1][0] == '-') {
+        fputs(cli_usage, stdout);
+        return 0;
+    }
+    char *args[] = {argv[0], argv[1], "--help", NULL};
+    return run(3, args);
 }
 
 #ifndef ORDO_WITH_ROCKSDB
@@ -70,21 +77,28 @@ static const struct {
     {"encode", cmd_encode},   {"pk", cmd_pk},             {"range", cmd_range},
     {"decode", cmd_decode},   {"inspect", cmd_inspect},   {"bench", cmd_bench},
     {"load", cmd_load},       {"scan", cmd_scan},         {"sort", cmd_sort},
-    {"version", cmd_version}, {"--version", cmd_version},
+    {"version", cmd_version}, {"--version", cmd_version}, {"-V", cmd_version},
 };
 
 static int run(int argc, char **argv)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    enum { N = sizeof commands / sizeof commands[0] };
+    const char *names[N];
+    for (size_t i = 0; i < N; i++) {
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].run(argc - 1, argv + 1);
-    cli_fail("unknown command '%s'\n%s", argv[1], usage);
+        names[i] = commands[i].name;
+    }
+    const char *near = cli_nearest(argv[1], names, N);
+    if (near)
+        cli_fail("unknown command '%s' (did you mean '%s'?)", argv[1], near);
+    cli_fail("unknown command '%s'\n%s", argv[1], cli_usage);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        cli_fail("missing command\n%s", usage);
+        cli_fail("missing command\n%s", cli_usage);
     int rc = run(argc, argv);
     /* One rule for every command: what it printed must reach stdout, else
      * status 1 (exit() would flush and drop the error). */
