@@ -174,6 +174,8 @@ def gen_dt64(rng, n, lex):
     lo, hi = (LEX_MIN_S, LEX_MAX_S) if lex or unit == "ns" else (MIN_S, MAX_S)
     if unit in ("Y", "M", "W"):  # whole units within the range
         lo, hi = lo + 86400 * 366, hi - 86400 * 366
+    elif unit in ("D", "h", "m"):  # truncated down: int64 ns starts at 00:12:43 of its first day
+        lo += 86400
     counts, instants = [], []
     for _ in range(n):
         t = np.datetime64(int(rng.integers(lo, hi)) * PER[fine] + int(rng.integers(0, PER[fine])),
