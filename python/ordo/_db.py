@@ -166,7 +166,11 @@ def decode_keys(keys: Any, schema: str, key: Optional[str], *,
         types columns (bool, integers, floats, bytea as binary, date32,
         time64[us], timestamp[us], timestamp[us, UTC]; other types as their
         PostgreSQL text). Collated text comes back as its text (the key
-        holds it after the sort key).
+        holds it after the sort key). What a key does not hold does not come
+        back: an interval is its span (a month as 30 days, as PostgreSQL
+        compares intervals: ``1 mon 2 days`` decodes as ``32 days
+        00:00:00``), a numeric has no trailing zeros, a timestamp is in
+        microseconds.
 
     Raises
     ------
