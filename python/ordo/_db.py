@@ -79,13 +79,21 @@ class Db(_ordo.Db):
 
         return pa.RecordBatch._import_from_c_capsule(*got).to_pylist()[0]
 
-    def scan(self, **kwargs: Any) -> Union["pa.Table", "pa.RecordBatchReader"]:
-        """``ordo.scan(self, **kwargs)``: the same options (tag, prefix,
-        start, stop, reverse, limit, columns, accept_collation_version,
-        batch_size)."""
+    def scan(self, *, tag: Optional[int] = 0, prefix: Any = None, start: Any = None,
+             stop: Any = None, reverse: bool = False, limit: Optional[int] = None,
+             columns: Optional[Sequence[str]] = None, accept_collation_version: bool = False,
+             batch_size: Optional[int] = None) -> Union["pa.Table", "pa.RecordBatchReader"]:
+        """The table's rows: ``ordo.scan(self, ...)`` with the same options.
+
+        Returns
+        -------
+        pyarrow.Table, or pyarrow.RecordBatchReader with batch_size
+        """
         from ._load import scan
 
-        return scan(self, **kwargs)
+        return scan(self, tag=tag, prefix=prefix, start=start, stop=stop, reverse=reverse,
+                    limit=limit, columns=columns,
+                    accept_collation_version=accept_collation_version, batch_size=batch_size)
 
     def __repr__(self) -> str:
         return "ordo.Db(%r%s)" % (self.path, ", closed" if self.closed else "")

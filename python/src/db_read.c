@@ -71,7 +71,12 @@ static PyObject *drain(struct ArrowArrayStream *st)
         goto done;
     for (;;) {
         struct ArrowArray a = {0};
-        if (st->get_next(st, &a) != 0)
+        int rc;
+        /* the keys are the call's (copied, or held by its arguments) */
+        Py_BEGIN_ALLOW_THREADS
+        rc = st->get_next(st, &a);
+        Py_END_ALLOW_THREADS
+        if (rc != 0)
             goto failed;
         if (!a.release)
             break;
