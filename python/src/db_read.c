@@ -31,12 +31,12 @@ static void array_capsule_free(PyObject *cap)
 static PyObject *schema_capsule(struct ArrowSchema *s)
 {
     struct ArrowSchema *p = malloc(sizeof *p);
-    PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : NULL;
+    PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : PyErr_NoMemory();
     if (!cap) {
         free(p);
         if (s->release)
             s->release(s);
-        return p ? NULL : PyErr_NoMemory();
+        return NULL;
     }
     *p = *s, s->release = NULL;
     return cap;
@@ -45,12 +45,12 @@ static PyObject *schema_capsule(struct ArrowSchema *s)
 static PyObject *array_capsule(struct ArrowArray *a)
 {
     struct ArrowArray *p = malloc(sizeof *p);
-    PyObject *cap = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : NULL;
+    PyObject *cap = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : PyErr_NoMemory();
     if (!cap) {
         free(p);
         if (a->release)
             a->release(a);
-        return p ? NULL : PyErr_NoMemory();
+        return NULL;
     }
     *p = *a, a->release = NULL;
     return cap;
