@@ -15,7 +15,7 @@ from . import _ordo
 if TYPE_CHECKING:  # pyarrow stays optional at import time
     import pyarrow as pa
 
-__all__ = ["Db", "open", "decode_keys"]
+__all__ = ["Db", "decode_keys"]  # and open, not star-exported: it would hide the builtin
 
 
 class Db(_ordo.Db):

@@ -185,6 +185,13 @@ def test_tables_match_what_was_loaded(loaded):
         assert empty_check.path == str(db)
 
 
+def test_open_is_public_and_a_star_import_keeps_the_builtin():
+    ns = {}
+    exec("from ordo import *", ns)
+    assert "open" not in ns and ns["Db"] is ordo.Db and ns["decode_keys"] is ordo.decode_keys
+    assert ordo.open.__module__ == "ordo._db"
+
+
 def test_tables_of_an_empty_database(tmp_path):
     with ordo.open(tmp_path / "new", read_only=False) as d:
         assert d.tables() == []
