@@ -71,8 +71,15 @@ class Db(_ordo.Db):
         meta = _ordo.table_meta(self, tag)
         if meta is None:  # the library's "no table under tag N"
             _ordo.table_get(self, tag, b"")
+        from ._load import _collation_hint
+
         key = _key_bytes(meta, key_values)
-        got = _ordo.table_get(self, tag, key, accept_collation_version=accept_collation_version)
+        try:
+            got = _ordo.table_get(self, tag, key,
+                                  accept_collation_version=accept_collation_version)
+        except _ordo.Error as e:
+            _collation_hint(e)
+            raise
         if got is None:
             return None
         import pyarrow as pa

@@ -232,6 +232,35 @@ def test_get_found_not_found_and_after_reload(loaded):
         d.get(3, 1)
 
 
+def test_get_of_an_untagged_table(tmp_path):
+    db = tmp_path / "db"
+    t = pa.table({"a": pa.array([1, 2], pa.int16()), "b": pa.array([b"\x00", b""])})
+    ordo.load(t, db, key="b DESC, a", tag=None)
+    with ordo.open(db) as d:
+        assert d.tables()[0]["tag"] is None
+        assert d.get(None, (b"", 2)) == {"a": 2, "b": b""}
+        assert d.get(None, (b"\x00", 2)) is None
+        with pytest.raises(ordo.Error, match="no table under tag 0"):
+            d.get(0, (b"", 2))
+
+
+def test_get_checks_collation_versions_as_scan_does(tmp_path):
+    from test_load_files import _put_raw
+
+    db = tmp_path / "db"
+    ordo.load(pa.table({"name": ["zed", "bar"], "n": pa.array([1, 2], pa.int32())}), db,
+              key="name", schema='name text COLLATE "sv_SE.utf8", n integer', tag=1)
+    _put_raw(db, b"\xffordo/table/001/collations", b"sv_SE.utf8\t0.0\n")
+    with ordo.open(db) as d:
+        with pytest.raises(ordo.Error, match="accept_collation_version=True") as e:
+            d.get(1, "bar")
+        assert e.value.status == "ORDO_ERR_COLLATION_VERSION"
+        assert d.get(1, "bar", accept_collation_version=True) == {"name": "bar", "n": 2}
+        assert d.tables()[0]["collations"] == "sv_SE.utf8\t0.0\n"  # listed as stored
+        with pytest.raises(ordo.Error, match="accept_collation_version=True"):
+            d.scan(tag=1, batch_size=5)
+
+
 def test_db_scan_and_context_manager(loaded):
     db, t, _ = loaded
     d = ordo.open(db)
