@@ -377,3 +377,17 @@ def test_decode_keys_of_random_bytes_decode_or_raise_never_crash():
             failed += 1
             assert e.args[0].startswith("key 0 of 1: ") and e.line == 1
     assert tried == 400 and failed > 100  # most damaged keys are refused
+
+
+def test_open_and_tables_need_no_pyarrow(loaded):
+    import subprocess
+    import sys
+
+    db, _, _ = loaded
+    code = ("import sys; sys.modules['pyarrow'] = None\n"
+            "import ordo\n"
+            "with ordo.open(sys.argv[1]) as d:\n"
+            "    print(len(d.tables()))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "3\n"
