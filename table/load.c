@@ -277,8 +277,13 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     for (size_t i = 0; k->sst && i < k->nsst; i++)
         unlink(ordo_sst_writer_file(k->sst, i)->path);
     ordo_sst_writer_close(k->sst);
-    if (k->own_db)
+    if (k->own_db && result != ORDO_OK) {
+        /* the folder this load made goes with all in it */
+        if (ordo_db_discard(k->db) && k->sum)
+            k->sum->unchanged = 1;
+    } else if (k->own_db) {
         ordo_db_close(k->db); /* and its temporary folder */
+    }
     k->put = NULL, k->sst = NULL, k->runs = NULL, k->db = NULL;
 }
 
