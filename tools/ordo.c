@@ -39,8 +39,8 @@ const char cli_usage[] =
     "       [--on-duplicate keep|error|first|last] [-o FILE] [--keys-only] [--runs DIR]\n"
     "       [FILE...|-]                    CSV rows, unchanged, in the key's order\n"
     "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
-    "       [--limit N] [--columns LIST] [--header] [--accept-collation-version]\n"
-    "                                      rows of a loaded table as CSV, in key order\n"
+    "       [--limit N] [--columns LIST] [--header] [--output csv|ndjson]\n"
+    "       [--accept-collation-version]   rows of a loaded table as CSV or NDJSON, in key order\n"
     "  version                             version, SIMD implementation, CPU features\n"
     "  help [COMMAND]                      this, or a command's options (also COMMAND --help)\n";
 
