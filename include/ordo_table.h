@@ -89,8 +89,9 @@ typedef struct ordo_table_load_options {
      * fails the load, the database unchanged. May be NULL. */
     ordo_status (*before_commit)(void *ctx, ordo_error *err);
     void *commit_ctx;
-    /* Called as the load goes (every batch read, every 65536 rows merged,
-     * at each phase's start); may set *cancel. May be NULL. */
+    /* Called as the load goes (every batch read, every 8192 rows merged,
+     * at each phase's start, once more with a write phase's last count);
+     * may set *cancel. May be NULL. */
     void (*progress)(void *ctx, const ordo_table_progress *p);
     void *progress_ctx;
     /* When set non-zero (by a signal handler, another thread, progress),

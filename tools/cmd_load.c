@@ -56,6 +56,8 @@ typedef struct loader {
     int show;
     double start, last;
     ordo_table_phase phase;
+    ordo_table_progress held; /* the last report not shown (too soon after one) */
+    int holding;
 } loader;
 
 /* Ends a failed load: the message ("ordo: load: " first unless plain) and
@@ -85,6 +87,16 @@ static void load_fail_at(const char *fmt, ...) { LOAD_END(CLI_EXIT_BAD_INPUT, 1)
 
 /* ------------------------------------------------------------ callbacks */
 
+static void progress_line(const loader *L, const ordo_table_progress *p, double t)
+{
+    double secs = t - L->start;
+    fprintf(stderr, "\rordo load: %-11s %12llu rows  %10.0f rows/s  %8.1f MiB   ",
+            ordo_table_phase_name(p->phase), (unsigned long long)p->rows,
+            secs > 0 ? (double)p->rows / secs : 0.0, (double)p->bytes / 1048576.0);
+}
+
+/* At most four lines a second; a phase's last count is shown before the
+ * next phase's first. */
 static void progress_cb(void *ctx, const ordo_table_progress *p)
 {
     loader *L = ctx;
@@ -92,16 +104,17 @@ static void progress_cb(void *ctx, const ordo_table_progress *p)
         return;
     double t = now();
     int force = p->phase != L->phase;
-    if (force && p->phase == ORDO_TABLE_PHASE_WRITE)
+    if (!force && t - L->last < 0.25) {
+        L->held = *p, L->holding = 1;
+        return;
+    }
+    if (force && L->holding)
+        progress_line(L, &L->held, t);
+    if (force && (p->phase == ORDO_TABLE_PHASE_WRITE || p->phase == ORDO_TABLE_PHASE_MERGE))
         L->start = t; /* the write phase's rate is its own */
     L->phase = p->phase;
-    if (!force && t - L->last < 0.25)
-        return;
-    L->last = t;
-    double secs = t - L->start;
-    fprintf(stderr, "\rordo load: %-11s %12llu rows  %10.0f rows/s  %8.1f MiB   ",
-            ordo_table_phase_name(p->phase), (unsigned long long)p->rows,
-            secs > 0 ? (double)p->rows / secs : 0.0, (double)p->bytes / 1048576.0);
+    L->last = t, L->holding = 0;
+    progress_line(L, p, t);
     fflush(stderr);
 }
 
