@@ -109,6 +109,9 @@ ordo_status ordo_db_open(const char *path, unsigned flags, ordo_db **out, ordo_e
     char msg[4400];
     if (!ordo__dbdir_check(path, writing, &exists, msg, sizeof msg))
         return ordo__load_fail(err, ORDO_ERR_UNSAFE_PATH, 0, "%s", msg);
+    if (!writing && !exists) /* (a failed first load leaves none) */
+        return ordo__load_fail(err, ORDO_ERR_IO, 0,
+                               "cannot open the database '%.4000s': no such folder", path);
     if (writing) {
         ordo_status st = check_room(path, exists, err);
         if (st != ORDO_OK)

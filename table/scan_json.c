@@ -8,6 +8,7 @@
 #include "import.h"
 #include "scan.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,8 @@ static int put_string(ordo_buf *b, const char *s, size_t n)
  * prints a real. */
 static void float_text(float f, char *out, size_t cap)
 {
-    for (int prec = 6; prec <= 9; prec++) {
+    /* 6 digits always read back as one float; a subnormal may need fewer */
+    for (int prec = fabsf(f) < FLT_MIN ? 1 : 6; prec <= 9; prec++) {
         snprintf(out, cap, "%.*g", prec, (double)f);
         if (strtof(out, NULL) == f)
             return;

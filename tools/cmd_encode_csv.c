@@ -98,6 +98,8 @@ int encode_csv(const char *format, const char *schema_text, const char *key, int
         if (b->output_len && fwrite(b->output, 1, b->output_len, stdout) != b->output_len)
             cli_write_error();
     ordo_encoder_close(enc);
+    if (dc && st != ORDO_OK) /* damage just after a bad row is found first */
+        decomp_drain(dc, rfd, (size_t)64 << 20);
     if (dc) /* the decompressor's end: a reader that stopped early stops it too */
         close(rfd);
     /* damaged compressed data, whatever the rows read from it said */

@@ -139,12 +139,14 @@ static ordo_status reject_cb(void *ctx, const ordo_reject *r, ordo_error *err)
 }
 
 /* The decompressor's end, once the library stopped reading (closing its
- * end stops the thread); 0 when the compressed data was damaged or cut
- * before that point. */
-static int input_finish(loader *L)
+ * end stops the thread; stopped early, the next 64 MiB are read first);
+ * 0 when the compressed data was damaged or cut before that point. */
+static int input_finish(loader *L, int early)
 {
     if (!L->dc)
         return !L->dc_failed;
+    if (early)
+        decomp_drain(L->dc, L->rfd, (size_t)64 << 20);
     close(L->rfd);
     L->rfd = -1;
     if (!decomp_finish(L->dc, L->dc_err, sizeof L->dc_err))
@@ -159,7 +161,7 @@ static int input_finish(loader *L)
 static ordo_status commit_cb(void *ctx, ordo_error *err)
 {
     loader *L = ctx;
-    if (!input_finish(L)) {
+    if (!input_finish(L, 0)) {
         err->status = ORDO_ERR_IO;
         snprintf(err->message, sizeof err->message, "%s", L->dc_err);
         return ORDO_ERR_IO;
@@ -312,7 +314,7 @@ static void load_failed(loader *L, const ordo_table_summary *sum, ordo_error *e)
     ordo_status s = e->status;
     /* damaged compressed data, whatever the rows read from it said (an
      * interrupt is not waited on: the thread may be blocked on a pipe) */
-    if (s != ORDO_ERR_INTERRUPTED && !input_finish(L))
+    if (s != ORDO_ERR_INTERRUPTED && !input_finish(L, 1))
         load_fail_at("%s%s", L->dc_err, sum->failed_phase ? unchanged : "");
     if (!sum->failed_phase) { /* before the database was touched */
         if (s == ORDO_ERR_INVALID_ARG || s == ORDO_ERR_OUT_OF_MEMORY)

@@ -285,6 +285,14 @@ int decomp_open(int fd, const char *name, decomp **dp, int *read_fd, char *err, 
     return 1;
 }
 
+void decomp_drain(const decomp *d, int read_fd, size_t max)
+{
+    static char buf[1 << 16];
+    ssize_t r = 1;
+    for (size_t n = 0; d && n < max && (r > 0 || (r < 0 && errno == EINTR)); n += r > 0 ? (size_t)r : 0)
+        r = read(read_fd, buf, sizeof buf);
+}
+
 int decomp_finish(decomp *d, char *err, size_t errlen)
 {
     if (!d)

@@ -20,6 +20,11 @@ typedef struct decomp decomp;
  * A folder is handed back as it is (the reader refuses it). 1, or 0 with
  * err (Parquet, a compression this ordo was built without; no memory). */
 int decomp_open(int fd, const char *name, decomp **d, int *read_fd, char *err, size_t errlen);
+/* After the reader stopped early (a bad row): reads on from read_fd, at
+ * most max bytes, so that damage in the data just after (a zstd frame's
+ * checksum, a gzip member's CRC) is found before the rows' error is
+ * believed. */
+void decomp_drain(const decomp *d, int read_fd, size_t max);
 /* After the reader reached the end or stopped (and closed *read_fd, which
  * stops the thread): waits for the thread and frees d (NULL is fine). 1
  * when the input was decompressed as far as the reader read it, 0 with err
