@@ -183,7 +183,7 @@ typedef struct ordo_merge_options {
     const char *tmp_dir;        /* for more runs than one pass reads (64): intermediate runs */
     uint64_t memory;            /* read buffers of all runs together (0: 64 MiB) */
     const volatile sig_atomic_t *cancel; /* when set non-zero: ORDO_ERR_INTERRUPTED */
-    void (*progress)(void *ctx, uint64_t rows); /* every 65536 rows merged (may be NULL) */
+    void (*progress)(void *ctx, uint64_t rows); /* every 8192 rows merged (may be NULL) */
     void *progress_ctx;
 } ordo_merge_options;
 
