@@ -128,9 +128,10 @@ static int bit(const void *bits, size_t i)
     return (((const uint8_t *)bits)[i >> 3] >> (i & 7)) & 1;
 }
 
-/* Row 0 of a parsed column as its JSON value; 0 when out of memory, -1
- * for a type this file does not read (the caller writes the text). */
-static int put_native(ordo_buf *b, const ordo_column *c)
+/* Row 0 of a parsed column as its JSON value (real: the column is a real);
+ * 0 when out of memory, -1 for a type this file does not read (the caller
+ * writes the text). */
+static int put_native(ordo_buf *b, const ordo_column *c, int real)
 {
     char t[64];
     size_t i = c->offset;
@@ -165,8 +166,8 @@ static int put_native(ordo_buf *b, const ordo_column *c)
                                                 : ((const double *)v)[i];
         if (!isfinite(d)) /* JSON has no such numbers */
             return put_s(b, isnan(d) ? "\"NaN\"" : d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-        if (c->type == ORDO_TYPE_FLOAT32)
-            float_text(((const float *)v)[i], t, sizeof t);
+        if (real) /* a real's digits, whatever width a format holds it in */
+            float_text((float)d, t, sizeof t);
         else
             ordo__double_text(d, t, sizeof t);
         break;
@@ -238,7 +239,9 @@ static ordo_status row_line(json_scan *J, ordo_error *err)
             ok = put_s(b, "null");
             continue;
         }
-        int r = J->col[i] == SIZE_MAX ? -1 : put_native(b, &nat[J->col[i]]);
+        int r = J->col[i] == SIZE_MAX ? -1
+                                      : put_native(b, &nat[J->col[i]],
+                                                   S->table->cols[S->out[i]].sql == ORDO_SQL_REAL);
         ok = r < 0 ? put_string(b, t->text, t->len) : r;
     }
     ok = ok && put(b, "}\n", 2);

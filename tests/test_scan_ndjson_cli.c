@@ -398,10 +398,12 @@ static void test_ndjson(void **state)
         write_row(f, &rows[i]);
     }
     fclose(f);
-    for (int fmt = 0; fmt < 2; fmt++) { /* key decoded (ordered) or all in the value (lexkey) */
+    /* the key decoded (ordered), or every column from the value (LexKey: native widths too) */
+    static const char *const formats[] = {"ordered", "lexkey", "lexkey-legacy"};
+    for (int fmt = 0; fmt < 3; fmt++) {
         snprintf(db, sizeof db, "%s/db-json-%d", g_dir, fmt);
         run r;
-        ordo(&r, NULL, "load", "--db", db, "--format", fmt ? "lexkey" : "ordered", "--schema",
+        ordo(&r, NULL, "load", "--db", db, "--format", formats[fmt], "--schema",
              fmt ? "id integer, b boolean, s smallint, big bigint, h text, r real, d double "
                    "precision, n text, t text, y bytea, dt date, a text, u uuid"
                  : SCHEMA,
