@@ -16,7 +16,7 @@ static const char *usage =
     "  --output csv     PostgreSQL's COPY CSV, NULL an empty field (the default)\n"
     "  --output ndjson  one JSON object a line: NULL null, booleans, integers and floats\n"
     "                   as JSON values (NaN, Infinity as strings), other types as strings\n"
-    "                   of their PostgreSQL text (bytea \\x hex); --header is CSV's only";
+    "                   of their PostgreSQL text (bytea \\x hex); --header is for csv only";
 
 typedef struct scan_args {
     const char *db, *prefix, *from, *to, *columns, *output;
