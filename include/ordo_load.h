@@ -71,6 +71,10 @@ typedef struct ordo_db ordo_db;
 ORDO_API ordo_status ordo_db_open(const char *path, unsigned flags, ordo_db **db, ordo_error *err);
 /* Closes; removes the temporary folder ordo_db_temp_dir made. NULL is fine. */
 ORDO_API void ordo_db_close(ordo_db *db);
+/* Closes, and when this open made the database's folder (it did not exist),
+ * removes that folder with what is in it, following no links: a failed
+ * first load leaves nothing behind. 1 when it was removed (NULL: 0). */
+ORDO_API int ordo_db_discard(ordo_db *db);
 /* This process's temporary folder inside the database (made on first call,
  * mode 0700, with a marker): for run and SST files, moved into the database
  * by ordo_ingest. Valid until ordo_db_close. */
@@ -179,7 +183,7 @@ typedef struct ordo_merge_options {
     const char *tmp_dir;        /* for more runs than one pass reads (64): intermediate runs */
     uint64_t memory;            /* read buffers of all runs together (0: 64 MiB) */
     const volatile sig_atomic_t *cancel; /* when set non-zero: ORDO_ERR_INTERRUPTED */
-    void (*progress)(void *ctx, uint64_t rows); /* every 65536 rows merged (may be NULL) */
+    void (*progress)(void *ctx, uint64_t rows); /* every 8192 rows merged (may be NULL) */
     void *progress_ctx;
 } ordo_merge_options;
 

@@ -11,7 +11,7 @@
  *             one through an ordo_table_loader), sorted within a memory
  *             budget and ingested in one atomic step;
  *   scanning  ordo_table_scan: a table's rows as an Arrow C stream of
- *             record batches, or as CSV;
+ *             record batches, or as CSV or NDJSON;
  *   Arrow     Arrow arrays (and NumPy-layout buffers) to ordo_columns for a
  *             schema's columns, checked once, and batches of them to keys
  *             (and values) on several threads.
@@ -89,8 +89,9 @@ typedef struct ordo_table_load_options {
      * fails the load, the database unchanged. May be NULL. */
     ordo_status (*before_commit)(void *ctx, ordo_error *err);
     void *commit_ctx;
-    /* Called as the load goes (every batch read, every 65536 rows merged,
-     * at each phase's start); may set *cancel. May be NULL. */
+    /* Called as the load goes (every batch read, every 8192 rows merged,
+     * at each phase's start, once more with a write phase's last count);
+     * may set *cancel. May be NULL. */
     void (*progress)(void *ctx, const ordo_table_progress *p);
     void *progress_ctx;
     /* When set non-zero (by a signal handler, another thread, progress),
@@ -509,6 +510,19 @@ typedef ordo_status (*ordo_table_write_fn)(void *ctx, const void *p, size_t n, o
 ORDO_API ordo_status ordo_table_scan_csv(ordo_db *db, const ordo_table_scan_options *o,
                                          int header, ordo_table_write_fn write, void *ctx,
                                          ordo_error *err);
+/* The same rows as NDJSON (`ordo scan --output ndjson`): one JSON object a
+ * line, the columns' names as its keys in the output's order. NULL is null;
+ * booleans true and false; integers (hugeint included) numbers; real and
+ * double precision numbers of their shortest round-trip decimal, NaN and
+ * the infinities the strings "NaN", "Infinity", "-Infinity" (JSON has no
+ * such numbers); every other type a string of PostgreSQL's text form
+ * (numeric, text, dates, timestamps, uuid, arrays, ranges, records...;
+ * bytea as \x hex). Strings escape quotes, backslashes and control
+ * characters; other bytes (UTF-8) are written as they are. Written as
+ * ordo_table_scan_csv writes. */
+ORDO_API ordo_status ordo_table_scan_ndjson(ordo_db *db, const ordo_table_scan_options *o,
+                                            ordo_table_write_fn write, void *ctx,
+                                            ordo_error *err);
 /* To a descriptor (written where it is, not closed); ORDO_ERR_IO on a
  * failed write. */
 ORDO_API ordo_status ordo_table_scan_csv_fd(ordo_db *db, const ordo_table_scan_options *o,

@@ -17,6 +17,9 @@ struct ordo_db {
     ordo__store *store;
     char *path;
     ordo__dbdir_tmp tmp;
+    int made; /* the open made the folder (dev, ino): ordo_db_discard removes it */
+    dev_t dev;
+    ino_t ino;
 };
 
 ordo__store *ordo__db_store(ordo_db *db) { return db->store; }
@@ -106,11 +109,13 @@ ordo_status ordo_db_open(const char *path, unsigned flags, ordo_db **out, ordo_e
     char msg[4400];
     if (!ordo__dbdir_check(path, writing, &exists, msg, sizeof msg))
         return ordo__load_fail(err, ORDO_ERR_UNSAFE_PATH, 0, "%s", msg);
+    if (!writing && !exists) /* (a failed first load leaves none) */
+        return ordo__load_fail(err, ORDO_ERR_IO, 0,
+                               "cannot open the database '%.4000s': no such folder", path);
     if (writing) {
         ordo_status st = check_room(path, exists, err);
         if (st != ORDO_OK)
             return st;
-        mkdir(path, 0777); /* RocksDB creates the database, not its folder */
     }
     ordo_db *db = calloc(1, sizeof *db);
     if (!db || !(db->path = strdup(path))) {
@@ -118,18 +123,23 @@ ordo_status ordo_db_open(const char *path, unsigned flags, ordo_db **out, ordo_e
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     }
     db->tmp.fd = -1;
-    if (!(db->store = ordo__store_open(path, !writing, msg, sizeof msg))) {
+    /* RocksDB creates the database, not its folder */
+    if (writing && !exists && !ordo__dbdir_make(path, &db->made, &db->dev, &db->ino, msg, sizeof msg)) {
         ordo_db_close(db);
+        return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+    }
+    if (!(db->store = ordo__store_open(path, !writing, msg, sizeof msg))) {
+        ordo_db_discard(db);
         return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
     }
     if (writing) { /* the lock is ours: no running load owns what is left */
         if (!ordo__dbdir_remove_leftovers(path, msg, sizeof msg)) {
-            ordo_db_close(db);
+            ordo_db_discard(db);
             return ordo__load_fail(err, ORDO_ERR_UNSAFE_PATH, 0, "%s", msg);
         }
         ordo_status st = undo_put_loads(db->store, err);
         if (st != ORDO_OK) {
-            ordo_db_close(db);
+            ordo_db_discard(db);
             return st;
         }
     }
@@ -145,6 +155,22 @@ void ordo_db_close(ordo_db *db)
     ordo__store_close(db->store);
     free(db->path);
     free(db);
+}
+
+int ordo_db_discard(ordo_db *db)
+{
+    if (!db)
+        return 0;
+    int made = db->made;
+    dev_t dev = db->dev;
+    ino_t ino = db->ino;
+    char *path = db->path;
+    db->path = NULL;
+    ordo_db_close(db); /* the store closed (its lock released) before the folder goes */
+    if (made && path)
+        ordo__dbdir_remove_made(path, dev, ino);
+    free(path);
+    return made;
 }
 
 ordo_status ordo_db_temp_dir(ordo_db *db, const char **path, ordo_error *err)
@@ -182,6 +208,39 @@ static int meta_ok(const ordo__table_text *t, uint64_t *rows, char *why, size_t 
     return 1;
 }
 
+/* The tables the database has, for a message: "it has tables with tags
+ * 3, 7", "it has an untagged table", "it has no tables" (their format keys,
+ * ff ordo/table/TTT/format, tell them). */
+static void table_tags(ordo__store *s, char *out, size_t cap)
+{
+    static const char lo[] = "\xff" "ordo/table/", hi[] = "\xff" "ordo/table0";
+    ordo__store_iter *it = ordo__store_iter_open(s, lo, sizeof lo - 1, hi, sizeof hi - 1, 0);
+    int tags[256], n = 0, untagged = 0;
+    for (; it && ordo__store_iter_valid(it); ordo__store_iter_next(it)) {
+        size_t kn, p = sizeof lo - 1;
+        const uint8_t *k = ordo__store_iter_key(it, &kn);
+        if (kn == p + 11 && !memcmp(k + p, "none/format", 11)) {
+            untagged = 1;
+        } else if (kn == p + 10 && !memcmp(k + p + 3, "/format", 7) && k[p] >= '0' &&
+                   k[p] <= '2' && k[p + 1] >= '0' && k[p + 1] <= '9' && k[p + 2] >= '0' &&
+                   k[p + 2] <= '9' && n < 256) {
+            int t = (k[p] - '0') * 100 + (k[p + 1] - '0') * 10 + (k[p + 2] - '0');
+            if (t <= 254)
+                tags[n++] = t;
+        }
+    }
+    ordo__store_iter_close(it);
+    size_t len = 0;
+    if (untagged)
+        len = (size_t)snprintf(out, cap, "it has an untagged table%s", n ? " and tables with tags " : "");
+    else if (n)
+        len = (size_t)snprintf(out, cap, "it has %s ", n > 1 ? "tables with tags" : "a table with tag");
+    else
+        snprintf(out, cap, "it has no tables");
+    for (int i = 0; i < n && len < cap; i++) /* in key order: ascending */
+        len += (size_t)snprintf(out + len, cap - len, "%s%d", i ? ", " : "", tags[i]);
+}
+
 ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -194,11 +253,13 @@ ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error
         free(t);
         if (got < 0)
             return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+        char tags[1200];
+        table_tags(db->store, tags, sizeof tags);
         if (tag == ORDO_UNTAGGED)
             return ordo__load_fail(err, ORDO_ERR_NO_TABLE, 0,
-                                   "the database has no untagged table (use --tag N)");
-        return ordo__load_fail(err, ORDO_ERR_NO_TABLE, 0, "the database has no table under tag %d",
-                               tag);
+                                   "the database has no untagged table; %s (use --tag N)", tags);
+        return ordo__load_fail(err, ORDO_ERR_NO_TABLE, 0,
+                               "the database has no table under tag %d; %s", tag, tags);
     }
     /* the stored text, checked once here: what the readers make of the
      * format, key and schema is theirs (ordo_table_reader_open) */

@@ -215,3 +215,66 @@ int ordo__dbdir_remove_leftovers(const char *dir, char *err, size_t errlen)
     closedir(d);
     return ok;
 }
+
+int ordo__dbdir_make(const char *dir, int *made, dev_t *dev, ino_t *ino, char *err, size_t errlen)
+{
+    *made = 0;
+    if (mkdir(dir, 0777)) {
+        if (errno == EEXIST) /* made meanwhile: RocksDB checks what it is */
+            return 1;
+        snprintf(err, errlen, "cannot create the database folder '%s': %s", dir, strerror(errno));
+        return 0;
+    }
+    struct stat st;
+    if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
+        return 1; /* replaced at once: not ours to remove */
+    *made = 1, *dev = st.st_dev, *ino = st.st_ino;
+    return 1;
+}
+
+/* Removes everything in the folder at fd (its subfolders opened without
+ * following links, emptied the same way); depth bounds the recursion. */
+static void remove_all(int fd, int depth)
+{
+    int dup_fd = dup(fd);
+    DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+    if (!d) {
+        if (dup_fd >= 0)
+            close(dup_fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        struct stat st;
+        if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+            continue;
+        if (!S_ISDIR(st.st_mode)) {
+            unlinkat(fd, e->d_name, 0); /* a link's name, never its target */
+            continue;
+        }
+        int sub = depth < 16 ? openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                                         O_CLOEXEC)
+                             : -1;
+        if (sub >= 0) {
+            remove_all(sub, depth + 1);
+            close(sub);
+        }
+        unlinkat(fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+void ordo__dbdir_remove_made(const char *dir, dev_t dev, ino_t ino)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return;
+    if (!fstat(fd, &st) && st.st_dev == dev && st.st_ino == ino) {
+        remove_all(fd, 0);
+        rmdir(dir); /* fails, harmlessly, if something else was put there meanwhile */
+    }
+    close(fd);
+}

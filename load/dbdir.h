@@ -12,6 +12,7 @@
 #define ORDO_DBDIR_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define ORDO__DBDIR_TMP_PREFIX ".ordo-load-"
 
@@ -33,5 +34,14 @@ void ordo__dbdir_tmp_remove(ordo__dbdir_tmp *t);
  * database's lock, so that none belongs to a running load). 0 and err when
  * an entry with the temporary prefix is not a folder ordo made. */
 int ordo__dbdir_remove_leftovers(const char *dir, char *err, size_t errlen);
+
+/* Makes the database folder DIR when it is missing: 1 with *made set and
+ * its identity (dev, ino) when this call made it, 1 with *made 0 when it
+ * was there (RocksDB then checks it), 0 with err when it cannot. */
+int ordo__dbdir_make(const char *dir, int *made, dev_t *dev, ino_t *ino, char *err, size_t errlen);
+/* Removes the database folder ordo__dbdir_make made (still that folder:
+ * dev, ino) with all that is in it, through descriptors: names unlinked,
+ * links never followed, a folder that is not that one left alone. */
+void ordo__dbdir_remove_made(const char *dir, dev_t dev, ino_t ino);
 
 #endif

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #define MERGE_FANIN 64
-#define PROGRESS_EVERY 65536
+#define PROGRESS_EVERY 8192 /* a progress line moves during a write of slow rows */
 
 struct ordo_runs {
     char **files;

@@ -190,7 +190,9 @@ static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
     const ordo_table_load_options *o = k->o;
     ordo_runs *runs = NULL;
     int spilled = ordo_run_writer_files(k->runs) > 0;
-    phase(k, spilled ? ORDO_TABLE_PHASE_MERGE : ORDO_TABLE_PHASE_SORT, k->sum->rows_in, 0);
+    /* merge/write counts rows kept from 0; sort (in memory) the rows it sorts */
+    phase(k, spilled ? ORDO_TABLE_PHASE_MERGE : ORDO_TABLE_PHASE_SORT, spilled ? 0 : k->sum->rows_in,
+          0);
     ordo_status s = ordo_run_writer_runs(k->runs, &runs, err);
     if (s != ORDO_OK)
         return s;
@@ -213,6 +215,8 @@ static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
     ordo_load_stats st;
     ordo_sst_writer_stats(k->sst, &st);
     take_stats(k, &st);
+    if (s == ORDO_OK) /* the phase's last count: every row written */
+        progress(k, st.rows, st.bytes);
     if (s == ORDO_OK)
         s = ordo_sst_writer_finish(k->sst, err);
     if (s != ORDO_OK) {
@@ -277,8 +281,13 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     for (size_t i = 0; k->sst && i < k->nsst; i++)
         unlink(ordo_sst_writer_file(k->sst, i)->path);
     ordo_sst_writer_close(k->sst);
-    if (k->own_db)
+    if (k->own_db && result != ORDO_OK) {
+        /* the folder this load made goes with all in it */
+        if (ordo_db_discard(k->db) && k->sum)
+            k->sum->unchanged = 1;
+    } else if (k->own_db) {
         ordo_db_close(k->db); /* and its temporary folder */
+    }
     k->put = NULL, k->sst = NULL, k->runs = NULL, k->db = NULL;
 }
 

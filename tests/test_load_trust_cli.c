@@ -306,10 +306,8 @@ static void test_rejects_checked_before_ingest(void **state)
         assert_non_null(strstr(r.err, "--rejects: cannot write '/dev/full'"));
         assert_non_null(strstr(r.err, "the database is unchanged"));
         run_free(&r);
-        ordo(&r, NULL, "scan", "--db", db, NULL);
-        assert_int_equal(r.status, 2);
-        assert_non_null(strstr(r.err, "no untagged table"));
-        run_free(&r);
+        struct stat st; /* a failed first load leaves no folder (it left an empty database) */
+        assert_int_equal(stat(db, &st), -1);
         /* a failed load (a duplicate) leaves no rejects file behind */
         path_in(rej, sizeof rej, "rejected.csv");
         write_file(in, "1\nx\n1\n");
@@ -373,6 +371,13 @@ static void test_writebatch_all_or_nothing(void **state)
     path_in(db, sizeof db, "db-wbfail");
     path_in(csv, sizeof csv, "wb.csv");
     run r;
+    /* the database exists first (a failed first load removes its folder, undo and all):
+     * the rows of the failed loads below are undone in it */
+    write_seq(csv, 10, 0, 0);
+    ordo(&r, NULL, "load", "--db", db, "--tag", "1", "--schema", "a int, b text", "--key", "a",
+         csv, NULL);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
     /* the reproduction */
     write_seq(csv, 20000, 15000, 0);
     ordo(&r, NULL, "load", "--db", db, "--tag", "3", "--via", "writebatch", "--schema",

@@ -2,6 +2,7 @@
  * the ingest library's encoder (ordo_encoder: chunks on worker threads,
  * batches in input order). This prints the keys and the first error. */
 #include "cli.h"
+#include "decompress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +75,11 @@ int encode_csv(const char *format, const char *schema_text, const char *key, int
     int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
     if (fd < 0)
         cli_fail("encode: cannot open '%s'", path);
+    decomp *dc = NULL; /* gzip and zstd inputs, told by their bytes */
+    int rfd = fd;
+    char dmsg[600];
+    if (!decomp_open(fd, name, &dc, &rfd, dmsg, sizeof dmsg))
+        cli_fail("encode: %s", dmsg);
     ordo_encoder_options o = {0};
     o.threads = threads > 1 ? (size_t)threads : 0;
     o.header = header;
@@ -84,7 +90,7 @@ int encode_csv(const char *format, const char *schema_text, const char *key, int
     ordo_encoder *enc = NULL;
     if (ordo_encoder_open(&s, key, fmt, &o, &enc, &e) != ORDO_OK)
         cli_fail(key ? "encode: --key: %s" : "encode: %s", e.message);
-    if (ordo_encoder_input_fd(enc, fd, &e) != ORDO_OK)
+    if (ordo_encoder_input_fd(enc, rfd, &e) != ORDO_OK)
         cli_fail("encode: %s: %s", name, e.message);
     const ordo_encoder_batch *b;
     ordo_status st;
@@ -92,6 +98,13 @@ int encode_csv(const char *format, const char *schema_text, const char *key, int
         if (b->output_len && fwrite(b->output, 1, b->output_len, stdout) != b->output_len)
             cli_write_error();
     ordo_encoder_close(enc);
+    if (dc && st != ORDO_OK) /* damage just after a bad row is found first */
+        decomp_drain(dc, rfd, (size_t)64 << 20);
+    if (dc) /* the decompressor's end: a reader that stopped early stops it too */
+        close(rfd);
+    /* damaged compressed data, whatever the rows read from it said */
+    if (!decomp_finish(dc, dmsg, sizeof dmsg))
+        cli_fail_plain("%s", dmsg);
     if (fd > 0)
         close(fd);
     ordo_schema_free(&s);

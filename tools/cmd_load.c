@@ -3,6 +3,7 @@
  * --rejects file, shows progress and words the outcome in the tool's terms
  * (its options, file:line:column, exit statuses). */
 #include "cli.h"
+#include "decompress.h"
 #include "outfile.h"
 
 #include <ordo_table.h>
@@ -45,12 +46,18 @@ typedef struct loader {
     const load_options *o;
     const char *name; /* the input's name in messages */
     FILE *rejects;
+    decomp *dc; /* a gzip or zstd input's decompressor, read through rfd */
+    int rfd;
+    int dc_failed; /* its data was damaged or cut: dc_err says how */
+    char dc_err[600];
     int rejects_failed; /* before_commit: the rejects file could not be written */
     char rejects_err[600];
     /* progress */
     int show;
     double start, last;
     ordo_table_phase phase;
+    ordo_table_progress held; /* the last report not shown (too soon after one) */
+    int holding;
 } loader;
 
 /* Ends a failed load: the message ("ordo: load: " first unless plain) and
@@ -80,6 +87,16 @@ static void load_fail_at(const char *fmt, ...) { LOAD_END(CLI_EXIT_BAD_INPUT, 1)
 
 /* ------------------------------------------------------------ callbacks */
 
+static void progress_line(const loader *L, const ordo_table_progress *p, double t)
+{
+    double secs = t - L->start;
+    fprintf(stderr, "\rordo load: %-11s %12llu rows  %10.0f rows/s  %8.1f MiB   ",
+            ordo_table_phase_name(p->phase), (unsigned long long)p->rows,
+            secs > 0 ? (double)p->rows / secs : 0.0, (double)p->bytes / 1048576.0);
+}
+
+/* At most four lines a second; a phase's last count is shown before the
+ * next phase's first. */
 static void progress_cb(void *ctx, const ordo_table_progress *p)
 {
     loader *L = ctx;
@@ -87,16 +104,17 @@ static void progress_cb(void *ctx, const ordo_table_progress *p)
         return;
     double t = now();
     int force = p->phase != L->phase;
-    if (force && p->phase == ORDO_TABLE_PHASE_WRITE)
+    if (!force && t - L->last < 0.25) {
+        L->held = *p, L->holding = 1;
+        return;
+    }
+    if (force && L->holding)
+        progress_line(L, &L->held, t);
+    if (force && (p->phase == ORDO_TABLE_PHASE_WRITE || p->phase == ORDO_TABLE_PHASE_MERGE))
         L->start = t; /* the write phase's rate is its own */
     L->phase = p->phase;
-    if (!force && t - L->last < 0.25)
-        return;
-    L->last = t;
-    double secs = t - L->start;
-    fprintf(stderr, "\rordo load: %-11s %12llu rows  %10.0f rows/s  %8.1f MiB   ",
-            ordo_table_phase_name(p->phase), (unsigned long long)p->rows,
-            secs > 0 ? (double)p->rows / secs : 0.0, (double)p->bytes / 1048576.0);
+    L->last = t, L->holding = 0;
+    progress_line(L, p, t);
     fflush(stderr);
 }
 
@@ -120,11 +138,34 @@ static ordo_status reject_cb(void *ctx, const ordo_reject *r, ordo_error *err)
     return ORDO_OK;
 }
 
-/* Every row of the rejects file written and synced before the table
- * appears: a rejects file that cannot be written fails the load. */
+/* The decompressor's end, once the library stopped reading (closing its
+ * end stops the thread; stopped early, the next 64 MiB are read first);
+ * 0 when the compressed data was damaged or cut before that point. */
+static int input_finish(loader *L, int early)
+{
+    if (!L->dc)
+        return !L->dc_failed;
+    if (early)
+        decomp_drain(L->dc, L->rfd, (size_t)64 << 20);
+    close(L->rfd);
+    L->rfd = -1;
+    if (!decomp_finish(L->dc, L->dc_err, sizeof L->dc_err))
+        L->dc_failed = 1;
+    L->dc = NULL;
+    return !L->dc_failed;
+}
+
+/* Before the table appears: all the compressed input was read whole, and
+ * every row of the rejects file written and synced (a rejects file that
+ * cannot be written fails the load). */
 static ordo_status commit_cb(void *ctx, ordo_error *err)
 {
     loader *L = ctx;
+    if (!input_finish(L, 0)) {
+        err->status = ORDO_ERR_IO;
+        snprintf(err->message, sizeof err->message, "%s", L->dc_err);
+        return ORDO_ERR_IO;
+    }
     if (!L->rejects || outfile_finish(&g_rejects, L->rejects_err, sizeof L->rejects_err))
         return ORDO_OK;
     L->rejects_failed = 1;
@@ -264,13 +305,17 @@ static void options_fail(const ordo_error *e)
 }
 
 /* The outcome of a failed load, worded as the tool words it. */
-static void load_failed(const loader *L, const ordo_table_summary *sum, ordo_error *e)
+static void load_failed(loader *L, const ordo_table_summary *sum, ordo_error *e)
     __attribute__((noreturn));
-static void load_failed(const loader *L, const ordo_table_summary *sum, ordo_error *e)
+static void load_failed(loader *L, const ordo_table_summary *sum, ordo_error *e)
 {
     const load_options *o = L->o;
     const char *unchanged = sum->unchanged ? "; the database is unchanged" : "";
     ordo_status s = e->status;
+    /* damaged compressed data, whatever the rows read from it said (an
+     * interrupt is not waited on: the thread may be blocked on a pipe) */
+    if (s != ORDO_ERR_INTERRUPTED && !input_finish(L, 1))
+        load_fail_at("%s%s", L->dc_err, sum->failed_phase ? unchanged : "");
     if (!sum->failed_phase) { /* before the database was touched */
         if (s == ORDO_ERR_INVALID_ARG || s == ORDO_ERR_OUT_OF_MEMORY)
             options_fail(e);
@@ -327,6 +372,9 @@ int cmd_load(int argc, char **argv)
     if (in < 0)
         cli_fail("load: cannot open '%s': %s", o.path, strerror(errno));
     open_rejects(&L, &o, in); /* before the database exists: a refusal leaves nothing */
+    char msg[600];
+    if (!decomp_open(in, L.name, &L.dc, &L.rfd, msg, sizeof msg))
+        load_refuse("%s", msg);
     if (L.rejects)
         lo.on_reject = reject_cb, lo.reject_ctx = &L;
     lo.before_commit = commit_cb, lo.commit_ctx = &L;
@@ -346,7 +394,7 @@ int cmd_load(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     atexit(cleanup);
 
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, NULL, in, NULL, 0, NULL, L.name};
+    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, NULL, L.rfd, NULL, 0, NULL, L.name};
     ordo_table_summary sum;
     ordo_status s = ordo_table_load(NULL, &src, &lo, &sum, &e);
     progress_end(&L);

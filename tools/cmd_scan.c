@@ -1,5 +1,6 @@
-/* ordo scan: the rows of a table `ordo load` wrote, as CSV in key order
- * (or reversed), within a prefix or a range of leading key columns. */
+/* ordo scan: the rows of a table `ordo load` wrote, as CSV (or NDJSON) in
+ * key order (or reversed), within a prefix or a range of leading key
+ * columns. */
 #include "cli.h"
 
 #include <ordo_table.h>
@@ -10,10 +11,15 @@
 
 static const char *usage =
     "usage: ordo scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
-    "                 [--limit N] [--columns LIST] [--header] [--accept-collation-version]";
+    "                 [--limit N] [--columns LIST] [--header] [--output csv|ndjson]\n"
+    "                 [--accept-collation-version]\n"
+    "  --output csv     PostgreSQL's COPY CSV, NULL an empty field (the default)\n"
+    "  --output ndjson  one JSON object a line: NULL null, booleans, integers and floats\n"
+    "                   as JSON values (NaN, Infinity as strings), other types as strings\n"
+    "                   of their PostgreSQL text (bytea \\x hex); --header is for csv only";
 
 typedef struct scan_args {
-    const char *db, *prefix, *from, *to, *columns;
+    const char *db, *prefix, *from, *to, *columns, *output;
     int tag, reverse, header, accept_collation_version;
     unsigned long long limit;
 } scan_args;
@@ -54,6 +60,7 @@ static void parse_args(int argc, char **argv, scan_args *a)
         {"--to", OPT_STRING, &a->to, NULL},
         {"--limit", OPT_CALL, &a->limit, parse_limit},
         {"--columns", OPT_STRING, &a->columns, NULL},
+        {"--output", OPT_STRING, &a->output, NULL},
         {"--reverse", OPT_FLAG, &a->reverse, NULL},
         {"--header", OPT_FLAG, &a->header, NULL},
         {"--accept-collation-version", OPT_FLAG, &a->accept_collation_version, NULL},
@@ -63,6 +70,12 @@ static void parse_args(int argc, char **argv, scan_args *a)
     cli_options(&spec, argc, argv, NULL);
     if (!a->db)
         cli_fail("scan: needs --db DIR\n%s", usage);
+    if (!a->output)
+        a->output = "csv";
+    if (strcmp(a->output, "csv") && strcmp(a->output, "ndjson"))
+        cli_fail("scan: --output: expected csv or ndjson, got '%s'", a->output);
+    if (a->header && !strcmp(a->output, "ndjson"))
+        cli_fail("scan: --header is for --output csv (NDJSON names the columns in every row)");
 }
 
 /* --columns: names split at commas, spaces around each dropped; a
@@ -132,7 +145,9 @@ int cmd_scan(int argc, char **argv)
     if (a.columns)
         o.columns = split_columns(a.columns, &names_buf, &o.ncolumns);
     o.columns_name = "--columns";
-    ordo_status s = ordo_table_scan_csv(db, &o, a.header, write_stdout, NULL, &e);
+    ordo_status s = strcmp(a.output, "ndjson")
+                        ? ordo_table_scan_csv(db, &o, a.header, write_stdout, NULL, &e)
+                        : ordo_table_scan_ndjson(db, &o, write_stdout, NULL, &e);
     if (s == ORDO_ERR_OUT_OF_MEMORY)
         cli_out_of_memory();
     /* keys made under another collation version may sort differently: the

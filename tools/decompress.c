@@ -1,4 +1,4 @@
-/* Compressed inputs of ordo sort (decompress.h). A socket, not a pipe,
+/* Compressed CSV inputs of the ordo tool (decompress.h). A socket, not a pipe,
  * carries the data: send(MSG_NOSIGNAL) to a reader that stopped early
  * fails instead of raising SIGPIPE in the whole process. */
 #include "decompress.h"
@@ -23,7 +23,7 @@
 
 #define CHUNK ((size_t)1 << 20)
 
-enum { PLAIN, GZIP, ZSTD };
+enum { PLAIN, GZIP, ZSTD, PARQUET };
 
 struct decomp {
     int in, out; /* the input, the socket's write end */
@@ -34,6 +34,7 @@ struct decomp {
     pthread_t tid;
     char err[512];
     int failed;
+    int stopped; /* the reader closed its end: what follows is no error */
 };
 
 static int kind_of(const uint8_t *b, size_t n)
@@ -42,6 +43,8 @@ static int kind_of(const uint8_t *b, size_t n)
         return GZIP;
     if (n >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)
         return ZSTD;
+    if (n >= 4 && !memcmp(b, "PAR1", 4))
+        return PARQUET;
     return PLAIN;
 }
 
@@ -52,8 +55,10 @@ static int send_all(decomp *d, const void *p, size_t n)
         ssize_t w = send(d->out, c, n, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
-            return 0; /* the reader stopped: nothing more to do */
+        if (w <= 0) {
+            d->stopped = 1; /* the reader stopped: nothing more to do */
+            return 0;
+        }
         c += w, n -= (size_t)w;
     }
     return 1;
@@ -78,6 +83,8 @@ static ssize_t read_in(decomp *d, uint8_t *buf, size_t cap)
 
 static void fail(decomp *d, const char *what)
 {
+    if (d->stopped) /* the data after the reader's stop does not matter */
+        return;
     if (!d->failed)
         snprintf(d->err, sizeof d->err, "%s: %s", d->name, what);
     d->failed = 1;
@@ -120,7 +127,9 @@ static void run_gzip(decomp *d, uint8_t *in, uint8_t *out)
         z.next_out = out, z.avail_out = (uInt)CHUNK;
         rc = inflate(&z, Z_NO_FLUSH);
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-            fail(d, z.msg ? z.msg : "damaged gzip data");
+            char why[300];
+            snprintf(why, sizeof why, "damaged gzip data (%s)", z.msg ? z.msg : "inflate failed");
+            fail(d, why);
             break;
         }
         full = z.avail_out == 0;
@@ -154,7 +163,9 @@ static void run_zstd(decomp *d, uint8_t *in, uint8_t *out)
             ZSTD_outBuffer ob = {out, CHUNK, 0};
             left = ZSTD_decompressStream(z, &ob, &ib);
             if (ZSTD_isError(left)) {
-                fail(d, ZSTD_getErrorName(left));
+                char why[300];
+                snprintf(why, sizeof why, "damaged zstd data (%s)", ZSTD_getErrorName(left));
+                fail(d, why);
                 goto done;
             }
             if (!send_all(d, out, ob.pos))
@@ -218,7 +229,10 @@ int decomp_open(int fd, const char *name, decomp **dp, int *read_fd, char *err, 
     size_t nhead = 0;
     struct stat st;
     off_t at = lseek(fd, 0, SEEK_CUR);
-    int seekable = !fstat(fd, &st) && S_ISREG(st.st_mode) && at >= 0;
+    int stat_ok = !fstat(fd, &st);
+    if (stat_ok && S_ISDIR(st.st_mode))
+        return 1; /* the reader refuses a folder in its own words */
+    int seekable = stat_ok && S_ISREG(st.st_mode) && at >= 0;
     if (seekable) {
         ssize_t r = pread(fd, head, sizeof head, at);
         nhead = r > 0 ? (size_t)r : 0;
@@ -230,6 +244,18 @@ int decomp_open(int fd, const char *name, decomp **dp, int *read_fd, char *err, 
                 nhead += (size_t)r;
     }
     int kind = kind_of(head, nhead);
+    if (kind == PARQUET && seekable) { /* a file also ends with PAR1 (a CSV may start so) */
+        uint8_t tail[4];
+        if (st.st_size < 12 || pread(fd, tail, 4, st.st_size - 4) != 4 || memcmp(tail, "PAR1", 4))
+            kind = PLAIN;
+    }
+    if (kind == PARQUET) {
+        snprintf(err, errlen,
+                 "%s: a Parquet file: ordo reads CSV (plain, gzip or zstd); from Python, with "
+                 "pyarrow installed: ordo.load(pyarrow.parquet.read_table(\"%s\"), DB, key=...)",
+                 name, name);
+        return 0;
+    }
     if (!built_with(kind)) {
         snprintf(err, errlen, "%s: %s data, and this ordo was built without %s", name,
                  kind == GZIP ? "gzip" : "zstd", kind == GZIP ? "zlib" : "libzstd");
@@ -257,6 +283,14 @@ int decomp_open(int fd, const char *name, decomp **dp, int *read_fd, char *err, 
     *dp = d;
     *read_fd = sv[0];
     return 1;
+}
+
+void decomp_drain(const decomp *d, int read_fd, size_t max)
+{
+    static char buf[1 << 16];
+    ssize_t r = 1;
+    for (size_t n = 0; d && n < max && (r > 0 || (r < 0 && errno == EINTR)); n += r > 0 ? (size_t)r : 0)
+        r = read(read_fd, buf, sizeof buf);
 }
 
 int decomp_finish(decomp *d, char *err, size_t errlen)
