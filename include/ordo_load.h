@@ -97,6 +97,11 @@ typedef struct ordo_table_meta {
  * ordo_table_meta_free. */
 ORDO_API ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error *err);
 ORDO_API void ordo_table_meta_free(ordo_table_meta *m);
+/* 1 and *bytes: the stored key and value bytes a table read by
+ * ordo_table_read records (ordo_ingest sums its files', a writebatch load
+ * its rows' when none was a duplicate); 0 when it records none (tables of
+ * an ordo before 2026-12, files whose bytes were not known). */
+ORDO_API int ordo_table_recorded_bytes(const ordo_table_meta *m, uint64_t *bytes);
 /* ORDO_OK when a new table may be loaded under tag; ORDO_ERR_TABLE_EXISTS
  * (with the reason) when the tag holds a table or keys, when an untagged
  * table would share a store, or a tagged one an untagged table's store. */
@@ -226,6 +231,8 @@ typedef struct ordo_sst_file {
     const uint8_t *smallest, *largest; /* stored keys (tag included) */
     size_t smallest_len, largest_len;
     uint64_t rows;
+    uint64_t bytes; /* stored key and value bytes (0 with rows: not known; the table then
+                       records none) */
 } ordo_sst_file;
 
 typedef struct ordo_load_stats {

@@ -536,13 +536,14 @@ typedef struct ordo_table_info {
     int tag;              /* 0..254, or ORDO_UNTAGGED */
     ordo_table_meta meta; /* format, key, schema, rows, collations (ordo_table_read's) */
     uint64_t bytes;       /* stored key and value bytes, the tag bytes included: what the
-                             load's summary counted (read from the table's rows) */
+                             load's summary counted (as the table records it) */
 } ordo_table_info;
 
 /* The tables of db, the untagged one first, then by tag: *n of them in
  * *tables (malloc'd; free with ordo_table_list_free; NULL when there are
- * none). A table's bytes are counted from its stored rows (a read of its
- * keys and values, as a scan's). Stored metadata that does not read is
+ * none). A table's bytes are what its load recorded; a table that records
+ * none (loaded by an ordo before 2026-12, or a writebatch load with
+ * duplicates) has them counted from its rows, a read as long as a scan's. Stored metadata that does not read is
  * its status (ORDO_ERR_MALFORMED_KEY, ...) naming the tag. */
 ORDO_API ordo_status ordo_table_list(ordo_db *db, ordo_table_info **tables, size_t *n,
                                      ordo_error *err);

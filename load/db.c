@@ -187,24 +187,36 @@ ordo_status ordo_db_temp_dir(ordo_db *db, const char **path, ordo_error *err)
 /* 1 when the stored text of a table's metadata can be what a load wrote:
  * no 00 byte (C text would end early), rows in decimal digits within 64
  * bits (*rows); else 0 and why. */
-static int meta_ok(const ordo__table_text *t, uint64_t *rows, char *why, size_t n)
+/* 1 and *v when t is a decimal count of 64 bits. */
+static int parse_count(const char *t, uint64_t *v)
+{
+    uint64_t r = 0;
+    const char *c = t;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (r > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
+            return 0;
+        r = r * 10 + (uint64_t)(*c - '0');
+    }
+    *v = r;
+    return !*c && t[0];
+}
+
+static int meta_ok(const ordo__table_text *t, uint64_t *rows, uint64_t *bytes, char *why,
+                   size_t n)
 {
     if (t->nul_in) {
         snprintf(why, n, "the table's stored %s holds a 00 byte", t->nul_in);
         return 0;
     }
-    uint64_t r = 0;
-    const char *c = t->rows;
-    for (; *c >= '0' && *c <= '9'; c++) {
-        if (r > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
-            break;
-        r = r * 10 + (uint64_t)(*c - '0');
-    }
-    if (*c || !t->rows[0]) {
+    if (!parse_count(t->rows, rows)) {
         snprintf(why, n, "the table's stored row count '%.40s' is not a count of 64 bits", t->rows);
         return 0;
     }
-    *rows = r;
+    if (t->bytes && !parse_count(t->bytes, bytes)) {
+        snprintf(why, n, "the table's stored byte count '%.40s' is not a count of 64 bits",
+                 t->bytes);
+        return 0;
+    }
     return 1;
 }
 
@@ -263,8 +275,8 @@ ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error
     }
     /* the stored text, checked once here: what the readers make of the
      * format, key and schema is theirs (ordo_table_reader_open) */
-    uint64_t rows;
-    if (!meta_ok(t, &rows, msg, sizeof msg)) {
+    uint64_t rows, bytes = 0;
+    if (!meta_ok(t, &rows, &bytes, msg, sizeof msg)) {
         ordo__table_meta_free(t);
         free(t);
         return ordo__load_fail(err, ORDO_ERR_BAD_INPUT, 0,
@@ -272,8 +284,18 @@ ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error
     }
     m->format = t->format, m->key = t->key, m->schema = t->schema, m->collations = t->collations;
     m->rows = rows;
+    t->nbytes = bytes;
     m->priv = t;
     return ORDO_OK;
+}
+
+int ordo_table_recorded_bytes(const ordo_table_meta *m, uint64_t *bytes)
+{
+    const ordo__table_text *t = m ? m->priv : NULL;
+    if (!t || !t->bytes)
+        return 0;
+    *bytes = t->nbytes;
+    return 1;
 }
 
 void ordo_table_meta_free(ordo_table_meta *m)

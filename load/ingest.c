@@ -41,14 +41,26 @@ static ordo_status check_files(int tag, const ordo_sst_file **sorted, size_t n, 
 
 /* The table's system keys, in key order, as an SST file at path. */
 static ordo_status write_meta(const char *path, int tag, const ordo_table_meta *m,
-                              ordo_error *err)
+                              const ordo_sst_file *files, size_t n, ordo_error *err)
 {
     char rows[32], msg[512];
     const char *vals[ORDO__TABLE_FIELDS];
     ordo__table_values(m, m->rows, rows, vals);
     ordo__sst_file *f = ordo__sst_file_open(path, msg, sizeof msg);
     int ok = f != NULL;
-    if (ok && ordo__table_has_collations(m)) { /* first: its key sorts first */
+    uint64_t bytes = 0;
+    int known = 1;
+    for (size_t i = 0; i < n; i++) {
+        known &= files[i].bytes > 0 || files[i].rows == 0;
+        bytes += files[i].bytes;
+    }
+    if (ok && known) { /* first: "bytes" sorts before "collations" */
+        char k[64], t[32];
+        size_t kn = ordo__table_key(tag, ORDO__TABLE_BYTES, k);
+        int tn = snprintf(t, sizeof t, "%llu", (unsigned long long)bytes);
+        ok = ordo__sst_file_put(f, k, kn, t, (size_t)tn, msg, sizeof msg);
+    }
+    if (ok && ordo__table_has_collations(m)) { /* before "format" */
         char k[64];
         size_t kn = ordo__table_key(tag, ORDO__TABLE_COLLATIONS, k);
         ok = ordo__sst_file_put(f, k, kn, m->collations, strlen(m->collations), msg, sizeof msg);
@@ -101,7 +113,7 @@ ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t
         if (access(meta_path, F_OK))
             break;
     }
-    if ((st = write_meta(meta_path, tag, meta, err)) != ORDO_OK)
+    if ((st = write_meta(meta_path, tag, meta, files, n, err)) != ORDO_OK)
         goto done;
     for (size_t i = 0; i < n; i++)
         paths[i] = sorted[i]->path;

@@ -102,6 +102,13 @@ ordo_status ordo_put_load_finish(ordo_put_load *p, const ordo_table_meta *meta,
     char rows[32];
     const char *vals[ORDO__TABLE_FIELDS];
     ordo__table_values(meta, keys, rows, vals);
+    if (!dups) { /* else p->bytes counts rows a later one replaced */
+        char k[64], t[32];
+        size_t kn = ordo__table_key(p->tag, ORDO__TABLE_BYTES, k);
+        int tn = snprintf(t, sizeof t, "%llu", (unsigned long long)p->bytes);
+        if (!ordo__store_batch_put(p->b, k, kn, t, (size_t)tn, msg, sizeof msg))
+            return ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
+    }
     if (ordo__table_has_collations(meta)) {
         char k[64];
         size_t kn = ordo__table_key(p->tag, ORDO__TABLE_COLLATIONS, k);

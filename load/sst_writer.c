@@ -189,6 +189,7 @@ static void write_block(void *ctx, void *job)
                 break;
             }
             w->files[w->nfiles - 1].pub.rows++;
+            w->files[w->nfiles - 1].pub.bytes += ordo__rec_key_len(rec) + ordo__rec_value_len(rec);
             prev = rec;
         }
     }

@@ -69,6 +69,29 @@ void ordo__table_values(const ordo_table_meta *m, uint64_t rows, char rows_text[
     vals[0] = m->format, vals[1] = m->key, vals[2] = rows_text, vals[3] = m->schema;
 }
 
+/* An optional field's text into *out (NULL when absent); 0 on an error. */
+static int read_optional(ordo__store *s, int tag, const char *field, char **out,
+                         ordo__table_text *m, char *err, size_t errlen)
+{
+    char k[64], *v = NULL;
+    size_t kn = ordo__table_key(tag, field, k), vn = 0;
+    int got = ordo__store_get(s, k, kn, &v, &vn, err, errlen);
+    if (got < 0 || (got && !(*out = malloc(vn + 1)))) {
+        free(v);
+        if (got > 0)
+            snprintf(err, errlen, "out of memory");
+        return 0;
+    }
+    if (got) {
+        memcpy(*out, v, vn);
+        (*out)[vn] = 0;
+        if (memchr(*out, 0, vn))
+            m->nul_in = field;
+    }
+    free(v);
+    return 1;
+}
+
 int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -98,24 +121,11 @@ int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, si
         if (memchr(*slots[i], 0, vn)) /* C text would end early, silently */
             m->nul_in = ordo__table_fields[i];
     }
-    if (found == ORDO__TABLE_FIELDS) { /* optional */
-        char k[64], *v = NULL;
-        size_t kn = ordo__table_key(tag, ORDO__TABLE_COLLATIONS, k), vn = 0;
-        int got = ordo__store_get(s, k, kn, &v, &vn, err, errlen);
-        if (got < 0 || (got && !(m->collations = malloc(vn + 1)))) {
-            free(v);
-            if (got > 0)
-                snprintf(err, errlen, "out of memory");
-            ordo__table_meta_free(m);
-            return -1;
-        }
-        if (got) {
-            memcpy(m->collations, v, vn);
-            m->collations[vn] = 0;
-            if (memchr(m->collations, 0, vn))
-                m->nul_in = ORDO__TABLE_COLLATIONS;
-        }
-        free(v);
+    if (found == ORDO__TABLE_FIELDS &&
+        (!read_optional(s, tag, ORDO__TABLE_COLLATIONS, &m->collations, m, err, errlen) ||
+         !read_optional(s, tag, ORDO__TABLE_BYTES, &m->bytes, m, err, errlen))) {
+        ordo__table_meta_free(m);
+        return -1;
     }
     if (found && found != ORDO__TABLE_FIELDS) {
         snprintf(err, errlen, "the system keys of table %d are incomplete", tag);
@@ -128,5 +138,6 @@ int ordo__table_read(ordo__store *s, int tag, ordo__table_text *m, char *err, si
 void ordo__table_meta_free(ordo__table_text *m)
 {
     free(m->format), free(m->key), free(m->rows), free(m->schema), free(m->collations);
+    free(m->bytes);
     memset(m, 0, sizeof *m);
 }

@@ -5,6 +5,8 @@
  *   ff "ordo/table/007/key"      the key spec
  *   ff "ordo/table/007/rows"     rows loaded, in decimal
  *   ff "ordo/table/007/schema"   the schema
+ *   ff "ordo/table/007/bytes"    stored key and value bytes, in decimal (optional:
+ *                                tables of ordo before 2026-12, writebatch loads with duplicates)
  *   ff "ordo/table/007/collations" (only with collated text) "NAME\tVERSION\n" lines
  * ("none" in place of the three-digit tag for an untagged table).
  * A `--via writebatch` load writes its rows before its table exists; while it
@@ -41,6 +43,8 @@ void ordo__table_values(const ordo_table_meta *m, uint64_t rows, char rows_text[
 typedef struct ordo__table_text {
     char *format, *key, *rows, *schema; /* malloc'd text */
     char *collations; /* optional (tables with collated text): NULL when absent */
+    char *bytes;      /* optional: NULL when absent */
+    uint64_t nbytes;  /* bytes as a number (ordo_table_read) */
     const char *nul_in; /* the first field whose stored value holds a 00 byte, or NULL */
 } ordo__table_text;
 
@@ -50,6 +54,8 @@ void ordo__table_meta_free(ordo__table_text *m);
 /* The optional collations key's field name; it sorts before "format", so
  * it is written first. */
 #define ORDO__TABLE_COLLATIONS "collations"
+/* The optional bytes key's field name; it sorts before "collations". */
+#define ORDO__TABLE_BYTES "bytes"
 static inline int ordo__table_has_collations(const ordo_table_meta *m)
 {
     return m->collations && m->collations[0];

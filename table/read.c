@@ -55,8 +55,11 @@ ordo_status ordo_table_list(ordo_db *db, ordo_table_info **tables, size_t *n, or
             break;
         }
         t[k].tag = tag;
-        if ((s = table_bytes(db, tag, &t[k++].bytes, &e)) != ORDO_OK)
+        /* a table of an older ordo records none: counted */
+        if (!ordo_table_recorded_bytes(&t[k].meta, &t[k].bytes) &&
+            (s = table_bytes(db, tag, &t[k].bytes, &e)) != ORDO_OK)
             ordo__scan_fail(err, s, "tag %d: %.900s", tag, e.message);
+        k++;
     }
     if (s != ORDO_OK || k == 0) {
         ordo_table_list_free(t, k);

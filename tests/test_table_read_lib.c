@@ -137,6 +137,47 @@ static void test_list(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A table records its bytes (ordo_table_recorded_bytes: the summary's);
+ * one that records none (a writebatch load with a duplicate) has them
+ * counted from its rows: the same as the same rows loaded through SST. */
+static void test_recorded_bytes(void **state)
+{
+    (void)state;
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/ordo-test-tableread-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    ordo_db *db;
+    ordo_error e = {0};
+    assert_int_equal(ordo_db_open(dir, 0, &db, &e), ORDO_OK);
+    static const char csv[] = "1,a,2000-01-01\n2,bb,\n1,ccc,2000-01-02\n";
+    ordo_table_summary sum[2];
+    for (int i = 0; i < 2; i++) {
+        ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = csv,
+                                 .size = strlen(csv)};
+        ordo_table_load_options o = {.schema = SCHEMA, .key = "id", .tag = 1 + i,
+                                     .on_duplicate = ORDO_DUP_LAST,
+                                     .via = i ? ORDO_TABLE_VIA_WRITEBATCH : ORDO_TABLE_VIA_SST};
+        if (ordo_table_load(db, &src, &o, &sum[i], &e) != ORDO_OK)
+            fail_msg("load: %s", e.message);
+    }
+    ordo_table_info *t = NULL;
+    size_t n = 0;
+    assert_int_equal(ordo_table_list(db, &t, &n, &e), ORDO_OK);
+    assert_int_equal(n, 2);
+    uint64_t b = 0;
+    assert_int_equal(ordo_table_recorded_bytes(&t[0].meta, &b), 1);
+    assert_int_equal(b, sum[0].bytes);
+    assert_int_equal(t[0].bytes, sum[0].bytes);
+    assert_int_equal(ordo_table_recorded_bytes(&t[1].meta, &b), 0);
+    assert_int_equal(t[1].bytes, t[0].bytes); /* the same two rows, counted */
+    assert_true(sum[1].bytes > t[1].bytes);   /* the writebatch counted the replaced row */
+    ordo_table_list_free(t, n);
+    ordo_db_close(db);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The key (without its tag byte) of the leading key values. */
 static void key_of(int tag, const char *const *texts, const int *nulls, size_t n, ordo_buf *out)
 {
@@ -311,6 +352,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_list),
+        cmocka_unit_test(test_recorded_bytes),
         cmocka_unit_test(test_get),
         cmocka_unit_test(test_decode_keys),
     };
