@@ -157,7 +157,7 @@ static void stored_close(stored *t)
 #endif
 }
 
-/* --tag's value into dst: its command's name comes first in the struct. */
+/* --tag N: the tag, and whether it was given (the command names the messages). */
 typedef struct tag_arg {
     const char *cmd;
     int tag, given;
@@ -179,7 +179,7 @@ static int run(int argc, char **argv, int inspect)
     const char *format = NULL, *schema_text = NULL, *db_path = NULL;
     const char *cmd = inspect ? "inspect" : "decode";
     int no_nulls = 0;
-    tag_arg tag = {cmd, -1, 0}; /* -1: ORDO_UNTAGGED */
+    tag_arg tag = {cmd, -1, 0}; /* -1: ORDO_UNTAGGED (ordo_load.h) */
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
         {"--schema", OPT_STRING, &schema_text, NULL},
