@@ -4,7 +4,7 @@
 # nothing of the bash-completion package. tests/test_completion_cli.sh
 # checks that every option of `ordo COMMAND --help` is here, and no other.
 
-_ordo_commands="encode decode inspect pk range bench load sort scan version help"
+_ordo_commands="encode decode inspect pk range bench load sort scan tables version help"
 
 # The options of command $1 (without --help, which every command takes).
 _ordo_options()
@@ -18,6 +18,7 @@ _ordo_options()
     load) echo "--db --schema --key --format --tag --memory --on-duplicate --header --rejects --quiet --sst-size --via" ;;
     sort) echo "--schema --key --format --header --memory --threads --on-duplicate -o --keys-only --runs" ;;
     scan) echo "--db --tag --prefix --from --to --reverse --limit --columns --header --accept-collation-version" ;;
+    tables) echo "--db --header" ;;
     esac
 }
 
@@ -50,7 +51,7 @@ _ordo()
         return 0
     fi
     case $cmd in
-    encode | decode | inspect | pk | range | bench | load | sort | scan | version) ;;
+    encode | decode | inspect | pk | range | bench | load | sort | scan | tables | version) ;;
     help)
         ((COMP_CWORD == 2)) && _ordo_words "$_ordo_commands" "$cur"
         return 0
