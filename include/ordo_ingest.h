@@ -292,6 +292,8 @@ ORDO_API void ordo_table_reader_close(ordo_table_reader *r);
 /* The table's columns, and the key's (cols[k].source: its table column). */
 ORDO_API const ordo_schema *ordo_table_reader_table(const ordo_table_reader *r);
 ORDO_API const ordo_schema *ordo_table_reader_key(const ordo_table_reader *r);
+/* The table's format (ORDO_FORMAT_ORDERED, ...): what its keys decode by. */
+ORDO_API ordo_format ordo_table_reader_format(const ordo_table_reader *r);
 /* Into *out (replacing what it held): the tag byte, then the key bytes of
  * the first n key columns from their texts (nulls[i], or nulls NULL for
  * none: NULL); n 0 is the tag byte alone. prefix, for a LexKey table: the

@@ -474,6 +474,18 @@ typedef struct ordo_table_scan_options {
     int accept_collation_version;
 } ordo_table_scan_options;
 
+/* The table under tag (0..254, or ORDO_UNTAGGED) of db, from its stored
+ * metadata (SPEC.md 15.3): a reader of its rows and keys (format, schema,
+ * key columns in key order; close with ordo_table_reader_close), and, when
+ * meta is not NULL, the metadata itself (free with ordo_table_meta_free).
+ * Unless accept_collation_version, collation versions that differ from the
+ * running ones are ORDO_ERR_COLLATION_VERSION (keys made under them may sort
+ * otherwise now). The one place a stored table's description is read and
+ * parsed: scans, and `ordo decode --db`. No table: ORDO_ERR_NO_TABLE. */
+ORDO_API ordo_status ordo_table_open_reader(ordo_db *db, int tag, int accept_collation_version,
+                                            ordo_table_reader **r, ordo_table_meta *meta,
+                                            ordo_error *err);
+
 /* The rows of the table under o->tag of db as an Arrow C stream
  * (`struct ArrowArrayStream`, the C Stream Interface) of struct (record)
  * batches, one child per column, named as the schema's: bool, int8..64,

@@ -100,6 +100,8 @@ const ordo_schema *ordo_table_reader_key(const ordo_table_reader *r)
     return r ? &r->key : NULL;
 }
 
+ordo_format ordo_table_reader_format(const ordo_table_reader *r) { return r ? r->fmt : 0; }
+
 /* The leading columns' key bytes after what out holds (the tag byte). */
 static ordo_status encode_lead(ordo_table_reader *r, const char *const *texts,
                                const size_t *lens, const int *nulls, size_t n, ordo_buf *out,

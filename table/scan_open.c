@@ -103,27 +103,15 @@ ordo_status ordo__scanner_open(ordo__scanner *S, ordo_db *db, const ordo_table_s
     memset(S, 0, sizeof *S);
     if (!db || !o)
         return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "scan: no database or no options");
-    if (o->tag != ORDO_UNTAGGED && (o->tag < 0 || o->tag > 254))
-        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "tag: expected 0 to 254, got %d",
-                               o->tag);
     ordo_table_meta m;
     ordo_error e = {0};
     ordo_buf lo = {0}, hi = {0};
-    ordo_status s = ordo_table_read(db, o->tag, &m, &e);
+    /* the collation check: the order of the scan and its bounds would not
+     * hold under another version */
+    ordo_status s = ordo_table_open_reader(db, o->tag, o->accept_collation_version, &S->T, &m, err);
     if (s != ORDO_OK)
-        return fail_with(err, s, &e);
-    s = ordo_table_reader_open(m.format, m.schema, m.key, o->tag, &S->T, &e);
-    if (s == ORDO_OK) {
-        S->table = ordo_table_reader_table(S->T);
-        /* keys made under another collation version may sort differently:
-         * the order of the scan and its bounds would not hold */
-        if (!o->accept_collation_version)
-            s = ordo_schema_check_collations(S->table, m.collations, &e);
-    }
-    if (s != ORDO_OK) {
-        fail_with(err, s, &e);
-        goto fail;
-    }
+        return s;
+    S->table = ordo_table_reader_table(S->T);
     if ((s = select_columns(S, o, m.schema, err)) != ORDO_OK ||
         (s = key_bounds(S, o, &lo, &hi, err)) != ORDO_OK)
         goto fail;

@@ -38,7 +38,12 @@ static void install_and_consume(void **state)
     char text[256];
     read_file(out, text, sizeof text);
     assert_string_equal(text, "666f6f00800000000000002a0001\n");
-    /* pkg-config, from the relocated prefix */
+    /* pkg-config, from the relocated prefix; the linker takes the shared
+     * libraries, found at run time through LD_LIBRARY_PATH
+     * (test_pkgconfig_install.sh links the static ones too) */
+    char libdir[300];
+    snprintf(libdir, sizeof libdir, "%s/%s", prefix, ORDO_INSTALL_LIBDIR);
+    assert_int_equal(setenv("LD_LIBRARY_PATH", libdir, 1), 0);
     assert_int_equal(t_sh("PKG_CONFIG_PATH=$(dirname $(find '%s' -name ordo.pc)) && "
                         "export PKG_CONFIG_PATH && '%s' '%s/consumer.c' -o '%s/consumer-pc' "
                         "$(pkg-config --cflags --libs --static ordo)",

@@ -57,6 +57,10 @@ void cli_help(const char *cmd, const char *usage) __attribute__((noreturn));
 /* Of the n names, the one a mistyped word most likely meant (at most two
  * edits away, and fewer than its length), or NULL. */
 const char *cli_nearest(const char *word, const char *const *names, size_t n);
+/* A --tag value: 0 to 254 in one to three decimal digits, nothing else
+ * (atoi and strtoul also take spaces and signs), or fails with "CMD: OPTION:
+ * expected 0 to 254, got 'VALUE'". */
+int cli_tag(const char *cmd, const char *option, const char *value);
 /* Room for the positional arguments of argc arguments (cli_alloc). */
 char **cli_positional(int argc);
 /* An error of the libraries as "FILE:LINE:COLUMN: message" (without the

@@ -259,4 +259,13 @@ int cli_options(const opt_spec *s, int argc, char **argv, char **pos)
     cli_fail("%s", text);
 }
 
+int cli_tag(const char *cmd, const char *option, const char *value)
+{
+    size_t n = strspn(value, "0123456789");
+    int tag = n && n <= 3 && !value[n] ? atoi(value) : 255;
+    if (tag > 254)
+        cli_fail("%s: %s: expected 0 to 254, got '%s'", cmd, option, value);
+    return tag;
+}
+
 char **cli_positional(int argc) { return cli_alloc(sizeof(char *) * (size_t)(argc > 0 ? argc : 1)); }

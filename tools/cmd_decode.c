@@ -3,6 +3,10 @@
  * rows or as a field-by-field breakdown. */
 #include "cli.h"
 
+#ifdef ORDO_WITH_ROCKSDB
+#    include <ordo_table.h>
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,37 +113,115 @@ static void decode_one(const ordo_schema *s, ordo_format fmt, unsigned flags, co
     free(key);
 }
 
+/* The table stored under --db and --tag: its key columns (in key order,
+ * with their orders) and format, as the library reads them from the
+ * table's metadata (ordo_table_open_reader). */
+typedef struct stored {
+#ifdef ORDO_WITH_ROCKSDB
+    ordo_db *db;
+    ordo_table_reader *T;
+#else
+    int none;
+#endif
+} stored;
+
+static const ordo_schema *stored_open(stored *t, const char *cmd, const char *path, int tag,
+                                      ordo_format *fmt)
+{
+#ifdef ORDO_WITH_ROCKSDB
+    ordo_error e;
+    if (ordo_db_open(path, ORDO_DB_READ_ONLY, &t->db, &e) != ORDO_OK)
+        cli_fail("%s: %s", cmd, e.message);
+    /* decoding reads no order: keys made under another collation version
+     * still decode */
+    ordo_status st = ordo_table_open_reader(t->db, tag, 1, &t->T, NULL, &e);
+    if (st == ORDO_ERR_OUT_OF_MEMORY)
+        cli_out_of_memory();
+    if (st != ORDO_OK)
+        cli_fail("%s: %s", cmd, e.message);
+    *fmt = ordo_table_reader_format(t->T);
+    return ordo_table_reader_key(t->T);
+#else
+    (void)t, (void)path, (void)tag, (void)fmt;
+    cli_fail("%s: --db: this ordo was built without RocksDB (-DORDO_WITH_ROCKSDB=OFF)", cmd);
+#endif
+}
+
+static void stored_close(stored *t)
+{
+#ifdef ORDO_WITH_ROCKSDB
+    ordo_table_reader_close(t->T);
+    ordo_db_close(t->db);
+#else
+    (void)t;
+#endif
+}
+
+/* --tag N: the tag, and whether it was given (the command names the messages). */
+typedef struct tag_arg {
+    const char *cmd;
+    int tag, given;
+} tag_arg;
+
+static void parse_tag(void *dst, const char *a, const char *v)
+{
+    tag_arg *t = dst;
+    t->tag = cli_tag(t->cmd, a, v);
+    t->given = 1;
+}
+
+#define NO_NULLS_WHY                                                                               \
+    "%s: --no-nulls applies to the LexKey formats (ordered keys say where NULLs are; packed keys " \
+    "hold none)%s"
+
 static int run(int argc, char **argv, int inspect)
 {
-    const char *format = "ordered", *schema_text = NULL;
+    const char *format = NULL, *schema_text = NULL, *db_path = NULL;
     const char *cmd = inspect ? "inspect" : "decode";
     int no_nulls = 0;
+    tag_arg tag = {cmd, -1, 0}; /* -1: ORDO_UNTAGGED (ordo_load.h) */
     const opt opts[] = {
         {"--format", OPT_STRING, &format, NULL},
         {"--schema", OPT_STRING, &schema_text, NULL},
         {"--no-nulls", OPT_FLAG, &no_nulls, NULL},
+        {"--db", OPT_STRING, &db_path, NULL},
+        {"--tag", OPT_CALL, &tag, parse_tag},
     };
     const opt_spec spec = {cmd, NULL, "unknown option", OPT_POS_NOT_LONG,
                            OPT_EQUALS | OPT_MISSING_UNKNOWN, opts, sizeof opts / sizeof opts[0]};
     char **args = cli_positional(argc);
     int nargs = cli_options(&spec, argc, argv, args);
-    ordo_format fmt = ordo_format_from_name(format);
-    if (!fmt)
-        cli_fail("%s: --format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)", cmd,
-                 format);
-    if (!schema_text)
-        cli_fail("%s: needs --schema SCHEMA", cmd);
-    if (no_nulls && (fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED))
-        cli_fail("%s: --no-nulls applies to the LexKey formats (ordered keys say where NULLs "
-                 "are; packed keys hold none)",
-                 cmd);
+    ordo_format fmt = ORDO_FORMAT_ORDERED;
+    ordo_schema parsed = {0};
+    const ordo_schema *s = &parsed;
+    stored table = {0};
     unsigned flags = no_nulls ? ORDO_LEXKEY_TEXT_NO_NULLS : 0;
-    ordo_schema s;
-    ordo_error err;
-    if (ordo_schema_parse(schema_text, fmt, &s, &err) != ORDO_OK)
-        cli_fail("%s: --schema: %s", cmd, err.message);
-    if (inspect && nargs != 1)
-        cli_fail("inspect: needs exactly one HEX key");
+    if (db_path) {
+        /* the table says what its keys are: nothing to retype */
+        if (schema_text || format)
+            cli_fail("%s: --db reads the schema, key and format from the table: give no %s", cmd,
+                     schema_text ? "--schema" : "--format");
+        if (inspect && nargs != 1) /* before any file is opened */
+            cli_fail("inspect: needs exactly one HEX key");
+        s = stored_open(&table, cmd, db_path, tag.tag, &fmt);
+        if (no_nulls && (fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED))
+            cli_fail(NO_NULLS_WHY, cmd, ", and the table's format is neither");
+    } else {
+        if (tag.given)
+            cli_fail("%s: --tag names a table of --db DIR", cmd);
+        if (format && !(fmt = ordo_format_from_name(format)))
+            cli_fail("%s: --format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)",
+                     cmd, format);
+        if (!schema_text)
+            cli_fail("%s: needs --schema SCHEMA (or --db DIR [--tag N])", cmd);
+        if (no_nulls && (fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED))
+            cli_fail(NO_NULLS_WHY, cmd, "");
+        ordo_error err;
+        if (ordo_schema_parse(schema_text, fmt, &parsed, &err) != ORDO_OK)
+            cli_fail("%s: --schema: %s", cmd, err.message);
+        if (inspect && nargs != 1)
+            cli_fail("inspect: needs exactly one HEX key");
+    }
     if (nargs == 0 || (nargs == 1 && !strcmp(args[0], "-"))) {
         char *line = NULL;
         size_t cap = 0, index = 0;
@@ -147,14 +229,15 @@ static int run(int argc, char **argv, int inspect)
         while ((n = getline(&line, &cap, stdin)) > 0) {
             while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
                 line[--n] = 0;
-            decode_one(&s, fmt, flags, line, inspect, ++index);
+            decode_one(s, fmt, flags, line, inspect, ++index);
         }
         free(line);
     } else {
         for (int i = 0; i < nargs; i++)
-            decode_one(&s, fmt, flags, args[i], inspect, (size_t)i + 1);
+            decode_one(s, fmt, flags, args[i], inspect, (size_t)i + 1);
     }
-    ordo_schema_free(&s);
+    ordo_schema_free(&parsed);
+    stored_close(&table);
     free(args);
     return 0;
 }
