@@ -17,7 +17,7 @@ _ordo_options()
     bench) echo "--schema --rows --format --batch --impl --json --sweep --nulls" ;;
     load) echo "--db --schema --key --format --tag --memory --on-duplicate --header --rejects --quiet --sst-size --via" ;;
     sort) echo "--schema --key --format --header --memory --threads --on-duplicate -o --keys-only --runs" ;;
-    scan) echo "--db --tag --prefix --from --to --reverse --limit --columns --header --accept-collation-version" ;;
+    scan) echo "--db --tag --prefix --from --to --reverse --limit --columns --header --output --accept-collation-version" ;;
     tables) echo "--db --header" ;;
     esac
 }
@@ -70,6 +70,7 @@ _ordo()
     --output)
         case $cmd in
         encode) _ordo_words "hex json raw" "$cur" ;;
+        scan) _ordo_words "csv ndjson" "$cur" ;;
         *) _ordo_words "hex json" "$cur" ;;
         esac
         return 0
