@@ -1047,6 +1047,10 @@ static void test_scan_strict_counts(void **state)
     ordo(&r, NULL, "load", "--db", db, "--tag", "5", "--schema", "a integer", "--key", "a", csv, NULL);
     assert_int_equal(r.status, 0);
     run_free(&r);
+    ordo(&r, NULL, "scan", "--db", db, "--tag", "0005", NULL); /* as load: three digits at most */
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.err, "ordo: scan: --tag: expected 0 to 254, got '0005'\n");
+    run_free(&r);
     static const char *const bad[] = {" 5", "+5", "5 ", "-0", "", "0x5", "5x", "\t5"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char want[64];

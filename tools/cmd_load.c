@@ -183,17 +183,9 @@ static void parse_size(void *dst, const char *what, const char *s)
         cli_fail("load: %s: expected a size such as 256M, 1.5G or 65536, got '%s'", what, s);
 }
 
-/* --tag: 0 to 254 into the int at dst. */
 static void parse_tag(void *dst, const char *what, const char *tag)
 {
-    (void)what;
-    int t = 0;
-    size_t n = strspn(tag, "0123456789");
-    for (size_t k = 0; k < n && k < 4; k++)
-        t = t * 10 + (tag[k] - '0');
-    if (!n || tag[n] || n > 3 || t > 254)
-        cli_fail("load: --tag: expected 0 to 254 (255 is for system keys), got '%s'", tag);
-    *(int *)dst = t;
+    *(int *)dst = cli_tag("load", what, tag);
 }
 
 static const char *usage =

@@ -24,22 +24,21 @@ typedef struct scan_args {
     unsigned long long limit;
 } scan_args;
 
-/* --tag (0 to 254, into an int) and --limit (a count), digits only:
- * strtoull also takes spaces and a sign before them. */
+/* --limit: a count, digits only (strtoull also takes spaces and a sign
+ * before them). */
 static unsigned long long parse_number(const char *a, const char *v)
 {
     char *end;
     errno = 0;
     unsigned long long n = strtoull(v, &end, 10);
-    if (*end || end == v || errno || strspn(v, "0123456789") != strlen(v) ||
-        (a[2] == 't' && n > 254))
-        cli_fail("scan: %s: expected %s, got '%s'", a, a[2] == 't' ? "0 to 254" : "a count", v);
+    if (*end || end == v || errno || strspn(v, "0123456789") != strlen(v))
+        cli_fail("scan: %s: expected a count, got '%s'", a, v);
     return n;
 }
 
 static void parse_tag(void *dst, const char *a, const char *v)
 {
-    *(int *)dst = (int)parse_number(a, v);
+    *(int *)dst = cli_tag("scan", a, v);
 }
 
 static void parse_limit(void *dst, const char *a, const char *v)
