@@ -125,7 +125,9 @@ typedef struct ordo_table_summary {
 /* Checks the options a load would refuse before it touches anything: the
  * schema (and "orders belong in key"), the key, the format, the sizes, the
  * duplicate policy against `via`, the ORDO_IMPL override. ORDO_ERR_INVALID_ARG
- * naming the option ("schema: ...", "key: ...", "format: ..."). */
+ * naming the option ("schema: ...", "key: ...", "format: ...") in the
+ * message and in err->option ("schema", "key", "format", "tag",
+ * "on_duplicate", "via", "memory", "sst_size", "prefix"). */
 ORDO_API ordo_status ordo_table_load_check(const ordo_table_load_options *o, ordo_error *err);
 
 /* Where a load's rows come from. */
@@ -165,7 +167,8 @@ ORDO_API ordo_status ordo_table_load(ordo_db *db, const ordo_table_source *src,
 
 /* Arrow struct batches pushed one by one (a producer that is no C stream):
  * open, push every batch, finish; close frees, and undoes an unfinished
- * load. Batches are borrowed for the call. */
+ * load. Batches are borrowed for the call. (Columns of other kinds:
+ * ordo_table_loader_add, below.) */
 typedef struct ordo_table_loader ordo_table_loader;
 ORDO_API ordo_status ordo_table_loader_open(ordo_db *db, const ordo_table_load_options *o,
                                             ordo_table_loader **L, ordo_error *err);
@@ -416,6 +419,29 @@ ORDO_API size_t ordo_table_encoder_last_values(const ordo_table_encoder *E, cons
 /* For benchmarks: ordo_table_bench_batches over the pending keys-only batches. */
 ORDO_API ordo_status ordo_table_encoder_bench(ordo_table_encoder *E, int rounds, double secs[2]);
 ORDO_API void ordo_table_encoder_close(ordo_table_encoder *E);
+
+/* Input columns pushed into a loader (ordo_table_loader_open) rather than
+ * Arrow batches: a batch of n inputs of `rows` rows each, as
+ * ordo_table_encoder_add takes them (Arrow arrays, plain columns, columns
+ * the caller converts), borrowed for the call; the first batch's inputs
+ * make the table's encoder (and, without o->schema, the schema from their
+ * types), even when it has no rows. The rows are encoded with their values
+ * and sorted as the load goes; a row at fault is err->line (the row of all
+ * batches, from 1) and err->column (its column, 1-based); err->file is NULL
+ * unless the loader had Arrow batches. */
+ORDO_API ordo_status ordo_table_loader_add(ordo_table_loader *L, const ordo_table_input *in,
+                                           size_t n, size_t rows, ordo_error *err);
+/* The inputs of a record batch (a struct array, checked with its schema by
+ * ordo_arrow_check): in[i] (n_children of them) its child i, named as the
+ * schema's child, rows batch->offset + the child's offset on; batch NULL:
+ * names and types only (for ordo_table_encoder_open). ORDO_ERR_BAD_TYPE for
+ * a schema that is no struct, ORDO_ERR_BAD_INPUT for a batch with NULL
+ * rows. */
+ORDO_API ordo_status ordo_table_struct_inputs(const struct ArrowSchema *schema,
+                                              const struct ArrowArray *batch,
+                                              ordo_table_input *in, ordo_error *err);
+/* What the loader's last encoding error was about (its encoder's fault). */
+ORDO_API ordo_table_fault ordo_table_loader_fault(const ordo_table_loader *L);
 
 /* ----------------------------------------------------------- scanning */
 /* (table/scan*.c; built with RocksDB, as the loads) */

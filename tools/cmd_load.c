@@ -231,7 +231,6 @@ static void open_rejects(loader *L, const load_options *o, int in)
 static void options_fail(const ordo_error *e) __attribute__((noreturn));
 static void options_fail(const ordo_error *e)
 {
-    static const char *const lead[] = {"schema", "key", "format", "memory", "tag", "prefix"};
     static const char *const anywhere[][2] = {{"on_duplicate", "--on-duplicate"},
                                               {"sst_size", "--sst-size"},
                                               {"via sst", "--via sst"},
@@ -242,11 +241,11 @@ static void options_fail(const ordo_error *e)
     char out[2 * sizeof e->message];
     size_t n = 0;
     const char *m = e->message;
-    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++) {
-        size_t k = strlen(lead[i]);
-        if (!strncmp(m, lead[i], k) && m[k] == ':')
-            n = (size_t)snprintf(out, sizeof out, "--");
-    }
+    /* the option the library names (e->option) leads its message: as its
+     * flag (those with an underscore are rewritten below) */
+    size_t k = e->option ? strlen(e->option) : 0;
+    if (k && !strchr(e->option, '_') && !strncmp(m, e->option, k) && m[k] == ':')
+        n = (size_t)snprintf(out, sizeof out, "--");
     while (*m && n + 40 < sizeof out) {
         size_t i = 0, k = 0;
         for (; i < sizeof anywhere / sizeof anywhere[0]; i++)

@@ -394,10 +394,9 @@ static ordo_status bytes_of(const ordo__py_seq *q, const ordo_schema_column *sc,
     return ORDO_OK;
 }
 
-ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
-                                 ordo_column *col, ordo_error *err)
+static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
+                           ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
-    const ordo__py_seq *q = ctx;
     size_t n = q->length;
     PyObject **items = PySequence_Fast_ITEMS(q->items);
     int width = ordo_table_number_width(sc->type);
@@ -429,6 +428,19 @@ ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_t
     }
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(q, sc, 0, sx, col, err);
+}
+
+ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+                                 ordo_column *col, ordo_error *err)
+{
+    ordo__py_seq *q = ctx;
+    PyThreadState *ts = q->released ? *q->released : NULL;
+    if (ts) /* called by a load running without the GIL */
+        PyEval_RestoreThread(ts);
+    ordo_status s = convert(q, sc, sx, col, err);
+    if (ts)
+        *q->released = PyEval_SaveThread();
+    return s;
 }
 
 int ordo__py_columns_init(void)

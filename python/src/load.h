@@ -29,9 +29,6 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
 /* "error", "first" or "last". -1 with ValueError set. */
 int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out);
 
-/* Raises ordo.Error from err; for a duplicate or unsorted row .line is the
- * row's seq even when that is 0. */
-PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err);
 
 /* N byte strings back to back, read in place from a Python object: string
  * i is data[off(i) .. off(i+1)). */

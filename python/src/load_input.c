@@ -72,23 +72,6 @@ int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
     return 0;
 }
 
-PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
-{
-    ordo__py_raise(s, err);
-    if (s != ORDO_ERR_DUPLICATE_KEY && s != ORDO_ERR_UNSORTED)
-        return NULL;
-    /* ordo__py_raise leaves .line None for 0; a seq of 0 is a real row */
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *line = value ? PyLong_FromUnsignedLongLong(err->line) : NULL;
-    if (!line || PyObject_SetAttrString(value, "line", line) < 0)
-        PyErr_Clear();
-    Py_XDECREF(line);
-    PyErr_Restore(type, value, tb);
-    return NULL;
-}
-
 /* ------------------------------------------------- rows of byte strings */
 
 /* An Arrow array's C structs from obj.__arrow_c_array__(), moved into *own
