@@ -308,6 +308,9 @@ ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets
  * powers of 1024), from 1 byte to 10^15; nothing else (no sign, space,
  * exponent). Independent of the locale. ORDO_ERR_INVALID_ARG otherwise. */
 ORDO_API ordo_status ordo_parse_size(const char *s, uint64_t *out);
+/* A duplicate policy as `ordo load --on-duplicate` takes it: "error",
+ * "first" or "last"; ORDO_ERR_INVALID_ARG otherwise (*out untouched). */
+ORDO_API ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out);
 
 /* ---------------------------------------- the unsorted baseline load */
 

@@ -319,6 +319,27 @@ ORDO_API void ordo_table_keys_free(ordo_table_keys *k);
 /* malloc for key bytes, on huge pages when large (what reserve uses). */
 ORDO_API void *ordo_table_keys_alloc(size_t bytes);
 
+/* A CSV input's keys as `ordo encode --schema` makes them (table/csv_collect.c):
+ * o->schema may give orders, o->key NULL is every column in schema order;
+ * o->format, o->header and o->threads (0: the caller's thread; at most
+ * 1024, else "threads" refused) are used; appended to keys. */
+ORDO_API ordo_status ordo_table_csv_keys(const ordo_table_source *src,
+                                         const ordo_table_load_options *o,
+                                         ordo_table_keys *keys, ordo_error *err);
+/* ordo_table_csv_rows gathered: every row's key and value appended to keys
+ * and values, its line (uint64_t, native order) to lines. */
+ORDO_API ordo_status ordo_table_csv_collect(const ordo_table_source *src,
+                                            const ordo_csv_part *part,
+                                            const ordo_table_load_options *o,
+                                            ordo_table_keys *keys, ordo_table_keys *values,
+                                            ordo_buf *lines, ordo_error *err);
+/* The file at path cut as ordo_csv_split cuts it, into *parts (malloc'd,
+ * the caller's to free; *n of them). ORDO_ERR_IO naming the path when it
+ * cannot be opened. */
+ORDO_API ordo_status ordo_table_csv_split_path(const char *path, uint64_t target,
+                                               ordo_csv_part **parts, size_t *n,
+                                               ordo_error *err);
+
 /* Rows to encode: nrows rows of ncols columns. */
 typedef struct ordo_table_batch {
     const ordo_column *cols;

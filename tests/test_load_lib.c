@@ -604,6 +604,20 @@ static void test_parse_size(void **state)
         assert_int_equal(v, 7);
     }
     assert_int_equal(ordo_parse_size(NULL, NULL), ORDO_ERR_NULL_ARG);
+    /* duplicate policies, by their names only */
+    ordo_dup_policy d = ORDO_DUP_ERROR;
+    assert_int_equal(ordo_dup_policy_parse("last", &d), ORDO_OK);
+    assert_int_equal(d, ORDO_DUP_LAST);
+    assert_int_equal(ordo_dup_policy_parse("first", &d), ORDO_OK);
+    assert_int_equal(d, ORDO_DUP_FIRST);
+    assert_int_equal(ordo_dup_policy_parse("error", &d), ORDO_OK);
+    assert_int_equal(d, ORDO_DUP_ERROR);
+    static const char *const bad_dup[] = {"", "Last", "keep", "last ", "firstx"};
+    for (size_t i = 0; i < sizeof bad_dup / sizeof *bad_dup; i++) {
+        assert_int_equal(ordo_dup_policy_parse(bad_dup[i], &d), ORDO_ERR_INVALID_ARG);
+        assert_int_equal(d, ORDO_DUP_ERROR);
+    }
+    assert_int_equal(ordo_dup_policy_parse(NULL, &d), ORDO_ERR_NULL_ARG);
 }
 
 static void test_split_keys(void **state)

@@ -194,13 +194,7 @@ static void parse_args(int argc, char **argv, load_options *o)
     free(pos);
     if (!o->db || !o->schema || !o->key)
         cli_fail("load: needs --db, --schema and --key\n%s", usage);
-    if (!strcmp(dup, "error"))
-        o->on_duplicate = ORDO_DUP_ERROR;
-    else if (!strcmp(dup, "first"))
-        o->on_duplicate = ORDO_DUP_FIRST;
-    else if (!strcmp(dup, "last"))
-        o->on_duplicate = ORDO_DUP_LAST;
-    else
+    if (ordo_dup_policy_parse(dup, &o->on_duplicate) != ORDO_OK)
         cli_fail("load: --on-duplicate: expected error, first or last, got '%s'", dup);
     if (strcmp(o->via, "sst") && strcmp(o->via, "writebatch"))
         cli_fail("load: --via: expected sst or writebatch, got '%s'", o->via);

@@ -57,19 +57,12 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
 {
     const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (s && !strcmp(s, "error"))
-        *out = ORDO_DUP_ERROR;
-    else if (s && !strcmp(s, "first"))
-        *out = ORDO_DUP_FIRST;
-    else if (s && !strcmp(s, "last"))
-        *out = ORDO_DUP_LAST;
-    else {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError,
-                     "on_duplicate: expected 'error', 'first' or 'last', got %R", obj);
-        return -1;
-    }
-    return 0;
+    if (s && ordo_dup_policy_parse(s, out) == ORDO_OK)
+        return 0;
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError, "on_duplicate: expected 'error', 'first' or 'last', got %R",
+                 obj);
+    return -1;
 }
 
 /* ------------------------------------------------- rows of byte strings */
