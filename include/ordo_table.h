@@ -247,6 +247,18 @@ ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, con
                                            const char **type, ordo_error *err);
 ORDO_API ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name,
                                            const char **type, ordo_error *err);
+/* The kinds of values a column of a dynamic language's objects holds (a
+ * Python list), as bits; and the schema type such a column gets: one kind
+ * its type (ints "bigint", floats or ints and floats "double precision",
+ * decimals or decimals and ints "numeric", ...), none (every value NULL)
+ * "text"; NULL when the kinds mix or ORDO_TABLE_KIND_OTHER is among them. */
+enum {
+    ORDO_TABLE_KIND_BOOL = 1, ORDO_TABLE_KIND_INT = 2, ORDO_TABLE_KIND_FLOAT = 4,
+    ORDO_TABLE_KIND_TEXT = 8, ORDO_TABLE_KIND_BYTES = 16, ORDO_TABLE_KIND_DATE = 32,
+    ORDO_TABLE_KIND_TIMESTAMP = 64, ORDO_TABLE_KIND_TIMESTAMPTZ = 128,
+    ORDO_TABLE_KIND_DECIMAL = 256, ORDO_TABLE_KIND_OTHER = 512
+};
+ORDO_API const char *ordo_table_kinds_type(unsigned kinds);
 
 /* Rows offset .. offset + length of an Arrow array (struct children: the
  * struct's offset plus the child's; checked with ordo_arrow_check, and the
@@ -299,6 +311,24 @@ typedef struct ordo_table_number {
 ORDO_API int ordo_table_number_width(ordo_type t);
 /* Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
 ORDO_API int64_t ordo_table_civil_days(int64_t year, int month, int day);
+/* A date or date and time of the proleptic Gregorian calendar (month
+ * 1..12, day 1..31, hour 0..24, minute 0..59, second 0..60, micro
+ * 0..999999; else out of range), utc_offset_us its zone's offset from UTC (subtracted: the
+ * instant; 0 for a naive one). */
+typedef struct ordo_table_civil {
+    int64_t year;
+    int month, day, hour, minute, second, micro;
+    int64_t utc_offset_us;
+} ordo_table_civil;
+/* v as row `row` of col, a column for schema column sc (a date, timestamp
+ * or timestamptz) whose values are at `values` (int32 a row for a date,
+ * int64 else): in the epoch and unit sc's encoded type keeps (PostgreSQL's
+ * days and microseconds since 2000 for the ordered format; days and
+ * microseconds since 1970 for LexKey, col->time_unit set to say so).
+ * ORDO_ERR_OUT_OF_RANGE when it does not fit the type; ORDO_ERR_BAD_TYPE
+ * for another column type. */
+ORDO_API ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_column *sc,
+                                          ordo_column *col, void *values, size_t row);
 /* Writes v as type t into slot (a BOOL into bitmap's bit row); NULL, or why
  * it does not fit ("out of range", "not an integer (a float)", ...). */
 ORDO_API const char *ordo_table_number_put(const ordo_table_number *v, ordo_type t, void *slot,
