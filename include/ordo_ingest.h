@@ -313,6 +313,13 @@ ORDO_API ordo_status ordo_table_reader_row(ordo_table_reader *r, const void *key
                                            const void *value, size_t value_len,
                                            ordo_table_field *fields, int *matches,
                                            ordo_error *err);
+/* The key columns alone of a key (ordered or packed: the LexKey formats'
+ * keys do not decode, ORDO_ERR_INVALID_ARG) into their fields of
+ * fields[0 .. table ncols), as ordo_table_reader_row decodes them; the
+ * other columns' fields are set NULL. Errors as ordo_table_reader_row's. */
+ORDO_API ordo_status ordo_table_reader_key_row(ordo_table_reader *r, const void *key,
+                                               size_t key_len, ordo_table_field *fields,
+                                               ordo_error *err);
 
 /* ------------------------------------------------- CSV -> key batches */
 

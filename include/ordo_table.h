@@ -591,6 +591,61 @@ ORDO_API ordo_status ordo_table_scan_csv(ordo_db *db, const ordo_table_scan_opti
 ORDO_API ordo_status ordo_table_scan_csv_fd(ordo_db *db, const ordo_table_scan_options *o,
                                             int header, int fd, ordo_error *err);
 
+/* ------------------------------------------------------- reading back */
+/* (table/read.c; built with RocksDB, as the scans) */
+
+/* A table of a database, as ordo_table_list finds it. */
+typedef struct ordo_table_info {
+    int tag;              /* 0..254, or ORDO_UNTAGGED */
+    ordo_table_meta meta; /* format, key, schema, rows, collations (ordo_table_read's) */
+    uint64_t bytes;       /* stored key and value bytes, the tag bytes included: what the
+                             load's summary counted (read from the table's rows) */
+} ordo_table_info;
+
+/* The tables of db, the untagged one first, then by tag: *n of them in
+ * *tables (malloc'd; free with ordo_table_list_free; NULL when there are
+ * none). A table's bytes are counted from its stored rows (a read of its
+ * keys and values, as a scan's). Stored metadata that does not read is
+ * its status (ORDO_ERR_MALFORMED_KEY, ...) naming the tag. */
+ORDO_API ordo_status ordo_table_list(ordo_db *db, ordo_table_info **tables, size_t *n,
+                                     ordo_error *err);
+ORDO_API void ordo_table_list_free(ordo_table_info *tables, size_t n);
+
+/* The row of the table under o->tag whose key is key_len bytes at key (the
+ * key without the tag byte, as ordo_table_encoder makes it from the key
+ * columns' values): *found 1 and the row as a record batch of one row in
+ * *schema and *row (o->columns' columns, typed as ordo_table_scan types
+ * them; the caller releases both), or *found 0 (both left released). The
+ * table and its collation versions are checked as a scan checks them; o's
+ * bounds must be unset (ORDO_ERR_INVALID_ARG), its limit and batch sizes
+ * are ignored. */
+ORDO_API ordo_status ordo_table_get(ordo_db *db, const ordo_table_scan_options *o,
+                                    const void *key, size_t key_len, struct ArrowSchema *schema,
+                                    struct ArrowArray *row, int *found, ordo_error *err);
+
+/* What ordo_table_decode_keys decodes. */
+typedef struct ordo_table_decode_options {
+    const char *schema; /* the table's schema (as ordo_table_encoder took it) */
+    const char *key;    /* the key spec (NULL: every column, in order) */
+    const char *format; /* NULL: "ordered"; "packed"; the LexKey formats do not decode */
+    size_t batch_rows, batch_bytes; /* as ordo_table_scan_options' */
+} ordo_table_decode_options;
+
+/* Keys back to their columns' values: n keys (key i is
+ * data[offsets[i] .. offsets[i + 1]), without a tag byte, as
+ * ordo_table_encoder makes them; borrowed until the stream is released) as
+ * an Arrow C stream of record batches of the key columns, in key order,
+ * typed as ordo_table_scan types columns (collated text gives its text
+ * back: the key holds it after the sort key). The options and the offsets
+ * are checked here ("schema: ...", "key: ...", "format: ..." for a LexKey
+ * format, "keys: ..."); a key that does not decode fails the stream
+ * (ordo_table_scan_error: ORDO_ERR_MALFORMED_KEY, "key I of N: ...",
+ * err->line I + 1). */
+ORDO_API ordo_status ordo_table_decode_keys(const ordo_table_decode_options *o,
+                                            const uint8_t *data, const int64_t *offsets,
+                                            size_t n, struct ArrowArrayStream *out,
+                                            ordo_error *err);
+
 #ifdef __cplusplus
 }
 #endif

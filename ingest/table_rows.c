@@ -258,3 +258,18 @@ ordo_status ordo_table_reader_row(ordo_table_reader *r, const void *key, size_t 
     *matches = row_matches(r, fields);
     return ORDO_OK;
 }
+
+ordo_status ordo_table_reader_key_row(ordo_table_reader *r, const void *key, size_t key_len,
+                                      ordo_table_field *fields, ordo_error *err)
+{
+    if (!r || !fields || (!key && key_len))
+        return fail(err, ORDO_ERR_NULL_ARG, "%s", ordo_status_message(ORDO_ERR_NULL_ARG));
+    if (r->value_all)
+        return fail(err, ORDO_ERR_INVALID_ARG,
+                    "%s keys do not decode (their parts are not self-delimiting); ordered and "
+                    "packed keys do",
+                    ordo_format_name(r->fmt));
+    for (size_t c = 0; c < r->table.ncols; c++)
+        fields[c] = (ordo_table_field){"", 0, 1};
+    return decode_key(r, key ? key : "", key_len, fields, err);
+}

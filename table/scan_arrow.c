@@ -453,16 +453,30 @@ ordo_status ordo_table_scan(ordo_db *db, const ordo_table_scan_options *o,
         return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
                                "batch_bytes: at most 2147483647 (Arrow's int32 offsets), got %zu",
                                o->batch_bytes);
-    scan_stream *T = calloc(1, sizeof *T);
-    if (!T)
-        return ordo__scan_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
-    ordo_status s = ordo__scanner_open(&T->S, db, o, err);
-    if (s != ORDO_OK) {
-        free(T);
-        return s;
+    ordo__scanner S;
+    ordo_status s = ordo__scanner_open(&S, db, o, err);
+    return s == ORDO_OK ? ordo__scan_stream(&S, o->batch_rows, o->batch_bytes, out, err) : s;
+}
+
+ordo_status ordo__scan_stream(ordo__scanner *S, size_t batch_rows, size_t batch_bytes,
+                              struct ArrowArrayStream *out, ordo_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (batch_bytes > INT32_MAX) {
+        ordo__scanner_close(S);
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                               "batch_bytes: at most 2147483647 (Arrow's int32 offsets), got %zu",
+                               batch_bytes);
     }
-    T->batch_rows = o->batch_rows ? o->batch_rows : 65536;
-    T->batch_bytes = o->batch_bytes ? o->batch_bytes : (size_t)256 << 20;
+    scan_stream *T = calloc(1, sizeof *T);
+    if (!T) {
+        ordo__scanner_close(S);
+        return ordo__scan_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    ordo_status s;
+    T->S = *S;
+    T->batch_rows = batch_rows ? batch_rows : 65536;
+    T->batch_bytes = batch_bytes ? batch_bytes : (size_t)256 << 20;
     out->get_schema = stream_get_schema;
     out->get_next = stream_get_next;
     out->get_last_error = stream_get_last_error;

@@ -148,9 +148,88 @@ fail:
     return s;
 }
 
+ordo_status ordo__scanner_open_keys(ordo__scanner *S, const char *schema, const char *key,
+                                    const char *format, const uint8_t *data,
+                                    const int64_t *offsets, size_t n, ordo_error *err)
+{
+    memset(S, 0, sizeof *S);
+    if (!schema || (n && (!offsets || !data)))
+        return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "decode_keys: no schema, or no keys");
+    const char *fname = format ? format : "ordered";
+    ordo_format fmt = ordo_format_from_name(fname);
+    if (!fmt)
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                               "format: unknown format '%.200s' (ordered, packed, lexkey, "
+                               "lexkey-legacy)", fname);
+    if (!ordo_format_decodes(fmt))
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                               "format: %s keys do not decode (their parts are not "
+                               "self-delimiting; a LexKey table's values hold its columns): "
+                               "ordered and packed keys do", fname);
+    /* the encoder's parses, for its messages ("schema: ...", "key: ...") */
+    ordo_schema t = {0}, k = {0};
+    ordo_error e = {0};
+    ordo_status s = ordo_schema_parse(schema, ORDO_FORMAT_ORDERED, &t, &e);
+    const char *what = "schema";
+    if (s == ORDO_OK)
+        what = "key", s = ordo_schema_key(&t, key, fmt, &k, &e);
+    ordo_schema_free(&k);
+    ordo_schema_free(&t);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return ordo__scan_fail(err, s, "out of memory");
+    if (s != ORDO_OK)
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "%s: %.1000s", what, e.message);
+    if (n && offsets[0] < 0)
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "keys: offset 0 is negative");
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] < offsets[i])
+            return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
+                                   "keys: offset %zu is below offset %zu (offsets decrease)",
+                                   i + 1, i);
+    if ((s = ordo_table_reader_open(fname, schema, key, ORDO_UNTAGGED, &S->T, &e)) != ORDO_OK)
+        return fail_with(err, s, &e);
+    S->table = ordo_table_reader_table(S->T);
+    const ordo_schema *ks = ordo_table_reader_key(S->T);
+    S->f = calloc(S->table->ncols + 1, sizeof *S->f);
+    S->out = calloc(ks->ncols + 1, sizeof *S->out);
+    if (!S->f || !S->out) {
+        ordo__scanner_close(S);
+        return ordo__scan_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (size_t i = 0; i < ks->ncols; i++)
+        S->out[i] = ks->cols[i].source;
+    S->nout = ks->ncols;
+    S->kd = data, S->ko = offsets, S->nkeys = n;
+    S->keys_mode = 1;
+    S->limit = UINT64_MAX;
+    return ORDO_OK;
+}
+
+/* The next of the keys (keys mode). */
+static ordo_status next_key(ordo__scanner *S, int *found, ordo_error *err)
+{
+    if (S->ki == S->nkeys)
+        return ORDO_OK;
+    size_t i = S->ki;
+    ordo_error e = {0};
+    ordo_status s = ordo_table_reader_key_row(S->T, S->kd + S->ko[i],
+                                              (size_t)(S->ko[i + 1] - S->ko[i]), S->f, &e);
+    if (s != ORDO_OK) {
+        ordo__scan_fail(err, s, "key %zu of %zu: %.900s", i, S->nkeys, e.message);
+        if (err)
+            err->line = i + 1;
+        return s;
+    }
+    S->ki++, S->rows++;
+    *found = 1;
+    return ORDO_OK;
+}
+
 ordo_status ordo__scanner_next(ordo__scanner *S, int *found, ordo_error *err)
 {
     *found = 0;
+    if (S->keys_mode)
+        return next_key(S, found, err);
     while (S->it && S->rows < S->limit) {
         size_t kn, vn;
         const uint8_t *k, *v;

@@ -649,7 +649,7 @@ static void help_and_typos(void **state)
     (void)state;
     const char *cmds[] = {"encode", "decode", "inspect", "pk", "range", "bench", "version",
 #ifdef ORDO_WITH_ROCKSDB
-                          "load", "scan", "sort"
+                          "load", "scan", "sort", "tables"
 #endif
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {

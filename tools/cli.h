@@ -82,6 +82,7 @@ int encode_csv(const char *format, const char *schema, const char *key, int head
 int cmd_load(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_sort(int argc, char **argv);
+int cmd_tables(int argc, char **argv);
 
 /* In a variadic function whose last named parameter is fmt: the message
  * formatted into a buffer of its own, then end(code, plain, msg), which does

@@ -41,6 +41,8 @@ const char cli_usage[] =
     "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"
     "       [--limit N] [--columns LIST] [--header] [--accept-collation-version]\n"
     "                                      rows of a loaded table as CSV, in key order\n"
+    "  tables --db DIR [--header]          the tables of a database, one line each:\n"
+    "                                      TAG FORMAT ROWS BYTES SCHEMA KEY, tab-separated\n"
     "  version                             version, SIMD implementation, CPU features\n"
     "  help [COMMAND]                      this, or a command's options (also COMMAND --help)\n";
 
@@ -66,6 +68,7 @@ static int cmd_no_rocksdb(int argc, char **argv)
 #define cmd_load cmd_no_rocksdb
 #define cmd_scan cmd_no_rocksdb
 #define cmd_sort cmd_no_rocksdb
+#define cmd_tables cmd_no_rocksdb
 #endif
 
 /* Each command gets its name as argv[0]. */
@@ -77,6 +80,7 @@ static const struct {
     {"encode", cmd_encode},   {"pk", cmd_pk},             {"range", cmd_range},
     {"decode", cmd_decode},   {"inspect", cmd_inspect},   {"bench", cmd_bench},
     {"load", cmd_load},       {"scan", cmd_scan},         {"sort", cmd_sort},
+    {"tables", cmd_tables},
     {"version", cmd_version}, {"--version", cmd_version}, {"-V", cmd_version},
 };
 

@@ -14,8 +14,9 @@ __all__ = ["Error", "Keys", "encode_csv", "encode_keys", "impl_name", "__version
 if hasattr(_ordo, "Db"):  # built with RocksDB
     from ._load import load, scan
     from ._sort import sort, sort_indices
+    from ._db import Db, decode_keys, open  # ordo.open: not in __all__ (a * import keeps open)
 
-    __all__ += ["load", "scan", "sort", "sort_indices"]
+    __all__ += ["load", "scan", "sort", "sort_indices", "Db", "decode_keys"]
 
 
 def __getattr__(name):

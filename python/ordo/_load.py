@@ -111,8 +111,15 @@ def _bound(v):
     return [_text(v)]
 
 
+def _collation_hint(e):
+    """An ordo.Error of a changed collation version, with the way out."""
+    if e.status == "ORDO_ERR_COLLATION_VERSION":  # in Python's words
+        e.args = (e.args[0] + "; accept_collation_version=True reads it anyway, once "
+                  "you have checked that the order did not change",)
+
+
 def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=None,
-         columns=None, accept_collation_version=False):
+         columns=None, accept_collation_version=False, batch_size=None):
     """The rows of the table under tag (None: untagged) of db (a folder or
     an ordo Db) as a pyarrow.Table, in key order (reverse: descending), at
     most limit of them, the columns named in columns (default: all, in
@@ -142,19 +149,27 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
     as `ordo scan` refuses it: its keys may sort otherwise now.
     accept_collation_version=True reads it anyway (`ordo scan
     --accept-collation-version`).
+
+    batch_size: None returns the whole pyarrow.Table; an int N returns a
+    pyarrow.RecordBatchReader of batches of at most N rows read as the
+    reader asks (never the whole table in memory), its failures ordo.Error;
+    a database opened for the call (db a folder) closes when the reader is
+    exhausted or released.
     """
     import pyarrow as pa
 
+    kw = dict(tag=tag, prefix=_bound(prefix), start=_bound(start), stop=_bound(stop),
+              reverse=reverse, limit=limit, columns=columns,
+              accept_collation_version=accept_collation_version)
+    if batch_size is not None:
+        from ._db import _scan_batches
+
+        return _scan_batches(db, dict(kw, batch_rows=batch_size))
     with _opened(db, read_only=True) as d:
         try:
-            s = _ordo.scan_table(d, tag, prefix=_bound(prefix), start=_bound(start),
-                                 stop=_bound(stop), reverse=reverse, limit=limit,
-                                 columns=columns,
-                                 accept_collation_version=accept_collation_version)
+            s = _ordo.scan_table(d, **kw)
         except Error as e:
-            if e.status == "ORDO_ERR_COLLATION_VERSION":  # the way out, in Python's words
-                e.args = (e.args[0] + "; accept_collation_version=True reads it anyway, once "
-                          "you have checked that the order did not change",)
+            _collation_hint(e)
             raise
         try:
             return pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__()).read_all()

@@ -71,5 +71,6 @@ int ordo__py_load_db_part(PyObject *m);
 int ordo__py_load_writers_part(PyObject *m);
 int ordo__py_load_csv_part(PyObject *m);
 int ordo__py_load_scan_part(PyObject *m);
+int ordo__py_db_read_part(PyObject *m); /* db_read.c: tables, get, decode_keys */
 
 #endif

@@ -160,7 +160,7 @@ static PyGetSetDef db_getset[] = {
 static PyTypeObject db_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.Db",
     .tp_basicsize = sizeof(db_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* ordo.Db */
     .tp_doc = "Db(path, read_only=False): a RocksDB database, opened as `ordo load` opens it "
               "(the folder checked first; a writable open holds its lock and undoes what "
               "killed loads left).",

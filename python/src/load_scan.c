@@ -271,19 +271,23 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "tag", "prefix", "start", "stop", "reverse", "limit",
-                            "columns", "accept_collation_version", NULL};
+                            "columns", "accept_collation_version", "batch_rows", NULL};
     PyObject *dbo, *tago = Py_None, *prefix = Py_None, *start = Py_None, *stop = Py_None,
-                   *limito = Py_None, *columns = Py_None;
+                   *limito = Py_None, *columns = Py_None, *rowso = Py_None;
     int reverse = 0, accept = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOOp:scan_table", names, &dbo, &tago,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOOpO:scan_table", names, &dbo, &tago,
                                      &prefix, &start, &stop, &reverse, &limito, &columns,
-                                     &accept))
+                                     &accept, &rowso))
         return NULL;
     ordo_table_scan_options o = {0};
     unsigned long long limit = ~0ull;
     if (limito != Py_None && ordo__py_uint_arg(limito, "limit", ~0ull, &limit) < 0)
         return NULL;
     o.has_limit = limito != Py_None, o.limit = limit;
+    long long rows = 0; /* rows per batch (0: the library's 65536) */
+    if (rowso != Py_None && ordo__py_int_arg(rowso, "batch_size", 1, INT32_MAX, &rows) < 0)
+        return NULL;
+    o.batch_rows = (size_t)rows;
     o.reverse = reverse, o.accept_collation_version = accept;
     o.batch_bytes = chunk_bytes;
     PyObject *keep = NULL;
@@ -393,7 +397,7 @@ static PyMethodDef functions[] = {
      "(hi None: to the end, system keys included), as bytes."},
     {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
      "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
-     "columns=None, accept_collation_version=False) -> TableScan: the rows of [prefix, start, "
+     "columns=None, accept_collation_version=False, batch_rows=None) -> TableScan: the rows of [prefix, start, "
      "stop) as an Arrow C stream (__arrow_c_stream__), holding db until close(); bounds are "
      "raw key bytes (without the tag) or lists of the leading key columns' texts (None: "
      "NULL). ordo.scan is the way to call it."},

@@ -204,6 +204,7 @@ static const ordo__py_part parts[] = {
     ordo__py_load_writers_part,
     ordo__py_load_csv_part,
     ordo__py_load_scan_part,
+    ordo__py_db_read_part,
 #endif
     ordo__py_cluster_part,
     NULL,

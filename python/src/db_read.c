@@ -1,0 +1,364 @@
+/* Reading tables back (ordo.open, Db.tables, Db.get, ordo.decode_keys):
+ * glue over ordo_table_list, ordo_table_get and ordo_table_decode_keys,
+ * their Arrow structs handed to pyarrow as PyCapsules. */
+#include "load.h"
+
+#include <ordo_table.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------- capsules */
+
+static void schema_capsule_free(PyObject *cap)
+{
+    struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
+    if (s && s->release)
+        s->release(s);
+    free(s);
+}
+
+static void array_capsule_free(PyObject *cap)
+{
+    struct ArrowArray *a = PyCapsule_GetPointer(cap, "arrow_array");
+    if (a && a->release)
+        a->release(a);
+    free(a);
+}
+
+/* A capsule that owns *s from now on (moved; *s is left released), or
+ * NULL with an exception (*s released). */
+static PyObject *schema_capsule(struct ArrowSchema *s)
+{
+    struct ArrowSchema *p = malloc(sizeof *p);
+    PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : PyErr_NoMemory();
+    if (!cap) {
+        free(p);
+        if (s->release)
+            s->release(s);
+        return NULL;
+    }
+    *p = *s, s->release = NULL;
+    return cap;
+}
+
+static PyObject *array_capsule(struct ArrowArray *a)
+{
+    struct ArrowArray *p = malloc(sizeof *p);
+    PyObject *cap = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : PyErr_NoMemory();
+    if (!cap) {
+        free(p);
+        if (a->release)
+            a->release(a);
+        return NULL;
+    }
+    *p = *a, a->release = NULL;
+    return cap;
+}
+
+/* A stream read to its end, released: (schema capsule, [(schema capsule,
+ * array capsule)]) (an import moves a schema out of its capsule: one for
+ * each batch), or NULL with ordo.Error (the stream's own failure). */
+static PyObject *drain(struct ArrowArrayStream *st)
+{
+    struct ArrowSchema s = {0};
+    PyObject *list = PyList_New(0), *sc = NULL, *r = NULL;
+    if (!list)
+        goto done;
+    if (st->get_schema(st, &s) != 0)
+        goto failed;
+    if (!(sc = schema_capsule(&s)))
+        goto done;
+    for (;;) {
+        struct ArrowArray a = {0};
+        int rc;
+        /* the keys are the call's (copied, or held by its arguments) */
+        Py_BEGIN_ALLOW_THREADS
+        rc = st->get_next(st, &a);
+        Py_END_ALLOW_THREADS
+        if (rc != 0)
+            goto failed;
+        if (!a.release)
+            break;
+        struct ArrowSchema bs = {0};
+        if (st->get_schema(st, &bs) != 0) {
+            a.release(&a);
+            goto failed;
+        }
+        PyObject *bc = schema_capsule(&bs);
+        PyObject *ac = bc ? array_capsule(&a) : NULL;
+        PyObject *pair = ac ? PyTuple_Pack(2, bc, ac) : NULL;
+        if (!bc && a.release)
+            a.release(&a);
+        Py_XDECREF(bc);
+        Py_XDECREF(ac);
+        if (!pair || PyList_Append(list, pair) < 0) {
+            Py_XDECREF(pair);
+            goto done;
+        }
+        Py_DECREF(pair);
+    }
+    r = PyTuple_Pack(2, sc, list);
+    goto done;
+failed: {
+    ordo_error e = {0};
+    ordo_status f = ordo_table_scan_error(st, &e);
+    ordo__py_raise(f != ORDO_OK ? f : ORDO_ERR_IO, &e);
+}
+done:
+    st->release(st);
+    Py_XDECREF(sc);
+    Py_XDECREF(list);
+    return r;
+}
+
+/* ------------------------------------------------------- tables */
+
+static PyObject *opt_str(const char *s)
+{
+    return s && *s ? PyUnicode_FromString(s) : Py_NewRef(Py_None);
+}
+
+static PyObject *py_table_list(PyObject *self, PyObject *dbo)
+{
+    (void)self;
+    ordo_db *db = ordo__py_db_hold(dbo);
+    if (!db)
+        return NULL;
+    ordo_table_info *t = NULL;
+    size_t n = 0;
+    ordo_error e = {0};
+    ordo_status s;
+    Py_BEGIN_ALLOW_THREADS /* the bytes are counted from the rows */
+    s = ordo_table_list(db, &t, &n, &e);
+    Py_END_ALLOW_THREADS
+    ordo__py_db_release(dbo);
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e);
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list && i < n; i++) {
+        const ordo_table_meta *m = &t[i].meta;
+        PyObject *tag = t[i].tag == ORDO_UNTAGGED ? Py_NewRef(Py_None) : PyLong_FromLong(t[i].tag);
+        PyObject *d = tag ? Py_BuildValue("{s:N,s:s,s:s,s:s,s:K,s:K,s:N}", "tag", tag, "format",
+                                          m->format, "schema", m->schema, "key", m->key, "rows",
+                                          (unsigned long long)m->rows, "bytes",
+                                          (unsigned long long)t[i].bytes, "collations",
+                                          opt_str(m->collations))
+                          : NULL;
+        if (!d || PyList_Append(list, d) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(d);
+    }
+    ordo_table_list_free(t, n);
+    return list;
+}
+
+/* table_columns(format, schema, key) -> (columns, key_columns): the names. */
+static PyObject *py_table_columns(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *format, *schema, *key;
+    if (!PyArg_ParseTuple(args, "sss:table_columns", &format, &schema, &key))
+        return NULL;
+    ordo_table_reader *r = NULL;
+    ordo_error e = {0};
+    ordo_status s = ordo_table_reader_open(format, schema, key, ORDO_UNTAGGED, &r, &e);
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e);
+    const ordo_schema *t = ordo_table_reader_table(r), *k = ordo_table_reader_key(r);
+    PyObject *tn = PyTuple_New((Py_ssize_t)t->ncols), *kn = PyTuple_New((Py_ssize_t)k->ncols);
+    for (size_t i = 0; tn && i < t->ncols; i++) {
+        PyObject *v = PyUnicode_FromString(t->cols[i].name);
+        if (!v)
+            Py_CLEAR(tn);
+        else
+            PyTuple_SET_ITEM(tn, (Py_ssize_t)i, v);
+    }
+    for (size_t i = 0; kn && i < k->ncols; i++) {
+        PyObject *v = PyUnicode_FromString(k->cols[i].name);
+        if (!v)
+            Py_CLEAR(kn);
+        else
+            PyTuple_SET_ITEM(kn, (Py_ssize_t)i, v);
+    }
+    ordo_table_reader_close(r);
+    PyObject *res = tn && kn ? PyTuple_Pack(2, tn, kn) : NULL;
+    Py_XDECREF(tn);
+    Py_XDECREF(kn);
+    return res;
+}
+
+/* table_get(db, tag, key, *, accept_collation_version=False) -> (schema
+ * capsule, array capsule) | None. */
+static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"db", "tag", "key", "accept_collation_version", NULL};
+    PyObject *dbo, *tago;
+    Py_buffer key = {0};
+    int accept = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOy*|$p:table_get", names, &dbo, &tago, &key,
+                                     &accept))
+        return NULL;
+    ordo_table_scan_options o = {0};
+    o.accept_collation_version = accept;
+    PyObject *r = NULL;
+    ordo_db *db = ordo__py_tag(tago, &o.tag) < 0 ? NULL : ordo__py_db_hold(dbo);
+    if (!db) {
+        PyBuffer_Release(&key);
+        return NULL;
+    }
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    int found = 0;
+    ordo_error e = {0};
+    ordo_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = ordo_table_get(db, &o, key.buf, (size_t)key.len, &s, &a, &found, &e);
+    Py_END_ALLOW_THREADS
+    ordo__py_db_release(dbo);
+    PyBuffer_Release(&key);
+    if (st != ORDO_OK)
+        return ordo__py_raise(st, &e);
+    if (!found)
+        Py_RETURN_NONE;
+    PyObject *sc = schema_capsule(&s);
+    PyObject *ac = sc ? array_capsule(&a) : NULL;
+    if (!sc && a.release)
+        a.release(&a);
+    if (ac)
+        r = PyTuple_Pack(2, sc, ac);
+    Py_XDECREF(sc);
+    Py_XDECREF(ac);
+    return r;
+}
+
+/* ------------------------------------------------------- decode_keys */
+
+/* The keys as bytes at *data with int64 offsets (*off, n + 1; malloc'd,
+ * ours: the caller's offsets are checked as they are copied), from a list
+ * or tuple of bytes (copied into *owned) or an ordo__py_bin source. */
+static int keys_arg(PyObject *keys, ordo__py_bin *b, PyObject **owned, const uint8_t **data,
+                    int64_t **off, size_t *n)
+{
+    if (PyList_Check(keys) || PyTuple_Check(keys)) {
+        PyObject *t = PySequence_Tuple(keys); /* a snapshot: no code runs while it is read */
+        if (!t)
+            return -1;
+        size_t k = (size_t)PyTuple_GET_SIZE(t), total = 0;
+        for (size_t i = 0; i < k; i++) {
+            PyObject *v = PyTuple_GET_ITEM(t, (Py_ssize_t)i);
+            if (!PyBytes_Check(v)) {
+                Py_DECREF(t);
+                ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: item %zu is %.200s, not bytes", i,
+                                Py_TYPE(v)->tp_name);
+                return -1;
+            }
+            total += (size_t)PyBytes_GET_SIZE(v);
+        }
+        *owned = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+        *off = malloc((k + 1) * sizeof **off);
+        if (!*owned || !*off) {
+            Py_DECREF(t);
+            if (*owned)
+                PyErr_NoMemory();
+            return -1;
+        }
+        char *p = PyBytes_AS_STRING(*owned);
+        (*off)[0] = 0;
+        for (size_t i = 0; i < k; i++) {
+            PyObject *v = PyTuple_GET_ITEM(t, (Py_ssize_t)i);
+            size_t len = (size_t)PyBytes_GET_SIZE(v);
+            memcpy(p + (*off)[i], PyBytes_AS_STRING(v), len);
+            (*off)[i + 1] = (*off)[i] + (int64_t)len;
+        }
+        Py_DECREF(t);
+        *data = (const uint8_t *)p, *n = k;
+        return 0;
+    }
+    if (!PyObject_HasAttrString(keys, "__arrow_c_array__") &&
+        !PyObject_HasAttrString(keys, "offsets")) {
+        ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: expected ordo.Keys, an Arrow binary array "
+                        "or a list of bytes, got %.200s", Py_TYPE(keys)->tp_name);
+        return -1;
+    }
+    if (ordo__py_bin_get(keys, "keys", b) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyObject *et, *ev, *tb;
+            PyErr_Fetch(&et, &ev, &tb);
+            PyObject *msg = ev ? PyObject_Str(ev) : NULL;
+            const char *m = msg ? PyUnicode_AsUTF8(msg) : NULL;
+            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "%s", m ? m : "keys: not readable");
+            Py_XDECREF(msg), Py_XDECREF(et), Py_XDECREF(ev), Py_XDECREF(tb);
+        }
+        return -1;
+    }
+    if (!(*off = malloc((b->n + 1) * sizeof **off))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    (*off)[0] = 0;
+    size_t base = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        size_t lo, hi;
+        if (ordo__py_bin_span(b, i, &lo, &hi) < 0) {
+            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: the offsets of key %zu are out of "
+                            "order or past the bytes", i);
+            return -1;
+        }
+        if (i == 0)
+            base = lo;
+        else if (lo != base + (size_t)(*off)[i]) {
+            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: key %zu does not start where key %zu "
+                            "ends", i, i - 1);
+            return -1;
+        }
+        (*off)[i + 1] = (int64_t)(hi - base);
+    }
+    *data = b->data + base, *n = b->n;
+    return 0;
+}
+
+/* decode_keys(keys, schema, key, format) -> drain's tuple */
+static PyObject *py_decode_keys(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *keys;
+    ordo_table_decode_options o = {0};
+    if (!PyArg_ParseTuple(args, "Oszs:decode_keys", &keys, &o.schema, &o.key, &o.format))
+        return NULL;
+    ordo__py_bin b;
+    memset(&b, 0, sizeof b);
+    PyObject *owned = NULL, *r = NULL;
+    const uint8_t *data = NULL;
+    int64_t *off = NULL;
+    size_t n = 0;
+    if (keys_arg(keys, &b, &owned, &data, &off, &n) == 0) {
+        struct ArrowArrayStream st;
+        ordo_error e = {0};
+        ordo_status s = ordo_table_decode_keys(&o, data, off, n, &st, &e);
+        r = s != ORDO_OK ? ordo__py_raise(s, &e) : drain(&st);
+    }
+    free(off);
+    Py_XDECREF(owned);
+    ordo__py_bin_release(&b);
+    return r;
+}
+
+static PyMethodDef functions[] = {
+    {"table_list", py_table_list, METH_O,
+     "table_list(db) -> list[dict]: the tables (tag, format, schema, key, rows, bytes, "
+     "collations) of db."},
+    {"table_columns", py_table_columns, METH_VARARGS,
+     "table_columns(format, schema, key) -> (columns, key_columns): the names, key columns in "
+     "key order."},
+    {"table_get", (PyCFunction)(void (*)(void))py_table_get, METH_VARARGS | METH_KEYWORDS,
+     "table_get(db, tag, key, *, accept_collation_version=False) -> (schema, array) capsules "
+     "of the row whose key (without the tag byte) is key, or None."},
+    {"decode_keys", py_decode_keys, METH_VARARGS,
+     "decode_keys(keys, schema, key, format) -> (schema, [(schema, array)]) capsules: the key "
+     "columns of the keys, batch by batch."},
+    {NULL, NULL, 0, NULL},
+};
+
+int ordo__py_db_read_part(PyObject *m) { return PyModule_AddFunctions(m, functions); }
