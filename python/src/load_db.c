@@ -347,12 +347,8 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
     s = ordo_table_ingest_files(db, tag, f, (size_t)n, m.format, m.key, m.schema, m.rows, &e);
     Py_END_ALLOW_THREADS
     d->busy = 0;
-    if (s == ORDO_ERR_INVALID_ARG && !strncmp(e.message, "ingest: unknown format", 22)) {
-        PyErr_SetString(PyExc_ValueError, e.message);
-        goto done;
-    }
-    if (s != ORDO_OK)
-        ordo__py_raise(s, &e);
+    if (s != ORDO_OK) /* a refused format: ValueError */
+        ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
     else
         result = Py_NewRef(Py_None);
 done:
