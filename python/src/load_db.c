@@ -307,6 +307,9 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
         PyObject *lo = dict_bytes(d, "smallest", "ingest: a file");
         PyObject *hi = lo ? dict_bytes(d, "largest", "ingest: a file") : NULL;
         int bad = !hi || dict_u64(d, "rows", "ingest: a file", &f[i].rows) < 0;
+        /* optional (SstWriter's files have it): without, the table records no bytes */
+        bad = bad || (PyDict_GetItemString(d, "bytes") &&
+                      dict_u64(d, "bytes", "ingest: a file", &f[i].bytes) < 0);
         bad |= PyList_Append(keep, pb) < 0;
         bad |= lo && PyList_Append(keep, lo) < 0;
         bad |= hi && PyList_Append(keep, hi) < 0;

@@ -241,10 +241,11 @@ static PyObject *sst_finish(writer_object *so, PyObject *unused)
     for (size_t i = 0; list && i < n; i++) {
         const ordo_sst_file *f = ordo_sst_writer_file(so->w, i);
         PyObject *path = PyUnicode_DecodeFSDefault(f->path);
-        PyObject *d = path ? Py_BuildValue("{s:N,s:y#,s:y#,s:K}", "path", path, "smallest",
+        PyObject *d = path ? Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
                                            f->smallest, (Py_ssize_t)f->smallest_len, "largest",
                                            f->largest, (Py_ssize_t)f->largest_len, "rows",
-                                           (unsigned long long)f->rows)
+                                           (unsigned long long)f->rows, "bytes",
+                                           (unsigned long long)f->bytes)
                            : NULL;
         if (!d) {
             Py_CLEAR(list);
