@@ -117,12 +117,18 @@ typedef enum ordo_status {
  * core (ordo_ingest.h, ordo_load.h) fill one when the caller passes it.
  * file is borrowed from the caller (the name it gave), or NULL; line and
  * column are 1-based, 0 when unknown; message says what went wrong, in
- * words, without the position (the caller adds "FILE:LINE:COLUMN: "). */
+ * words, without the position (the caller adds "FILE:LINE:COLUMN: ").
+ * option: when a call refused one of its options rather than its input,
+ * that option's name as the call's options struct spells it ("schema",
+ * "key", "format", "tag", "memory", "sst_size", ...; a static string), so
+ * that a front end can word or classify the refusal without reading the
+ * message; NULL otherwise. */
 typedef struct ordo_error {
     ordo_status status;
     const char *file;
     uint64_t line, column;
     char message[1024];
+    const char *option;
 } ordo_error;
 
 /* A constant name such as "ORDO_ERR_DST_TOO_SMALL"; "ORDO_ERR_UNKNOWN" for a

@@ -312,6 +312,50 @@ ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets,
 ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
                                       size_t threads, uint64_t *ids, ordo_error *err);
 
+/* --------------------------------------- byte strings read in place */
+
+/* n byte strings back to back in a caller's buffers (an Arrow binary
+ * array's, ordo.Keys'): string i is data[off(i) .. off(i + 1)), the n + 1
+ * offsets int32 or int64 (offset_bits) at offsets, len data's size
+ * (SIZE_MAX when unknown). Memory that may change while it is read (a
+ * NumPy array of another thread): each offset is checked as it is read. */
+typedef struct ordo_bins {
+    const uint8_t *data;
+    size_t len;
+    const void *offsets;
+    int offset_bits;
+    size_t n;
+} ordo_bins;
+
+/* String i's bounds; ORDO_ERR_INVALID_VALUE when its offsets are out of
+ * order or past len (nothing else is checked: i < n is the caller's). */
+ORDO_API ordo_status ordo_bins_span(const ordo_bins *b, size_t i, size_t *lo, size_t *hi);
+/* Every offset once: none negative, past len or below the one before
+ * (ORDO_ERR_INVALID_VALUE naming the first that is). */
+ORDO_API ordo_status ordo_bins_check(const ordo_bins *b, ordo_error *err);
+/* Rows (key i, value i or empty when values is NULL, seq seqs[i] or first +
+ * i when seqs is NULL) into a run writer or an SST writer, in order. A
+ * count of values other than the keys' ("values") or a negative seq
+ * ("seqs") is ORDO_ERR_INVALID_ARG naming its option before any row goes
+ * in; a row whose offsets changed while read, ORDO_ERR_INVALID_VALUE (the
+ * rows before it are in); else the writer's error. */
+ORDO_API ordo_status ordo_run_writer_add_bins(ordo_run_writer *w, const ordo_bins *keys,
+                                              const ordo_bins *values, const int64_t *seqs,
+                                              uint64_t first, ordo_error *err);
+ORDO_API ordo_status ordo_sst_writer_add_bins(ordo_sst_writer *w, const ordo_bins *keys,
+                                              const ordo_bins *values, const int64_t *seqs,
+                                              uint64_t first, ordo_error *err);
+/* Each key's range among increasing split keys: out[i] (keys->n of them)
+ * is how many splits are <= key i, so range r is [split r-1, split r).
+ * Splits that do not increase: ORDO_ERR_INVALID_ARG ("splits"). */
+ORDO_API ordo_status ordo_key_ranges(const ordo_bins *keys, const ordo_bins *splits,
+                                     int64_t *out, ordo_error *err);
+/* ordo_split_keys of a sample read in place (its strings contiguous), into
+ * *dst and *split_offsets (*got + 1 entries), malloc'd: the caller's to
+ * free. */
+ORDO_API ordo_status ordo_split_bins(const ordo_bins *sample, size_t n_splits, uint8_t **dst,
+                                     size_t **split_offsets, size_t *got, ordo_error *err);
+
 /* ------------------------------------------------------------ sizes */
 
 /* A memory budget or file size as `ordo load --memory` takes it: digits,
@@ -319,6 +363,9 @@ ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets
  * powers of 1024), from 1 byte to 10^15; nothing else (no sign, space,
  * exponent). Independent of the locale. ORDO_ERR_INVALID_ARG otherwise. */
 ORDO_API ordo_status ordo_parse_size(const char *s, uint64_t *out);
+/* A duplicate policy as `ordo load --on-duplicate` takes it: "error",
+ * "first" or "last"; ORDO_ERR_INVALID_ARG otherwise (*out untouched). */
+ORDO_API ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out);
 
 /* ---------------------------------------- the unsorted baseline load */
 

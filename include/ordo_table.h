@@ -126,7 +126,9 @@ typedef struct ordo_table_summary {
 /* Checks the options a load would refuse before it touches anything: the
  * schema (and "orders belong in key"), the key, the format, the sizes, the
  * duplicate policy against `via`, the ORDO_IMPL override. ORDO_ERR_INVALID_ARG
- * naming the option ("schema: ...", "key: ...", "format: ..."). */
+ * naming the option ("schema: ...", "key: ...", "format: ...") in the
+ * message and in err->option ("schema", "key", "format", "tag",
+ * "on_duplicate", "via", "memory", "sst_size", "prefix"). */
 ORDO_API ordo_status ordo_table_load_check(const ordo_table_load_options *o, ordo_error *err);
 
 /* Where a load's rows come from. */
@@ -166,7 +168,8 @@ ORDO_API ordo_status ordo_table_load(ordo_db *db, const ordo_table_source *src,
 
 /* Arrow struct batches pushed one by one (a producer that is no C stream):
  * open, push every batch, finish; close frees, and undoes an unfinished
- * load. Batches are borrowed for the call. */
+ * load. Batches are borrowed for the call. (Columns of other kinds:
+ * ordo_table_loader_add, below.) */
 typedef struct ordo_table_loader ordo_table_loader;
 ORDO_API ordo_status ordo_table_loader_open(ordo_db *db, const ordo_table_load_options *o,
                                             ordo_table_loader **L, ordo_error *err);
@@ -245,6 +248,18 @@ ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, con
                                            const char **type, ordo_error *err);
 ORDO_API ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name,
                                            const char **type, ordo_error *err);
+/* The kinds of values a column of a dynamic language's objects holds (a
+ * Python list), as bits; and the schema type such a column gets: one kind
+ * its type (ints "bigint", floats or ints and floats "double precision",
+ * decimals or decimals and ints "numeric", ...), none (every value NULL)
+ * "text"; NULL when the kinds mix or ORDO_TABLE_KIND_OTHER is among them. */
+enum {
+    ORDO_TABLE_KIND_BOOL = 1, ORDO_TABLE_KIND_INT = 2, ORDO_TABLE_KIND_FLOAT = 4,
+    ORDO_TABLE_KIND_TEXT = 8, ORDO_TABLE_KIND_BYTES = 16, ORDO_TABLE_KIND_DATE = 32,
+    ORDO_TABLE_KIND_TIMESTAMP = 64, ORDO_TABLE_KIND_TIMESTAMPTZ = 128,
+    ORDO_TABLE_KIND_DECIMAL = 256, ORDO_TABLE_KIND_OTHER = 512
+};
+ORDO_API const char *ordo_table_kinds_type(unsigned kinds);
 
 /* Rows offset .. offset + length of an Arrow array (struct children: the
  * struct's offset plus the child's; checked with ordo_arrow_check, and the
@@ -297,6 +312,24 @@ typedef struct ordo_table_number {
 ORDO_API int ordo_table_number_width(ordo_type t);
 /* Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
 ORDO_API int64_t ordo_table_civil_days(int64_t year, int month, int day);
+/* A date or date and time of the proleptic Gregorian calendar (month
+ * 1..12, day 1..31, hour 0..24, minute 0..59, second 0..60, micro
+ * 0..999999; else out of range), utc_offset_us its zone's offset from UTC (subtracted: the
+ * instant; 0 for a naive one). */
+typedef struct ordo_table_civil {
+    int64_t year;
+    int month, day, hour, minute, second, micro;
+    int64_t utc_offset_us;
+} ordo_table_civil;
+/* v as row `row` of col, a column for schema column sc (a date, timestamp
+ * or timestamptz) whose values are at `values` (int32 a row for a date,
+ * int64 else): in the epoch and unit sc's encoded type keeps (PostgreSQL's
+ * days and microseconds since 2000 for the ordered format; days and
+ * microseconds since 1970 for LexKey, col->time_unit set to say so).
+ * ORDO_ERR_OUT_OF_RANGE when it does not fit the type; ORDO_ERR_BAD_TYPE
+ * for another column type. */
+ORDO_API ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_column *sc,
+                                          ordo_column *col, void *values, size_t row);
 /* Writes v as type t into slot (a BOOL into bitmap's bit row); NULL, or why
  * it does not fit ("out of range", "not an integer (a float)", ...). */
 ORDO_API const char *ordo_table_number_put(const ordo_table_number *v, ordo_type t, void *slot,
@@ -316,6 +349,27 @@ ORDO_API ordo_status ordo_table_keys_reserve(ordo_table_keys *k, size_t bytes, s
 ORDO_API void ordo_table_keys_free(ordo_table_keys *k);
 /* malloc for key bytes, on huge pages when large (what reserve uses). */
 ORDO_API void *ordo_table_keys_alloc(size_t bytes);
+
+/* A CSV input's keys as `ordo encode --schema` makes them (table/csv_collect.c):
+ * o->schema may give orders, o->key NULL is every column in schema order;
+ * o->format, o->header and o->threads (0: the caller's thread; at most
+ * 1024, else "threads" refused) are used; appended to keys. */
+ORDO_API ordo_status ordo_table_csv_keys(const ordo_table_source *src,
+                                         const ordo_table_load_options *o,
+                                         ordo_table_keys *keys, ordo_error *err);
+/* ordo_table_csv_rows gathered: every row's key and value appended to keys
+ * and values, its line (uint64_t, native order) to lines. */
+ORDO_API ordo_status ordo_table_csv_collect(const ordo_table_source *src,
+                                            const ordo_csv_part *part,
+                                            const ordo_table_load_options *o,
+                                            ordo_table_keys *keys, ordo_table_keys *values,
+                                            ordo_buf *lines, ordo_error *err);
+/* The file at path cut as ordo_csv_split cuts it, into *parts (malloc'd,
+ * the caller's to free; *n of them). ORDO_ERR_IO naming the path when it
+ * cannot be opened. */
+ORDO_API ordo_status ordo_table_csv_split_path(const char *path, uint64_t target,
+                                               ordo_csv_part **parts, size_t *n,
+                                               ordo_error *err);
 
 /* Rows to encode: nrows rows of ncols columns. */
 typedef struct ordo_table_batch {
@@ -417,6 +471,29 @@ ORDO_API size_t ordo_table_encoder_last_values(const ordo_table_encoder *E, cons
 /* For benchmarks: ordo_table_bench_batches over the pending keys-only batches. */
 ORDO_API ordo_status ordo_table_encoder_bench(ordo_table_encoder *E, int rounds, double secs[2]);
 ORDO_API void ordo_table_encoder_close(ordo_table_encoder *E);
+
+/* Input columns pushed into a loader (ordo_table_loader_open) rather than
+ * Arrow batches: a batch of n inputs of `rows` rows each, as
+ * ordo_table_encoder_add takes them (Arrow arrays, plain columns, columns
+ * the caller converts), borrowed for the call; the first batch's inputs
+ * make the table's encoder (and, without o->schema, the schema from their
+ * types), even when it has no rows. The rows are encoded with their values
+ * and sorted as the load goes; a row at fault is err->line (the row of all
+ * batches, from 1) and err->column (its column, 1-based); err->file is NULL
+ * unless the loader had Arrow batches. */
+ORDO_API ordo_status ordo_table_loader_add(ordo_table_loader *L, const ordo_table_input *in,
+                                           size_t n, size_t rows, ordo_error *err);
+/* The inputs of a record batch (a struct array, checked with its schema by
+ * ordo_arrow_check): in[i] (n_children of them) its child i, named as the
+ * schema's child, rows batch->offset + the child's offset on; batch NULL:
+ * names and types only (for ordo_table_encoder_open). ORDO_ERR_BAD_TYPE for
+ * a schema that is no struct, ORDO_ERR_BAD_INPUT for a batch with NULL
+ * rows. */
+ORDO_API ordo_status ordo_table_struct_inputs(const struct ArrowSchema *schema,
+                                              const struct ArrowArray *batch,
+                                              ordo_table_input *in, ordo_error *err);
+/* What the loader's last encoding error was about (its encoder's fault). */
+ORDO_API ordo_table_fault ordo_table_loader_fault(const ordo_table_loader *L);
 
 /* ----------------------------------------------------------- scanning */
 /* (table/scan*.c; built with RocksDB, as the loads) */

@@ -1,4 +1,5 @@
-/* Sizes as `ordo load --memory` and the Python package take them. */
+/* Sizes and duplicate policies as `ordo load` (--memory, --on-duplicate)
+ * and the Python package take them. */
 #include "ordo_load.h"
 
 #include <string.h>
@@ -42,4 +43,18 @@ ordo_status ordo_parse_size(const char *s, uint64_t *out)
         return ORDO_ERR_INVALID_ARG;
     *out = v;
     return ORDO_OK;
+}
+
+ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out)
+{
+    static const char *const names[] = {"error", "first", "last"};
+    static const ordo_dup_policy policies[] = {ORDO_DUP_ERROR, ORDO_DUP_FIRST, ORDO_DUP_LAST};
+    if (!s || !out)
+        return ORDO_ERR_NULL_ARG;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i])) {
+            *out = policies[i];
+            return ORDO_OK;
+        }
+    return ORDO_ERR_INVALID_ARG;
 }

@@ -75,8 +75,8 @@ ordo_status ordo__table_csv_open(const ordo_table_source *src, const ordo_csv_pa
     if (!src || src->kind != ORDO_TABLE_SOURCE_CSV)
         return fail(err, ORDO_ERR_INVALID_ARG, "source: not a CSV source");
     if (!o->schema || !o->key)
-        return fail(err, ORDO_ERR_INVALID_ARG, "%s",
-                    o->schema ? "key: a CSV input needs a key" : "schema: a CSV input needs a schema");
+        return o->schema ? ordo__table_refuse(err, "key", "a CSV input needs a key")
+                         : ordo__table_refuse(err, "schema", "a CSV input needs a schema");
     if (part && !src->path)
         return fail(err, ORDO_ERR_INVALID_ARG, "source: a part needs a path");
     if ((s = ordo__table_schema_parse(o->schema, table, err)) != ORDO_OK)
@@ -94,7 +94,7 @@ ordo_status ordo__table_csv_open(const ordo_table_source *src, const ordo_csv_pa
     if (s == ORDO_ERR_OUT_OF_MEMORY)
         s = fail(err, s, "out of memory");
     else if (s != ORDO_OK)
-        s = fail(err, ORDO_ERR_INVALID_ARG, "key: %.1000s", e.message);
+        s = ordo__table_refuse(err, "key", "%.1000s", e.message);
     else if (part && (s = read_part(src->path, part, part_data, err)) == ORDO_OK)
         s = ordo_encoder_input_mem(*enc, *part_data, (size_t)part->length, err);
     else if (!part)

@@ -98,7 +98,10 @@ static ordo_status input_type(ordo_table_encoder *E, const ordo_table_input *in,
 static ordo_status option_error(ordo_table_encoder *E, ordo_status s, const ordo_error *e,
                                 const char *what, ordo_error *err)
 {
-    return fault(E, ORDO_TABLE_FAULT_OPTION, err, s, "%s: %.1000s", what, e->message);
+    fault(E, ORDO_TABLE_FAULT_OPTION, err, s, "%s: %.1000s", what, e->message);
+    if (err && s != ORDO_ERR_OUT_OF_MEMORY)
+        err->option = what;
+    return s;
 }
 
 /* Which input each table column reads: every column once, no other. */
@@ -139,15 +142,14 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
     ordo_table_encoder *E = *out = calloc(1, sizeof *E);
     if (!E)
         return ORDO_ERR_OUT_OF_MEMORY;
-    E->fmt = ordo_format_from_name(o->format ? o->format : "ordered");
     E->values = o->values;
     E->threads = o->threads ? o->threads : 1;
     E->range_rows = o->range_rows;
     E->unlock = o->unlock, E->lock = o->lock, E->lock_ctx = o->lock_ctx;
-    if (!E->fmt)
-        return fault(E, ORDO_TABLE_FAULT_OPTION, err, ORDO_ERR_INVALID_ARG,
-                     "format: expected 'ordered', 'lexkey' or 'lexkey-legacy', got '%s'",
-                     o->format);
+    if (ordo__table_format(o->format, &E->fmt, err) != ORDO_OK) {
+        E->fault = ORDO_TABLE_FAULT_OPTION;
+        return ORDO_ERR_INVALID_ARG;
+    }
     for (size_t i = 0; i < n; i++)
         if (!in[i].name)
             return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_NULL_ARG,

@@ -29,12 +29,12 @@ ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_sst_file *f
 {
     if (!db || (n && !files) || !format || !key || !schema)
         return fail(err, ORDO_ERR_NULL_ARG, "ingest: a NULL argument");
-    if (!ordo_format_from_name(format))
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "ingest: unknown format '%.200s' (ordered, packed, lexkey, lexkey-legacy)",
-                    format);
+    ordo_format fmt;
+    ordo_status s = ordo__table_format(format, &fmt, err);
+    if (s != ORDO_OK)
+        return s;
     ordo_schema table;
-    ordo_status s = ordo__table_schema_parse(schema, &table, err);
+    s = ordo__table_schema_parse(schema, &table, err);
     if (s != ORDO_OK)
         return s;
     char *collations = NULL; /* the versions the keys were made with */

@@ -14,8 +14,6 @@ struct ordo_table_loader {
     ordo__table_sink k;
     ordo_table_summary sum;
     ordo_table_encoder *enc; /* from the first batch's schema */
-    ordo_table_input *in;
-    size_t nin;
     uint64_t rows; /* rows in so far */
     int failed, finished;
 };
@@ -44,7 +42,7 @@ ordo_status ordo_table_loader_open(ordo_db *db, const ordo_table_load_options *o
     for (int i = 0; i < 5 && s == ORDO_OK; i++)
         s = copy_text(L, i, t[i]);
     L->k.o = &L->o;
-    L->k.name = "<arrow>";
+    L->k.name = NULL; /* "<arrow>" once a struct batch comes */
     L->k.fmt = ordo_format_from_name(L->o.format ? L->o.format : "ordered");
     L->k.format = ordo_format_name(L->k.fmt);
     if (s == ORDO_OK)
@@ -60,22 +58,14 @@ ordo_status ordo_table_loader_open(ordo_db *db, const ordo_table_load_options *o
     return ORDO_OK;
 }
 
-/* The encoder, from the first batch's columns (their types make the schema
+/* The encoder, from the first batch's inputs (their types make the schema
  * when none is given). */
-static ordo_status open_encoder(ordo_table_loader *L, const struct ArrowSchema *schema,
+static ordo_status open_encoder(ordo_table_loader *L, const ordo_table_input *in, size_t n,
                                 ordo_error *err)
 {
-    L->nin = (size_t)schema->n_children;
-    if (!(L->in = calloc(L->nin + 1, sizeof *L->in)))
-        return ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0; i < L->nin; i++) {
-        L->in[i].kind = ORDO_TABLE_INPUT_ARROW;
-        L->in[i].schema = schema->children[i];
-        L->in[i].name = schema->children[i]->name ? schema->children[i]->name : "";
-    }
     ordo_table_encode_options eo = {L->o.schema, L->o.key, L->k.format, 1, L->o.threads,
                                     0, NULL, NULL, NULL};
-    ordo_status s = ordo_table_encoder_open(&eo, L->in, L->nin, &L->enc, err);
+    ordo_status s = ordo_table_encoder_open(&eo, in, n, &L->enc, err);
     if (s != ORDO_OK)
         return s;
     L->k.key = ordo_table_encoder_key(L->enc);
@@ -92,56 +82,28 @@ static ordo_status open_empty(ordo_table_loader *L, ordo_error *err)
     ordo_status s = ordo__table_schema_parse(L->o.schema, &t, err);
     if (s != ORDO_OK)
         return s;
-    L->nin = t.ncols;
-    if (!(L->in = calloc(t.ncols + 1, sizeof *L->in)))
+    ordo_table_input *in = calloc(t.ncols + 1, sizeof *in);
+    if (!in)
         s = ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; s == ORDO_OK && i < t.ncols; i++)
-        L->in[i] = (ordo_table_input){.kind = ORDO_TABLE_INPUT_CONVERT, .name = t.cols[i].name};
-    ordo_table_encode_options eo = {L->o.schema, L->o.key, L->k.format, 1, 1, 0, NULL, NULL, NULL};
+        in[i] = (ordo_table_input){.kind = ORDO_TABLE_INPUT_CONVERT, .name = t.cols[i].name};
     if (s == ORDO_OK)
-        s = ordo_table_encoder_open(&eo, L->in, L->nin, &L->enc, err);
+        s = open_encoder(L, in, t.ncols, err);
+    free(in);
     ordo_schema_free(&t);
-    if (s == ORDO_OK) {
-        L->k.key = ordo_table_encoder_key(L->enc);
-        L->k.schema = ordo_table_encoder_schema(L->enc);
-        L->k.table = ordo_table_encoder_table(L->enc);
-    }
     return s;
 }
 
-static ordo_status push(ordo_table_loader *L, const struct ArrowSchema *schema,
-                        const struct ArrowArray *batch, ordo_error *err)
+/* A batch's rows encoded (with their values) and handed to the sink. */
+static ordo_status add(ordo_table_loader *L, const ordo_table_input *in, size_t n, size_t rows,
+                       ordo_error *err)
 {
-    ordo_status s = ordo_arrow_check(schema, batch, err);
-    if (s != ORDO_OK)
+    ordo_status s = ORDO_OK;
+    if (!L->enc && (s = open_encoder(L, in, n, err)) != ORDO_OK)
         return s;
-    if (strcmp(schema->format, "+s"))
-        return ordo__table_fail(err, ORDO_ERR_BAD_TYPE,
-                                "Arrow: expected record batches (a struct), got '%.100s'",
-                                schema->format);
-    if (batch->null_count > 0)
-        return ordo__table_fail(err, ORDO_ERR_BAD_INPUT, "Arrow: a record batch with NULL rows");
-    if (!L->enc && (s = open_encoder(L, schema, err)) != ORDO_OK)
-        return s;
-    if ((size_t)schema->n_children != L->nin) {
-        ordo_table_input *in = realloc(L->in, ((size_t)schema->n_children + 1) * sizeof *in);
-        if (!in)
-            return ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
-        L->in = in, L->nin = (size_t)schema->n_children;
-    }
-    for (size_t i = 0; i < L->nin; i++) {
-        const struct ArrowArray *c = batch->children[i];
-        L->in[i] = (ordo_table_input){
-            .kind = ORDO_TABLE_INPUT_ARROW,
-            .name = schema->children[i]->name ? schema->children[i]->name : "",
-            .schema = schema->children[i],
-            .array = c,
-            .offset = (size_t)batch->offset + (size_t)c->offset,
-            .length = (size_t)batch->length};
-    }
-    size_t rows = (size_t)batch->length;
-    s = ordo_table_encoder_add(L->enc, L->in, L->nin, rows, err);
-    if (s != ORDO_OK) {
+    if (!rows)
+        return ORDO_OK;
+    if ((s = ordo_table_encoder_add(L->enc, in, n, rows, err)) != ORDO_OK) {
         if (err && err->line)
             err->line += L->rows; /* the row of the whole input */
         if (err)
@@ -163,15 +125,87 @@ static ordo_status push(ordo_table_loader *L, const struct ArrowSchema *schema,
     return ordo__table_sink_check_cancel(&L->k, err);
 }
 
-ordo_status ordo_table_loader_push(ordo_table_loader *L, const struct ArrowSchema *schema,
-                                   const struct ArrowArray *batch, ordo_error *err)
+ordo_status ordo_table_struct_inputs(const struct ArrowSchema *schema,
+                                     const struct ArrowArray *batch, ordo_table_input *in,
+                                     ordo_error *err)
+{
+    if (!schema || !in || !schema->format)
+        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "no schema or no inputs");
+    if (strcmp(schema->format, "+s"))
+        return ordo__table_fail(err, ORDO_ERR_BAD_TYPE,
+                                "Arrow: expected record batches (a struct), got '%.100s'",
+                                schema->format);
+    if (batch && batch->null_count > 0)
+        return ordo__table_fail(err, ORDO_ERR_BAD_INPUT, "Arrow: a record batch with NULL rows");
+    for (int64_t i = 0; i < schema->n_children; i++) {
+        const struct ArrowArray *c = batch ? batch->children[i] : NULL;
+        in[i] = (ordo_table_input){
+            .kind = ORDO_TABLE_INPUT_ARROW,
+            .name = schema->children[i]->name ? schema->children[i]->name : "",
+            .schema = schema->children[i],
+            .array = c,
+            .offset = c ? (size_t)batch->offset + (size_t)c->offset : 0,
+            .length = c ? (size_t)batch->length : 0};
+    }
+    return ORDO_OK;
+}
+
+/* A struct batch as the inputs of its children. */
+static ordo_status push(ordo_table_loader *L, const struct ArrowSchema *schema,
+                        const struct ArrowArray *batch, ordo_error *err)
+{
+    ordo_status s = ordo_arrow_check(schema, batch, err);
+    if (s != ORDO_OK)
+        return s;
+    if (!L->k.name)
+        L->k.name = "<arrow>";
+    ordo_table_input *in = calloc((size_t)schema->n_children + 1, sizeof *in);
+    if (!in)
+        return ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    s = ordo_table_struct_inputs(schema, batch, in, err);
+    if (s == ORDO_OK)
+        s = add(L, in, (size_t)schema->n_children, (size_t)batch->length, err);
+    free(in);
+    return s;
+}
+
+/* Refuses a loader that failed or finished. */
+static ordo_status usable(const ordo_table_loader *L, ordo_error *err)
 {
     if (!L)
         return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "no loader");
     if (L->failed || L->finished)
         return ordo__table_fail(err, ORDO_ERR_BAD_STATE, "the load %s",
                                 L->failed ? "failed already" : "is finished");
-    ordo_status s = push(L, schema, batch, err);
+    return ORDO_OK;
+}
+
+ordo_status ordo_table_loader_add(ordo_table_loader *L, const ordo_table_input *in, size_t n,
+                                  size_t rows, ordo_error *err)
+{
+    ordo_status s = usable(L, err);
+    if (s != ORDO_OK)
+        return s;
+    if (!in && n)
+        s = ordo__table_fail(err, ORDO_ERR_NULL_ARG, "no inputs");
+    else
+        s = add(L, in, n, rows, err);
+    L->failed = s != ORDO_OK;
+    return s;
+}
+
+ordo_table_fault ordo_table_loader_fault(const ordo_table_loader *L)
+{
+    return L ? ordo_table_encoder_fault(L->enc) : ORDO_TABLE_FAULT_NONE;
+}
+
+ordo_status ordo_table_loader_push(ordo_table_loader *L, const struct ArrowSchema *schema,
+                                   const struct ArrowArray *batch, ordo_error *err)
+{
+    ordo_status s = usable(L, err);
+    if (s != ORDO_OK)
+        return s;
+    s = push(L, schema, batch, err);
     L->failed = s != ORDO_OK;
     return s;
 }
@@ -186,8 +220,7 @@ ordo_status ordo_table_loader_finish(ordo_table_loader *L, ordo_table_summary *s
         s = ordo__table_fail(err, ORDO_ERR_BAD_STATE, "the load %s",
                              L->failed ? "failed already" : "is finished");
     else if (!L->enc && !L->o.schema)
-        s = ordo__table_fail(err, ORDO_ERR_INVALID_ARG,
-                             "schema: no batch came to make one from: give the schema");
+        s = ordo__table_refuse(err, "schema", "no batch came to make one from: give the schema");
     else if (!L->enc) /* no batch: an empty table of the schema given */
         s = open_empty(L, err);
     if (s == ORDO_OK && !L->finished)
@@ -208,7 +241,6 @@ void ordo_table_loader_close(ordo_table_loader *L)
     if (!L->finished)
         ordo__table_sink_close(&L->k, ORDO_ERR_INTERRUPTED, NULL); /* undone */
     ordo_table_encoder_close(L->enc);
-    free(L->in);
     for (int i = 0; i < 6; i++)
         free(L->texts[i]);
     free(L);

@@ -243,6 +243,43 @@ int64_t ordo__civil_days(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
+ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_column *sc,
+                                 ordo_column *col, void *values, size_t row)
+{
+    if (!v || !sc || !col || !values)
+        return ORDO_ERR_NULL_ARG;
+    int date = sc->sql == ORDO_SQL_DATE, pg = sc->type != ORDO_TYPE_TIME;
+    if (!date && sc->sql != ORDO_SQL_TIMESTAMP && sc->sql != ORDO_SQL_TIMESTAMPTZ)
+        return ORDO_ERR_BAD_TYPE;
+    if (v->year < -5000000 || v->year > 5000000 || v->month < 1 || v->month > 12 ||
+        v->day < 1 || v->day > 31 || v->hour < 0 || v->hour > 24 || v->minute < 0 ||
+        v->minute > 59 || v->second < 0 || v->second > 60 || v->micro < 0 ||
+        v->micro > 999999) /* a civil date and time: the days below cannot overflow */
+        return ORDO_ERR_OUT_OF_RANGE;
+    int64_t days = ordo__civil_days(v->year, v->month, v->day);
+    if (date) { /* days since 2000 (ordered), since 1970 (LexKey's day unit) */
+        int64_t d = pg ? days - ORDO__PG_EPOCH_DAYS : days;
+        if (pg ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END : d < INT32_MIN || d > INT32_MAX)
+            return ORDO_ERR_OUT_OF_RANGE;
+        ((int32_t *)values)[row] = (int32_t)d;
+        if (!pg)
+            col->time_unit = ORDO_UNIT_DAY32;
+        return ORDO_OK;
+    }
+    int64_t us, tod = v->hour * INT64_C(3600000000) + v->minute * INT64_C(60000000) +
+                      v->second * INT64_C(1000000) + v->micro;
+    if (__builtin_mul_overflow(days, INT64_C(86400000000), &us) ||
+        __builtin_add_overflow(us, tod, &us) ||
+        __builtin_sub_overflow(us, v->utc_offset_us, &us) ||
+        (pg && __builtin_sub_overflow(us, ORDO__PG_EPOCH_US, &us)) ||
+        (pg && (us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)))
+        return ORDO_ERR_OUT_OF_RANGE;
+    ((int64_t *)values)[row] = us; /* LexKey's nanoseconds are checked by the batch API */
+    if (!pg)
+        col->time_unit = ORDO_UNIT_US;
+    return ORDO_OK;
+}
+
 int ordo__pg_micros(int64_t v, int unit, int64_t *out)
 {
     int64_t us;

@@ -23,7 +23,32 @@ ordo_status ordo__table_fail(ordo_error *err, ordo_status s, const char *fmt, ..
     return s;
 }
 
+ordo_status ordo__table_refuse(ordo_error *err, const char *option, const char *fmt, ...)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->status = ORDO_ERR_INVALID_ARG;
+        err->option = option;
+        int n = snprintf(err->message, sizeof err->message, "%s: ", option);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return ORDO_ERR_INVALID_ARG;
+}
+
 #define fail ordo__table_fail
+#define refuse ordo__table_refuse
+
+ordo_status ordo__table_format(const char *name, ordo_format *fmt, ordo_error *err)
+{
+    name = name ? name : "ordered";
+    if ((*fmt = ordo_format_from_name(name)))
+        return ORDO_OK;
+    return refuse(err, "format", "unknown format '%.200s' (ordered, packed, lexkey, lexkey-legacy)",
+                  name);
+}
 
 ordo_status ordo__table_schema_parse(const char *schema, ordo_schema *table, ordo_error *err)
 {
@@ -32,11 +57,11 @@ ordo_status ordo__table_schema_parse(const char *schema, ordo_schema *table, ord
     if (s == ORDO_ERR_OUT_OF_MEMORY)
         return fail(err, s, "out of memory");
     if (s != ORDO_OK)
-        return fail(err, ORDO_ERR_INVALID_ARG, "schema: %.1000s", e.message);
+        return refuse(err, "schema", "%.1000s", e.message);
     for (size_t c = 0; c < table->ncols; c++)
         if (table->cols[c].order_given) {
-            s = fail(err, ORDO_ERR_INVALID_ARG, "schema: column '%.200s': orders belong in key",
-                     table->cols[c].name);
+            s = refuse(err, "schema", "column '%.200s': orders belong in key",
+                       table->cols[c].name);
             ordo_schema_free(table);
             return s;
         }
@@ -49,32 +74,32 @@ ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_for
     *fmt = 0;
     if (!o)
         return fail(err, ORDO_ERR_NULL_ARG, "no options");
-    const char *name = o->format ? o->format : "ordered";
-    *fmt = ordo_format_from_name(name);
-    if (!*fmt)
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "format: unknown format '%.200s' (ordered, packed, lexkey, lexkey-legacy)",
-                    name);
+    ordo_status s = ordo__table_format(o->format, fmt, err);
+    if (s != ORDO_OK)
+        return s;
     if (o->tag != ORDO_UNTAGGED && (o->tag < 0 || o->tag > 254))
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "tag: expected 0 to 254 (255 is for system keys), or untagged, got %d",
-                    o->tag);
+        return refuse(err, "tag", "expected 0 to 254 (255 is for system keys), or untagged, "
+                      "got %d", o->tag);
     if (o->on_duplicate != ORDO_DUP_ERROR && o->on_duplicate != ORDO_DUP_FIRST &&
         o->on_duplicate != ORDO_DUP_LAST)
-        return fail(err, ORDO_ERR_INVALID_ARG, "on_duplicate: expected error, first or last");
+        return refuse(err, "on_duplicate", "expected error, first or last");
     if (o->via != ORDO_TABLE_VIA_SST && o->via != ORDO_TABLE_VIA_WRITEBATCH)
-        return fail(err, ORDO_ERR_INVALID_ARG, "via: expected sst or writebatch");
+        return refuse(err, "via", "expected sst or writebatch");
     if (o->memory && o->memory < MEMORY_MIN)
-        return fail(err, ORDO_ERR_INVALID_ARG, "memory: at least 1M");
+        return refuse(err, "memory", "at least 1M");
     if (o->sst_size && o->sst_size < SST_SIZE_MIN)
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "sst_size: at least 64K (smaller files would hold a block or two each)");
-    if (o->via == ORDO_TABLE_VIA_WRITEBATCH && o->on_duplicate == ORDO_DUP_FIRST)
-        return fail(err, ORDO_ERR_INVALID_ARG,
-                    "via writebatch keeps the last row of a key (on_duplicate last) or fails on "
-                    "a duplicate (error): on_duplicate first needs via sst");
+        return refuse(err, "sst_size",
+                      "at least 64K (smaller files would hold a block or two each)");
+    if (o->via == ORDO_TABLE_VIA_WRITEBATCH && o->on_duplicate == ORDO_DUP_FIRST) {
+        fail(err, ORDO_ERR_INVALID_ARG,
+             "via writebatch keeps the last row of a key (on_duplicate last) or fails on a "
+             "duplicate (error): on_duplicate first needs via sst");
+        if (err)
+            err->option = "on_duplicate";
+        return ORDO_ERR_INVALID_ARG;
+    }
     if (o->prefix && (strchr(o->prefix, '/') || strstr(o->prefix, "..")))
-        return fail(err, ORDO_ERR_INVALID_ARG, "prefix: no '/' or '..'");
+        return refuse(err, "prefix", "no '/' or '..'");
     ordo_status impl;
     ordo_impl_name(&impl); /* a bad ORDO_IMPL is refused before any input is read */
     if (impl != ORDO_OK)
@@ -99,7 +124,7 @@ ordo_status ordo_table_load_check(const ordo_table_load_options *o, ordo_error *
     else if (s == ORDO_ERR_OUT_OF_MEMORY)
         fail(err, s, "out of memory");
     else
-        s = fail(err, ORDO_ERR_INVALID_ARG, "key: %.1000s", e.message);
+        s = refuse(err, "key", "%.1000s", e.message);
     ordo_schema_free(&table);
     return s;
 }

@@ -146,3 +146,22 @@ ordo_status ordo_table_plain_column(const ordo_table_plain *p, const ordo_schema
     col->values = dst;
     return ORDO_OK;
 }
+
+const char *ordo_table_kinds_type(unsigned kinds)
+{
+    switch (kinds) {
+    case 0: return "text"; /* empty or all NULL */
+    case ORDO_TABLE_KIND_BOOL: return "boolean";
+    case ORDO_TABLE_KIND_INT: return "bigint";
+    case ORDO_TABLE_KIND_FLOAT:
+    case ORDO_TABLE_KIND_INT | ORDO_TABLE_KIND_FLOAT: return "double precision";
+    case ORDO_TABLE_KIND_TEXT: return "text";
+    case ORDO_TABLE_KIND_BYTES: return "bytea";
+    case ORDO_TABLE_KIND_DATE: return "date";
+    case ORDO_TABLE_KIND_TIMESTAMP: return "timestamp";
+    case ORDO_TABLE_KIND_TIMESTAMPTZ: return "timestamptz";
+    case ORDO_TABLE_KIND_DECIMAL:
+    case ORDO_TABLE_KIND_DECIMAL | ORDO_TABLE_KIND_INT: return "numeric";
+    default: return NULL;
+    }
+}

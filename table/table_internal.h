@@ -9,6 +9,13 @@
 ordo_status ordo__table_fail(ordo_error *err, ordo_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* An option refused: ORDO_ERR_INVALID_ARG with "OPTION: why" and
+ * err->option naming it. */
+ordo_status ordo__table_refuse(ordo_error *err, const char *option, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A format by name (NULL: "ordered"), refused as the option "format". */
+ordo_status ordo__table_format(const char *name, ordo_format *fmt, ordo_error *err);
+
 /* Options checked as ordo_table_load_check does; fmt from o->format. */
 ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_format *fmt,
                                       ordo_error *err);

@@ -4,6 +4,7 @@
 #include "ordo_test.h"
 
 #include <ordo_load.h>
+#include <sys/stat.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -604,6 +605,105 @@ static void test_parse_size(void **state)
         assert_int_equal(v, 7);
     }
     assert_int_equal(ordo_parse_size(NULL, NULL), ORDO_ERR_NULL_ARG);
+    /* duplicate policies, by their names only */
+    ordo_dup_policy d = ORDO_DUP_ERROR;
+    assert_int_equal(ordo_dup_policy_parse("last", &d), ORDO_OK);
+    assert_int_equal(d, ORDO_DUP_LAST);
+    assert_int_equal(ordo_dup_policy_parse("first", &d), ORDO_OK);
+    assert_int_equal(d, ORDO_DUP_FIRST);
+    assert_int_equal(ordo_dup_policy_parse("error", &d), ORDO_OK);
+    assert_int_equal(d, ORDO_DUP_ERROR);
+    static const char *const bad_dup[] = {"", "Last", "keep", "last ", "firstx"};
+    for (size_t i = 0; i < sizeof bad_dup / sizeof *bad_dup; i++) {
+        assert_int_equal(ordo_dup_policy_parse(bad_dup[i], &d), ORDO_ERR_INVALID_ARG);
+        assert_int_equal(d, ORDO_DUP_ERROR);
+    }
+    assert_int_equal(ordo_dup_policy_parse(NULL, &d), ORDO_ERR_NULL_ARG);
+}
+
+/* Byte strings read in place (ordo_bins): offsets checked, 32- and 64-bit;
+ * rows into both writers with and without seqs, a bad count or seq refused
+ * before any row, a row whose offsets are bad refused with the rows before
+ * it in; key ranges against a binary search by hand; split keys of a
+ * sample as ordo_split_keys picks them. */
+static void test_bins(void **state)
+{
+    (void)state;
+    static const uint8_t data[] = "aabbbcdddd";
+    int64_t off64[] = {0, 2, 5, 6, 10};
+    int32_t off32[] = {0, 2, 5, 6, 10};
+    ordo_bins k64 = {data, 10, off64, 64, 4}, k32 = {data, 10, off32, 32, 4};
+    ordo_error e = {0};
+    assert_int_equal(ordo_bins_check(&k64, &e), ORDO_OK);
+    assert_int_equal(ordo_bins_check(&k32, &e), ORDO_OK);
+    size_t lo, hi;
+    assert_int_equal(ordo_bins_span(&k32, 1, &lo, &hi), ORDO_OK);
+    assert_true(lo == 2 && hi == 5);
+    off64[2] = 11; /* past the buffer */
+    assert_int_equal(ordo_bins_check(&k64, &e), ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "offset 2 (11)"));
+    assert_int_equal(ordo_bins_span(&k64, 1, &lo, &hi), ORDO_ERR_INVALID_VALUE);
+    off64[2] = 1; /* decreasing */
+    assert_int_equal(ordo_bins_check(&k64, &e), ORDO_ERR_INVALID_VALUE);
+    off64[2] = 5;
+    /* rows into a run writer: seqs from first, then given */
+    char dir[300];
+    path_of(dir, sizeof dir, "bins");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    ordo_run_options ro = {dir, "b-", 1 << 20};
+    ordo_run_writer *rw;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    assert_int_equal(ordo_run_writer_add_bins(rw, &k64, &k32, NULL, 1, &e), ORDO_OK);
+    int64_t seqs[] = {9, 8, 7, -1};
+    assert_int_equal(ordo_run_writer_add_bins(rw, &k64, NULL, seqs, 1, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "seqs");
+    ordo_bins three = {data, 10, off64, 64, 3};
+    assert_int_equal(ordo_run_writer_add_bins(rw, &k64, &three, NULL, 1, &e),
+                     ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "values");
+    assert_int_equal(ordo_run_writer_rows(rw), 4);
+    /* the SST writer checks the order: sorted keys go in, a bad row stops */
+    ordo_sst_writer *w = sst_writer(dir, "s-", 1, ORDO_DUP_ERROR, 0, 0);
+    assert_int_equal(ordo_sst_writer_add_bins(w, &k32, NULL, NULL, 1, &e), ORDO_OK);
+    off32[4] = 99;
+    ordo_bins more = {data, 10, off32, 32, 4};
+    assert_int_equal(ordo_sst_writer_add_bins(w, &more, NULL, NULL, 5, &e), ORDO_ERR_UNSORTED);
+    ordo_load_stats st;
+    ordo_sst_writer_stats(w, &st);
+    assert_int_equal(st.rows_in, 5);
+    ordo_sst_writer_close(w);
+    w = sst_writer(dir, "t-", 1, ORDO_DUP_ERROR, 0, 0);
+    assert_int_equal(ordo_sst_writer_add_bins(w, &more, NULL, NULL, 1, &e), ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 3"));
+    ordo_sst_writer_stats(w, &st);
+    assert_int_equal(st.rows_in, 3);
+    ordo_sst_writer_close(w);
+    ordo_run_writer_close(rw);
+    off32[4] = 10;
+    /* key ranges: how many splits are <= each key */
+    static const uint8_t sp[] = "bbc";
+    int64_t soff[] = {0, 2, 3};
+    ordo_bins splits = {sp, 3, soff, 64, 2};
+    int64_t out[4];
+    assert_int_equal(ordo_key_ranges(&k64, &splits, out, &e), ORDO_OK);
+    int64_t want[] = {0, 1, 2, 2}; /* aa < bb; bbb >= bb; c >= c; dddd */
+    assert_memory_equal(out, want, sizeof want);
+    int64_t same[] = {0, 2, 4};
+    ordo_bins flat = {(const uint8_t *)"bbbb", 4, same, 64, 2};
+    assert_int_equal(ordo_key_ranges(&k64, &flat, out, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "splits");
+    /* split keys of the sample: ordo_split_keys' */
+    uint8_t *dst;
+    size_t *so, got;
+    assert_int_equal(ordo_split_bins(&k32, 2, &dst, &so, &got, &e), ORDO_OK);
+    size_t offs[] = {0, 2, 5, 6, 10}, so2[3], got2;
+    uint8_t dst2[11];
+    assert_int_equal(ordo_split_keys(data, offs, 4, 2, dst2, sizeof dst2, so2, &got2, &e),
+                     ORDO_OK);
+    assert_int_equal(got, got2);
+    assert_memory_equal(so, so2, (got + 1) * sizeof *so);
+    assert_memory_equal(dst, dst2, so2[got]);
+    free(dst), free(so);
 }
 
 static void test_split_keys(void **state)
@@ -714,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_ingest_all_or_nothing),
         cmocka_unit_test(test_ingest_refuses_taken_tag),
         cmocka_unit_test(test_parse_size),
+        cmocka_unit_test(test_bins),
         cmocka_unit_test(test_split_keys),
         cmocka_unit_test(test_put_load),
         cmocka_unit_test(test_db_open),

@@ -947,9 +947,77 @@ static void test_encoder_values_threads(void **state)
     }
 }
 
+/* ordo_table_civil_put: a civil date and time in each format's epoch and
+ * unit, a zone's offset subtracted, a value past the type refused. */
+static void test_civil_put(void **state)
+{
+    (void)state;
+    for (int lex = 0; lex < 2; lex++) {
+        ordo_schema sch;
+        ordo_error e;
+        assert_int_equal(ordo_schema_parse("d date, t timestamp, z timestamptz, i int",
+                                           lex ? ORDO_FORMAT_LEXKEY : ORDO_FORMAT_ORDERED, &sch,
+                                           &e),
+                         ORDO_OK);
+        ordo_column col;
+        memset(&col, 0, sizeof col);
+        int32_t days[2];
+        int64_t us[2];
+        ordo_table_civil v = {2000, 1, 2, 0, 0, 0, 0, 0};
+        assert_int_equal(ordo_table_civil_put(&v, &sch.cols[0], &col, days, 1), ORDO_OK);
+        assert_int_equal(days[1], lex ? 10958 : 1);
+        if (lex)
+            assert_int_equal(col.time_unit, ORDO_UNIT_DAY32);
+        ordo_table_civil t = {1970, 1, 1, 1, 0, 1, 5, 3600 * INT64_C(1000000)};
+        for (int c = 1; c <= 2; c++) {
+            assert_int_equal(ordo_table_civil_put(&t, &sch.cols[c], &col, us, 0), ORDO_OK);
+            assert_int_equal(us[0], INT64_C(1000005) - (lex ? 0 : INT64_C(946684800000000)));
+        }
+        ordo_table_civil far = {4000000, 1, 1, 0, 0, 0, 0, 0};
+        assert_int_equal(ordo_table_civil_put(&far, &sch.cols[0], &col, days, 0), ORDO_OK);
+        far.year = 6000000; /* past every date type */
+        assert_int_equal(ordo_table_civil_put(&far, &sch.cols[0], &col, days, 0),
+                         ORDO_ERR_OUT_OF_RANGE);
+        assert_int_equal(ordo_table_civil_put(&far, &sch.cols[1], &col, us, 0),
+                         ORDO_ERR_OUT_OF_RANGE);
+        assert_int_equal(ordo_table_civil_put(&v, &sch.cols[3], &col, us, 0), ORDO_ERR_BAD_TYPE);
+        ordo_schema_free(&sch);
+    }
+}
+
+/* ordo_table_kinds_type: one kind its type, the mixes that have one, the
+ * others none. */
+static void test_kinds_type(void **state)
+{
+    (void)state;
+    assert_string_equal(ordo_table_kinds_type(0), "text");
+    assert_string_equal(ordo_table_kinds_type(ORDO_TABLE_KIND_INT), "bigint");
+    assert_string_equal(ordo_table_kinds_type(ORDO_TABLE_KIND_INT | ORDO_TABLE_KIND_FLOAT),
+                        "double precision");
+    assert_string_equal(ordo_table_kinds_type(ORDO_TABLE_KIND_DECIMAL | ORDO_TABLE_KIND_INT),
+                        "numeric");
+    assert_string_equal(ordo_table_kinds_type(ORDO_TABLE_KIND_TIMESTAMPTZ), "timestamptz");
+    assert_null(ordo_table_kinds_type(ORDO_TABLE_KIND_INT | ORDO_TABLE_KIND_TEXT));
+    assert_null(ordo_table_kinds_type(ORDO_TABLE_KIND_BOOL | ORDO_TABLE_KIND_INT));
+    assert_null(ordo_table_kinds_type(ORDO_TABLE_KIND_OTHER));
+    /* every type given parses as a schema */
+    for (unsigned k = 0; k <= ORDO_TABLE_KIND_OTHER; k++) {
+        const char *t = ordo_table_kinds_type(k);
+        char text[64];
+        ordo_schema sch;
+        ordo_error e;
+        if (!t)
+            continue;
+        snprintf(text, sizeof text, "c %s", t);
+        assert_int_equal(ordo_schema_parse(text, ORDO_FORMAT_ORDERED, &sch, &e), ORDO_OK);
+        ordo_schema_free(&sch);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_arrow_types),   cmocka_unit_test(test_decimal_format),
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_floats),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_instants),

@@ -3,7 +3,9 @@
  * schema made from the stream's types, slices and several batches, the
  * encoding threads, a bad value named by its row of the whole input with
  * the database left as it was, pushes after a failure refused, an empty
- * input with a schema. */
+ * input with a schema; input columns pushed with ordo_table_loader_add
+ * (plain columns and converted ones) make the same table, and their faults
+ * are told apart. */
 #include "ordo_test.h"
 
 #include <ordo_table.h>
@@ -309,11 +311,119 @@ static void test_bad_value_leaves_db(void **state)
     ordo_db_close(db);
 }
 
+/* ordo_table_input.convert for the names: row i's text through the
+ * library's text forms. */
+static ordo_status name_text(void *ctx, size_t i, const char **s, size_t *n, int *raw)
+{
+    (void)raw;
+    size_t r = ((const size_t *)ctx)[0] + i;
+    int null = !(g_validity[r >> 3] >> (r & 7) & 1);
+    *s = null ? NULL : g_text + g_off[r];
+    *n = null ? 0 : (size_t)(g_off[r + 1] - g_off[r]);
+    return ORDO_OK;
+}
+
+static ordo_status names_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+                                 ordo_column *col, ordo_error *err)
+{
+    return ordo_table_text_column(sc, ((const size_t *)ctx)[1], name_text, ctx, "name", sx, col,
+                                  err);
+}
+
+static void test_inputs_pushed(void **state)
+{
+    (void)state;
+    char *csv = make_rows();
+    char dbp[300];
+    snprintf(dbp, sizeof dbp, "%s/db-inputs", g_dir);
+    ordo_db *db;
+    ordo_error e = {0};
+    assert_int_equal(ordo_db_open(dbp, 0, &db, &e), ORDO_OK);
+    ordo_table_load_options o;
+    memset(&o, 0, sizeof o);
+    o.schema = "id bigint, name text", o.key = "id DESC", o.tag = 1;
+    ordo_table_summary sum;
+    ordo_table_source csv_src = {ORDO_TABLE_SOURCE_CSV, NULL, -1, csv, strlen(csv), NULL, NULL};
+    assert_int_equal(ordo_table_load(db, &csv_src, &o, &sum, &e), ORDO_OK);
+    /* the same rows as plain int64 ids and names converted by the caller,
+     * three batches of PER_BATCH rows and the rest; the schema from the
+     * inputs' types */
+    o.schema = NULL, o.tag = 2;
+    ordo_table_loader *L;
+    assert_int_equal(ordo_table_loader_open(db, &o, &L, &e), ORDO_OK);
+    for (size_t from = 0; from < ROWS; from += PER_BATCH) {
+        size_t n = ROWS - from < PER_BATCH ? ROWS - from : PER_BATCH, part[2] = {from, n};
+        ordo_table_input in[2] = {
+            {.kind = ORDO_TABLE_INPUT_CONVERT, .name = "name", .convert = names_convert,
+             .ctx = part, .type = "text", .length = n},
+            {.kind = ORDO_TABLE_INPUT_PLAIN, .name = "id", .length = n,
+             .plain = {'i', 8, ORDO_TABLE_UNIT_NS, 1, g_ids + from, n}},
+        };
+        assert_int_equal(ordo_table_loader_add(L, in, 2, n, &e), ORDO_OK);
+    }
+    assert_int_equal(ordo_table_loader_finish(L, &sum, &e), ORDO_OK);
+    ordo_table_loader_close(L);
+    assert_int_equal(sum.rows_in, ROWS);
+    static char a[ROWS * 64], b[ROWS * 64];
+    assert_int_equal(table_rows(db, 1, a, sizeof a), ROWS);
+    assert_int_equal(table_rows(db, 2, b, sizeof b), ROWS);
+    assert_string_equal(a, b);
+    ordo_table_meta m;
+    assert_int_equal(ordo_table_read(db, 2, &m, &e), ORDO_OK);
+    assert_string_equal(m.schema, "name text, id bigint"); /* the inputs' order */
+    ordo_table_meta_free(&m);
+    /* no rows: the first inputs still make the table */
+    o.tag = 3;
+    assert_int_equal(ordo_table_loader_open(db, &o, &L, &e), ORDO_OK);
+    ordo_table_input id = {.kind = ORDO_TABLE_INPUT_PLAIN, .name = "id",
+                           .plain = {'i', 8, ORDO_TABLE_UNIT_NS, 1, g_ids, 0}};
+    assert_int_equal(ordo_table_loader_add(L, &id, 1, 0, &e), ORDO_OK);
+    assert_int_equal(ordo_table_loader_finish(L, &sum, &e), ORDO_OK);
+    ordo_table_loader_close(L);
+    assert_int_equal(ordo_table_read(db, 3, &m, &e), ORDO_OK);
+    assert_int_equal(m.rows, 0);
+    assert_string_equal(m.schema, "id bigint");
+    ordo_table_meta_free(&m);
+    /* the faults: a column the key lacks (an option), an input's type, a
+     * value (its row of all batches, no file) */
+    o.tag = 4, o.key = "nope";
+    assert_int_equal(ordo_table_loader_open(db, &o, &L, &e), ORDO_OK);
+    assert_int_equal(ordo_table_loader_add(L, &id, 1, 0, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_table_loader_fault(L), ORDO_TABLE_FAULT_OPTION);
+    assert_string_equal(e.option, "key");
+    ordo_table_loader_close(L);
+    o.key = "id";
+    assert_int_equal(ordo_table_loader_open(db, &o, &L, &e), ORDO_OK);
+    ordo_table_input odd = id;
+    odd.plain.kind = 'q';
+    assert_int_not_equal(ordo_table_loader_add(L, &odd, 1, 0, &e), ORDO_OK);
+    assert_int_equal(ordo_table_loader_fault(L), ORDO_TABLE_FAULT_TYPE);
+    assert_null(e.option);
+    ordo_table_loader_close(L);
+    o.schema = "id smallint";
+    assert_int_equal(ordo_table_loader_open(db, &o, &L, &e), ORDO_OK);
+    id.plain.length = 10;
+    assert_int_equal(ordo_table_loader_add(L, &id, 1, 10, &e), ORDO_OK);
+    g_ids[13] = 70000;
+    id.plain.data = g_ids + 10;
+    assert_int_equal(ordo_table_loader_add(L, &id, 1, 10, &e), ORDO_ERR_OUT_OF_RANGE);
+    assert_int_equal(ordo_table_loader_fault(L), ORDO_TABLE_FAULT_VALUE);
+    assert_int_equal(e.line, 14);
+    assert_int_equal(e.column, 1);
+    assert_null(e.file);
+    assert_int_equal(ordo_table_loader_add(L, &id, 1, 10, &e), ORDO_ERR_BAD_STATE);
+    ordo_table_loader_close(L); /* undone */
+    assert_int_equal(ordo_table_check_free(db, 4, &e), ORDO_OK);
+    ordo_db_close(db);
+    free(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_equals_csv),
         cmocka_unit_test(test_bad_value_leaves_db),
+        cmocka_unit_test(test_inputs_pushed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -175,6 +175,11 @@ static void test_options_refused_first(void **state)
         assert_int_equal(ordo_table_load(NULL, &src, &o, &sum, &e), ORDO_ERR_INVALID_ARG);
         if (!strstr(e.message, want))
             fail_msg("case %zu: '%s' lacks '%s'", i, e.message, want);
+        /* the option named for a front end to classify, without the message */
+        const char *option[] = {"schema", "schema", "key", "tag", "key", "schema",
+                                "format", "memory", "on_duplicate"};
+        assert_non_null(e.option);
+        assert_string_equal(e.option, option[i]);
         assert_int_equal(sum.failed_phase, 0);
         assert_true(sum.unchanged);
         assert_false(exists(dbp));

@@ -227,13 +227,7 @@ static void parse_args(int argc, char **argv, load_options *o)
     free(pos);
     if (!o->db || !o->schema || !o->key)
         cli_fail("load: needs --db, --schema and --key\n%s", usage);
-    if (!strcmp(dup, "error"))
-        o->on_duplicate = ORDO_DUP_ERROR;
-    else if (!strcmp(dup, "first"))
-        o->on_duplicate = ORDO_DUP_FIRST;
-    else if (!strcmp(dup, "last"))
-        o->on_duplicate = ORDO_DUP_LAST;
-    else
+    if (ordo_dup_policy_parse(dup, &o->on_duplicate) != ORDO_OK)
         cli_fail("load: --on-duplicate: expected error, first or last, got '%s'", dup);
     if (strcmp(o->via, "sst") && strcmp(o->via, "writebatch"))
         cli_fail("load: --via: expected sst or writebatch, got '%s'", o->via);
@@ -264,7 +258,6 @@ static void open_rejects(loader *L, const load_options *o, int in)
 static void options_fail(const ordo_error *e) __attribute__((noreturn));
 static void options_fail(const ordo_error *e)
 {
-    static const char *const lead[] = {"schema", "key", "format", "memory", "tag", "prefix"};
     static const char *const anywhere[][2] = {{"on_duplicate", "--on-duplicate"},
                                               {"sst_size", "--sst-size"},
                                               {"via sst", "--via sst"},
@@ -275,11 +268,11 @@ static void options_fail(const ordo_error *e)
     char out[2 * sizeof e->message];
     size_t n = 0;
     const char *m = e->message;
-    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++) {
-        size_t k = strlen(lead[i]);
-        if (!strncmp(m, lead[i], k) && m[k] == ':')
-            n = (size_t)snprintf(out, sizeof out, "--");
-    }
+    /* the option the library names (e->option) leads its message: as its
+     * flag (those with an underscore are rewritten below) */
+    size_t k = e->option ? strlen(e->option) : 0;
+    if (k && !strchr(e->option, '_') && !strncmp(m, e->option, k) && m[k] == ':')
+        n = (size_t)snprintf(out, sizeof out, "--");
     while (*m && n + 40 < sizeof out) {
         size_t i = 0, k = 0;
         for (; i < sizeof anywhere / sizeof anywhere[0]; i++)

@@ -171,20 +171,10 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
 
     threads: as encode_keys'.
     """
-    if key is not None and not isinstance(key, str):
-        raise TypeError("key: expected a str such as 'score DESC, player_id', got %s"
-                        % type(key).__name__)
-    if schema is not None and not isinstance(schema, str):
-        raise TypeError("schema: expected a str in ordo's schema syntax, got %s"
-                        % type(schema).__name__)
-    if not isinstance(format, str):
-        raise TypeError("format: expected a str, got %s" % type(format).__name__)
+    _check_texts(key, schema, format)
     values = bool(values)
     threads = _threads(threads)
-    if isinstance(data, dict):
-        names, descs = _columns(data)
-        return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
-    if type(data).__name__ == "DataFrame" and type(data).__module__.startswith("pandas"):
+    if _is_columns(data):
         names, descs = _columns(data)
         return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
     data = _decode_dictionaries(data)
@@ -195,6 +185,28 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
         schema_capsule, array_capsule = data.__arrow_c_array__()
         return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values,
                                   threads)
+    _bad_data(data)
+
+
+def _check_texts(key, schema, format):
+    """TypeError unless key and schema are str or None, format a str."""
+    if key is not None and not isinstance(key, str):
+        raise TypeError("key: expected a str such as 'score DESC, player_id', got %s"
+                        % type(key).__name__)
+    if schema is not None and not isinstance(schema, str):
+        raise TypeError("schema: expected a str in ordo's schema syntax, got %s"
+                        % type(schema).__name__)
+    if not isinstance(format, str):
+        raise TypeError("format: expected a str, got %s" % type(format).__name__)
+
+
+def _is_columns(data):
+    """Whether data is read column by column: a dict or a pandas DataFrame."""
+    return isinstance(data, dict) or (type(data).__name__ == "DataFrame" and
+                                      type(data).__module__.startswith("pandas"))
+
+
+def _bad_data(data):
     raise TypeError("data: expected a pyarrow Table or RecordBatch, an object with the Arrow "
                     "PyCapsule interface, a pandas DataFrame or a dict of columns, got %s"
                     % type(data).__name__)

@@ -3,15 +3,12 @@ make and read them (SPEC.md §15)."""
 import contextlib
 import datetime
 import decimal
-import itertools
 import math
 import os
 import uuid
 
 from . import _ordo
 from ._ordo import Error
-
-_counter = itertools.count(1)
 
 
 @contextlib.contextmanager
@@ -54,55 +51,25 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
     from . import _encode
 
     data = _encode._decode_dictionaries(data)
+    threads = _encode._threads(None)
+    if hasattr(data, "__arrow_c_array__") and not hasattr(data, "__arrow_c_stream__"):
+        import pyarrow as pa
+
+        data = pa.table(data)  # one record batch: a stream of one
     if hasattr(data, "__arrow_c_stream__"):
         # the table library reads the stream batch by batch (encoded on
         # every CPU), sorts and ingests: the same call as a C program's
         return _ordo.load_arrow(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
                                 format=format, on_duplicate=on_duplicate, memory=memory,
-                                threads=_encode._threads(None))
-    keys, values, schema_text, key_spec = _encode.encode(data, key, schema=schema,
-                                                         format=format, values=True)
-    with _opened(db) as d:
-        _ordo.table_check_free(d, tag)
-        return _load_keys(d, tag, keys, values, dict(format=format, key=key_spec,
-                                                     schema=schema_text),
-                          on_duplicate, memory)
-
-
-def _load_keys(d, tag, keys, values, meta, on_duplicate, memory):
-    """Rows (ordo.Keys or Arrow binary arrays) sorted through run files,
-    merged into SST files and ingested; every file of the load removed
-    whatever happens."""
-    import time
-
-    tmp = d.temp_dir()
-    prefix = f"load-{os.getpid()}-py{next(_counter)}-"
-    files, sst = [], None
-    t0 = time.monotonic()
-    rw = _ordo.RunWriter(tmp, prefix=prefix, memory=memory)
-    try:
-        rw.add_batch(keys, values)
-        rows_in = rw.rows()
-        t1 = time.monotonic()
-        sst = _ordo.SstWriter(tmp, prefix=prefix, tag=tag, on_duplicate=on_duplicate)
-        # as `ordo load`: the last run merged straight from memory
-        _ordo.merge_runs(rw, sst, tmp_dir=tmp, memory=memory)
-        stats = sst.stats()
-        files = sst.finish()
-        t2 = time.monotonic()
-        _ordo.ingest(d, tag, files, dict(meta, rows=stats["rows"]))
-        t3 = time.monotonic()
-    finally:
-        if sst is not None:
-            sst.close()
-        runs = rw.files()
-        rw.close()
-        for p in runs + [f["path"] for f in files]:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(p)
-    return dict(rows_in=rows_in, rows=stats["rows"], duplicates=stats["duplicates"], rejected=0,
-                bytes=stats["bytes"], sst_files=len(files), seconds=t3 - t0,
-                read_seconds=t1 - t0, write_seconds=t2 - t1, ingest_seconds=t3 - t2)
+                                threads=threads)
+    _encode._check_texts(key, schema, format)
+    if not _encode._is_columns(data):
+        _encode._bad_data(data)
+    # the columns pushed into the table library's loader, which checks the
+    # options and the tag first, then encodes, sorts and ingests
+    names, descs = _encode._columns(data)
+    return _ordo.load_columns(names, descs, db, schema=schema, key=key, tag=tag, format=format,
+                              on_duplicate=on_duplicate, memory=memory, threads=threads)
 
 
 # ------------------------------------------------------------------ scan

@@ -6,55 +6,7 @@
 
 #include <ordo_table.h>
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* What a call gathers: keys and values back to back with their offsets
- * (what ordo.Keys holds, handed over without a copy), and each row's line. */
-typedef struct gathered {
-    ordo__py_keybuf keys, vals;
-    ordo_buf lines;
-} gathered;
-
-static void gathered_free(gathered *g)
-{
-    ordo__py_keybuf_free(&g->keys), ordo__py_keybuf_free(&g->vals);
-    ordo_buf_free(&g->lines);
-}
-
-static int gather_one(ordo__py_keybuf *b, const uint8_t *data, const size_t *off, size_t rows)
-{
-    size_t bytes = off[rows] - off[0];
-    if (!ordo__py_keybuf_reserve(b, bytes, rows))
-        return 0;
-    if (bytes) /* no value columns: no bytes, and b->data may be NULL */
-        memcpy(b->data + b->len, data + off[0], bytes);
-    for (size_t r = 0; r < rows; r++)
-        b->off[b->n + r + 1] = (int64_t)(b->len + off[r + 1] - off[0]);
-    b->len += bytes, b->n += rows;
-    return 1;
-}
-
-static int gather_batch(gathered *g, const ordo_encoder_batch *b)
-{
-    return gather_one(&g->keys, b->keys, b->key_offsets, b->rows) &&
-           gather_one(&g->vals, b->values, b->value_offsets, b->rows) &&
-           ordo_buf_append(&g->lines, b->lines, b->rows * sizeof *b->lines) == ORDO_OK;
-}
-
-static ordo_status gather_cb(void *ctx, const ordo_encoder_batch *b, ordo_error *err)
-{
-    if (gather_batch(ctx, b))
-        return ORDO_OK;
-    err->status = ORDO_ERR_OUT_OF_MEMORY;
-    snprintf(err->message, sizeof err->message, "out of memory");
-    return ORDO_ERR_OUT_OF_MEMORY;
-}
 
 static PyObject *py_csv_rows(PyObject *self, PyObject *args)
 {
@@ -88,43 +40,37 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
             return NULL;
         path = PyBytes_AS_STRING(path_obj);
     }
-    gathered g;
-    memset(&g, 0, sizeof g);
-    ordo_error e;
-    memset(&e, 0, sizeof e);
-    ordo_status s = ORDO_OK;
-    if (!ordo__py_keybuf_reserve(&g.keys, 0, 0) || !ordo__py_keybuf_reserve(&g.vals, 0, 0))
-        s = ORDO_ERR_OUT_OF_MEMORY;
-    if (s == ORDO_OK) {
-        /* the table library reads the input (or the part of the file) */
-        ordo_table_load_options o = {0};
-        o.schema = schema, o.key = key, o.format = fmt, o.header = header;
-        ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, path, -1, view.buf, (size_t)view.len,
-                                NULL, path ? path : "<input>"};
-        ordo_csv_part p = {offset, length, first_line};
-        Py_BEGIN_ALLOW_THREADS
-        s = ordo_table_csv_rows(&in, part != Py_None ? &p : NULL, &o, gather_cb, &g, &e);
-        Py_END_ALLOW_THREADS
-    }
+    ordo__py_keybuf keys = {0}, vals = {0};
+    ordo_buf lines = {0};
+    ordo_error e = {0};
+    ordo_status s;
+    /* the table library reads the input (or the part of the file) */
+    ordo_table_load_options o = {0};
+    o.schema = schema, o.key = key, o.format = fmt, o.header = header;
+    ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, path, -1, view.buf, (size_t)view.len, NULL,
+                            path ? path : "<input>"};
+    ordo_csv_part p = {offset, length, first_line};
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_table_csv_collect(&in, part != Py_None ? &p : NULL, &o, &keys, &vals, &lines, &e);
+    Py_END_ALLOW_THREADS
     PyObject *r = NULL;
-    if (s == ORDO_ERR_OUT_OF_MEMORY && e.status != s)
-        PyErr_NoMemory();
-    else if (s != ORDO_OK)
+    if (s != ORDO_OK)
         ordo__py_raise(s, &e);
     else {
-        size_t n = g.keys.n;
-        PyObject *lines = PyBytes_FromStringAndSize(g.lines.data ? g.lines.data : "",
-                                                    (Py_ssize_t)g.lines.len);
-        PyObject *keys = lines ? ordo__py_keys_take(&g.keys) : NULL;
-        PyObject *vals = keys ? ordo__py_keys_take(&g.vals) : NULL;
-        if (vals)
-            r = Py_BuildValue("nNNN", (Py_ssize_t)n, keys, vals, lines);
+        size_t n = keys.n;
+        PyObject *lo = PyBytes_FromStringAndSize(lines.data ? lines.data : "",
+                                                 (Py_ssize_t)lines.len);
+        PyObject *ko = lo ? ordo__py_keys_take(&keys) : NULL;
+        PyObject *vo = ko ? ordo__py_keys_take(&vals) : NULL;
+        if (vo)
+            r = Py_BuildValue("nNNN", (Py_ssize_t)n, ko, vo, lo);
         else {
-            Py_XDECREF(keys);
-            Py_XDECREF(lines);
+            Py_XDECREF(ko);
+            Py_XDECREF(lo);
         }
     }
-    gathered_free(&g);
+    ordo__py_keybuf_free(&keys), ordo__py_keybuf_free(&vals);
+    ordo_buf_free(&lines);
     if (view.obj)
         PyBuffer_Release(&view);
     Py_XDECREF(path_obj);
@@ -141,28 +87,12 @@ static PyObject *py_csv_split(PyObject *self, PyObject *args)
         !PyUnicode_FSConverter(patho, &path_obj))
         return NULL;
     const char *path = PyBytes_AS_STRING(path_obj);
-    ordo_error e;
-    memset(&e, 0, sizeof e);
-    ordo_status s = ORDO_OK;
+    ordo_error e = {0};
+    ordo_status s;
     ordo_csv_part *parts = NULL;
     size_t n = 0;
     Py_BEGIN_ALLOW_THREADS
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        e.file = path;
-        snprintf(e.message, sizeof e.message, "cannot open: %s", strerror(errno));
-        s = e.status = ORDO_ERR_IO;
-    } else {
-        /* parts of at least target bytes: no more than size / target + 1 */
-        size_t cap = target ? (size_t)((uint64_t)st.st_size / target) + 1 : 1;
-        parts = malloc(cap * sizeof *parts);
-        s = parts ? ordo_csv_split(fd, path, target, parts, cap, &n, &e) : ORDO_ERR_OUT_OF_MEMORY;
-        if (!parts)
-            snprintf(e.message, sizeof e.message, "out of memory");
-    }
-    if (fd >= 0)
-        close(fd);
+    s = ordo_table_csv_split_path(path, target, &parts, &n, &e);
     Py_END_ALLOW_THREADS
     PyObject *r = NULL;
     if (s != ORDO_OK)

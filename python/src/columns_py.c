@@ -11,10 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Microseconds and days from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch). */
-#define PG_EPOCH_US INT64_C(946684800000000)
-#define PG_EPOCH_DAYS 10957
-
 /* A value's error: the status, "column 'NAME', row I: ...", line = I + 1. */
 __attribute__((format(printf, 5, 6))) static ordo_status
 fail(ordo_error *err, ordo_status s, const ordo__py_seq *q, size_t row, const char *fmt, ...)
@@ -41,7 +37,6 @@ static ordo_status oom(void)
 
 const char *ordo__py_seq_type(const ordo__py_seq *q)
 {
-    enum { B = 1, I = 2, F = 4, S = 8, Y = 16, D = 32, TN = 64, TZ = 128, N = 256, X = 512 };
     unsigned seen = 0;
     PyObject *first_other = NULL;
     PyObject **items = PySequence_Fast_ITEMS(q->items);
@@ -51,19 +46,20 @@ const char *ordo__py_seq_type(const ordo__py_seq *q)
         if (o == Py_None)
             continue;
         if (PyBool_Check(o))
-            seen |= B;
+            seen |= ORDO_TABLE_KIND_BOOL;
         else if (PyLong_Check(o))
-            seen |= I;
+            seen |= ORDO_TABLE_KIND_INT;
         else if (PyFloat_Check(o))
-            seen |= F;
+            seen |= ORDO_TABLE_KIND_FLOAT;
         else if (PyUnicode_Check(o))
-            seen |= S;
+            seen |= ORDO_TABLE_KIND_TEXT;
         else if (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o))
-            seen |= Y;
+            seen |= ORDO_TABLE_KIND_BYTES;
         else if (PyDateTime_Check(o))
-            seen |= PyDateTime_DATE_GET_TZINFO(o) == Py_None ? TN : TZ;
+            seen |= PyDateTime_DATE_GET_TZINFO(o) == Py_None ? ORDO_TABLE_KIND_TIMESTAMP
+                                                            : ORDO_TABLE_KIND_TIMESTAMPTZ;
         else if (PyDate_Check(o))
-            seen |= D;
+            seen |= ORDO_TABLE_KIND_DATE;
         else {
             if (!decimal_type) {
                 PyObject *m = PyImport_ImportModule("decimal");
@@ -75,26 +71,14 @@ const char *ordo__py_seq_type(const ordo__py_seq *q)
             int dec = PyObject_IsInstance(o, decimal_type);
             if (dec < 0)
                 return NULL;
-            seen |= dec ? N : X;
+            seen |= dec ? ORDO_TABLE_KIND_DECIMAL : ORDO_TABLE_KIND_OTHER;
             if (!dec && !first_other)
                 first_other = o;
         }
     }
-    switch (seen) {
-    case 0: return "text"; /* empty or all None */
-    case B: return "boolean";
-    case I: return "bigint";
-    case F:
-    case I | F: return "double precision";
-    case S: return "text";
-    case Y: return "bytea";
-    case D: return "date";
-    case TN: return "timestamp";
-    case TZ: return "timestamptz";
-    case N:
-    case N | I: return "numeric";
-    default: break;
-    }
+    const char *t = ordo_table_kinds_type(seen);
+    if (t)
+        return t;
     if (first_other)
         PyErr_Format(PyExc_TypeError,
                      "column '%s': no ordo type for Python %.100s values; give schema=", q->name,
@@ -281,17 +265,11 @@ static ordo_status instants(const ordo__py_seq *q, const ordo_schema_column *sc,
                 return oom();
             continue;
         }
-        int64_t days = ordo_table_civil_days(PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
-                                             PyDateTime_GET_DAY(o));
-        if (date) { /* days since 1970 for LexKey (its day unit), since 2000 for ordered */
-            ((int32_t *)dst)[i] = (int32_t)(sc->type == ORDO_TYPE_DATE ? days - PG_EPOCH_DAYS : days);
-            continue;
-        }
-        int64_t us = days * INT64_C(86400000000) +
-                     PyDateTime_DATE_GET_HOUR(o) * INT64_C(3600000000) +
-                     PyDateTime_DATE_GET_MINUTE(o) * INT64_C(60000000) +
-                     PyDateTime_DATE_GET_SECOND(o) * INT64_C(1000000) +
-                     PyDateTime_DATE_GET_MICROSECOND(o);
+        ordo_table_civil v = {PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
+                              PyDateTime_GET_DAY(o), 0, 0, 0, 0, 0};
+        if (!date)
+            v.hour = PyDateTime_DATE_GET_HOUR(o), v.minute = PyDateTime_DATE_GET_MINUTE(o),
+            v.second = PyDateTime_DATE_GET_SECOND(o), v.micro = PyDateTime_DATE_GET_MICROSECOND(o);
         if (tz) { /* the instant: local time minus its offset */
             PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL);
             if (!off)
@@ -300,19 +278,16 @@ static ordo_status instants(const ordo__py_seq *q, const ordo_schema_column *sc,
                 Py_DECREF(off);
                 return fail(err, ORDO_ERR_INVALID_VALUE, q, i, "a datetime without a UTC offset");
             }
-            us -= PyDateTime_DELTA_GET_DAYS(off) * INT64_C(86400000000) +
-                  PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
-                  PyDateTime_DELTA_GET_MICROSECONDS(off);
+            v.utc_offset_us = PyDateTime_DELTA_GET_DAYS(off) * INT64_C(86400000000) +
+                              PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
+                              PyDateTime_DELTA_GET_MICROSECONDS(off);
             Py_DECREF(off);
         }
-        /* years 1 to 9999, give or take a day: within PostgreSQL's range;
-         * LexKey's nanoseconds are checked by the batch API */
-        ((int64_t *)dst)[i] = sc->type == ORDO_TYPE_TIME ? us : us - PG_EPOCH_US;
+        if (ordo_table_civil_put(&v, sc, col, dst, i) != ORDO_OK)
+            return fail(err, ORDO_ERR_OUT_OF_RANGE, q, i, "out of range for %s", sc->sql_name);
     }
     col->values = dst;
     col->validity = validity;
-    if (sc->type == ORDO_TYPE_TIME)
-        col->time_unit = date ? ORDO_UNIT_DAY32 : ORDO_UNIT_US;
     return ORDO_OK;
 }
 
@@ -394,10 +369,9 @@ static ordo_status bytes_of(const ordo__py_seq *q, const ordo_schema_column *sc,
     return ORDO_OK;
 }
 
-ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
-                                 ordo_column *col, ordo_error *err)
+static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
+                           ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
-    const ordo__py_seq *q = ctx;
     size_t n = q->length;
     PyObject **items = PySequence_Fast_ITEMS(q->items);
     int width = ordo_table_number_width(sc->type);
@@ -429,6 +403,19 @@ ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_t
     }
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(q, sc, 0, sx, col, err);
+}
+
+ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+                                 ordo_column *col, ordo_error *err)
+{
+    ordo__py_seq *q = ctx;
+    PyThreadState *ts = q->released ? *q->released : NULL;
+    if (ts) /* called by a load running without the GIL */
+        PyEval_RestoreThread(ts);
+    ordo_status s = convert(q, sc, sx, col, err);
+    if (ts)
+        *q->released = PyEval_SaveThread();
+    return s;
 }
 
 int ordo__py_columns_init(void)

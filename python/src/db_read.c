@@ -293,15 +293,15 @@ static int keys_arg(PyObject *keys, ordo__py_bin *b, PyObject **owned, const uin
         }
         return -1;
     }
-    if (!(*off = malloc((b->n + 1) * sizeof **off))) {
+    if (!(*off = malloc((b->b.n + 1) * sizeof **off))) {
         PyErr_NoMemory();
         return -1;
     }
     (*off)[0] = 0;
     size_t base = 0;
-    for (size_t i = 0; i < b->n; i++) {
+    for (size_t i = 0; i < b->b.n; i++) {
         size_t lo, hi;
-        if (ordo__py_bin_span(b, i, &lo, &hi) < 0) {
+        if (ordo_bins_span(&b->b, i, &lo, &hi) != ORDO_OK) {
             ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: the offsets of key %zu are out of "
                             "order or past the bytes", i);
             return -1;
@@ -315,7 +315,7 @@ static int keys_arg(PyObject *keys, ordo__py_bin *b, PyObject **owned, const uin
         }
         (*off)[i + 1] = (int64_t)(hi - base);
     }
-    *data = b->data + base, *n = b->n;
+    *data = b->b.data + base, *n = b->b.n;
     return 0;
 }
 

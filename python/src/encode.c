@@ -1,7 +1,8 @@
 /* encode_columns, encode_stream and encode_array: Python's column
- * descriptions (ordo/_encode.py) as the library's inputs, through
- * ordo_table_encoder; the keys (and values) handed to ordo.Keys without a
- * copy. Here: arguments, references, the GIL, exceptions. */
+ * descriptions (ordo/_encode.py, also what load_columns reads) and Arrow
+ * record batches as the library's inputs, through ordo_table_encoder; the
+ * keys (and values) handed to ordo.Keys without a copy. Here: arguments,
+ * references, the GIL, exceptions. */
 #include "encode.h"
 
 #include <stdio.h>
@@ -13,27 +14,15 @@ size_t ordo__py_range_rows = 16384; /* >= 1 */
 static const void *last_values[DEBUG_COLS];
 static size_t last_ncols;
 
-/* One input column and what keeps it alive: a column's own Arrow structs
- * (moved out of its capsules), a buffer view, a sequence snapshot. */
-typedef struct src {
-    ordo_table_input in;
+/* What keeps one described column alive: its own Arrow structs (moved
+ * out of its capsules), a buffer view, a sequence snapshot. */
+struct ordo__py_src {
     ordo__py_arrow own;
     int owns;
     Py_buffer view;
     int has_view;
     ordo__py_seq seq;
-} src;
-
-static void src_clear(src *s)
-{
-    if (s->has_view)
-        PyBuffer_Release(&s->view);
-    s->has_view = 0;
-    Py_CLEAR(s->seq.items);
-    if (s->owns)
-        ordo__py_arrow_release(&s->own);
-    s->owns = 0;
-}
+};
 
 static void unlock(void *ctx) { *(PyThreadState **)ctx = PyEval_SaveThread(); }
 static void lock(void *ctx) { PyEval_RestoreThread(*(PyThreadState **)ctx); }
@@ -55,88 +44,38 @@ static void job_free(job *j)
     memset(j, 0, sizeof *j);
 }
 
-/* The exception for a library error: the binding's own when one is set. */
-static int raise_err(const job *j, ordo_status s, ordo_error *e)
-{
-    if (PyErr_Occurred())
-        return -1;
-    if (s == ORDO_ERR_OUT_OF_MEMORY) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    switch (ordo_table_encoder_fault(j->E)) {
-    case ORDO_TABLE_FAULT_SHAPE: PyErr_SetString(PyExc_ValueError, e->message); return -1;
-    case ORDO_TABLE_FAULT_TYPE: PyErr_SetString(PyExc_TypeError, e->message); return -1;
-    case ORDO_TABLE_FAULT_OPTION: e->file = NULL, e->line = e->column = 0; break;
-    default: break;
-    }
-    ordo__py_raise(s, e);
-    return -1;
-}
-
 static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
-                    const char *schema, const char *key, src *srcs, size_t n)
+                    const char *schema, const char *key, const ordo_table_input *in, size_t n)
 {
     memset(j, 0, sizeof *j);
-    if (!ordo_format_from_name(format)) {
-        PyErr_Format(PyExc_ValueError,
-                     "format: expected 'ordered', 'lexkey' or 'lexkey-legacy', got '%s'", format);
-        return -1;
-    }
-    ordo_table_input *in = calloc(n + 1, sizeof *in);
-    if (!in) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        in[i] = srcs[i].in;
+    for (size_t i = 0; i < n; i++)
         /* the library reads dictionaries; ordo.encode_keys decodes pyarrow's
          * itself and keeps refusing what only the capsules give (tests) */
-        if (in[i].kind == ORDO_TABLE_INPUT_ARROW && in[i].schema->dictionary) {
-            PyErr_Format(PyExc_TypeError,
-                         "column '%s': dictionary-encoded Arrow arrays are not supported "
-                         "(decode them first, e.g. with .dictionary_decode())", in[i].name);
-            free(in);
-            return -1;
-        }
-        if (!schema && in[i].kind == ORDO_TABLE_INPUT_CONVERT &&
-            !(in[i].type = srcs[i].in.type = ordo__py_seq_type(&srcs[i].seq))) {
-            free(in);
-            return -1;
-        }
-    }
+        if (in[i].kind == ORDO_TABLE_INPUT_ARROW && in[i].schema->dictionary)
+            return PyErr_Format(PyExc_TypeError,
+                                "column '%s': dictionary-encoded Arrow arrays are not supported "
+                                "(decode them first, e.g. with .dictionary_decode())",
+                                in[i].name), -1;
     j->values = values;
     ordo_table_encode_options o = {schema, key, format, values,
                                    threads > 1 ? (size_t)threads : 1, ordo__py_range_rows,
                                    unlock, lock, &j->ts};
     ordo_error e;
     ordo_status s = ordo_table_encoder_open(&o, in, n, &j->E, &e);
-    free(in);
-    if (s != ORDO_OK) {
-        if (!j->E)
-            return PyErr_NoMemory(), -1;
-        return raise_err(j, s, &e);
-    }
-    return 0;
+    if (s != ORDO_OK && !j->E)
+        return PyErr_NoMemory(), -1;
+    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, ordo_table_encoder_fault(j->E), 0), -1);
 }
 
-/* One batch of rows of the sources. */
-static int add(job *j, src *srcs, size_t n, size_t rows)
+/* One batch of rows of the inputs. */
+static int add(job *j, const ordo_table_input *in, size_t n, size_t rows)
 {
-    ordo_table_input *in = calloc(n + 1, sizeof *in);
-    if (!in) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        in[i] = srcs[i].in;
     ordo_error e;
     ordo_status s = ordo_table_encoder_add(j->E, in, n, rows, &e);
-    free(in);
     last_ncols = ordo_table_encoder_last_values(j->E, last_values, DEBUG_COLS);
     if (last_ncols > DEBUG_COLS)
         last_ncols = DEBUG_COLS;
-    return s == ORDO_OK ? 0 : raise_err(j, s, &e);
+    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, ordo_table_encoder_fault(j->E), 0), -1);
 }
 
 /* Keeps a stream batch alive (moved into j) until its keys are made. */
@@ -169,7 +108,7 @@ static PyObject *result(job *j, int bench_rounds)
         return Py_BuildValue("dd", secs[0], secs[1]);
     }
     if ((s = ordo_table_encoder_finish(j->E, &e)) != ORDO_OK)
-        return raise_err(j, s, &e), NULL;
+        return ordo__py_raise_table(s, &e, ordo_table_encoder_fault(j->E), 0);
     PyObject *keys = ordo__py_keys_take(ordo_table_encoder_keys(j->E));
     PyObject *vals = !keys ? NULL
                      : j->values ? ordo__py_keys_take(ordo_table_encoder_values(j->E))
@@ -182,179 +121,182 @@ static PyObject *result(job *j, int bench_rounds)
     return t;
 }
 
-/* A source from one column description (see _encode.py). */
-static int src_from(PyObject *name, PyObject *desc, src *s)
+/* An input from one column description (see _encode.py). */
+static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo_table_input *in)
 {
-    memset(s, 0, sizeof *s);
     if (!PyUnicode_Check(name)) {
         PyErr_SetString(PyExc_TypeError, "column names must be str");
         return -1;
     }
     Py_ssize_t len;
-    if (!(s->in.name = PyUnicode_AsUTF8AndSize(name, &len)))
+    if (!(in->name = PyUnicode_AsUTF8AndSize(name, &len)))
         return -1;
-    if (strlen(s->in.name) != (size_t)len) { /* C strings end there: 'a\0b' is no 'a' */
-        PyErr_Format(PyExc_ValueError, "column name '%s\\0...': a column name cannot hold a "
-                     "NUL character", s->in.name);
-        return -1;
-    }
+    if (strlen(in->name) != (size_t)len) /* C strings end there: 'a\0b' is no 'a' */
+        return PyErr_Format(PyExc_ValueError, "column name '%s\\0...': a column name cannot "
+                            "hold a NUL character", in->name), -1;
     const char *kind;
-    if (!PyTuple_Check(desc) || PyTuple_GET_SIZE(desc) < 2 ||
-        !(kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0)))) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "internal: a bad column description");
-        return -1;
-    }
-    if (!strcmp(kind, "arrow") && PyTuple_GET_SIZE(desc) == 3) {
-        s->in.kind = ORDO_TABLE_INPUT_ARROW;
+    Py_ssize_t size = PyTuple_Check(desc) ? PyTuple_GET_SIZE(desc) : 0;
+    if (size < 2 || !(kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0))))
+        kind = "";
+    PyObject *a = size > 1 ? PyTuple_GET_ITEM(desc, 1) : NULL;
+    if (!strcmp(kind, "arrow") && size == 3) {
+        in->kind = ORDO_TABLE_INPUT_ARROW;
         s->owns = 1;
         char what[300];
-        snprintf(what, sizeof what, "column '%.280s'", s->in.name);
-        if (ordo__py_arrow_take(PyTuple_GET_ITEM(desc, 1), PyTuple_GET_ITEM(desc, 2), what,
-                                &s->own) < 0)
+        snprintf(what, sizeof what, "column '%.280s'", in->name);
+        if (ordo__py_arrow_take(a, PyTuple_GET_ITEM(desc, 2), what, &s->own) < 0)
             return -1;
-        s->in.schema = &s->own.schema, s->in.array = &s->own.array;
-        s->in.length = (size_t)s->own.array.length;
-        s->in.offset = (size_t)s->own.array.offset;
+        in->schema = &s->own.schema, in->array = &s->own.array;
+        in->length = (size_t)s->own.array.length;
+        in->offset = (size_t)s->own.array.offset;
         return 0;
     }
-    if (!strcmp(kind, "buffer") && PyTuple_GET_SIZE(desc) == 6) {
-        s->in.kind = ORDO_TABLE_INPUT_PLAIN;
+    if (!strcmp(kind, "buffer") && size == 6) {
+        in->kind = ORDO_TABLE_INPUT_PLAIN;
         const char *bk = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 2));
-        long size = PyLong_AsLong(PyTuple_GET_ITEM(desc, 3));
+        long isize = PyLong_AsLong(PyTuple_GET_ITEM(desc, 3));
         long unit = PyLong_AsLong(PyTuple_GET_ITEM(desc, 4));
         long long ticks = PyLong_AsLongLong(PyTuple_GET_ITEM(desc, 5));
         if (!bk || PyErr_Occurred())
             return -1;
-        if (unit < ORDO_TABLE_UNIT_Y || unit > ORDO_TABLE_UNIT_NS || ticks < 1) {
-            PyErr_SetString(PyExc_TypeError, "internal: a bad datetime64 unit");
-            return -1;
-        }
-        if (size != 1 && size != 2 && size != 4 && size != 8) {
-            PyErr_Format(PyExc_TypeError, "column '%s': no ordo type for NumPy kind '%s%ld'",
-                         s->in.name, bk, size);
-            return -1;
-        }
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(desc, 1), &s->view, PyBUF_C_CONTIGUOUS) < 0)
+        if (unit < ORDO_TABLE_UNIT_Y || unit > ORDO_TABLE_UNIT_NS || ticks < 1)
+            return PyErr_SetString(PyExc_TypeError, "internal: a bad datetime64 unit"), -1;
+        if (isize != 1 && isize != 2 && isize != 4 && isize != 8)
+            return PyErr_Format(PyExc_TypeError, "column '%s': no ordo type for NumPy kind "
+                                "'%s%ld'", in->name, bk, isize), -1;
+        if (PyObject_GetBuffer(a, &s->view, PyBUF_C_CONTIGUOUS) < 0)
             return -1;
         s->has_view = 1;
-        if (s->view.len % size) {
-            PyErr_Format(PyExc_ValueError, "column '%s': a buffer of a partial value", s->in.name);
-            return -1;
-        }
-        s->in.plain = (ordo_table_plain){bk[0], (int)size, (ordo_table_unit)unit, ticks,
-                                         s->view.buf, (size_t)(s->view.len / size)};
-        s->in.length = s->in.plain.length;
+        if (s->view.len % isize)
+            return PyErr_Format(PyExc_ValueError, "column '%s': a buffer of a partial value",
+                                in->name), -1;
+        in->plain = (ordo_table_plain){bk[0], (int)isize, (ordo_table_unit)unit, ticks,
+                                       s->view.buf, (size_t)(s->view.len / isize)};
+        in->length = in->plain.length;
         return 0;
     }
     if (!strcmp(kind, "seq")) {
-        s->in.kind = ORDO_TABLE_INPUT_CONVERT;
+        in->kind = ORDO_TABLE_INPUT_CONVERT;
         /* a tuple of its own: code run while it is read (__str__, __index__,
          * another thread) may change a list, not the items held here */
-        if (!(s->seq.items = PySequence_Tuple(PyTuple_GET_ITEM(desc, 1))))
+        if (!(s->seq.items = PySequence_Tuple(a)))
             return -1;
-        s->seq.name = s->in.name;
-        s->seq.length = s->in.length = (size_t)PySequence_Fast_GET_SIZE(s->seq.items);
-        s->in.convert = ordo__py_seq_convert;
-        s->in.ctx = &s->seq;
+        s->seq.name = in->name;
+        s->seq.length = in->length = (size_t)PyTuple_GET_SIZE(s->seq.items);
+        in->convert = ordo__py_seq_convert;
+        in->ctx = &s->seq;
         return 0;
     }
+    PyErr_Clear();
     PyErr_SetString(PyExc_TypeError, "internal: a bad column description");
     return -1;
+}
+
+int ordo__py_columns_get(PyObject *names, PyObject *descs, int typed, PyThreadState **released,
+                         ordo__py_columns *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!PyList_Check(names) || !PyList_Check(descs) ||
+        PyList_GET_SIZE(names) != PyList_GET_SIZE(descs))
+        return PyErr_SetString(PyExc_TypeError, "internal: names and columns must be lists of "
+                               "one length"), -1;
+    /* copies of the lists: the inputs borrow names and capsules from them
+     * while Python code (a sequence's iteration, a value's __str__) runs */
+    size_t n = (size_t)PyList_GET_SIZE(names);
+    if (!(c->names = PyList_AsTuple(names)) || !(c->descs = PyList_AsTuple(descs)))
+        return -1;
+    c->srcs = calloc(n + 1, sizeof *c->srcs);
+    c->in = calloc(n + 1, sizeof *c->in);
+    if (!c->srcs || !c->in)
+        return PyErr_NoMemory(), -1;
+    for (size_t i = 0; i < n; i++, c->n++) {
+        ordo__py_seq *q = &c->srcs[i].seq;
+        if (src_from(PyTuple_GET_ITEM(c->names, (Py_ssize_t)i),
+                     PyTuple_GET_ITEM(c->descs, (Py_ssize_t)i), &c->srcs[i], &c->in[i]) < 0)
+            return c->n++, -1;
+        if (c->in[i].length != c->in[0].length)
+            return c->n++, PyErr_Format(PyExc_ValueError, "columns differ in length: '%s' has "
+                                        "%zu rows, '%s' has %zu", c->in[0].name,
+                                        c->in[0].length, c->in[i].name, c->in[i].length), -1;
+        q->released = released;
+        if (typed && q->items && !(c->in[i].type = ordo__py_seq_type(q)))
+            return c->n++, -1;
+    }
+    c->rows = n ? c->in[0].length : 0;
+    return 0;
+}
+
+void ordo__py_columns_release(ordo__py_columns *c)
+{
+    for (size_t i = 0; c->srcs && i < c->n; i++) {
+        struct ordo__py_src *s = &c->srcs[i];
+        if (s->has_view)
+            PyBuffer_Release(&s->view);
+        Py_CLEAR(s->seq.items);
+        if (s->owns)
+            ordo__py_arrow_release(&s->own);
+    }
+    free(c->srcs);
+    free(c->in);
+    Py_CLEAR(c->names);
+    Py_CLEAR(c->descs);
+    memset(c, 0, sizeof *c);
 }
 
 /* encode_columns(names, columns, key, schema, format, values, threads) */
 static PyObject *py_encode_columns(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *names, *descs;
+    PyObject *names, *descs, *res = NULL;
     const char *key = NULL, *schema = NULL, *format;
     int values;
     Py_ssize_t threads = 1;
-    if (!PyArg_ParseTuple(args, "O!O!zzsp|n:encode_columns", &PyList_Type, &names, &PyList_Type,
-                          &descs, &key, &schema, &format, &values, &threads))
+    if (!PyArg_ParseTuple(args, "OOzzsp|n:encode_columns", &names, &descs, &key, &schema,
+                          &format, &values, &threads))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(names);
-    if (PyList_GET_SIZE(descs) != n) {
-        PyErr_SetString(PyExc_ValueError, "internal: names and columns differ in length");
-        return NULL;
-    }
     job j = {0};
-    /* copies of the lists: the sources borrow names and capsules from them
-     * while Python code (a sequence's iteration, a value's __str__) runs */
-    names = PyList_AsTuple(names);
-    descs = names ? PyList_AsTuple(descs) : NULL;
-    src *srcs = descs ? calloc((size_t)n + 1, sizeof *srcs) : NULL;
-    PyObject *res = NULL;
-    if (!srcs) {
-        if (descs)
-            PyErr_NoMemory();
-        goto out;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (src_from(PyTuple_GET_ITEM(names, i), PyTuple_GET_ITEM(descs, i), &srcs[i]) < 0)
-            goto out;
-        if (srcs[i].in.length != srcs[0].in.length) {
-            PyErr_Format(PyExc_ValueError,
-                         "columns differ in length: '%s' has %zu rows, '%s' has %zu",
-                         srcs[0].in.name, srcs[0].in.length, srcs[i].in.name, srcs[i].in.length);
-            goto out;
-        }
-    }
-    if (job_open(&j, format, values, threads, schema, key, srcs, (size_t)n) < 0)
-        goto out;
-    if (n && srcs[0].in.length && add(&j, srcs, (size_t)n, srcs[0].in.length) < 0)
-        goto out;
-    res = result(&j, 0);
-out:
-    for (Py_ssize_t i = 0; srcs && i < n; i++)
-        src_clear(&srcs[i]);
-    free(srcs);
+    ordo__py_columns c;
+    if (ordo__py_columns_get(names, descs, !schema, NULL, &c) == 0 &&
+        job_open(&j, format, values, threads, schema, key, c.in, c.n) == 0 &&
+        (!c.rows || add(&j, c.in, c.n, c.rows) == 0))
+        res = result(&j, 0);
     job_free(&j);
-    Py_XDECREF(names);
-    Py_XDECREF(descs);
+    ordo__py_columns_release(&c);
     return res;
 }
 
-/* The sources of a struct's children (a record batch's columns), named by
- * the schema; *srcs is malloc'd. */
-static int struct_open(job *j, const struct ArrowSchema *sch, const char *schema,
-                       const char *key, const char *format, int values, Py_ssize_t threads,
-                       src **srcs, size_t *nsrc)
+/* A record batch's inputs (arr NULL: its schema's); TypeError for a schema
+ * that is no struct, ValueError for NULL rows. */
+static int struct_inputs(const struct ArrowSchema *sch, const struct ArrowArray *arr,
+                         ordo_table_input *in)
 {
-    if (strcmp(sch->format, "+s")) { /* checked by ordo_arrow_check(_schema) */
-        PyErr_Format(PyExc_TypeError, "Arrow: expected record batches (a struct), got '%s'",
-                     sch->format);
-        return -1;
-    }
-    *nsrc = (size_t)sch->n_children;
-    if (!(*srcs = calloc(*nsrc + 1, sizeof **srcs))) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t i = 0; i < *nsrc; i++) {
-        (*srcs)[i].in.kind = ORDO_TABLE_INPUT_ARROW;
-        (*srcs)[i].in.schema = sch->children[i];
-        (*srcs)[i].in.name = sch->children[i]->name ? sch->children[i]->name : "";
-    }
-    return job_open(j, format, values, threads, schema, key, *srcs, *nsrc);
+    ordo_error e;
+    ordo_status s = ordo_table_struct_inputs(sch, arr, in, &e);
+    if (s != ORDO_OK)
+        PyErr_SetString(s == ORDO_ERR_BAD_TYPE ? PyExc_TypeError : PyExc_ValueError, e.message);
+    return s == ORDO_OK ? 0 : -1;
 }
 
-/* One record batch (a struct array, checked against its schema by
- * ordo_arrow_check: a child's offset plus the batch's rows fit int64). */
-static int struct_batch(job *j, src *srcs, size_t nsrc, const struct ArrowArray *arr)
+/* The encoder of a struct's children (a record batch's columns); *in is
+ * malloc'd. */
+static int struct_open(job *j, const struct ArrowSchema *sch, const char *schema,
+                       const char *key, const char *format, int values, Py_ssize_t threads,
+                       ordo_table_input **in)
 {
-    if (arr->null_count > 0) {
-        PyErr_SetString(PyExc_ValueError, "Arrow: a record batch with NULL rows");
+    if (!(*in = calloc((size_t)sch->n_children + 1, sizeof **in)))
+        return PyErr_NoMemory(), -1;
+    if (struct_inputs(sch, NULL, *in) < 0)
         return -1;
-    }
-    for (size_t i = 0; i < nsrc; i++) {
-        const struct ArrowArray *c = arr->children[i];
-        srcs[i].in.array = c;
-        srcs[i].in.offset = (size_t)arr->offset + (size_t)c->offset;
-        srcs[i].in.length = (size_t)arr->length;
-    }
-    return arr->length ? add(j, srcs, nsrc, (size_t)arr->length) : 0;
+    return job_open(j, format, values, threads, schema, key, *in, (size_t)sch->n_children);
+}
+
+/* One record batch (checked against its schema by ordo_arrow_check). */
+static int struct_batch(job *j, const struct ArrowSchema *sch, ordo_table_input *in,
+                        const struct ArrowArray *arr)
+{
+    if (struct_inputs(sch, arr, in) < 0)
+        return -1;
+    return arr->length ? add(j, in, (size_t)sch->n_children, (size_t)arr->length) : 0;
 }
 
 /* Every batch of an Arrow C stream (a struct per batch: a table's record
@@ -373,8 +315,7 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     job j = {0};
     struct ArrowSchema sch = {0};
     struct ArrowArray arr = {0};
-    src *srcs = NULL;
-    size_t nsrc = 0;
+    ordo_table_input *inputs = NULL;
     PyObject *res = NULL;
     ordo_error e;
     ordo_status s = ordo_arrow_stream_schema(&st, &sch, &e);
@@ -382,7 +323,7 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
         ordo__py_raise(s, &e);
         goto out;
     }
-    if (struct_open(&j, &sch, schema, key, format, values, threads, &srcs, &nsrc) < 0)
+    if (struct_open(&j, &sch, schema, key, format, values, threads, &inputs) < 0)
         goto out;
     for (;;) {
         if ((s = ordo_arrow_stream_next(&st, &sch, &arr, &e)) != ORDO_OK) {
@@ -391,7 +332,7 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
         }
         if (!arr.release)
             break;
-        if (struct_batch(&j, srcs, nsrc, &arr) < 0 || (!values && hold(&j, &arr) < 0))
+        if (struct_batch(&j, &sch, inputs, &arr) < 0 || (!values && hold(&j, &arr) < 0))
             goto out;
         ORDO__PY_RELEASE(&arr);
     }
@@ -401,7 +342,7 @@ out:
     job_free(&j); /* before the batches' schema: the encoder's inputs name its children */
     ORDO__PY_RELEASE(&sch);
     ORDO__PY_RELEASE(&st);
-    free(srcs);
+    free(inputs);
     return res;
 }
 
@@ -455,14 +396,13 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     if (st != ORDO_OK)
         return ordo__py_raise(st, &e);
     job j = {0};
-    src *srcs = NULL;
-    size_t nsrc = 0;
+    ordo_table_input *in = NULL;
     PyObject *res = NULL;
-    if (struct_open(&j, sch, schema, key, format, values, threads, &srcs, &nsrc) == 0 &&
-        struct_batch(&j, srcs, nsrc, arr) == 0)
+    if (struct_open(&j, sch, schema, key, format, values, threads, &in) == 0 &&
+        struct_batch(&j, sch, in, arr) == 0)
         res = result(&j, 0);
-    free(srcs);
     job_free(&j);
+    free(in);
     return res;
 }
 

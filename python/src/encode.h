@@ -35,6 +35,10 @@ typedef struct ordo__py_seq {
     PyObject *items;
     const char *name;
     size_t length;
+    /* set by a caller that runs the library without the GIL: where its
+     * thread state is while released (NULL: held), so that the conversion
+     * takes the GIL for its work */
+    PyThreadState **released;
 } ordo__py_seq;
 
 /* The schema type ordo gives the sequence's values ("text" when all None),
@@ -47,6 +51,21 @@ ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc,
                                  ordo_table_scratch *sx, ordo_column *col, ordo_error *err);
 /* The datetime C API, once. 0, or -1 with an exception. */
 int ordo__py_columns_init(void);
+
+/* The columns of ordo._encode's descriptions (names and descs: lists of one
+ * length) as the library's inputs: in[0..n), each of `rows` rows, and what
+ * keeps them alive; sequences typed (ordo__py_seq_type) when `typed`, their
+ * conversions taking the GIL back through `released` (may be NULL). 0, or
+ * -1 with an exception; release either way. */
+typedef struct ordo__py_columns {
+    PyObject *names, *descs; /* tuples of our own */
+    struct ordo__py_src *srcs;
+    ordo_table_input *in;
+    size_t n, rows;
+} ordo__py_columns;
+int ordo__py_columns_get(PyObject *names, PyObject *descs, int typed, PyThreadState **released,
+                         ordo__py_columns *c);
+void ordo__py_columns_release(ordo__py_columns *c);
 
 int ordo__py_keys_part(PyObject *m);
 /* The keys of an ordo.Keys (self must be one): borrowed, valid while it lives. */

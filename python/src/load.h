@@ -29,54 +29,28 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
 /* "error", "first" or "last". -1 with ValueError set. */
 int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out);
 
-/* Raises ordo.Error from err; for a duplicate or unsorted row .line is the
- * row's seq even when that is 0. */
-PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err);
 
-/* N byte strings back to back, read in place from a Python object: string
- * i is data[off(i) .. off(i+1)). */
+/* Byte strings read in place from a Python object (b), and what keeps
+ * their memory alive. */
 typedef struct ordo__py_bin {
-    size_t n;
-    const uint8_t *data;
-    size_t len;          /* data's bytes where known (a buffer), else SIZE_MAX (Arrow) */
-    const void *offsets; /* n + 1 int32 or int64, from `first` on */
-    int offset_bits;     /* 32 or 64 */
-    /* what keeps the memory alive */
+    ordo_bins b;
     Py_buffer views[2];
     int nviews;
     ordo__py_arrow arrow; /* moved out of its capsules */
+    PyObject *joined;     /* a list's bytes, and their offsets: */
+    int64_t *offs;
 } ordo__py_bin;
 
 /* An Arrow binary/large_binary (or string) array through
  * __arrow_c_array__, or an object with .buffer (bytes-like) and .offsets
- * (n + 1 int64 or int32) such as ordo.Keys. The offsets are checked (in
- * range, not decreasing; a NULL element is refused). -1 with an exception
- * set; release with ordo__py_bin_release either way. */
+ * (n + 1 int64 or int32) such as ordo.Keys. The offsets are checked
+ * (ordo_bins_check; a NULL element is refused). -1 with an exception set;
+ * release with ordo__py_bin_release either way. */
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
+/* The same, or a list or tuple of bytes (joined: TypeError "what: item I
+ * is not bytes" for anything else). */
+int ordo__py_bin_or_list(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);
-/* String i as [*lo, *hi): 0, or -1 when its offsets are not in order or
- * in the buffer. The offsets are the caller's memory (a NumPy array that
- * Python code run since, or another thread, may change), so each is
- * checked as it is read, also after ordo__py_bin_get checked them all. */
-static inline int ordo__py_bin_span(const ordo__py_bin *b, size_t i, size_t *lo, size_t *hi)
-{
-    /* memcpy: buffers that crossed a process (Dask, pickled Arrow) need not
-     * be aligned */
-    int64_t x, y;
-    if (b->offset_bits == 64) {
-        memcpy(&x, (const char *)b->offsets + 8 * i, 8);
-        memcpy(&y, (const char *)b->offsets + 8 * (i + 1), 8);
-    } else {
-        int32_t x32, y32;
-        memcpy(&x32, (const char *)b->offsets + 4 * i, 4);
-        memcpy(&y32, (const char *)b->offsets + 4 * (i + 1), 4);
-        x = x32, y = y32;
-    }
-    if (x < 0 || y < x || (uint64_t)y > b->len)
-        return -1;
-    *lo = (size_t)x, *hi = (size_t)y;
-    return 0;
-}
 
 /* n seqs: an int64 buffer or Arrow int64 array of n entries. */
 typedef struct ordo__py_seqs {

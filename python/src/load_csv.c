@@ -1,29 +1,32 @@
-/* ordo._ordo.load_csv: a CSV file into a table through the table library
- * (ordo_table_load), the same call `ordo load` makes, so the table is byte
- * for byte the tool's. The load runs without the GIL; its files are named
+/* ordo._ordo.load_csv, load_arrow and load_columns: a CSV file, an Arrow
+ * stream or described columns into a table through the table library
+ * (ordo_table_load, the same call `ordo load` makes, so the table is byte
+ * for byte the tool's; ordo_table_loader for the columns). The load runs without the GIL; its files are named
  * with a prefix of their own in the database's temporary folder. Ctrl-C:
  * the progress callback takes the GIL back now and then to run Python's
  * signal handlers; one that raises (KeyboardInterrupt) cancels the load,
  * which undoes itself. */
+#include "encode.h"
 #include "load.h"
-
-#include <ordo_table.h>
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef struct csv_load {
-    PyThreadState *ts;
+typedef struct py_load {
+    PyThreadState *ts; /* while the GIL is released */
     volatile sig_atomic_t cancel;
     int interrupted; /* a handler raised: its exception is set */
-} csv_load;
+    const ordo_table_source *src; /* a source, or the columns: */
+    ordo__py_columns cols;
+    ordo_table_fault fault; /* the columns' encoding error */
+} py_load;
 
 static void progress(void *ctx, const ordo_table_progress *p)
 {
     (void)p;
-    csv_load *L = ctx;
+    py_load *L = ctx;
     if (L->interrupted)
         return;
     PyEval_RestoreThread(L->ts);
@@ -33,16 +36,25 @@ static void progress(void *ctx, const ordo_table_progress *p)
         L->interrupted = 1, L->cancel = 1;
 }
 
-/* A refused schema or key is ordo.Error (with its status); the other
- * options the library refuses ("format: ...", "memory: ...") ValueError. */
-static int is_table_option(const char *message)
+/* The columns pushed into a loader: open (the options and the tag checked
+ * before any row is encoded), one batch, finish. */
+static ordo_status load_columns(py_load *L, ordo_db *db, const ordo_table_load_options *o,
+                                ordo_table_summary *sum, ordo_error *e)
 {
-    return !strncmp(message, "schema: ", 8) || !strncmp(message, "key: ", 5);
+    ordo_table_loader *T = NULL;
+    ordo_status s = ordo_table_loader_open(db, o, &T, e);
+    if (s == ORDO_OK)
+        s = ordo_table_loader_add(T, L->cols.in, L->cols.n, L->cols.rows, e);
+    L->fault = ordo_table_loader_fault(T);
+    if (s == ORDO_OK)
+        s = ordo_table_loader_finish(T, sum, e);
+    ordo_table_loader_close(T);
+    return s;
 }
 
-/* The load of src into dbo (a Db, or a folder opened and closed by the
- * load) without the GIL; the summary as `ordo load` prints it. */
-static PyObject *run_load(ordo_table_source *src, PyObject *dbo, ordo_table_load_options *o)
+/* The load into dbo (a Db, or a folder opened and closed by the load)
+ * without the GIL; the summary as `ordo load` prints it. */
+static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
 {
     PyObject *r = NULL, *dbpath = NULL;
     ordo_db *db = NULL;
@@ -57,26 +69,22 @@ static PyObject *run_load(ordo_table_source *src, PyObject *dbo, ordo_table_load
     char prefix[64];
     snprintf(prefix, sizeof prefix, "load-%ld-%lu-", (long)getpid(), ++counter);
     o->prefix = prefix;
-    csv_load L = {0};
-    o->progress = progress, o->progress_ctx = &L;
-    o->cancel = &L.cancel;
-    ordo_table_summary sum;
+    o->progress = progress, o->progress_ctx = L;
+    o->cancel = &L->cancel;
+    ordo_table_summary sum = {0};
     ordo_error e = {0};
-    L.ts = PyEval_SaveThread();
-    ordo_status s = ordo_table_load(db, src, o, &sum, &e);
-    PyEval_RestoreThread(L.ts);
+    L->ts = PyEval_SaveThread();
+    ordo_status s = L->src ? ordo_table_load(db, L->src, o, &sum, &e)
+                           : load_columns(L, db, o, &sum, &e);
+    PyEval_RestoreThread(L->ts);
+    L->ts = NULL;
     if (!own)
         ordo__py_db_release(dbo);
     Py_XDECREF(dbpath);
-    if (L.interrupted) /* the handler's exception, the load undone */
+    if (L->interrupted) /* the handler's exception, the load undone */
         return NULL;
-    if (s != ORDO_OK) {
-        if (!sum.failed_phase && s == ORDO_ERR_INVALID_ARG && !is_table_option(e.message))
-            PyErr_SetString(PyExc_ValueError, e.message); /* a bad argument */
-        else
-            ordo__py_raise_row(s, &e);
-        return NULL;
-    }
+    if (s != ORDO_OK) /* a bad argument ValueError, the rest ordo.Error */
+        return ordo__py_raise_table(s, &e, L->fault, L->src && !sum.failed_phase);
     r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:n,s:d,s:d,s:d,s:d}", "rows_in",
                       (unsigned long long)sum.rows_in, "rows", (unsigned long long)sum.rows,
                       "duplicates", (unsigned long long)sum.duplicates, "rejected",
@@ -87,10 +95,16 @@ static PyObject *run_load(ordo_table_source *src, PyObject *dbo, ordo_table_load
     return r;
 }
 
-/* tag, on_duplicate, memory, sst_size into o. 0, or -1 with an exception. */
+/* tag, on_duplicate, memory, sst_size, threads into o. 0, or -1 with an
+ * exception. */
 static int common_args(ordo_table_load_options *o, PyObject *tago, PyObject *dupo,
-                       PyObject *memo, PyObject *ssto)
+                       PyObject *memo, PyObject *ssto, Py_ssize_t threads)
 {
+    if (threads < 1 || threads > 1024) {
+        PyErr_SetString(PyExc_ValueError, "threads: expected 1 to 1024");
+        return -1;
+    }
+    o->threads = (size_t)threads;
     return (tago && ordo__py_tag(tago, &o->tag) < 0) ||
                    (dupo && ordo__py_dup_policy(dupo, &o->on_duplicate) < 0) ||
                    (memo && ordo__py_size(memo, "memory", &o->memory) < 0) ||
@@ -115,10 +129,11 @@ static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *r = NULL;
     if (!o.schema || !o.key)
         PyErr_SetString(PyExc_TypeError, "load_csv: needs schema= and key=");
-    else if (common_args(&o, tago, dupo, memo, ssto) == 0) {
+    else if (common_args(&o, tago, dupo, memo, ssto, 1) == 0) {
         ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, PyBytes_AS_STRING(pathb), -1, NULL, 0,
                                  NULL, NULL};
-        r = run_load(&src, dbo, &o);
+        py_load L = {.src = &src};
+        r = run_load(&L, dbo, &o);
     }
     Py_XDECREF(pathb);
     return r;
@@ -139,13 +154,8 @@ static PyObject *py_load_arrow(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOsOOOn:load_arrow", names, &cap, &dbo,
                                      &o.schema, &o.key, &tago, &o.format, &dupo, &memo, &ssto,
                                      &threads) ||
-        common_args(&o, tago, dupo, memo, ssto) < 0)
+        common_args(&o, tago, dupo, memo, ssto, threads) < 0)
         return NULL;
-    if (threads < 1 || threads > 1024) {
-        PyErr_SetString(PyExc_ValueError, "threads: expected 1 to 1024");
-        return NULL;
-    }
-    o.threads = (size_t)threads;
     struct ArrowArrayStream *in = ordo__py_capsule(cap, "arrow_array_stream");
     if (!in)
         return NULL;
@@ -156,9 +166,38 @@ static PyObject *py_load_arrow(PyObject *self, PyObject *args, PyObject *kw)
     struct ArrowArrayStream st = *in; /* moved out: the capsule no longer releases it */
     in->release = NULL;
     ordo_table_source src = {ORDO_TABLE_SOURCE_ARROW_STREAM, NULL, -1, NULL, 0, &st, NULL};
-    PyObject *r = run_load(&src, dbo, &o);
+    py_load L = {.src = &src};
+    PyObject *r = run_load(&L, dbo, &o);
     if (st.release) /* refused before the load took it */
         st.release(&st);
+    Py_DECREF(dbo);
+    return r;
+}
+
+/* load_columns(names, columns, db, *, schema=None, key=None, ...): columns
+ * described as encode_columns takes them, pushed into the table library's
+ * loader; the tag is checked free before any row is encoded. */
+static PyObject *py_load_columns(PyObject *self, PyObject *args, PyObject *kw)
+{
+    (void)self;
+    static char *names[] = {"names", "columns", "db", "schema", "key", "tag", "format",
+                            "on_duplicate", "memory", "sst_size", "threads", NULL};
+    PyObject *nameso, *descs, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
+    Py_ssize_t threads = 1;
+    ordo_table_load_options o;
+    memset(&o, 0, sizeof o);
+    o.format = "ordered";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$zzOsOOOn:load_columns", names, &nameso,
+                                     &descs, &dbo, &o.schema, &o.key, &tago, &o.format, &dupo,
+                                     &memo, &ssto, &threads) ||
+        common_args(&o, tago, dupo, memo, ssto, threads) < 0)
+        return NULL;
+    py_load L = {0};
+    PyObject *r = NULL;
+    Py_INCREF(dbo); /* the columns' reading runs Python code */
+    if (ordo__py_columns_get(nameso, descs, !o.schema, &L.ts, &L.cols) == 0)
+        r = run_load(&L, dbo, &o);
+    ordo__py_columns_release(&L.cols);
     Py_DECREF(dbo);
     return r;
 }
@@ -172,6 +211,11 @@ static PyMethodDef functions[] = {
      "load_arrow(stream, db, *, schema=None, key=None, tag=0, format='ordered', "
      "on_duplicate='error', memory='256M', sst_size='256M', threads=1) -> dict: an Arrow C "
      "stream (PyCapsule) into a table of db, batch by batch, through ordo_table_load; atomic."},
+    {"load_columns", (PyCFunction)(void (*)(void))py_load_columns, METH_VARARGS | METH_KEYWORDS,
+     "load_columns(names, columns, db, *, schema=None, key=None, tag=0, format='ordered', "
+     "on_duplicate='error', memory='256M', sst_size='256M', threads=1) -> dict: columns "
+     "described as ordo._encode describes them into a table of db, through the table "
+     "library's loader; atomic."},
     {NULL, NULL, 0, NULL},
 };
 

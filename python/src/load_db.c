@@ -307,6 +307,9 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
         PyObject *lo = dict_bytes(d, "smallest", "ingest: a file");
         PyObject *hi = lo ? dict_bytes(d, "largest", "ingest: a file") : NULL;
         int bad = !hi || dict_u64(d, "rows", "ingest: a file", &f[i].rows) < 0;
+        /* optional (SstWriter's files have it): without, the table records no bytes */
+        bad = bad || (PyDict_GetItemString(d, "bytes") &&
+                      dict_u64(d, "bytes", "ingest: a file", &f[i].bytes) < 0);
         bad |= PyList_Append(keep, pb) < 0;
         bad |= lo && PyList_Append(keep, lo) < 0;
         bad |= hi && PyList_Append(keep, hi) < 0;
@@ -347,12 +350,8 @@ static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
     s = ordo_table_ingest_files(db, tag, f, (size_t)n, m.format, m.key, m.schema, m.rows, &e);
     Py_END_ALLOW_THREADS
     d->busy = 0;
-    if (s == ORDO_ERR_INVALID_ARG && !strncmp(e.message, "ingest: unknown format", 22)) {
-        PyErr_SetString(PyExc_ValueError, e.message);
-        goto done;
-    }
-    if (s != ORDO_OK)
-        ordo__py_raise(s, &e);
+    if (s != ORDO_OK) /* a refused format: ValueError */
+        ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
     else
         result = Py_NewRef(Py_None);
 done:

@@ -57,36 +57,12 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
 {
     const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (s && !strcmp(s, "error"))
-        *out = ORDO_DUP_ERROR;
-    else if (s && !strcmp(s, "first"))
-        *out = ORDO_DUP_FIRST;
-    else if (s && !strcmp(s, "last"))
-        *out = ORDO_DUP_LAST;
-    else {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError,
-                     "on_duplicate: expected 'error', 'first' or 'last', got %R", obj);
-        return -1;
-    }
-    return 0;
-}
-
-PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
-{
-    ordo__py_raise(s, err);
-    if (s != ORDO_ERR_DUPLICATE_KEY && s != ORDO_ERR_UNSORTED)
-        return NULL;
-    /* ordo__py_raise leaves .line None for 0; a seq of 0 is a real row */
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *line = value ? PyLong_FromUnsignedLongLong(err->line) : NULL;
-    if (!line || PyObject_SetAttrString(value, "line", line) < 0)
-        PyErr_Clear();
-    Py_XDECREF(line);
-    PyErr_Restore(type, value, tb);
-    return NULL;
+    if (s && ordo_dup_policy_parse(s, out) == ORDO_OK)
+        return 0;
+    PyErr_Clear();
+    PyErr_Format(PyExc_ValueError, "on_duplicate: expected 'error', 'first' or 'last', got %R",
+                 obj);
+    return -1;
 }
 
 /* ------------------------------------------------- rows of byte strings */
@@ -152,16 +128,14 @@ static int bin_from_arrow(ordo__py_bin *b, const char *what, struct ArrowSchema 
         return -1;
     }
     static const uint8_t none[1];
-    b->n = n;
-    b->len = SIZE_MAX; /* not part of the C Data Interface */
-    b->data = col.values ? col.values : none;
-    b->offset_bits = col.offset_bits;
-    b->offsets = col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
-                                       : (const void *)((const int32_t *)col.offsets + col.offset);
-    if (!col.offsets) { /* an empty array may leave them out */
-        static const int64_t zero[1];
-        b->offsets = zero, b->offset_bits = 64;
-    }
+    static const int64_t zero[1];
+    b->b.n = n;
+    b->b.len = SIZE_MAX; /* not part of the C Data Interface */
+    b->b.data = col.values ? col.values : none;
+    b->b.offset_bits = col.offsets ? col.offset_bits : 64; /* an empty array may have none */
+    b->b.offsets = !col.offsets ? (const void *)zero
+                   : col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
+                                           : (const void *)((const int32_t *)col.offsets + col.offset);
     return 0;
 }
 
@@ -196,25 +170,12 @@ static int bin_from_buffers(ordo__py_bin *b, PyObject *obj, const char *what)
         PyErr_Format(PyExc_ValueError, "%s: .offsets must hold N + 1 int64 offsets", what);
         goto done;
     }
-    b->n = count - 1;
-    b->offsets = o->buf;
-    b->offset_bits = bits;
-    b->data = b->views[0].buf;
-    size_t len = b->len = (size_t)b->views[0].len;
-    /* the offsets are the caller's: every one must lie in the buffer */
-    size_t prev = 0;
-    for (size_t i = 0; i <= b->n; i++) {
-        int64_t v = bits == 64 ? ((const int64_t *)b->offsets)[i]
-                               : ((const int32_t *)b->offsets)[i];
-        if (v < 0 || (size_t)v > len || (i && (size_t)v < prev)) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s: offset %zu (%lld) is outside the buffer or decreases", what, i,
-                         (long long)v);
-            goto done;
-        }
-        prev = (size_t)v;
-    }
-    rc = 0;
+    b->b = (ordo_bins){b->views[0].buf, (size_t)b->views[0].len, o->buf, bits, count - 1};
+    ordo_error e; /* the offsets are the caller's: every one must lie in the buffer */
+    if (ordo_bins_check(&b->b, &e) != ORDO_OK)
+        PyErr_Format(PyExc_ValueError, "%s: %s", what, e.message);
+    else
+        rc = 0;
 done:
     Py_XDECREF(buf);
     Py_XDECREF(offs);
@@ -232,8 +193,35 @@ int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
     return bin_from_buffers(b, obj, what);
 }
 
+int ordo__py_bin_or_list(PyObject *obj, const char *what, ordo__py_bin *b)
+{
+    if (!PyList_Check(obj) && !PyTuple_Check(obj))
+        return ordo__py_bin_get(obj, what, b);
+    memset(b, 0, sizeof *b);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyBytes_Check(PySequence_Fast_GET_ITEM(obj, i)))
+            return PyErr_Format(PyExc_TypeError, "%s: item %zd is not bytes", what, i), -1;
+    if (!(b->offs = malloc(((size_t)n + 1) * sizeof *b->offs)))
+        return PyErr_NoMemory(), -1;
+    b->offs[0] = 0; /* no Python code runs from here: the list stays as it is */
+    for (Py_ssize_t i = 0; i < n; i++)
+        b->offs[i + 1] = b->offs[i] + PyBytes_GET_SIZE(PySequence_Fast_GET_ITEM(obj, i));
+    if (!(b->joined = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)b->offs[n])))
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        memcpy(PyBytes_AS_STRING(b->joined) + b->offs[i],
+               PyBytes_AS_STRING(PySequence_Fast_GET_ITEM(obj, i)), (size_t)(b->offs[i + 1] - b->offs[i]));
+    b->b = (ordo_bins){(const uint8_t *)PyBytes_AS_STRING(b->joined),
+                       (size_t)PyBytes_GET_SIZE(b->joined), b->offs, 64, (size_t)n};
+    return 0;
+}
+
 void ordo__py_bin_release(ordo__py_bin *b)
 {
+    Py_CLEAR(b->joined);
+    free(b->offs);
+    b->offs = NULL;
     for (int i = 0; i < b->nviews; i++)
         PyBuffer_Release(&b->views[i]);
     b->nviews = 0;

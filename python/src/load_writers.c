@@ -1,42 +1,38 @@
 /* The load phases as Python objects: SstWriter (phase 3), RunWriter
- * (phase 1), merge_runs (phase 2) and split_keys (sampling), so that a
- * cluster engine's workers can each write their part of a table. */
+ * (phase 1), merge_runs (phase 2), split_keys and key_ranges (sampling),
+ * so that a cluster engine's workers can each write their part of a table.
+ * The rows go in through the load library (ordo_*_writer_add_bins). */
 #include "load.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A writer of either kind, one call at a time: a call that uses the
- * writer marks it busy from before it runs any Python code (an argument's
- * __arrow_c_array__, __fspath__ or __buffer__, a finalizer) or releases
- * the GIL, to its end; every call refuses a busy writer, close() too, so
- * that code run by a call can never free what the call is using. */
-typedef ordo_status (*add_fn)(void *w, const void *k, size_t kn, const void *v, size_t vn,
-                              uint64_t seq, ordo_error *err);
-
+/* A writer of either kind (by its type), one call at a time: a call that
+ * uses the writer marks it busy from before it runs any Python code (an
+ * argument's __arrow_c_array__, __fspath__ or __buffer__, a finalizer) or
+ * releases the GIL, to its end; every call refuses a busy writer, close()
+ * too, so that code run by a call can never free what the call is using. */
 typedef struct {
     PyObject_HEAD
-    ordo_sst_writer *w;
+    void *w; /* an ordo_sst_writer (SstWriter) or ordo_run_writer (RunWriter) */
     int finished, busy;
-} sst_object;
-
-typedef struct {
-    PyObject_HEAD
-    ordo_run_writer *w;
-    int finished, busy;
-} run_object;
+} writer_object;
 
 static PyTypeObject sst_type, run_type;
 
-static int check_usable(void *w, int finished, int busy, const char *what)
+#define IS_SST(o) (Py_TYPE(o) == &sst_type)
+
+/* 0, or -1 with ordo.Error when closed, busy or (finished set) finished. */
+static int usable(const writer_object *o, int finished)
 {
-    if (!w)
+    const char *what = IS_SST(o) ? "SST writer" : "run writer";
+    if (!o->w)
         ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is closed", what);
-    else if (busy)
+    else if (o->busy)
         ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is in use by a call still running (in "
                         "another thread, or the one running this code)", what);
-    else if (finished)
+    else if (finished && o->finished)
         ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is finished", what);
     else
         return 0;
@@ -49,12 +45,11 @@ ordo_sst_writer *ordo__py_sst_get(PyObject *obj)
         PyErr_Format(PyExc_TypeError, "expected an SstWriter, got %.200s", Py_TYPE(obj)->tp_name);
         return NULL;
     }
-    sst_object *o = (sst_object *)obj;
-    return check_usable(o->w, o->finished, o->busy, "SST writer") < 0 ? NULL : o->w;
+    return usable((writer_object *)obj, 1) < 0 ? NULL : ((writer_object *)obj)->w;
 }
 
 /* One row: key and value any bytes-like objects. */
-static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
+static PyObject *add_one(writer_object *o, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"key", "value", "seq", NULL};
     Py_buffer k, v;
@@ -63,23 +58,22 @@ static PyObject *add_one(add_fn add, void *w, PyObject *args, PyObject *kw)
         return NULL;
     /* "K" would wrap a negative or too large seq silently */
     unsigned long long seq;
-    if (ordo__py_uint_arg(seqo, "add: seq", ULLONG_MAX, &seq) < 0) {
-        PyBuffer_Release(&k);
-        PyBuffer_Release(&v);
-        return NULL;
-    }
     ordo_error e = {0};
-    ordo_status s = add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
+    ordo_status s = ORDO_OK;
+    int bad = ordo__py_uint_arg(seqo, "add: seq", ULLONG_MAX, &seq) < 0;
+    if (!bad)
+        s = IS_SST(o) ? ordo_sst_writer_add(o->w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e)
+                      : ordo_run_writer_add(o->w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
     PyBuffer_Release(&v);
-    if (s != ORDO_OK)
-        return ordo__py_raise_row(s, &e);
+    if (bad || s != ORDO_OK)
+        return bad ? NULL : ordo__py_raise_row(s, &e);
     Py_RETURN_NONE;
 }
 
-/* Rows from key and value columns read in place; seqs given, or first,
- * first + 1, ... The GIL is released while the rows go in. */
-static PyObject *add_many(add_fn add, void *w, uint64_t first, PyObject *args, PyObject *kw)
+/* Rows from key and value columns read in place; seqs given, or the
+ * writer's row count + 1, + 2, ... The GIL is released while they go in. */
+static PyObject *add_many(writer_object *o, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"keys", "values", "seqs", NULL};
     PyObject *ko, *vo = Py_None, *so = Py_None;
@@ -90,39 +84,23 @@ static PyObject *add_many(add_fn add, void *w, uint64_t first, PyObject *args, P
     memset(&vals, 0, sizeof vals);
     memset(&seqs, 0, sizeof seqs);
     PyObject *r = NULL;
-    if (ordo__py_bin_get(ko, "keys", &keys) < 0)
+    if (ordo__py_bin_get(ko, "keys", &keys) < 0 ||
+        (vo != Py_None && ordo__py_bin_get(vo, "values", &vals) < 0) ||
+        (so != Py_None && ordo__py_seqs_get(so, keys.b.n, &seqs) < 0))
         goto done;
-    if (vo != Py_None && ordo__py_bin_get(vo, "values", &vals) < 0)
-        goto done;
-    if (vo != Py_None && vals.n != keys.n) {
-        PyErr_Format(PyExc_ValueError, "add_batch: %zu keys but %zu values", keys.n, vals.n);
-        goto done;
-    }
-    if (so != Py_None && ordo__py_seqs_get(so, keys.n, &seqs) < 0)
-        goto done;
-    for (size_t i = 0; seqs.v && i < keys.n; i++)
-        if (seqs.v[i] < 0) {
-            PyErr_Format(PyExc_ValueError, "add_batch: seq %zu is negative", i);
-            goto done;
-        }
+    ordo_load_stats st = {0};
+    if (IS_SST(o))
+        ordo_sst_writer_stats(o->w, &st);
+    uint64_t first = 1 + (IS_SST(o) ? st.rows_in : ordo_run_writer_rows(o->w));
+    const ordo_bins *v = vo != Py_None ? &vals.b : NULL;
     ordo_error e = {0};
-    ordo_status s = ORDO_OK;
+    ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    for (size_t i = 0; i < keys.n && s == ORDO_OK; i++) {
-        size_t k0, k1, v0 = 0, v1 = 0;
-        if (ordo__py_bin_span(&keys, i, &k0, &k1) < 0 ||
-            (vo != Py_None && ordo__py_bin_span(&vals, i, &v0, &v1) < 0)) {
-            s = e.status = ORDO_ERR_INVALID_VALUE;
-            snprintf(e.message, sizeof e.message, "add_batch: the offsets of row %zu changed "
-                     "while the rows were read (out of order or past the buffer)", i);
-            break;
-        }
-        uint64_t seq = seqs.v ? (uint64_t)seqs.v[i] : first + i;
-        s = add(w, keys.data + k0, k1 - k0, vals.data ? vals.data + v0 : NULL, v1 - v0, seq, &e);
-    }
+    s = IS_SST(o) ? ordo_sst_writer_add_bins(o->w, &keys.b, v, seqs.v, first, &e)
+                  : ordo_run_writer_add_bins(o->w, &keys.b, v, seqs.v, first, &e);
     Py_END_ALLOW_THREADS
-    if (s != ORDO_OK)
-        ordo__py_raise_row(s, &e);
+    if (s != ORDO_OK) /* a bad count of values or seqs: ValueError */
+        ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
     else
         r = Py_NewRef(Py_None);
 done:
@@ -132,13 +110,85 @@ done:
     return r;
 }
 
-/* -------------------------------------------------------- SstWriter */
-
-static ordo_status sst_add(void *w, const void *k, size_t kn, const void *v, size_t vn,
-                           uint64_t seq, ordo_error *err)
+static PyObject *writer_add(writer_object *o, PyObject *args, PyObject *kw)
 {
-    return ordo_sst_writer_add(w, k, kn, v, vn, seq, err);
+    if (usable(o, 1) < 0)
+        return NULL;
+    o->busy = 1;
+    PyObject *r = add_one(o, args, kw);
+    o->busy = 0;
+    return r;
 }
+
+static PyObject *writer_add_batch(writer_object *o, PyObject *args, PyObject *kw)
+{
+    if (usable(o, 1) < 0)
+        return NULL;
+    o->busy = 1;
+    PyObject *r = add_many(o, args, kw);
+    o->busy = 0;
+    return r;
+}
+
+static void close_now(writer_object *o)
+{
+    void *w = o->w;
+    int sst = IS_SST(o);
+    o->w = NULL;
+    if (w) {
+        Py_BEGIN_ALLOW_THREADS
+        if (sst)
+            ordo_sst_writer_close(w);
+        else
+            ordo_run_writer_close(w);
+        Py_END_ALLOW_THREADS
+    }
+}
+
+static void writer_dealloc(writer_object *o)
+{
+    close_now(o);
+    Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static PyObject *writer_close(writer_object *o, PyObject *unused)
+{
+    (void)unused;
+    if (o->busy && usable(o, 0) < 0)
+        return NULL;
+    close_now(o);
+    Py_RETURN_NONE;
+}
+
+static PyObject *writer_enter(writer_object *o, PyObject *unused)
+{
+    (void)unused;
+    return Py_NewRef((PyObject *)o);
+}
+
+static PyObject *writer_exit(writer_object *o, PyObject *args)
+{
+    (void)args;
+    return writer_close(o, NULL);
+}
+
+/* A new writer object of type for w (opened by open); NULL with an
+ * exception. */
+static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, const ordo_error *e)
+{
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, e);
+    writer_object *o = (writer_object *)type->tp_alloc(type, 0);
+    if (o)
+        o->w = w;
+    else if (type == &sst_type)
+        ordo_sst_writer_close(w);
+    else
+        ordo_run_writer_close(w);
+    return (PyObject *)o;
+}
+
+/* -------------------------------------------------------- SstWriter */
 
 static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -151,82 +201,29 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     /* an int (0: the default), or a size as ordo load takes it ("256M") */
     unsigned long long tb = 0;
-    int bad_target = targeto && targeto != Py_None &&
-                     (PyUnicode_Check(targeto) ? ordo__py_size(targeto, "target_bytes", &target)
-                                               : ordo__py_uint_arg(targeto, "target_bytes",
-                                                                   1000000000000000ull, &tb)) < 0;
-    target = target ? target : tb;
-    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, 0, 0, ORDO_DUP_ERROR, 1};
-    if (bad_target ||
-        (tago && ordo__py_tag(tago, &o.tag) < 0) ||
-        (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0)) {
-        Py_DECREF(dir);
-        return NULL;
-    }
-    o.target_bytes = target;
-    if (target && target < (64u << 10)) {
-        Py_DECREF(dir);
+    int bad = targeto && targeto != Py_None &&
+              (PyUnicode_Check(targeto) ? ordo__py_size(targeto, "target_bytes", &target)
+                                        : ordo__py_uint_arg(targeto, "target_bytes",
+                                                            1000000000000000ull, &tb)) < 0;
+    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, target ? target : tb, 0,
+                          ORDO_DUP_ERROR, 1};
+    bad = bad || (tago && ordo__py_tag(tago, &o.tag) < 0) ||
+          (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0);
+    if (!bad && o.target_bytes && o.target_bytes < (64u << 10)) {
         PyErr_SetString(PyExc_ValueError, "target_bytes: at least 65536 (or 0: 256 MiB)");
-        return NULL;
+        bad = 1;
     }
-    sst_object *so = (sst_object *)type->tp_alloc(type, 0);
-    if (!so) {
-        Py_DECREF(dir);
-        return NULL;
-    }
+    ordo_sst_writer *w = NULL;
     ordo_error e = {0};
-    ordo_status s = ordo_sst_writer_open(&o, &so->w, &e);
+    ordo_status s = bad ? ORDO_OK : ordo_sst_writer_open(&o, &w, &e);
     Py_DECREF(dir);
-    if (s != ORDO_OK) {
-        Py_DECREF(so);
-        return ordo__py_raise(s, &e);
-    }
-    return (PyObject *)so;
+    return bad ? NULL : writer_new(type, s, w, &e);
 }
 
-static void sst_close_now(sst_object *so)
-{
-    ordo_sst_writer *w = so->w;
-    so->w = NULL;
-    if (w) {
-        Py_BEGIN_ALLOW_THREADS
-        ordo_sst_writer_close(w);
-        Py_END_ALLOW_THREADS
-    }
-}
-
-static void sst_dealloc(sst_object *so)
-{
-    sst_close_now(so);
-    Py_TYPE(so)->tp_free((PyObject *)so);
-}
-
-static PyObject *sst_add_py(sst_object *so, PyObject *args, PyObject *kw)
-{
-    if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
-        return NULL;
-    so->busy = 1;
-    PyObject *r = add_one(sst_add, so->w, args, kw);
-    so->busy = 0;
-    return r;
-}
-
-static PyObject *sst_add_batch(sst_object *so, PyObject *args, PyObject *kw)
-{
-    if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
-        return NULL;
-    ordo_load_stats st;
-    ordo_sst_writer_stats(so->w, &st);
-    so->busy = 1;
-    PyObject *r = add_many(sst_add, so->w, st.rows_in + 1, args, kw);
-    so->busy = 0;
-    return r;
-}
-
-static PyObject *sst_finish(sst_object *so, PyObject *unused)
+static PyObject *sst_finish(writer_object *so, PyObject *unused)
 {
     (void)unused;
-    if (check_usable(so->w, so->finished, so->busy, "SST writer") < 0)
+    if (usable(so, 1) < 0)
         return NULL;
     ordo_error e = {0};
     ordo_status s;
@@ -244,10 +241,11 @@ static PyObject *sst_finish(sst_object *so, PyObject *unused)
     for (size_t i = 0; list && i < n; i++) {
         const ordo_sst_file *f = ordo_sst_writer_file(so->w, i);
         PyObject *path = PyUnicode_DecodeFSDefault(f->path);
-        PyObject *d = path ? Py_BuildValue("{s:N,s:y#,s:y#,s:K}", "path", path, "smallest",
+        PyObject *d = path ? Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
                                            f->smallest, (Py_ssize_t)f->smallest_len, "largest",
                                            f->largest, (Py_ssize_t)f->largest_len, "rows",
-                                           (unsigned long long)f->rows)
+                                           (unsigned long long)f->rows, "bytes",
+                                           (unsigned long long)f->bytes)
                            : NULL;
         if (!d) {
             Py_CLEAR(list);
@@ -259,10 +257,10 @@ static PyObject *sst_finish(sst_object *so, PyObject *unused)
     return list;
 }
 
-static PyObject *sst_stats(sst_object *so, PyObject *unused)
+static PyObject *sst_stats(writer_object *so, PyObject *unused)
 {
     (void)unused;
-    if (check_usable(so->w, 0, so->busy, "SST writer") < 0)
+    if (usable(so, 0) < 0)
         return NULL;
     ordo_load_stats st;
     ordo_sst_writer_stats(so->w, &st);
@@ -272,31 +270,10 @@ static PyObject *sst_stats(sst_object *so, PyObject *unused)
                          (unsigned long long)st.bytes);
 }
 
-static PyObject *sst_close(sst_object *so, PyObject *unused)
-{
-    (void)unused;
-    if (so->busy && check_usable(so->w, 0, so->busy, "SST writer") < 0)
-        return NULL;
-    sst_close_now(so);
-    Py_RETURN_NONE;
-}
-
-static PyObject *sst_enter(sst_object *so, PyObject *unused)
-{
-    (void)unused;
-    return Py_NewRef((PyObject *)so);
-}
-
-static PyObject *sst_exit(sst_object *so, PyObject *args)
-{
-    (void)args;
-    return sst_close(so, NULL);
-}
-
 static PyMethodDef sst_methods[] = {
-    {"add", (PyCFunction)(void (*)(void))sst_add_py, METH_VARARGS | METH_KEYWORDS,
+    {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS,
      "add(key, value, seq): one row; keys must not decrease, equal keys come in seq order."},
-    {"add_batch", (PyCFunction)(void (*)(void))sst_add_batch, METH_VARARGS | METH_KEYWORDS,
+    {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS,
      "add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow binary arrays (read in "
      "place); seqs an int64 buffer or Arrow array, or None: the writer's row count + 1, + 2, "
      "..."},
@@ -304,34 +281,26 @@ static PyMethodDef sst_methods[] = {
      "finish() -> list[dict(path, smallest, largest, rows)]: the SST files, in key order."},
     {"stats", (PyCFunction)sst_stats, METH_NOARGS,
      "stats() -> dict(rows_in, rows, duplicates, bytes)."},
-    {"close", (PyCFunction)sst_close, METH_NOARGS,
+    {"close", (PyCFunction)writer_close, METH_NOARGS,
      "close(): frees the writer; unfinished files are removed, finished ones stay."},
-    {"__enter__", (PyCFunction)sst_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)sst_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)writer_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject sst_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.SstWriter",
-    .tp_basicsize = sizeof(sst_object),
+    .tp_basicsize = sizeof(writer_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "SstWriter(dir, *, prefix='', target_bytes=0, tag=0, on_duplicate='error'): a "
               "sorted stream of rows to SST files in dir (tag -1 or None: untagged; "
               "on_duplicate 'error', 'first' or 'last'), the order checked as rows come.",
     .tp_new = sst_new,
-    .tp_dealloc = (destructor)sst_dealloc,
+    .tp_dealloc = (destructor)writer_dealloc,
     .tp_methods = sst_methods,
 };
 
 /* -------------------------------------------------------- RunWriter */
-
-static PyObject *run_files(run_object *ro, PyObject *unused);
-
-static ordo_status run_add(void *w, const void *k, size_t kn, const void *v, size_t vn,
-                           uint64_t seq, ordo_error *err)
-{
-    return ordo_run_writer_add(w, k, kn, v, vn, seq, err);
-}
 
 static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -342,85 +311,22 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                                      &dir, &prefix, &memo))
         return NULL;
     ordo_run_options o = {PyBytes_AS_STRING(dir), prefix, 256ull << 20};
-    if (memo && ordo__py_size(memo, "memory", &o.memory) < 0) {
-        Py_DECREF(dir);
-        return NULL;
-    }
-    if (o.memory < (1u << 20)) {
-        Py_DECREF(dir);
+    int bad = memo && ordo__py_size(memo, "memory", &o.memory) < 0;
+    if (!bad && o.memory < (1u << 20)) {
         PyErr_SetString(PyExc_ValueError, "memory: at least 1M");
-        return NULL;
+        bad = 1;
     }
-    run_object *ro = (run_object *)type->tp_alloc(type, 0);
-    if (!ro) {
-        Py_DECREF(dir);
-        return NULL;
-    }
+    ordo_run_writer *w = NULL;
     ordo_error e = {0};
-    ordo_status s = ordo_run_writer_open(&o, &ro->w, &e);
+    ordo_status s = bad ? ORDO_OK : ordo_run_writer_open(&o, &w, &e);
     Py_DECREF(dir);
-    if (s != ORDO_OK) {
-        Py_DECREF(ro);
-        return ordo__py_raise(s, &e);
-    }
-    return (PyObject *)ro;
+    return bad ? NULL : writer_new(type, s, w, &e);
 }
 
-static void run_close_now(run_object *ro)
-{
-    ordo_run_writer *w = ro->w;
-    ro->w = NULL;
-    ordo_run_writer_close(w);
-}
-
-static void run_dealloc(run_object *ro)
-{
-    run_close_now(ro);
-    Py_TYPE(ro)->tp_free((PyObject *)ro);
-}
-
-static PyObject *run_add_py(run_object *ro, PyObject *args, PyObject *kw)
-{
-    if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
-        return NULL;
-    ro->busy = 1;
-    PyObject *r = add_one(run_add, ro->w, args, kw);
-    ro->busy = 0;
-    return r;
-}
-
-static PyObject *run_add_batch(run_object *ro, PyObject *args, PyObject *kw)
-{
-    if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
-        return NULL;
-    ro->busy = 1;
-    PyObject *r = add_many(run_add, ro->w, ordo_run_writer_rows(ro->w) + 1, args, kw);
-    ro->busy = 0;
-    return r;
-}
-
-static PyObject *run_finish(run_object *ro, PyObject *unused)
+static PyObject *run_files(writer_object *ro, PyObject *unused)
 {
     (void)unused;
-    if (check_usable(ro->w, ro->finished, ro->busy, "run writer") < 0)
-        return NULL;
-    ordo_error e = {0};
-    ordo_status s;
-    ro->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    s = ordo_run_writer_finish(ro->w, &e);
-    Py_END_ALLOW_THREADS
-    ro->busy = 0;
-    ro->finished = 1;
-    if (s != ORDO_OK)
-        return ordo__py_raise(s, &e);
-    return run_files(ro, NULL);
-}
-
-static PyObject *run_files(run_object *ro, PyObject *unused)
-{
-    (void)unused;
-    if (check_usable(ro->w, 0, ro->busy, "run writer") < 0)
+    if (usable(ro, 0) < 0)
         return NULL;
     ro->busy = 1; /* the list's allocations may run finalizers */
     size_t n = ordo_run_writer_files(ro->w);
@@ -437,33 +343,34 @@ static PyObject *run_files(run_object *ro, PyObject *unused)
     return list;
 }
 
-static PyObject *run_rows(run_object *ro, PyObject *unused)
+static PyObject *run_finish(writer_object *ro, PyObject *unused)
 {
     (void)unused;
-    if (check_usable(ro->w, 0, ro->busy, "run writer") < 0)
+    if (usable(ro, 1) < 0)
+        return NULL;
+    ordo_error e = {0};
+    ordo_status s;
+    ro->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    s = ordo_run_writer_finish(ro->w, &e);
+    Py_END_ALLOW_THREADS
+    ro->busy = 0;
+    ro->finished = 1;
+    return s != ORDO_OK ? ordo__py_raise(s, &e) : run_files(ro, NULL);
+}
+
+static PyObject *run_rows(writer_object *ro, PyObject *unused)
+{
+    (void)unused;
+    if (usable(ro, 0) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(ro->w));
 }
 
-static PyObject *run_close(run_object *ro, PyObject *unused)
-{
-    (void)unused;
-    if (ro->busy && check_usable(ro->w, 0, ro->busy, "run writer") < 0)
-        return NULL;
-    run_close_now(ro);
-    Py_RETURN_NONE;
-}
-
-static PyObject *run_exit(run_object *ro, PyObject *args)
-{
-    (void)args;
-    return run_close(ro, NULL);
-}
-
 static PyMethodDef run_methods[] = {
-    {"add", (PyCFunction)(void (*)(void))run_add_py, METH_VARARGS | METH_KEYWORDS,
+    {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS,
      "add(key, value, seq): one row, in any order."},
-    {"add_batch", (PyCFunction)(void (*)(void))run_add_batch, METH_VARARGS | METH_KEYWORDS,
+    {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS,
      "add_batch(keys, values, seqs=None): as SstWriter.add_batch, in any order."},
     {"finish", (PyCFunction)run_finish, METH_NOARGS,
      "finish() -> list[str]: writes what is held in memory as the last run; the run files, in "
@@ -471,21 +378,21 @@ static PyMethodDef run_methods[] = {
     {"rows", (PyCFunction)run_rows, METH_NOARGS, "rows() -> int: rows added so far."},
     {"files", (PyCFunction)run_files, METH_NOARGS,
      "files() -> list[str]: the run files written so far (the caller's to remove)."},
-    {"close", (PyCFunction)run_close, METH_NOARGS,
+    {"close", (PyCFunction)writer_close, METH_NOARGS,
      "close(): frees the writer; its files stay (the caller's to remove)."},
-    {"__enter__", (PyCFunction)sst_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)run_exit, METH_VARARGS, NULL},
+    {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)writer_exit, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject run_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.RunWriter",
-    .tp_basicsize = sizeof(run_object),
+    .tp_basicsize = sizeof(writer_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
               "files in dir, within the memory budget (an int or '256M', '1G', ...).",
     .tp_new = run_new,
-    .tp_dealloc = (destructor)run_dealloc,
+    .tp_dealloc = (destructor)writer_dealloc,
     .tp_methods = run_methods,
 };
 
@@ -514,7 +421,7 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     /* an unfinished RunWriter: its runs, the last one still in memory */
-    run_object *rw = PyObject_TypeCheck(paths, &run_type) ? (run_object *)paths : NULL;
+    writer_object *rw = PyObject_TypeCheck(paths, &run_type) ? (writer_object *)paths : NULL;
     /* every argument converted first (__fspath__, iteration, buffers run
      * Python code, which may close or use a writer); a tuple of our own,
      * so that the paths cannot change under the loop */
@@ -553,9 +460,9 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
     if (hi)
         mo.hi = PyBytes_AS_STRING(hi), mo.hi_len = (size_t)PyBytes_GET_SIZE(hi);
     /* then the writers, checked and held: no Python code runs from here */
-    sst_object *so = (sst_object *)swo;
+    writer_object *so = (writer_object *)swo;
     ordo_sst_writer *w = ordo__py_sst_get(swo);
-    if (!w || (rw && check_usable(rw->w, rw->finished, rw->busy, "run writer") < 0))
+    if (!w || (rw && usable(rw, 1) < 0))
         goto done;
     ordo_runs *runs = NULL;
     ordo_error e = {0};
@@ -599,74 +506,18 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:split_keys", names, &ko, &no) ||
         ordo__py_int_arg(no, "split_keys: n", 0, PY_SSIZE_T_MAX, &nsplit) < 0)
         return NULL;
-    /* a list of bytes, or columns read in place */
     ordo__py_bin b;
-    PyObject *joined = NULL, *r = NULL;
-    size_t *offs = NULL, *soffs = NULL;
+    PyObject *r = NULL;
+    size_t *soffs = NULL, got = 0;
     uint8_t *dst = NULL;
-    memset(&b, 0, sizeof b);
-    if (PyList_Check(ko) || PyTuple_Check(ko)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(ko);
-        size_t total = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *k = PySequence_Fast_GET_ITEM(ko, i);
-            if (!PyBytes_Check(k)) {
-                PyErr_Format(PyExc_TypeError, "split_keys: key %zd is not bytes", i);
-                goto done;
-            }
-            total += (size_t)PyBytes_GET_SIZE(k);
-        }
-        offs = malloc(((size_t)n + 1) * sizeof *offs);
-        joined = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
-        if (!offs || !joined) {
-            if (!offs)
-                PyErr_NoMemory();
-            goto done;
-        }
-        offs[0] = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *k = PySequence_Fast_GET_ITEM(ko, i);
-            size_t kn = (size_t)PyBytes_GET_SIZE(k);
-            memcpy(PyBytes_AS_STRING(joined) + offs[i], PyBytes_AS_STRING(k), kn);
-            offs[i + 1] = offs[i] + kn;
-        }
-        b.n = (size_t)n;
-        b.data = (const uint8_t *)PyBytes_AS_STRING(joined);
-    } else {
-        if (ordo__py_bin_get(ko, "keys", &b) < 0)
-            goto done;
-        offs = malloc((b.n + 1) * sizeof *offs);
-        if (!offs) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        offs[0] = 0;
-        for (size_t i = 0; i < b.n; i++) { /* one copy, each offset checked as it is read */
-            size_t lo, hi;
-            if (ordo__py_bin_span(&b, i, &lo, &hi) < 0 || (i && lo != offs[i])) {
-                PyErr_Format(PyExc_ValueError, "split_keys: key %zu's offsets are out of order "
-                             "or past the buffer", i);
-                goto done;
-            }
-            offs[i] = lo, offs[i + 1] = hi;
-        }
-    }
-    if ((size_t)nsplit > b.n) /* at most one split per sample key */
-        nsplit = (long long)b.n;
-    size_t cap = offs[b.n] - offs[0] + 1, got = 0;
-    dst = malloc(cap);
-    soffs = malloc(((size_t)nsplit + 1) * sizeof *soffs);
-    if (!dst || !soffs) {
-        PyErr_NoMemory();
-        goto done;
-    }
     ordo_error e = {0};
-    ordo_status s = ordo_split_keys(b.data, offs, b.n, (size_t)nsplit, dst, cap, soffs, &got, &e);
-    if (s != ORDO_OK) {
-        ordo__py_raise(s, &e);
-        goto done;
+    ordo_status s;
+    if (ordo__py_bin_or_list(ko, "split_keys: keys", &b) == 0) {
+        if ((s = ordo_split_bins(&b.b, (size_t)nsplit, &dst, &soffs, &got, &e)) != ORDO_OK)
+            ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_SHAPE, 0); /* bad offsets: ValueError */
+        else
+            r = PyList_New((Py_ssize_t)got);
     }
-    r = PyList_New((Py_ssize_t)got);
     for (size_t i = 0; r && i < got; i++) {
         PyObject *k = PyBytes_FromStringAndSize((const char *)dst + soffs[i],
                                                 (Py_ssize_t)(soffs[i + 1] - soffs[i]));
@@ -676,10 +527,7 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
         }
         PyList_SET_ITEM(r, (Py_ssize_t)i, k);
     }
-done:
     ordo__py_bin_release(&b);
-    Py_XDECREF(joined);
-    free(offs);
     free(soffs);
     free(dst);
     return r;
@@ -696,55 +544,21 @@ static PyObject *py_key_ranges(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     /* the keys first: their __arrow_c_array__ may change the list, which is
      * read (without Python code running) from here on */
-    ordo__py_bin b;
-    if (ordo__py_bin_get(ko, "keys", &b) < 0) {
-        ordo__py_bin_release(&b);
-        return NULL;
-    }
-    Py_ssize_t ns = PyList_GET_SIZE(so);
-    for (Py_ssize_t i = 0; i < ns; i++)
-        if (!PyBytes_Check(PyList_GET_ITEM(so, i))) {
-            PyErr_Format(PyExc_TypeError, "key_ranges: split %zd is not bytes", i);
-            ordo__py_bin_release(&b);
-            return NULL;
-        }
-    for (Py_ssize_t i = 1; i < ns; i++) {
-        PyObject *x = PyList_GET_ITEM(so, i - 1), *y = PyList_GET_ITEM(so, i);
-        if (ordo_compare(PyBytes_AS_STRING(x), (size_t)PyBytes_GET_SIZE(x), PyBytes_AS_STRING(y),
-                         (size_t)PyBytes_GET_SIZE(y)) >= 0) {
-            PyErr_Format(PyExc_ValueError, "key_ranges: split %zd is not above split %zd", i,
-                         i - 1);
-            ordo__py_bin_release(&b);
-            return NULL;
-        }
-    }
-    PyObject *r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(b.n * sizeof(int64_t)));
-    if (r) {
-        int64_t *out = (int64_t *)PyBytes_AS_STRING(r);
-        /* the splits stay alive with the list, which the caller holds */
-        for (size_t i = 0; i < b.n; i++) {
-            size_t k0, k1;
-            if (ordo__py_bin_span(&b, i, &k0, &k1) < 0) {
-                Py_CLEAR(r);
-                PyErr_Format(PyExc_ValueError, "key_ranges: key %zu's offsets are out of order "
-                             "or past the buffer", i);
-                break;
-            }
-            size_t kn = k1 - k0;
-            Py_ssize_t lo = 0, hi = ns; /* the number of splits <= key */
-            while (lo < hi) {
-                Py_ssize_t mid = lo + (hi - lo) / 2;
-                PyObject *sp = PyList_GET_ITEM(so, mid);
-                if (ordo_compare(PyBytes_AS_STRING(sp), (size_t)PyBytes_GET_SIZE(sp),
-                                 b.data + k0, kn) <= 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            out[i] = lo;
+    ordo__py_bin b, sp;
+    memset(&sp, 0, sizeof sp);
+    PyObject *r = NULL;
+    if (ordo__py_bin_get(ko, "keys", &b) == 0 &&
+        ordo__py_bin_or_list(so, "key_ranges: splits", &sp) == 0 &&
+        (r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(b.b.n * sizeof(int64_t))))) {
+        ordo_error e = {0};
+        ordo_status s = ordo_key_ranges(&b.b, &sp.b, (int64_t *)PyBytes_AS_STRING(r), &e);
+        if (s != ORDO_OK) { /* splits that do not increase, keys' bad offsets: ValueError */
+            Py_CLEAR(r);
+            ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_SHAPE, 0);
         }
     }
     ordo__py_bin_release(&b);
+    ordo__py_bin_release(&sp);
     return r;
 }
 

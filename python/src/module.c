@@ -58,6 +58,43 @@ PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...)
     return raise_with(s, msg, NULL);
 }
 
+PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
+{
+    ordo__py_raise(s, err);
+    if (s != ORDO_ERR_DUPLICATE_KEY && s != ORDO_ERR_UNSORTED)
+        return NULL;
+    /* ordo__py_raise leaves .line None for 0; a seq of 0 is a real row */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *line = value ? PyLong_FromUnsignedLongLong(err->line) : NULL;
+    if (!line || PyObject_SetAttrString(value, "line", line) < 0)
+        PyErr_Clear();
+    Py_XDECREF(line);
+    PyErr_Restore(type, value, tb);
+    return NULL;
+}
+
+PyObject *ordo__py_raise_table(ordo_status s, ordo_error *err, ordo_table_fault f, int before)
+{
+    if (PyErr_Occurred())
+        return NULL;
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return PyErr_NoMemory();
+    const char *opt = err->option;
+    int table = opt && (!strcmp(opt, "schema") || !strcmp(opt, "key"));
+    if (s == ORDO_ERR_INVALID_ARG && !table && (opt || before))
+        f = ORDO_TABLE_FAULT_SHAPE;
+    if (f == ORDO_TABLE_FAULT_SHAPE || f == ORDO_TABLE_FAULT_TYPE) {
+        PyErr_SetString(f == ORDO_TABLE_FAULT_TYPE ? PyExc_TypeError : PyExc_ValueError,
+                        err->message);
+        return NULL;
+    }
+    if (f == ORDO_TABLE_FAULT_OPTION)
+        err->file = NULL, err->line = err->column = 0;
+    return ordo__py_raise_row(s, err);
+}
+
 void *ordo__py_capsule(PyObject *cap, const char *name)
 {
     if (!PyCapsule_CheckExact(cap))

@@ -9,6 +9,7 @@
 #include <Python.h>
 
 #include "ordo.h"
+#include "ordo_table.h"
 
 /* Raises ordo.Error for status s: the message from err (may be NULL) or the
  * status's own, with .status (the status name, e.g. "ORDO_ERR_BAD_INPUT"),
@@ -17,6 +18,17 @@
 PyObject *ordo__py_raise(ordo_status s, const ordo_error *err);
 /* The same with a message of its own (printf-style). */
 PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...);
+/* ordo__py_raise, and for a duplicate or unsorted row .line is the row's
+ * seq even when that is 0. */
+PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err);
+/* The exception for a table library error (f: what an encoder's was
+ * about): the binding's own when one is set (a conversion's); a refused
+ * option other than the schema or key (err->option), or, `before` (the
+ * call was refused before it touched anything), any bad argument:
+ * ValueError; inputs of the wrong shape ValueError, of the wrong type
+ * TypeError; else ordo.Error (ordo__py_raise_row; a schema's or key's
+ * without a position). */
+PyObject *ordo__py_raise_table(ordo_status s, ordo_error *err, ordo_table_fault f, int before);
 
 /* The pointer of a PyCapsule named `name` (the Arrow PyCapsule
  * interface's "arrow_schema", "arrow_array", "arrow_array_stream"); NULL

@@ -72,7 +72,7 @@ def test_csv_load_equals_the_clis(tmp_path, tag):
     mine, theirs = both(tmp_path, csv_path, tag)
     check_summary(mine, theirs)
     a, b = raw(tmp_path / "py"), raw(tmp_path / "cli")
-    assert len(a) == 2000 + 4
+    assert len(a) == 2000 + 5  # bytes, format, key, rows, schema
     assert a == b  # every key and value byte, the system keys too
     assert not temp_folders(tmp_path / "py")
 
@@ -282,3 +282,45 @@ def test_pandas_round_trip(tmp_path):
     assert [t.isoformat() for t in out["at"]] == [t.isoformat() for t in expect["at"]]
     top = ordo.scan(tmp_path / "db", tag=None, prefix=30).to_pandas()
     assert top["player"].tolist() == ["a"]
+
+
+def test_columns_load_through_the_library(tmp_path):
+    """A dict of columns (lists, NumPy, pandas) is loaded by the table
+    library's loader: the same table as the pyarrow load of the same rows;
+    the options and the tag are refused before any row is encoded."""
+    import numpy as np
+    import pyarrow as pa
+
+    n = 3000
+    ids = [(i * 7919) % n for i in range(n)]
+    names = [None if i % 11 == 0 else "n%d" % i for i in range(n)]
+    cols = {"id": np.array(ids, dtype=np.int64), "v": names}
+    s = ordo.load(cols, tmp_path / "db", key="id DESC", tag=1, memory="1M")
+    assert (s["rows_in"], s["rows"], s["duplicates"], s["rejected"]) == (n, n, 0, 0)
+    assert set(s) == {"rows_in", "rows", "duplicates", "rejected", "bytes", "sst_files",
+                      "seconds", "read_seconds", "write_seconds", "ingest_seconds"}
+    ordo.load(pa.table({"id": pa.array(ids, pa.int64()), "v": names}), tmp_path / "db2",
+              key="id DESC", tag=1)
+    assert raw(tmp_path / "db") == raw(tmp_path / "db2")
+    # a taken tag is found before the rows (one of them bad) are read
+    bad = {"id": [1, 2, "x"]}
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(bad, tmp_path / "db", key="id", tag=1, schema="id bigint")
+    assert e.value.status == "ORDO_ERR_TABLE_EXISTS"
+    with pytest.raises(ordo.Error) as e:
+        ordo.load(bad, tmp_path / "db", key="id", tag=2, schema="id bigint")
+    assert e.value.line == 3 and e.value.file is None
+    for kw in (dict(format="json"), dict(memory="64K"), dict(on_duplicate="x")):
+        with pytest.raises(ValueError):
+            ordo.load(cols, tmp_path / "db", key="id", tag=3, **kw)
+    with pytest.raises(ordo.Error) as e:  # a bad key is ordo.Error, as for a CSV load
+        ordo.load(cols, tmp_path / "db", key="nope", tag=3)
+    with pytest.raises(ValueError):  # columns of different lengths
+        ordo.load({"id": [1, 2], "v": ["a"]}, tmp_path / "db", key="id", tag=3)
+    # a duplicate names its row (1-based), the database unchanged
+    with pytest.raises(ordo.Error) as e:
+        ordo.load({"id": [5, 6, 5]}, tmp_path / "db", key="id", tag=3)
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    with _ordo.Db(str(tmp_path / "db"), read_only=True) as d:
+        assert _ordo.table_meta(d, 3) is None
+    assert not temp_folders(tmp_path / "db")

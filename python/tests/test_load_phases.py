@@ -74,6 +74,22 @@ def test_sst_writer_ingest_and_table_meta(db):
     assert _ordo.table_meta(db, 8) is None
 
 
+def test_ingested_tables_record_their_bytes(db, tmp_path):
+    """The files' bytes (stored key and value bytes, the tag byte in) are
+    the table's ff ordo/table/TTT/bytes; files without them record none,
+    and Db.tables() counts the rows then: the same figure."""
+    files = write(db.temp_dir(), [b"a", b"bb"], [b"x", b""], tag=7)
+    assert [f["bytes"] for f in files] == [2 + 1 + 3]
+    _ordo.ingest(db, 7, files, meta(2))
+    files = write(db.temp_dir(), [b"a", b"bb"], [b"x", b""], tag=8)
+    _ordo.ingest(db, 8, [{k: v for k, v in f.items() if k != "bytes"} for f in files], meta(2))
+    stored = dict(_ordo.scan_raw(db))
+    assert stored[b"\xffordo/table/007/bytes"] == b"6"
+    assert b"\xffordo/table/008/bytes" not in stored
+    with ordo.open(tmp_path / "db") as d:
+        assert {t["tag"]: t["bytes"] for t in d.tables()} == {7: 6, 8: 6}
+
+
 def test_sst_writer_refuses_unsorted_rows_naming_the_seq(db):
     w = _ordo.SstWriter(db.temp_dir())
     w.add(b"b", b"", 0)
