@@ -23,7 +23,7 @@ def test_pip_install(tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation",
                     "--no-deps", "--disable-pip-version-check", "--target", str(target),
-                    str(PACKAGE)], check=True)
+                    str(PACKAGE)], check=True, env=dict(os.environ, CMAKE_BUILD_PARALLEL_LEVEL="2"))
     imports_from(target)
 
 
