@@ -406,19 +406,16 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     return res;
 }
 
+static PyObject *last_value(void *unused, size_t k)
+{
+    (void)unused;
+    return PyLong_FromVoidPtr((void *)(uintptr_t)last_values[k]);
+}
+
 static PyObject *py_last_values(PyObject *self, PyObject *noargs)
 {
     (void)self, (void)noargs;
-    PyObject *t = PyTuple_New((Py_ssize_t)last_ncols);
-    for (size_t k = 0; t && k < last_ncols; k++) {
-        PyObject *v = PyLong_FromVoidPtr((void *)(uintptr_t)last_values[k]);
-        if (!v) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, (Py_ssize_t)k, v);
-    }
-    return t;
+    return ordo__py_items(last_ncols, 1, last_value, NULL);
 }
 
 /* _set_range_rows(n) -> the old value: for tests, many ranges of few rows. */
