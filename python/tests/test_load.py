@@ -72,7 +72,7 @@ def test_csv_load_equals_the_clis(tmp_path, tag):
     mine, theirs = both(tmp_path, csv_path, tag)
     check_summary(mine, theirs)
     a, b = raw(tmp_path / "py"), raw(tmp_path / "cli")
-    assert len(a) == 2000 + 4
+    assert len(a) == 2000 + 5  # bytes, format, key, rows, schema
     assert a == b  # every key and value byte, the system keys too
     assert not temp_folders(tmp_path / "py")
 
