@@ -174,10 +174,11 @@ static PyObject *writer_exit(writer_object *o, PyObject *args)
 
 /* A new writer object of type for w (opened by open); NULL with an
  * exception. */
-static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, const ordo_error *e)
+/* (a refused option: ValueError, the library's words) */
+static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e)
 {
     if (s != ORDO_OK)
-        return ordo__py_raise(s, e);
+        return ordo__py_raise_table(s, e, ORDO_TABLE_FAULT_NONE, 0);
     writer_object *o = (writer_object *)type->tp_alloc(type, 0);
     if (o)
         o->w = w;
@@ -209,10 +210,6 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                           ORDO_DUP_ERROR, 1};
     bad = bad || (tago && ordo__py_tag(tago, &o.tag) < 0) ||
           (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0);
-    if (!bad && o.target_bytes && o.target_bytes < (64u << 10)) {
-        PyErr_SetString(PyExc_ValueError, "target_bytes: at least 65536 (or 0: 256 MiB)");
-        bad = 1;
-    }
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
     ordo_status s = bad ? ORDO_OK : ordo_sst_writer_open(&o, &w, &e);
@@ -307,10 +304,6 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     ordo_run_options o = {PyBytes_AS_STRING(dir), prefix, 256ull << 20};
     int bad = memo && ordo__py_size(memo, "memory", &o.memory) < 0;
-    if (!bad && o.memory < (1u << 20)) {
-        PyErr_SetString(PyExc_ValueError, "memory: at least 1M");
-        bad = 1;
-    }
     ordo_run_writer *w = NULL;
     ordo_error e = {0};
     ordo_status s = bad ? ORDO_OK : ordo_run_writer_open(&o, &w, &e);
