@@ -76,7 +76,7 @@ typedef struct ordo_table_load_options {
     ordo_table_via via;
     uint64_t memory;    /* the sort's budget (0: 256 MiB; at least 1 MiB) */
     uint64_t sst_size;  /* SST file target (0: 256 MiB; at least 64 KiB) */
-    size_t threads;     /* encoding threads for Arrow input (0: 1); CSV uses one worker */
+    size_t threads;     /* encoding threads for Arrow input (0: 1; at most 1024); CSV one worker */
     /* CSV: the first line names the columns (checked against the schema). */
     int header;
     /* CSV: a bad row is handed here (with its line, column, message and
