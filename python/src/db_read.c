@@ -221,27 +221,15 @@ static int keys_arg(PyObject *keys, ordo__py_bin *b, PyObject **owned, const uin
         }
         return -1;
     }
+    size_t base = 0;
+    ordo_error e;
     if (!(*off = malloc((b->b.n + 1) * sizeof **off))) {
         PyErr_NoMemory();
         return -1;
     }
-    (*off)[0] = 0;
-    size_t base = 0;
-    for (size_t i = 0; i < b->b.n; i++) {
-        size_t lo, hi;
-        if (ordo_bins_span(&b->b, i, &lo, &hi) != ORDO_OK) {
-            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: the offsets of key %zu are out of "
-                            "order or past the bytes", i);
-            return -1;
-        }
-        if (i == 0)
-            base = lo;
-        else if (lo != base + (size_t)(*off)[i]) {
-            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: key %zu does not start where key %zu "
-                            "ends", i, i - 1);
-            return -1;
-        }
-        (*off)[i + 1] = (int64_t)(hi - base);
+    if (ordo_bins_offsets(&b->b, *off, &base, &e) != ORDO_OK) {
+        ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: %s", e.message);
+        return -1;
     }
     *data = b->b.data + base, *n = b->b.n;
     return 0;
