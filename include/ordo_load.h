@@ -333,6 +333,12 @@ ORDO_API ordo_status ordo_bins_span(const ordo_bins *b, size_t i, size_t *lo, si
 /* Every offset once: none negative, past len or below the one before
  * (ORDO_ERR_INVALID_VALUE naming the first that is). */
 ORDO_API ordo_status ordo_bins_check(const ordo_bins *b, ordo_error *err);
+/* The strings as one run of bytes from data + *start: off[i] (n + 1
+ * entries, the caller's) string i's offset from there. ORDO_ERR_INVALID_ARG
+ * (err->line the string's number from 1) when a string's offsets are out of
+ * order or past len, or it does not start where the one before ends. */
+ORDO_API ordo_status ordo_bins_offsets(const ordo_bins *b, int64_t *off, size_t *start,
+                                       ordo_error *err);
 /* Rows (key i, value i or empty when values is NULL, seq seqs[i] or first +
  * i when seqs is NULL) into a run writer or an SST writer, in order. A
  * count of values other than the keys' ("values") or a negative seq

@@ -76,7 +76,7 @@ typedef struct ordo_table_load_options {
     ordo_table_via via;
     uint64_t memory;    /* the sort's budget (0: 256 MiB; at least 1 MiB) */
     uint64_t sst_size;  /* SST file target (0: 256 MiB; at least 64 KiB) */
-    size_t threads;     /* encoding threads for Arrow input (0: 1); CSV uses one worker */
+    size_t threads;     /* encoding threads for Arrow input (0: 1; at most 1024); CSV one worker */
     /* CSV: the first line names the columns (checked against the schema). */
     int header;
     /* CSV: a bad row is handed here (with its line, column, message and
@@ -460,6 +460,11 @@ ORDO_API const ordo_schema *ordo_table_encoder_table(const ordo_table_encoder *E
 ORDO_API ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input *in,
                                             size_t n, size_t rows, ordo_error *err);
 ORDO_API ordo_status ordo_table_encoder_finish(ordo_table_encoder *E, ordo_error *err);
+/* Keeps a batch's array (moved in: *batch is left released) until close,
+ * for a batch read from a stream whose keys finish makes later. Out of
+ * memory: *batch is left as it was. */
+ORDO_API ordo_status ordo_table_encoder_hold(ordo_table_encoder *E, struct ArrowArray *batch,
+                                             ordo_error *err);
 /* The outputs, the caller's to take over (move the struct out, zero it). */
 ORDO_API ordo_table_keys *ordo_table_encoder_keys(ordo_table_encoder *E);
 ORDO_API ordo_table_keys *ordo_table_encoder_values(ordo_table_encoder *E);

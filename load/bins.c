@@ -32,6 +32,26 @@ ordo_status ordo_bins_span(const ordo_bins *b, size_t i, size_t *lo, size_t *hi)
     return ORDO_OK;
 }
 
+ordo_status ordo_bins_offsets(const ordo_bins *b, int64_t *off, size_t *start, ordo_error *err)
+{
+    size_t base = 0;
+    off[0] = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        size_t lo, hi; /* each read once: the memory may change meanwhile */
+        if (ordo_bins_span(b, i, &lo, &hi) != ORDO_OK)
+            return fail(err, ORDO_ERR_INVALID_ARG, i + 1,
+                        "the offsets of string %zu are out of order or past the bytes", i);
+        if (i == 0)
+            base = lo;
+        else if (lo != base + (size_t)off[i])
+            return fail(err, ORDO_ERR_INVALID_ARG, i + 1,
+                        "string %zu does not start where string %zu ends", i, i - 1);
+        off[i + 1] = (int64_t)(hi - base);
+    }
+    *start = base;
+    return ORDO_OK;
+}
+
 ordo_status ordo_bins_check(const ordo_bins *b, ordo_error *err)
 {
     if (!b || (!b->offsets && b->n) || (b->offset_bits != 32 && b->offset_bits != 64))

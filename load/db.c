@@ -32,11 +32,20 @@ ordo_status ordo__load_fail(ordo_error *err, ordo_status s, uint64_t line, const
     err->file = NULL; /* ordo.h: NULL when there is none; callers need not clear it */
     err->line = line;
     err->column = 0;
+    err->option = NULL; /* an error reused from a refusal names no option now */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
     return s;
+}
+
+ordo_status ordo__load_refuse(ordo_error *err, const char *option, const char *why)
+{
+    ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "%s: %s", option, why);
+    if (err)
+        err->option = option;
+    return ORDO_ERR_INVALID_ARG;
 }
 
 /* Too low a file-size limit, or too little free space where the database

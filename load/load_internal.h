@@ -18,5 +18,8 @@ ordo__store *ordo__db_store(ordo_db *db);
  * returns s. */
 ordo_status ordo__load_fail(ordo_error *err, ordo_status s, uint64_t line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* ORDO_ERR_INVALID_ARG for a refused option: err->option its name, the
+ * message "option: why". */
+ordo_status ordo__load_refuse(ordo_error *err, const char *option, const char *why);
 
 #endif

@@ -43,7 +43,9 @@ ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **ou
     if (!o || !o->dir || !out)
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no run folder");
     if (o->memory < ((uint64_t)1 << 20) || o->memory > SIZE_MAX / 2)
-        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the memory budget must be at least 1 MiB");
+        return ordo__load_refuse(err, "memory", o->memory < ((uint64_t)1 << 20)
+                                                    ? "at least 1M"
+                                                    : "more than this machine can address");
     int dirfd;
     ordo_status st = ordo__out_dir_open(o->dir, o->prefix ? o->prefix : "", "run", &dirfd, err);
     if (st != ORDO_OK)

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #define fail ordo__table_fail
-#define THREADS_MAX 1024 /* as `ordo encode --threads` takes them */
 
 /* Rows of a batch appended to k: data[off[0] .. off[rows]). */
 static ordo_status append(ordo_table_keys *k, const uint8_t *data, const size_t *off,
@@ -40,8 +39,8 @@ ordo_status ordo_table_csv_keys(const ordo_table_source *src, const ordo_table_l
     ordo_status s = ordo__table_format(o->format, &fmt, err);
     if (s != ORDO_OK)
         return s;
-    if (o->threads > THREADS_MAX)
-        return ordo__table_refuse(err, "threads", "expected 0 to %d", THREADS_MAX);
+    if (o->threads > ORDO__TABLE_THREADS_MAX)
+        return ordo__table_refuse(err, "threads", "expected 0 to %d", ORDO__TABLE_THREADS_MAX);
     if ((s = ordo_table_keys_reserve(keys, 0, 0)) != ORDO_OK)
         return fail(err, s, "out of memory");
     ordo_schema schema;

@@ -35,6 +35,8 @@ struct ordo_table_encoder {
     ordo_table_fault fault;
     const void *last[LAST_MAX];
     size_t nlast;
+    struct ArrowArray *held; /* ordo_table_encoder_hold's, released at close */
+    size_t nheld, capheld;
 };
 
 static ordo_status fault(ordo_table_encoder *E, ordo_table_fault f, ordo_error *err,
@@ -614,5 +616,26 @@ void ordo_table_encoder_close(ordo_table_encoder *E)
     ordo_table_scratch_close(E->sx);
     free(E->parts);
     free(E->part_tcol);
+    for (size_t i = 0; i < E->nheld; i++)
+        if (E->held[i].release)
+            E->held[i].release(&E->held[i]);
+    free(E->held);
     free(E);
+}
+
+ordo_status ordo_table_encoder_hold(ordo_table_encoder *E, struct ArrowArray *batch,
+                                    ordo_error *err)
+{
+    if (!E || !batch)
+        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "no encoder or batch");
+    if (E->nheld == E->capheld) {
+        size_t cap = E->capheld ? 2 * E->capheld : 8;
+        struct ArrowArray *h = realloc(E->held, cap * sizeof *h);
+        if (!h)
+            return ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+        E->held = h, E->capheld = cap;
+    }
+    E->held[E->nheld++] = *batch;
+    batch->release = NULL;
+    return ORDO_OK;
 }

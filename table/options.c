@@ -83,6 +83,8 @@ ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_for
     if (o->on_duplicate != ORDO_DUP_ERROR && o->on_duplicate != ORDO_DUP_FIRST &&
         o->on_duplicate != ORDO_DUP_LAST)
         return refuse(err, "on_duplicate", "expected error, first or last");
+    if (o->threads > ORDO__TABLE_THREADS_MAX)
+        return refuse(err, "threads", "expected 1 to %d (0: 1)", ORDO__TABLE_THREADS_MAX);
     if (o->via != ORDO_TABLE_VIA_SST && o->via != ORDO_TABLE_VIA_WRITEBATCH)
         return refuse(err, "via", "expected sst or writebatch");
     if (o->memory && o->memory < MEMORY_MIN)

@@ -91,6 +91,35 @@ static void test_sst_writer_never_follows_links(void **state)
     assert_int_equal(ordo_sst_writer_finish(s, &e), ORDO_ERR_UNSAFE_PATH);
     ordo_sst_writer_close(s);
     assert_int_equal(t_sh("test \"$(cat '%s')\" = victim", v), 0);
+    /* each refused option named (err.option) and worded by the library */
+    struct {
+        ordo_sst_options o;
+        const char *option, *message;
+    } refused[] = {
+        {{w, "r-", 0, 255, ORDO_DUP_ERROR, 0}, "tag", "tag: expected 0 to 254"},
+        {{w, "r-", 0, -2, ORDO_DUP_ERROR, 0}, "tag", "tag: expected 0 to 254"},
+        {{w, "r-", 0, 1, (ordo_dup_policy)7, 0}, "on_duplicate", "on_duplicate: expected error"},
+        {{w, "r-", 65535, 1, ORDO_DUP_ERROR, 0}, "target_bytes", "target_bytes: at least 65536"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        ordo_sst_writer *s = NULL;
+        assert_int_equal(ordo_sst_writer_open(&refused[i].o, &s, &e), ORDO_ERR_INVALID_ARG);
+        assert_null(s);
+        assert_non_null(e.option);
+        assert_string_equal(e.option, refused[i].option);
+        assert_non_null(strstr(e.message, refused[i].message));
+    }
+    ordo_run_options small = {w, "r-", (1 << 20) - 1};
+    ordo_run_writer *rw = NULL;
+    assert_int_equal(ordo_run_writer_open(&small, &rw, &e), ORDO_ERR_INVALID_ARG);
+    assert_null(rw);
+    assert_string_equal(e.option, "memory");
+    assert_string_equal(e.message, "memory: at least 1M");
+    /* a later failure through the same error names no option */
+    ordo_sst_options unsafe = {w, "..", 0, 1, ORDO_DUP_ERROR, 0};
+    ordo_sst_writer *us = NULL;
+    assert_int_equal(ordo_sst_writer_open(&unsafe, &us, &e), ORDO_ERR_INVALID_ARG);
+    assert_null(e.option);
     assert_int_equal(entries(w), 1);
 }
 

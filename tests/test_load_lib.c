@@ -646,6 +646,21 @@ static void test_bins(void **state)
     off64[2] = 1; /* decreasing */
     assert_int_equal(ordo_bins_check(&k64, &e), ORDO_ERR_INVALID_VALUE);
     off64[2] = 5;
+    /* one run of bytes: from string 1 on (a slice); decreasing offsets refused
+     * (a string not starting where the one before ends takes memory that
+     * changes while it is read) */
+    ordo_bins tail = {data, 10, off32 + 1, 32, 3};
+    int64_t rel[4];
+    size_t start = 0;
+    assert_int_equal(ordo_bins_offsets(&tail, rel, &start, &e), ORDO_OK);
+    assert_int_equal(start, 2);
+    assert_true(rel[0] == 0 && rel[1] == 3 && rel[2] == 4 && rel[3] == 8);
+    ordo_bins g = {data, 10, NULL, 64, 3};
+    int64_t bad_order[] = {0, 5, 3, 6};
+    g.offsets = bad_order;
+    assert_int_equal(ordo_bins_offsets(&g, rel, &start, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(e.line, 2);
+    assert_non_null(strstr(e.message, "offsets of string 1 are out of order"));
     /* rows into a run writer: seqs from first, then given */
     char dir[300];
     path_of(dir, sizeof dir, "bins");

@@ -783,6 +783,9 @@ static void test_encode_batches(void **state)
 
 /* ------------------------------------------------------------ encoder */
 
+static int released;
+static void count_release(struct ArrowArray *a) { released++, a->release = NULL; }
+
 static void test_encoder(void **state)
 {
     (void)state;
@@ -805,7 +808,18 @@ static void test_encoder(void **state)
     assert_int_equal(ordo_table_encoder_open(&o, in, 3, &E, &e), ORDO_OK);
     assert_string_equal(ordo_table_encoder_schema(E), "id bigint, name text, price double precision");
     assert_string_equal(ordo_table_encoder_key(E), "id, name, price");
+    /* held batches: moved in (left released), released once by close */
+    for (int i = 0; i < 20; i++) {
+        acol h;
+        mk(&h, "l", 3, 0, 0, 2, NULL, ids, NULL, NULL);
+        h.a.release = count_release;
+        assert_int_equal(ordo_table_encoder_hold(E, &h.a, &e), ORDO_OK);
+        assert_null(h.a.release);
+    }
+    assert_int_equal(released, 0);
+    assert_int_equal(ordo_table_encoder_hold(E, NULL, &e), ORDO_ERR_NULL_ARG);
     ordo_table_encoder_close(E);
+    assert_int_equal(released, 20);
     /* a numeric value column keeps its own text */
     o.schema = "id bigint, name text, price numeric";
     o.key = "id";

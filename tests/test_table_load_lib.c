@@ -160,11 +160,14 @@ static void test_options_refused_first(void **state)
     m.memory = 1000;
     ordo_table_load_options w = opts("a int", "a", 0);
     w.via = ORDO_TABLE_VIA_WRITEBATCH, w.on_duplicate = ORDO_DUP_FIRST;
-    ordo_table_load_options more[] = {f, m, w};
+    ordo_table_load_options t = opts("a int", "a", 0);
+    t.threads = 1025;
+    ordo_table_load_options more[] = {f, m, w, t};
     const char *more_want[] = {"format: unknown format 'json' (ordered, packed, lexkey",
-                               "memory: at least 1M", "on_duplicate first needs via sst"};
+                               "memory: at least 1M", "on_duplicate first needs via sst",
+                               "threads: expected 1 to 1024"};
     ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, NULL};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0] + 3; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0] + 4; i++) {
         ordo_table_load_options o = i < 6 ? cases[i].o : more[i - 6];
         const char *want = i < 6 ? cases[i].want : more_want[i - 6];
         o.db_path = dbp;
@@ -177,7 +180,7 @@ static void test_options_refused_first(void **state)
             fail_msg("case %zu: '%s' lacks '%s'", i, e.message, want);
         /* the option named for a front end to classify, without the message */
         const char *option[] = {"schema", "schema", "key", "tag", "key", "schema",
-                                "format", "memory", "on_duplicate"};
+                                "format", "memory", "on_duplicate", "threads"};
         assert_non_null(e.option);
         assert_string_equal(e.option, option[i]);
         assert_int_equal(sum.failed_phase, 0);

@@ -77,6 +77,13 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     return r;
 }
 
+static PyObject *part_tuple(void *parts, size_t i)
+{
+    const ordo_csv_part *p = (const ordo_csv_part *)parts + i;
+    return Py_BuildValue("(KKK)", (unsigned long long)p->offset, (unsigned long long)p->length,
+                         (unsigned long long)p->first_line);
+}
+
 static PyObject *py_csv_split(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -97,17 +104,8 @@ static PyObject *py_csv_split(PyObject *self, PyObject *args)
     PyObject *r = NULL;
     if (s != ORDO_OK)
         ordo__py_raise(s, &e);
-    else if ((r = PyList_New((Py_ssize_t)n)))
-        for (size_t i = 0; i < n; i++) {
-            PyObject *t = Py_BuildValue("(KKK)", (unsigned long long)parts[i].offset,
-                                        (unsigned long long)parts[i].length,
-                                        (unsigned long long)parts[i].first_line);
-            if (!t) {
-                Py_CLEAR(r);
-                break;
-            }
-            PyList_SET_ITEM(r, (Py_ssize_t)i, t);
-        }
+    else
+        r = ordo__py_items(n, 0, part_tuple, parts);
     free(parts);
     Py_DECREF(path_obj);
     return r;

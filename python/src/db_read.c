@@ -8,54 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------- capsules */
-
-static void schema_capsule_free(PyObject *cap)
-{
-    struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
-    if (s && s->release)
-        s->release(s);
-    free(s);
-}
-
-static void array_capsule_free(PyObject *cap)
-{
-    struct ArrowArray *a = PyCapsule_GetPointer(cap, "arrow_array");
-    if (a && a->release)
-        a->release(a);
-    free(a);
-}
-
-/* A capsule that owns *s from now on (moved; *s is left released), or
- * NULL with an exception (*s released). */
-static PyObject *schema_capsule(struct ArrowSchema *s)
-{
-    struct ArrowSchema *p = malloc(sizeof *p);
-    PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : PyErr_NoMemory();
-    if (!cap) {
-        free(p);
-        if (s->release)
-            s->release(s);
-        return NULL;
-    }
-    *p = *s, s->release = NULL;
-    return cap;
-}
-
-static PyObject *array_capsule(struct ArrowArray *a)
-{
-    struct ArrowArray *p = malloc(sizeof *p);
-    PyObject *cap = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : PyErr_NoMemory();
-    if (!cap) {
-        free(p);
-        if (a->release)
-            a->release(a);
-        return NULL;
-    }
-    *p = *a, a->release = NULL;
-    return cap;
-}
-
 /* A stream read to its end, released: (schema capsule, [(schema capsule,
  * array capsule)]) (an import moves a schema out of its capsule: one for
  * each batch), or NULL with ordo.Error (the stream's own failure). */
@@ -67,7 +19,7 @@ static PyObject *drain(struct ArrowArrayStream *st)
         goto done;
     if (st->get_schema(st, &s) != 0)
         goto failed;
-    if (!(sc = schema_capsule(&s)))
+    if (!(sc = ordo__py_schema_capsule(&s)))
         goto done;
     for (;;) {
         struct ArrowArray a = {0};
@@ -85,13 +37,7 @@ static PyObject *drain(struct ArrowArrayStream *st)
             a.release(&a);
             goto failed;
         }
-        PyObject *bc = schema_capsule(&bs);
-        PyObject *ac = bc ? array_capsule(&a) : NULL;
-        PyObject *pair = ac ? PyTuple_Pack(2, bc, ac) : NULL;
-        if (!bc && a.release)
-            a.release(&a);
-        Py_XDECREF(bc);
-        Py_XDECREF(ac);
+        PyObject *pair = ordo__py_arrow_pair(&bs, &a);
         if (!pair || PyList_Append(list, pair) < 0) {
             Py_XDECREF(pair);
             goto done;
@@ -119,6 +65,18 @@ static PyObject *opt_str(const char *s)
     return s && *s ? PyUnicode_FromString(s) : Py_NewRef(Py_None);
 }
 
+static PyObject *table_dict(void *tables, size_t i)
+{
+    const ordo_table_info *t = (const ordo_table_info *)tables + i;
+    const ordo_table_meta *m = &t->meta;
+    PyObject *tag = t->tag == ORDO_UNTAGGED ? Py_NewRef(Py_None) : PyLong_FromLong(t->tag);
+    return !tag ? NULL : Py_BuildValue("{s:N,s:s,s:s,s:s,s:K,s:K,s:N}", "tag", tag, "format",
+                                       m->format, "schema", m->schema, "key", m->key, "rows",
+                                       (unsigned long long)m->rows, "bytes",
+                                       (unsigned long long)t->bytes, "collations",
+                                       opt_str(m->collations));
+}
+
 static PyObject *py_table_list(PyObject *self, PyObject *dbo)
 {
     (void)self;
@@ -135,22 +93,14 @@ static PyObject *py_table_list(PyObject *self, PyObject *dbo)
     ordo__py_db_release(dbo);
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
-    PyObject *list = PyList_New(0);
-    for (size_t i = 0; list && i < n; i++) {
-        const ordo_table_meta *m = &t[i].meta;
-        PyObject *tag = t[i].tag == ORDO_UNTAGGED ? Py_NewRef(Py_None) : PyLong_FromLong(t[i].tag);
-        PyObject *d = tag ? Py_BuildValue("{s:N,s:s,s:s,s:s,s:K,s:K,s:N}", "tag", tag, "format",
-                                          m->format, "schema", m->schema, "key", m->key, "rows",
-                                          (unsigned long long)m->rows, "bytes",
-                                          (unsigned long long)t[i].bytes, "collations",
-                                          opt_str(m->collations))
-                          : NULL;
-        if (!d || PyList_Append(list, d) < 0)
-            Py_CLEAR(list);
-        Py_XDECREF(d);
-    }
+    PyObject *list = ordo__py_items(n, 0, table_dict, t);
     ordo_table_list_free(t, n);
     return list;
+}
+
+static PyObject *col_name(void *schema, size_t i)
+{
+    return PyUnicode_FromString(((const ordo_schema *)schema)->cols[i].name);
 }
 
 /* table_columns(format, schema, key) -> (columns, key_columns): the names. */
@@ -166,21 +116,8 @@ static PyObject *py_table_columns(PyObject *self, PyObject *args)
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
     const ordo_schema *t = ordo_table_reader_table(r), *k = ordo_table_reader_key(r);
-    PyObject *tn = PyTuple_New((Py_ssize_t)t->ncols), *kn = PyTuple_New((Py_ssize_t)k->ncols);
-    for (size_t i = 0; tn && i < t->ncols; i++) {
-        PyObject *v = PyUnicode_FromString(t->cols[i].name);
-        if (!v)
-            Py_CLEAR(tn);
-        else
-            PyTuple_SET_ITEM(tn, (Py_ssize_t)i, v);
-    }
-    for (size_t i = 0; kn && i < k->ncols; i++) {
-        PyObject *v = PyUnicode_FromString(k->cols[i].name);
-        if (!v)
-            Py_CLEAR(kn);
-        else
-            PyTuple_SET_ITEM(kn, (Py_ssize_t)i, v);
-    }
+    PyObject *tn = ordo__py_items(t->ncols, 1, col_name, (void *)t);
+    PyObject *kn = tn ? ordo__py_items(k->ncols, 1, col_name, (void *)k) : NULL;
     ordo_table_reader_close(r);
     PyObject *res = tn && kn ? PyTuple_Pack(2, tn, kn) : NULL;
     Py_XDECREF(tn);
@@ -202,7 +139,6 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     ordo_table_scan_options o = {0};
     o.accept_collation_version = accept;
-    PyObject *r = NULL;
     ordo_db *db = ordo__py_tag(tago, &o.tag) < 0 ? NULL : ordo__py_db_hold(dbo);
     if (!db) {
         PyBuffer_Release(&key);
@@ -222,15 +158,7 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
         return ordo__py_raise(st, &e);
     if (!found)
         Py_RETURN_NONE;
-    PyObject *sc = schema_capsule(&s);
-    PyObject *ac = sc ? array_capsule(&a) : NULL;
-    if (!sc && a.release)
-        a.release(&a);
-    if (ac)
-        r = PyTuple_Pack(2, sc, ac);
-    Py_XDECREF(sc);
-    Py_XDECREF(ac);
-    return r;
+    return ordo__py_arrow_pair(&s, &a);
 }
 
 /* ------------------------------------------------------- decode_keys */
@@ -293,27 +221,15 @@ static int keys_arg(PyObject *keys, ordo__py_bin *b, PyObject **owned, const uin
         }
         return -1;
     }
+    size_t base = 0;
+    ordo_error e;
     if (!(*off = malloc((b->b.n + 1) * sizeof **off))) {
         PyErr_NoMemory();
         return -1;
     }
-    (*off)[0] = 0;
-    size_t base = 0;
-    for (size_t i = 0; i < b->b.n; i++) {
-        size_t lo, hi;
-        if (ordo_bins_span(&b->b, i, &lo, &hi) != ORDO_OK) {
-            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: the offsets of key %zu are out of "
-                            "order or past the bytes", i);
-            return -1;
-        }
-        if (i == 0)
-            base = lo;
-        else if (lo != base + (size_t)(*off)[i]) {
-            ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: key %zu does not start where key %zu "
-                            "ends", i, i - 1);
-            return -1;
-        }
-        (*off)[i + 1] = (int64_t)(hi - base);
+    if (ordo_bins_offsets(&b->b, *off, &base, &e) != ORDO_OK) {
+        ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: %s", e.message);
+        return -1;
     }
     *data = b->b.data + base, *n = b->b.n;
     return 0;

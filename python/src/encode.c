@@ -31,16 +31,16 @@ typedef struct job {
     ordo_table_encoder *E;
     PyThreadState *ts;
     int values;
-    struct ArrowArray *held; /* stream batches read by pending keys */
-    size_t nheld, capheld;
 } job;
 
+/* (the batches the encoder holds are released with a pending exception
+ * kept aside: their callbacks may run Python code) */
 static void job_free(job *j)
 {
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
     ordo_table_encoder_close(j->E);
-    for (size_t i = 0; i < j->nheld; i++)
-        ORDO__PY_RELEASE(&j->held[i]);
-    free(j->held);
+    PyErr_Restore(t, v, tb);
     memset(j, 0, sizeof *j);
 }
 
@@ -76,23 +76,6 @@ static int add(job *j, const ordo_table_input *in, size_t n, size_t rows)
     if (last_ncols > DEBUG_COLS)
         last_ncols = DEBUG_COLS;
     return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, ordo_table_encoder_fault(j->E), 0), -1);
-}
-
-/* Keeps a stream batch alive (moved into j) until its keys are made. */
-static int hold(job *j, struct ArrowArray *arr)
-{
-    if (j->nheld == j->capheld) {
-        size_t cap = j->capheld ? 2 * j->capheld : 8;
-        struct ArrowArray *h = realloc(j->held, cap * sizeof *h);
-        if (!h) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        j->held = h, j->capheld = cap;
-    }
-    j->held[j->nheld++] = *arr;
-    arr->release = NULL;
-    return 0;
 }
 
 /* (keys, values or None, schema_text, key_text), taking what j holds; or,
@@ -332,8 +315,12 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
         }
         if (!arr.release)
             break;
-        if (struct_batch(&j, &sch, inputs, &arr) < 0 || (!values && hold(&j, &arr) < 0))
+        if (struct_batch(&j, &sch, inputs, &arr) < 0)
             goto out;
+        if (!values && (s = ordo_table_encoder_hold(j.E, &arr, &e)) != ORDO_OK) {
+            ordo__py_raise(s, &e); /* keys only: the batch read until finish */
+            goto out;
+        }
         ORDO__PY_RELEASE(&arr);
     }
     res = result(&j, bench_rounds);
@@ -406,19 +393,16 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     return res;
 }
 
+static PyObject *last_value(void *unused, size_t k)
+{
+    (void)unused;
+    return PyLong_FromVoidPtr((void *)(uintptr_t)last_values[k]);
+}
+
 static PyObject *py_last_values(PyObject *self, PyObject *noargs)
 {
     (void)self, (void)noargs;
-    PyObject *t = PyTuple_New((Py_ssize_t)last_ncols);
-    for (size_t k = 0; t && k < last_ncols; k++) {
-        PyObject *v = PyLong_FromVoidPtr((void *)(uintptr_t)last_values[k]);
-        if (!v) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, (Py_ssize_t)k, v);
-    }
-    return t;
+    return ordo__py_items(last_ncols, 1, last_value, NULL);
 }
 
 /* _set_range_rows(n) -> the old value: for tests, many ranges of few rows. */

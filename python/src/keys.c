@@ -145,20 +145,13 @@ static PyObject *keys_offsets(PyObject *self, void *closure)
     return mv;
 }
 
+static PyObject *key_at(void *self, size_t i) { return keys_item(self, (Py_ssize_t)i); }
+
 static PyObject *keys_to_list(PyObject *self, PyObject *noargs)
 {
     (void)noargs;
     keys_object *k = (keys_object *)self;
-    PyObject *list = PyList_New(k->n);
-    for (Py_ssize_t i = 0; list && i < k->n; i++) {
-        PyObject *b = keys_item(self, i);
-        if (!b) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, i, b);
-    }
-    return list;
+    return ordo__py_items((size_t)k->n, 0, key_at, self);
 }
 
 /* ---- Arrow export: a large_binary array over the keys' own buffers. */
@@ -182,22 +175,6 @@ static void export_array_release(struct ArrowArray *a)
 
 static void export_schema_release(struct ArrowSchema *s) { s->release = NULL; }
 
-static void schema_capsule_free(PyObject *cap)
-{
-    struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
-    if (s && s->release)
-        s->release(s);
-    free(s);
-}
-
-static void array_capsule_free(PyObject *cap)
-{
-    struct ArrowArray *a = PyCapsule_GetPointer(cap, "arrow_array");
-    if (a && a->release)
-        a->release(a);
-    free(a);
-}
-
 static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"requested_schema", NULL};
@@ -206,41 +183,20 @@ static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw
         return NULL;
     (void)requested; /* the keys are large_binary; a consumer casts if it wants another type */
     keys_object *k = (keys_object *)self;
-    struct ArrowSchema *s = calloc(1, sizeof *s);
-    struct ArrowArray *a = calloc(1, sizeof *a);
     export_private *p = calloc(1, sizeof *p);
-    if (!s || !a || !p) {
-        free(s), free(a), free(p);
+    if (!p)
         return PyErr_NoMemory();
-    }
     static uint8_t empty;
-    *s = (struct ArrowSchema){.format = "Z", .name = "", .flags = ARROW_FLAG_NULLABLE,
-                              .release = export_schema_release};
+    struct ArrowSchema s = {.format = "Z", .name = "", .flags = ARROW_FLAG_NULLABLE,
+                            .release = export_schema_release};
     p->keys = Py_NewRef(self);
     p->bufs[0] = NULL;
     p->bufs[1] = k->off;
     p->bufs[2] = k->data ? k->data : &empty;
-    *a = (struct ArrowArray){.length = k->n, .null_count = 0, .offset = 0, .n_buffers = 3,
-                             .buffers = p->bufs, .release = export_array_release,
-                             .private_data = p};
-    PyObject *sc = PyCapsule_New(s, "arrow_schema", schema_capsule_free);
-    if (!sc) {
-        free(s);
-        export_array_release(a);
-        free(a);
-        return NULL;
-    }
-    PyObject *ac = PyCapsule_New(a, "arrow_array", array_capsule_free);
-    if (!ac) {
-        Py_DECREF(sc);
-        export_array_release(a);
-        free(a);
-        return NULL;
-    }
-    PyObject *t = PyTuple_Pack(2, sc, ac);
-    Py_DECREF(sc);
-    Py_DECREF(ac);
-    return t;
+    struct ArrowArray a = {.length = k->n, .null_count = 0, .offset = 0, .n_buffers = 3,
+                           .buffers = p->bufs, .release = export_array_release,
+                           .private_data = p};
+    return ordo__py_arrow_pair(&s, &a);
 }
 
 static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)

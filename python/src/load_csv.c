@@ -95,15 +95,11 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     return r;
 }
 
-/* tag, on_duplicate, memory, sst_size, threads into o. 0, or -1 with an
- * exception. */
+/* tag, on_duplicate, memory, sst_size, threads into o (checked by the
+ * library; a negative count is past its limit). 0, or -1 with an exception. */
 static int common_args(ordo_table_load_options *o, PyObject *tago, PyObject *dupo,
                        PyObject *memo, PyObject *ssto, Py_ssize_t threads)
 {
-    if (threads < 1 || threads > 1024) {
-        PyErr_SetString(PyExc_ValueError, "threads: expected 1 to 1024");
-        return -1;
-    }
     o->threads = (size_t)threads;
     return (tago && ordo__py_tag(tago, &o->tag) < 0) ||
                    (dupo && ordo__py_dup_policy(dupo, &o->on_duplicate) < 0) ||

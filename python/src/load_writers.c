@@ -174,10 +174,11 @@ static PyObject *writer_exit(writer_object *o, PyObject *args)
 
 /* A new writer object of type for w (opened by open); NULL with an
  * exception. */
-static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, const ordo_error *e)
+/* (a refused option: ValueError, the library's words) */
+static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e)
 {
     if (s != ORDO_OK)
-        return ordo__py_raise(s, e);
+        return ordo__py_raise_table(s, e, ORDO_TABLE_FAULT_NONE, 0);
     writer_object *o = (writer_object *)type->tp_alloc(type, 0);
     if (o)
         o->w = w;
@@ -209,15 +210,22 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                           ORDO_DUP_ERROR, 1};
     bad = bad || (tago && ordo__py_tag(tago, &o.tag) < 0) ||
           (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0);
-    if (!bad && o.target_bytes && o.target_bytes < (64u << 10)) {
-        PyErr_SetString(PyExc_ValueError, "target_bytes: at least 65536 (or 0: 256 MiB)");
-        bad = 1;
-    }
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
     ordo_status s = bad ? ORDO_OK : ordo_sst_writer_open(&o, &w, &e);
     Py_DECREF(dir);
     return bad ? NULL : writer_new(type, s, w, &e);
+}
+
+static PyObject *sst_file_dict(void *w, size_t i)
+{
+    const ordo_sst_file *f = ordo_sst_writer_file(w, i);
+    PyObject *path = PyUnicode_DecodeFSDefault(f->path);
+    return !path ? NULL : Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
+                                        f->smallest, (Py_ssize_t)f->smallest_len, "largest",
+                                        f->largest, (Py_ssize_t)f->largest_len, "rows",
+                                        (unsigned long long)f->rows, "bytes",
+                                        (unsigned long long)f->bytes);
 }
 
 static PyObject *sst_finish(writer_object *so, PyObject *unused)
@@ -236,23 +244,7 @@ static PyObject *sst_finish(writer_object *so, PyObject *unused)
         so->busy = 0;
         return ordo__py_raise_row(s, &e);
     }
-    size_t n = ordo_sst_writer_files(so->w);
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        const ordo_sst_file *f = ordo_sst_writer_file(so->w, i);
-        PyObject *path = PyUnicode_DecodeFSDefault(f->path);
-        PyObject *d = path ? Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
-                                           f->smallest, (Py_ssize_t)f->smallest_len, "largest",
-                                           f->largest, (Py_ssize_t)f->largest_len, "rows",
-                                           (unsigned long long)f->rows, "bytes",
-                                           (unsigned long long)f->bytes)
-                           : NULL;
-        if (!d) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, d);
-    }
+    PyObject *list = ordo__py_items(ordo_sst_writer_files(so->w), 0, sst_file_dict, so->w);
     so->busy = 0;
     return list;
 }
@@ -312,15 +304,16 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     ordo_run_options o = {PyBytes_AS_STRING(dir), prefix, 256ull << 20};
     int bad = memo && ordo__py_size(memo, "memory", &o.memory) < 0;
-    if (!bad && o.memory < (1u << 20)) {
-        PyErr_SetString(PyExc_ValueError, "memory: at least 1M");
-        bad = 1;
-    }
     ordo_run_writer *w = NULL;
     ordo_error e = {0};
     ordo_status s = bad ? ORDO_OK : ordo_run_writer_open(&o, &w, &e);
     Py_DECREF(dir);
     return bad ? NULL : writer_new(type, s, w, &e);
+}
+
+static PyObject *run_file_path(void *w, size_t i)
+{
+    return PyUnicode_DecodeFSDefault(ordo_run_writer_file(w, i));
 }
 
 static PyObject *run_files(writer_object *ro, PyObject *unused)
@@ -329,16 +322,7 @@ static PyObject *run_files(writer_object *ro, PyObject *unused)
     if (usable(ro, 0) < 0)
         return NULL;
     ro->busy = 1; /* the list's allocations may run finalizers */
-    size_t n = ordo_run_writer_files(ro->w);
-    PyObject *list = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; list && i < n; i++) {
-        PyObject *p = PyUnicode_DecodeFSDefault(ordo_run_writer_file(ro->w, i));
-        if (!p) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, p);
-    }
+    PyObject *list = ordo__py_items(ordo_run_writer_files(ro->w), 0, run_file_path, ro->w);
     ro->busy = 0;
     return list;
 }
@@ -497,6 +481,14 @@ done:
 
 /* ------------------------------------------------------ split_keys */
 
+/* ctx: {the keys' bytes, their offsets} */
+static PyObject *split_key(void *ctx, size_t i)
+{
+    const uint8_t *dst = ((void **)ctx)[0];
+    const size_t *o = ((void **)ctx)[1];
+    return PyBytes_FromStringAndSize((const char *)dst + o[i], (Py_ssize_t)(o[i + 1] - o[i]));
+}
+
 static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -516,16 +508,7 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
         if ((s = ordo_split_bins(&b.b, (size_t)nsplit, &dst, &soffs, &got, &e)) != ORDO_OK)
             ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_SHAPE, 0); /* bad offsets: ValueError */
         else
-            r = PyList_New((Py_ssize_t)got);
-    }
-    for (size_t i = 0; r && i < got; i++) {
-        PyObject *k = PyBytes_FromStringAndSize((const char *)dst + soffs[i],
-                                                (Py_ssize_t)(soffs[i + 1] - soffs[i]));
-        if (!k) {
-            Py_CLEAR(r);
-            break;
-        }
-        PyList_SET_ITEM(r, (Py_ssize_t)i, k);
+            r = ordo__py_items(got, 0, split_key, (void *[]){dst, soffs});
     }
     ordo__py_bin_release(&b);
     free(soffs);

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static PyObject *error_type; /* ordo.Error, owned by the module too */
@@ -122,6 +123,64 @@ int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const
     out->schema = *s, s->release = NULL; /* the base structs may move (C Data Interface) */
     out->array = *a, a->release = NULL;
     return 0;
+}
+
+static void schema_capsule_free(PyObject *cap)
+{
+    struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
+    if (s && s->release)
+        s->release(s);
+    free(s);
+}
+
+static void array_capsule_free(PyObject *cap)
+{
+    struct ArrowArray *a = PyCapsule_GetPointer(cap, "arrow_array");
+    if (a && a->release)
+        a->release(a);
+    free(a);
+}
+
+PyObject *ordo__py_schema_capsule(struct ArrowSchema *s)
+{
+    struct ArrowSchema *p = malloc(sizeof *p);
+    PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : PyErr_NoMemory();
+    if (!cap) {
+        free(p);
+        ORDO__PY_RELEASE(s);
+        return NULL;
+    }
+    *p = *s, s->release = NULL;
+    return cap;
+}
+
+PyObject *ordo__py_arrow_pair(struct ArrowSchema *s, struct ArrowArray *a)
+{
+    PyObject *sc = ordo__py_schema_capsule(s), *ac = NULL, *r = NULL;
+    struct ArrowArray *p = sc ? malloc(sizeof *p) : NULL;
+    if (sc && !(ac = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : PyErr_NoMemory()))
+        free(p);
+    if (ac)
+        *p = *a, a->release = NULL, r = PyTuple_Pack(2, sc, ac);
+    ORDO__PY_RELEASE(a);
+    Py_XDECREF(sc);
+    Py_XDECREF(ac);
+    return r;
+}
+
+PyObject *ordo__py_items(size_t n, int tuple, PyObject *(*item)(void *ctx, size_t i), void *ctx)
+{
+    PyObject *r = tuple ? PyTuple_New((Py_ssize_t)n) : PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; r && i < n; i++) {
+        PyObject *v = item(ctx, i);
+        if (!v)
+            Py_CLEAR(r);
+        else if (tuple)
+            PyTuple_SET_ITEM(r, (Py_ssize_t)i, v);
+        else
+            PyList_SET_ITEM(r, (Py_ssize_t)i, v);
+    }
+    return r;
 }
 
 void ordo__py_arrow_release(ordo__py_arrow *a)
