@@ -206,6 +206,18 @@ int ordo__double_text(double d, char *out, size_t cap)
     return n;
 }
 
+/* The shortest decimal that reads back as the same float, as PostgreSQL
+ * prints a real (finite values). */
+void ordo__real_text(float f, char *out, size_t cap)
+{
+    /* 6 digits always read back as one float; a subnormal may need fewer */
+    for (int prec = fabsf(f) < FLT_MIN ? 1 : 6; prec <= 9; prec++) {
+        snprintf(out, cap, "%.*g", prec, (double)f);
+        if (strtof(out, NULL) == f)
+            return;
+    }
+}
+
 int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
                        const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col)
 {

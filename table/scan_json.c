@@ -8,7 +8,6 @@
 #include "import.h"
 #include "scan.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,18 +83,6 @@ static int put_string(ordo_buf *b, const char *s, size_t n)
     return put(b, s + run, n - run) && put(b, "\"", 1);
 }
 
-/* The shortest decimal that reads back as the same float, as PostgreSQL
- * prints a real. */
-static void float_text(float f, char *out, size_t cap)
-{
-    /* 6 digits always read back as one float; a subnormal may need fewer */
-    for (int prec = fabsf(f) < FLT_MIN ? 1 : 6; prec <= 9; prec++) {
-        snprintf(out, cap, "%.*g", prec, (double)f);
-        if (strtof(out, NULL) == f)
-            return;
-    }
-}
-
 /* A 128-bit two's complement integer (low, then high) in decimal. */
 static void int128_text(uint64_t lo, int64_t hi, char *out)
 {
@@ -167,7 +154,7 @@ static int put_native(ordo_buf *b, const ordo_column *c, int real)
         if (!isfinite(d)) /* JSON has no such numbers */
             return put_s(b, isnan(d) ? "\"NaN\"" : d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         if (real) /* a real's digits, whatever width a format holds it in */
-            float_text((float)d, t, sizeof t);
+            ordo__real_text((float)d, t, sizeof t);
         else
             ordo__double_text(d, t, sizeof t);
         break;
