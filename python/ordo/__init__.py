@@ -15,6 +15,7 @@ if hasattr(_ordo, "Db"):  # built with RocksDB
     from ._load import load, scan
     from ._sort import sort, sort_indices
     from ._db import Db, decode_keys, open  # ordo.open: not in __all__ (a * import keeps open)
+    from . import _phases  # noqa: F401 (ordo._ordo.ingest and merge_runs)
 
     __all__ += ["load", "scan", "sort", "sort_indices", "Db", "decode_keys"]
 

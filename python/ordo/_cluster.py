@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import uuid
 
-from . import _ordo
+from . import _ordo, _phases
 from ._ordo import Error
 
 SEQ_BITS = 40  # rows per input partition < 2**40, partitions < 2**23
@@ -114,7 +114,7 @@ class Target:
             nbytes += s["bytes"]
         files.sort(key=lambda f: f["smallest"])
         m = dict(meta, format=fmt, rows=rows)
-        _ordo.ingest(self.db, self.tag, files, meta=m)
+        _phases.ingest(self.db, self.tag, files, meta=m)
         return {"rows_in": rows_in, "rows": rows, "duplicates": dups, "rejected": 0,
                 "bytes": nbytes, "sst_files": len(files), "partitions": len(parts)}
 
@@ -181,12 +181,12 @@ def write_partition(batches, partition, prefix, options, crash=None, runs=None):
         if isinstance(runs, tuple):  # (run files, lo, hi): keys in [lo, hi) of the files
             paths, lo, hi = runs
             w = writer()
-            _ordo.merge_runs(paths, w, lo=lo, hi=hi, tmp_dir=dirname, memory=options["memory"])
+            _phases.merge_runs(paths, w, lo=lo, hi=hi, tmp_dir=dirname, memory=options["memory"])
             maybe_crash(crash, "write", partition)
         elif runs is not None and runs.rows():
             w = writer()
             # as `ordo load`: the last run merged straight from memory
-            _ordo.merge_runs(runs, w, tmp_dir=dirname, memory=options["memory"])
+            _phases.merge_runs(runs, w, tmp_dir=dirname, memory=options["memory"])
             maybe_crash(crash, "write", partition)
         if w is None:
             return {"partition": partition, "files": [],

@@ -221,144 +221,52 @@ static PyObject *py_table_check_free(PyObject *self, PyObject *args)
 
 /* ---------------------------------------------------------- ingest */
 
-/* A str item of a dict (a new reference), or NULL with an exception. */
-static PyObject *dict_str(PyObject *d, const char *name, const char *what)
-{
-    PyObject *v = PyDict_GetItemString(d, name);
-    if (!v || !PyUnicode_Check(v)) {
-        PyErr_Format(PyExc_ValueError, "%s: needs '%s' as a str", what, name);
-        return NULL;
-    }
-    Py_INCREF(v);
-    return v;
-}
-
-static int dict_u64(PyObject *d, const char *name, const char *what, uint64_t *out)
-{
-    PyObject *v = PyDict_GetItemString(d, name);
-    if (!v || !PyLong_Check(v)) {
-        PyErr_Format(PyExc_ValueError, "%s: needs '%s' as an int", what, name);
-        return -1;
-    }
-    unsigned long long x = PyLong_AsUnsignedLongLong(v);
-    if (PyErr_Occurred())
-        return -1;
-    *out = x;
-    return 0;
-}
-
-static PyObject *dict_bytes(PyObject *d, const char *name, const char *what)
-{
-    PyObject *v = PyDict_GetItemString(d, name);
-    if (!v || !PyBytes_Check(v)) {
-        PyErr_Format(PyExc_ValueError, "%s: needs '%s' as bytes", what, name);
-        return NULL;
-    }
-    Py_INCREF(v);
-    return v;
-}
-
-static PyObject *py_ingest(PyObject *self, PyObject *args, PyObject *kw)
+/* _ingest(db, tag, files, format, key, schema, rows): files a tuple of
+ * (path, smallest, largest, rows, bytes) tuples, as ordo._phases.ingest
+ * makes them of SstWriter.finish's dicts (every call into Python made). */
+static PyObject *py_ingest(PyObject *self, PyObject *args)
 {
     (void)self;
-    static char *names[] = {"db", "tag", "files", "meta", NULL};
-    PyObject *dbo, *tago, *files, *meta;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO!:ingest", names, &dbo, &tago, &files,
-                                     &PyDict_Type, &meta))
-        return NULL;
+    PyObject *dbo, *tago, *files;
+    const char *fmt, *key, *schema;
+    unsigned long long rows;
     int tag;
-    if (!PyObject_TypeCheck(dbo, &db_type)) /* the db itself is taken last */
-        return PyErr_Format(PyExc_TypeError, "expected an ordo Db, got %.200s",
-                            Py_TYPE(dbo)->tp_name);
-    if (ordo__py_tag(tago, &tag) < 0)
+    if (!PyArg_ParseTuple(args, "OOO!sssK:_ingest", &dbo, &tago, &PyTuple_Type, &files, &fmt,
+                          &key, &schema, &rows) ||
+        ordo__py_tag(tago, &tag) < 0)
         return NULL;
-    /* a tuple of our own: __fspath__ and the dicts' lookups run Python code,
-     * which could change a list being read */
-    PyObject *seq = PyDict_Check(files) || PyUnicode_Check(files)
-                        ? (PyErr_SetString(PyExc_TypeError, "ingest: files must be a list of "
-                                           "dicts"), NULL)
-                        : PySequence_Tuple(files);
-    if (!seq)
-        return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    /* every object whose memory the call reads without the GIL */
-    PyObject *keep = PyList_New(0);
+    Py_ssize_t n = PyTuple_GET_SIZE(files);
     ordo_sst_file *f = calloc(n ? (size_t)n : 1, sizeof *f);
-    PyObject *result = NULL;
-    if (!keep || !f) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *d = PyTuple_GET_ITEM(seq, i);
-        if (!PyDict_Check(d)) {
-            PyErr_SetString(PyExc_TypeError, "ingest: files must be a list of dicts");
-            goto done;
-        }
-        PyObject *p = PyDict_GetItemString(d, "path"), *pb = NULL;
-        Py_XINCREF(p); /* its __fspath__ may take it out of the dict */
-        int got = p && PyUnicode_FSConverter(p, &pb);
-        Py_XDECREF(p);
-        if (!got) {
+    if (!f)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) { /* the tuples hold the bytes read without the GIL */
+        PyObject *t = PyTuple_GET_ITEM(files, i), *lo, *hi;
+        unsigned long long r, b;
+        if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "ySSKK:_ingest", &f[i].path, &lo, &hi, &r, &b)) {
             if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "ingest: a file needs 'path'");
-            goto done;
+                PyErr_SetString(PyExc_TypeError, "_ingest: a file is a tuple");
+            free(f);
+            return NULL;
         }
-        PyObject *lo = dict_bytes(d, "smallest", "ingest: a file");
-        PyObject *hi = lo ? dict_bytes(d, "largest", "ingest: a file") : NULL;
-        int bad = !hi || dict_u64(d, "rows", "ingest: a file", &f[i].rows) < 0;
-        /* optional (SstWriter's files have it): without, the table records no bytes */
-        bad = bad || (PyDict_GetItemString(d, "bytes") &&
-                      dict_u64(d, "bytes", "ingest: a file", &f[i].bytes) < 0);
-        bad |= PyList_Append(keep, pb) < 0;
-        bad |= lo && PyList_Append(keep, lo) < 0;
-        bad |= hi && PyList_Append(keep, hi) < 0;
-        Py_XDECREF(pb);
-        Py_XDECREF(lo);
-        Py_XDECREF(hi);
-        if (bad)
-            goto done;
-        f[i].path = PyBytes_AS_STRING(pb);
         f[i].smallest = (const uint8_t *)PyBytes_AS_STRING(lo);
         f[i].smallest_len = (size_t)PyBytes_GET_SIZE(lo);
         f[i].largest = (const uint8_t *)PyBytes_AS_STRING(hi);
         f[i].largest_len = (size_t)PyBytes_GET_SIZE(hi);
+        f[i].rows = r, f[i].bytes = b;
     }
-    ordo_table_meta m = {0};
-    PyObject *fmt = dict_str(meta, "format", "ingest: meta");
-    PyObject *key = fmt ? dict_str(meta, "key", "ingest: meta") : NULL;
-    PyObject *sch = key ? dict_str(meta, "schema", "ingest: meta") : NULL;
-    int bad = !sch || dict_u64(meta, "rows", "ingest: meta", &m.rows) < 0;
-    bad |= fmt && PyList_Append(keep, fmt) < 0;
-    bad |= key && PyList_Append(keep, key) < 0;
-    bad |= sch && PyList_Append(keep, sch) < 0;
-    Py_XDECREF(fmt);
-    Py_XDECREF(key);
-    Py_XDECREF(sch);
-    if (bad || !(m.format = PyUnicode_AsUTF8(fmt)) || !(m.key = PyUnicode_AsUTF8(key)) ||
-        !(m.schema = PyUnicode_AsUTF8(sch)))
-        goto done;
     ordo_error e = {0};
-    ordo_status s;
-    ordo_db *db = ordo__py_db_get(dbo); /* after every call into Python */
-    if (!db)
-        goto done;
-    db_object *d = (db_object *)dbo;
-    d->busy = 1;
-    /* the table library makes the metadata, the collation versions included */
-    Py_BEGIN_ALLOW_THREADS
-    s = ordo_table_ingest_files(db, tag, f, (size_t)n, m.format, m.key, m.schema, m.rows, &e);
-    Py_END_ALLOW_THREADS
-    d->busy = 0;
-    if (s != ORDO_OK) /* a refused format: ValueError */
-        ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
-    else
-        result = Py_NewRef(Py_None);
-done:
+    ordo_status s = ORDO_OK;
+    ordo_db *db = ordo__py_db_hold(dbo);
+    if (db) { /* the table library makes the metadata, the collation versions included */
+        Py_BEGIN_ALLOW_THREADS
+        s = ordo_table_ingest_files(db, tag, f, (size_t)n, fmt, key, schema, rows, &e);
+        Py_END_ALLOW_THREADS
+        ordo__py_db_release(dbo);
+    }
     free(f);
-    Py_XDECREF(keep);
-    Py_DECREF(seq);
-    return result;
+    if (!db || s != ORDO_OK) /* a refused format: ValueError */
+        return db ? ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0) : NULL;
+    Py_RETURN_NONE;
 }
 
 static PyMethodDef functions[] = {
@@ -368,10 +276,8 @@ static PyMethodDef functions[] = {
     {"table_check_free", py_table_check_free, METH_VARARGS,
      "table_check_free(db, tag): None when a new table may be loaded under tag; else "
      "ordo.Error ORDO_ERR_TABLE_EXISTS with the reason."},
-    {"ingest", (PyCFunction)(void (*)(void))py_ingest, METH_VARARGS | METH_KEYWORDS,
-     "ingest(db, tag, files, meta): SST files (dicts path, smallest, largest, rows, as "
-     "SstWriter.finish gives) and the table's metadata (dict format, key, schema, rows) into "
-     "db under tag in one atomic step; a failure leaves the database as it was."},
+    {"_ingest", py_ingest, METH_VARARGS,
+     "For ordo._phases.ingest (ordo._ordo.ingest): the files and metadata as flat values."},
     {NULL, NULL, 0, NULL},
 };
 

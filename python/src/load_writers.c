@@ -382,72 +382,44 @@ static PyTypeObject run_type = {
 
 /* ------------------------------------------------------ merge_runs */
 
-/* An optional bound: None, or bytes-like (copied into *out, a new bytes). */
-static int bound_arg(PyObject *o, PyObject **out)
-{
-    *out = NULL;
-    if (o == Py_None)
-        return 0;
-    *out = PyBytes_FromObject(o);
-    return *out ? 0 : -1;
-}
-
-static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
+/* _merge_runs(runs, sst_writer, lo, hi, tmp_dir, memory): runs a tuple of
+ * bytes paths or a RunWriter, lo and hi bytes or None, tmp_dir bytes (b"":
+ * none), memory an int (0: the default), as ordo._phases.merge_runs makes
+ * them (every call into Python made: no Python code runs from here). */
+static PyObject *py_merge_runs(PyObject *self, PyObject *args)
 {
     (void)self;
-    static char *names[] = {"paths", "sst_writer", "lo", "hi", "tmp_dir", "memory", NULL};
-    PyObject *paths, *swo, *loo = Py_None, *hio = Py_None, *tmpo = Py_None, *memo = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOO:merge_runs", names, &paths, &swo, &loo,
-                                     &hio, &tmpo, &memo))
+    PyObject *paths, *swo;
+    const char *lo, *hi, *tmp;
+    Py_ssize_t lo_len = 0, hi_len = 0;
+    unsigned long long memory;
+    if (!PyArg_ParseTuple(args, "OOz#z#yK:_merge_runs", &paths, &swo, &lo, &lo_len, &hi, &hi_len,
+                          &tmp, &memory))
         return NULL;
-    if (!PyObject_TypeCheck(swo, &sst_type)) {
-        PyErr_Format(PyExc_TypeError, "expected an SstWriter, got %.200s", Py_TYPE(swo)->tp_name);
-        return NULL;
-    }
+    ordo_merge_options mo = {lo, hi, (size_t)lo_len, (size_t)hi_len, *tmp ? tmp : NULL, memory,
+                             NULL, NULL, NULL};
     /* an unfinished RunWriter: its runs, the last one still in memory */
     writer_object *rw = PyObject_TypeCheck(paths, &run_type) ? (writer_object *)paths : NULL;
-    /* every argument converted first (__fspath__, iteration, buffers run
-     * Python code, which may close or use a writer); a tuple of our own,
-     * so that the paths cannot change under the loop */
-    PyObject *seq = rw ? PyTuple_New(0)
-                    : PyUnicode_Check(paths) || PyBytes_Check(paths)
-                        ? (PyErr_SetString(PyExc_TypeError, "merge_runs: paths must be a list "
-                                           "of str"), NULL)
-                        : PySequence_Tuple(paths);
-    if (!seq)
-        return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    PyObject **pb = calloc(n ? (size_t)n : 1, sizeof *pb);
+    if (!rw && !PyTuple_Check(paths))
+        return PyErr_Format(PyExc_TypeError, "_merge_runs: expected a tuple of bytes paths");
+    Py_ssize_t n = rw ? 0 : PyTuple_GET_SIZE(paths);
     const char **pp = calloc(n ? (size_t)n : 1, sizeof *pp);
-    PyObject *lo = NULL, *hi = NULL, *tmp = NULL, *r = NULL;
-    ordo_merge_options mo = {0};
-    if (!pb || !pp) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (!PyUnicode_FSConverter(PyTuple_GET_ITEM(seq, i), &pb[i]))
-            goto done;
-        pp[i] = PyBytes_AS_STRING(pb[i]);
-    }
-    if (bound_arg(loo, &lo) < 0 || bound_arg(hio, &hi) < 0)
-        goto done;
-    if (tmpo != Py_None) {
-        if (!PyUnicode_FSConverter(tmpo, &tmp))
-            goto done;
-        mo.tmp_dir = PyBytes_AS_STRING(tmp);
-    }
-    if (memo != Py_None && ordo__py_size(memo, "memory", &mo.memory) < 0)
-        goto done;
-    if (lo)
-        mo.lo = PyBytes_AS_STRING(lo), mo.lo_len = (size_t)PyBytes_GET_SIZE(lo);
-    if (hi)
-        mo.hi = PyBytes_AS_STRING(hi), mo.hi_len = (size_t)PyBytes_GET_SIZE(hi);
-    /* then the writers, checked and held: no Python code runs from here */
+    if (!pp)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyBytes_Check(PyTuple_GET_ITEM(paths, i)) ||
+            !(pp[i] = PyBytes_AS_STRING(PyTuple_GET_ITEM(paths, i))) ||
+            strlen(pp[i]) != (size_t)PyBytes_GET_SIZE(PyTuple_GET_ITEM(paths, i))) {
+            free(pp);
+            return PyErr_Format(PyExc_TypeError, "_merge_runs: expected a tuple of bytes paths");
+        }
+    /* then the writers, checked and held */
     writer_object *so = (writer_object *)swo;
     ordo_sst_writer *w = ordo__py_sst_get(swo);
-    if (!w || (rw && usable(rw, 1) < 0))
-        goto done;
+    if (!w || (rw && usable(rw, 1) < 0)) {
+        free(pp);
+        return NULL;
+    }
     ordo_runs *runs = NULL;
     ordo_error e = {0};
     ordo_status s;
@@ -463,20 +435,10 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args, PyObject *kw)
     so->busy = 0;
     if (rw)
         rw->busy = 0;
-    if (s != ORDO_OK)
-        ordo__py_raise_row(s, &e);
-    else
-        r = Py_NewRef(Py_None);
-done:
-    for (Py_ssize_t i = 0; pb && i < n; i++)
-        Py_XDECREF(pb[i]);
-    free(pb);
     free(pp);
-    Py_XDECREF(lo);
-    Py_XDECREF(hi);
-    Py_XDECREF(tmp);
-    Py_DECREF(seq);
-    return r;
+    if (s != ORDO_OK)
+        return ordo__py_raise_row(s, &e);
+    Py_RETURN_NONE;
 }
 
 /* ------------------------------------------------------ split_keys */
@@ -559,12 +521,8 @@ static PyObject *py_parse_size(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef functions[] = {
-    {"merge_runs", (PyCFunction)(void (*)(void))py_merge_runs, METH_VARARGS | METH_KEYWORDS,
-     "merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None): the run "
-     "files' rows with keys in [lo, hi) merged in key order (equal keys in seq order) into the "
-     "SST writer, whose duplicate policy applies; more than 64 runs need tmp_dir. paths may "
-     "also be an unfinished RunWriter of this process: its runs, the last one straight from "
-     "memory (once; the writer can then only be closed, its files() removed)."},
+    {"_merge_runs", py_merge_runs, METH_VARARGS,
+     "For ordo._phases.merge_runs (ordo._ordo.merge_runs): its arguments converted."},
     {"split_keys", (PyCFunction)(void (*)(void))py_split_keys, METH_VARARGS | METH_KEYWORDS,
      "split_keys(keys, n) -> list[bytes]: up to n distinct increasing split keys from a sample "
      "(a list of bytes, ordo.Keys or an Arrow binary array), so that the n + 1 ranges "
