@@ -370,8 +370,13 @@ ORDO_API ordo_status ordo_split_bins(const ordo_bins *sample, size_t n_splits, u
  * exponent). Independent of the locale. ORDO_ERR_INVALID_ARG otherwise. */
 ORDO_API ordo_status ordo_parse_size(const char *s, uint64_t *out);
 /* A duplicate policy as `ordo load --on-duplicate` takes it: "error",
- * "first" or "last"; ORDO_ERR_INVALID_ARG otherwise (*out untouched). */
-ORDO_API ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out);
+ * "first" or "last"; ORDO_ERR_INVALID_ARG otherwise (*out untouched; err,
+ * when not NULL, names the option "on_duplicate" and what came). */
+ORDO_API ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out,
+                                           ordo_error *err);
+/* A table's tag: 0 to 254 (255 is for system keys) or ORDO_UNTAGGED; else
+ * ORDO_ERR_INVALID_ARG, err (when not NULL) naming the option "tag". */
+ORDO_API ordo_status ordo_tag_check(long long tag, ordo_error *err);
 
 /* ---------------------------------------- the unsorted baseline load */
 

@@ -61,6 +61,10 @@ typedef struct ordo_table_progress {
     uint64_t bytes; /* input bytes read (read phase, CSV), else stored bytes so far */
 } ordo_table_progress;
 
+/* The most encoding threads a call takes (as `ordo encode --threads`):
+ * more is refused as the option "threads". */
+#define ORDO_TABLE_THREADS_MAX 1024
+
 /* A row skipped by ordo_table_load_options.on_reject (CSV only). */
 typedef ordo_status (*ordo_table_reject_fn)(void *ctx, const ordo_reject *r, ordo_error *err);
 
@@ -76,7 +80,8 @@ typedef struct ordo_table_load_options {
     ordo_table_via via;
     uint64_t memory;    /* the sort's budget (0: 256 MiB; at least 1 MiB) */
     uint64_t sst_size;  /* SST file target (0: 256 MiB; at least 64 KiB) */
-    size_t threads;     /* encoding threads for Arrow input (0: 1; at most 1024); CSV one worker */
+    size_t threads;     /* encoding threads for Arrow input (0: 1; at most
+                           ORDO_TABLE_THREADS_MAX); CSV one worker */
     /* CSV: the first line names the columns (checked against the schema). */
     int header;
     /* CSV: a bad row is handed here (with its line, column, message and

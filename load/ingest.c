@@ -84,9 +84,9 @@ ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t
 {
     if (!db || !meta || !meta->format || !meta->key || !meta->schema || (n && !files))
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no database, files or metadata");
-    if (tag < ORDO_UNTAGGED || tag > 254)
-        return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "a tag is 0 to 254, or untagged");
-    ordo_status st = ordo_table_check_free(db, tag, err);
+    ordo_status st = ordo_tag_check(tag, err);
+    if (st == ORDO_OK)
+        st = ordo_table_check_free(db, tag, err);
     if (st != ORDO_OK)
         return st;
     const ordo_sst_file **sorted = malloc((n + 1) * sizeof *sorted);

@@ -1,6 +1,8 @@
-/* Sizes and duplicate policies as `ordo load` (--memory, --on-duplicate)
- * and the Python package take them. */
-#include "ordo_load.h"
+/* Sizes, duplicate policies and tags as `ordo load` (--memory,
+ * --on-duplicate, --tag) and the Python package take them. */
+#include "load_internal.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -45,16 +47,28 @@ ordo_status ordo_parse_size(const char *s, uint64_t *out)
     return ORDO_OK;
 }
 
-ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out)
+ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out, ordo_error *err)
 {
     static const char *const names[] = {"error", "first", "last"};
     static const ordo_dup_policy policies[] = {ORDO_DUP_ERROR, ORDO_DUP_FIRST, ORDO_DUP_LAST};
     if (!s || !out)
-        return ORDO_ERR_NULL_ARG;
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no duplicate policy");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(s, names[i])) {
             *out = policies[i];
             return ORDO_OK;
         }
-    return ORDO_ERR_INVALID_ARG;
+    char why[160];
+    snprintf(why, sizeof why, "expected error, first or last, got '%.100s'", s);
+    return ordo__load_refuse(err, "on_duplicate", why);
+}
+
+ordo_status ordo_tag_check(long long tag, ordo_error *err)
+{
+    if (tag == ORDO_UNTAGGED || (tag >= 0 && tag <= 254))
+        return ORDO_OK;
+    char why[160];
+    snprintf(why, sizeof why, "expected 0 to 254 (255 is for system keys), or -1 (untagged), "
+             "got %lld", tag);
+    return ordo__load_refuse(err, "tag", why);
 }

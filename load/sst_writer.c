@@ -215,14 +215,15 @@ ordo_status ordo_sst_writer_open(const ordo_sst_options *o, ordo_sst_writer **ou
 {
     if (!o || !o->dir || !out)
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no folder for the SST files");
-    if (o->tag < ORDO_UNTAGGED || o->tag > 254)
-        return ordo__load_refuse(err, "tag", "expected 0 to 254, or -1 (untagged)");
+    ordo_status st = ordo_tag_check(o->tag, err);
+    if (st != ORDO_OK)
+        return st;
     if ((unsigned)o->on_duplicate > ORDO_DUP_LAST)
         return ordo__load_refuse(err, "on_duplicate", "expected error, first or last");
     if (o->target_bytes && o->target_bytes < ORDO__SST_SIZE_MIN)
         return ordo__load_refuse(err, "target_bytes", "at least 65536 (or 0: 256 MiB)");
     int dirfd;
-    ordo_status st = ordo__out_dir_open(o->dir, o->prefix ? o->prefix : "", "SST", &dirfd, err);
+    st = ordo__out_dir_open(o->dir, o->prefix ? o->prefix : "", "SST", &dirfd, err);
     if (st != ORDO_OK)
         return st;
     ordo_sst_writer *w = calloc(1, sizeof *w);

@@ -24,10 +24,8 @@ ordo_status ordo_table_open_reader(ordo_db *db, int tag, int accept_collation_ve
         return fail_with(err, ORDO_ERR_NULL_ARG, &e);
     }
     *r = NULL;
-    if (tag != ORDO_UNTAGGED && (tag < 0 || tag > 254)) {
-        snprintf(e.message, sizeof e.message, "tag: expected 0 to 254, got %d", tag);
+    if (ordo_tag_check(tag, &e) != ORDO_OK)
         return fail_with(err, ORDO_ERR_INVALID_ARG, &e);
-    }
     ordo_table_meta m;
     ordo_status s = ordo_table_read(db, tag, &m, &e);
     if (s != ORDO_OK)

@@ -16,8 +16,7 @@ ordo_status ordo__table_refuse(ordo_error *err, const char *option, const char *
 /* A format by name (NULL: "ordered"), refused as the option "format". */
 ordo_status ordo__table_format(const char *name, ordo_format *fmt, ordo_error *err);
 
-/* The most encoding threads a call takes (as `ordo encode --threads`). */
-#define ORDO__TABLE_THREADS_MAX 1024
+#define ORDO__TABLE_THREADS_MAX ORDO_TABLE_THREADS_MAX
 
 /* Options checked as ordo_table_load_check does; fmt from o->format. */
 ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_format *fmt,

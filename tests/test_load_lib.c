@@ -6,6 +6,7 @@
 #include <ordo_load.h>
 #include <sys/stat.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -607,18 +608,34 @@ static void test_parse_size(void **state)
     assert_int_equal(ordo_parse_size(NULL, NULL), ORDO_ERR_NULL_ARG);
     /* duplicate policies, by their names only */
     ordo_dup_policy d = ORDO_DUP_ERROR;
-    assert_int_equal(ordo_dup_policy_parse("last", &d), ORDO_OK);
+    assert_int_equal(ordo_dup_policy_parse("last", &d, NULL), ORDO_OK);
     assert_int_equal(d, ORDO_DUP_LAST);
-    assert_int_equal(ordo_dup_policy_parse("first", &d), ORDO_OK);
+    assert_int_equal(ordo_dup_policy_parse("first", &d, NULL), ORDO_OK);
     assert_int_equal(d, ORDO_DUP_FIRST);
-    assert_int_equal(ordo_dup_policy_parse("error", &d), ORDO_OK);
+    assert_int_equal(ordo_dup_policy_parse("error", &d, NULL), ORDO_OK);
     assert_int_equal(d, ORDO_DUP_ERROR);
     static const char *const bad_dup[] = {"", "Last", "keep", "last ", "firstx"};
     for (size_t i = 0; i < sizeof bad_dup / sizeof *bad_dup; i++) {
-        assert_int_equal(ordo_dup_policy_parse(bad_dup[i], &d), ORDO_ERR_INVALID_ARG);
+        assert_int_equal(ordo_dup_policy_parse(bad_dup[i], &d, NULL), ORDO_ERR_INVALID_ARG);
         assert_int_equal(d, ORDO_DUP_ERROR);
     }
-    assert_int_equal(ordo_dup_policy_parse(NULL, &d), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_dup_policy_parse(NULL, &d, NULL), ORDO_ERR_NULL_ARG);
+    /* a refusal names its option and what came, for front ends to pass on */
+    ordo_error e = {0};
+    assert_int_equal(ordo_dup_policy_parse("keep", &d, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "on_duplicate");
+    assert_string_equal(e.message, "on_duplicate: expected error, first or last, got 'keep'");
+    /* tags: 0 to 254 or untagged */
+    static const long long good_tag[] = {ORDO_UNTAGGED, 0, 1, 254};
+    for (size_t i = 0; i < sizeof good_tag / sizeof *good_tag; i++)
+        assert_int_equal(ordo_tag_check(good_tag[i], NULL), ORDO_OK);
+    static const long long bad_tag[] = {-2, 255, 256, LLONG_MIN, LLONG_MAX};
+    for (size_t i = 0; i < sizeof bad_tag / sizeof *bad_tag; i++) {
+        memset(&e, 0, sizeof e);
+        assert_int_equal(ordo_tag_check(bad_tag[i], &e), ORDO_ERR_INVALID_ARG);
+        assert_string_equal(e.option, "tag");
+        assert_non_null(strstr(e.message, "tag: expected 0 to 254"));
+    }
 }
 
 /* Byte strings read in place (ordo_bins): offsets checked, 32- and 64-bit;

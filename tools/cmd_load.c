@@ -227,7 +227,7 @@ static void parse_args(int argc, char **argv, load_options *o)
     free(pos);
     if (!o->db || !o->schema || !o->key)
         cli_fail("load: needs --db, --schema and --key\n%s", usage);
-    if (ordo_dup_policy_parse(dup, &o->on_duplicate) != ORDO_OK)
+    if (ordo_dup_policy_parse(dup, &o->on_duplicate, NULL) != ORDO_OK)
         cli_fail("load: --on-duplicate: expected error, first or last, got '%s'", dup);
     if (strcmp(o->via, "sst") && strcmp(o->via, "writebatch"))
         cli_fail("load: --via: expected sst or writebatch, got '%s'", o->via);

@@ -126,8 +126,8 @@ def _decode_dictionaries(data):
                                 if pa.types.is_dictionary(f.type) else f for f in fields]))
 
 
-# As `ordo encode --threads` takes them.
-_MAX_THREADS = 1024
+# As `ordo encode --threads` takes them (ORDO_TABLE_THREADS_MAX).
+_MAX_THREADS = _ordo.MAX_THREADS
 
 
 def _threads(threads):

@@ -443,7 +443,8 @@ static PyMethodDef methods[] = {
 
 int ordo__py_encode_part(PyObject *m)
 {
-    if (ordo__py_columns_init() < 0)
+    if (ordo__py_columns_init() < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", ORDO_TABLE_THREADS_MAX) < 0)
         return -1;
     return PyModule_AddFunctions(m, methods);
 }

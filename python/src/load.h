@@ -21,12 +21,13 @@ ordo_db *ordo__py_db_get(PyObject *obj);
 ordo_db *ordo__py_db_hold(PyObject *obj);
 void ordo__py_db_release(PyObject *obj);
 
-/* A tag: None or -1 (ORDO_UNTAGGED), or 0..254. -1 with ValueError set. */
+/* A tag: None (ORDO_UNTAGGED), or an int ordo_tag_check takes. -1 with
+ * ValueError (TypeError) set. */
 int ordo__py_tag(PyObject *obj, int *tag);
-/* A size: an int, or a string as `ordo load --memory` takes ("256M",
- * "1.5G", "64K", "65536"). -1 with ValueError set. */
+/* A size: an int, or a string, as ordo_parse_size (`ordo load --memory`)
+ * takes its digits. -1 with ValueError (TypeError) set. */
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
-/* "error", "first" or "last". -1 with ValueError set. */
+/* A str ordo_dup_policy_parse takes. -1 with ValueError set. */
 int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out);
 
 

@@ -7,23 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A refused option, in the library's words. */
+static int refused(const ordo_error *e)
+{
+    if (e->status == ORDO_ERR_OUT_OF_MEMORY)
+        return PyErr_NoMemory(), -1;
+    PyErr_SetString(PyExc_ValueError, e->message);
+    return -1;
+}
+
 int ordo__py_tag(PyObject *obj, int *tag)
 {
-    if (obj == Py_None) {
-        *tag = ORDO_UNTAGGED;
-        return 0;
-    }
-    long long t;
-    if (ordo__py_int_arg(obj, "tag", LLONG_MIN, LLONG_MAX, &t) < 0) {
+    long long t = ORDO_UNTAGGED;
+    if (obj != Py_None && ordo__py_int_arg(obj, "tag", LLONG_MIN, LLONG_MAX, &t) < 0) {
         if (!PyErr_ExceptionMatches(PyExc_ValueError))
             return -1; /* not an int (True is no tag) */
-        PyErr_Clear();
-        t = -2;
+        PyErr_Clear(); /* past 64 bits: out of range as the largest is */
+        t = LLONG_MAX;
     }
-    if (t < -1 || t > 254) {
-        PyErr_SetString(PyExc_ValueError, "tag: expected 0 to 254, or -1 or None (untagged)");
-        return -1;
-    }
+    ordo_error e = {0};
+    if (ordo_tag_check(t, &e) != ORDO_OK)
+        return refused(&e);
     *tag = (int)t;
     return 0;
 }
@@ -35,20 +39,16 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
                      "bool", what);
         return -1;
     }
-    if (PyLong_Check(obj)) {
-        long long v = PyLong_AsLongLong(obj);
-        if (v >= 1 && v <= (long long)1e15) {
-            *out = (uint64_t)v;
-            return 0;
-        }
-        PyErr_Clear();
-    } else if (PyUnicode_Check(obj)) {
-        const char *s = PyUnicode_AsUTF8(obj);
-        if (!s)
-            return -1;
-        if (ordo_parse_size(s, out) == ORDO_OK)
-            return 0;
-    }
+    /* an int as its digits: the library's parser decides for both */
+    PyObject *text = PyLong_Check(obj)      ? PyNumber_ToBase(obj, 10)
+                     : PyUnicode_Check(obj) ? Py_NewRef(obj)
+                                            : NULL;
+    const char *s = text ? PyUnicode_AsUTF8(text) : NULL;
+    int ok = s && ordo_parse_size(s, out) == ORDO_OK;
+    Py_XDECREF(text);
+    if (ok)
+        return 0;
+    PyErr_Clear();
     PyErr_Format(PyExc_ValueError, "%s: expected a size such as 256M, 1.5G or 65536, got %R",
                  what, obj);
     return -1;
@@ -56,13 +56,14 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 
 int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
 {
-    const char *s = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (s && ordo_dup_policy_parse(s, out) == ORDO_OK)
-        return 0;
-    PyErr_Clear();
-    PyErr_Format(PyExc_ValueError, "on_duplicate: expected 'error', 'first' or 'last', got %R",
-                 obj);
-    return -1;
+    if (!PyUnicode_Check(obj))
+        return PyErr_Format(PyExc_ValueError, "on_duplicate: expected a str, got %.200s",
+                            Py_TYPE(obj)->tp_name), -1;
+    const char *s = PyUnicode_AsUTF8(obj);
+    ordo_error e = {0};
+    if (s && ordo_dup_policy_parse(s, out, &e) != ORDO_OK)
+        return refused(&e);
+    return s ? 0 : -1;
 }
 
 /* ------------------------------------------------- rows of byte strings */

@@ -1,7 +1,8 @@
 /* The load phases as Python objects: SstWriter (phase 3), RunWriter
- * (phase 1), merge_runs (phase 2), split_keys and key_ranges (sampling),
- * so that a cluster engine's workers can each write their part of a table.
- * The rows go in through the load library (ordo_*_writer_add_bins). */
+ * (phase 1), _merge_runs (phase 2; ordo/_phases.py reads its arguments),
+ * split_keys and key_ranges (sampling), so that a cluster engine's workers
+ * can each write their part of a table. The rows go in through the load
+ * library (ordo_*_writer_add_bins). */
 #include "load.h"
 
 #include <limits.h>
@@ -48,7 +49,7 @@ ordo_sst_writer *ordo__py_sst_get(PyObject *obj)
     return usable((writer_object *)obj, 1) < 0 ? NULL : ((writer_object *)obj)->w;
 }
 
-/* One row: key and value any bytes-like objects. */
+/* add(key, value, seq): one row, key and value any bytes-like objects. */
 static PyObject *add_one(writer_object *o, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"key", "value", "seq", NULL};
@@ -71,8 +72,9 @@ static PyObject *add_one(writer_object *o, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-/* Rows from key and value columns read in place; seqs given, or the
- * writer's row count + 1, + 2, ... The GIL is released while they go in. */
+/* add_batch(keys, values=None, seqs=None): rows from key and value columns
+ * read in place; seqs given, or the writer's row count + 1, + 2, ... The
+ * GIL is released while they go in. */
 static PyObject *add_many(writer_object *o, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"keys", "values", "seqs", NULL};
@@ -110,24 +112,81 @@ done:
     return r;
 }
 
-static PyObject *writer_add(writer_object *o, PyObject *args, PyObject *kw)
+/* The files after finish, as a list (its allocations may run finalizers:
+ * the caller holds the writer busy). */
+static PyObject *sst_file_dict(void *w, size_t i)
 {
-    if (usable(o, 1) < 0)
+    const ordo_sst_file *f = ordo_sst_writer_file(w, i);
+    PyObject *path = PyUnicode_DecodeFSDefault(f->path);
+    return !path ? NULL : Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
+                                        f->smallest, (Py_ssize_t)f->smallest_len, "largest",
+                                        f->largest, (Py_ssize_t)f->largest_len, "rows",
+                                        (unsigned long long)f->rows, "bytes",
+                                        (unsigned long long)f->bytes);
+}
+
+static PyObject *run_file_path(void *w, size_t i)
+{
+    return PyUnicode_DecodeFSDefault(ordo_run_writer_file(w, i));
+}
+
+static PyObject *file_list(writer_object *o)
+{
+    return IS_SST(o) ? ordo__py_items(ordo_sst_writer_files(o->w), 0, sst_file_dict, o->w)
+                     : ordo__py_items(ordo_run_writer_files(o->w), 0, run_file_path, o->w);
+}
+
+/* finish(): the last rows written; finished or failed, no more rows. */
+static PyObject *finish(writer_object *o, PyObject *args, PyObject *kw)
+{
+    (void)args, (void)kw;
+    ordo_error e = {0};
+    ordo_status s;
+    Py_BEGIN_ALLOW_THREADS
+    s = IS_SST(o) ? ordo_sst_writer_finish(o->w, &e) : ordo_run_writer_finish(o->w, &e);
+    Py_END_ALLOW_THREADS
+    o->finished = 1;
+    return s != ORDO_OK ? ordo__py_raise_row(s, &e) : file_list(o);
+}
+
+static PyObject *files(writer_object *o, PyObject *args, PyObject *kw)
+{
+    (void)args, (void)kw;
+    return file_list(o);
+}
+
+/* A method: the writer checked (unfinished when `open`), then held busy
+ * while fn runs. */
+static PyObject *held(writer_object *o, int open,
+                      PyObject *(*fn)(writer_object *, PyObject *, PyObject *), PyObject *args,
+                      PyObject *kw)
+{
+    if (usable(o, open) < 0)
         return NULL;
     o->busy = 1;
-    PyObject *r = add_one(o, args, kw);
+    PyObject *r = fn(o, args, kw);
     o->busy = 0;
     return r;
 }
 
+static PyObject *writer_add(writer_object *o, PyObject *args, PyObject *kw)
+{
+    return held(o, 1, add_one, args, kw);
+}
+
 static PyObject *writer_add_batch(writer_object *o, PyObject *args, PyObject *kw)
 {
-    if (usable(o, 1) < 0)
-        return NULL;
-    o->busy = 1;
-    PyObject *r = add_many(o, args, kw);
-    o->busy = 0;
-    return r;
+    return held(o, 1, add_many, args, kw);
+}
+
+static PyObject *writer_finish(writer_object *o, PyObject *unused)
+{
+    return held(o, 1, finish, unused, NULL);
+}
+
+static PyObject *writer_files(writer_object *o, PyObject *unused)
+{
+    return held(o, 0, files, unused, NULL);
 }
 
 static void close_now(writer_object *o)
@@ -172,9 +231,8 @@ static PyObject *writer_exit(writer_object *o, PyObject *args)
     return writer_close(o, NULL);
 }
 
-/* A new writer object of type for w (opened by open); NULL with an
- * exception. */
-/* (a refused option: ValueError, the library's words) */
+/* A new writer object of type for w (opened with status s; a refused
+ * option: ValueError, the library's words), or NULL with an exception. */
 static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e)
 {
     if (s != ORDO_OK)
@@ -189,6 +247,14 @@ static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_err
     return (PyObject *)o;
 }
 
+#define WRITER_METHODS                                                                           \
+    {"finish", (PyCFunction)writer_finish, METH_NOARGS, NULL},                                   \
+    {"close", (PyCFunction)writer_close, METH_NOARGS, NULL},                                     \
+    {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},                                 \
+    {"__exit__", (PyCFunction)writer_exit, METH_VARARGS, NULL},                                  \
+    {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS, NULL},        \
+    {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS, NULL}
+
 /* -------------------------------------------------------- SstWriter */
 
 static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -196,57 +262,22 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     static char *names[] = {"dir", "prefix", "target_bytes", "tag", "on_duplicate", NULL};
     PyObject *dir = NULL, *tago = NULL, *dupo = NULL, *targeto = NULL;
     const char *prefix = "";
-    uint64_t target = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sOOO:SstWriter", names,
                                      PyUnicode_FSConverter, &dir, &prefix, &targeto, &tago, &dupo))
         return NULL;
-    /* an int (0: the default), or a size as ordo load takes it ("256M") */
-    unsigned long long tb = 0;
-    int bad = targeto && targeto != Py_None &&
-              (PyUnicode_Check(targeto) ? ordo__py_size(targeto, "target_bytes", &target)
-                                        : ordo__py_uint_arg(targeto, "target_bytes",
-                                                            1000000000000000ull, &tb)) < 0;
-    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, target ? target : tb, 0,
-                          ORDO_DUP_ERROR, 1};
-    bad = bad || (tago && ordo__py_tag(tago, &o.tag) < 0) ||
-          (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0);
+    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, 0, 0, ORDO_DUP_ERROR, 1};
+    /* target_bytes: a size as ordo load takes it ("256M"), or 0 (None): the default */
+    int over = 0, zero = !targeto || targeto == Py_None ||
+                         (PyLong_CheckExact(targeto) &&
+                          !PyLong_AsLongLongAndOverflow(targeto, &over) && !over);
+    int bad = (!zero && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0) ||
+              (tago && ordo__py_tag(tago, &o.tag) < 0) ||
+              (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0);
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
     ordo_status s = bad ? ORDO_OK : ordo_sst_writer_open(&o, &w, &e);
     Py_DECREF(dir);
     return bad ? NULL : writer_new(type, s, w, &e);
-}
-
-static PyObject *sst_file_dict(void *w, size_t i)
-{
-    const ordo_sst_file *f = ordo_sst_writer_file(w, i);
-    PyObject *path = PyUnicode_DecodeFSDefault(f->path);
-    return !path ? NULL : Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
-                                        f->smallest, (Py_ssize_t)f->smallest_len, "largest",
-                                        f->largest, (Py_ssize_t)f->largest_len, "rows",
-                                        (unsigned long long)f->rows, "bytes",
-                                        (unsigned long long)f->bytes);
-}
-
-static PyObject *sst_finish(writer_object *so, PyObject *unused)
-{
-    (void)unused;
-    if (usable(so, 1) < 0)
-        return NULL;
-    ordo_error e = {0};
-    ordo_status s;
-    so->busy = 1; /* until the list is built: its allocations may run finalizers */
-    Py_BEGIN_ALLOW_THREADS
-    s = ordo_sst_writer_finish(so->w, &e);
-    Py_END_ALLOW_THREADS
-    so->finished = 1; /* finished or failed: no more rows either way */
-    if (s != ORDO_OK) {
-        so->busy = 0;
-        return ordo__py_raise_row(s, &e);
-    }
-    PyObject *list = ordo__py_items(ordo_sst_writer_files(so->w), 0, sst_file_dict, so->w);
-    so->busy = 0;
-    return list;
 }
 
 static PyObject *sst_stats(writer_object *so, PyObject *unused)
@@ -263,20 +294,8 @@ static PyObject *sst_stats(writer_object *so, PyObject *unused)
 }
 
 static PyMethodDef sst_methods[] = {
-    {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS,
-     "add(key, value, seq): one row; keys must not decrease, equal keys come in seq order."},
-    {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS,
-     "add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow binary arrays (read in "
-     "place); seqs an int64 buffer or Arrow array, or None: the writer's row count + 1, + 2, "
-     "..."},
-    {"finish", (PyCFunction)sst_finish, METH_NOARGS,
-     "finish() -> list[dict(path, smallest, largest, rows)]: the SST files, in key order."},
-    {"stats", (PyCFunction)sst_stats, METH_NOARGS,
-     "stats() -> dict(rows_in, rows, duplicates, bytes)."},
-    {"close", (PyCFunction)writer_close, METH_NOARGS,
-     "close(): frees the writer; unfinished files are removed, finished ones stay."},
-    {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)writer_exit, METH_VARARGS, NULL},
+    WRITER_METHODS,
+    {"stats", (PyCFunction)sst_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -286,7 +305,14 @@ static PyTypeObject sst_type = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "SstWriter(dir, *, prefix='', target_bytes=0, tag=0, on_duplicate='error'): a "
               "sorted stream of rows to SST files in dir (tag -1 or None: untagged; "
-              "on_duplicate 'error', 'first' or 'last'), the order checked as rows come.",
+              "on_duplicate 'error', 'first' or 'last'), the order checked as rows come. "
+              "add(key, value, seq): one row; keys must not decrease, equal keys come in seq "
+              "order. add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow binary "
+              "arrays (read in place); seqs an int64 buffer or Arrow array, or None: the "
+              "writer's row count + 1, + 2, ... finish() -> list[dict(path, smallest, largest, "
+              "rows, bytes)]: the SST files, in key order. stats() -> dict(rows_in, rows, "
+              "duplicates, bytes). close(): frees the writer; unfinished files are removed, "
+              "finished ones stay.",
     .tp_new = sst_new,
     .tp_dealloc = (destructor)writer_dealloc,
     .tp_methods = sst_methods,
@@ -311,38 +337,6 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return bad ? NULL : writer_new(type, s, w, &e);
 }
 
-static PyObject *run_file_path(void *w, size_t i)
-{
-    return PyUnicode_DecodeFSDefault(ordo_run_writer_file(w, i));
-}
-
-static PyObject *run_files(writer_object *ro, PyObject *unused)
-{
-    (void)unused;
-    if (usable(ro, 0) < 0)
-        return NULL;
-    ro->busy = 1; /* the list's allocations may run finalizers */
-    PyObject *list = ordo__py_items(ordo_run_writer_files(ro->w), 0, run_file_path, ro->w);
-    ro->busy = 0;
-    return list;
-}
-
-static PyObject *run_finish(writer_object *ro, PyObject *unused)
-{
-    (void)unused;
-    if (usable(ro, 1) < 0)
-        return NULL;
-    ordo_error e = {0};
-    ordo_status s;
-    ro->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    s = ordo_run_writer_finish(ro->w, &e);
-    Py_END_ALLOW_THREADS
-    ro->busy = 0;
-    ro->finished = 1;
-    return s != ORDO_OK ? ordo__py_raise(s, &e) : run_files(ro, NULL);
-}
-
 static PyObject *run_rows(writer_object *ro, PyObject *unused)
 {
     (void)unused;
@@ -352,20 +346,9 @@ static PyObject *run_rows(writer_object *ro, PyObject *unused)
 }
 
 static PyMethodDef run_methods[] = {
-    {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS,
-     "add(key, value, seq): one row, in any order."},
-    {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS,
-     "add_batch(keys, values, seqs=None): as SstWriter.add_batch, in any order."},
-    {"finish", (PyCFunction)run_finish, METH_NOARGS,
-     "finish() -> list[str]: writes what is held in memory as the last run; the run files, in "
-     "input order."},
-    {"rows", (PyCFunction)run_rows, METH_NOARGS, "rows() -> int: rows added so far."},
-    {"files", (PyCFunction)run_files, METH_NOARGS,
-     "files() -> list[str]: the run files written so far (the caller's to remove)."},
-    {"close", (PyCFunction)writer_close, METH_NOARGS,
-     "close(): frees the writer; its files stay (the caller's to remove)."},
-    {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)writer_exit, METH_VARARGS, NULL},
+    WRITER_METHODS,
+    {"rows", (PyCFunction)run_rows, METH_NOARGS, NULL},
+    {"files", (PyCFunction)writer_files, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -374,7 +357,11 @@ static PyTypeObject run_type = {
     .tp_basicsize = sizeof(writer_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
-              "files in dir, within the memory budget (an int or '256M', '1G', ...).",
+              "files in dir, within the memory budget (an int or '256M', '1G', ...). add and "
+              "add_batch as SstWriter's, in any order. finish() -> list[str]: writes what is "
+              "held in memory as the last run; the run files, in input order. rows() -> int: "
+              "rows added so far. files() -> list[str]: the run files written so far (the "
+              "caller's to remove). close(): frees the writer; its files stay.",
     .tp_new = run_new,
     .tp_dealloc = (destructor)writer_dealloc,
     .tp_methods = run_methods,
