@@ -42,8 +42,10 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
     if isinstance(data, (str, bytes, os.PathLike)):
         if schema is None:
             raise ValueError("load: a CSV file needs schema=")
-        return _ordo.load_csv(data, db, schema=schema, key=key, tag=tag, format=format,
-                              on_duplicate=on_duplicate, memory=memory, header=header)
+        if key is None:
+            raise TypeError("load: a CSV file needs key=")
+        return _ordo.load(data, db, schema=schema, key=key, tag=tag, format=format,
+                          on_duplicate=on_duplicate, memory=memory, header=header)
     return _load_table(data, db, key, schema, tag, format, on_duplicate, memory)
 
 
@@ -59,17 +61,17 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
     if hasattr(data, "__arrow_c_stream__"):
         # the table library reads the stream batch by batch (encoded on
         # every CPU), sorts and ingests: the same call as a C program's
-        return _ordo.load_arrow(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
-                                format=format, on_duplicate=on_duplicate, memory=memory,
-                                threads=threads)
+        return _ordo.load(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
+                          format=format, on_duplicate=on_duplicate, memory=memory,
+                          threads=threads)
     _encode._check_texts(key, schema, format)
     if not _encode._is_columns(data):
         _encode._bad_data(data)
     # the columns pushed into the table library's loader, which checks the
     # options and the tag first, then encodes, sorts and ingests
     names, descs = _encode._columns(data)
-    return _ordo.load_columns(names, descs, db, schema=schema, key=key, tag=tag, format=format,
-                              on_duplicate=on_duplicate, memory=memory, threads=threads)
+    return _ordo.load((names, descs), db, schema=schema, key=key, tag=tag, format=format,
+                      on_duplicate=on_duplicate, memory=memory, threads=threads)
 
 
 # ------------------------------------------------------------------ scan

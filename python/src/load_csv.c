@@ -1,7 +1,7 @@
-/* ordo._ordo.load_csv, load_arrow and load_columns: a CSV file, an Arrow
- * stream or described columns into a table through the table library
- * (ordo_table_load, the same call `ordo load` makes, so the table is byte
- * for byte the tool's; ordo_table_loader for the columns). The load runs without the GIL; its files are named
+/* ordo._ordo.load: a CSV file, an Arrow stream or described columns into a
+ * table through the table library (ordo_table_load, the same call `ordo
+ * load` makes, so the table is byte for byte the tool's; ordo_table_loader
+ * for the columns). The load runs without the GIL; its files are named
  * with a prefix of their own in the database's temporary folder. Ctrl-C:
  * the progress callback takes the GIL back now and then to run Python's
  * signal handlers; one that raises (KeyboardInterrupt) cancels the load,
@@ -95,123 +95,69 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     return r;
 }
 
-/* tag, on_duplicate, memory, sst_size, threads into o (checked by the
- * library; a negative count is past its limit). 0, or -1 with an exception. */
-static int common_args(ordo_table_load_options *o, PyObject *tago, PyObject *dupo,
-                       PyObject *memo, PyObject *ssto, Py_ssize_t threads)
-{
-    o->threads = (size_t)threads;
-    return (tago && ordo__py_tag(tago, &o->tag) < 0) ||
-                   (dupo && ordo__py_dup_policy(dupo, &o->on_duplicate) < 0) ||
-                   (memo && ordo__py_size(memo, "memory", &o->memory) < 0) ||
-                   (ssto && ordo__py_size(ssto, "sst_size", &o->sst_size) < 0)
-               ? -1
-               : 0;
-}
-
-static PyObject *py_load_csv(PyObject *self, PyObject *args, PyObject *kw)
+/* load(source, db, *, schema=None, key=None, tag=0, format='ordered',
+ * on_duplicate='error', memory='256M', sst_size='256M', header=False,
+ * threads=1): source a CSV file's path, an Arrow C stream's capsule (moved
+ * out of it and consumed by the load) or (names, columns) described as
+ * ordo._encode describes them (pushed into the table library's loader; the
+ * tag checked free before any row is encoded). */
+static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
-    static char *names[] = {"path", "db", "schema", "key", "tag", "format", "on_duplicate",
-                            "memory", "header", "sst_size", NULL};
-    PyObject *pathb = NULL, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
-    ordo_table_load_options o;
-    memset(&o, 0, sizeof o);
-    o.format = "ordered";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O|$ssOsOOpO:load_csv", names,
-                                     PyUnicode_FSConverter, &pathb, &dbo, &o.schema, &o.key,
-                                     &tago, &o.format, &dupo, &memo, &o.header, &ssto))
-        return NULL;
-    PyObject *r = NULL;
-    if (!o.schema || !o.key)
-        PyErr_SetString(PyExc_TypeError, "load_csv: needs schema= and key=");
-    else if (common_args(&o, tago, dupo, memo, ssto, 1) == 0) {
-        ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, PyBytes_AS_STRING(pathb), -1, NULL, 0,
-                                 NULL, NULL};
-        py_load L = {.src = &src};
-        r = run_load(&L, dbo, &o);
-    }
-    Py_XDECREF(pathb);
-    return r;
-}
-
-/* load_arrow(stream_capsule, db, *, schema=None, key=None, ...): the
- * stream is moved out of its capsule and consumed by the load. */
-static PyObject *py_load_arrow(PyObject *self, PyObject *args, PyObject *kw)
-{
-    (void)self;
-    static char *names[] = {"stream", "db", "schema", "key", "tag", "format", "on_duplicate",
-                            "memory", "sst_size", "threads", NULL};
-    PyObject *cap, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
+    static char *names[] = {"source", "db", "schema", "key", "tag", "format", "on_duplicate",
+                            "memory", "sst_size", "header", "threads", NULL};
+    PyObject *src, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
     Py_ssize_t threads = 1;
     ordo_table_load_options o;
     memset(&o, 0, sizeof o);
     o.format = "ordered";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOsOOOn:load_arrow", names, &cap, &dbo,
+    /* the options checked by the library (a negative count is past its limit) */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOsOOOpn:load", names, &src, &dbo,
                                      &o.schema, &o.key, &tago, &o.format, &dupo, &memo, &ssto,
-                                     &threads) ||
-        common_args(&o, tago, dupo, memo, ssto, threads) < 0)
+                                     &o.header, &threads) ||
+        (tago && ordo__py_tag(tago, &o.tag) < 0) ||
+        (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0) ||
+        (memo && ordo__py_size(memo, "memory", &o.memory) < 0) ||
+        (ssto && ordo__py_size(ssto, "sst_size", &o.sst_size) < 0))
         return NULL;
-    struct ArrowArrayStream *in = ordo__py_capsule(cap, "arrow_array_stream");
-    if (!in)
-        return NULL;
-    if (!in->release)
-        return ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "the Arrow stream was consumed already");
-    /* every call into Python (the db's __fspath__) before the stream moves */
-    Py_INCREF(dbo);
-    struct ArrowArrayStream st = *in; /* moved out: the capsule no longer releases it */
-    in->release = NULL;
-    ordo_table_source src = {ORDO_TABLE_SOURCE_ARROW_STREAM, NULL, -1, NULL, 0, &st, NULL};
-    py_load L = {.src = &src};
-    PyObject *r = run_load(&L, dbo, &o);
-    if (st.release) /* refused before the load took it */
-        st.release(&st);
-    Py_DECREF(dbo);
-    return r;
-}
-
-/* load_columns(names, columns, db, *, schema=None, key=None, ...): columns
- * described as encode_columns takes them, pushed into the table library's
- * loader; the tag is checked free before any row is encoded. */
-static PyObject *py_load_columns(PyObject *self, PyObject *args, PyObject *kw)
-{
-    (void)self;
-    static char *names[] = {"names", "columns", "db", "schema", "key", "tag", "format",
-                            "on_duplicate", "memory", "sst_size", "threads", NULL};
-    PyObject *nameso, *descs, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
-    Py_ssize_t threads = 1;
-    ordo_table_load_options o;
-    memset(&o, 0, sizeof o);
-    o.format = "ordered";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$zzOsOOOn:load_columns", names, &nameso,
-                                     &descs, &dbo, &o.schema, &o.key, &tago, &o.format, &dupo,
-                                     &memo, &ssto, &threads) ||
-        common_args(&o, tago, dupo, memo, ssto, threads) < 0)
-        return NULL;
+    o.threads = (size_t)threads;
     py_load L = {0};
-    PyObject *r = NULL;
+    ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, NULL, -1, NULL, 0, NULL, NULL};
+    struct ArrowArrayStream st = {0}, *sp;
+    PyObject *path = NULL, *r = NULL;
     Py_INCREF(dbo); /* the columns' reading runs Python code */
-    if (ordo__py_columns_get(nameso, descs, !o.schema, &L.ts, &L.cols) == 0)
+    if (PyTuple_Check(src) && PyTuple_GET_SIZE(src) == 2) {
+        if (ordo__py_columns_get(PyTuple_GET_ITEM(src, 0), PyTuple_GET_ITEM(src, 1), !o.schema,
+                                 &L.ts, &L.cols) == 0)
+            r = run_load(&L, dbo, &o);
+        ordo__py_columns_release(&L.cols);
+    } else if (PyCapsule_CheckExact(src)) {
+        sp = ordo__py_capsule(src, "arrow_array_stream");
+        if (sp && !sp->release)
+            ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "the Arrow stream was consumed already");
+        else if (sp) {
+            st = *sp, sp->release = NULL; /* moved out: the capsule no longer releases it */
+            in.kind = ORDO_TABLE_SOURCE_ARROW_STREAM, in.stream = &st, L.src = &in;
+            r = run_load(&L, dbo, &o);
+        }
+        if (st.release) /* refused before the load took it */
+            st.release(&st);
+    } else if (PyUnicode_FSConverter(src, &path)) {
+        in.path = PyBytes_AS_STRING(path), L.src = &in;
         r = run_load(&L, dbo, &o);
-    ordo__py_columns_release(&L.cols);
+        Py_DECREF(path);
+    }
     Py_DECREF(dbo);
     return r;
 }
 
 static PyMethodDef functions[] = {
-    {"load_csv", (PyCFunction)(void (*)(void))py_load_csv, METH_VARARGS | METH_KEYWORDS,
-     "load_csv(path, db, *, schema, key, tag=0, format='ordered', on_duplicate='error', "
-     "memory='256M', header=False, sst_size='256M') -> dict: `ordo load` of a CSV file into "
-     "db (a Db or a folder), the same table byte for byte; atomic."},
-    {"load_arrow", (PyCFunction)(void (*)(void))py_load_arrow, METH_VARARGS | METH_KEYWORDS,
-     "load_arrow(stream, db, *, schema=None, key=None, tag=0, format='ordered', "
-     "on_duplicate='error', memory='256M', sst_size='256M', threads=1) -> dict: an Arrow C "
-     "stream (PyCapsule) into a table of db, batch by batch, through ordo_table_load; atomic."},
-    {"load_columns", (PyCFunction)(void (*)(void))py_load_columns, METH_VARARGS | METH_KEYWORDS,
-     "load_columns(names, columns, db, *, schema=None, key=None, tag=0, format='ordered', "
-     "on_duplicate='error', memory='256M', sst_size='256M', threads=1) -> dict: columns "
-     "described as ordo._encode describes them into a table of db, through the table "
-     "library's loader; atomic."},
+    {"load", (PyCFunction)(void (*)(void))py_load_any, METH_VARARGS | METH_KEYWORDS,
+     "load(source, db, *, schema=None, key=None, tag=0, format='ordered', "
+     "on_duplicate='error', memory='256M', sst_size='256M', header=False, threads=1) -> dict: "
+     "a CSV file (its path; `ordo load`, the same table byte for byte), an Arrow C stream "
+     "(PyCapsule) or (names, columns) as ordo._encode describes them into a table of db (a Db "
+     "or a folder), through the table library; atomic."},
     {NULL, NULL, 0, NULL},
 };
 
