@@ -312,6 +312,19 @@ typedef struct ordo_table_number {
     double d;
     float f;
 } ordo_table_number;
+/* An integer given as text (an optional '-', then decimal digits or 0x and
+ * hex digits, such as a bignum prints) as a number: 'i' or 'u' when it fits
+ * 64 bits, else 'X' (rounded once each way). ORDO_ERR_INVALID_ARG for any
+ * other text. */
+ORDO_API ordo_status ordo_table_number_int_text(const char *text, ordo_table_number *v);
+/* A value's error, as every import words it (and a caller's conversions
+ * should): status s, the message "column 'NAME', row I: " (row SIZE_MAX:
+ * "column 'NAME': ") and fmt's text, err->line row + 1. Returns s. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+ORDO_API ordo_status ordo_table_column_fail(ordo_error *err, ordo_status s, const char *name,
+                                           size_t row, const char *fmt, ...);
 /* The element width of a column type that holds numbers in place (1 for
  * BOOL, a bitmap), or 0. */
 ORDO_API int ordo_table_number_width(ordo_type t);

@@ -37,10 +37,8 @@ int64_t ordo__floor_div(int64_t a, int64_t b);
  * (nanoseconds round half up); 0 when out of range. */
 int ordo__pg_micros(int64_t v, int unit, int64_t *out);
 
-/* Errors: "column 'NAME': ..." (row: SIZE_MAX for none; else line = row + 1). */
-__attribute__((format(printf, 5, 6))) ordo_status ordo__imp_fail(ordo_error *err, ordo_status s,
-                                                                 const char *name, size_t row,
-                                                                 const char *fmt, ...);
+/* Errors: ordo_table_column_fail (ordo_table.h). */
+#define ordo__imp_fail ordo_table_column_fail
 ordo_status ordo__imp_unsupported(ordo_error *err, const char *name, const char *what,
                                   const ordo_schema_column *sc);
 

@@ -3,13 +3,14 @@
  * microseconds, one for a column through PostgreSQL's text forms. */
 #include "import.h"
 
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
-ordo_status ordo__imp_fail(ordo_error *err, ordo_status s, const char *name, size_t row,
-                           const char *fmt, ...)
+ordo_status ordo_table_column_fail(ordo_error *err, ordo_status s, const char *name, size_t row,
+                                   const char *fmt, ...)
 {
     if (!err)
         return s;
@@ -126,6 +127,38 @@ ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i)
         }
         return v;
     }
+}
+
+ordo_status ordo_table_number_int_text(const char *text, ordo_table_number *v)
+{
+    if (!text || !v)
+        return ORDO_ERR_NULL_ARG;
+    const char *p = text + (*text == '-');
+    int hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    const char *digits = hex ? p + 2 : p;
+    size_t n = strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789");
+    if (!n || digits[n])
+        return ORDO_ERR_INVALID_ARG;
+    memset(v, 0, sizeof *v);
+    int base = hex ? 16 : 10;
+    errno = 0;
+    if (*text == '-') {
+        long long x = strtoll(text, NULL, base);
+        if (errno != ERANGE)
+            return v->kind = 'i', v->i = x, ORDO_OK;
+    } else {
+        unsigned long long u = strtoull(text, NULL, base);
+        if (errno != ERANGE && u <= INT64_MAX)
+            return v->kind = 'i', v->i = (int64_t)u, ORDO_OK;
+        if (errno != ERANGE)
+            return v->kind = 'u', v->u = u, ORDO_OK;
+    }
+    /* past 64 bits: only a float column takes it; strtod and strtof round
+     * the exact value once (infinite past their range) */
+    v->kind = 'X';
+    v->d = strtod(text, NULL);
+    v->f = strtof(text, NULL);
+    return ORDO_OK;
 }
 
 const char *ordo_table_number_put(const ordo_table_number *pv, ordo_type type, void *slot,

@@ -999,6 +999,46 @@ static void test_civil_put(void **state)
     }
 }
 
+/* ordo_table_number_int_text: integers of any size as a bignum prints
+ * them, into the 64-bit kinds or 'X' rounded once each way (a reference:
+ * the value built exactly from powers of two); other text refused; and
+ * ordo_table_column_fail's wording. */
+static void test_number_int_text(void **state)
+{
+    (void)state;
+    ordo_table_number v;
+    assert_int_equal(ordo_table_number_int_text("-9223372036854775808", &v), ORDO_OK);
+    assert_int_equal(v.kind, 'i');
+    assert_true(v.i == INT64_MIN);
+    assert_int_equal(ordo_table_number_int_text("0x7fffffffffffffff", &v), ORDO_OK);
+    assert_true(v.kind == 'i' && v.i == INT64_MAX);
+    assert_int_equal(ordo_table_number_int_text("18446744073709551615", &v), ORDO_OK);
+    assert_true(v.kind == 'u' && v.u == UINT64_MAX);
+    /* 2^64 + 1: the double and the float are 2^64 */
+    assert_int_equal(ordo_table_number_int_text("18446744073709551617", &v), ORDO_OK);
+    assert_true(v.kind == 'X' && v.d == ldexp(1, 64) && v.f == ldexpf(1, 64));
+    /* 0x1000001 << 64, + 1: 25 significant bits, halfway between two floats
+     * but for the last bit, so the float rounds up (through the double, it
+     * would round to even: down); the double is exact but for that bit */
+    assert_int_equal(ordo_table_number_int_text("0x10000010000000000000001", &v), ORDO_OK);
+    assert_true(v.kind == 'X' && v.f == ldexpf(0x1000002, 64) && v.d == ldexp(0x1000001, 64));
+    assert_int_equal(ordo_table_number_int_text("-0x1000000000000000000000000", &v), ORDO_OK);
+    assert_true(v.kind == 'X' && v.d == -ldexp(1, 96) && v.f == -ldexpf(1, 96));
+    char big[400] = "1"; /* 10^399: past every double */
+    memset(big + 1, '0', 399 - 1);
+    big[399] = 0;
+    assert_int_equal(ordo_table_number_int_text(big, &v), ORDO_OK);
+    assert_true(v.kind == 'X' && isinf(v.d) && isinf(v.f));
+    static const char *const bad[] = {"", "-", "0x", "12a", "1.5", " 1", "+1", "0b1", "1e3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(ordo_table_number_int_text(bad[i], &v), ORDO_ERR_INVALID_ARG);
+    ordo_error e;
+    assert_int_equal(ordo_table_column_fail(&e, ORDO_ERR_INVALID_VALUE, "n", 3, "bad %d", 7),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'n', row 3: bad 7");
+    assert_true(e.line == 4 && e.status == ORDO_ERR_INVALID_VALUE);
+}
+
 /* ordo_table_kinds_type: one kind its type, the mixes that have one, the
  * others none. */
 static void test_kinds_type(void **state)
@@ -1032,6 +1072,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
+        cmocka_unit_test(test_number_int_text),
         cmocka_unit_test(test_arrow_types),   cmocka_unit_test(test_decimal_format),
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_floats),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_instants),

@@ -5,26 +5,10 @@
 #include "encode.h"
 
 #include <datetime.h>
-#include <float.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
-/* A value's error: the status, "column 'NAME', row I: ...", line = I + 1. */
-__attribute__((format(printf, 5, 6))) static ordo_status
-fail(ordo_error *err, ordo_status s, const ordo__py_seq *q, size_t row, const char *fmt, ...)
-{
-    memset(err, 0, sizeof *err);
-    err->status = s;
-    err->line = (uint64_t)row + 1;
-    int n = snprintf(err->message, sizeof err->message, "column '%s', row %zu: ", q->name, row);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
-    va_end(ap);
-    return s;
-}
+/* A value's error, as the library words them. */
+#define fail(err, s, q, row, ...) ordo_table_column_fail(err, s, (q)->name, row, __VA_ARGS__)
 
 /* A Python exception is set: the status says only that. */
 static ordo_status raised(void) { return ORDO_ERR_INVALID_VALUE; }
@@ -168,34 +152,6 @@ static ordo_status via_text(const ordo__py_seq *q, const ordo_schema_column *sc,
     return s == ORDO_ERR_OUT_OF_MEMORY && !PyErr_Occurred() ? oom() : s;
 }
 
-/* A Python int of double d (its correct rounding) as a float rounded once:
- * d rounded again is that unless d is halfway between two floats, when the
- * int's side of d decides. -1 with an exception. */
-static int long_float(PyObject *ix, double d, float *out)
-{
-    float f = (float)d;
-    if (isinf(d) || (double)f == d) {
-        *out = f;
-        return 0;
-    }
-    /* f's neighbour on d's side (past FLT_MAX, f is infinite: as if 2^128) */
-    float g = isinf(f) ? copysignf(FLT_MAX, f) : nextafterf(f, d > f ? INFINITY : -INFINITY);
-    double fd = isinf(f) ? copysign(0x1p128, f) : f;
-    PyObject *mid = (fd + g) / 2 == d ? PyLong_FromDouble(d) : NULL;
-    int above = 0, below = 0;
-    if (mid) {
-        above = PyObject_RichCompareBool(ix, mid, Py_GT);
-        below = above ? 0 : PyObject_RichCompareBool(ix, mid, Py_LT);
-        Py_DECREF(mid);
-        if (above < 0 || below < 0)
-            return -1;
-    } else if (PyErr_Occurred()) {
-        return -1;
-    }
-    *out = (above && g > f) || (below && g < f) ? g : f;
-    return 0;
-}
-
 /* A Python number; 0 when it is not one, -1 with an exception. */
 static int py_num(PyObject *o, ordo_table_number *v)
 {
@@ -208,25 +164,15 @@ static int py_num(PyObject *o, ordo_table_number *v)
         return value_refused() ? 0 : -1;
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(ix, &overflow);
-    unsigned long long u = 0;
-    if (!overflow) {
-        v->kind = 'i', v->i = x;
-    } else if (overflow > 0 && (u = PyLong_AsUnsignedLongLong(ix), !PyErr_Occurred())) {
-        v->kind = 'u', v->u = u;
-    } else { /* past 64 bits: only a float column takes it, as a double if it fits one */
-        PyErr_Clear();
-        v->kind = 'X', v->d = PyLong_AsDouble(ix);
-        if (v->d == -1.0 && PyErr_Occurred()) {
-            PyErr_Clear();
-            v->d = INFINITY;
-        }
-        if (long_float(ix, v->d, &v->f) < 0) {
-            Py_DECREF(ix);
-            return -1;
-        }
-    }
+    /* past int64: the library reads it from its hex digits (no length limit) */
+    PyObject *hex = overflow ? PyNumber_ToBase(ix, 16) : NULL;
+    const char *text = hex ? PyUnicode_AsUTF8(hex) : NULL;
+    int got = !overflow ? (v->kind = 'i', v->i = x, 1)
+              : text    ? ordo_table_number_int_text(text, v) == ORDO_OK
+                        : -1;
+    Py_XDECREF(hex);
     Py_DECREF(ix);
-    return 1;
+    return got;
 }
 
 static uint8_t *validity_of(ordo_table_scratch *sx, uint8_t **v, size_t n, size_t i)
