@@ -104,7 +104,9 @@ static PyObject *result(job *j, int bench_rounds)
     return t;
 }
 
-/* An input from one column description (see _encode.py). */
+/* An input from one column description (see _encode.py): ("arrow",
+ * schema capsule, array capsule), ("buffer", buffer, kind, itemsize, unit,
+ * ticks) or ("seq", items); the plain kinds are checked by the library. */
 static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo_table_input *in)
 {
     if (!PyUnicode_Check(name)) {
@@ -117,48 +119,39 @@ static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo
     if (strlen(in->name) != (size_t)len) /* C strings end there: 'a\0b' is no 'a' */
         return PyErr_Format(PyExc_ValueError, "column name '%s\\0...': a column name cannot "
                             "hold a NUL character", in->name), -1;
-    const char *kind;
-    Py_ssize_t size = PyTuple_Check(desc) ? PyTuple_GET_SIZE(desc) : 0;
-    if (size < 2 || !(kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0))))
-        kind = "";
-    PyObject *a = size > 1 ? PyTuple_GET_ITEM(desc, 1) : NULL;
-    if (!strcmp(kind, "arrow") && size == 3) {
+    PyObject *a, *b;
+    const char *kind = "", *bk;
+    int isize, unit;
+    long long ticks;
+    if (PyTuple_Check(desc) && PyTuple_GET_SIZE(desc) && PyUnicode_Check(PyTuple_GET_ITEM(desc, 0)))
+        kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0));
+    if (kind && !strcmp(kind, "arrow") && PyArg_ParseTuple(desc, "sOO", &kind, &a, &b)) {
         in->kind = ORDO_TABLE_INPUT_ARROW;
         s->owns = 1;
         char what[300];
         snprintf(what, sizeof what, "column '%.280s'", in->name);
-        if (ordo__py_arrow_take(a, PyTuple_GET_ITEM(desc, 2), what, &s->own) < 0)
+        if (ordo__py_arrow_take(a, b, what, &s->own) < 0)
             return -1;
         in->schema = &s->own.schema, in->array = &s->own.array;
         in->length = (size_t)s->own.array.length;
         in->offset = (size_t)s->own.array.offset;
         return 0;
     }
-    if (!strcmp(kind, "buffer") && size == 6) {
+    if (kind && !strcmp(kind, "buffer") &&
+        PyArg_ParseTuple(desc, "sOsiiL", &kind, &a, &bk, &isize, &unit, &ticks)) {
         in->kind = ORDO_TABLE_INPUT_PLAIN;
-        const char *bk = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 2));
-        long isize = PyLong_AsLong(PyTuple_GET_ITEM(desc, 3));
-        long unit = PyLong_AsLong(PyTuple_GET_ITEM(desc, 4));
-        long long ticks = PyLong_AsLongLong(PyTuple_GET_ITEM(desc, 5));
-        if (!bk || PyErr_Occurred())
-            return -1;
-        if (unit < ORDO_TABLE_UNIT_Y || unit > ORDO_TABLE_UNIT_NS || ticks < 1)
-            return PyErr_SetString(PyExc_TypeError, "internal: a bad datetime64 unit"), -1;
-        if (isize != 1 && isize != 2 && isize != 4 && isize != 8)
-            return PyErr_Format(PyExc_TypeError, "column '%s': no ordo type for NumPy kind "
-                                "'%s%ld'", in->name, bk, isize), -1;
         if (PyObject_GetBuffer(a, &s->view, PyBUF_C_CONTIGUOUS) < 0)
             return -1;
         s->has_view = 1;
-        if (s->view.len % isize)
+        if (isize > 0 && s->view.len % isize)
             return PyErr_Format(PyExc_ValueError, "column '%s': a buffer of a partial value",
                                 in->name), -1;
-        in->plain = (ordo_table_plain){bk[0], (int)isize, (ordo_table_unit)unit, ticks,
-                                       s->view.buf, (size_t)(s->view.len / isize)};
+        in->plain = (ordo_table_plain){bk[0], isize, (ordo_table_unit)unit, ticks, s->view.buf,
+                                       isize > 0 ? (size_t)(s->view.len / isize) : 0};
         in->length = in->plain.length;
         return 0;
     }
-    if (!strcmp(kind, "seq")) {
+    if (kind && !strcmp(kind, "seq") && PyArg_ParseTuple(desc, "sO", &kind, &a)) {
         in->kind = ORDO_TABLE_INPUT_CONVERT;
         /* a tuple of its own: code run while it is read (__str__, __index__,
          * another thread) may change a list, not the items held here */
