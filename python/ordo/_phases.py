@@ -1,9 +1,12 @@
-"""The arguments of two load phases, read in Python: ingest's file and
-metadata dicts and merge_runs' paths, bounds and sizes become the flat
-values the extension's _ingest and _merge_runs take (the rules, the size
-syntax included, stay the libraries'). docs/python.md names the phases
-ordo._ordo's: these are installed there as ordo._ordo.ingest and
-ordo._ordo.merge_runs."""
+"""The arguments of the load phases that are Python objects, read here:
+ingest's file and metadata dicts, merge_runs' paths, bounds and sizes, and
+the lists of bytes split_keys and key_ranges take become the flat values
+and buffers the extension's _ingest, _merge_runs, _split_keys and
+_key_ranges take (the rules, the size syntax included, stay the
+libraries'). docs/python.md names the phases ordo._ordo's: these are
+installed there under their names."""
+import array
+import itertools
 import os
 
 from . import _ordo
@@ -76,4 +79,49 @@ def merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None
                       0 if memory is None else _ordo.parse_size(memory, "memory"))
 
 
+class _Joined:
+    """A list or tuple of bytes in ordo.Keys' shape: .buffer, .offsets."""
+
+    def __init__(self, items, what):
+        items = tuple(items)  # a copy: nothing can change it while read
+        for i, k in enumerate(items):
+            if not isinstance(k, bytes):
+                raise TypeError("%s: item %d is not bytes" % (what, i))
+        self.buffer = b"".join(items)
+        self.offsets = array.array("q", itertools.accumulate(map(len, items), initial=0))
+
+
+class _Taken:
+    """An Arrow array's capsules, asked for once (its producer's code run)."""
+
+    def __init__(self, obj):
+        self._capsules = obj.__arrow_c_array__()
+
+    def __arrow_c_array__(self, requested_schema=None):
+        return self._capsules
+
+
+def split_keys(keys, n):
+    """split_keys(keys, n) -> list[bytes]: up to n distinct increasing split
+    keys from a sample (a list of bytes, ordo.Keys or an Arrow binary
+    array), so that the n + 1 ranges (-inf, s0), [s0, s1), ... [s_last,
+    +inf) hold about as many sample keys each."""
+    if isinstance(keys, (list, tuple)):
+        keys = _Joined(keys, "split_keys: keys")
+    return _ordo._split_keys(keys, n)
+
+
+def key_ranges(keys, splits):
+    """key_ranges(keys, splits) -> bytes: each key's range as n int64
+    values: how many of the increasing split keys (a list of bytes, as
+    split_keys gives) are <= the key, so range r is [splits[r-1],
+    splits[r])."""
+    if not isinstance(splits, list):
+        raise TypeError("key_ranges: splits must be a list, got %s" % type(splits).__name__)
+    if hasattr(keys, "__arrow_c_array__"):  # the keys first: their code may change the list
+        keys = _Taken(keys)
+    return _ordo._key_ranges(keys, _Joined(splits, "key_ranges: splits"))
+
+
 _ordo.ingest, _ordo.merge_runs = ingest, merge_runs
+_ordo.split_keys, _ordo.key_ranges = split_keys, key_ranges

@@ -38,8 +38,6 @@ typedef struct ordo__py_bin {
     Py_buffer views[2];
     int nviews;
     ordo__py_arrow arrow; /* moved out of its capsules */
-    PyObject *joined;     /* a list's bytes, and their offsets: */
-    int64_t *offs;
 } ordo__py_bin;
 
 /* An Arrow binary/large_binary (or string) array through
@@ -48,9 +46,6 @@ typedef struct ordo__py_bin {
  * (ordo_bins_check; a NULL element is refused). -1 with an exception set;
  * release with ordo__py_bin_release either way. */
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
-/* The same, or a list or tuple of bytes (joined: TypeError "what: item I
- * is not bytes" for anything else). */
-int ordo__py_bin_or_list(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);
 
 /* n seqs: an int64 buffer or Arrow int64 array of n entries. */

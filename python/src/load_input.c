@@ -194,35 +194,8 @@ int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
     return bin_from_buffers(b, obj, what);
 }
 
-int ordo__py_bin_or_list(PyObject *obj, const char *what, ordo__py_bin *b)
-{
-    if (!PyList_Check(obj) && !PyTuple_Check(obj))
-        return ordo__py_bin_get(obj, what, b);
-    memset(b, 0, sizeof *b);
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!PyBytes_Check(PySequence_Fast_GET_ITEM(obj, i)))
-            return PyErr_Format(PyExc_TypeError, "%s: item %zd is not bytes", what, i), -1;
-    if (!(b->offs = malloc(((size_t)n + 1) * sizeof *b->offs)))
-        return PyErr_NoMemory(), -1;
-    b->offs[0] = 0; /* no Python code runs from here: the list stays as it is */
-    for (Py_ssize_t i = 0; i < n; i++)
-        b->offs[i + 1] = b->offs[i] + PyBytes_GET_SIZE(PySequence_Fast_GET_ITEM(obj, i));
-    if (!(b->joined = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)b->offs[n])))
-        return -1;
-    for (Py_ssize_t i = 0; i < n; i++)
-        memcpy(PyBytes_AS_STRING(b->joined) + b->offs[i],
-               PyBytes_AS_STRING(PySequence_Fast_GET_ITEM(obj, i)), (size_t)(b->offs[i + 1] - b->offs[i]));
-    b->b = (ordo_bins){(const uint8_t *)PyBytes_AS_STRING(b->joined),
-                       (size_t)PyBytes_GET_SIZE(b->joined), b->offs, 64, (size_t)n};
-    return 0;
-}
-
 void ordo__py_bin_release(ordo__py_bin *b)
 {
-    Py_CLEAR(b->joined);
-    free(b->offs);
-    b->offs = NULL;
     for (int i = 0; i < b->nviews; i++)
         PyBuffer_Release(&b->views[i]);
     b->nviews = 0;

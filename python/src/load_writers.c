@@ -438,13 +438,14 @@ static PyObject *split_key(void *ctx, size_t i)
     return PyBytes_FromStringAndSize((const char *)dst + o[i], (Py_ssize_t)(o[i + 1] - o[i]));
 }
 
-static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
+/* _split_keys(keys, n), _key_ranges(keys, splits): keys and splits as
+ * ordo__py_bin_get reads them (ordo/_phases.py joins lists of bytes). */
+static PyObject *py_split_keys(PyObject *self, PyObject *args)
 {
     (void)self;
-    static char *names[] = {"keys", "n", NULL};
     PyObject *ko, *no;
     long long nsplit;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:split_keys", names, &ko, &no) ||
+    if (!PyArg_ParseTuple(args, "OO:split_keys", &ko, &no) ||
         ordo__py_int_arg(no, "split_keys: n", 0, PY_SSIZE_T_MAX, &nsplit) < 0)
         return NULL;
     ordo__py_bin b;
@@ -453,7 +454,7 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
     uint8_t *dst = NULL;
     ordo_error e = {0};
     ordo_status s;
-    if (ordo__py_bin_or_list(ko, "split_keys: keys", &b) == 0) {
+    if (ordo__py_bin_get(ko, "split_keys: keys", &b) == 0) {
         if ((s = ordo_split_bins(&b.b, (size_t)nsplit, &dst, &soffs, &got, &e)) != ORDO_OK)
             ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_SHAPE, 0); /* bad offsets: ValueError */
         else
@@ -465,22 +466,17 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args, PyObject *kw)
     return r;
 }
 
-/* ------------------------------------------------------ key_ranges */
-
-static PyObject *py_key_ranges(PyObject *self, PyObject *args, PyObject *kw)
+static PyObject *py_key_ranges(PyObject *self, PyObject *args)
 {
     (void)self;
-    static char *names[] = {"keys", "splits", NULL};
     PyObject *ko, *so;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO!:key_ranges", names, &ko, &PyList_Type, &so))
+    if (!PyArg_ParseTuple(args, "OO:key_ranges", &ko, &so))
         return NULL;
-    /* the keys first: their __arrow_c_array__ may change the list, which is
-     * read (without Python code running) from here on */
     ordo__py_bin b, sp;
     memset(&sp, 0, sizeof sp);
     PyObject *r = NULL;
     if (ordo__py_bin_get(ko, "keys", &b) == 0 &&
-        ordo__py_bin_or_list(so, "key_ranges: splits", &sp) == 0 &&
+        ordo__py_bin_get(so, "key_ranges: splits", &sp) == 0 &&
         (r = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(b.b.n * sizeof(int64_t))))) {
         ordo_error e = {0};
         ordo_status s = ordo_key_ranges(&b.b, &sp.b, (int64_t *)PyBytes_AS_STRING(r), &e);
@@ -510,14 +506,8 @@ static PyObject *py_parse_size(PyObject *self, PyObject *args)
 static PyMethodDef functions[] = {
     {"_merge_runs", py_merge_runs, METH_VARARGS,
      "For ordo._phases.merge_runs (ordo._ordo.merge_runs): its arguments converted."},
-    {"split_keys", (PyCFunction)(void (*)(void))py_split_keys, METH_VARARGS | METH_KEYWORDS,
-     "split_keys(keys, n) -> list[bytes]: up to n distinct increasing split keys from a sample "
-     "(a list of bytes, ordo.Keys or an Arrow binary array), so that the n + 1 ranges "
-     "(-inf, s0), [s0, s1), ... [s_last, +inf) hold about as many sample keys each."},
-    {"key_ranges", (PyCFunction)(void (*)(void))py_key_ranges, METH_VARARGS | METH_KEYWORDS,
-     "key_ranges(keys, splits) -> bytes: each key's range as n int64 values: how many of the "
-     "increasing split keys (a list of bytes, as split_keys gives) are <= the key, so range r "
-     "is [splits[r-1], splits[r])."},
+    {"_split_keys", py_split_keys, METH_VARARGS, "For ordo._phases.split_keys."},
+    {"_key_ranges", py_key_ranges, METH_VARARGS, "For ordo._phases.key_ranges."},
     {"parse_size", py_parse_size, METH_VARARGS,
      "parse_size(value, what='size') -> int: a size as `ordo load --memory` takes it (an int, "
      "or a string such as '256M', '1.5G', '65536'); ValueError naming `what` otherwise."},
