@@ -515,6 +515,25 @@ ORDO_API ordo_status ordo_table_loader_add(ordo_table_loader *L, const ordo_tabl
 ORDO_API ordo_status ordo_table_struct_inputs(const struct ArrowSchema *schema,
                                               const struct ArrowArray *batch,
                                               ordo_table_input *in, ordo_error *err);
+/* Arrow record batches (structs whose children are the inputs) into a new
+ * encoder, opened for the batches' schema: every batch of a C stream, read
+ * to its end (schema: the stream's, ordo_arrow_stream_schema; keys only,
+ * each batch held until finish), or one batch (checked with
+ * ordo_arrow_check; keys only, borrowed until finish). The schema is the
+ * caller's to release once *E is closed. On failure *fault says what it was
+ * about: TYPE a schema that is no struct, SHAPE a batch with NULL rows, NONE
+ * the stream's own error (or a bad batch), else the encoder's. *E as
+ * ordo_table_encoder_open leaves it: close it either way. */
+ORDO_API ordo_status ordo_table_encoder_stream(const ordo_table_encode_options *o,
+                                               struct ArrowArrayStream *stream,
+                                               const struct ArrowSchema *schema,
+                                               ordo_table_encoder **E, ordo_table_fault *fault,
+                                               ordo_error *err);
+ORDO_API ordo_status ordo_table_encoder_batch(const ordo_table_encode_options *o,
+                                              const struct ArrowSchema *schema,
+                                              const struct ArrowArray *batch,
+                                              ordo_table_encoder **E, ordo_table_fault *fault,
+                                              ordo_error *err);
 /* What the loader's last encoding error was about (its encoder's fault). */
 ORDO_API ordo_table_fault ordo_table_loader_fault(const ordo_table_loader *L);
 

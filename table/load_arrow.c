@@ -125,31 +125,6 @@ static ordo_status add(ordo_table_loader *L, const ordo_table_input *in, size_t 
     return ordo__table_sink_check_cancel(&L->k, err);
 }
 
-ordo_status ordo_table_struct_inputs(const struct ArrowSchema *schema,
-                                     const struct ArrowArray *batch, ordo_table_input *in,
-                                     ordo_error *err)
-{
-    if (!schema || !in || !schema->format)
-        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "no schema or no inputs");
-    if (strcmp(schema->format, "+s"))
-        return ordo__table_fail(err, ORDO_ERR_BAD_TYPE,
-                                "Arrow: expected record batches (a struct), got '%.100s'",
-                                schema->format);
-    if (batch && batch->null_count > 0)
-        return ordo__table_fail(err, ORDO_ERR_BAD_INPUT, "Arrow: a record batch with NULL rows");
-    for (int64_t i = 0; i < schema->n_children; i++) {
-        const struct ArrowArray *c = batch ? batch->children[i] : NULL;
-        in[i] = (ordo_table_input){
-            .kind = ORDO_TABLE_INPUT_ARROW,
-            .name = schema->children[i]->name ? schema->children[i]->name : "",
-            .schema = schema->children[i],
-            .array = c,
-            .offset = c ? (size_t)batch->offset + (size_t)c->offset : 0,
-            .length = c ? (size_t)batch->length : 0};
-    }
-    return ORDO_OK;
-}
-
 /* A struct batch as the inputs of its children. */
 static ordo_status push(ordo_table_loader *L, const struct ArrowSchema *schema,
                         const struct ArrowArray *batch, ordo_error *err)

@@ -999,6 +999,107 @@ static void test_civil_put(void **state)
     }
 }
 
+/* A stream of `left` copies of one struct batch (borrowed). */
+typedef struct one_stream {
+    struct ArrowSchema *schema;
+    struct ArrowArray *batch;
+    int left;
+} one_stream;
+
+static int os_schema(struct ArrowArrayStream *st, struct ArrowSchema *out)
+{
+    *out = *((one_stream *)st->private_data)->schema;
+    return 0;
+}
+
+static int os_next(struct ArrowArrayStream *st, struct ArrowArray *out)
+{
+    one_stream *o = st->private_data;
+    if (o->left-- > 0)
+        *out = *o->batch;
+    else
+        memset(out, 0, sizeof *out);
+    return 0;
+}
+
+static const char *os_error(struct ArrowArrayStream *st)
+{
+    (void)st;
+    return NULL;
+}
+
+static void os_release(struct ArrowArrayStream *st) { st->release = NULL; }
+
+/* ordo_table_encoder_stream and _batch: the keys of every batch, as the
+ * encoder makes them from the same inputs added by hand; what they refuse,
+ * with its fault. */
+static void test_encoder_arrow(void **state)
+{
+    (void)state;
+    int64_t ids[] = {3, 1, 2};
+    acol id;
+    mk(&id, "l", 3, 0, 0, 2, NULL, ids, NULL, NULL);
+    id.s.name = "id";
+    struct ArrowSchema *kids[] = {&id.s};
+    struct ArrowArray *arrs[] = {&id.a};
+    const void *none[1] = {NULL};
+    struct ArrowSchema sch = {.format = "+s", .name = "", .n_children = 1, .children = kids,
+                              .release = release_schema};
+    struct ArrowArray arr = {.length = 3, .n_buffers = 1, .buffers = none, .n_children = 1,
+                             .children = arrs, .release = release_array};
+    ordo_table_encode_options o = {.key = "id", .threads = MAX_THREADS};
+    ordo_table_input in[1] = {
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "id", .schema = &id.s, .array = &id.a, .length = 3}};
+    ordo_table_encoder *R, *E;
+    ordo_table_fault f;
+    ordo_error e;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &R, &e), ORDO_OK);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(ordo_table_encoder_add(R, in, 1, 3, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_finish(R, &e), ORDO_OK);
+    const ordo_table_keys *want = ordo_table_encoder_keys(R);
+    for (int values = 0; values < 2; values++) {
+        o.values = values;
+        one_stream os = {&sch, &arr, 2};
+        struct ArrowArrayStream st = {os_schema, os_next, os_error, os_release, &os};
+        assert_int_equal(ordo_table_encoder_stream(&o, &st, &sch, &E, &f, &e), ORDO_OK);
+        assert_string_equal(ordo_table_encoder_schema(E), "id bigint");
+        assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+        const ordo_table_keys *got = ordo_table_encoder_keys(E);
+        assert_int_equal(got->n, 6);
+        assert_int_equal(got->len, want->len);
+        assert_memory_equal(got->data, want->data, want->len);
+        ordo_table_encoder_close(E);
+    }
+    o.values = 0;
+    assert_int_equal(ordo_table_encoder_batch(&o, &sch, &arr, &E, &f, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_keys(E)->n, 3);
+    assert_memory_equal(ordo_table_encoder_keys(E)->data, want->data,
+                        (size_t)want->off[3]);
+    ordo_table_encoder_close(E);
+    ordo_table_encoder_close(R);
+    /* a batch with NULL rows (its validity buffer says so): the shape */
+    uint8_t v = 0x05;
+    const void *nulls[1] = {&v};
+    struct ArrowArray holes = arr;
+    holes.null_count = 1, holes.buffers = nulls;
+    assert_int_equal(ordo_table_encoder_batch(&o, &sch, &holes, &E, &f, &e), ORDO_ERR_BAD_INPUT);
+    assert_int_equal(f, ORDO_TABLE_FAULT_SHAPE);
+    ordo_table_encoder_close(E);
+    /* an unknown key column: the encoder's own fault */
+    o.key = "nope";
+    assert_int_not_equal(ordo_table_encoder_batch(&o, &sch, &arr, &E, &f, &e), ORDO_OK);
+    assert_int_equal(f, ORDO_TABLE_FAULT_OPTION);
+    ordo_table_encoder_close(E);
+    /* no struct: the type */
+    o.key = NULL;
+    assert_int_equal(ordo_table_encoder_batch(&o, &id.s, &id.a, &E, &f, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(f, ORDO_TABLE_FAULT_TYPE);
+    assert_null(E);
+    assert_int_equal(ordo_table_encoder_batch(NULL, &sch, &arr, &E, &f, &e), ORDO_ERR_NULL_ARG);
+}
+
 /* ordo_table_number_int_text: integers of any size as a bignum prints
  * them, into the 64-bit kinds or 'X' rounded once each way (a reference:
  * the value built exactly from powers of two); other text refused; and
@@ -1072,7 +1173,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
-        cmocka_unit_test(test_number_int_text),
+        cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),
         cmocka_unit_test(test_arrow_types),   cmocka_unit_test(test_decimal_format),
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_floats),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_instants),

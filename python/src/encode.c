@@ -44,27 +44,62 @@ static void job_free(job *j)
     memset(j, 0, sizeof *j);
 }
 
+/* The library reads dictionaries; ordo.encode_keys decodes pyarrow's
+ * itself and keeps refusing what only the capsules give (tests). */
+static int dictionary(const struct ArrowSchema *s, const char *name)
+{
+    if (s->dictionary)
+        PyErr_Format(PyExc_TypeError, "column '%s': dictionary-encoded Arrow arrays are not "
+                     "supported (decode them first, e.g. with .dictionary_decode())", name);
+    return s->dictionary != NULL;
+}
+
+static ordo_table_encode_options options(job *j, const char *format, int values,
+                                         Py_ssize_t threads, const char *schema, const char *key)
+{
+    memset(j, 0, sizeof *j);
+    j->values = values;
+    return (ordo_table_encode_options){schema, key, format, values,
+                                       threads > 1 ? (size_t)threads : 1, ordo__py_range_rows,
+                                       unlock, lock, &j->ts};
+}
+
+/* 0, or -1 with the exception for s (f: the library's fault). */
+static int check(job *j, ordo_status s, ordo_error *e, ordo_table_fault f)
+{
+    last_ncols = j->E ? ordo_table_encoder_last_values(j->E, last_values, DEBUG_COLS) : 0;
+    if (last_ncols > DEBUG_COLS)
+        last_ncols = DEBUG_COLS;
+    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, e, f, 0), -1);
+}
+
 static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
                     const char *schema, const char *key, const ordo_table_input *in, size_t n)
 {
-    memset(j, 0, sizeof *j);
+    ordo_table_encode_options o = options(j, format, values, threads, schema, key);
     for (size_t i = 0; i < n; i++)
-        /* the library reads dictionaries; ordo.encode_keys decodes pyarrow's
-         * itself and keeps refusing what only the capsules give (tests) */
-        if (in[i].kind == ORDO_TABLE_INPUT_ARROW && in[i].schema->dictionary)
-            return PyErr_Format(PyExc_TypeError,
-                                "column '%s': dictionary-encoded Arrow arrays are not supported "
-                                "(decode them first, e.g. with .dictionary_decode())",
-                                in[i].name), -1;
-    j->values = values;
-    ordo_table_encode_options o = {schema, key, format, values,
-                                   threads > 1 ? (size_t)threads : 1, ordo__py_range_rows,
-                                   unlock, lock, &j->ts};
+        if (in[i].kind == ORDO_TABLE_INPUT_ARROW && dictionary(in[i].schema, in[i].name))
+            return -1;
     ordo_error e;
     ordo_status s = ordo_table_encoder_open(&o, in, n, &j->E, &e);
-    if (s != ORDO_OK && !j->E)
-        return PyErr_NoMemory(), -1;
-    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, ordo_table_encoder_fault(j->E), 0), -1);
+    return check(j, s, &e, j->E ? ordo_table_encoder_fault(j->E) : ORDO_TABLE_FAULT_NONE);
+}
+
+/* An encoder over record batches (stream NULL: batch alone; the schema
+ * checked), the batches' columns checked for dictionaries first. */
+static int job_arrow(job *j, const char *format, int values, Py_ssize_t threads,
+                     const char *schema, const char *key, struct ArrowArrayStream *stream,
+                     const struct ArrowSchema *sch, const struct ArrowArray *batch)
+{
+    ordo_table_encode_options o = options(j, format, values, threads, schema, key);
+    for (int64_t i = 0; i < sch->n_children; i++)
+        if (dictionary(sch->children[i], sch->children[i]->name ? sch->children[i]->name : ""))
+            return -1;
+    ordo_error e;
+    ordo_table_fault f;
+    ordo_status s = stream ? ordo_table_encoder_stream(&o, stream, sch, &j->E, &f, &e)
+                           : ordo_table_encoder_batch(&o, sch, batch, &j->E, &f, &e);
+    return check(j, s, &e, f);
 }
 
 /* One batch of rows of the inputs. */
@@ -72,10 +107,7 @@ static int add(job *j, const ordo_table_input *in, size_t n, size_t rows)
 {
     ordo_error e;
     ordo_status s = ordo_table_encoder_add(j->E, in, n, rows, &e);
-    last_ncols = ordo_table_encoder_last_values(j->E, last_values, DEBUG_COLS);
-    if (last_ncols > DEBUG_COLS)
-        last_ncols = DEBUG_COLS;
-    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, ordo_table_encoder_fault(j->E), 0), -1);
+    return check(j, s, &e, ordo_table_encoder_fault(j->E));
 }
 
 /* (keys, values or None, schema_text, key_text), taking what j holds; or,
@@ -241,40 +273,6 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
     return res;
 }
 
-/* A record batch's inputs (arr NULL: its schema's); TypeError for a schema
- * that is no struct, ValueError for NULL rows. */
-static int struct_inputs(const struct ArrowSchema *sch, const struct ArrowArray *arr,
-                         ordo_table_input *in)
-{
-    ordo_error e;
-    ordo_status s = ordo_table_struct_inputs(sch, arr, in, &e);
-    if (s != ORDO_OK)
-        PyErr_SetString(s == ORDO_ERR_BAD_TYPE ? PyExc_TypeError : PyExc_ValueError, e.message);
-    return s == ORDO_OK ? 0 : -1;
-}
-
-/* The encoder of a struct's children (a record batch's columns); *in is
- * malloc'd. */
-static int struct_open(job *j, const struct ArrowSchema *sch, const char *schema,
-                       const char *key, const char *format, int values, Py_ssize_t threads,
-                       ordo_table_input **in)
-{
-    if (!(*in = calloc((size_t)sch->n_children + 1, sizeof **in)))
-        return PyErr_NoMemory(), -1;
-    if (struct_inputs(sch, NULL, *in) < 0)
-        return -1;
-    return job_open(j, format, values, threads, schema, key, *in, (size_t)sch->n_children);
-}
-
-/* One record batch (checked against its schema by ordo_arrow_check). */
-static int struct_batch(job *j, const struct ArrowSchema *sch, ordo_table_input *in,
-                        const struct ArrowArray *arr)
-{
-    if (struct_inputs(sch, arr, in) < 0)
-        return -1;
-    return arr->length ? add(j, in, (size_t)sch->n_children, (size_t)arr->length) : 0;
-}
-
 /* Every batch of an Arrow C stream (a struct per batch: a table's record
  * batches). For keys only, every batch is kept until the keys of all are
  * made together (on every thread, into one output allocated once). */
@@ -290,39 +288,16 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     in->release = NULL;
     job j = {0};
     struct ArrowSchema sch = {0};
-    struct ArrowArray arr = {0};
-    ordo_table_input *inputs = NULL;
     PyObject *res = NULL;
     ordo_error e;
     ordo_status s = ordo_arrow_stream_schema(&st, &sch, &e);
-    if (s != ORDO_OK) {
+    if (s != ORDO_OK)
         ordo__py_raise(s, &e);
-        goto out;
-    }
-    if (struct_open(&j, &sch, schema, key, format, values, threads, &inputs) < 0)
-        goto out;
-    for (;;) {
-        if ((s = ordo_arrow_stream_next(&st, &sch, &arr, &e)) != ORDO_OK) {
-            ordo__py_raise(s, &e);
-            goto out;
-        }
-        if (!arr.release)
-            break;
-        if (struct_batch(&j, &sch, inputs, &arr) < 0)
-            goto out;
-        if (!values && (s = ordo_table_encoder_hold(j.E, &arr, &e)) != ORDO_OK) {
-            ordo__py_raise(s, &e); /* keys only: the batch read until finish */
-            goto out;
-        }
-        ORDO__PY_RELEASE(&arr);
-    }
-    res = result(&j, bench_rounds);
-out:
-    ORDO__PY_RELEASE(&arr);
+    else if (job_arrow(&j, format, values, threads, schema, key, &st, &sch, NULL) == 0)
+        res = result(&j, bench_rounds);
     job_free(&j); /* before the batches' schema: the encoder's inputs name its children */
     ORDO__PY_RELEASE(&sch);
     ORDO__PY_RELEASE(&st);
-    free(inputs);
     return res;
 }
 
@@ -372,17 +347,14 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     if (!arr)
         return NULL;
     ordo_error e;
-    ordo_status st = ordo_arrow_check(sch, arr, &e);
+    ordo_status st = ordo_arrow_check(sch, arr, &e); /* before its children are read */
     if (st != ORDO_OK)
         return ordo__py_raise(st, &e);
     job j = {0};
-    ordo_table_input *in = NULL;
     PyObject *res = NULL;
-    if (struct_open(&j, sch, schema, key, format, values, threads, &in) == 0 &&
-        struct_batch(&j, sch, in, arr) == 0)
+    if (job_arrow(&j, format, values, threads, schema, key, NULL, sch, arr) == 0)
         res = result(&j, 0);
     job_free(&j);
-    free(in);
     return res;
 }
 
