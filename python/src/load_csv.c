@@ -106,18 +106,16 @@ static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
     (void)self;
     static char *names[] = {"source", "db", "schema", "key", "tag", "format", "on_duplicate",
                             "memory", "sst_size", "header", "threads", NULL};
-    PyObject *src, *dbo, *tago = NULL, *dupo = NULL, *memo = NULL, *ssto = NULL;
+    PyObject *src, *dbo, *ssto = NULL;
     Py_ssize_t threads = 1;
     ordo_table_load_options o;
     memset(&o, 0, sizeof o);
     o.format = "ordered";
     /* the options checked by the library (a negative count is past its limit) */
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOsOOOpn:load", names, &src, &dbo,
-                                     &o.schema, &o.key, &tago, &o.format, &dupo, &memo, &ssto,
-                                     &o.header, &threads) ||
-        (tago && ordo__py_tag(tago, &o.tag) < 0) ||
-        (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0) ||
-        (memo && ordo__py_size(memo, "memory", &o.memory) < 0) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzO&sO&O&Opn:load", names, &src, &dbo,
+                                     &o.schema, &o.key, ordo__py_tag_arg, &o.tag, &o.format,
+                                     ordo__py_dup_arg, &o.on_duplicate, ordo__py_memory_arg,
+                                     &o.memory, &ssto, &o.header, &threads) ||
         (ssto && ordo__py_size(ssto, "sst_size", &o.sst_size) < 0))
         return NULL;
     o.threads = (size_t)threads;

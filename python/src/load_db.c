@@ -175,12 +175,11 @@ static PyTypeObject db_type = {
 static PyObject *py_table_meta(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *dbo, *tago;
-    if (!PyArg_ParseTuple(args, "OO:table_meta", &dbo, &tago))
-        return NULL;
+    PyObject *dbo;
     int tag;
-    ordo_db *db = ordo__py_db_get(dbo);
-    if (!db || ordo__py_tag(tago, &tag) < 0)
+    ordo_db *db;
+    if (!PyArg_ParseTuple(args, "OO&:table_meta", &dbo, ordo__py_tag_arg, &tag) ||
+        !(db = ordo__py_db_get(dbo)))
         return NULL;
     ordo_table_meta m;
     ordo_error e = {0};
@@ -205,12 +204,11 @@ static PyObject *py_table_meta(PyObject *self, PyObject *args)
 static PyObject *py_table_check_free(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *dbo, *tago;
-    if (!PyArg_ParseTuple(args, "OO:table_check_free", &dbo, &tago))
-        return NULL;
+    PyObject *dbo;
     int tag;
-    ordo_db *db = ordo__py_db_get(dbo);
-    if (!db || ordo__py_tag(tago, &tag) < 0)
+    ordo_db *db;
+    if (!PyArg_ParseTuple(args, "OO&:table_check_free", &dbo, ordo__py_tag_arg, &tag) ||
+        !(db = ordo__py_db_get(dbo)))
         return NULL;
     ordo_error e = {0};
     ordo_status s = ordo_table_check_free(db, tag, &e);
@@ -227,13 +225,12 @@ static PyObject *py_table_check_free(PyObject *self, PyObject *args)
 static PyObject *py_ingest(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *dbo, *tago, *files;
+    PyObject *dbo, *files;
     const char *fmt, *key, *schema;
     unsigned long long rows;
     int tag;
-    if (!PyArg_ParseTuple(args, "OOO!sssK:_ingest", &dbo, &tago, &PyTuple_Type, &files, &fmt,
-                          &key, &schema, &rows) ||
-        ordo__py_tag(tago, &tag) < 0)
+    if (!PyArg_ParseTuple(args, "OO&O!sssK:_ingest", &dbo, ordo__py_tag_arg, &tag, &PyTuple_Type,
+                          &files, &fmt, &key, &schema, &rows))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(files);
     ordo_sst_file *f = calloc(n ? (size_t)n : 1, sizeof *f);

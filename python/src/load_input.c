@@ -32,6 +32,8 @@ int ordo__py_tag(PyObject *obj, int *tag)
     return 0;
 }
 
+int ordo__py_tag_arg(PyObject *obj, void *out) { return ordo__py_tag(obj, out) == 0; }
+
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 {
     if (PyBool_Check(obj)) {
@@ -65,6 +67,10 @@ int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
         return refused(&e);
     return s ? 0 : -1;
 }
+
+int ordo__py_dup_arg(PyObject *obj, void *out) { return ordo__py_dup_policy(obj, out) == 0; }
+
+int ordo__py_memory_arg(PyObject *obj, void *out) { return ordo__py_size(obj, "memory", out) == 0; }
 
 /* ------------------------------------------------- rows of byte strings */
 

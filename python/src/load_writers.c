@@ -260,21 +260,19 @@ static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_err
 static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"dir", "prefix", "target_bytes", "tag", "on_duplicate", NULL};
-    PyObject *dir = NULL, *tago = NULL, *dupo = NULL, *targeto = NULL;
-    const char *prefix = "";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sOOO:SstWriter", names,
-                                     PyUnicode_FSConverter, &dir, &prefix, &targeto, &tago, &dupo))
+    PyObject *dir = NULL, *targeto = Py_None;
+    ordo_sst_options o = {NULL, "", 0, 0, ORDO_DUP_ERROR, 1};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sOO&O&:SstWriter", names,
+                                     PyUnicode_FSConverter, &dir, &o.prefix, &targeto,
+                                     ordo__py_tag_arg, &o.tag, ordo__py_dup_arg, &o.on_duplicate))
         return NULL;
-    ordo_sst_options o = {PyBytes_AS_STRING(dir), prefix, 0, 0, ORDO_DUP_ERROR, 1};
+    o.dir = PyBytes_AS_STRING(dir);
     /* target_bytes: a size as ordo load takes it ("256M"), or 0 (None): the default */
-    int over = 0, zero = !targeto || targeto == Py_None ||
-                         (PyLong_CheckExact(targeto) &&
-                          !PyLong_AsLongLongAndOverflow(targeto, &over) && !over);
-    int bad = (!zero && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0) ||
-              (tago && ordo__py_tag(tago, &o.tag) < 0) ||
-              (dupo && ordo__py_dup_policy(dupo, &o.on_duplicate) < 0);
+    int over = 0, zero = targeto == Py_None || (PyLong_CheckExact(targeto) &&
+                                                !PyLong_AsLongLongAndOverflow(targeto, &over) && !over);
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
+    int bad = !zero && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0;
     ordo_status s = bad ? ORDO_OK : ordo_sst_writer_open(&o, &w, &e);
     Py_DECREF(dir);
     return bad ? NULL : writer_new(type, s, w, &e);
@@ -323,18 +321,17 @@ static PyTypeObject sst_type = {
 static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"dir", "prefix", "memory", NULL};
-    PyObject *dir = NULL, *memo = NULL;
-    const char *prefix = "";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sO:RunWriter", names, PyUnicode_FSConverter,
-                                     &dir, &prefix, &memo))
+    PyObject *dir = NULL;
+    ordo_run_options o = {NULL, "", 256ull << 20};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sO&:RunWriter", names, PyUnicode_FSConverter,
+                                     &dir, &o.prefix, ordo__py_memory_arg, &o.memory))
         return NULL;
-    ordo_run_options o = {PyBytes_AS_STRING(dir), prefix, 256ull << 20};
-    int bad = memo && ordo__py_size(memo, "memory", &o.memory) < 0;
+    o.dir = PyBytes_AS_STRING(dir);
     ordo_run_writer *w = NULL;
     ordo_error e = {0};
-    ordo_status s = bad ? ORDO_OK : ordo_run_writer_open(&o, &w, &e);
+    ordo_status s = ordo_run_writer_open(&o, &w, &e);
     Py_DECREF(dir);
-    return bad ? NULL : writer_new(type, s, w, &e);
+    return writer_new(type, s, w, &e);
 }
 
 static PyObject *run_rows(writer_object *ro, PyObject *unused)
