@@ -301,32 +301,22 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     return res;
 }
 
+/* encode_stream(capsule, key, schema, format, values[, threads[, bench]]):
+ * bench > 0 (ordo._encode._bench_stream, for the benchmark): the best
+ * (warm, fresh) seconds of ordo_batch_encode over the stream's key columns
+ * in that many rounds (one call a batch, one thread, as `ordo bench` times
+ * it: ordo_table_bench_batches) instead of the keys. */
 static PyObject *py_encode_stream(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *cap;
     const char *key = NULL, *schema = NULL, *format;
-    int values;
+    int values, bench = 0;
     Py_ssize_t threads = 1;
-    if (!PyArg_ParseTuple(args, "Ozzsp|n:encode_stream", &cap, &key, &schema, &format, &values,
-                          &threads))
+    if (!PyArg_ParseTuple(args, "Ozzsp|ni:encode_stream", &cap, &key, &schema, &format, &values,
+                          &threads, &bench))
         return NULL;
-    return stream(cap, key, schema, format, values, threads, 0);
-}
-
-/* _bench_stream(capsule, key, format, rounds) -> (warm, fresh): for the
- * benchmark, the best seconds of ordo_batch_encode (one call a batch, one
- * thread, as `ordo bench` times it) over the stream's key columns
- * (ordo_table_bench_batches). */
-static PyObject *py_bench_stream(PyObject *self, PyObject *args)
-{
-    (void)self;
-    PyObject *cap;
-    const char *key, *format;
-    int rounds;
-    if (!PyArg_ParseTuple(args, "Ossi:_bench_stream", &cap, &key, &format, &rounds))
-        return NULL;
-    return stream(cap, key, NULL, format, 0, 1, rounds > 0 ? rounds : 1);
+    return stream(cap, key, schema, format, values, threads, bench);
 }
 
 /* encode_array(schema_capsule, array_capsule, key, schema, format, values, threads):
@@ -395,9 +385,6 @@ static PyMethodDef methods[] = {
     {"encode_array", py_encode_array, METH_VARARGS,
      "encode_array(schema_capsule, array_capsule, key, schema, format, values[, threads]): "
      "see ordo._encode."},
-    {"_bench_stream", py_bench_stream, METH_VARARGS,
-     "For the benchmark: _bench_stream(capsule, key, format, rounds) -> (warm, fresh) seconds "
-     "of the C batch API alone on the stream's key columns."},
     {"_set_range_rows", py_set_range_rows, METH_O,
      "For tests: _set_range_rows(n) -> old: the threaded encoder's rows per range."},
     {"_last_key_values", py_last_values, METH_NOARGS,

@@ -122,12 +122,6 @@ static PyObject *db_enter(db_object *d, PyObject *unused)
     return (PyObject *)d;
 }
 
-static PyObject *db_exit(db_object *d, PyObject *args)
-{
-    (void)args;
-    return db_close(d, NULL);
-}
-
 static PyObject *db_get_path(db_object *d, void *unused)
 {
     (void)unused;
@@ -147,7 +141,7 @@ static PyMethodDef db_methods[] = {
     {"close", (PyCFunction)db_close, METH_NOARGS,
      "close(): releases the database's lock and removes the temporary folder."},
     {"__enter__", (PyCFunction)db_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)db_exit, METH_VARARGS, NULL},
+    {"__exit__", (PyCFunction)db_close, METH_VARARGS, NULL}, /* (its arguments unused) */
     {NULL, NULL, 0, NULL},
 };
 
@@ -239,7 +233,8 @@ static PyObject *py_ingest(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < n; i++) { /* the tuples hold the bytes read without the GIL */
         PyObject *t = PyTuple_GET_ITEM(files, i), *lo, *hi;
         unsigned long long r, b;
-        if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "ySSKK:_ingest", &f[i].path, &lo, &hi, &r, &b)) {
+        if (!PyTuple_Check(t) ||
+            !PyArg_ParseTuple(t, "ySSKK:_ingest", &f[i].path, &lo, &hi, &r, &b)) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "_ingest: a file is a tuple");
             free(f);

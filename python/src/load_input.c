@@ -146,6 +146,18 @@ static int bin_from_arrow(ordo__py_bin *b, const char *what, struct ArrowSchema 
     return 0;
 }
 
+/* 64 or 32 for a buffer of native int64 or int32 (signed or not), else 0. */
+static int int_bits(const Py_buffer *v)
+{
+    const char *f = v->format ? v->format : "B";
+    f += *f == '@' || *f == '=' || *f == '<';
+    if (!*f || f[1])
+        return 0;
+    return v->itemsize == 8 && strchr("qQlLnN", *f)   ? 64
+           : v->itemsize == 4 && strchr("iIlL", *f) ? 32
+                                                    : 0;
+}
+
 /* .buffer and .offsets (ordo.Keys, or alike). */
 static int bin_from_buffers(ordo__py_bin *b, PyObject *obj, const char *what)
 {
@@ -166,12 +178,7 @@ static int bin_from_buffers(ordo__py_bin *b, PyObject *obj, const char *what)
         goto done;
     b->nviews = 2;
     Py_buffer *o = &b->views[1];
-    const char *f = o->format ? o->format : "B";
-    if (*f == '@' || *f == '=' || *f == '<')
-        f++;
-    int bits = o->itemsize == 8 && *f && strchr("qQlLnN", *f) && f[1] == 0   ? 64
-               : o->itemsize == 4 && *f && strchr("iIlL", *f) && f[1] == 0 ? 32
-                                                                      : 0;
+    int bits = int_bits(o);
     size_t count = o->itemsize ? (size_t)(o->len / o->itemsize) : 0;
     if (!bits || count == 0) {
         PyErr_Format(PyExc_ValueError, "%s: .offsets must hold N + 1 int64 offsets", what);
@@ -231,11 +238,7 @@ int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
     if (PyObject_GetBuffer(obj, &s->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
         return -1;
     s->has_view = 1;
-    const char *f = s->view.format ? s->view.format : "B";
-    if (*f == '@' || *f == '=' || *f == '<')
-        f++;
-    if (s->view.itemsize != 8 || !*f || !strchr("qlnQLN", *f) || f[1] ||
-        (size_t)(s->view.len / 8) != n) {
+    if (int_bits(&s->view) != 64 || (size_t)(s->view.len / 8) != n) {
         PyErr_Format(PyExc_ValueError, "seqs: expected %zu int64 values", n);
         return -1;
     }

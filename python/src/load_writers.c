@@ -225,12 +225,6 @@ static PyObject *writer_enter(writer_object *o, PyObject *unused)
     return Py_NewRef((PyObject *)o);
 }
 
-static PyObject *writer_exit(writer_object *o, PyObject *args)
-{
-    (void)args;
-    return writer_close(o, NULL);
-}
-
 /* A new writer object of type for w (opened with status s; a refused
  * option: ValueError, the library's words), or NULL with an exception. */
 static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e)
@@ -251,7 +245,7 @@ static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_err
     {"finish", (PyCFunction)writer_finish, METH_NOARGS, NULL},                                   \
     {"close", (PyCFunction)writer_close, METH_NOARGS, NULL},                                     \
     {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},                                 \
-    {"__exit__", (PyCFunction)writer_exit, METH_VARARGS, NULL},                                  \
+    {"__exit__", (PyCFunction)writer_close, METH_VARARGS, NULL}, /* (its arguments unused) */    \
     {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS, NULL},        \
     {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS, NULL}
 
@@ -268,8 +262,9 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     o.dir = PyBytes_AS_STRING(dir);
     /* target_bytes: a size as ordo load takes it ("256M"), or 0 (None): the default */
-    int over = 0, zero = targeto == Py_None || (PyLong_CheckExact(targeto) &&
-                                                !PyLong_AsLongLongAndOverflow(targeto, &over) && !over);
+    int over = 0, zero = targeto == Py_None ||
+                         (PyLong_CheckExact(targeto) &&
+                          !PyLong_AsLongLongAndOverflow(targeto, &over) && !over);
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
     int bad = !zero && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0;
