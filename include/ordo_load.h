@@ -327,6 +327,18 @@ typedef struct ordo_bins {
     size_t n;
 } ordo_bins;
 
+/* An Arrow binary or string array (of either offset width; checked as
+ * ordo_arrow_column checks it) as byte strings; another type
+ * ORDO_ERR_BAD_TYPE, a NULL element ORDO_ERR_INVALID_VALUE ("a NULL where a
+ * key or value is expected"). */
+ORDO_API ordo_status ordo_bins_from_arrow(const struct ArrowSchema *schema,
+                                          const struct ArrowArray *array, ordo_bins *out,
+                                          ordo_error *err);
+/* An Arrow int64 array of n values without NULLs (rows' seqs) as *seqs
+ * (borrowed); anything else ORDO_ERR_INVALID_ARG naming the option "seqs". */
+ORDO_API ordo_status ordo_seqs_from_arrow(const struct ArrowSchema *schema,
+                                          const struct ArrowArray *array, size_t n,
+                                          const int64_t **seqs, ordo_error *err);
 /* String i's bounds; ORDO_ERR_INVALID_VALUE when its offsets are out of
  * order or past len (nothing else is checked: i < n is the caller's). */
 ORDO_API ordo_status ordo_bins_span(const ordo_bins *b, size_t i, size_t *lo, size_t *hi);

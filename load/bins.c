@@ -5,6 +5,7 @@
  * checked again each time it is read. */
 #include "load_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,58 @@ static int64_t offset_at(const ordo_bins *b, size_t i)
     int32_t x;
     memcpy(&x, (const char *)b->offsets + 4 * i, 4);
     return x;
+}
+
+/* Whether any of n rows from first is NULL. */
+static int any_null(const uint8_t *validity, size_t first, size_t n)
+{
+    for (size_t i = first; validity && i < first + n; i++)
+        if (!(validity[i >> 3] >> (i & 7) & 1))
+            return 1;
+    return 0;
+}
+
+ordo_status ordo_bins_from_arrow(const struct ArrowSchema *schema,
+                                 const struct ArrowArray *array, ordo_bins *out, ordo_error *err)
+{
+    ordo_column col;
+    size_t n = 0;
+    ordo_status s = ordo_arrow_column(schema, array, &col, &n);
+    if (s == ORDO_OK && col.type != ORDO_TYPE_BYTES && col.type != ORDO_TYPE_STRING)
+        s = ORDO_ERR_BAD_TYPE;
+    if (s != ORDO_OK)
+        return fail(err, s, 0, "expected an Arrow binary or large_binary array, got format '%.40s' "
+                    "(%s)", schema && schema->format ? schema->format : "?",
+                    ordo_status_message(s));
+    if (any_null(col.validity, col.offset, n))
+        return fail(err, ORDO_ERR_INVALID_VALUE, 0, "a NULL where a key or value is expected");
+    static const uint8_t none[1];
+    static const int64_t zero[1];
+    out->n = n;
+    out->len = SIZE_MAX; /* not part of the C Data Interface */
+    out->data = col.values ? col.values : none;
+    out->offset_bits = col.offsets ? col.offset_bits : 64; /* an empty array may have none */
+    out->offsets = !col.offsets              ? (const void *)zero
+                   : col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
+                                           : (const void *)((const int32_t *)col.offsets + col.offset);
+    return ORDO_OK;
+}
+
+ordo_status ordo_seqs_from_arrow(const struct ArrowSchema *schema,
+                                 const struct ArrowArray *array, size_t n, const int64_t **seqs,
+                                 ordo_error *err)
+{
+    ordo_column col;
+    size_t rows = 0;
+    if (ordo_arrow_column(schema, array, &col, &rows) != ORDO_OK || col.type != ORDO_TYPE_INT64 ||
+        any_null(col.validity, col.offset, rows) || rows != n) {
+        char why[120];
+        snprintf(why, sizeof why, "expected an Arrow int64 array of %zu values without NULLs", n);
+        return ordo__load_refuse(err, "seqs", why);
+    }
+    static const int64_t none[1];
+    *seqs = col.values ? (const int64_t *)col.values + col.offset : none;
+    return ORDO_OK;
 }
 
 ordo_status ordo_bins_span(const ordo_bins *b, size_t i, size_t *lo, size_t *hi)

@@ -638,6 +638,9 @@ static void test_parse_size(void **state)
     }
 }
 
+static void release_schema(struct ArrowSchema *s) { s->release = NULL; }
+static void release_array(struct ArrowArray *a) { a->release = NULL; }
+
 /* Byte strings read in place (ordo_bins): offsets checked, 32- and 64-bit;
  * rows into both writers with and without seqs, a bad count or seq refused
  * before any row, a row whose offsets are bad refused with the rows before
@@ -678,6 +681,30 @@ static void test_bins(void **state)
     assert_int_equal(ordo_bins_offsets(&g, rel, &start, &e), ORDO_ERR_INVALID_ARG);
     assert_int_equal(e.line, 2);
     assert_non_null(strstr(e.message, "offsets of string 1 are out of order"));
+    /* Arrow arrays as bins and seqs: binary (int32 offsets) read in place, a
+     * NULL or another type refused; int64 seqs of the count asked for only */
+    const void *bufs[3] = {NULL, off32, data};
+    struct ArrowSchema bs = {.format = "z", .name = "k", .release = release_schema};
+    struct ArrowArray ba = {.length = 4, .n_buffers = 3, .buffers = bufs, .release = release_array};
+    ordo_bins fa;
+    assert_int_equal(ordo_bins_from_arrow(&bs, &ba, &fa, &e), ORDO_OK);
+    assert_true(fa.n == 4 && fa.offset_bits == 32 && fa.data == data && fa.offsets == off32);
+    assert_int_equal(ordo_bins_check(&fa, &e), ORDO_OK);
+    uint8_t validity = 0x0d; /* row 1 NULL */
+    bufs[0] = &validity, ba.null_count = 1;
+    assert_int_equal(ordo_bins_from_arrow(&bs, &ba, &fa, &e), ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "a NULL"));
+    bufs[0] = NULL, ba.null_count = 0;
+    const void *lbufs[2] = {NULL, off64};
+    struct ArrowSchema ls = {.format = "l", .name = "s", .release = release_schema};
+    struct ArrowArray la = {.length = 4, .n_buffers = 2, .buffers = lbufs, .release = release_array};
+    assert_int_equal(ordo_bins_from_arrow(&ls, &la, &fa, &e), ORDO_ERR_BAD_TYPE);
+    const int64_t *sq = NULL;
+    assert_int_equal(ordo_seqs_from_arrow(&ls, &la, 4, &sq, &e), ORDO_OK);
+    assert_ptr_equal(sq, off64);
+    assert_int_equal(ordo_seqs_from_arrow(&ls, &la, 3, &sq, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "seqs");
+    assert_int_equal(ordo_seqs_from_arrow(&bs, &ba, 4, &sq, &e), ORDO_ERR_INVALID_ARG);
     /* rows into a run writer: seqs from first, then given */
     char dir[300];
     path_of(dir, sizeof dir, "bins");

@@ -105,47 +105,6 @@ static int arrow_import(PyObject *obj, ordo__py_arrow *own)
     return rc;
 }
 
-static int any_null(const uint8_t *validity, size_t first, size_t n)
-{
-    if (!validity)
-        return 0;
-    for (size_t i = first; i < first + n; i++)
-        if (!(validity[i >> 3] >> (i & 7) & 1))
-            return 1;
-    return 0;
-}
-
-static int bin_from_arrow(ordo__py_bin *b, const char *what, struct ArrowSchema *schema,
-                          struct ArrowArray *array)
-{
-    ordo_column col;
-    size_t n = 0;
-    ordo_status s = ordo_arrow_column(schema, array, &col, &n);
-    if (s == ORDO_OK && col.type != ORDO_TYPE_BYTES && col.type != ORDO_TYPE_STRING)
-        s = ORDO_ERR_BAD_TYPE;
-    if (s != ORDO_OK) {
-        ordo__py_raisef(s, "%s: expected an Arrow binary or large_binary array, got format "
-                           "'%s' (%s)", what, schema->format ? schema->format : "?",
-                        ordo_status_message(s));
-        return -1;
-    }
-    if (any_null(col.validity, col.offset, n)) {
-        ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "%s: a NULL where a key or value is expected",
-                        what);
-        return -1;
-    }
-    static const uint8_t none[1];
-    static const int64_t zero[1];
-    b->b.n = n;
-    b->b.len = SIZE_MAX; /* not part of the C Data Interface */
-    b->b.data = col.values ? col.values : none;
-    b->b.offset_bits = col.offsets ? col.offset_bits : 64; /* an empty array may have none */
-    b->b.offsets = !col.offsets ? (const void *)zero
-                   : col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
-                                           : (const void *)((const int32_t *)col.offsets + col.offset);
-    return 0;
-}
-
 /* 64 or 32 for a buffer of native int64 or int32 (signed or not), else 0. */
 static int int_bits(const Py_buffer *v)
 {
@@ -200,11 +159,10 @@ int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
 {
     memset(b, 0, sizeof *b);
     int rc = arrow_import(obj, &b->arrow);
-    if (rc < 0)
-        return -1;
-    if (rc == 0)
-        return bin_from_arrow(b, what, &b->arrow.schema, &b->arrow.array);
-    return bin_from_buffers(b, obj, what);
+    ordo_error e;
+    if (rc == 0 && ordo_bins_from_arrow(&b->arrow.schema, &b->arrow.array, &b->b, &e) != ORDO_OK)
+        return ordo__py_raisef(e.status, "%s: %s", what, e.message), -1;
+    return rc <= 0 ? rc : bin_from_buffers(b, obj, what);
 }
 
 void ordo__py_bin_release(ordo__py_bin *b)
@@ -221,20 +179,11 @@ int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
     int rc = arrow_import(obj, &s->arrow);
     if (rc < 0)
         return -1;
-    if (rc == 0) {
-        ordo_column col;
-        size_t rows = 0;
-        if (ordo_arrow_column(&s->arrow.schema, &s->arrow.array, &col, &rows) != ORDO_OK ||
-            col.type != ORDO_TYPE_INT64 || any_null(col.validity, col.offset, rows) ||
-            rows != n) {
-            PyErr_Format(PyExc_ValueError, "seqs: expected an Arrow int64 array of %zu values "
-                         "without NULLs", n);
-            return -1;
-        }
-        static const int64_t none[1];
-        s->v = col.values ? (const int64_t *)col.values + col.offset : none;
+    ordo_error e;
+    if (rc == 0 && ordo_seqs_from_arrow(&s->arrow.schema, &s->arrow.array, n, &s->v, &e))
+        return PyErr_SetString(PyExc_ValueError, e.message), -1;
+    if (rc == 0)
         return 0;
-    }
     if (PyObject_GetBuffer(obj, &s->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
         return -1;
     s->has_view = 1;
