@@ -53,9 +53,9 @@ ordo_status ordo_bins_from_arrow(const struct ArrowSchema *schema,
     out->len = SIZE_MAX; /* not part of the C Data Interface */
     out->data = col.values ? col.values : none;
     out->offset_bits = col.offsets ? col.offset_bits : 64; /* an empty array may have none */
-    out->offsets = !col.offsets              ? (const void *)zero
-                   : col.offset_bits == 64 ? (const void *)((const int64_t *)col.offsets + col.offset)
-                                           : (const void *)((const int32_t *)col.offsets + col.offset);
+    out->offsets = zero;
+    if (col.offsets) /* from the array's own offset on */
+        out->offsets = (const char *)col.offsets + col.offset * (size_t)(col.offset_bits / 8);
     return ORDO_OK;
 }
 

@@ -697,7 +697,8 @@ static void test_bins(void **state)
     bufs[0] = NULL, ba.null_count = 0;
     const void *lbufs[2] = {NULL, off64};
     struct ArrowSchema ls = {.format = "l", .name = "s", .release = release_schema};
-    struct ArrowArray la = {.length = 4, .n_buffers = 2, .buffers = lbufs, .release = release_array};
+    struct ArrowArray la = {.length = 4, .n_buffers = 2, .buffers = lbufs,
+                            .release = release_array};
     assert_int_equal(ordo_bins_from_arrow(&ls, &la, &fa, &e), ORDO_ERR_BAD_TYPE);
     const int64_t *sq = NULL;
     assert_int_equal(ordo_seqs_from_arrow(&ls, &la, 4, &sq, &e), ORDO_OK);

@@ -130,8 +130,9 @@ static PyObject *run_file_path(void *w, size_t i)
     return PyUnicode_DecodeFSDefault(ordo_run_writer_file(w, i));
 }
 
-static PyObject *file_list(writer_object *o)
+static PyObject *file_list(writer_object *o, PyObject *args, PyObject *kw)
 {
+    (void)args, (void)kw;
     return IS_SST(o) ? ordo__py_items(ordo_sst_writer_files(o->w), 0, sst_file_dict, o->w)
                      : ordo__py_items(ordo_run_writer_files(o->w), 0, run_file_path, o->w);
 }
@@ -139,24 +140,17 @@ static PyObject *file_list(writer_object *o)
 /* finish(): the last rows written; finished or failed, no more rows. */
 static PyObject *finish(writer_object *o, PyObject *args, PyObject *kw)
 {
-    (void)args, (void)kw;
     ordo_error e = {0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
     s = IS_SST(o) ? ordo_sst_writer_finish(o->w, &e) : ordo_run_writer_finish(o->w, &e);
     Py_END_ALLOW_THREADS
     o->finished = 1;
-    return s != ORDO_OK ? ordo__py_raise_row(s, &e) : file_list(o);
+    return s != ORDO_OK ? ordo__py_raise_row(s, &e) : file_list(o, args, kw);
 }
 
-static PyObject *files(writer_object *o, PyObject *args, PyObject *kw)
-{
-    (void)args, (void)kw;
-    return file_list(o);
-}
-
-/* A method: the writer checked (unfinished when `open`), then held busy
- * while fn runs. */
+/* The methods that use the writer: checked (unfinished when `open`), then
+ * held busy while fn runs. */
 static PyObject *held(writer_object *o, int open,
                       PyObject *(*fn)(writer_object *, PyObject *, PyObject *), PyObject *args,
                       PyObject *kw)
@@ -169,39 +163,38 @@ static PyObject *held(writer_object *o, int open,
     return r;
 }
 
-static PyObject *writer_add(writer_object *o, PyObject *args, PyObject *kw)
-{
-    return held(o, 1, add_one, args, kw);
-}
+#define HELD(name, open, fn)                                                                     \
+    static PyObject *name(writer_object *o, PyObject *args, PyObject *kw)                        \
+    {                                                                                            \
+        return held(o, open, fn, args, kw);                                                      \
+    }
+#define HELD_NOARGS(name, open, fn)                                                              \
+    static PyObject *name(writer_object *o, PyObject *unused)                                    \
+    {                                                                                            \
+        return held(o, open, fn, unused, NULL);                                                  \
+    }
+HELD(writer_add, 1, add_one)
+HELD(writer_add_batch, 1, add_many)
+HELD_NOARGS(writer_finish, 1, finish)
+HELD_NOARGS(writer_files, 0, file_list)
 
-static PyObject *writer_add_batch(writer_object *o, PyObject *args, PyObject *kw)
+/* Frees w (an SST writer when sst) without the GIL. */
+static void close_w(int sst, void *w)
 {
-    return held(o, 1, add_many, args, kw);
-}
-
-static PyObject *writer_finish(writer_object *o, PyObject *unused)
-{
-    return held(o, 1, finish, unused, NULL);
-}
-
-static PyObject *writer_files(writer_object *o, PyObject *unused)
-{
-    return held(o, 0, files, unused, NULL);
+    Py_BEGIN_ALLOW_THREADS
+    if (sst)
+        ordo_sst_writer_close(w);
+    else
+        ordo_run_writer_close(w);
+    Py_END_ALLOW_THREADS
 }
 
 static void close_now(writer_object *o)
 {
     void *w = o->w;
-    int sst = IS_SST(o);
     o->w = NULL;
-    if (w) {
-        Py_BEGIN_ALLOW_THREADS
-        if (sst)
-            ordo_sst_writer_close(w);
-        else
-            ordo_run_writer_close(w);
-        Py_END_ALLOW_THREADS
-    }
+    if (w)
+        close_w(IS_SST(o), w);
 }
 
 static void writer_dealloc(writer_object *o)
@@ -234,10 +227,8 @@ static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_err
     writer_object *o = (writer_object *)type->tp_alloc(type, 0);
     if (o)
         o->w = w;
-    else if (type == &sst_type)
-        ordo_sst_writer_close(w);
     else
-        ordo_run_writer_close(w);
+        close_w(type == &sst_type, w);
     return (PyObject *)o;
 }
 
