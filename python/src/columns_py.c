@@ -102,13 +102,16 @@ static ordo_status bad(const ordo__py_seq *q, size_t i, PyObject *o, const char 
                 Py_TYPE(o)->tp_name, type);
 }
 
-/* Row texts for ordo_table_text_column: the object's str (bytea: a bytes-like
- * object's bytes, raw), kept until the next row. */
+/* Row texts for ordo_table_text_column, kept until the next row: the
+ * object's str (TEXTS_STR), a bytes-like object's bytes raw or a str's text
+ * (TEXTS_BYTEA), a str's UTF-8 raw and nothing else (TEXTS_TEXT). */
+enum { TEXTS_STR, TEXTS_BYTEA, TEXTS_TEXT };
 typedef struct texts {
     const ordo__py_seq *q;
     PyObject *keep;
-    int bytea;
+    int mode;
     ordo_error *err;
+    const char *type;
 } texts;
 
 static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *raw)
@@ -119,7 +122,10 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     *s = NULL;
     if (o == Py_None)
         return ORDO_OK;
-    if (t->bytea && !PyUnicode_Check(o)) {
+    if (t->mode == TEXTS_TEXT && !PyUnicode_Check(o))
+        return bad(t->q, i, o, t->type, t->err);
+    *raw = t->mode == TEXTS_TEXT;
+    if (t->mode == TEXTS_BYTEA && !PyUnicode_Check(o)) {
         PyObject *b = PyObject_CheckBuffer(o) ? PyBytes_FromObject(o) : NULL;
         if (!b) {
             if (PyErr_Occurred() && !value_refused())
@@ -143,10 +149,10 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     return ORDO_OK;
 }
 
-static ordo_status via_text(const ordo__py_seq *q, const ordo_schema_column *sc, int bytea,
+static ordo_status via_text(const ordo__py_seq *q, const ordo_schema_column *sc, int mode,
                             ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
-    texts t = {q, NULL, bytea, err};
+    texts t = {q, NULL, mode, err, sc->sql_name};
     ordo_status s = ordo_table_text_column(sc, q->length, text_at, &t, q->name, sx, col, err);
     Py_CLEAR(t.keep);
     return s == ORDO_ERR_OUT_OF_MEMORY && !PyErr_Occurred() ? oom() : s;
@@ -269,52 +275,6 @@ static ordo_status numbers(const ordo__py_seq *q, const ordo_schema_column *sc, 
     return ORDO_OK;
 }
 
-/* str (text) or bytes and bytearray (bytea) copied as they are. */
-static ordo_status bytes_of(const ordo__py_seq *q, const ordo_schema_column *sc, int text,
-                            ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
-{
-    size_t n = q->length, total = 0;
-    PyObject **items = PySequence_Fast_ITEMS(q->items);
-    int64_t *off = ordo_table_scratch_alloc(sx, (n + 1) * sizeof *off);
-    uint8_t *validity = NULL;
-    if (!off)
-        return oom();
-    /* two passes: the UTF-8 of a str is cached by the first */
-    for (int pass = 0; pass < 2; pass++) {
-        uint8_t *data = pass ? ordo_table_scratch_alloc(sx, total) : NULL;
-        if (pass && !data)
-            return oom();
-        size_t at = 0;
-        for (size_t i = 0; i < n; i++) {
-            PyObject *o = items[i];
-            const char *p = "";
-            Py_ssize_t len = 0;
-            if (o == Py_None) {
-                if (pass && !validity_of(sx, &validity, n, i))
-                    return oom();
-            } else if (text && PyUnicode_Check(o)) {
-                if (!(p = PyUnicode_AsUTF8AndSize(o, &len)))
-                    return value_refused() ? not_utf8(q, i, err) : raised();
-            } else if (!text && PyBytes_Check(o)) {
-                p = PyBytes_AS_STRING(o), len = PyBytes_GET_SIZE(o);
-            } else if (!text && PyByteArray_Check(o)) {
-                p = PyByteArray_AS_STRING(o), len = PyByteArray_GET_SIZE(o);
-            } else {
-                return bad(q, i, o, sc->sql_name, err);
-            }
-            if (pass && len)
-                memcpy(data + at, p, (size_t)len);
-            at += (size_t)len;
-            if (pass)
-                off[i + 1] = (int64_t)at;
-        }
-        total = at;
-        col->values = data;
-    }
-    col->offsets = off, col->offset_bits = 64, col->validity = validity;
-    return ORDO_OK;
-}
-
 static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
                            ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
@@ -331,16 +291,10 @@ static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
     }
     if (width && !strings)
         return numbers(q, sc, width, sx, col, err);
-    int text = sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR;
-    int bytea = sc->type == ORDO_TYPE_BYTES, bytea_text = 0;
-    for (size_t i = 0; bytea && i < n && !bytea_text; i++)
-        bytea_text = PyUnicode_Check(items[i]) || !(PyBytes_Check(items[i]) ||
-                                                    PyByteArray_Check(items[i]) ||
-                                                    items[i] == Py_None);
-    if (bytea_text) /* str or other buffers: row by row, text as the CLI reads it */
-        return via_text(q, sc, 1, sx, col, err);
-    if (text || bytea)
-        return bytes_of(q, sc, text, sx, col, err);
+    if (sc->type == ORDO_TYPE_BYTES) /* bytes-like as they are, str as the CLI reads it */
+        return via_text(q, sc, TEXTS_BYTEA, sx, col, err);
+    if (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) /* str as it is */
+        return via_text(q, sc, TEXTS_TEXT, sx, col, err);
     if (sc->sql == ORDO_SQL_DATE || sc->sql == ORDO_SQL_TIMESTAMP ||
         sc->sql == ORDO_SQL_TIMESTAMPTZ) {
         ordo_status s = instants(q, sc, sx, col, err);
@@ -348,7 +302,7 @@ static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
             return s;
     }
     /* every other type from str(value), as the CLI reads a CSV field */
-    return via_text(q, sc, 0, sx, col, err);
+    return via_text(q, sc, TEXTS_STR, sx, col, err);
 }
 
 ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
