@@ -353,6 +353,27 @@ ORDO_API ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_
 ORDO_API const char *ordo_table_number_put(const ordo_table_number *v, ordo_type t, void *slot,
                                            uint8_t *bitmap, size_t row);
 
+/* Columns read row by row from a caller's values (a dynamic language's
+ * objects): number(ctx, i, &v, &is_null) gives row i's number, civil(...)
+ * its date or date and time; a non-OK return stops (the caller's own error,
+ * err untouched). The column for schema column sc (a number type,
+ * ordo_table_number_width; or a date, timestamp or timestamptz) is filled
+ * as ordo_table_number_put and ordo_table_civil_put fill it; a value they
+ * refuse is ORDO_ERR_OUT_OF_RANGE naming the row (ordo_table_column_fail:
+ * "why for TYPE", "out of range for TYPE"). */
+typedef ordo_status (*ordo_table_number_fn)(void *ctx, size_t i, ordo_table_number *v,
+                                            int *is_null);
+typedef ordo_status (*ordo_table_civil_fn)(void *ctx, size_t i, ordo_table_civil *v,
+                                           int *is_null);
+ORDO_API ordo_status ordo_table_number_column(const ordo_schema_column *sc, size_t length,
+                                              ordo_table_number_fn number, void *ctx,
+                                              const char *name, ordo_table_scratch *sx,
+                                              ordo_column *col, ordo_error *err);
+ORDO_API ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
+                                             ordo_table_civil_fn civil, void *ctx,
+                                             const char *name, ordo_table_scratch *sx,
+                                             ordo_column *col, ordo_error *err);
+
 /* Keys (or values) being built, data[off[i] .. off[i+1]) the i-th: plain
  * malloc memory that a caller may take over (and free()). */
 typedef struct ordo_table_keys {

@@ -354,6 +354,76 @@ int ordo__pg_micros(int64_t v, int unit, int64_t *out)
     return 1;
 }
 
+/* Row i marked NULL in *v (all valid when first made); NULL when out of memory. */
+static uint8_t *null_at(ordo_table_scratch *sx, uint8_t **v, size_t n, size_t i)
+{
+    if (!*v && (*v = ordo_table_scratch_alloc(sx, n / 8 + 1)))
+        memset(*v, 0xff, n / 8 + 1);
+    if (*v)
+        (*v)[i >> 3] &= (uint8_t) ~(1u << (i & 7));
+    return *v;
+}
+
+ordo_status ordo_table_number_column(const ordo_schema_column *sc, size_t length,
+                                     ordo_table_number_fn number, void *ctx, const char *name,
+                                     ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    int width = sc ? ordo_table_number_width(sc->type) : 0;
+    if (!sc || !number || !sx || !col)
+        return ORDO_ERR_NULL_ARG;
+    if (!width)
+        return ordo__imp_unsupported(err, name, "numbers", sc);
+    uint8_t *validity = NULL;
+    uint8_t *dst = ordo_table_scratch_alloc(sx, (length ? length : 1) * (size_t)width);
+    if (!dst)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < length; i++) {
+        ordo_table_number v = {'i', 0, 0, 0, 0};
+        int is_null = 0;
+        ordo_status s = number(ctx, i, &v, &is_null);
+        if (s != ORDO_OK)
+            return s;
+        if (is_null && !null_at(sx, &validity, length, i))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        const char *why =
+            is_null ? NULL : ordo_table_number_put(&v, sc->type, dst + i * (size_t)width, dst, i);
+        if (why)
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "%s for %s", why,
+                                  sc->sql_name);
+    }
+    col->values = dst, col->validity = validity;
+    return ORDO_OK;
+}
+
+ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
+                                    ordo_table_civil_fn civil, void *ctx, const char *name,
+                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    if (!sc || !civil || !sx || !col)
+        return ORDO_ERR_NULL_ARG;
+    void *dst = ordo_table_scratch_alloc(sx, (length ? length : 1) *
+                                                 (sc->sql == ORDO_SQL_DATE ? 4 : 8));
+    uint8_t *validity = NULL;
+    if (!dst)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < length; i++) {
+        ordo_table_civil v = {0, 1, 1, 0, 0, 0, 0, 0};
+        int is_null = 0;
+        ordo_status s = civil(ctx, i, &v, &is_null);
+        if (s != ORDO_OK)
+            return s;
+        if (is_null && !null_at(sx, &validity, length, i))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        if (!is_null && (s = ordo_table_civil_put(&v, sc, col, dst, i)) != ORDO_OK)
+            return s == ORDO_ERR_BAD_TYPE ? ordo__imp_unsupported(err, name, "dates", sc)
+                                          : ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
+                                                           "out of range for %s", sc->sql_name);
+    }
+    col->values = dst;
+    col->validity = validity;
+    return ORDO_OK;
+}
+
 ordo_status ordo_table_text_column(const ordo_schema_column *sc, size_t length,
                                    ordo_table_text_fn text, void *ctx, const char *name,
                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)

@@ -999,6 +999,72 @@ static void test_civil_put(void **state)
     }
 }
 
+/* Rows for ordo_table_number_column and _civil_column: values[i], NULL
+ * where is_null[i]; row `stop` ends with the caller's own status. */
+typedef struct by_row {
+    const int64_t *values;
+    const int *is_null;
+    size_t stop;
+} by_row;
+
+static ordo_status number_row(void *ctx, size_t i, ordo_table_number *v, int *is_null)
+{
+    const by_row *r = ctx;
+    if (i == r->stop)
+        return ORDO_ERR_INTERRUPTED;
+    *is_null = r->is_null[i], v->kind = 'i', v->i = r->values[i];
+    return ORDO_OK;
+}
+
+static ordo_status civil_row(void *ctx, size_t i, ordo_table_civil *v, int *is_null)
+{
+    const by_row *r = ctx;
+    *is_null = r->is_null[i], v->year = r->values[i];
+    return ORDO_OK;
+}
+
+/* Columns row by row: numbers put as ordo_table_number_put puts them,
+ * NULLs in the bitmap, a refusal naming its row, the caller's status
+ * passed on; dates as ordo_table_civil_put. */
+static void test_row_columns(void **state)
+{
+    (void)state;
+    tcol t;
+    const ordo_schema_column *sc = col_of(&t, "smallint", ORDO_FORMAT_ORDERED);
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    int64_t v[] = {7, 0, -3, 40000};
+    int nul[] = {0, 1, 0, 0};
+    by_row r = {v, nul, SIZE_MAX};
+    ordo_column col;
+    ordo_error e;
+    memset(&col, 0, sizeof col);
+    assert_int_equal(ordo_table_number_column(sc, 3, number_row, &r, "n", sx, &col, &e), ORDO_OK);
+    const int16_t *got = col.values;
+    assert_true(got[0] == 7 && got[2] == -3);
+    assert_non_null(col.validity);
+    assert_true(col.validity[0] == 0xfd); /* row 1 NULL */
+    assert_int_equal(ordo_table_number_column(sc, 4, number_row, &r, "n", sx, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'n', row 3: out of range for smallint");
+    r.stop = 2;
+    assert_int_equal(ordo_table_number_column(sc, 4, number_row, &r, "n", sx, &col, &e),
+                     ORDO_ERR_INTERRUPTED);
+    sc = col_of(&t, "date", ORDO_FORMAT_ORDERED);
+    int64_t years[] = {2000, 6000000, 2001}; /* past 5874897, PostgreSQL's last year */
+    by_row d = {years, nul, SIZE_MAX};
+    assert_int_equal(ordo_table_civil_column(sc, 2, civil_row, &d, "d", sx, &col, &e), ORDO_OK);
+    assert_int_equal(((const int32_t *)col.values)[0], 0); /* 2000-01-01: PostgreSQL's day 0 */
+    d.is_null = (const int[]){0, 0, 0};
+    assert_int_equal(ordo_table_civil_column(sc, 3, civil_row, &d, "d", sx, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'd', row 1: out of range for date");
+    sc = col_of(&t, "text", ORDO_FORMAT_ORDERED);
+    assert_int_equal(ordo_table_number_column(sc, 1, number_row, &r, "x", sx, &col, &e),
+                     ORDO_ERR_BAD_TYPE);
+    ordo_table_scratch_close(sx);
+}
+
 /* A stream of `left` copies of one struct batch (borrowed). */
 typedef struct one_stream {
     struct ArrowSchema *schema;
@@ -1174,6 +1240,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),
+        cmocka_unit_test(test_row_columns),
         cmocka_unit_test(test_arrow_types),   cmocka_unit_test(test_decimal_format),
         cmocka_unit_test(test_integers),      cmocka_unit_test(test_floats),
         cmocka_unit_test(test_decimals),      cmocka_unit_test(test_instants),

@@ -155,7 +155,7 @@ static ordo_status via_text(const ordo__py_seq *q, const ordo_schema_column *sc,
     texts t = {q, NULL, mode, err, sc->sql_name};
     ordo_status s = ordo_table_text_column(sc, q->length, text_at, &t, q->name, sx, col, err);
     Py_CLEAR(t.keep);
-    return s == ORDO_ERR_OUT_OF_MEMORY && !PyErr_Occurred() ? oom() : s;
+    return s;
 }
 
 /* A Python number; 0 when it is not one, -1 with an exception. */
@@ -181,126 +181,90 @@ static int py_num(PyObject *o, ordo_table_number *v)
     return got;
 }
 
-static uint8_t *validity_of(ordo_table_scratch *sx, uint8_t **v, size_t n, size_t i)
+/* What number_at and civil_at read: the sequence, for a schema column. */
+typedef struct rows {
+    const ordo__py_seq *q;
+    const ordo_schema_column *sc;
+    ordo_error *err;
+} rows;
+
+/* Ints, floats and __index__ objects as numbers (ordo_table_number_column). */
+static ordo_status number_at(void *ctx, size_t i, ordo_table_number *v, int *is_null)
 {
-    if (!*v && (*v = ordo_table_scratch_alloc(sx, n / 8 + 1)))
-        memset(*v, 0xff, n / 8 + 1);
-    if (*v)
-        (*v)[i >> 3] &= (uint8_t) ~(1u << (i & 7));
-    return *v;
+    rows *r = ctx;
+    PyObject *o = PySequence_Fast_ITEMS(r->q->items)[i];
+    if ((*is_null = o == Py_None))
+        return ORDO_OK;
+    /* (a bool only for a boolean column: the CLI refuses "True" for a number) */
+    int got = PyBool_Check(o) && r->sc->type != ORDO_TYPE_BOOL ? 0 : py_num(o, v);
+    return got > 0 ? ORDO_OK : got < 0 ? raised() : bad(r->q, i, o, r->sc->sql_name, r->err);
 }
 
-/* Dates and datetimes read from the objects (not through their text):
- * ORDO_OK, an error, or 1 (as a status) when the column holds something
- * else (a naive datetime for a timestamptz), left to the text path. */
-static ordo_status instants(const ordo__py_seq *q, const ordo_schema_column *sc,
-                            ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+/* Dates and datetimes read from the objects (ordo_table_civil_column). */
+static ordo_status civil_at(void *ctx, size_t i, ordo_table_civil *v, int *is_null)
 {
-    size_t n = q->length;
+    rows *r = ctx;
+    PyObject *o = PySequence_Fast_ITEMS(r->q->items)[i];
+    if ((*is_null = o == Py_None))
+        return ORDO_OK;
+    *v = (ordo_table_civil){PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
+                            PyDateTime_GET_DAY(o), 0, 0, 0, 0, 0};
+    if (r->sc->sql != ORDO_SQL_DATE)
+        v->hour = PyDateTime_DATE_GET_HOUR(o), v->minute = PyDateTime_DATE_GET_MINUTE(o),
+        v->second = PyDateTime_DATE_GET_SECOND(o), v->micro = PyDateTime_DATE_GET_MICROSECOND(o);
+    if (r->sc->sql != ORDO_SQL_TIMESTAMPTZ)
+        return ORDO_OK;
+    PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL); /* the instant: minus it */
+    if (!off)
+        return raised();
+    int delta = PyDelta_Check(off);
+    if (delta)
+        v->utc_offset_us = PyDateTime_DELTA_GET_DAYS(off) * INT64_C(86400000000) +
+                           PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
+                           PyDateTime_DELTA_GET_MICROSECONDS(off);
+    Py_DECREF(off);
+    return delta ? ORDO_OK
+                 : fail(r->err, ORDO_ERR_INVALID_VALUE, r->q, i, "a datetime without a UTC offset");
+}
+
+/* Whether every value is a date (a datetime, naive or aware as the type
+ * is, for a timestamp or timestamptz) or None: read from the objects then;
+ * else through their text (a naive datetime for a timestamptz). */
+static int instants(const ordo__py_seq *q, const ordo_schema_column *sc)
+{
     PyObject **items = PySequence_Fast_ITEMS(q->items);
     int date = sc->sql == ORDO_SQL_DATE, tz = sc->sql == ORDO_SQL_TIMESTAMPTZ;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < q->length; i++) {
         PyObject *o = items[i];
         if (o != Py_None && (date ? !PyDate_Check(o) || PyDateTime_Check(o)
                                   : !PyDateTime_Check(o) ||
                                         (PyDateTime_DATE_GET_TZINFO(o) != Py_None) != tz))
-            return (ordo_status)1;
+            return 0;
     }
-    void *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) * (date ? 4 : 8));
-    uint8_t *validity = NULL;
-    if (!dst)
-        return oom();
-    for (size_t i = 0; i < n; i++) {
-        PyObject *o = items[i];
-        if (o == Py_None) {
-            if (!validity_of(sx, &validity, n, i))
-                return oom();
-            continue;
-        }
-        ordo_table_civil v = {PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
-                              PyDateTime_GET_DAY(o), 0, 0, 0, 0, 0};
-        if (!date)
-            v.hour = PyDateTime_DATE_GET_HOUR(o), v.minute = PyDateTime_DATE_GET_MINUTE(o),
-            v.second = PyDateTime_DATE_GET_SECOND(o), v.micro = PyDateTime_DATE_GET_MICROSECOND(o);
-        if (tz) { /* the instant: local time minus its offset */
-            PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL);
-            if (!off)
-                return raised();
-            if (!PyDelta_Check(off)) {
-                Py_DECREF(off);
-                return fail(err, ORDO_ERR_INVALID_VALUE, q, i, "a datetime without a UTC offset");
-            }
-            v.utc_offset_us = PyDateTime_DELTA_GET_DAYS(off) * INT64_C(86400000000) +
-                              PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
-                              PyDateTime_DELTA_GET_MICROSECONDS(off);
-            Py_DECREF(off);
-        }
-        if (ordo_table_civil_put(&v, sc, col, dst, i) != ORDO_OK)
-            return fail(err, ORDO_ERR_OUT_OF_RANGE, q, i, "out of range for %s", sc->sql_name);
-    }
-    col->values = dst;
-    col->validity = validity;
-    return ORDO_OK;
-}
-
-/* Numbers from ints, floats and __index__ objects. */
-static ordo_status numbers(const ordo__py_seq *q, const ordo_schema_column *sc, int width,
-                           ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
-{
-    size_t n = q->length;
-    PyObject **items = PySequence_Fast_ITEMS(q->items);
-    uint8_t *validity = NULL, *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) * (size_t)width);
-    if (!dst)
-        return oom();
-    for (size_t i = 0; i < n; i++) {
-        PyObject *o = items[i];
-        if (o == Py_None) {
-            if (!validity_of(sx, &validity, n, i))
-                return oom();
-            continue;
-        }
-        if (PyBool_Check(o) && sc->type != ORDO_TYPE_BOOL) /* the CLI refuses "True" */
-            return bad(q, i, o, sc->sql_name, err);
-        ordo_table_number v = {'i', 0, 0, 0, 0};
-        int got = py_num(o, &v);
-        if (got < 0)
-            return raised();
-        if (!got)
-            return bad(q, i, o, sc->sql_name, err);
-        const char *why = ordo_table_number_put(&v, sc->type, dst + i * (size_t)width, dst, i);
-        if (why)
-            return fail(err, ORDO_ERR_OUT_OF_RANGE, q, i, "%s for %s", why, sc->sql_name);
-    }
-    col->values = dst, col->validity = validity;
-    return ORDO_OK;
+    return date || tz || sc->sql == ORDO_SQL_TIMESTAMP;
 }
 
 static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
                            ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
-    size_t n = q->length;
     PyObject **items = PySequence_Fast_ITEMS(q->items);
-    int width = ordo_table_number_width(sc->type);
+    rows r = {q, sc, err};
     /* ints, floats and __index__ objects are numbers; anything else (str,
      * Decimal, NumPy bools and float32s) is read from its text, as the CLI
      * reads it */
     int strings = 0;
-    for (size_t i = 0; width && i < n && !strings; i++) {
+    for (size_t i = 0; ordo_table_number_width(sc->type) && i < q->length && !strings; i++) {
         PyObject *o = items[i];
         strings = !(o == Py_None || PyLong_Check(o) || PyFloat_Check(o) || PyIndex_Check(o));
     }
-    if (width && !strings)
-        return numbers(q, sc, width, sx, col, err);
+    if (ordo_table_number_width(sc->type) && !strings)
+        return ordo_table_number_column(sc, q->length, number_at, &r, q->name, sx, col, err);
     if (sc->type == ORDO_TYPE_BYTES) /* bytes-like as they are, str as the CLI reads it */
         return via_text(q, sc, TEXTS_BYTEA, sx, col, err);
     if (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) /* str as it is */
         return via_text(q, sc, TEXTS_TEXT, sx, col, err);
-    if (sc->sql == ORDO_SQL_DATE || sc->sql == ORDO_SQL_TIMESTAMP ||
-        sc->sql == ORDO_SQL_TIMESTAMPTZ) {
-        ordo_status s = instants(q, sc, sx, col, err);
-        if (s != (ordo_status)1)
-            return s;
-    }
+    if (instants(q, sc))
+        return ordo_table_civil_column(sc, q->length, civil_at, &r, q->name, sx, col, err);
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(q, sc, TEXTS_STR, sx, col, err);
 }
@@ -313,6 +277,8 @@ ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_t
     if (ts) /* called by a load running without the GIL */
         PyEval_RestoreThread(ts);
     ordo_status s = convert(q, sc, sx, col, err);
+    if (s == ORDO_ERR_OUT_OF_MEMORY && !PyErr_Occurred())
+        oom();
     if (ts)
         *q->released = PyEval_SaveThread();
     return s;
