@@ -11,69 +11,46 @@
 static PyObject *py_csv_rows(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *src, *part = Py_None;
-    const char *schema, *key, *fmt;
-    int header;
-    if (!PyArg_ParseTuple(args, "Osssp|O:csv_rows", &src, &schema, &key, &fmt, &header, &part))
-        return NULL;
+    PyObject *src, *part = Py_None, *po, *lo, *fo, *path = NULL, *r = NULL;
+    ordo_table_load_options o = {0};
     unsigned long long offset = 0, length = 0, first_line = 0;
-    PyObject *po, *lo, *fo;
-    if (part != Py_None &&
-        (!PyArg_ParseTuple(part, "OOO:csv_rows part", &po, &lo, &fo) ||
-         ordo__py_uint_arg(po, "csv_rows part: offset", INT64_MAX, &offset) < 0 ||
-         ordo__py_uint_arg(lo, "csv_rows part: length", SIZE_MAX / 2, &length) < 0 ||
-         ordo__py_uint_arg(fo, "csv_rows part: first line", INT64_MAX, &first_line) < 0))
+    if (!PyArg_ParseTuple(args, "Osssp|O:csv_rows", &src, &o.schema, &o.key, &o.format,
+                          &o.header, &part) ||
+        (part != Py_None &&
+         (!PyArg_ParseTuple(part, "OOO:csv_rows part", &po, &lo, &fo) ||
+          ordo__py_uint_arg(po, "csv_rows part: offset", INT64_MAX, &offset) < 0 ||
+          ordo__py_uint_arg(lo, "csv_rows part: length", SIZE_MAX / 2, &length) < 0 ||
+          ordo__py_uint_arg(fo, "csv_rows part: first line", INT64_MAX, &first_line) < 0)))
         return NULL;
-    PyObject *path_obj = NULL;
-    Py_buffer view = {0};
-    const char *path = NULL;
-    if (PyBytes_Check(src)) {
-        if (PyObject_GetBuffer(src, &view, PyBUF_SIMPLE) < 0)
-            return NULL;
-        if (part != Py_None) {
-            PyBuffer_Release(&view);
-            PyErr_SetString(PyExc_TypeError, "csv_rows: a part needs a path");
-            return NULL;
-        }
-    } else {
-        if (!PyUnicode_FSConverter(src, &path_obj))
-            return NULL;
-        path = PyBytes_AS_STRING(path_obj);
-    }
+    if (PyBytes_Check(src) && part != Py_None)
+        return PyErr_Format(PyExc_TypeError, "csv_rows: a part needs a path");
+    if (!PyBytes_Check(src) && !PyUnicode_FSConverter(src, &path))
+        return NULL;
+    /* the table library reads the input (bytes: the args hold them; or the part of the file) */
+    const char *p = path ? PyBytes_AS_STRING(path) : NULL;
+    ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, p, -1, p ? NULL : PyBytes_AS_STRING(src),
+                            p ? 0 : (size_t)PyBytes_GET_SIZE(src), NULL, p ? p : "<input>"};
+    ordo_csv_part cp = {offset, length, first_line};
     ordo__py_keybuf keys = {0}, vals = {0};
     ordo_buf lines = {0};
     ordo_error e = {0};
     ordo_status s;
-    /* the table library reads the input (or the part of the file) */
-    ordo_table_load_options o = {0};
-    o.schema = schema, o.key = key, o.format = fmt, o.header = header;
-    ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, path, -1, view.buf, (size_t)view.len, NULL,
-                            path ? path : "<input>"};
-    ordo_csv_part p = {offset, length, first_line};
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_table_csv_collect(&in, part != Py_None ? &p : NULL, &o, &keys, &vals, &lines, &e);
+    s = ordo_table_csv_collect(&in, part != Py_None ? &cp : NULL, &o, &keys, &vals, &lines, &e);
     Py_END_ALLOW_THREADS
-    PyObject *r = NULL;
-    if (s != ORDO_OK)
-        ordo__py_raise(s, &e);
-    else {
-        size_t n = keys.n;
-        PyObject *lo = PyBytes_FromStringAndSize(lines.data ? lines.data : "",
-                                                 (Py_ssize_t)lines.len);
-        PyObject *ko = lo ? ordo__py_keys_take(&keys) : NULL;
-        PyObject *vo = ko ? ordo__py_keys_take(&vals) : NULL;
-        if (vo)
-            r = Py_BuildValue("nNNN", (Py_ssize_t)n, ko, vo, lo);
-        else {
-            Py_XDECREF(ko);
-            Py_XDECREF(lo);
-        }
-    }
+    size_t n = keys.n;
+    PyObject *lb = s != ORDO_OK ? ordo__py_raise(s, &e)
+                                : PyBytes_FromStringAndSize(lines.data ? lines.data : "",
+                                                            (Py_ssize_t)lines.len);
+    PyObject *ko = lb ? ordo__py_keys_take(&keys) : NULL;
+    PyObject *vo = ko ? ordo__py_keys_take(&vals) : NULL;
+    if (vo)
+        r = Py_BuildValue("nNNN", (Py_ssize_t)n, ko, vo, lb);
+    else
+        Py_XDECREF(ko), Py_XDECREF(lb);
     ordo__py_keybuf_free(&keys), ordo__py_keybuf_free(&vals);
     ordo_buf_free(&lines);
-    if (view.obj)
-        PyBuffer_Release(&view);
-    Py_XDECREF(path_obj);
+    Py_XDECREF(path);
     return r;
 }
 
