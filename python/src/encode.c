@@ -18,9 +18,7 @@ static size_t last_ncols;
  * out of its capsules), a buffer view, a sequence snapshot. */
 struct ordo__py_src {
     ordo__py_arrow own;
-    int owns;
-    Py_buffer view;
-    int has_view;
+    Py_buffer view; /* (released only when taken: obj set) */
     ordo__py_seq seq;
 };
 
@@ -159,7 +157,6 @@ static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo
         kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0));
     if (kind && !strcmp(kind, "arrow") && PyArg_ParseTuple(desc, "sOO", &kind, &a, &b)) {
         in->kind = ORDO_TABLE_INPUT_ARROW;
-        s->owns = 1;
         char what[300];
         snprintf(what, sizeof what, "column '%.280s'", in->name);
         if (ordo__py_arrow_take(a, b, what, &s->own) < 0)
@@ -174,7 +171,6 @@ static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo
         in->kind = ORDO_TABLE_INPUT_PLAIN;
         if (PyObject_GetBuffer(a, &s->view, PyBUF_C_CONTIGUOUS) < 0)
             return -1;
-        s->has_view = 1;
         if (isize > 0 && s->view.len % isize)
             return PyErr_Format(PyExc_ValueError, "column '%s': a buffer of a partial value",
                                 in->name), -1;
@@ -237,12 +233,9 @@ int ordo__py_columns_get(PyObject *names, PyObject *descs, int typed, PyThreadSt
 void ordo__py_columns_release(ordo__py_columns *c)
 {
     for (size_t i = 0; c->srcs && i < c->n; i++) {
-        struct ordo__py_src *s = &c->srcs[i];
-        if (s->has_view)
-            PyBuffer_Release(&s->view);
-        Py_CLEAR(s->seq.items);
-        if (s->owns)
-            ordo__py_arrow_release(&s->own);
+        PyBuffer_Release(&c->srcs[i].view);
+        Py_CLEAR(c->srcs[i].seq.items);
+        ordo__py_arrow_release(&c->srcs[i].own);
     }
     free(c->srcs);
     free(c->in);

@@ -56,8 +56,7 @@ void ordo__py_bin_release(ordo__py_bin *b);
 /* n seqs: an int64 buffer or Arrow int64 array of n entries. */
 typedef struct ordo__py_seqs {
     const int64_t *v;
-    Py_buffer view;
-    int has_view;
+    Py_buffer view; /* (obj NULL: none taken) */
     ordo__py_arrow arrow; /* moved out of its capsules */
 } ordo__py_seqs;
 int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s);

@@ -186,7 +186,6 @@ int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
         return 0;
     if (PyObject_GetBuffer(obj, &s->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
         return -1;
-    s->has_view = 1;
     if (int_bits(&s->view) != 64 || (size_t)(s->view.len / 8) != n) {
         PyErr_Format(PyExc_ValueError, "seqs: expected %zu int64 values", n);
         return -1;
@@ -197,8 +196,6 @@ int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
 
 void ordo__py_seqs_release(ordo__py_seqs *s)
 {
-    if (s->has_view)
-        PyBuffer_Release(&s->view);
-    s->has_view = 0;
+    PyBuffer_Release(&s->view); /* (nothing when not taken: obj NULL) */
     ordo__py_arrow_release(&s->arrow);
 }
