@@ -19,46 +19,33 @@ static ordo_status oom(void)
     return ORDO_ERR_OUT_OF_MEMORY;
 }
 
+static PyObject *decimal_type; /* decimal.Decimal (ordo__py_columns_init) */
+
 const char *ordo__py_seq_type(const ordo__py_seq *q)
 {
     unsigned seen = 0;
     PyObject *first_other = NULL;
-    PyObject **items = PySequence_Fast_ITEMS(q->items);
-    static PyObject *decimal_type;
     for (size_t i = 0; i < q->length; i++) {
-        PyObject *o = items[i];
-        if (o == Py_None)
-            continue;
-        if (PyBool_Check(o))
-            seen |= ORDO_TABLE_KIND_BOOL;
-        else if (PyLong_Check(o))
-            seen |= ORDO_TABLE_KIND_INT;
-        else if (PyFloat_Check(o))
-            seen |= ORDO_TABLE_KIND_FLOAT;
-        else if (PyUnicode_Check(o))
-            seen |= ORDO_TABLE_KIND_TEXT;
-        else if (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o))
-            seen |= ORDO_TABLE_KIND_BYTES;
-        else if (PyDateTime_Check(o))
-            seen |= PyDateTime_DATE_GET_TZINFO(o) == Py_None ? ORDO_TABLE_KIND_TIMESTAMP
-                                                            : ORDO_TABLE_KIND_TIMESTAMPTZ;
-        else if (PyDate_Check(o))
-            seen |= ORDO_TABLE_KIND_DATE;
-        else {
-            if (!decimal_type) {
-                PyObject *m = PyImport_ImportModule("decimal");
-                decimal_type = m ? PyObject_GetAttrString(m, "Decimal") : NULL;
-                Py_XDECREF(m);
-                if (!decimal_type)
-                    return NULL;
-            }
-            int dec = PyObject_IsInstance(o, decimal_type);
-            if (dec < 0)
-                return NULL;
-            seen |= dec ? ORDO_TABLE_KIND_DECIMAL : ORDO_TABLE_KIND_OTHER;
-            if (!dec && !first_other)
-                first_other = o;
-        }
+        PyObject *o = PySequence_Fast_ITEMS(q->items)[i];
+        int dec = 0;
+        unsigned k = o == Py_None                                      ? 0
+                     : PyBool_Check(o)                                 ? ORDO_TABLE_KIND_BOOL
+                     : PyLong_Check(o)                                 ? ORDO_TABLE_KIND_INT
+                     : PyFloat_Check(o)                                ? ORDO_TABLE_KIND_FLOAT
+                     : PyUnicode_Check(o)                              ? ORDO_TABLE_KIND_TEXT
+                     : PyBytes_Check(o) || PyByteArray_Check(o) ||
+                             PyMemoryView_Check(o)                     ? ORDO_TABLE_KIND_BYTES
+                     : PyDateTime_Check(o) && PyDateTime_DATE_GET_TZINFO(o) == Py_None
+                                                                       ? ORDO_TABLE_KIND_TIMESTAMP
+                     : PyDateTime_Check(o)                             ? ORDO_TABLE_KIND_TIMESTAMPTZ
+                     : PyDate_Check(o)                                 ? ORDO_TABLE_KIND_DATE
+                     : (dec = PyObject_IsInstance(o, decimal_type)) > 0 ? ORDO_TABLE_KIND_DECIMAL
+                                                                       : ORDO_TABLE_KIND_OTHER;
+        if (dec < 0)
+            return NULL;
+        if (k == ORDO_TABLE_KIND_OTHER && !first_other)
+            first_other = o;
+        seen |= k;
     }
     const char *t = ordo_table_kinds_type(seen);
     if (t)
@@ -287,5 +274,8 @@ ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_t
 int ordo__py_columns_init(void)
 {
     PyDateTime_IMPORT;
-    return PyDateTimeAPI ? 0 : -1;
+    PyObject *m = PyDateTimeAPI ? PyImport_ImportModule("decimal") : NULL;
+    decimal_type = m ? PyObject_GetAttrString(m, "Decimal") : NULL;
+    Py_XDECREF(m);
+    return decimal_type ? 0 : -1;
 }
