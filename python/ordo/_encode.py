@@ -89,9 +89,10 @@ def _pandas_column(series, nan_as_null=True):
     return _arrow_column(pa.array(series, from_pandas=True))
 
 
-def _columns(data, nan_as_null=True):
+def _columns(data, nan_as_null=True, dropped=None):
     """(names, descriptions) of a dict or a pandas DataFrame; nan_as_null
-    as _pandas_column's."""
+    as _pandas_column's. With a dict dropped, a pandas column that cannot
+    be read is left out, its exception in dropped by name."""
     try:
         import pandas as pd
     except ImportError:  # pandas is needed only for its own objects
@@ -100,16 +101,26 @@ def _columns(data, nan_as_null=True):
         names = [str(c) for c in data.columns]
         if len(set(names)) != len(names):
             raise ValueError("the DataFrame has two columns of the same name")
-        return names, [_pandas_column(data.iloc[:, i], nan_as_null)
-                       for i in range(data.shape[1])]
+        items = [(n, data.iloc[:, i]) for i, n in enumerate(names)]
+    else:
+        items = list(data.items())
     names, descs = [], []
-    for name, col in data.items():
+    for name, col in items:
         if not isinstance(name, str):
             raise TypeError("column names must be str, got %r" % (name,))
-        names.append(name)
         if pd is not None and isinstance(col, pd.Series):
-            descs.append(_pandas_column(col, nan_as_null))
-        elif hasattr(col, "__arrow_c_array__") or hasattr(col, "combine_chunks"):
+            try:
+                desc = _pandas_column(col, nan_as_null)
+            except (TypeError, ValueError, NotImplementedError) as e:
+                if dropped is None:
+                    raise
+                dropped[name] = e  # refused only if the key names it
+                continue
+            names.append(name)
+            descs.append(desc)
+            continue
+        names.append(name)
+        if hasattr(col, "__arrow_c_array__") or hasattr(col, "combine_chunks"):
             descs.append(_arrow_column(col))
         elif hasattr(col, "__array_interface__") or type(col).__module__ == "numpy":
             import numpy as np
@@ -191,8 +202,17 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     if stream is not None:
         data = stream
     if _is_columns(data):
-        names, descs = _columns(data, nan_as_null)
-        return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
+        # keys only: columns outside the key are not read (the library
+        # leaves out those of no ordo type; here those pandas cannot give)
+        dropped = {} if not values and key is not None else None
+        names, descs = _columns(data, nan_as_null, dropped)
+        try:
+            return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
+        except (_ordo.Error, TypeError, ValueError) as e:
+            for name, exc in (dropped or {}).items():
+                if "'%s'" % name in str(e):  # the key (or schema) names it
+                    raise exc from None
+            raise
     data = _decode_dictionaries(data)
     if hasattr(data, "__arrow_c_stream__"):
         try:
@@ -283,8 +303,9 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     Timestamps: the ordered format keeps PostgreSQL's microseconds
     (nanoseconds round half up, as PostgreSQL rounds the text; so do the
     nanoseconds of an Arrow time64[ns]); the LexKey formats keep
-    nanoseconds. Extra columns of types ordo has no type for must be left
-    out of data (the schema describes every column).
+    nanoseconds. Columns outside the key are not read: one of a type ordo has
+    no type for (an Arrow map, a complex pandas column) is refused only when
+    the key (or schema=) names it.
 
     The keys are byte-identical to ``ordo encode --schema S --format F`` on
     the same rows written as CSV in PostgreSQL's text forms, where S holds

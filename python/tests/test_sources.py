@@ -191,3 +191,22 @@ def test_pandas_nan_is_null_unless_asked():
     # half floats become real, the NaN NULL
     half = ordo.encode_keys(df[["h"]], "h").to_list()
     assert half == ordo.encode_keys({"h": pa.array([1.0, None, 3.0], pa.float32())}, "h").to_list()
+
+
+def test_columns_outside_the_key_are_not_read():
+    # a map column (no ordo type) and a complex pandas column beside the key
+    m = pa.array([[("a", 1)], None, []], pa.map_(pa.string(), pa.int64()))
+    t = pa.table({"id": [3, 1, 2], "m": m})
+    want = ordo.encode_keys(pa.table({"id": [3, 1, 2]}), "id DESC").to_list()
+    assert ordo.encode_keys(t, "id DESC").to_list() == want
+    assert ordo.sort_indices(t, "id DESC").to_pylist() == [0, 2, 1]
+    df = pd.DataFrame({"c": np.array([1j, 2j, 3j]), "id": [3, 1, 2]})
+    assert ordo.encode_keys(df, [("id", "descending")]).to_list() == want
+    # keyed, or every column keyed (no key), the type is refused as before
+    for key in ("m", "id, m", None):
+        with pytest.raises(TypeError, match="column 'm'"):
+            ordo.encode_keys(t, key)
+    with pytest.raises(NotImplementedError):
+        ordo.encode_keys(df, "c")
+    with pytest.raises(NotImplementedError):  # the schema names it
+        ordo.encode_keys(df, "id", schema="c text, id bigint")
