@@ -27,6 +27,7 @@ _Order = Literal["ascending", "descending"]
 _Placement = Literal["at_start", "at_end"]
 _KeyItem = str | tuple[str, _Order] | tuple[str, _Order, _Placement]
 _Key = str | tuple[str, _Order] | Sequence[_KeyItem]
+_Categories = Literal["label", "order"]
 
 class Error(Exception):
     status: str | None
@@ -54,7 +55,8 @@ class Keys:
 def impl_name() -> str: ...
 def encode_keys(data: _Data, key: _Key | None, *, schema: str | None = None,
                 format: _Format = "ordered", threads: int | None = None,
-                nan_as_null: bool = True, null_placement: _Placement | None = None) -> Keys: ...
+                nan_as_null: bool = True, null_placement: _Placement | None = None,
+                categories: _Categories = "label") -> Keys: ...
 def encode_csv(path: _StrPath, schema: str, *, format: _Format = "ordered", header: bool = False,
                threads: int | None = None, key: str | None = None) -> Keys: ...
 
@@ -90,7 +92,8 @@ def decode_keys(keys: Keys | Sequence[bytes] | pa.Array, schema: str, key: str |
 def load(data: _Data | _StrPath | Sequence[_StrPath], db: _StrPath | Db, *, key: _Key,
          schema: str | None = None, tag: int | None = 0, format: _Format = "ordered",
          on_duplicate: _OnDuplicate = "error", memory: str = "256M", header: bool = False,
-         nan_as_null: bool = True, null_placement: _Placement | None = None) -> dict[str, Any]: ...
+         nan_as_null: bool = True, null_placement: _Placement | None = None,
+         categories: _Categories = "label") -> dict[str, Any]: ...
 @overload
 def scan(db: _StrPath | Db, *, tag: int | None = 0, prefix: Any = None, start: Any = None,
          stop: Any = None, reverse: bool = False, limit: int | None = None,
@@ -103,6 +106,7 @@ def scan(db: _StrPath | Db, *, tag: int | None = 0, prefix: Any = None, start: A
          batch_size: int) -> pa.RecordBatchReader: ...
 def sort_indices(data: _Data, key: _Key, *, schema: str | None = None,
                  threads: int | None = None,
-                 null_placement: _Placement | None = None) -> pa.UInt64Array: ...
+                 null_placement: _Placement | None = None,
+                 categories: _Categories = "label") -> pa.UInt64Array: ...
 def sort(data: _T, key: _Key, *, schema: str | None = None, threads: int | None = None,
-         null_placement: _Placement | None = None) -> _T: ...
+         null_placement: _Placement | None = None, categories: _Categories = "label") -> _T: ...

@@ -169,7 +169,7 @@ def _threads(threads):
 
 
 def encode(data, key, *, schema=None, format="ordered", values=False, threads=None,
-           nan_as_null=True, null_placement=None):
+           nan_as_null=True, null_placement=None, categories="label"):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
     Returns ``(keys, values, schema_text, key_spec)``:
@@ -201,6 +201,7 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     stream = _sources._stream(data)
     if stream is not None:
         data = stream
+    data = _sources._categories(data, categories)
     if _is_columns(data):
         # keys only: columns outside the key are not read (the library
         # leaves out those of no ordo type; here those pandas cannot give)
@@ -252,7 +253,7 @@ def _bad_data(data):
 
 
 def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_as_null=True,
-                null_placement=None):
+                null_placement=None, categories="label"):
     """Keys of the rows of data: an ordo.Keys, key i for row i.
 
     data: a pyarrow Table or RecordBatch, any object with the Arrow PyCapsule
@@ -300,6 +301,12 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     +Infinity, as in PostgreSQL). A NaN in a NumPy array or an Arrow float
     array is the float NaN (Arrow has its own nulls).
 
+    Categories: a pandas Categorical or an Arrow dictionary column sorts by
+    its labels (the dictionary's values); ``categories="order"`` keys it by
+    its codes instead, so rows sort in category order (the column's type is
+    then the codes' integer type; chunks or batches must share one
+    dictionary).
+
     Timestamps: the ordered format keeps PostgreSQL's microseconds
     (nanoseconds round half up, as PostgreSQL rounds the text; so do the
     nanoseconds of an Arrow time64[ns]); the LexKey formats keep
@@ -320,7 +327,8 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     end before its keys are made: every batch stays referenced until then.
     """
     return encode(data, key, schema=schema, format=format, threads=threads,
-                  nan_as_null=nan_as_null, null_placement=null_placement)[0]
+                  nan_as_null=nan_as_null, null_placement=null_placement,
+                  categories=categories)[0]
 
 
 def encode_csv(path, schema, *, format="ordered", header=False, threads=None, key=None):

@@ -25,7 +25,8 @@ def _opened(db, read_only=False):
 
 
 def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="error",
-         memory="256M", header=False, nan_as_null=True, null_placement=None):
+         memory="256M", header=False, nan_as_null=True, null_placement=None,
+         categories="label"):
     """Loads rows into a new table of the RocksDB database db (a folder or an
     ordo Db) under tag (0 to 254; None: untagged, alone in its database).
 
@@ -39,7 +40,7 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
     spec ("score DESC, id") or a list as encode_keys takes it (with
     null_placement), memory the sort's budget ("256M"): a streamed source
     is sorted within it, spilling sorted runs, never held whole.
-    nan_as_null: as encode_keys'.
+    nan_as_null, categories: as encode_keys'.
     The table appears whole in one atomic step, or not at all; a CSV load
     makes the same table, byte for byte, as `ordo load`.
 
@@ -51,12 +52,14 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
     key = _sources._key_spec(key, null_placement)
     stream = _sources._stream(data)
     if stream is not None:
-        data = stream
+        data = _sources._categories(stream, categories)
     elif isinstance(data, (str, bytes, os.PathLike)):
         if schema is None:
             raise ValueError("load: a CSV file needs schema=")
         return _ordo.load_csv(data, db, schema=schema, key=key, tag=tag, format=format,
                               on_duplicate=on_duplicate, memory=memory, header=header)
+    else:
+        data = _sources._categories(data, categories)
     return _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null)
 
 

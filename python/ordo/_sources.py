@@ -193,3 +193,96 @@ def _key_spec(key, null_placement=None):
         parts.append('"%s"%s%s' % (item, " DESC" if order == "descending" else "",
                                    nulls[placement]))
     return ", ".join(parts)
+
+
+def _codes(arr):
+    """A pyarrow dictionary array (or chunked one) as its indices: the rows
+    in category order. Chunks must share one dictionary (codes of two
+    dictionaries do not compare)."""
+    import pyarrow as pa
+
+    if isinstance(arr, pa.ChunkedArray):
+        chunks = arr.chunks
+        if any(not c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:]):
+            raise ValueError("categories='order': a column's chunks have different "
+                             "dictionaries (their codes do not compare)")
+        return pa.chunked_array([c.indices for c in chunks], arr.type.index_type)
+    return arr.indices
+
+
+def _categories(data, categories):
+    """data with its categorical columns keyed as categories says: "label"
+    (as it is: dictionaries are read as their values) or "order" (each
+    dictionary or pandas Categorical column as its codes, so that rows sort
+    in category order; a NULL stays NULL)."""
+    if categories == "label":
+        return data
+    if categories != "order":
+        raise ValueError("categories: expected 'label' or 'order', got %r" % (categories,))
+    mod, name = type(data).__module__, type(data).__name__
+    if mod.startswith("pandas") and name == "DataFrame":
+        return {str(c): _pandas_codes(data[c]) for c in data.columns}
+    if isinstance(data, dict):
+        return {k: _pandas_codes(v) if type(v).__module__.startswith("pandas") else
+                _arrow_codes(v) for k, v in data.items()}
+    if mod.startswith("pyarrow") and name in ("Table", "RecordBatch"):
+        import pyarrow as pa
+
+        cols = [_codes(c) if pa.types.is_dictionary(c.type) else c for c in data.columns]
+        return type(data).from_arrays(cols, names=data.column_names)
+    if hasattr(data, "__arrow_c_stream__"):
+        return _stream_codes(data)
+    return data
+
+
+def _pandas_codes(s):
+    import pandas as pd
+
+    if isinstance(getattr(s, "dtype", None), pd.CategoricalDtype):
+        import pyarrow as pa
+
+        codes = s.cat.codes.to_numpy()
+        return pa.array(codes, mask=codes < 0)
+    return s
+
+
+def _arrow_codes(v):
+    t = getattr(v, "type", None)
+    import pyarrow as pa
+
+    return _codes(v) if t is not None and pa.types.is_dictionary(t) else v
+
+
+def _stream_codes(data):
+    """A stream whose dictionary columns come as their indices; every
+    batch must keep the first one's dictionaries (codes of two
+    dictionaries do not compare)."""
+    import pyarrow as pa
+
+    reader = pa.RecordBatchReader._import_from_c_capsule(data.__arrow_c_stream__())
+    dict_cols = [i for i, f in enumerate(reader.schema) if pa.types.is_dictionary(f.type)]
+    if not dict_cols:
+        return reader
+    schema = pa.schema([f.with_type(f.type.index_type) if i in dict_cols else f
+                        for i, f in enumerate(reader.schema)])
+    src = _Stream()
+
+    def gen():
+        first = {}
+        try:
+            for b in reader:
+                cols = list(b.columns)
+                for i in dict_cols:
+                    d = cols[i].dictionary
+                    if first.setdefault(i, d) is not d and not first[i].equals(d):
+                        raise ValueError("categories='order': column %r changes its dictionary "
+                                         "between batches (its codes would not compare)"
+                                         % b.schema.names[i])
+                    cols[i] = cols[i].indices
+                yield pa.RecordBatch.from_arrays(cols, schema=schema)
+        except BaseException as e:
+            src.failure = e
+            raise
+
+    src.reader = pa.RecordBatchReader.from_batches(schema, gen())
+    return src

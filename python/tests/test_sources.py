@@ -210,3 +210,39 @@ def test_columns_outside_the_key_are_not_read():
         ordo.encode_keys(df, "c")
     with pytest.raises(NotImplementedError):  # the schema names it
         ordo.encode_keys(df, "id", schema="c text, id bigint")
+
+
+def test_categories_in_their_order_when_asked(tmp_path):
+    sizes = pd.Categorical(["large", "small", None, "medium", "small"],
+                           categories=["small", "medium", "large"], ordered=True)
+    df = pd.DataFrame({"size": sizes, "id": [1, 2, 3, 4, 5]})
+    # by label (the default): large < medium < small, NULLs last
+    assert ordo.sort_indices(df, "size, id").to_pylist() == [0, 3, 1, 4, 2]
+    # by category order: small < medium < large
+    want = [1, 4, 3, 0, 2]
+    assert ordo.sort_indices(df, "size, id", categories="order").to_pylist() == want
+    assert list(ordo.sort(df, "size, id", categories="order")["id"]) == [2, 5, 4, 1, 3]
+    t = pa.Table.from_pandas(df, preserve_index=False)
+    assert ordo.sort_indices(t, "size, id", categories="order").to_pylist() == want
+    assert ordo.sort_indices({"size": df["size"], "id": df["id"]}, "size, id",
+                             categories="order").to_pylist() == want
+    # streamed: Parquet keeps the dictionary
+    pq.write_table(t, tmp_path / "s.parquet")
+    assert ordo.sort_indices(str(tmp_path / "s.parquet"), "size, id",
+                             categories="order").to_pylist() == want
+    summary = ordo.load(str(tmp_path / "s.parquet"), tmp_path / "db", key="size, id",
+                        categories="order")
+    assert summary["rows"] == 5
+    assert ordo.scan(tmp_path / "db").column("id").to_pylist() == [2, 5, 4, 1, 3]
+    # codes of two dictionaries do not compare
+    two = pa.chunked_array([pa.array(["b", "a"]).dictionary_encode(),
+                            pa.array(["c"]).dictionary_encode()])
+    with pytest.raises(ValueError, match="different dictionaries"):
+        ordo.encode_keys(pa.table({"c": two}), "c", categories="order")
+    batches = [pa.record_batch({"c": pa.array(["b", "a"]).dictionary_encode()}),
+               pa.record_batch({"c": pa.array(["c"]).dictionary_encode()})]
+    with pytest.raises(ValueError, match="changes its dictionary"):
+        ordo.encode_keys(pa.RecordBatchReader.from_batches(batches[0].schema, batches), "c",
+                         categories="order")
+    with pytest.raises(ValueError, match="categories: expected"):
+        ordo.encode_keys(df, "id", categories="codes")
