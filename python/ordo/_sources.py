@@ -29,24 +29,31 @@ def _is_parquet_path(p):
 
 
 def _paths(data):
-    """A list of Parquet paths, a directory or a glob as (source, hive),
-    or None when data is not a Parquet path (a CSV file's)."""
+    """A Parquet source named by paths as (source, hive): a file (by its
+    suffix or its PAR1 bytes), a list of files, a glob, a directory (hive
+    partitions); None when data names no Parquet file (a CSV file's path,
+    or CSV files for the cluster loads)."""
     if isinstance(data, (list, tuple)) and data and all(
             isinstance(p, (str, os.PathLike)) for p in data):
-        return [os.fspath(p) for p in data], False
-    if not isinstance(data, (str, os.PathLike)):
-        return None
-    p = os.fspath(data)
-    if isinstance(p, bytes):
-        return None
-    if os.path.isdir(p):
-        return p, True
-    if glob.has_magic(p):
-        found = sorted(glob.glob(p, recursive=True))
-        if not found:
+        files = [os.fspath(p) for p in data]
+    elif isinstance(data, (str, os.PathLike)) and isinstance(os.fspath(data), str):
+        p = os.fspath(data)
+        if os.path.isdir(p):
+            return p, True
+        if not glob.has_magic(p):
+            return (p, False) if _is_parquet_path(p) else None
+        files = sorted(glob.glob(p, recursive=True))
+        if not files:
             raise FileNotFoundError("no file matches %r" % p)
-        return found, False
-    return (p, False) if _is_parquet_path(p) else None
+    else:
+        return None
+    parquet = [_is_parquet_path(f) for f in files]
+    if not any(parquet):
+        return None
+    if not all(parquet):
+        raise ValueError("data: %r is no Parquet file, unlike %r" % (
+            files[parquet.index(False)], files[parquet.index(True)]))
+    return files, False
 
 
 def _batch_source(first, rest):
@@ -107,22 +114,31 @@ def _reraise(stream, error):
     raise error
 
 
+def _dataset(data):
+    """A pyarrow Dataset of a Parquet source given by paths, or the Dataset
+    given; None for any other data."""
+    paths = _paths(data)
+    if paths is None:
+        mod, name = type(data).__module__, type(data).__name__
+        is_dataset = mod.startswith("pyarrow") and name in ("FileSystemDataset", "UnionDataset",
+                                                            "InMemoryDataset", "Dataset")
+        return data if is_dataset else None
+    import pyarrow.dataset as ds
+
+    source, hive = paths
+    return ds.dataset(source, format="parquet", partitioning="hive" if hive else None)
+
+
 def _stream(data):
     """data as an object with __arrow_c_stream__ read batch by batch, or
     None when it is not one of the streamed sources (a CSV path, columns,
     a table with the Arrow PyCapsule interface already)."""
-    paths = _paths(data)
-    if paths is not None:
-        import pyarrow.dataset as ds
-
-        source, hive = paths
-        return ds.dataset(source, format="parquet",
-                          partitioning="hive" if hive else None).scanner().to_reader()
+    dataset = _dataset(data)
+    if dataset is not None:
+        return dataset.scanner().to_reader()
     mod = type(data).__module__
     name = type(data).__name__
     if mod.startswith("pyarrow"):
-        if name in ("FileSystemDataset", "UnionDataset", "InMemoryDataset", "Dataset"):
-            return data.scanner().to_reader()
         if name == "ParquetFile":
             import pyarrow as pa
 
