@@ -28,6 +28,13 @@ def _is_parquet_path(p):
         return False  # the CSV reader names the file and its error
 
 
+def _holds_parquet(folder):
+    for root, _, names in os.walk(folder):
+        if any(_is_parquet_path(os.path.join(root, n)) for n in names):
+            return True
+    return False
+
+
 def _paths(data):
     """A Parquet source named by paths as (source, hive): a file (by its
     suffix or its PAR1 bytes), a list of files, a glob, a directory (hive
@@ -38,13 +45,15 @@ def _paths(data):
         files = [os.fspath(p) for p in data]
     elif isinstance(data, (str, os.PathLike)) and isinstance(os.fspath(data), str):
         p = os.fspath(data)
-        if os.path.isdir(p):
-            return p, True
+        if os.path.isdir(p):  # a dataset when it holds a Parquet file
+            return (p, True) if _holds_parquet(p) else None
         if not glob.has_magic(p):
             return (p, False) if _is_parquet_path(p) else None
         files = sorted(glob.glob(p, recursive=True))
         if not files:
-            raise FileNotFoundError("no file matches %r" % p)
+            if p.lower().endswith(_PARQUET_SUFFIXES):
+                raise FileNotFoundError("no file matches %r" % p)
+            return None  # the CSV reader's own error
     else:
         return None
     parquet = [_is_parquet_path(f) for f in files]
