@@ -13,19 +13,26 @@ polars' ``sort``) as ordo's key spec text, which the library parses.
 """
 import glob
 import os
+import stat
 
 _PARQUET_SUFFIXES = (".parquet", ".pq", ".parq")
 
 
 def _is_parquet_path(p):
-    """A Parquet file by its name, or by its first bytes (PAR1)."""
+    """A Parquet file by its name, or by its first bytes (PAR1). Only a
+    regular file is read: a FIFO or a device would lose what is read."""
     if p.lower().endswith(_PARQUET_SUFFIXES):
         return True
-    try:
-        with open(p, "rb") as f:
-            return f.read(4) == b"PAR1"
+    try:  # non-blocking: opening a FIFO must neither wait nor read
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return False  # the CSV reader names the file and its error
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, 4) == b"PAR1"
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _holds_parquet(folder):
