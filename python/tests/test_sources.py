@@ -246,3 +246,19 @@ def test_categories_in_their_order_when_asked(tmp_path):
                          categories="order")
     with pytest.raises(ValueError, match="categories: expected"):
         ordo.encode_keys(df, "id", categories="codes")
+
+
+def test_a_row_group_larger_than_memory_is_the_csv_table(tmp_path):
+    # one 40k-row row group (about 2 MB of keys and values) through
+    # memory='1M': the table `ordo load` makes of the same rows as CSV
+    from cluster_common import KEY, assert_same_table, cli_load, make_rows, write_csv, \
+        write_parquet
+
+    rows = make_rows(40000, seed=3)
+    write_parquet(tmp_path / "pq", rows, files=1, row_group_size=40000)
+    assert pq.ParquetFile(str(tmp_path / "pq" / "part-0.parquet")).num_row_groups == 1
+    summary = ordo.load(str(tmp_path / "pq"), tmp_path / "db", key=KEY, memory="1M")
+    assert summary["rows"] == 40000
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "db", tmp_path / "cli")
