@@ -68,7 +68,11 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     a list, a glob, a directory with hive partitions, a pyarrow Dataset of
     them): a task per row group reads it on the executors with pyarrow,
     types from the Parquet schema (Spark's reader is not involved; plan
-    "runs"). Or a CSV path, glob or
+    "runs"). Or a stream of Arrow batches (a ParquetFile, a
+    RecordBatchReader, any ``__arrow_c_stream__`` object, a polars
+    LazyFrame, an iterable of batches): the driver writes it batch by batch
+    into Parquet files of the load's folder (``tmp_dir``), read as row
+    groups. Or a CSV path, glob or
     list of them, as ordo.dask.load takes them: read on the executors by
     ordo's own CSV encoder (values keep their text exactly as ``ordo load``
     stores them; Spark's CSV parser is not involved), ``schema`` required,
@@ -97,7 +101,10 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     """
     from . import _ordo
 
+    from ._sources import _key_spec
+
     t0 = time.monotonic()
+    key = _key_spec(key)  # a list as pyarrow's sort_by takes it, or the spec
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
@@ -107,18 +114,23 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     crash = _cluster.crash_point()
     sources = None
     parquet = _cluster.parquet_pieces(df)
-    if parquet is not None:  # a task per row group, read on the executors
+    stream = _cluster.stream_of(df) if parquet is None else None
+    if parquet is not None or stream is not None:  # a task per row group
         if plan != "runs":
             raise ValueError("Parquet input takes plan='runs', got %r" % (plan,))
         if spark is None:
             from pyspark.sql import SparkSession
 
             spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
-        pieces, arrow_schema = parquet
+        arrow_schema = parquet[1] if parquet is not None else stream.schema
         meta = _cluster.arrow_meta(arrow_schema, key, schema, format)
+    if parquet is not None:
+        pieces = parquet[0]
         sources = [p[0] for p in pieces]
         if partitions is None:
             partitions = max(1, len(pieces))
+    elif stream is not None:
+        pass  # spooled into the load's folder below
     elif _cluster.is_paths(df):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
@@ -148,6 +160,12 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
                 partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     with _cluster.Target(db, tag, tmp_dir) as target:
+        if stream is not None:  # written batch by batch into the load's folder
+            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir),
+                                                           spooled=True)
+            parquet = pieces, arrow_schema
+            if partitions is None:
+                partitions = min(max(1, len(pieces)), 64)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "memory": memory, "sources": sources}
         encoder = (key, schema, format, meta["schema"], crash)

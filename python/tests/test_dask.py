@@ -385,3 +385,34 @@ def test_an_open_db_stays_open(client, tmp_path):
         ordo.dask.load(frame(make_rows(20)), d, key=KEY, tag=1, client=client)
         assert ordo._ordo.table_meta(d, 1)["rows"] == 20
     assert leftovers(tmp_path / "db") == []
+
+
+def test_streams_same_table_as_ordo_load(client, tmp_path):
+    # batches the client spools into the load's folder, a row group a task
+    import polars
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = make_rows(900, seed=8)
+    t = write_parquet(tmp_path / "pq", rows, files=1, row_group_size=100)
+    ordo.load(t, tmp_path / "ref", key=KEY)
+    sources = {
+        "generator": lambda: (b for b in t.to_batches(max_chunksize=70)),
+        "reader": lambda: pa.RecordBatchReader.from_batches(t.schema, t.to_batches(200)),
+        "ParquetFile": lambda: pq.ParquetFile(str(tmp_path / "pq" / "part-0.parquet")),
+        "LazyFrame": lambda: polars.scan_parquet(str(tmp_path / "pq" / "part-0.parquet")),
+    }
+    for name, src in sources.items():
+        db = tmp_path / name
+        summary = ordo.dask.load(src(), str(db), key=KEY, client=client)
+        assert summary["rows"] == 900, name
+        assert_same_table(db, tmp_path / "ref")
+        assert leftovers(db) == [], name
+    # the iterable's own exception, and nothing left behind
+    def broken():
+        yield t.to_batches(100)[0]
+        raise RuntimeError("the source broke")
+
+    with pytest.raises(RuntimeError, match="the source broke"):
+        ordo.dask.load(broken(), str(tmp_path / "broken"), key=KEY, client=client)
+    assert not (tmp_path / "broken").exists() or leftovers(tmp_path / "broken") == []

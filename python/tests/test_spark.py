@@ -349,3 +349,14 @@ def test_csv_input_refusals(spark, tmp_path):
                         schema="id integer", spark=spark)
     assert e.value.status == "ORDO_ERR_INVALID_ARG"
     assert not (tmp_path / "db").exists()
+
+
+def test_a_stream_same_table_as_ordo_load(spark, tmp_path):
+    rows = make_rows(700, seed=9)
+    t = write_parquet(tmp_path / "pq", rows, files=1)
+    ordo.load(t, tmp_path / "ref", key=KEY)
+    summary = ordo.spark.load((b for b in t.to_batches(max_chunksize=90)), str(tmp_path / "spark"),
+                              key=KEY, spark=spark)
+    assert summary["rows"] == 700
+    assert_same_table(tmp_path / "spark", tmp_path / "ref")
+    assert leftovers(tmp_path / "spark") == []
