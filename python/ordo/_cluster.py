@@ -269,6 +269,65 @@ def _remove_prefixed(dirname, prefix):
 # ------------------------------------------------------------ CSV input
 
 
+def arrow_meta(arrow_schema, key, schema, fmt):
+    """The table's schema text and key spec: an empty table of the Arrow
+    schema encoded on the client, exactly as the tasks' batches are."""
+    import pyarrow as pa
+
+    from . import _encode
+
+    empty = pa.Table.from_batches([], schema=arrow_schema)
+    _, _, schema_text, key_spec = _encode.encode(empty, key, schema=schema, format=fmt,
+                                                 values=True)
+    return {"key": key_spec, "schema": schema_text}
+
+
+def parquet_pieces(data):
+    """A Parquet source (paths, a glob, a directory with hive partitions, a
+    pyarrow Dataset of Parquet files) as its row groups, a task each:
+    ([(path, row group, first row, partition values)], Arrow schema); None
+    for other data. Only the files' footers are read here."""
+    from . import _sources
+
+    dataset = _sources._dataset(data)
+    if dataset is None:
+        return None
+    import pyarrow.dataset as ds
+
+    pieces = []
+    for frag in dataset.get_fragments():
+        if not hasattr(frag, "split_by_row_group"):
+            raise TypeError("data: a dataset of Parquet files, got a %s" % type(frag).__name__)
+        keys = ds.get_partition_keys(frag.partition_expression)
+        row = 0
+        for rg in frag.split_by_row_group():
+            info = rg.row_groups[0]
+            pieces.append((frag.path, info.id, row, keys))
+            row += info.num_rows
+    return pieces, dataset.schema
+
+
+def parquet_part(piece, part, meta, fmt, crash, arrow_schema):
+    """Stage 1 for one Parquet row group (on a worker): its rows, with the
+    hive partitions' columns, as (keys, values, seqs); seq = partition << 40
+    | the row in its file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    maybe_crash(crash, "encode", part)
+    path, group, row0, keys = piece
+    t = pq.ParquetFile(path).read_row_group(group)
+    for name, value in keys.items():
+        t = t.append_column(name, pa.array([value] * t.num_rows, arrow_schema.field(name).type))
+    try:
+        return encode_batch(t.select(arrow_schema.names), meta["key"], meta["schema"], fmt,
+                            None, part, row0)
+    except Error as e:
+        if e.line is not None:  # the row's file; .line is its row there
+            e.file = path
+        raise
+
+
 def is_paths(data):
     """Whether data is a CSV path or a list of them."""
     if isinstance(data, (str, os.PathLike)):

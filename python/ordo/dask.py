@@ -49,7 +49,10 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
          partitions=None, memory="256M"):
     """Loads a Dask DataFrame, or CSV files, as a table of an ordo store.
 
-    data: a dask.dataframe.DataFrame, or a CSV path, glob or list of them
+    data: a dask.dataframe.DataFrame; Parquet files (a path, a list, a glob,
+    a directory with hive partitions, a pyarrow Dataset of them: a task per
+    row group, read on the workers, types from the Parquet schema or
+    ``schema``); or a CSV path, glob or list of them
     (one input partition per file, files in the order given, globs sorted;
     CSV as PostgreSQL's COPY (FORMAT csv) writes it, ``header=True`` when
     each file starts with a header row; the workers read the files, so on a
@@ -88,7 +91,16 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     # task names that say the partition (a lost worker's error names its task)
     name = "ordo-%s-%%s-%%d" % uuid.uuid4().hex
     sources = None
-    if _cluster.is_paths(data):
+    parquet = _cluster.parquet_pieces(data)
+    if parquet is not None:  # a task per row group, read on the workers
+        pieces, arrow_schema = parquet
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format)
+        sources = [p[0] for p in pieces]
+        inputs = [dask.delayed(_cluster.parquet_part)(piece, i, meta, format, crash,
+                                                      arrow_schema,
+                                                      dask_key_name=name % ("encode", i))
+                  for i, piece in enumerate(pieces)]
+    elif _cluster.is_paths(data):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
         meta = _cluster.csv_meta(key, schema, format)

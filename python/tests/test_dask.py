@@ -9,7 +9,7 @@ import pytest
 import ordo
 import ordo.dask
 from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, write_csv)
+                            seeded_db, write_csv, write_parquet)
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +68,39 @@ def test_csv_files_same_table_as_ordo_load(client, tmp_path):
     cli_load(tmp_path / "rows.csv", tmp_path / "cli")
     assert_same_table(tmp_path / "dask", tmp_path / "cli")
     assert summary["rows"] == 500
+
+
+def test_parquet_same_table_as_ordo_load(client, tmp_path):
+    # a task per row group (3 files of 4 row groups): the CLI's table of the
+    # same rows as CSV, and ordo.load's of the same files
+    rows = make_rows(600, seed=5)
+    write_parquet(tmp_path / "pq", rows)
+    summary = ordo.dask.load(str(tmp_path / "pq"), str(tmp_path / "dask"), key=KEY, client=client)
+    assert summary["rows"] == 600 and summary["partitions"] >= 8
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    ordo.load(str(tmp_path / "pq" / "*.parquet"), tmp_path / "local", key=KEY, memory="1M")
+    assert_same_table(tmp_path / "local", tmp_path / "cli")
+    assert leftovers(tmp_path / "dask") == []
+    # hive partitions: the year column as the local load reads it
+    write_parquet(tmp_path / "hive", rows, hive=True)
+    ordo.dask.load(str(tmp_path / "hive"), str(tmp_path / "dask-hive"), key="year, id",
+                   client=client)
+    ordo.load(str(tmp_path / "hive"), tmp_path / "local-hive", key="year, id")
+    assert_same_table(tmp_path / "dask-hive", tmp_path / "local-hive")
+
+
+def test_bad_parquet_row_names_its_file_and_row(client, tmp_path):
+    rows = make_rows(300, seed=6)
+    rows[250] = (rows[250][0], 2 ** 31 - 1, None, None, rows[250][4])
+    write_parquet(tmp_path / "pq", rows, files=2, row_group_size=50)
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "pq"), str(tmp_path / "dask"), key=KEY,
+                       schema=SCHEMA.replace("grp integer", "grp smallint"), client=client)
+    assert e.value.file.endswith("part-1.parquet") and e.value.line == 101, (e.value.file,
+                                                                            e.value.line)
+    assert not (tmp_path / "dask").exists() or leftovers(tmp_path / "dask") == []
 
 
 @pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy", "packed"])

@@ -11,7 +11,7 @@ import pytest
 import ordo
 import ordo.spark
 from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, write_csv)
+                            seeded_db, write_csv, write_parquet)
 
 SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
 
@@ -261,6 +261,26 @@ def test_csv_files_same_table_as_ordo_load(spark, tmp_path):
     assert_same_table(tmp_path / "spark", tmp_path / "cli")
     assert summary["rows"] == 3000 and summary["partitions"] > 5
     assert leftovers(tmp_path / "spark") == []
+
+
+def test_parquet_same_table_as_ordo_load(spark, tmp_path):
+    # a task per row group, read on the executors with pyarrow
+    rows = make_rows(600, seed=5)
+    write_parquet(tmp_path / "pq", rows)
+    summary = ordo.spark.load(str(tmp_path / "pq"), str(tmp_path / "spark"), key=KEY, spark=spark)
+    assert summary["rows"] == 600
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert leftovers(tmp_path / "spark") == []
+    write_parquet(tmp_path / "hive", rows, hive=True)
+    ordo.spark.load(str(tmp_path / "hive"), str(tmp_path / "spark-hive"), key="year, id",
+                    spark=spark)
+    ordo.load(str(tmp_path / "hive"), tmp_path / "local-hive", key="year, id")
+    assert_same_table(tmp_path / "spark-hive", tmp_path / "local-hive")
+    with pytest.raises(ValueError, match="plan='runs'"):
+        ordo.spark.load(str(tmp_path / "pq"), str(tmp_path / "x"), key=KEY, plan="shuffle",
+                        spark=spark)
 
 
 def test_csv_keeps_the_fields_text(spark, tmp_path):
