@@ -189,9 +189,9 @@ static void check_value_in(const char *db, const char *table, const char *expr,
         }
 #ifdef ORDO_PG_PYTHON
         /* and the Python package's ordo.encode_keys of the same rows */
-        if (t_sh("PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' '%s/rows.csv' \"c %s\" "
+        if (t_sh("env %s PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' '%s/rows.csv' \"c %s\" "
                  "'c %s' > '%s/py%d.txt' 2> '%s/py.err'",
-                 ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir, schema_type,
+                 ORDO_PG_PYTHON_ENV, ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir, schema_type,
                  orders[i], dir, i, dir) != 0) {
             t_sh("cat '%s/py.err' >&2", dir);
             fail_msg("ordo.encode_keys failed for %s (%s)", expr, schema_type);
