@@ -35,6 +35,10 @@ extern "C" {
 ORDO_API ordo_format ordo_format_from_name(const char *name);
 /* The name of a format; NULL for a value that is not one. */
 ORDO_API const char *ordo_format_name(ordo_format f);
+/* The format named name into *f; an unknown name (or NULL) is
+ * ORDO_ERR_INVALID_ARG with err->option "format" leading the message:
+ * "format: unknown format 'NAME' (ordered, packed, lexkey, lexkey-legacy)". */
+ORDO_API ordo_status ordo_format_parse(const char *name, ordo_format *f, ordo_error *err);
 /* 1 when keys of format f decode back to their columns (ordered, packed):
  * a stored table's values then hold only the other columns (SPEC.md
  * §15.2); 0 for the LexKey formats, whose values hold every column. */

@@ -957,6 +957,28 @@ const char *ordo_format_name(ordo_format f)
     }
 }
 
+ordo_status ordo_format_parse(const char *name, ordo_format *f, ordo_error *err)
+{
+    *f = name ? ordo_format_from_name(name) : (ordo_format)0;
+    if (*f)
+        return ORDO_OK;
+    if (err) {
+        /* the list from the names, so a new format cannot be left out */
+        static const ordo_format all[] = {ORDO_FORMAT_ORDERED, ORDO_FORMAT_PACKED,
+                                          ORDO_FORMAT_LEXKEY, ORDO_FORMAT_LEXKEY_LEGACY};
+        memset(err, 0, sizeof *err);
+        err->status = ORDO_ERR_INVALID_ARG;
+        err->option = "format";
+        int n = snprintf(err->message, sizeof err->message, "format: unknown format '%.200s' (",
+                         name ? name : "(null)");
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            n += snprintf(err->message + n, sizeof err->message - (size_t)n, "%s%s",
+                          i ? ", " : "", ordo_format_name(all[i]));
+        snprintf(err->message + n, sizeof err->message - (size_t)n, ")");
+    }
+    return ORDO_ERR_INVALID_ARG;
+}
+
 int ordo_format_decodes(ordo_format f)
 {
     return f == ORDO_FORMAT_ORDERED || f == ORDO_FORMAT_PACKED;

@@ -37,6 +37,10 @@ struct ordo_table_encoder {
     size_t nlast;
     struct ArrowArray *held; /* ordo_table_encoder_hold's, released at close */
     size_t nheld, capheld;
+    /* keys only, no schema given: inputs of no ordo type left out of the
+     * table (no key column reads them), by name */
+    char **skipped;
+    size_t nskipped;
 };
 
 static ordo_status fault(ordo_table_encoder *E, ordo_table_fault f, ordo_error *err,
@@ -106,7 +110,16 @@ static ordo_status option_error(ordo_table_encoder *E, ordo_status s, const ordo
     return s;
 }
 
-/* Which input each table column reads: every column once, no other. */
+static int is_skipped(const ordo_table_encoder *E, const char *name)
+{
+    for (size_t i = 0; i < E->nskipped; i++)
+        if (!strcmp(E->skipped[i], name))
+            return 1;
+    return 0;
+}
+
+/* Which input each table column reads: every column once, no other (but
+ * the inputs left out for their types). */
 static ordo_status match(ordo_table_encoder *E, const ordo_table_input *in, size_t n,
                          ordo_error *err)
 {
@@ -124,7 +137,7 @@ static ordo_status match(ordo_table_encoder *E, const ordo_table_input *in, size
         size_t c = 0;
         while (c < t->ncols && strcmp(in[i].name, t->cols[c].name))
             c++;
-        if (c == t->ncols)
+        if (c == t->ncols && !is_skipped(E, in[i].name))
             return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
                          "the data's column '%s' is not in the schema", in[i].name);
         for (size_t k = 0; k < i; k++)
@@ -133,6 +146,40 @@ static ordo_status match(ordo_table_encoder *E, const ordo_table_input *in, size
                              "the data has two columns named '%s'", in[i].name);
     }
     return ORDO_OK;
+}
+
+/* The input left out for its type that the key names, if one is: the key
+ * parsed against the table with those columns in it (as bytea). */
+static const ordo_table_input *skipped_keyed(ordo_table_encoder *E,
+                                             const ordo_table_encode_options *o,
+                                             const ordo_table_input *in, size_t n)
+{
+    ordo_buf text = {0};
+    ordo_status s = append(&text, E->schema_text);
+    for (size_t i = 0; i < E->nskipped && s == ORDO_OK; i++) {
+        if (text.len)
+            s = append(&text, ", ");
+        if (s == ORDO_OK)
+            s = append_name(E, &text, E->skipped[i], NULL);
+        if (s == ORDO_OK)
+            s = append(&text, " bytea");
+    }
+    ordo_schema t, k;
+    ordo_error e;
+    const ordo_table_input *keyed = NULL;
+    if (s == ORDO_OK && ordo_schema_parse(text.data, ORDO_FORMAT_ORDERED, &t, &e) == ORDO_OK) {
+        if (ordo_schema_key(&t, o->key, E->fmt, &k, &e) == ORDO_OK) {
+            for (size_t c = 0; c < k.ncols && !keyed; c++)
+                for (size_t i = 0; i < n && !keyed; i++)
+                    if (is_skipped(E, in[i].name) &&
+                        !strcmp(in[i].name, t.cols[k.cols[c].source].name))
+                        keyed = &in[i];
+            ordo_schema_free(&k);
+        }
+        ordo_schema_free(&t);
+    }
+    ordo_buf_free(&text);
+    return keyed;
 }
 
 ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
@@ -165,18 +212,30 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
         if (!n)
             return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
                          "the data has no columns");
+        /* keys only with a key: a column of no ordo type is left out
+         * (refused only if the key names it) */
+        int may_skip = !o->values && o->key;
+        if (may_skip && !(E->skipped = calloc(n, sizeof *E->skipped)))
+            return ORDO_ERR_OUT_OF_MEMORY;
         for (size_t i = 0; i < n && s == ORDO_OK; i++) {
             const char *t;
-            if ((s = input_type(E, &in[i], &t, err)) != ORDO_OK)
-                break;
-            if (i)
+            if ((s = input_type(E, &in[i], &t, err)) != ORDO_OK) {
+                if (!may_skip || s != ORDO_ERR_BAD_TYPE)
+                    break;
+                E->fault = ORDO_TABLE_FAULT_NONE;
+                s = (E->skipped[E->nskipped] = strdup(in[i].name)) ? ORDO_OK
+                                                                   : ORDO_ERR_OUT_OF_MEMORY;
+                E->nskipped += s == ORDO_OK;
+                continue;
+            }
+            if (text.len)
                 s = append(&text, ", ");
             if (s == ORDO_OK)
                 s = append_name(E, &text, in[i].name, err);
             if (s == ORDO_OK && (s = append(&text, " ")) == ORDO_OK)
                 s = append(&text, t);
         }
-        if (s == ORDO_OK && !(E->schema_text = strdup(text.data)))
+        if (s == ORDO_OK && !(E->schema_text = strdup(text.data ? text.data : "")))
             s = ORDO_ERR_OUT_OF_MEMORY;
         ordo_buf_free(&text);
         if (s != ORDO_OK)
@@ -185,11 +244,16 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
         return ORDO_ERR_OUT_OF_MEMORY;
     }
     ordo_error e;
+    if (E->nskipped && !E->schema_text[0]) /* no column has a type: the first one's error */
+        return input_type(E, &in[0], &(const char *){NULL}, err);
     if ((s = ordo_schema_parse(E->schema_text, ORDO_FORMAT_ORDERED, &E->table, &e)) != ORDO_OK)
         return option_error(E, s, &e, "schema", err);
     E->have_table = 1;
-    if ((s = ordo_schema_key(&E->table, o->key, E->fmt, &E->key, &e)) != ORDO_OK)
-        return option_error(E, s, &e, "key", err);
+    if ((s = ordo_schema_key(&E->table, o->key, E->fmt, &E->key, &e)) != ORDO_OK) {
+        const ordo_table_input *keyed = E->nskipped ? skipped_keyed(E, o, in, n) : NULL;
+        return keyed ? input_type(E, keyed, &(const char *){NULL}, err)
+                     : option_error(E, s, &e, "key", err);
+    }
     E->have_key = 1;
     E->src_of = calloc(E->table.ncols + 1, sizeof *E->src_of);
     E->is_key = calloc(E->table.ncols + 1, 1);
@@ -620,6 +684,9 @@ void ordo_table_encoder_close(ordo_table_encoder *E)
         if (E->held[i].release)
             E->held[i].release(&E->held[i]);
     free(E->held);
+    for (size_t i = 0; i < E->nskipped; i++)
+        free(E->skipped[i]);
+    free(E->skipped);
     free(E);
 }
 

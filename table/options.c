@@ -43,11 +43,7 @@ ordo_status ordo__table_refuse(ordo_error *err, const char *option, const char *
 
 ordo_status ordo__table_format(const char *name, ordo_format *fmt, ordo_error *err)
 {
-    name = name ? name : "ordered";
-    if ((*fmt = ordo_format_from_name(name)))
-        return ORDO_OK;
-    return refuse(err, "format", "unknown format '%.200s' (ordered, packed, lexkey, lexkey-legacy)",
-                  name);
+    return ordo_format_parse(name ? name : "ordered", fmt, err);
 }
 
 ordo_status ordo__table_schema_parse(const char *schema, ordo_schema *table, ordo_error *err)

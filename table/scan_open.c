@@ -144,11 +144,10 @@ ordo_status ordo__scanner_open_keys(ordo__scanner *S, const char *schema, const 
     if (!schema || (n && (!offsets || !data)))
         return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "decode_keys: no schema, or no keys");
     const char *fname = format ? format : "ordered";
-    ordo_format fmt = ordo_format_from_name(fname);
-    if (!fmt)
-        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
-                               "format: unknown format '%.200s' (ordered, packed, lexkey, "
-                               "lexkey-legacy)", fname);
+    ordo_format fmt;
+    ordo_status fs = ordo_format_parse(fname, &fmt, err);
+    if (fs != ORDO_OK)
+        return fs;
     if (!ordo_format_decodes(fmt))
         return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
                                "format: %s keys do not decode (their parts are not "

@@ -430,7 +430,7 @@ static void packed_tool(void **state)
 static void bench_formats(void **state)
 {
     (void)state;
-    BAD("unknown format 'x' (lexkey, lexkey-legacy, ordered, packed)", "bench", "--schema", "a int",
+    BAD("bench: --format: unknown format 'x' (ordered, packed, lexkey, lexkey-legacy)", "bench", "--schema", "a int",
         "--rows", "1", "--format", "x");
 }
 

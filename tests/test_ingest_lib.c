@@ -90,6 +90,15 @@ static void schema_inspect(void **state)
     assert_int_equal(ordo_format_from_name("x"), 0);
     assert_string_equal(ordo_format_name(ORDO_FORMAT_ORDERED), "ordered");
     assert_null(ordo_format_name((ordo_format)0));
+    ordo_format f = (ordo_format)0;
+    assert_status(ordo_format_parse("packed", &f, &e), ORDO_OK);
+    assert_int_equal(f, ORDO_FORMAT_PACKED);
+    assert_status(ordo_format_parse("Ordered", &f, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(f, 0);
+    assert_string_equal(e.option, "format");
+    assert_string_equal(e.message,
+                        "format: unknown format 'Ordered' (ordered, packed, lexkey, lexkey-legacy)");
+    assert_status(ordo_format_parse(NULL, &f, NULL), ORDO_ERR_INVALID_ARG);
     assert_true(ordo_format_decodes(ORDO_FORMAT_ORDERED) && ordo_format_decodes(ORDO_FORMAT_PACKED));
     assert_false(ordo_format_decodes(ORDO_FORMAT_LEXKEY) ||
                  ordo_format_decodes(ORDO_FORMAT_LEXKEY_LEGACY) ||

@@ -10,7 +10,8 @@
  * included) in all four orders: ORDER BY ordo_key(...) ranks every row as
  * ORDER BY the value does (so equal values give equal keys and no others),
  * and the keys are byte for byte what `ordo encode --format ordered
- * --schema ... --key ...` makes of the same rows exported with COPY as CSV.
+ * --schema ... --key ...` makes of the same rows exported with COPY as CSV,
+ * and (with the Python package built) what ordo.encode_keys makes of them.
  * Also several values at once, collations, errors, and a prefix query on
  * an expression index. The server is stopped even on failure. */
 #include "ordo_test.h"
@@ -186,6 +187,22 @@ static void check_value_in(const char *db, const char *table, const char *expr,
             fail_msg("%s %s: ordo_key's bytes differ from ordo encode's (row, want, got above)",
                      expr, orders[i]);
         }
+#ifdef ORDO_PG_PYTHON
+        /* and the Python package's ordo.encode_keys of the same rows */
+        if (t_sh("env %s PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' '%s/rows.csv' \"c %s\" "
+                 "'c %s' > '%s/py%d.txt' 2> '%s/py.err'",
+                 ORDO_PG_PYTHON_ENV, ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir, schema_type,
+                 orders[i], dir, i, dir) != 0) {
+            t_sh("cat '%s/py.err' >&2", dir);
+            fail_msg("ordo.encode_keys failed for %s (%s)", expr, schema_type);
+        }
+        if (t_sh("cmp -s '%s/py%d.txt' '%s/keys%d.txt'", dir, i, dir, i) != 0) {
+            t_sh("paste -d ' ' '%s/rows.csv' '%s/py%d.txt' '%s/keys%d.txt' | "
+                 "awk '$2 != $3' | head -5 >&2", dir, dir, i, dir, i);
+            fail_msg("%s %s: ordo_key's bytes differ from ordo.encode_keys's (row, want, got above)",
+                     expr, orders[i]);
+        }
+#endif
     }
 }
 

@@ -889,6 +889,61 @@ static void test_encoder(void **state)
     ordo_table_encoder_close(E);
 }
 
+/* Keys only, no schema: a column of no ordo type outside the key is left
+ * out (its data never read); keyed, or with values, its type is refused. */
+static void test_encoder_skips_untyped(void **state)
+{
+    (void)state;
+    int64_t ids[] = {3, 1, 2};
+    int32_t months[] = {1, 2, 3};
+    acol a, m;
+    mk(&a, "l", 3, 0, 0, 2, NULL, ids, NULL, NULL);
+    mk(&m, "tiM", 3, 0, 0, 2, NULL, months, NULL, NULL); /* interval[months]: no ordo type */
+    ordo_table_input in[2] = {
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "m", .schema = &m.s, .array = &m.a, .length = 3},
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "id", .schema = &a.s, .array = &a.a, .length = 3}};
+    ordo_table_encode_options o = {.key = "id DESC"};
+    ordo_table_encoder *E;
+    ordo_error e;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 2, &E, &e), ORDO_OK);
+    assert_string_equal(ordo_table_encoder_schema(E), "id bigint");
+    assert_int_equal(ordo_table_encoder_add(E, in, 2, 3, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+    ordo_table_keys *K = ordo_table_encoder_keys(E);
+    assert_int_equal(K->n, 3);
+    uint8_t want[64];
+    size_t wn = csv_key("bigint DESC", "3", want, sizeof want);
+    assert_int_equal((size_t)(K->off[1] - K->off[0]), wn);
+    assert_memory_equal(K->data, want, wn);
+    ordo_table_encoder_close(E);
+    /* the key names it: its type's error, not the key's */
+    const char *keyed[] = {"m", "id, m DESC", "\"m\""};
+    for (size_t i = 0; i < 3; i++) {
+        o.key = keyed[i];
+        assert_int_equal(ordo_table_encoder_open(&o, in, 2, &E, &e), ORDO_ERR_BAD_TYPE);
+        assert_non_null(strstr(e.message, "column 'm'"));
+        assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_TYPE);
+        ordo_table_encoder_close(E);
+    }
+    /* a key naming no column at all is still the key's error */
+    o.key = "nope";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 2, &E, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(strncmp(e.message, "key: ", 5), 0);
+    ordo_table_encoder_close(E);
+    /* values hold every column; no key: every column is keyed */
+    o.key = "id", o.values = 1;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 2, &E, &e), ORDO_ERR_BAD_TYPE);
+    ordo_table_encoder_close(E);
+    o.key = NULL, o.values = 0;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 2, &E, &e), ORDO_ERR_BAD_TYPE);
+    ordo_table_encoder_close(E);
+    /* only untyped columns */
+    o.key = "m";
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_ERR_BAD_TYPE);
+    assert_non_null(strstr(e.message, "column 'm'"));
+    ordo_table_encoder_close(E);
+}
+
 /* Values over several ranges of rows and two batches: the same bytes on one
  * thread and on several, each row's value where its offsets say. */
 static void test_encoder_values_threads(void **state)
@@ -1247,7 +1302,9 @@ int main(void)
         cmocka_unit_test(test_strings),       cmocka_unit_test(test_views),
         cmocka_unit_test(test_dictionaries),  cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_plain),         cmocka_unit_test(test_encode_batches),
-        cmocka_unit_test(test_encoder),       cmocka_unit_test(test_encoder_values_threads),
+        cmocka_unit_test(test_encoder),
+        cmocka_unit_test(test_encoder_skips_untyped),
+        cmocka_unit_test(test_encoder_values_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

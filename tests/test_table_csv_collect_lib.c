@@ -51,11 +51,7 @@ static void test_keys(void **state)
     assert_int_equal(ref.n, 4);
     assert_int_equal(ordo_table_csv_keys(&src, &o, &got, &e), ORDO_OK);
     assert_true(keys_equal(&ref, &got));
-#ifdef ORDO_TEST_NO_THREADS /* qemu-user: see tests/CMakeLists.txt */
-    o.threads = 1;
-#else
     o.threads = 3;
-#endif
     assert_int_equal(ordo_table_csv_keys(&src, &o, &threaded, &e), ORDO_OK);
     assert_true(keys_equal(&ref, &threaded));
     /* the orders in the schema, no key: every column in order */

@@ -268,4 +268,13 @@ int cli_tag(const char *cmd, const char *option, const char *value)
     return tag;
 }
 
+ordo_format cli_format(const char *cmd, const char *name)
+{
+    ordo_format f;
+    ordo_error e;
+    if (ordo_format_parse(name, &f, &e) != ORDO_OK)
+        cli_fail("%s: --%s", cmd, e.message); /* "format: ..." */
+    return f;
+}
+
 char **cli_positional(int argc) { return cli_alloc(sizeof(char *) * (size_t)(argc > 0 ? argc : 1)); }

@@ -232,10 +232,7 @@ int cmd_bench(int argc, char **argv)
         cli_fail("bench: needs --schema SCHEMA and --rows N");
     if (sweep)
         return cli_bench_sweep(argc, argv, rows, batch);
-    ordo_format fmt = ordo_format_from_name(format);
-    if (!fmt)
-        cli_fail("bench: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered, packed)",
-                 format);
+    ordo_format fmt = cli_format("bench", format);
     ordo_schema s;
     ordo_error err;
     if (ordo_schema_parse(schema_text, fmt, &s, &err) != ORDO_OK)

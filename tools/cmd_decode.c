@@ -209,9 +209,8 @@ static int run(int argc, char **argv, int inspect)
     } else {
         if (tag.given)
             cli_fail("%s: --tag names a table of --db DIR", cmd);
-        if (format && !(fmt = ordo_format_from_name(format)))
-            cli_fail("%s: --format: unknown format '%s' (ordered, packed, lexkey, lexkey-legacy)",
-                     cmd, format);
+        if (format)
+            fmt = cli_format(cmd, format);
         if (!schema_text)
             cli_fail("%s: needs --schema SCHEMA (or --db DIR [--tag N])", cmd);
         if (no_nulls && (fmt == ORDO_FORMAT_ORDERED || fmt == ORDO_FORMAT_PACKED))

@@ -57,9 +57,7 @@ static int format_keys(void *ctx, const ordo_encoder_batch *b, ordo_buf *out)
 int encode_csv(const char *format, const char *schema_text, const char *key, int header,
                const char *output, const char *path, int threads, size_t max_row)
 {
-    ordo_format fmt = ordo_format_from_name(format);
-    if (!fmt)
-        cli_fail("encode: --format: unknown format '%s' (lexkey, lexkey-legacy, ordered, packed)", format);
+    ordo_format fmt = cli_format("encode", format);
     int mode = !strcmp(output, "raw") ? OUT_RAW : !strcmp(output, "json") ? OUT_JSON : OUT_HEX;
     if (mode == OUT_HEX && strcmp(output, "hex"))
         cli_fail("encode: --output: expected hex, json or raw, got '%s'", output);

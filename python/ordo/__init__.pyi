@@ -21,6 +21,13 @@ _StrPath = str | os.PathLike[str]
 # interface, a pandas DataFrame, or a dict of columns
 _Data = Any
 _T = TypeVar("_T")
+# a key: ordo's spec text, or as pyarrow's sort_by takes it: column names,
+# (name, "ascending"|"descending") and (name, order, "at_start"|"at_end")
+_Order = Literal["ascending", "descending"]
+_Placement = Literal["at_start", "at_end"]
+_KeyItem = str | tuple[str, _Order] | tuple[str, _Order, _Placement]
+_Key = str | tuple[str, _Order] | Sequence[_KeyItem]
+_Categories = Literal["label", "order"]
 
 class Error(Exception):
     status: str | None
@@ -46,8 +53,10 @@ class Keys:
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 def impl_name() -> str: ...
-def encode_keys(data: _Data, key: str | None, *, schema: str | None = None,
-                format: _Format = "ordered", threads: int | None = None) -> Keys: ...
+def encode_keys(data: _Data, key: _Key | None, *, schema: str | None = None,
+                format: _Format = "ordered", threads: int | None = None,
+                nan_as_null: bool = True, null_placement: _Placement | None = None,
+                categories: _Categories = "label") -> Keys: ...
 def encode_csv(path: _StrPath, schema: str, *, format: _Format = "ordered", header: bool = False,
                threads: int | None = None, key: str | None = None) -> Keys: ...
 
@@ -80,9 +89,11 @@ def open(path: _StrPath, *, read_only: bool = True) -> Db: ...
 def decode_keys(keys: Keys | Sequence[bytes] | pa.Array, schema: str, key: str | None, *,
                 format: Literal["ordered", "packed"] = "ordered") -> pa.Table: ...
 
-def load(data: _Data | _StrPath, db: _StrPath | Db, *, key: str, schema: str | None = None,
-         tag: int | None = 0, format: _Format = "ordered", on_duplicate: _OnDuplicate = "error",
-         memory: str = "256M", header: bool = False) -> dict[str, Any]: ...
+def load(data: _Data | _StrPath | Sequence[_StrPath], db: _StrPath | Db, *, key: _Key,
+         schema: str | None = None, tag: int | None = 0, format: _Format = "ordered",
+         on_duplicate: _OnDuplicate = "error", memory: str = "256M", header: bool = False,
+         nan_as_null: bool = True, null_placement: _Placement | None = None,
+         categories: _Categories = "label") -> dict[str, Any]: ...
 @overload
 def scan(db: _StrPath | Db, *, tag: int | None = 0, prefix: Any = None, start: Any = None,
          stop: Any = None, reverse: bool = False, limit: int | None = None,
@@ -93,6 +104,9 @@ def scan(db: _StrPath | Db, *, tag: int | None = 0, prefix: Any = None, start: A
          stop: Any = None, reverse: bool = False, limit: int | None = None,
          columns: Sequence[str] | None = None, accept_collation_version: bool = False,
          batch_size: int) -> pa.RecordBatchReader: ...
-def sort_indices(data: _Data, key: str, *, schema: str | None = None,
-                 threads: int | None = None) -> pa.UInt64Array: ...
-def sort(data: _T, key: str, *, schema: str | None = None, threads: int | None = None) -> _T: ...
+def sort_indices(data: _Data, key: _Key, *, schema: str | None = None,
+                 threads: int | None = None,
+                 null_placement: _Placement | None = None,
+                 categories: _Categories = "label") -> pa.UInt64Array: ...
+def sort(data: _T, key: _Key, *, schema: str | None = None, threads: int | None = None,
+         null_placement: _Placement | None = None, categories: _Categories = "label") -> _T: ...

@@ -269,6 +269,141 @@ def _remove_prefixed(dirname, prefix):
 # ------------------------------------------------------------ CSV input
 
 
+def arrow_meta(arrow_schema, key, schema, fmt):
+    """The table's schema text and key spec: an empty table of the Arrow
+    schema encoded on the client, exactly as the tasks' batches are."""
+    import pyarrow as pa
+
+    from . import _encode
+
+    empty = pa.Table.from_batches([], schema=arrow_schema)
+    _, _, schema_text, key_spec = _encode.encode(empty, key, schema=schema, format=fmt,
+                                                 values=True)
+    return {"key": key_spec, "schema": schema_text}
+
+
+def parquet_pieces(data, spooled=False):
+    """A Parquet source (paths, a glob, a directory with hive partitions, a
+    pyarrow Dataset of Parquet files) as its row groups, a task each:
+    ([(path, row group, first row, partition values, named)], Arrow
+    schema); None for other data. Only the files' footers are read here.
+    spooled: the files spool() wrote, whose rows count on from file to file
+    (a stream's rows) and whose names are the load's own."""
+    from . import _sources
+
+    dataset = _sources._dataset(data)
+    if dataset is None:
+        return None
+    import pyarrow.dataset as ds
+
+    pieces, row = [], 0
+    for frag in dataset.get_fragments():
+        if not hasattr(frag, "split_by_row_group"):
+            raise TypeError("data: a dataset of Parquet files, got a %s" % type(frag).__name__)
+        keys = ds.get_partition_keys(frag.partition_expression)
+        row = row if spooled else 0
+        for rg in frag.split_by_row_group():
+            info = rg.row_groups[0]
+            pieces.append((frag.path, info.id, row, keys, not spooled))
+            row += info.num_rows
+    return pieces, dataset.schema
+
+
+def stream_of(data):
+    """A stream given to a cluster load (a pyarrow ParquetFile or
+    RecordBatchReader, any __arrow_c_stream__ object, a polars LazyFrame,
+    an iterable of batches) as a pyarrow RecordBatchReader; None for other
+    data (DataFrames of the engine, file paths)."""
+    import pyarrow as pa
+
+    from . import _sources
+
+    if is_paths(data) or hasattr(data, "to_delayed") or hasattr(data, "rdd") or \
+            hasattr(data, "sparkSession"):
+        return None
+    stream = _sources._stream(data)
+    if stream is None and hasattr(data, "__arrow_c_stream__"):
+        stream = data
+    if stream is None:
+        return None
+    if isinstance(stream, _sources._Stream):  # its Python reader: exceptions as raised
+        return stream.reader
+    return pa.RecordBatchReader.from_stream(stream)
+
+
+def spool(reader, folder, group_bytes=16 << 20, file_bytes=64 << 20):
+    """A stream's batches written, as they are read, into Parquet files of
+    the load's folder (created O_EXCL|O_NOFOLLOW) in row groups of about
+    group_bytes, files of about file_bytes, so that the tasks read them as
+    row groups and the client holds no more than a row group; the paths."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    paths, pending, state = [], [], {"writer": None, "file": None, "bytes": 0}
+
+    def close():
+        if state["writer"] is not None:
+            state["writer"].close()
+            state["file"].close()
+        state.update(writer=None, file=None, bytes=0)
+
+    def flush():
+        if state["writer"] is None:
+            path = os.path.join(folder, "stream-%06d.parquet" % len(paths))
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
+                         os.O_CLOEXEC, 0o644)
+            paths.append(path)
+            state["file"] = os.fdopen(fd, "wb")
+            state["writer"] = pq.ParquetWriter(state["file"], reader.schema)
+        t = pa.Table.from_batches(pending, schema=reader.schema)
+        state["writer"].write_table(t, row_group_size=max(1, t.num_rows))
+        state["bytes"] += t.nbytes
+        pending.clear()
+        if state["bytes"] >= file_bytes:
+            close()
+
+    try:
+        size = 0
+        for batch in reader:
+            pending.append(batch)
+            size += batch.nbytes
+            if size >= group_bytes:
+                flush()
+                size = 0
+        if pending or not paths:  # no rows at all: one empty file holds the schema
+            flush()
+    finally:
+        close()
+    return paths
+
+
+def parquet_part(piece, part, meta, fmt, crash, arrow_schema):
+    """Stage 1 for one Parquet row group (on a worker): its rows, with the
+    hive partitions' columns, as (keys, values, seqs); seq = partition << 40
+    | the row in its file (1-based), or in the stream spooled (0-based)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    maybe_crash(crash, "encode", part)
+    path, group, row0, keys, named = piece
+    t = pq.ParquetFile(path).read_row_group(group)
+    for name, value in keys.items():
+        t = t.append_column(name, pa.array([value] * t.num_rows, arrow_schema.field(name).type))
+    try:
+        keys, values, seqs = encode_batch(t.select(arrow_schema.names), meta["key"],
+                                          meta["schema"], fmt, None, part, row0)
+    except Error as e:
+        if e.line is not None and named:  # the row's file; .line is its row there
+            e.file = path
+        raise
+    # a named file's seqs hold its 1-based rows, as a CSV file's its lines
+    if named:
+        import pyarrow.compute as pc
+
+        seqs = pc.add(seqs, 1)
+    return keys, values, seqs
+
+
 def is_paths(data):
     """Whether data is a CSV path or a list of them."""
     if isinstance(data, (str, os.PathLike)):

@@ -14,7 +14,7 @@ in place (no copy).
 """
 import os
 
-from . import _ordo
+from . import _ordo, _sources
 
 # NumPy datetime64 units, numbered as the extension's ORDO__PY_DT_*: it
 # converts each exactly or refuses it (NumPy's own casts wrap silently).
@@ -60,17 +60,26 @@ def _arrow_column(obj):
     return ("arrow", schema, array)
 
 
-def _pandas_column(series):
-    """A pandas Series: NumPy dtypes as NumPy arrays (float NaN stays NaN),
-    datetime64 with a zone as its UTC instants, and the other dtypes
-    (nullable Int64/Float64/boolean, string, object, Arrow-backed) through
-    pyarrow, where pandas' missing values (NA, None, NaN, NaT) are NULL."""
+def _pandas_column(series, nan_as_null=True):
+    """A pandas Series: NumPy dtypes as NumPy arrays, datetime64 with a
+    zone as its UTC instants, and the other dtypes (nullable
+    Int64/Float64/boolean, string, object, Arrow-backed) through pyarrow,
+    where pandas' missing values (NA, None, NaN, NaT) are NULL. A float NaN
+    is NULL too, as pandas and pyarrow.Table.from_pandas read it, unless
+    nan_as_null is False (then it is the float NaN)."""
     import numpy as np
     import pandas as pd
 
     dtype = series.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iufbM":
-        return _numpy_column(series.to_numpy())
+        arr = series.to_numpy()
+        if dtype.kind == "f" and nan_as_null and np.isnan(arr).any():
+            import pyarrow as pa
+
+            if dtype.itemsize == 2:  # ordo has no half float: real holds every one
+                arr = arr.astype(np.float32)
+            return _arrow_column(pa.array(arr, from_pandas=True))
+        return _numpy_column(arr)
     if isinstance(dtype, pd.DatetimeTZDtype):
         utc = series.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy()
         kind, arr, k, size, unit, ticks = _numpy_column(utc)
@@ -80,8 +89,10 @@ def _pandas_column(series):
     return _arrow_column(pa.array(series, from_pandas=True))
 
 
-def _columns(data):
-    """(names, descriptions) of a dict or a pandas DataFrame."""
+def _columns(data, nan_as_null=True, dropped=None):
+    """(names, descriptions) of a dict or a pandas DataFrame; nan_as_null
+    as _pandas_column's. With a dict dropped, a pandas column that cannot
+    be read is left out, its exception in dropped by name."""
     try:
         import pandas as pd
     except ImportError:  # pandas is needed only for its own objects
@@ -90,15 +101,26 @@ def _columns(data):
         names = [str(c) for c in data.columns]
         if len(set(names)) != len(names):
             raise ValueError("the DataFrame has two columns of the same name")
-        return names, [_pandas_column(data.iloc[:, i]) for i in range(data.shape[1])]
+        items = [(n, data.iloc[:, i]) for i, n in enumerate(names)]
+    else:
+        items = list(data.items())
     names, descs = [], []
-    for name, col in data.items():
+    for name, col in items:
         if not isinstance(name, str):
             raise TypeError("column names must be str, got %r" % (name,))
-        names.append(name)
         if pd is not None and isinstance(col, pd.Series):
-            descs.append(_pandas_column(col))
-        elif hasattr(col, "__arrow_c_array__") or hasattr(col, "combine_chunks"):
+            try:
+                desc = _pandas_column(col, nan_as_null)
+            except (TypeError, ValueError, NotImplementedError) as e:
+                if dropped is None:
+                    raise
+                dropped[name] = e  # refused only if the key names it
+                continue
+            names.append(name)
+            descs.append(desc)
+            continue
+        names.append(name)
+        if hasattr(col, "__arrow_c_array__") or hasattr(col, "combine_chunks"):
             descs.append(_arrow_column(col))
         elif hasattr(col, "__array_interface__") or type(col).__module__ == "numpy":
             import numpy as np
@@ -146,7 +168,8 @@ def _threads(threads):
     return threads
 
 
-def encode(data, key, *, schema=None, format="ordered", values=False, threads=None):
+def encode(data, key, *, schema=None, format="ordered", values=False, threads=None,
+           nan_as_null=True, null_placement=None, categories="label"):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
     Returns ``(keys, values, schema_text, key_spec)``:
@@ -171,16 +194,33 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
 
     threads: as encode_keys'.
     """
+    key = _sources._key_spec(key, null_placement)
     _check_texts(key, schema, format)
     values = bool(values)
     threads = _threads(threads)
+    stream = _sources._stream(data)
+    if stream is not None:
+        data = stream
+    data = _sources._categories(data, categories)
     if _is_columns(data):
-        names, descs = _columns(data)
-        return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
+        # keys only: columns outside the key are not read (the library
+        # leaves out those of no ordo type; here those pandas cannot give)
+        dropped = {} if not values and key is not None else None
+        names, descs = _columns(data, nan_as_null, dropped)
+        try:
+            return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
+        except (_ordo.Error, TypeError, ValueError) as e:
+            for name, exc in (dropped or {}).items():
+                if "'%s'" % name in str(e):  # the key (or schema) names it
+                    raise exc from None
+            raise
     data = _decode_dictionaries(data)
     if hasattr(data, "__arrow_c_stream__"):
-        return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,
-                                   threads)
+        try:
+            return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,
+                                       threads)
+        except _ordo.Error as e:
+            _sources._reraise(data, e)
     if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
         schema_capsule, array_capsule = data.__arrow_c_array__()
         return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values,
@@ -221,14 +261,26 @@ def _bad_data(data):
                     % type(data).__name__)
 
 
-def encode_keys(data, key, *, schema=None, format="ordered", threads=None):
+def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_as_null=True,
+                null_placement=None, categories="label"):
     """Keys of the rows of data: an ordo.Keys, key i for row i.
 
     data: a pyarrow Table or RecordBatch, any object with the Arrow PyCapsule
-    interface (polars and DuckDB results), a pandas DataFrame, or a dict of
-    columns (NumPy arrays, lists, pyarrow arrays, pandas Series).
+    interface (polars and DuckDB results, a pyarrow RecordBatchReader), a
+    pandas DataFrame, a dict of columns (NumPy arrays, lists, pyarrow arrays,
+    pandas Series); or a source read batch by batch: a Parquet file's path,
+    a list of them, a glob (``"data/*.parquet"``) or a directory (hive
+    partitions ``year=2024/`` become columns), a ``pyarrow.dataset.Dataset``,
+    a ``pyarrow.parquet.ParquetFile``, a polars ``LazyFrame``, or an iterable
+    of batches (pyarrow RecordBatches or Tables, pandas or polars DataFrames)
+    of one schema. Types come from the Arrow/Parquet schema.
 
-    key: the key spec, as ``--key`` takes it: ``"score DESC, player_id"``.
+    key: the key spec, as ``--key`` takes it: ``"score DESC, player_id"``;
+    or, as pyarrow's ``sort_by`` takes it, a list of column names and
+    ``(name, "ascending"|"descending")`` pairs: ``[("score", "descending"),
+    "player_id"]``. null_placement (a list key only): ``"at_start"`` or
+    ``"at_end"`` puts every key column's NULLs there (NULLS FIRST/LAST);
+    None keeps PostgreSQL's defaults (ASC NULLS LAST, DESC NULLS FIRST).
 
     schema: the table in ordo's schema syntax (``"player_id bigint, score
     double precision"``); the data's columns are then read as those types
@@ -251,17 +303,25 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None):
     format: "ordered" (each key column with its ASC/DESC and NULLS order),
     "lexkey" or "lexkey-legacy".
 
-    NULLs: None, Arrow nulls, NumPy NaT and pandas' missing values in
-    nullable and object columns (NA, None, NaN, NaT) are NULL. A NaN in a
-    NumPy float array, or in a pandas column of NumPy dtype float64/float32,
-    is the float NaN (which sorts above +Infinity), not NULL: use a nullable
-    dtype (Float64) or None for a missing value.
+    NULLs: None, Arrow nulls, NumPy NaT and pandas' missing values (NA,
+    None, NaN, NaT) are NULL: a NaN in a pandas float column is NULL, as
+    pandas and ``pyarrow.Table.from_pandas`` read it, unless
+    ``nan_as_null=False`` keeps it the float NaN (which sorts above
+    +Infinity, as in PostgreSQL). A NaN in a NumPy array or an Arrow float
+    array is the float NaN (Arrow has its own nulls).
+
+    Categories: a pandas Categorical or an Arrow dictionary column sorts by
+    its labels (the dictionary's values); ``categories="order"`` keys it by
+    its codes instead, so rows sort in category order (the column's type is
+    then the codes' integer type; chunks or batches must share one
+    dictionary).
 
     Timestamps: the ordered format keeps PostgreSQL's microseconds
     (nanoseconds round half up, as PostgreSQL rounds the text; so do the
     nanoseconds of an Arrow time64[ns]); the LexKey formats keep
-    nanoseconds. Extra columns of types ordo has no type for must be left
-    out of data (the schema describes every column).
+    nanoseconds. Columns outside the key are not read: one of a type ordo has
+    no type for (an Arrow map, a complex pandas column) is refused only when
+    the key (or schema=) names it.
 
     The keys are byte-identical to ``ordo encode --schema S --format F`` on
     the same rows written as CSV in PostgreSQL's text forms, where S holds
@@ -275,7 +335,9 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None):
     (not while Python objects are read). An Arrow stream is read to its
     end before its keys are made: every batch stays referenced until then.
     """
-    return encode(data, key, schema=schema, format=format, threads=threads)[0]
+    return encode(data, key, schema=schema, format=format, threads=threads,
+                  nan_as_null=nan_as_null, null_placement=null_placement,
+                  categories=categories)[0]
 
 
 def encode_csv(path, schema, *, format="ordered", header=False, threads=None, key=None):

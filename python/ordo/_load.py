@@ -25,31 +25,47 @@ def _opened(db, read_only=False):
 
 
 def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="error",
-         memory="256M", header=False):
+         memory="256M", header=False, nan_as_null=True, null_placement=None,
+         categories="label"):
     """Loads rows into a new table of the RocksDB database db (a folder or an
     ordo Db) under tag (0 to 254; None: untagged, alone in its database).
 
     data is a CSV file's path (PostgreSQL's COPY CSV; schema= is then
-    required, header=True skips and checks a header line) or a table
-    (pyarrow Table/RecordBatch, pandas DataFrame, dict of columns). key is
-    the key spec ("score DESC, id"), memory the sort's budget ("256M").
+    required, header=True skips and checks a header line), a table
+    (pyarrow Table/RecordBatch, pandas DataFrame, dict of columns), or a
+    source read batch by batch: Parquet files (a path, a list, a glob, a
+    directory with hive partitions), a pyarrow Dataset, ParquetFile or
+    RecordBatchReader, any ``__arrow_c_stream__`` object, a polars
+    LazyFrame, an iterable of batches (see encode_keys). key is the key
+    spec ("score DESC, id") or a list as encode_keys takes it (with
+    null_placement), memory the sort's budget ("256M"): a streamed source
+    is sorted within it, spilling sorted runs, never held whole.
+    nan_as_null, categories: as encode_keys'.
     The table appears whole in one atomic step, or not at all; a CSV load
     makes the same table, byte for byte, as `ordo load`.
 
     Returns the counts of `ordo load`'s summary: dict(rows_in, rows,
     duplicates, rejected, bytes, sst_files) and the phases' seconds.
     """
-    if isinstance(data, (str, bytes, os.PathLike)):
+    from . import _sources
+
+    key = _sources._key_spec(key, null_placement)
+    stream = _sources._stream(data)
+    if stream is not None:
+        data = _sources._categories(stream, categories)
+    elif isinstance(data, (str, bytes, os.PathLike)):
         if schema is None:
             raise ValueError("load: a CSV file needs schema=")
         if key is None:
             raise TypeError("load: a CSV file needs key=")
         return _ordo.load(data, db, schema=schema, key=key, tag=tag, format=format,
                           on_duplicate=on_duplicate, memory=memory, header=header)
-    return _load_table(data, db, key, schema, tag, format, on_duplicate, memory)
+    else:
+        data = _sources._categories(data, categories)
+    return _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null)
 
 
-def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
+def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null=True):
     from . import _encode
 
     data = _encode._decode_dictionaries(data)
@@ -61,15 +77,20 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory):
     if hasattr(data, "__arrow_c_stream__"):
         # the table library reads the stream batch by batch (encoded on
         # every CPU), sorts and ingests: the same call as a C program's
-        return _ordo.load(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
-                          format=format, on_duplicate=on_duplicate, memory=memory,
-                          threads=threads)
+        from . import _sources
+
+        try:
+            return _ordo.load(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
+                              format=format, on_duplicate=on_duplicate, memory=memory,
+                              threads=threads)
+        except Error as e:
+            _sources._reraise(data, e)
     _encode._check_texts(key, schema, format)
     if not _encode._is_columns(data):
         _encode._bad_data(data)
     # the columns pushed into the table library's loader, which checks the
     # options and the tag first, then encodes, sorts and ingests
-    names, descs = _encode._columns(data)
+    names, descs = _encode._columns(data, nan_as_null)
     return _ordo.load((names, descs), db, schema=schema, key=key, tag=tag, format=format,
                       on_duplicate=on_duplicate, memory=memory, threads=threads)
 

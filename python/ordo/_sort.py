@@ -11,12 +11,15 @@ def _ids_array(ids):
     return pa.Array.from_buffers(pa.uint64(), len(ids) // 8, [None, pa.py_buffer(ids)])
 
 
-def sort_indices(data, key, *, schema=None, threads=None):
+def sort_indices(data, key, *, schema=None, threads=None, null_placement=None,
+                 categories="label"):
     """The row indices of data in the order of key: a pyarrow.UInt64Array
     (``.to_numpy()`` for NumPy). Stable: rows with equal keys keep their
     order.
 
-    data, key, schema and threads are encode_keys' (the ``ordered`` format:
+    data, key, schema, threads, null_placement and categories are
+    encode_keys' (key a
+    spec or a list such as ``[("score", "descending"), "id"]``; the ``ordered`` format:
     each key column with its ASC/DESC and NULLS FIRST|LAST, PostgreSQL's
     defaults); the order is the keys' byte order, so it is PostgreSQL's
     ORDER BY of the same spec: NaN above +Infinity and equal to itself,
@@ -25,23 +28,25 @@ def sort_indices(data, key, *, schema=None, threads=None):
     The keys are encoded and then sorted on ``threads`` threads (None: one
     per CPU), with the GIL released; the indices are the same whatever the
     count."""
-    keys = encode_keys(data, key, schema=schema, threads=threads)
+    keys = encode_keys(data, key, schema=schema, threads=threads, null_placement=null_placement,
+                       categories=categories)
     return keys.argsort(threads=threads)
 
 
-def sort(data, key, *, schema=None, threads=None):
+def sort(data, key, *, schema=None, threads=None, null_placement=None, categories="label"):
     """data sorted by key (as sort_indices orders it), of data's own type:
     a pyarrow Table or RecordBatch (``take``), a pandas DataFrame (rows in
     the new order, index labels kept, as ``sort_values`` keeps them) or a
     polars DataFrame. Stable."""
-    kind = type(data).__module__.split(".")[0]
-    if kind == "pandas" and type(data).__name__ == "DataFrame":
-        idx = sort_indices(data, key, schema=schema, threads=threads)
+    kind, name = type(data).__module__.split(".")[0], type(data).__name__
+    if (kind, name) not in (("pandas", "DataFrame"), ("polars", "DataFrame"),
+                            ("pyarrow", "Table"), ("pyarrow", "RecordBatch")):
+        raise TypeError("data: expected a pyarrow Table or RecordBatch, a pandas DataFrame or a "
+                        "polars DataFrame, got %s" % name)
+    idx = sort_indices(data, key, schema=schema, threads=threads, null_placement=null_placement,
+                       categories=categories)
+    if kind == "pandas":
         return data.iloc[idx.to_numpy()]
-    if kind == "polars" and type(data).__name__ == "DataFrame":
-        idx = sort_indices(data, key, schema=schema, threads=threads)
+    if kind == "polars":
         return data[idx.to_numpy()]
-    if kind == "pyarrow" and type(data).__name__ in ("Table", "RecordBatch"):
-        return data.take(sort_indices(data, key, schema=schema, threads=threads))
-    raise TypeError("data: expected a pyarrow Table or RecordBatch, a pandas DataFrame or a "
-                    "polars DataFrame, got %s" % type(data).__name__)
+    return data.take(idx)

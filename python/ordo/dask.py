@@ -49,7 +49,14 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
          partitions=None, memory="256M"):
     """Loads a Dask DataFrame, or CSV files, as a table of an ordo store.
 
-    data: a dask.dataframe.DataFrame, or a CSV path, glob or list of them
+    data: a dask.dataframe.DataFrame; Parquet files (a path, a list, a glob,
+    a directory with hive partitions, a pyarrow Dataset of them: a task per
+    row group, read on the workers, types from the Parquet schema or
+    ``schema``); a stream of Arrow batches (a ParquetFile, a
+    RecordBatchReader, any ``__arrow_c_stream__`` object, a polars
+    LazyFrame, an iterable of batches), which the client writes batch by
+    batch into Parquet files of the load's folder (``tmp_dir``) for the
+    workers to read; or a CSV path, glob or list of them
     (one input partition per file, files in the order given, globs sorted;
     CSV as PostgreSQL's COPY (FORMAT csv) writes it, ``header=True`` when
     each file starts with a header row; the workers read the files, so on a
@@ -80,7 +87,10 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     """
     import dask
 
+    from ._sources import _key_spec
+
     t0 = time.monotonic()
+    key = _key_spec(key)  # a list as pyarrow's sort_by takes it, or the spec
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
@@ -88,7 +98,22 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     # task names that say the partition (a lost worker's error names its task)
     name = "ordo-%s-%%s-%%d" % uuid.uuid4().hex
     sources = None
-    if _cluster.is_paths(data):
+
+    def row_groups(pieces, arrow_schema):
+        return [dask.delayed(_cluster.parquet_part)(piece, i, meta, format, crash, arrow_schema,
+                                                    dask_key_name=name % ("encode", i))
+                for i, piece in enumerate(pieces)]
+
+    parquet = _cluster.parquet_pieces(data)
+    stream = _cluster.stream_of(data) if parquet is None else None
+    if parquet is not None:  # a task per row group, read on the workers
+        pieces, arrow_schema = parquet
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format)
+        sources = [p[0] for p in pieces]
+        inputs = row_groups(pieces, arrow_schema)
+    elif stream is not None:  # spooled into the load's folder below
+        meta = _cluster.arrow_meta(stream.schema, key, schema, format)
+    elif _cluster.is_paths(data):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
         meta = _cluster.csv_meta(key, schema, format)
@@ -99,14 +124,18 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
                   for i, (p, piece) in enumerate(pieces)]
     else:
         if not hasattr(data, "to_delayed"):
-            raise TypeError("data: expected a Dask DataFrame or CSV paths, got %s"
-                            % type(data).__name__)
+            raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
+                            "of Arrow batches, got %s" % type(data).__name__)
         meta = _frame_meta(data, key, schema, format)
         inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
                                             dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]
 
     with _cluster.Target(db, tag, tmp_dir) as target:
+        if stream is not None:
+            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir),
+                                                           spooled=True)
+            inputs = row_groups(pieces, arrow_schema)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "sources": sources, "memory": memory}
         nranges = partitions if partitions is not None else min(len(inputs), 64)

@@ -64,7 +64,15 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
 
     df: a pyspark.sql.DataFrame; each column's type comes from its Spark
     type (through its Arrow type, as ordo.encode_keys derives it), or from
-    ``schema`` (ordo's schema syntax) when given. Or a CSV path, glob or
+    ``schema`` (ordo's schema syntax) when given. Or Parquet files (a path,
+    a list, a glob, a directory with hive partitions, a pyarrow Dataset of
+    them): a task per row group reads it on the executors with pyarrow,
+    types from the Parquet schema (Spark's reader is not involved; plan
+    "runs"). Or a stream of Arrow batches (a ParquetFile, a
+    RecordBatchReader, any ``__arrow_c_stream__`` object, a polars
+    LazyFrame, an iterable of batches): the driver writes it batch by batch
+    into Parquet files of the load's folder (``tmp_dir``), read as row
+    groups. Or a CSV path, glob or
     list of them, as ordo.dask.load takes them: read on the executors by
     ordo's own CSV encoder (values keep their text exactly as ``ordo load``
     stores them; Spark's CSV parser is not involved), ``schema`` required,
@@ -93,7 +101,10 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     """
     from . import _ordo
 
+    from ._sources import _key_spec
+
     t0 = time.monotonic()
+    key = _key_spec(key)  # a list as pyarrow's sort_by takes it, or the spec
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
@@ -102,7 +113,25 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     _ordo.parse_size(memory)  # a bad size refused before Spark runs
     crash = _cluster.crash_point()
     sources = None
-    if _cluster.is_paths(df):
+    parquet = _cluster.parquet_pieces(df)
+    stream = _cluster.stream_of(df) if parquet is None else None
+    if parquet is not None or stream is not None:  # a task per row group
+        if plan != "runs":
+            raise ValueError("Parquet input takes plan='runs', got %r" % (plan,))
+        if spark is None:
+            from pyspark.sql import SparkSession
+
+            spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
+        arrow_schema = parquet[1] if parquet is not None else stream.schema
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format)
+    if parquet is not None:
+        pieces = parquet[0]
+        sources = [p[0] for p in pieces]
+        if partitions is None:
+            partitions = max(1, len(pieces))
+    elif stream is not None:
+        pass  # spooled into the load's folder below
+    elif _cluster.is_paths(df):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
         if plan != "runs":
@@ -123,7 +152,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         # The table's schema text: an empty Arrow table of the DataFrame's
         # types encoded on the driver, exactly as the executors' batches are.
         tz = spark.conf.get("spark.sql.session.timeZone")
-        meta = _table_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format)
+        meta = _cluster.arrow_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format)
         if partitions is None:
             try:
                 partitions = max(1, df.rdd.getNumPartitions())
@@ -131,16 +160,28 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
                 partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     with _cluster.Target(db, tag, tmp_dir) as target:
+        if stream is not None:  # written batch by batch into the load's folder
+            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir),
+                                                           spooled=True)
+            parquet = pieces, arrow_schema
+            if partitions is None:
+                partitions = min(max(1, len(pieces)), 64)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "memory": memory, "sources": sources}
         encoder = (key, schema, format, meta["schema"], crash)
         if plan == "shuffle":
             parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
         else:
-            if sources is not None:  # a task per CSV part
+            if parquet is not None:  # a task per row group
                 n = len(pieces)
                 stage1 = spark.range(0, n, 1, n).mapInArrow(
-                    _csv_sorter(pieces, meta, format, header, options, crash), _SORTED)
+                    _piece_sorter(pieces, lambda piece, part: _cluster.parquet_part(
+                        piece, part, meta, format, crash, arrow_schema), options), _SORTED)
+            elif sources is not None:  # a task per CSV part
+                n = len(pieces)
+                stage1 = spark.range(0, n, 1, n).mapInArrow(
+                    _piece_sorter(pieces, lambda piece, part: _cluster.csv_part(
+                        piece[0], part, meta, format, header, crash, piece[1]), options), _SORTED)
             else:
                 stage1 = df.mapInArrow(_sorter(options, *encoder), _SORTED)
             parts = _load_runs(spark, stage1, partitions, options, crash)
@@ -185,17 +226,6 @@ def _load_shuffle(spark, df, encoder, partitions, options, crash):
         return _infos(_collect(spark, ranges.mapInArrow(_writer(options, crash), "info string")))
     finally:
         rows.unpersist()
-
-
-def _table_meta(arrow_schema, key, schema, fmt):
-    import pyarrow as pa
-
-    from . import _encode
-
-    empty = pa.Table.from_batches([], schema=arrow_schema)
-    _, _, schema_text, key_spec = _encode.encode(empty, key, schema=schema, format=fmt,
-                                                 values=True)
-    return {"key": key_spec, "schema": schema_text}
 
 
 def _encoder(key, schema, fmt, expect_schema, crash):
@@ -276,9 +306,10 @@ def _sorter(options, key, schema, fmt, expect_schema, crash):
     return sort
 
 
-def _csv_sorter(pieces, meta, fmt, header, options, crash):
-    """Plan "runs", stage 1 for CSV input: piece i (the task's partition) of
-    the CSV files, read by ordo's CSV encoder -> sorted run files."""
+def _piece_sorter(pieces, read, options):
+    """Plan "runs", stage 1 for files read by the tasks (CSV parts, Parquet
+    row groups): piece i (the task's partition), read(piece, i) -> its
+    (keys, values, seqs) -> sorted run files."""
 
     def sort(batches):
         from pyspark import TaskContext
@@ -286,8 +317,7 @@ def _csv_sorter(pieces, meta, fmt, header, options, crash):
         for _ in batches:  # the piece's one id
             pass
         part = TaskContext.get().partitionId()
-        path, piece = pieces[part]
-        rows = (_cluster.csv_part(path, part, meta, fmt, header, crash, piece) for _ in (0,))
+        rows = (read(pieces[part], part) for _ in (0,))
         yield from _sorted_runs(rows, part, options)
 
     return sort

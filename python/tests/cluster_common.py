@@ -47,6 +47,26 @@ def write_csv(path, rows):
             f.write(",".join(pg_text(v) for v in row) + "\n")
 
 
+def write_parquet(folder, rows, files=3, row_group_size=64, hive=False):
+    """rows as Parquet files of folder (of SCHEMA's types), row groups of
+    row_group_size rows; hive: in year=2024/ and year=2025/ folders."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cols = list(zip(*rows))
+    t = pa.table({"id": pa.array(cols[0], pa.int64()), "grp": pa.array(cols[1], pa.int32()),
+                  "name": pa.array(cols[2], pa.string()), "score": pa.array(cols[3], pa.float64()),
+                  "day": pa.array(cols[4], pa.date32())})
+    os.makedirs(folder, exist_ok=True)
+    step = -(-len(rows) // files)
+    for i in range(files):
+        sub = os.path.join(folder, "year=%d" % (2024 + i % 2)) if hive else folder
+        os.makedirs(sub, exist_ok=True)
+        pq.write_table(t.slice(i * step, step), os.path.join(sub, "part-%d.parquet" % i),
+                       row_group_size=row_group_size)
+    return t
+
+
 def cli():
     return os.environ["ORDO_CLI"]  # set by ctest; a missing one is an error, not a skip
 

@@ -335,8 +335,9 @@ def as_arrow(rng, cols, mask, names, n, lo):
 
 def as_pandas(rng, cols, mask, names, n, lo):
     """A pandas DataFrame: NumPy dtypes where a column has no NULL,
-    pandas' nullable dtypes (or object) where it has."""
-    data = {}
+    pandas' nullable dtypes (or object) where it has; and the names of its
+    NumPy float columns (whose NaN pandas reads as missing)."""
+    data, numpy_floats = {}, set()
     for name, c, full in zip(names, cols, mask):
         m = full[lo:lo + n]
         vals = c.values[lo:lo + n]
@@ -356,6 +357,7 @@ def as_pandas(rng, cols, mask, names, n, lo):
                 data[name] = pd.Series(arr.to_pandas(types_mapper=pd.ArrowDtype))
             else:
                 data[name] = np.array(vals, dtype=c.kind[1])
+                numpy_floats.add(name)
         elif k == "bool":
             data[name] = (pd.array([None if x else v for v, x in zip(vals, m)], dtype="boolean")
                           if has_null else np.array(vals, dtype=bool))
@@ -368,7 +370,7 @@ def as_pandas(rng, cols, mask, names, n, lo):
         else:  # the other types as pandas' Arrow-backed columns
             arr = arrow_array(c, full).slice(lo, n)
             data[name] = pd.Series(arr.to_pandas(types_mapper=pd.ArrowDtype))
-    return pd.DataFrame(data)
+    return pd.DataFrame(data), numpy_floats
 
 
 def _py_value(c, v):
@@ -455,13 +457,13 @@ def one_case(seed, cli):
     rep = ["arrow", "arrow", "pandas", "lists"][rng.integers(4)]
     if rep == "lists" and not all(list_ok(c, m, extra, n) for c, m in zip(cols, mask)):
         rep = "arrow"
-    schema = None
+    schema, nan_as_null, numpy_floats = None, bool(rng.random() < 0.5), set()
     if any(c.kind[0] == "as" for c in cols):  # text read as its declared type
         schema = ", ".join("%s %s" % (nm, c.sql) for nm, c in zip(names, cols))
     if rep == "arrow":
         data = as_arrow(rng, cols, mask, names, n, extra)
     elif rep == "pandas":
-        data = as_pandas(rng, cols, mask, names, n, extra)
+        data, numpy_floats = as_pandas(rng, cols, mask, names, n, extra)
     else:
         data = as_lists(rng, cols, mask, names, n, extra)
         schema = ", ".join("%s %s" % (nm, c.sql) for nm, c in zip(names, cols))
@@ -471,14 +473,17 @@ def one_case(seed, cli):
     key = ", ".join(("%s %s" % (names[i], o)).strip() for i, o in zip(perm, orders))
     cli_schema = ", ".join(("%s %s %s" % (names[i], cols[i].sql, o)).strip()
                            for i, o in zip(perm, orders))
-    rows = [[None if mask[i][r] else cols[i].texts[r] for i in perm]
+    # a NaN of a NumPy float column of a DataFrame is NULL unless nan_as_null=False
+    null_nan = {i for i in perm if nan_as_null and names[i] in numpy_floats}
+    rows = [[None if mask[i][r] or (i in null_nan and cols[i].texts[r] == "NaN")
+             else cols[i].texts[r] for i in perm]
             for r in range(extra, extra + n)]
-    where = "seed %d: %s, format %s, %d rows, key %r, schema %r" % (
-        seed, rep, fmt, n, key, cli_schema)
+    where = "seed %d: %s, format %s, %d rows, key %r, schema %r, nan_as_null %s" % (
+        seed, rep, fmt, n, key, cli_schema, nan_as_null)
     want = cli_keys(cli, cli_schema, rows, fmt)
     try:
         got = ordo.encode_keys(data, key, schema=schema, format=fmt,
-                               threads=int(rng.integers(1, 4))).to_list()
+                               threads=int(rng.integers(1, 4)), nan_as_null=nan_as_null).to_list()
     except Exception as e:  # noqa: BLE001 - any refusal of valid rows is a finding
         raise AssertionError("%s: ordo.encode_keys raised %s: %s" % (where, type(e).__name__, e))
     if got != want:

@@ -9,7 +9,7 @@ import pytest
 import ordo
 import ordo.dask
 from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, write_csv)
+                            seeded_db, write_csv, write_parquet)
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +68,39 @@ def test_csv_files_same_table_as_ordo_load(client, tmp_path):
     cli_load(tmp_path / "rows.csv", tmp_path / "cli")
     assert_same_table(tmp_path / "dask", tmp_path / "cli")
     assert summary["rows"] == 500
+
+
+def test_parquet_same_table_as_ordo_load(client, tmp_path):
+    # a task per row group (3 files of 4 row groups): the CLI's table of the
+    # same rows as CSV, and ordo.load's of the same files
+    rows = make_rows(600, seed=5)
+    write_parquet(tmp_path / "pq", rows)
+    summary = ordo.dask.load(str(tmp_path / "pq"), str(tmp_path / "dask"), key=KEY, client=client)
+    assert summary["rows"] == 600 and summary["partitions"] >= 8
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "dask", tmp_path / "cli")
+    ordo.load(str(tmp_path / "pq" / "*.parquet"), tmp_path / "local", key=KEY, memory="1M")
+    assert_same_table(tmp_path / "local", tmp_path / "cli")
+    assert leftovers(tmp_path / "dask") == []
+    # hive partitions: the year column as the local load reads it
+    write_parquet(tmp_path / "hive", rows, hive=True)
+    ordo.dask.load(str(tmp_path / "hive"), str(tmp_path / "dask-hive"), key="year, id",
+                   client=client)
+    ordo.load(str(tmp_path / "hive"), tmp_path / "local-hive", key="year, id")
+    assert_same_table(tmp_path / "dask-hive", tmp_path / "local-hive")
+
+
+def test_bad_parquet_row_names_its_file_and_row(client, tmp_path):
+    rows = make_rows(300, seed=6)
+    rows[250] = (rows[250][0], 2 ** 31 - 1, None, None, rows[250][4])
+    write_parquet(tmp_path / "pq", rows, files=2, row_group_size=50)
+    with pytest.raises(ordo.Error) as e:
+        ordo.dask.load(str(tmp_path / "pq"), str(tmp_path / "dask"), key=KEY,
+                       schema=SCHEMA.replace("grp integer", "grp smallint"), client=client)
+    assert e.value.file.endswith("part-1.parquet") and e.value.line == 101, (e.value.file,
+                                                                            e.value.line)
+    assert not (tmp_path / "dask").exists() or leftovers(tmp_path / "dask") == []
 
 
 @pytest.mark.parametrize("fmt", ["lexkey", "lexkey-legacy", "packed"])
@@ -352,3 +385,34 @@ def test_an_open_db_stays_open(client, tmp_path):
         ordo.dask.load(frame(make_rows(20)), d, key=KEY, tag=1, client=client)
         assert ordo._ordo.table_meta(d, 1)["rows"] == 20
     assert leftovers(tmp_path / "db") == []
+
+
+def test_streams_same_table_as_ordo_load(client, tmp_path):
+    # batches the client spools into the load's folder, a row group a task
+    import polars
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = make_rows(900, seed=8)
+    t = write_parquet(tmp_path / "pq", rows, files=1, row_group_size=100)
+    ordo.load(t, tmp_path / "ref", key=KEY)
+    sources = {
+        "generator": lambda: (b for b in t.to_batches(max_chunksize=70)),
+        "reader": lambda: pa.RecordBatchReader.from_batches(t.schema, t.to_batches(200)),
+        "ParquetFile": lambda: pq.ParquetFile(str(tmp_path / "pq" / "part-0.parquet")),
+        "LazyFrame": lambda: polars.scan_parquet(str(tmp_path / "pq" / "part-0.parquet")),
+    }
+    for name, src in sources.items():
+        db = tmp_path / name
+        summary = ordo.dask.load(src(), str(db), key=KEY, client=client)
+        assert summary["rows"] == 900, name
+        assert_same_table(db, tmp_path / "ref")
+        assert leftovers(db) == [], name
+    # the iterable's own exception, and nothing left behind
+    def broken():
+        yield t.to_batches(100)[0]
+        raise RuntimeError("the source broke")
+
+    with pytest.raises(RuntimeError, match="the source broke"):
+        ordo.dask.load(broken(), str(tmp_path / "broken"), key=KEY, client=client)
+    assert not (tmp_path / "broken").exists() or leftovers(tmp_path / "broken") == []

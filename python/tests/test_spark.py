@@ -11,7 +11,7 @@ import pytest
 import ordo
 import ordo.spark
 from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, write_csv)
+                            seeded_db, write_csv, write_parquet)
 
 SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
 
@@ -263,6 +263,26 @@ def test_csv_files_same_table_as_ordo_load(spark, tmp_path):
     assert leftovers(tmp_path / "spark") == []
 
 
+def test_parquet_same_table_as_ordo_load(spark, tmp_path):
+    # a task per row group, read on the executors with pyarrow
+    rows = make_rows(600, seed=5)
+    write_parquet(tmp_path / "pq", rows)
+    summary = ordo.spark.load(str(tmp_path / "pq"), str(tmp_path / "spark"), key=KEY, spark=spark)
+    assert summary["rows"] == 600
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+    assert_same_table(tmp_path / "spark", tmp_path / "cli")
+    assert leftovers(tmp_path / "spark") == []
+    write_parquet(tmp_path / "hive", rows, hive=True)
+    ordo.spark.load(str(tmp_path / "hive"), str(tmp_path / "spark-hive"), key="year, id",
+                    spark=spark)
+    ordo.load(str(tmp_path / "hive"), tmp_path / "local-hive", key="year, id")
+    assert_same_table(tmp_path / "spark-hive", tmp_path / "local-hive")
+    with pytest.raises(ValueError, match="plan='runs'"):
+        ordo.spark.load(str(tmp_path / "pq"), str(tmp_path / "x"), key=KEY, plan="shuffle",
+                        spark=spark)
+
+
 def test_csv_keeps_the_fields_text(spark, tmp_path):
     # the value holds the CSV text as ordo load stores it (1.50 stays 1.50)
     (tmp_path / "a.csv").write_text('1,1.50,\n2,2e0,""\n')
@@ -329,3 +349,14 @@ def test_csv_input_refusals(spark, tmp_path):
                         schema="id integer", spark=spark)
     assert e.value.status == "ORDO_ERR_INVALID_ARG"
     assert not (tmp_path / "db").exists()
+
+
+def test_a_stream_same_table_as_ordo_load(spark, tmp_path):
+    rows = make_rows(700, seed=9)
+    t = write_parquet(tmp_path / "pq", rows, files=1)
+    ordo.load(t, tmp_path / "ref", key=KEY)
+    summary = ordo.spark.load((b for b in t.to_batches(max_chunksize=90)), str(tmp_path / "spark"),
+                              key=KEY, spark=spark)
+    assert summary["rows"] == 700
+    assert_same_table(tmp_path / "spark", tmp_path / "ref")
+    assert leftovers(tmp_path / "spark") == []
