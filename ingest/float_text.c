@@ -2,11 +2,14 @@
  * "%.*g" prints it at that precision. A decimal of at most DIG digits
  * (15, 6 for floats) reads back as one value, so when DIG digits round-trip
  * they are the shortest; otherwise one or two more do, and MAX (17, 9)
- * always do. The digits are printed once, at MAX; each shorter candidate
- * is that string rounded, which is what "%.*g" gives except when the
- * dropped digits are exactly half a unit (the true value may lie either
- * side of it: that candidate is printed instead). Each is read back. */
+ * always do. Normal values take fast_digits (no libc). What it leaves
+ * undecided (subnormals, the tiniest values, ties of the inexact ones) is
+ * printed once at MAX digits with libc; each shorter candidate is that
+ * string rounded, which is what "%.*g" gives except when the dropped
+ * digits are exactly half a unit (the true value may lie either side of
+ * it: that candidate is printed instead), and each is read back. */
 #include "pgtext.h"
+#include "pow5_table.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -86,45 +89,133 @@ static int exact_half(const char *dig, int max, int prec)
     return 1;
 }
 
-/* A double that is a decimal m / 10^k of at most 15 digits (money,
- * measurements, integers) in digits and exponent, without printf: m / 10^k
- * (m below 2^53, 10^k exact) is correctly rounded, as reading the decimal
- * is, so equality proves it reads back; and 15-digit decimals lie further
- * apart than a double's ulp, so it is the one "%.15g" prints. 0 when the
- * double is none. */
-static int short_decimal(double d, char *dig, int *exp10)
+/* The same digits from a 128-bit product, without printf or strtod, for
+ * normal values (most doubles of 16 and 17 digits; 0 when undecided: the
+ * caller prints with libc then).
+ *
+ * |x| = m * 2^e. With s chosen so that X = |x| * 10^s lies in
+ * [10^(max-1), 10^max), "%.*g" at precision P is X rounded to an integer
+ * after dropping j = max - P digits, and that decimal D * 10^-s reads back
+ * as x exactly when |D - X| is below half the gap to x's neighbours scaled
+ * by 10^s: H = 2^(e-1) * 10^s above x, and below it too unless x is a
+ * power of two (H / 2; not for the smallest normal, whose lower neighbour
+ * is as far as its upper one). 10^s = 5^s * 2^s comes from the truncated
+ * 5^s of the decimal parser's table (pow5_table.h: 5^s = (T + d) * 2^p,
+ * 0 <= d < 1), so in units of 2^-64 the fixed-point X and H computed below
+ * are low by less than 2 each (X: m * d * 2^-t < 2^53 * 2^-57 and one
+ * truncation; H likewise). Every decision (a rounding half, a distance
+ * against H) is taken only when that margin cannot change it. A half that
+ * X reaches exactly (X exact: 5^s in the table's exact range and no bit
+ * shifted out; floats' binary fractions) is a tie, broken to even as
+ * printf breaks it; undecided otherwise, as is an exact distance of H
+ * (strtod's own tie). */
+__extension__ typedef unsigned __int128 ft_u128;
+
+static int fast_digits(double d, int is_float, int dig_min, int max, char *dig, int *prec,
+                       int *exp10)
 {
-    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    double a = fabs(d);
-    if (!(a >= 1e-15) || a >= 9007199254740992.0)
-        return 0;
-    for (int k = 0; k < 16; k++) {
-        double x = a * p10[k];
-        if (x >= 9007199254740992.0)
+    static const uint64_t p10[] = {1,         10,         100,         1000,       10000,
+                                   100000,    1000000,    10000000,    100000000,  1000000000,
+                                   10000000000, 100000000000, 1000000000000, 10000000000000,
+                                   100000000000000, 1000000000000000, 10000000000000000,
+                                   100000000000000000};
+    uint64_t m;
+    int e, lower_half; /* lower_half: the gap below x is half the gap above */
+    if (is_float) {
+        float f = (float)d;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        int be = (int)(b >> 23 & 0xff);
+        if (be == 0) /* subnormal or zero */
             return 0;
-        double m = nearbyint(x);
-        if (m == 0 || m / p10[k] != a)
-            continue;
-        char t[24];
-        int n = 0;
-        for (uint64_t u = (uint64_t)m; u; u /= 10) /* below 2^53: exact */
-            t[n++] = (char)('0' + u % 10);
-        for (int i = 0; i < n / 2; i++) {
-            char c = t[i];
-            t[i] = t[n - 1 - i], t[n - 1 - i] = c;
+        m = (b & 0x7fffffu) | 0x800000u, e = be - 150;
+        lower_half = (b & 0x7fffffu) == 0 && be > 1;
+    } else {
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        int be = (int)(b >> 52 & 0x7ff);
+        if (be == 0)
+            return 0;
+        m = (b & 0xfffffffffffffu) | UINT64_C(1) << 52, e = be - 1075;
+        lower_half = (b & 0xfffffffffffffu) == 0 && be > 1;
+    }
+    int bits = 64 - __builtin_clzll(m);
+    /* floor(log10(2^(e + bits - 1))) (78913 / 2^18 for log10 2; the offset
+     * keeps the shift's operand non-negative): the decimal exponent of x or
+     * one below it */
+    int ex = ((e + bits - 1) * 78913 + (1 << 18) * 400) / (1 << 18) - 400;
+    int s = max - 1 - ex;
+    ft_u128 x = 0, h = 0;
+    uint64_t whole = 0;
+    int exact = 0; /* X is m * 10^s itself: no margin */
+    for (int tries = 0;; tries++) {
+        if (s < PF_POW5_MIN_Q || s > PF_POW5_MAX_Q || tries == 2)
+            return 0;
+        int t = -(pf_pow5_exp(s) + e + s) - 64; /* X * 2^64 = m * T * 2^-t */
+        if (t <= 0 || t >= 64)
+            return 0;
+        ft_u128 lo = (ft_u128)m * pf_pow5[s - PF_POW5_MIN_Q][1];
+        ft_u128 top = (ft_u128)m * pf_pow5[s - PF_POW5_MIN_Q][0] + (lo >> 64);
+        if (top >> (64 + t)) /* X past 2^64: not a value of this range */
+            return 0;
+        x = top << (64 - t) | (uint64_t)lo >> t;
+        exact = s >= 0 && s <= PF_POW5_EXACT_MAX && ((uint64_t)lo & ((UINT64_C(1) << t) - 1)) == 0;
+        ft_u128 tt = (ft_u128)pf_pow5[s - PF_POW5_MIN_Q][0] << 64 | pf_pow5[s - PF_POW5_MIN_Q][1];
+        h = tt >> (t + 1);
+        whole = (uint64_t)(x >> 64);
+        if (whole >= p10[max])
+            s--;
+        else if (whole < p10[max - 1])
+            s++;
+        else
+            break;
+    }
+    ft_u128 below = lower_half ? h >> 1 : h;
+    for (int p = dig_min; p <= max; p++) {
+        uint64_t pj = p10[max - p], q = whole / pj;
+        ft_u128 rem = (ft_u128)(whole - q * pj) << 64 | (uint64_t)x, half = (ft_u128)pj << 63;
+        uint64_t c = q + (rem > half);
+        if (exact && rem == half) /* a tie, to even as printf breaks it (binary fractions) */
+            c = q + (q & 1);
+        else if (!exact && rem <= half && half < rem + 2) /* X may be the half itself */
+            return 0;
+        if (p < max) { /* does c * 10^j read back? */
+            ft_u128 dx = (ft_u128)(c * pj) << 64;
+            int in;
+            if (dx >= x + 2) { /* above X by more than dx - x - 2, at most dx - x */
+                in = dx - x < h ? 1 : dx - x >= h + 4 ? 0 : -1;
+            } else if (dx <= x) { /* below X by at least x - dx, less than x - dx + 2 */
+                in = x - dx + 2 <= below ? 1 : x - dx >= below + 2 ? 0 : -1;
+            } else {
+                in = 1; /* within 2 units: far inside any gap */
+            }
+            if (in < 0)
+                return 0;
+            if (!in)
+                continue;
         }
-        int lead = n; /* significant digits: trailing zeros do not count */
-        while (lead > 1 && t[lead - 1] == '0')
-            lead--;
-        if (lead > 15)
-            return 0;
-        memset(dig, '0', 17);
-        memcpy(dig, t, (size_t)n < 17 ? (size_t)n : 17);
-        *exp10 = n - 1 - k;
+        int ex10 = max - 1 - s;
+        if (c == p10[p]) { /* 99.95 -> 100.0: one more integer digit */
+            c = p10[p - 1];
+            ex10++;
+        }
+        for (int i = p - 1; i >= 0; i--, c /= 10)
+            dig[i] = (char)('0' + c % 10);
+        *prec = p, *exp10 = ex10;
         return 1;
     }
-    return 0;
+    return 0; /* not reached: at max every candidate is taken */
+}
+
+/* text into out as snprintf would put it: cut to cap - 1 bytes, then NUL */
+static void put(char *out, size_t cap, const char *text)
+{
+    if (!cap)
+        return;
+    size_t n = strlen(text);
+    n = n < cap - 1 ? n : cap - 1;
+    memcpy(out, text, n);
+    out[n] = '\0';
 }
 
 static int round_trips(const char *s, double d, int is_float)
@@ -145,9 +236,10 @@ void ordo__float_text(double d, int is_float, char *out, size_t cap)
     int dig_min = is_float ? 6 : 15, max = is_float ? 9 : 17;
     char e[40], text[40], dig[24];
     int exp10;
-    if (!is_float && short_decimal(d, dig, &exp10)) {
-        g_format(signbit(d) != 0, dig, dig_min, exp10, text);
-        snprintf(out, cap, "%s", text);
+    int prec;
+    if (fast_digits(d, is_float, dig_min, max, dig, &prec, &exp10)) {
+        g_format(signbit(d) != 0, dig, prec, exp10, text);
+        put(out, cap, text);
         return;
     }
     /* -d.dddde-XXX: max digits, the point skipped */
@@ -167,10 +259,10 @@ void ordo__float_text(double d, int is_float, char *out, size_t cap)
             g_format(neg, r, prec, x, text);
         }
         if (round_trips(text, d, is_float)) {
-            snprintf(out, cap, "%s", text);
+            put(out, cap, text);
             return;
         }
     }
     g_format(neg, dig, max, exp10, text);
-    snprintf(out, cap, "%s", text);
+    put(out, cap, text);
 }
