@@ -1105,6 +1105,7 @@ static void test_row_columns(void **state)
     r.stop = 2;
     assert_int_equal(ordo_table_number_column(sc, 4, number_row, &r, "n", sx, &col, &e),
                      ORDO_ERR_INTERRUPTED);
+    ordo_schema_free(&t.s);
     sc = col_of(&t, "date", ORDO_FORMAT_ORDERED);
     int64_t years[] = {2000, 6000000, 2001}; /* past 5874897, PostgreSQL's last year */
     by_row d = {years, nul, SIZE_MAX};
@@ -1114,9 +1115,11 @@ static void test_row_columns(void **state)
     assert_int_equal(ordo_table_civil_column(sc, 3, civil_row, &d, "d", sx, &col, &e),
                      ORDO_ERR_OUT_OF_RANGE);
     assert_string_equal(e.message, "column 'd', row 1: out of range for date");
+    ordo_schema_free(&t.s);
     sc = col_of(&t, "text", ORDO_FORMAT_ORDERED);
     assert_int_equal(ordo_table_number_column(sc, 1, number_row, &r, "x", sx, &col, &e),
                      ORDO_ERR_BAD_TYPE);
+    ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
 
