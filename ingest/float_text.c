@@ -154,14 +154,13 @@ static int fast_digits(double d, int is_float, int dig_min, int max, char *dig, 
         int t = -(pf_pow5_exp(s) + e + s) - 64; /* X * 2^64 = m * T * 2^-t */
         if (t <= 0 || t >= 64)
             return 0;
-        ft_u128 lo = (ft_u128)m * pf_pow5[s - PF_POW5_MIN_Q][1];
-        ft_u128 top = (ft_u128)m * pf_pow5[s - PF_POW5_MIN_Q][0] + (lo >> 64);
+        const uint64_t *tq = pf_pow5[s - PF_POW5_MIN_Q];
+        ft_u128 lo = (ft_u128)m * tq[1], top = (ft_u128)m * tq[0] + (lo >> 64);
         if (top >> (64 + t)) /* X past 2^64: not a value of this range */
             return 0;
         x = top << (64 - t) | (uint64_t)lo >> t;
         exact = s >= 0 && s <= PF_POW5_EXACT_MAX && ((uint64_t)lo & ((UINT64_C(1) << t) - 1)) == 0;
-        ft_u128 tt = (ft_u128)pf_pow5[s - PF_POW5_MIN_Q][0] << 64 | pf_pow5[s - PF_POW5_MIN_Q][1];
-        h = tt >> (t + 1);
+        h = ((ft_u128)tq[0] << 64 | tq[1]) >> (t + 1);
         whole = (uint64_t)(x >> 64);
         if (whole >= p10[max])
             s--;
