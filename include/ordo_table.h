@@ -736,6 +736,30 @@ ORDO_API ordo_status ordo_table_decode_keys(const ordo_table_decode_options *o,
                                             size_t n, struct ArrowArrayStream *out,
                                             ordo_error *err);
 
+/* A stream of ordo_table_scan or ordo_table_decode_keys handed to a
+ * consumer that may read it on another thread while its owner can still
+ * close it (a binding's scan object: its Db must not be closed under a
+ * running get_next). The guard takes the stream over; ordo_table_guard_export
+ * gives the consumer a stream (once) whose calls and release are safe on any
+ * thread; after ordo_table_guard_close they fail ("the scan is closed",
+ * ORDO_ERR_BAD_STATE) and the inner stream is released (the close waits for
+ * a call running meanwhile), so what it read may go. A failure's status is
+ * kept for ordo_table_guard_error (Arrow's consumers see its text only).
+ * The guard lives until both its owner's free and the exported stream's
+ * release. */
+typedef struct ordo_table_guard ordo_table_guard;
+/* *inner is moved into *out (left released, released on failure too). */
+ORDO_API ordo_status ordo_table_guard_open(struct ArrowArrayStream *inner,
+                                           ordo_table_guard **out, ordo_error *err);
+/* The consumer's stream: ORDO_ERR_BAD_STATE when exported already or closed. */
+ORDO_API ordo_status ordo_table_guard_export(ordo_table_guard *g, struct ArrowArrayStream *out,
+                                             ordo_error *err);
+ORDO_API void ordo_table_guard_close(ordo_table_guard *g);
+/* The exported stream's failure (ORDO_OK: none yet), its ordo_error in *err. */
+ORDO_API ordo_status ordo_table_guard_error(ordo_table_guard *g, ordo_error *err);
+/* Closes, then drops the owner's part (NULL: nothing). */
+ORDO_API void ordo_table_guard_free(ordo_table_guard *g);
+
 #ifdef __cplusplus
 }
 #endif

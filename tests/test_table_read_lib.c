@@ -1,10 +1,12 @@
 /* ordo_table_list, ordo_table_get and ordo_table_decode_keys in-process:
  * the tables and their metadata as loaded (rows, bytes against the load's
  * summary, collations), one row by its key or none, keys back to typed
- * Arrow columns in batches, and refusals with their messages. */
+ * Arrow columns in batches, and refusals with their messages; a guarded
+ * stream (ordo_table_guard) closed under its reader. */
 #include <ordo_table.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -348,6 +350,88 @@ static void test_decode_keys(void **state)
     free(data), free(off);
 }
 
+/* A thread reading the guarded stream until it fails or ends. */
+static void *drain_stream(void *p)
+{
+    struct ArrowArrayStream *w = p;
+    struct ArrowArray a;
+    while (w->get_next(w, &a) == 0 && a.release)
+        a.release(&a);
+    return NULL;
+}
+
+/* ordo_table_guard over a decode stream: exported once, read through,
+ * closed under a reader (whose calls then fail "closed"), its failure's
+ * status kept; either of owner and consumer may let go first. */
+static void test_guard(void **state)
+{
+    (void)state;
+    uint8_t *data;
+    int64_t *off;
+    size_t n = encode(SCHEMA, KEY, ROWS, &data, &off);
+    ordo_table_decode_options o = {.schema = SCHEMA, .key = KEY, .batch_rows = 1};
+    struct ArrowArrayStream st, w, w2;
+    struct ArrowArray a;
+    ordo_table_guard *g;
+    ordo_error e = {0};
+    assert_int_equal(ordo_table_decode_keys(&o, data, off, n, &st, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_open(&st, &g, &e), ORDO_OK);
+    assert_null(st.release); /* moved */
+    assert_int_equal(ordo_table_guard_export(g, &w, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_export(g, &w2, &e), ORDO_ERR_BAD_STATE);
+    assert_non_null(strstr(e.message, "exported already"));
+    size_t rows = 0;
+    while (w.get_next(&w, &a) == 0 && a.release)
+        rows += (size_t)a.length, a.release(&a);
+    assert_int_equal(rows, n);
+    assert_null(w.get_last_error(&w));
+    assert_int_equal(ordo_table_guard_error(g, &e), ORDO_OK);
+    ordo_table_guard_free(g); /* the owner first: the consumer's stream fails */
+    assert_int_equal(w.get_next(&w, &a), EINVAL);
+    assert_null(a.release);
+    assert_string_equal(w.get_last_error(&w), "the scan is closed");
+    w.release(&w);
+    assert_null(w.release);
+
+    /* a failure of the inner stream keeps its status; the consumer first */
+    off[2]--;
+    assert_int_equal(ordo_table_decode_keys(&o, data, off, n, &st, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_open(&st, &g, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_export(g, &w, &e), ORDO_OK);
+    while (w.get_next(&w, &a) == 0 && a.release)
+        a.release(&a);
+    assert_non_null(strstr(w.get_last_error(&w), "key 1 of 4"));
+    assert_int_equal(ordo_table_guard_error(g, &e), ORDO_ERR_MALFORMED_KEY);
+    assert_int_equal(e.line, 2);
+    w.release(&w);
+    assert_int_equal(ordo_table_guard_error(g, NULL), ORDO_ERR_MALFORMED_KEY);
+    ordo_table_guard_close(g);
+    assert_int_equal(ordo_table_guard_export(g, &w, &e), ORDO_ERR_BAD_STATE); /* closed */
+    ordo_table_guard_free(g);
+    off[2]++;
+
+    /* closed while another thread reads: it stops at a batch boundary */
+    assert_int_equal(ordo_table_decode_keys(&o, data, off, n, &st, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_open(&st, &g, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_export(g, &w, &e), ORDO_OK);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, drain_stream, &w), 0);
+    ordo_table_guard_close(g);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(w.get_next(&w, &a), EINVAL);
+    w.release(&w);
+    ordo_table_guard_free(g);
+
+    /* refusals; a stream given is released even then */
+    assert_int_equal(ordo_table_guard_open(NULL, &g, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_table_decode_keys(&o, data, off, n, &st, &e), ORDO_OK);
+    assert_int_equal(ordo_table_guard_open(&st, NULL, &e), ORDO_ERR_NULL_ARG);
+    assert_null(st.release);
+    assert_int_equal(ordo_table_guard_export(NULL, &w, &e), ORDO_ERR_NULL_ARG);
+    ordo_table_guard_free(NULL);
+    free(data), free(off);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_recorded_bytes),
         cmocka_unit_test(test_get),
         cmocka_unit_test(test_decode_keys),
+        cmocka_unit_test(test_guard),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union
 
-from . import _ordo
+from . import _cluster, _ordo, _phases
 
 if TYPE_CHECKING:  # pyarrow stays optional at import time
     import pyarrow as pa
@@ -204,10 +204,19 @@ def decode_keys(keys: Any, schema: str, key: Optional[str], *,
         raise TypeError("format: expected a str, got %s" % type(format).__name__)
     if isinstance(keys, pa.ChunkedArray):
         keys = keys.combine_chunks()
-    sc, batches = _ordo.decode_keys(keys, schema, key, format)
-    out = pa.Schema._import_from_c_capsule(sc)
-    return pa.Table.from_batches([pa.RecordBatch._import_from_c_capsule(s, a)
-                                  for s, a in batches], schema=out)
+    elif isinstance(keys, (list, tuple)):
+        try:
+            keys = _phases._Joined(keys, "keys")
+        except TypeError as e:
+            raise _cluster.error("ORDO_ERR_INVALID_ARG", str(e)) from None
+    s = _ordo.decode_keys(keys, schema, key, format)
+    try:
+        return pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__()).read_all()
+    except Exception:
+        s.raise_failure()  # the stream's ordo.Error, which Arrow reports as text
+        raise
+    finally:
+        s.close()
 
 
 def _scan_batches(db: Any, kwargs: dict[str, Any]) -> "pa.RecordBatchReader":

@@ -86,7 +86,7 @@ class _Joined:
         items = tuple(items)  # a copy: nothing can change it while read
         for i, k in enumerate(items):
             if not isinstance(k, bytes):
-                raise TypeError("%s: item %d is not bytes" % (what, i))
+                raise TypeError("%s: item %d is %s, not bytes" % (what, i, type(k).__name__))
         self.buffer = b"".join(items)
         self.offsets = array.array("q", itertools.accumulate(map(len, items), initial=0))
 

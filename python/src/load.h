@@ -62,6 +62,14 @@ typedef struct ordo__py_seqs {
 int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s);
 void ordo__py_seqs_release(ordo__py_seqs *s);
 
+/* A TableScan object (the rows as __arrow_c_stream__, once; close();
+ * raise_failure()) guarding st (moved; released on failure), holding the Db
+ * dbo (held by the caller: the hold is the object's now) or the keys' memory
+ * (keys moved, off taken over) until close; NULL with an exception (all
+ * let go). */
+PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys,
+                              int64_t *off);
+
 /* The SST writer behind an SstWriter object (for merge_runs and load);
  * NULL with an exception set when obj is not one or is closed/finished. */
 ordo_sst_writer *ordo__py_sst_get(PyObject *obj);

@@ -7,8 +7,6 @@
 
 #include <ordo_table.h>
 
-#include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,70 +14,37 @@
  * tests lower it: _set_scan_chunk_bytes). */
 static size_t chunk_bytes = 256u << 20;
 
-/* A scan: the library's stream, and the Db it reads, held (busy) until
- * close. The stream goes out wrapped (export below): the wrapper keeps
- * this object alive and records a failure's status, which Arrow's
- * consumers report as text only. */
+/* A stream handed to Arrow through ordo_table_guard (the library's lock
+ * against a close while another thread reads it), and what it reads: the
+ * Db held (busy) for a scan, the keys' memory for decode_keys; both let go
+ * at close, after which the exported stream fails. */
 typedef struct scan_object {
     PyObject_HEAD
-    PyObject *dbo; /* held, NULL once closed */
-    struct ArrowArrayStream stream;
-    pthread_mutex_t lock; /* the stream's calls (without the GIL) against close */
-    int exported;
-    ordo_status failed;
-    ordo_error err;
+    ordo_table_guard *g;
+    PyObject *dbo;       /* held, or NULL */
+    ordo__py_bin keys;
+    int64_t *off;
 } scan_object;
 
 static PyTypeObject scan_type;
 
-/* ------------------------------------------------- the exported stream */
-
-static int closed(struct ArrowArrayStream *w)
+/* The close: what the stream reads let go (the guard stays for
+ * raise_failure: freed with the object). */
+static void scan_close_now(scan_object *S)
 {
-    scan_object *S = w->private_data;
-    if (S->stream.release)
-        return 0;
-    S->failed = ORDO_ERR_BAD_STATE;
-    snprintf(S->err.message, sizeof S->err.message, "the scan is closed");
-    return EINVAL;
-}
-
-static int wrap_get_schema(struct ArrowArrayStream *w, struct ArrowSchema *out)
-{
-    scan_object *S = w->private_data;
-    pthread_mutex_lock(&S->lock);
-    int r = closed(w);
-    if (!r && (r = S->stream.get_schema(&S->stream, out)) != 0)
-        S->failed = ordo_table_scan_error(&S->stream, &S->err);
-    pthread_mutex_unlock(&S->lock);
-    return r;
-}
-
-static int wrap_get_next(struct ArrowArrayStream *w, struct ArrowArray *out)
-{
-    scan_object *S = w->private_data;
-    pthread_mutex_lock(&S->lock);
-    int r = closed(w);
-    if (r)
-        memset(out, 0, sizeof *out);
-    else if ((r = S->stream.get_next(&S->stream, out)) != 0)
-        S->failed = ordo_table_scan_error(&S->stream, &S->err);
-    pthread_mutex_unlock(&S->lock);
-    return r;
-}
-
-static const char *wrap_get_last_error(struct ArrowArrayStream *w)
-{
-    scan_object *S = w->private_data;
-    return S->failed ? S->err.message : NULL;
-}
-
-static void wrap_release(struct ArrowArrayStream *w)
-{
-    PyGILState_STATE g = PyGILState_Ensure(); /* consumers may release without it */
-    Py_DECREF((PyObject *)w->private_data);
-    PyGILState_Release(g);
-    w->release = NULL;
+    if (S->g) {
+        ordo_table_guard *g = S->g;
+        Py_BEGIN_ALLOW_THREADS /* a get_next running in another thread ends first */
+        ordo_table_guard_close(g);
+        Py_END_ALLOW_THREADS
+    }
+    if (S->dbo) {
+        ordo__py_db_release(S->dbo);
+        Py_CLEAR(S->dbo);
+    }
+    ordo__py_bin_release(&S->keys);
+    free(S->off);
+    S->off = NULL;
 }
 
 static void capsule_free(PyObject *cap)
@@ -100,42 +65,19 @@ static PyObject *scan_export(scan_object *S, PyObject *args, PyObject *kw)
     if (requested != Py_None)
         return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "scan: a requested schema is not supported "
                                "(the stream has the table's types)");
-    if (!S->dbo || S->exported)
-        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "scan: the rows were %s",
-                               S->dbo ? "exported already (a scan reads once)" : "closed");
     struct ArrowArrayStream *w = calloc(1, sizeof *w);
     if (!w)
         return PyErr_NoMemory();
-    w->get_schema = wrap_get_schema;
-    w->get_next = wrap_get_next;
-    w->get_last_error = wrap_get_last_error;
-    w->release = wrap_release;
-    w->private_data = Py_NewRef((PyObject *)S);
-    PyObject *cap = PyCapsule_New(w, "arrow_array_stream", capsule_free);
+    ordo_error e = {0};
+    ordo_status s = ordo_table_guard_export(S->g, w, &e);
+    PyObject *cap = s != ORDO_OK ? ordo__py_raise(s, &e)
+                                 : PyCapsule_New(w, "arrow_array_stream", capsule_free);
     if (!cap) {
-        w->release(w);
+        if (w->release)
+            w->release(w);
         free(w);
-        return NULL;
     }
-    S->exported = 1;
     return cap;
-}
-
-/* ------------------------------------------------------ the object */
-
-static void scan_close_now(scan_object *S)
-{
-    if (S->stream.release) {
-        Py_BEGIN_ALLOW_THREADS /* a get_next running in another thread ends first */
-        pthread_mutex_lock(&S->lock);
-        Py_END_ALLOW_THREADS
-        S->stream.release(&S->stream);
-        pthread_mutex_unlock(&S->lock);
-    }
-    if (S->dbo) {
-        ordo__py_db_release(S->dbo);
-        Py_CLEAR(S->dbo);
-    }
 }
 
 static PyObject *scan_close(scan_object *S, PyObject *unused)
@@ -149,24 +91,25 @@ static PyObject *scan_close(scan_object *S, PyObject *unused)
 static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
 {
     (void)unused;
-    if (S->failed)
-        return ordo__py_raise(S->failed, &S->err);
+    ordo_error e = {0};
+    ordo_status s = ordo_table_guard_error(S->g, &e);
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e);
     Py_RETURN_NONE;
 }
 
 static void scan_dealloc(scan_object *S)
 {
     scan_close_now(S);
-    pthread_mutex_destroy(&S->lock);
+    ordo_table_guard_free(S->g);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
 static PyMethodDef scan_methods[] = {
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))scan_export,
-     METH_VARARGS | METH_KEYWORDS,
-     "The rows as an Arrow C stream capsule (once); the Db stays held until close()."},
+     METH_VARARGS | METH_KEYWORDS, "The rows as an Arrow C stream capsule (once)."},
     {"close", (PyCFunction)scan_close, METH_NOARGS,
-     "Ends the scan and lets its Db go (the exported stream then fails)."},
+     "Ends the scan and lets what it reads go (the exported stream then fails)."},
     {"raise_failure", (PyCFunction)scan_raise_failure, METH_NOARGS,
      "Raises the ordo.Error the stream failed with (its status, message), if it failed."},
     {NULL, NULL, 0, NULL},
@@ -176,10 +119,38 @@ static PyTypeObject scan_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.TableScan",
     .tp_basicsize = sizeof(scan_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A table's rows as an Arrow C stream (scan_table makes it).",
+    .tp_doc = "Rows as an Arrow C stream (scan_table and decode_keys make it).",
     .tp_dealloc = (destructor)scan_dealloc,
     .tp_methods = scan_methods,
 };
+
+PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys,
+                              int64_t *off)
+{
+    scan_object *S = PyObject_New(scan_object, &scan_type);
+    ordo_error e = {0};
+    ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
+    if (S) {
+        memset(&S->g, 0, sizeof *S - offsetof(scan_object, g));
+        s = ordo_table_guard_open(st, &S->g, &e);
+    } else if (st->release) {
+        st->release(st);
+    }
+    if (S && s == ORDO_OK) {
+        S->dbo = dbo ? Py_NewRef(dbo) : NULL; /* the caller's hold is the scan's now */
+        if (keys)
+            S->keys = *keys, memset(keys, 0, sizeof *keys);
+        S->off = off;
+        return (PyObject *)S;
+    }
+    if (dbo)
+        ordo__py_db_release(dbo);
+    if (keys)
+        ordo__py_bin_release(keys);
+    free(off);
+    Py_XDECREF(S);
+    return S ? ordo__py_raise(s, &e) : NULL;
+}
 
 /* ------------------------------------------------------ scan_table */
 
@@ -294,27 +265,20 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     const char **colnames = NULL;
     bound_arg ba[3];
     memset(ba, 0, sizeof ba);
-    scan_object *S = NULL;
+    PyObject *r = NULL;
     /* held (busy) to the scan's close: the arguments' conversions run
      * Python code, which must not close it */
     ordo_db *db = ordo__py_db_hold(dbo);
     if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep, &colnames) < 0 ||
         bound(prefix, "prefix", &o.prefix, &ba[0]) < 0 ||
-        bound(start, "start", &o.from, &ba[1]) < 0 || bound(stop, "stop", &o.to, &ba[2]) < 0 ||
-        !(S = PyObject_New(scan_object, &scan_type)))
+        bound(start, "start", &o.from, &ba[1]) < 0 || bound(stop, "stop", &o.to, &ba[2]) < 0)
         goto done;
-    memset(&S->stream, 0, sizeof *S - offsetof(scan_object, stream));
-    pthread_mutex_init(&S->lock, NULL);
-    S->dbo = NULL;
+    struct ArrowArrayStream st;
     ordo_error e = {0};
-    ordo_status s = ordo_table_scan(db, &o, &S->stream, &e);
-    if (s != ORDO_OK) {
-        Py_CLEAR(S);
-        ordo__py_raise(s, &e);
-        goto done;
-    }
-    S->dbo = Py_NewRef(dbo); /* the hold is the scan's now */
-    db = NULL;
+    ordo_status s = ordo_table_scan(db, &o, &st, &e);
+    db = NULL; /* the hold goes with the stream, or here */
+    r = s != ORDO_OK ? (ordo__py_db_release(dbo), ordo__py_raise(s, &e))
+                     : ordo__py_stream_new(&st, dbo, NULL, NULL);
 done:
     if (db)
         ordo__py_db_release(dbo);
@@ -322,7 +286,7 @@ done:
         bound_free(&ba[i]);
     Py_XDECREF(keep);
     free(colnames);
-    return (PyObject *)S;
+    return r;
 }
 
 /* Every stored pair in [lo, hi), system keys included: for tests and
