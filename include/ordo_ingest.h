@@ -238,6 +238,17 @@ typedef enum ordo_text_style {
 ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_column *c,
                                      ordo_text_style style, ordo_buf *out, bool *is_null);
 
+/* Row r of column col (an ordered-format batch column for schema column
+ * c) as PostgreSQL's text, appended to *out, straight from the column's
+ * buffers, for the types whose text is their value's own: bool, the
+ * integers, the floats (shortest round-trip digits, "-0", NaN, Infinity),
+ * and uncollated text (the bytes as they are). The same text ordo_text_print
+ * gives for the field encoded from the column. *is_null tells whether it was
+ * NULL (out unchanged). Any other type or column: ORDO_ERR_BAD_TYPE, out
+ * unchanged (print it from its key). */
+ORDO_API ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c,
+                                      size_t r, ordo_buf *out, bool *is_null);
+
 /* Reads column c of schema s (parsed for a LexKey format) from a LexKey key
  * and appends PostgreSQL's text form of its part to *out, as
  * ordo_text_print does for ordered keys. r is made with s->ncols parts and

@@ -65,5 +65,9 @@ const char *ordo__pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
  * for years before 1; returns the length). */
 void ordo__float_text(double d, int is_float, char *out, size_t cap);
 int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc);
+/* An integer's decimal text at out (room for 21 bytes and a NUL);
+ * returns the length (column_text.c). */
+int ordo__int_text(int64_t v, char *out);
+int ordo__uint_text(uint64_t v, char *out);
 
 #endif

@@ -333,14 +333,14 @@ static ordo_status number_text(ordo_key_reader *r, ordo_type type, ordo_order o,
     case ORDO_TYPE_INT32:
     case ORDO_TYPE_INT64:
         s = ordo_key_read_int(r, o, type, &iv, isnull);
-        snprintf(text, cap, "%lld", (long long)iv);
+        ordo__int_text(iv, text);
         break;
     case ORDO_TYPE_UINT8:
     case ORDO_TYPE_UINT16:
     case ORDO_TYPE_UINT32:
     case ORDO_TYPE_UINT64:
         s = ordo_key_read_uint(r, o, type, &uv, isnull);
-        snprintf(text, cap, "%llu", (unsigned long long)uv);
+        ordo__uint_text(uv, text);
         break;
     case ORDO_TYPE_INT128:
         s = ordo_key_read_int128(r, o, &hi, &lo, isnull);

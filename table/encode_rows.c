@@ -464,7 +464,8 @@ typedef struct value_job {
     const ordo_column *cols;
     size_t nv;
     const size_t *tcol;
-    const ordo_table_keys *rows; /* the value columns as one ordered key a row */
+    const uint8_t *direct;       /* per value column: printed from the column */
+    const ordo_table_keys *rows; /* the other value columns as one ordered key a row */
     value_range *ranges;
     ordo_buf *text; /* per thread slot: a field's text */
 } value_job;
@@ -474,13 +475,29 @@ static ordo_status print_value(const value_job *j, ordo_key_reader *rd, size_t r
                                ordo_buf *text, bool *is_null, int *printed)
 {
     const ordo_column *c = &j->cols[v];
+    const ordo_schema_column *sc = &j->E->table.cols[j->tcol[v]];
     text->len = 0;
-    ordo_status s = ordo_text_print(rd, &j->E->table.cols[j->tcol[v]], ORDO_TEXT_BARE, text, is_null);
+    if (j->direct[v]) {
+        *printed = 0;
+        return ordo_column_text(c, sc, r, text, is_null);
+    }
+    ordo_status s;
+    if (c->type == ORDO_TYPE_NUMERIC) { /* encoded to check it; its own text is kept */
+        char digits[128], *big = NULL;
+        size_t len = 0;
+        ordo_order o = (ordo_order)sc->order;
+        s = ordo_key_read_numeric(rd, o, digits, sizeof digits, &len, is_null);
+        if (s == ORDO_ERR_DST_TOO_SMALL)
+            s = !(big = malloc(len)) ? ORDO_ERR_OUT_OF_MEMORY
+                                     : ordo_key_read_numeric(rd, o, big, len, &len, is_null);
+        free(big);
+        *printed = s != ORDO_OK;
+        return s != ORDO_OK || *is_null ? s : numeric_text(c, r, text);
+    }
+    s = ordo_text_print(rd, sc, ORDO_TEXT_BARE, text, is_null);
     *printed = s != ORDO_OK;
     if (s != ORDO_OK || *is_null)
         return s;
-    if (c->type == ORDO_TYPE_NUMERIC)
-        return numeric_text(c, r, text);
     if (c->type == ORDO_TYPE_INTERVAL)
         return interval_text(c, r, text);
     if ((c->type == ORDO_TYPE_FLOAT64 || c->type == ORDO_TYPE_FLOAT32) && negative_zero(c, r)) {
@@ -498,8 +515,10 @@ static int print_range(void *ctx, size_t item, size_t slot)
     ordo_status s = ordo_table_keys_reserve(out, 0, vr->to - vr->from);
     for (size_t r = vr->from; r < vr->to && s == ORDO_OK; r++) {
         ordo_key_reader rd;
-        ordo_key_reader_init(&rd, j->rows->data + j->rows->off[r],
-                             (size_t)(j->rows->off[r + 1] - j->rows->off[r]));
+        memset(&rd, 0, sizeof rd);
+        if (j->rows->n)
+            ordo_key_reader_init(&rd, j->rows->data + j->rows->off[r],
+                                 (size_t)(j->rows->off[r + 1] - j->rows->off[r]));
         for (size_t v = 0; v < j->nv && s == ORDO_OK; v++) {
             bool is_null = false;
             ordo_buf *text = &j->text[slot];
@@ -517,8 +536,29 @@ static int print_range(void *ctx, size_t item, size_t slot)
     return s != ORDO_OK;
 }
 
-/* The values of n rows: the value columns as one ordered key a row, each
- * field printed back as PostgreSQL's text, ranges of rows on the threads. */
+/* The value columns a row's fields are printed from without a key
+ * (ordo_column_text prints their type: its answer is the column's, not the
+ * row's): 1 in direct[v]; the others into cols/tcol for the key. */
+static size_t split_values(const ordo_table_encoder *E, const ordo_column *cols, size_t nv,
+                           const size_t *tcol, uint8_t *direct, ordo_column *kc, size_t *kt)
+{
+    size_t nk = 0;
+    ordo_buf probe = {0};
+    for (size_t v = 0; v < nv; v++) {
+        bool is_null;
+        probe.len = 0;
+        direct[v] = ordo_column_text(&cols[v], &E->table.cols[tcol[v]], 0, &probe, &is_null) !=
+                    ORDO_ERR_BAD_TYPE;
+        if (!direct[v])
+            kc[nk] = cols[v], kt[nk++] = tcol[v];
+    }
+    ordo_buf_free(&probe);
+    return nk;
+}
+
+/* The values of n rows, each field printed as PostgreSQL's text: from its
+ * column, or from the value columns encoded as one ordered key a row;
+ * ranges of rows on the threads. */
 static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols, size_t nv,
                                  size_t n, size_t *tcol, ordo_error *err)
 {
@@ -531,9 +571,16 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
         E->vals.n += n;
         return ORDO_OK;
     }
-    ordo_table_batch part = {cols, nv, n};
     ordo_table_keys rows = {0};
-    s = encode_parts(E, ORDO_FORMAT_ORDERED, &part, 1, &rows, &tcol, err);
+    uint8_t *direct = malloc(nv);
+    ordo_column *kc = malloc(nv * sizeof *kc);
+    size_t *kt = malloc(nv * sizeof *kt);
+    if (!direct || !kc || !kt)
+        s = ORDO_ERR_OUT_OF_MEMORY;
+    ordo_table_batch part = {kc, s == ORDO_OK ? split_values(E, cols, nv, tcol, direct, kc, kt) : 0,
+                             n};
+    if (s == ORDO_OK && part.ncols)
+        s = encode_parts(E, ORDO_FORMAT_ORDERED, &part, 1, &rows, &kt, err);
     size_t nranges = (n + VALUE_RANGE_ROWS - 1) / VALUE_RANGE_ROWS;
     size_t threads = E->threads < nranges ? E->threads : nranges;
     value_range *vr = s == ORDO_OK ? calloc(nranges ? nranges : 1, sizeof *vr) : NULL;
@@ -545,7 +592,7 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
             vr[i].from = i * VALUE_RANGE_ROWS;
             vr[i].to = i + 1 < nranges ? (i + 1) * VALUE_RANGE_ROWS : n;
         }
-        value_job j = {E, cols, nv, tcol, &rows, vr, text};
+        value_job j = {E, cols, nv, tcol, direct, &rows, vr, text};
         ordo__table_parallel(nranges, threads, print_range, &j);
     }
     /* the first range that failed is the first failing row: the ranges are
@@ -579,6 +626,7 @@ static ordo_status encode_values(ordo_table_encoder *E, const ordo_column *cols,
         ordo_buf_free(&text[t]);
     free(vr);
     free(text);
+    free(direct), free(kc), free(kt);
     ordo_table_keys_free(&rows);
     return s == ORDO_ERR_SIZE_OVERFLOW && E->fault == ORDO_TABLE_FAULT_NONE ? ORDO_ERR_OUT_OF_MEMORY
                                                                               : s;
