@@ -511,8 +511,13 @@ static int print_range(void *ctx, size_t item, size_t slot)
 {
     const value_job *j = ctx;
     value_range *vr = &j->ranges[item];
-    ordo_table_keys *out = &vr->out;
-    ordo_status s = ordo_table_keys_reserve(out, 0, vr->to - vr->from);
+    /* worked on in locals: the ranges and slots lie side by side, and the
+     * threads would share their cache lines at every field */
+    ordo_table_keys out = vr->out;
+    ordo_buf text = j->text[slot];
+    int printed = 0;
+    size_t bad_row = 0, bad_v = 0;
+    ordo_status s = ordo_table_keys_reserve(&out, 0, vr->to - vr->from);
     for (size_t r = vr->from; r < vr->to && s == ORDO_OK; r++) {
         ordo_key_reader rd;
         memset(&rd, 0, sizeof rd);
@@ -521,18 +526,18 @@ static int print_range(void *ctx, size_t item, size_t slot)
                                  (size_t)(j->rows->off[r + 1] - j->rows->off[r]));
         for (size_t v = 0; v < j->nv && s == ORDO_OK; v++) {
             bool is_null = false;
-            ordo_buf *text = &j->text[slot];
-            s = print_value(j, &rd, r, v, text, &is_null, &vr->printed);
+            s = print_value(j, &rd, r, v, &text, &is_null, &printed);
             if (s == ORDO_OK)
-                s = ordo_table_keys_reserve(out, ORDO_ROW_VALUE_MAX(text->len), 0);
+                s = ordo_table_keys_reserve(&out, ORDO_ROW_VALUE_MAX(text.len), 0);
             if (s == ORDO_OK)
-                out->len += ordo_row_value_put(out->data + out->len, text->data, text->len, is_null);
+                out.len += ordo_row_value_put(out.data + out.len, text.data, text.len, is_null);
             else
-                vr->bad_row = r, vr->bad_v = v;
+                bad_row = r, bad_v = v;
         }
-        out->off[++out->n] = (int64_t)out->len;
+        out.off[++out.n] = (int64_t)out.len;
     }
-    vr->s = s;
+    vr->out = out, j->text[slot] = text;
+    vr->s = s, vr->printed = printed, vr->bad_row = bad_row, vr->bad_v = bad_v;
     return s != ORDO_OK;
 }
 
