@@ -22,9 +22,6 @@ typedef struct ordo__numkind {
 ordo__numkind ordo__numkind_of_type(ordo_type t);
 const char *ordo__numkind_sql(ordo__numkind k);
 ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i);
-/* The shortest text that reads back as the same double (NaN, +-Infinity). */
-int ordo__double_text(double d, char *out, size_t cap);
-void ordo__real_text(float f, char *out, size_t cap); /* a real's: 6 to 9 digits */
 /* Rows off .. off + n of numbers of kind k (not bools) as numeric text
  * (floats their shortest round-trip text), NULLs empty; 0 when out of
  * memory. col's offset is 0 afterwards. */

@@ -4,7 +4,6 @@
 #include "import.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -220,37 +219,6 @@ const char *ordo_table_number_put(const ordo_table_number *pv, ordo_type type, v
     return NULL;
 }
 
-/* The shortest decimal (at most 17 significant digits) that reads back as
- * the same double, as PostgreSQL prints a float8 (its numeric gets that
- * text, not a fixed precision's). A normal double of up to 15 digits is
- * %.15g's (15 digits always round-trip); subnormals may need fewer. */
-int ordo__double_text(double d, char *out, size_t cap)
-{
-    if (isnan(d))
-        return snprintf(out, cap, "NaN");
-    if (isinf(d))
-        return snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
-    int n = 0;
-    for (int prec = fabs(d) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
-        n = snprintf(out, cap, "%.*g", prec, d);
-        if (strtod(out, NULL) == d)
-            break;
-    }
-    return n;
-}
-
-/* The shortest decimal that reads back as the same float, as PostgreSQL
- * prints a real (finite values). */
-void ordo__real_text(float f, char *out, size_t cap)
-{
-    /* 6 digits always read back as one float; a subnormal may need fewer */
-    for (int prec = fabsf(f) < FLT_MIN ? 1 : 6; prec <= 9; prec++) {
-        snprintf(out, cap, "%.*g", prec, (double)f);
-        if (strtof(out, NULL) == f)
-            return;
-    }
-}
-
 int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
                        const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col)
 {
@@ -258,15 +226,18 @@ int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
     if (!ordo__var_open(&v, n, n * 8))
         return 0;
     for (size_t i = 0; i < n; i++) {
-        char text[64];
-        int len = 0;
+        char text[ORDO_FLOAT_TEXT_MAX];
+        size_t len = 0;
         if (!validity || ordo__bit(validity, off + i)) {
             ordo_table_number x = ordo__number_at(vals, k, off + i);
-            len = x.kind == 'f'   ? ordo__double_text(x.d, text, sizeof text)
-                  : x.kind == 'u' ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
-                                  : snprintf(text, sizeof text, "%lld", (long long)x.i);
+            if (x.kind == 'f') /* a float32's value too, as PostgreSQL's float8 prints it */
+                ordo_float64_text(x.d, text, sizeof text, &len);
+            else
+                len = (size_t)(x.kind == 'u'
+                                   ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
+                                   : snprintf(text, sizeof text, "%lld", (long long)x.i));
         }
-        if (!ordo__var_push(&v, i, text, (size_t)len)) {
+        if (!ordo__var_push(&v, i, text, len)) {
             ordo__var_drop(&v);
             return 0;
         }
