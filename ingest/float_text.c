@@ -158,7 +158,7 @@ static int fast_digits(double d, int is_float, int dig_min, int max, char *dig, 
         int t = -(pf_pow5_exp(s) + e + s) - 64; /* X * 2^64 = m * T * 2^-t */
         if (t <= 0 || t >= 64)
             return 0;
-        const uint64_t *tq = pf_pow5[s - PF_POW5_MIN_Q];
+        const uint64_t *tq = ordo__pow5[s - PF_POW5_MIN_Q];
         ft_u128 lo = (ft_u128)m * tq[1], top = (ft_u128)m * tq[0] + (lo >> 64);
         if (top >> (64 + t)) /* X past 2^64: not a value of this range */
             return 0;
