@@ -219,6 +219,39 @@ const char *ordo_table_number_put(const ordo_table_number *pv, ordo_type type, v
     return NULL;
 }
 
+/* *v into row r of dst, a column of sc's number type: a value the type
+ * cannot hold is ORDO_ERR_OUT_OF_RANGE naming its row. */
+static ordo_status put_row(const ordo_table_number *v, const ordo_schema_column *sc,
+                           uint8_t *dst, size_t r, const char *name, ordo_error *err)
+{
+    size_t width = (size_t)ordo_table_number_width(sc->type);
+    const char *why = ordo_table_number_put(v, sc->type, dst + r * width, dst, r);
+    return why ? ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, r, "%s for %s", why,
+                                sc->sql_name)
+               : ORDO_OK;
+}
+
+ordo_status ordo__numbers_column(const void *vals, ordo__numkind k, size_t off, size_t n,
+                                 const uint8_t *validity, const ordo_schema_column *sc,
+                                 const char *name, ordo_table_scratch *sx, ordo_column *col,
+                                 ordo_error *err)
+{
+    uint8_t *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) *
+                                                    (size_t)ordo_table_number_width(sc->type));
+    if (!dst)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        if (validity && !ordo__bit(validity, off + i))
+            continue;
+        ordo_table_number v = ordo__number_at(vals, k, off + i);
+        ordo_status s = put_row(&v, sc, dst, i, name, err);
+        if (s != ORDO_OK)
+            return s;
+    }
+    col->values = dst;
+    return ORDO_OK;
+}
+
 int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
                        const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col)
 {
@@ -356,11 +389,8 @@ ordo_status ordo_table_number_column(const ordo_schema_column *sc, size_t length
             return s;
         if (is_null && !null_at(sx, &validity, length, i))
             return ORDO_ERR_OUT_OF_MEMORY;
-        const char *why =
-            is_null ? NULL : ordo_table_number_put(&v, sc->type, dst + i * (size_t)width, dst, i);
-        if (why)
-            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "%s for %s", why,
-                                  sc->sql_name);
+        if (!is_null && (s = put_row(&v, sc, dst, i, name, err)) != ORDO_OK)
+            return s;
     }
     col->values = dst, col->validity = validity;
     return ORDO_OK;
