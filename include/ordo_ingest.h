@@ -266,6 +266,19 @@ ORDO_API ordo_status ordo_lexkey_text_print(ordo_lexkey_reader *r, const ordo_sc
  * read as a value and a part is never ambiguous (00 is false, a 00 string). */
 #define ORDO_LEXKEY_TEXT_NO_NULLS 1u
 
+/* PostgreSQL's text of a double precision (ordo_float64_text) or a real
+ * (ordo_float32_text), as ordo_text_print writes it: the fewest significant
+ * digits that read back as the same value, in the form "%.*g" gives them
+ * at that precision, or at 15 (6 for a real) when fewer suffice for a
+ * normal value (100000, 1e+16, 0.0001, 5e-324, -0); or NaN, Infinity,
+ * -Infinity. Into dst[0..cap) with a NUL after it, *len
+ * its length; ORDO_ERR_DST_TOO_SMALL (dst then unspecified) when it and
+ * its NUL do not fit, *len then the length needed. ORDO_FLOAT_TEXT_MAX
+ * bytes always suffice. */
+#define ORDO_FLOAT_TEXT_MAX 32
+ORDO_API ordo_status ordo_float64_text(double d, char *dst, size_t cap, size_t *len);
+ORDO_API ordo_status ordo_float32_text(float f, char *dst, size_t cap, size_t *len);
+
 /* ------------------------------------------------------ value form */
 
 /* The value `ordo load` stores beside a key: columns as their CSV text,

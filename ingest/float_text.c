@@ -1,16 +1,20 @@
 /* The shortest decimal that reads back as the same double (or float), as
  * "%.*g" prints it at that precision. A decimal of at most DIG digits
- * (15, 6 for floats) reads back as one value, so when DIG digits round-trip
- * they are the shortest; otherwise one or two more do, and MAX (17, 9)
- * always do. Normal values take fast_digits (no libc). What it leaves
+ * (15, 6 for floats) reads back as one normal value, so when DIG digits
+ * round-trip they are the shortest; otherwise one or two more do, and MAX
+ * (17, 9) always do. Subnormals hold fewer digits: theirs are tried from
+ * one up (5e-324, not %.15g's 4.94065645841247e-324), as PostgreSQL
+ * prints them. Normal values take fast_digits (no libc). What it leaves
  * undecided (subnormals, the tiniest values, ties of the inexact ones) is
  * printed once at MAX digits with libc; each shorter candidate is that
  * string rounded, which is what "%.*g" gives except when the dropped
  * digits are exactly half a unit (the true value may lie either side of
  * it: that candidate is printed instead), and each is read back. */
+#include "ordo_ingest.h"
 #include "pgtext.h"
 #include "pow5_table.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -154,7 +158,7 @@ static int fast_digits(double d, int is_float, int dig_min, int max, char *dig, 
         int t = -(pf_pow5_exp(s) + e + s) - 64; /* X * 2^64 = m * T * 2^-t */
         if (t <= 0 || t >= 64)
             return 0;
-        const uint64_t *tq = pf_pow5[s - PF_POW5_MIN_Q];
+        const uint64_t *tq = ordo__pow5[s - PF_POW5_MIN_Q];
         ft_u128 lo = (ft_u128)m * tq[1], top = (ft_u128)m * tq[0] + (lo >> 64);
         if (top >> (64 + t)) /* X past 2^64: not a value of this range */
             return 0;
@@ -206,15 +210,17 @@ static int fast_digits(double d, int is_float, int dig_min, int max, char *dig, 
     return 0; /* not reached: at max every candidate is taken */
 }
 
-/* text into out as snprintf would put it: cut to cap - 1 bytes, then NUL */
-static void put(char *out, size_t cap, const char *text)
+/* text into out as snprintf would put it: cut to cap - 1 bytes, then NUL;
+ * returns its whole length */
+static size_t put(char *out, size_t cap, const char *text)
 {
-    if (!cap)
-        return;
     size_t n = strlen(text);
-    n = n < cap - 1 ? n : cap - 1;
-    memcpy(out, text, n);
-    out[n] = '\0';
+    if (cap) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        memcpy(out, text, k);
+        out[k] = '\0';
+    }
+    return n;
 }
 
 static int round_trips(const char *s, double d, int is_float)
@@ -222,24 +228,20 @@ static int round_trips(const char *s, double d, int is_float)
     return is_float ? strtof(s, NULL) == (float)d : strtod(s, NULL) == d;
 }
 
-void ordo__float_text(double d, int is_float, char *out, size_t cap)
+size_t ordo__float_text(double d, int is_float, char *out, size_t cap)
 {
-    if (isnan(d)) {
-        snprintf(out, cap, "NaN");
-        return;
-    }
-    if (isinf(d)) {
-        snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
-        return;
-    }
-    int dig_min = is_float ? 6 : 15, max = is_float ? 9 : 17;
+    if (isnan(d))
+        return put(out, cap, "NaN");
+    if (isinf(d))
+        return put(out, cap, d > 0 ? "Infinity" : "-Infinity");
+    int max = is_float ? 9 : 17;
+    int dig_min = fabs(d) < (is_float ? FLT_MIN : DBL_MIN) ? 1 : is_float ? 6 : 15;
     char e[40], text[40], dig[24];
     int exp10;
     int prec;
     if (fast_digits(d, is_float, dig_min, max, dig, &prec, &exp10)) {
         g_format(signbit(d) != 0, dig, prec, exp10, text);
-        put(out, cap, text);
-        return;
+        return put(out, cap, text);
     }
     /* -d.dddde-XXX: max digits, the point skipped */
     snprintf(e, sizeof e, "%.*e", max - 1, d);
@@ -257,11 +259,31 @@ void ordo__float_text(double d, int is_float, char *out, size_t cap)
             round_digits(dig, prec, r, &x);
             g_format(neg, r, prec, x, text);
         }
-        if (round_trips(text, d, is_float)) {
-            put(out, cap, text);
-            return;
-        }
+        if (round_trips(text, d, is_float))
+            return put(out, cap, text);
     }
     g_format(neg, dig, max, exp10, text);
-    put(out, cap, text);
+    return put(out, cap, text);
+}
+
+static ordo_status float_text(double d, int is_float, char *dst, size_t cap, size_t *len)
+{
+    if (!dst || !len)
+        return ORDO_ERR_NULL_ARG;
+    char text[ORDO_FLOAT_TEXT_MAX];
+    *len = ordo__float_text(d, is_float, text, sizeof text);
+    if (*len >= cap)
+        return ORDO_ERR_DST_TOO_SMALL;
+    memcpy(dst, text, *len + 1);
+    return ORDO_OK;
+}
+
+ordo_status ordo_float64_text(double d, char *dst, size_t cap, size_t *len)
+{
+    return float_text(d, 0, dst, cap, len);
+}
+
+ordo_status ordo_float32_text(float f, char *dst, size_t cap, size_t *len)
+{
+    return float_text(f, 1, dst, cap, len);
 }

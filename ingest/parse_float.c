@@ -136,7 +136,7 @@ static inline int64_t pf_eisel_lemire(uint64_t w, int64_t q, int mant, int emin,
         return inf;
     int lz = __builtin_clzll(w);
     uint64_t wn = w << lz;
-    const uint64_t *t = pf_pow5[q - PF_POW5_MIN_Q];
+    const uint64_t *t = ordo__pow5[q - PF_POW5_MIN_Q];
     int exact = q >= 0 && q <= PF_POW5_EXACT_MAX;
     const uint64_t mask = UINT64_MAX >> (mant + 2);
     pf_u128 a = pf_mul64(wn, t[0]);

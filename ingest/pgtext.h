@@ -60,10 +60,11 @@ const char *ordo__pg_parse_mac(const char *s, size_t n, uint8_t *out, size_t byt
 const char *ordo__pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
 
 /* Text forms shared by the printers of ordered and LexKey keys
- * (float_text.c, print.c): the shortest decimal that reads back as the same double or float (NaN,
- * Infinity, -Infinity), and YYYY-MM-DD of days since 2000-01-01 (*bc set
- * for years before 1; returns the length). */
-void ordo__float_text(double d, int is_float, char *out, size_t cap);
+ * (float_text.c, print.c): a double or float as ordo_float64_text and
+ * ordo_float32_text write it, but cut to cap - 1 bytes as snprintf cuts
+ * (returns the whole length); and YYYY-MM-DD of days since 2000-01-01 (*bc
+ * set for years before 1; returns the length). */
+size_t ordo__float_text(double d, int is_float, char *out, size_t cap);
 int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc);
 /* An integer's decimal text at out (room for 21 bytes and a NUL);
  * returns the length (column_text.c). */

@@ -261,20 +261,9 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (k.kind && t.kind) {
         if (k.kind == t.kind && k.width == t.width)
             return in_place(col, a->buffers[1], validity, off);
-        uint8_t *dst = fixed(sx, n, (size_t)t.width);
-        if (!dst)
-            return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            ordo_table_number v = ordo__number_at(a->buffers[1], k, off + i);
-            const char *why = ordo_table_number_put(&v, sc->type, dst + i * (size_t)t.width, dst, i);
-            if (why)
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "%s for %s", why,
-                                      sc->sql_name);
-        }
-        col->values = dst;
-        return own_validity(validity, off, n, sx, col);
+        ordo_status s = ordo__numbers_column(a->buffers[1], k, off, n, validity, sc, name, sx,
+                                             col, err);
+        return s != ORDO_OK ? s : own_validity(validity, off, n, sx, col);
     }
     if (k.kind == 'b' && sc->type == ORDO_TYPE_NUMERIC)
         return ordo__imp_unsupported(err, name, "an Arrow boolean", sc); /* 't' is no numeric */

@@ -22,9 +22,13 @@ typedef struct ordo__numkind {
 ordo__numkind ordo__numkind_of_type(ordo_type t);
 const char *ordo__numkind_sql(ordo__numkind k);
 ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i);
-/* The shortest text that reads back as the same double (NaN, +-Infinity). */
-int ordo__double_text(double d, char *out, size_t cap);
-void ordo__real_text(float f, char *out, size_t cap); /* a real's: 6 to 9 digits */
+/* Rows off .. off + n of numbers of kind k as column sc's number type (a
+ * new buffer in sx: col->values), rows that validity marks NULL left zero;
+ * a value the type cannot hold is ORDO_ERR_OUT_OF_RANGE naming its row. */
+ordo_status ordo__numbers_column(const void *vals, ordo__numkind k, size_t off, size_t n,
+                                 const uint8_t *validity, const ordo_schema_column *sc,
+                                 const char *name, ordo_table_scratch *sx, ordo_column *col,
+                                 ordo_error *err);
 /* Rows off .. off + n of numbers of kind k (not bools) as numeric text
  * (floats their shortest round-trip text), NULLs empty; 0 when out of
  * memory. col's offset is 0 afterwards. */

@@ -4,7 +4,6 @@
 #include "import.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -220,35 +219,37 @@ const char *ordo_table_number_put(const ordo_table_number *pv, ordo_type type, v
     return NULL;
 }
 
-/* The shortest decimal (at most 17 significant digits) that reads back as
- * the same double, as PostgreSQL prints a float8 (its numeric gets that
- * text, not a fixed precision's). A normal double of up to 15 digits is
- * %.15g's (15 digits always round-trip); subnormals may need fewer. */
-int ordo__double_text(double d, char *out, size_t cap)
+/* *v into row r of dst, a column of sc's number type: a value the type
+ * cannot hold is ORDO_ERR_OUT_OF_RANGE naming its row. */
+static ordo_status put_row(const ordo_table_number *v, const ordo_schema_column *sc,
+                           uint8_t *dst, size_t r, const char *name, ordo_error *err)
 {
-    if (isnan(d))
-        return snprintf(out, cap, "NaN");
-    if (isinf(d))
-        return snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
-    int n = 0;
-    for (int prec = fabs(d) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
-        n = snprintf(out, cap, "%.*g", prec, d);
-        if (strtod(out, NULL) == d)
-            break;
-    }
-    return n;
+    size_t width = (size_t)ordo_table_number_width(sc->type);
+    const char *why = ordo_table_number_put(v, sc->type, dst + r * width, dst, r);
+    return why ? ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, r, "%s for %s", why,
+                                sc->sql_name)
+               : ORDO_OK;
 }
 
-/* The shortest decimal that reads back as the same float, as PostgreSQL
- * prints a real (finite values). */
-void ordo__real_text(float f, char *out, size_t cap)
+ordo_status ordo__numbers_column(const void *vals, ordo__numkind k, size_t off, size_t n,
+                                 const uint8_t *validity, const ordo_schema_column *sc,
+                                 const char *name, ordo_table_scratch *sx, ordo_column *col,
+                                 ordo_error *err)
 {
-    /* 6 digits always read back as one float; a subnormal may need fewer */
-    for (int prec = fabsf(f) < FLT_MIN ? 1 : 6; prec <= 9; prec++) {
-        snprintf(out, cap, "%.*g", prec, (double)f);
-        if (strtof(out, NULL) == f)
-            return;
+    uint8_t *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) *
+                                                    (size_t)ordo_table_number_width(sc->type));
+    if (!dst)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        if (validity && !ordo__bit(validity, off + i))
+            continue;
+        ordo_table_number v = ordo__number_at(vals, k, off + i);
+        ordo_status s = put_row(&v, sc, dst, i, name, err);
+        if (s != ORDO_OK)
+            return s;
     }
+    col->values = dst;
+    return ORDO_OK;
 }
 
 int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
@@ -258,15 +259,18 @@ int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
     if (!ordo__var_open(&v, n, n * 8))
         return 0;
     for (size_t i = 0; i < n; i++) {
-        char text[64];
-        int len = 0;
+        char text[ORDO_FLOAT_TEXT_MAX];
+        size_t len = 0;
         if (!validity || ordo__bit(validity, off + i)) {
             ordo_table_number x = ordo__number_at(vals, k, off + i);
-            len = x.kind == 'f'   ? ordo__double_text(x.d, text, sizeof text)
-                  : x.kind == 'u' ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
-                                  : snprintf(text, sizeof text, "%lld", (long long)x.i);
+            if (x.kind == 'f') /* a float32's value too, as PostgreSQL's float8 prints it */
+                ordo_float64_text(x.d, text, sizeof text, &len);
+            else
+                len = (size_t)(x.kind == 'u'
+                                   ? snprintf(text, sizeof text, "%llu", (unsigned long long)x.u)
+                                   : snprintf(text, sizeof text, "%lld", (long long)x.i));
         }
-        if (!ordo__var_push(&v, i, text, (size_t)len)) {
+        if (!ordo__var_push(&v, i, text, len)) {
             ordo__var_drop(&v);
             return 0;
         }
@@ -385,11 +389,8 @@ ordo_status ordo_table_number_column(const ordo_schema_column *sc, size_t length
             return s;
         if (is_null && !null_at(sx, &validity, length, i))
             return ORDO_ERR_OUT_OF_MEMORY;
-        const char *why =
-            is_null ? NULL : ordo_table_number_put(&v, sc->type, dst + i * (size_t)width, dst, i);
-        if (why)
-            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "%s for %s", why,
-                                  sc->sql_name);
+        if (!is_null && (s = put_row(&v, sc, dst, i, name, err)) != ORDO_OK)
+            return s;
     }
     col->values = dst, col->validity = validity;
     return ORDO_OK;

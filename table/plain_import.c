@@ -133,18 +133,7 @@ ordo_status ordo_table_plain_column(const ordo_table_plain *p, const ordo_schema
                                                                   : ORDO_ERR_OUT_OF_MEMORY;
     if (!t.kind)
         return ordo__imp_unsupported(err, name, "a NumPy number", sc);
-    uint8_t *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) * (size_t)t.width);
-    if (!dst)
-        return ORDO_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < n; i++) {
-        ordo_table_number v = ordo__number_at(p->data, k, i);
-        const char *why = ordo_table_number_put(&v, sc->type, dst + i * (size_t)t.width, dst, i);
-        if (why)
-            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "%s for %s", why,
-                                  sc->sql_name);
-    }
-    col->values = dst;
-    return ORDO_OK;
+    return ordo__numbers_column(p->data, k, 0, n, NULL, sc, name, sx, col, err);
 }
 
 const char *ordo_table_kinds_type(unsigned kinds)

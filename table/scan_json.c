@@ -153,10 +153,11 @@ static int put_native(ordo_buf *b, const ordo_column *c, int real)
                                                 : ((const double *)v)[i];
         if (!isfinite(d)) /* JSON has no such numbers */
             return put_s(b, isnan(d) ? "\"NaN\"" : d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        size_t n;
         if (real) /* a real's digits, whatever width a format holds it in */
-            ordo__real_text((float)d, t, sizeof t);
+            ordo_float32_text((float)d, t, sizeof t, &n);
         else
-            ordo__double_text(d, t, sizeof t);
+            ordo_float64_text(d, t, sizeof t, &n);
         break;
     }
     case ORDO_TYPE_BYTES: {

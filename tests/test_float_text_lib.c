@@ -1,9 +1,11 @@
 /* ordo__float_text (ingest/float_text.c) against the trial printing it
- * replaced: "%.*g" at 15, 16, 17 digits (6 to 9 for floats), the first
- * that reads back. Every double and float shape: random bit patterns,
- * short decimals, halves, carries, subnormals, the limits. */
+ * replaced: "%.*g" at 15, 16, 17 digits (6 to 9 for floats; subnormals
+ * from 1), the first that reads back. Every double and float shape: random
+ * bit patterns, short decimals, halves, carries, subnormals, the limits.
+ * And its public face, ordo_float64_text and ordo_float32_text. */
 #include "ordo_test.h"
 
+#include "ordo_ingest.h"
 #include "pgtext.h"
 
 #include <float.h>
@@ -26,7 +28,8 @@ static void reference(double d, int is_float, char *out, size_t cap)
         snprintf(out, cap, d > 0 ? "Infinity" : "-Infinity");
         return;
     }
-    int dig = is_float ? 6 : 15, max = is_float ? 9 : 17;
+    int dig = fabs(d) < (is_float ? FLT_MIN : DBL_MIN) ? 1 : is_float ? 6 : 15;
+    int max = is_float ? 9 : 17;
     for (int prec = dig; prec <= max; prec++) {
         snprintf(out, cap, "%.*g", prec, d);
         if (is_float ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d)
@@ -116,6 +119,63 @@ static void short_decimals(void **state)
     }
 }
 
+/* The public functions: the same text, its length, a short dst refused. */
+static void public_text(void **state)
+{
+    (void)state;
+    const double v[] = {0.1, -0.0, 0.0, 1e16, 1e-5, DBL_TRUE_MIN, -DBL_MIN, 2.5e-310, DBL_MAX,
+                        -1.0 / 3, NAN, -INFINITY};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        for (int is_float = 0; is_float < 2; is_float++) {
+            char got[ORDO_FLOAT_TEXT_MAX], want[64];
+            size_t len = 0;
+            float f = (float)v[i];
+            assert_int_equal(is_float ? ordo_float32_text(f, got, sizeof got, &len)
+                                      : ordo_float64_text(v[i], got, sizeof got, &len),
+                             ORDO_OK);
+            reference(is_float ? f : v[i], is_float, want, sizeof want);
+            assert_string_equal(got, want);
+            assert_int_equal(len, strlen(want));
+            /* room for the text but not its NUL: refused, with the length needed */
+            size_t need = 0;
+            assert_int_equal(is_float ? ordo_float32_text(f, got, len, &need)
+                                      : ordo_float64_text(v[i], got, len, &need),
+                             ORDO_ERR_DST_TOO_SMALL);
+            assert_int_equal(need, len);
+        }
+    }
+    size_t len;
+    char buf[8];
+    assert_int_equal(ordo_float64_text(1, NULL, 8, &len), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_float64_text(1, buf, sizeof buf, NULL), ORDO_ERR_NULL_ARG);
+}
+
+/* Subnormals take the fewest digits, as PostgreSQL prints them; the
+ * texts either side of the normal range, and the specials, as spelled. */
+static void spelled(void **state)
+{
+    (void)state;
+    static const struct {
+        double d;
+        int is_float;
+        const char *text;
+    } v[] = {{DBL_TRUE_MIN, 0, "5e-324"},   {-2 * DBL_TRUE_MIN, 0, "-1e-323"},
+             {2.5e-310, 0, "2.5e-310"},     {DBL_MIN, 0, "2.2250738585072014e-308"},
+             {FLT_TRUE_MIN, 1, "1e-45"},    {-FLT_TRUE_MIN, 1, "-1e-45"},
+             {FLT_MIN, 1, "1.1754944e-38"}, {0.0, 0, "0"},
+             {-0.0, 0, "-0"},               {-0.0, 1, "-0"},
+             {NAN, 0, "NaN"},               {-INFINITY, 1, "-Infinity"},
+             {INFINITY, 0, "Infinity"},     {1e5, 0, "100000"}};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char got[ORDO_FLOAT_TEXT_MAX];
+        size_t len;
+        assert_int_equal(v[i].is_float ? ordo_float32_text((float)v[i].d, got, sizeof got, &len)
+                                       : ordo_float64_text(v[i].d, got, sizeof got, &len),
+                         ORDO_OK);
+        assert_string_equal(got, v[i].text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +183,8 @@ int main(void)
         cmocka_unit_test(powers),
         cmocka_unit_test(random_bits),
         cmocka_unit_test(short_decimals),
+        cmocka_unit_test(public_text),
+        cmocka_unit_test(spelled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -696,9 +696,9 @@ static void bb_add(bbig *a, const bbig *b)
 static void pow5_table(void **state)
 {
     (void)state;
-    assert_int_equal(PF_POW5_MAX_Q - PF_POW5_MIN_Q + 1, sizeof pf_pow5 / sizeof pf_pow5[0]);
+    assert_int_equal(PF_POW5_MAX_Q - PF_POW5_MIN_Q + 1, sizeof ordo__pow5 / sizeof ordo__pow5[0]);
     for (int q = PF_POW5_MIN_Q; q <= PF_POW5_MAX_Q; q++) {
-        const uint64_t *t = pf_pow5[q - PF_POW5_MIN_Q];
+        const uint64_t *t = ordo__pow5[q - PF_POW5_MIN_Q];
         int e = pf_pow5_exp(q);
         assert_true(t[0] >> 63);
         bbig p5 = {{1}}, T = bb_u128(t[0], t[1]), T1 = T, one = {{1}};
