@@ -242,12 +242,25 @@ ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_colum
  * c) as PostgreSQL's text, appended to *out, straight from the column's
  * buffers, for the types whose text is their value's own: bool, the
  * integers, the floats (shortest round-trip digits, "-0", NaN, Infinity),
- * and uncollated text (the bytes as they are). The same text ordo_text_print
+ * numerics held as scaled integers (ordo_decimal_text) and uncollated text
+ * (the bytes as they are). The same text ordo_text_print
  * gives for the field encoded from the column. *is_null tells whether it was
  * NULL (out unchanged). Any other type or column: ORDO_ERR_BAD_TYPE, out
  * unchanged (print it from its key). */
 ORDO_API ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c,
                                       size_t r, ordo_buf *out, bool *is_null);
+
+/* Room ordo_decimal_text needs: 78 digits of 2^256, a sign, a point or an
+ * exponent, the NUL. */
+#define ORDO_DECIMAL_TEXT_MAX 160
+/* An Arrow decimal of w bytes (4, 8, 16 or 32: little-endian two's
+ * complement) with `scale` digits after the point as numeric text, its
+ * length returned: the digits with a point where it falls within them
+ * ("13.50" of 1350 at scale 2, "0.05", "-7"), else with an exponent
+ * ("12e3" at scale -3, any int32 scale beyond 0..64). cap must be at least
+ * ORDO_DECIMAL_TEXT_MAX (else, or a bad width: "", 0). */
+ORDO_API size_t ordo_decimal_text(const void *value, size_t w, int32_t scale, char *out,
+                                  size_t cap);
 
 /* Reads column c of schema s (parsed for a LexKey format) from a LexKey key
  * and appends PostgreSQL's text form of its part to *out, as

@@ -7,6 +7,7 @@
 #include "ordo_ingest.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 int ordo__uint_text(uint64_t v, char *out)
@@ -28,6 +29,61 @@ int ordo__int_text(int64_t v, char *out)
         return ordo__uint_text((uint64_t)v, out);
     out[0] = '-';
     return 1 + ordo__uint_text(0 - (uint64_t)v, out + 1);
+}
+
+size_t ordo_decimal_text(const void *value, size_t w, int32_t scale, char *out, size_t cap)
+{
+    const uint8_t *p = value;
+    if (!p || !out || (w != 4 && w != 8 && w != 16 && w != 32) || cap < ORDO_DECIMAL_TEXT_MAX) {
+        if (out && cap)
+            out[0] = 0;
+        return 0;
+    }
+    uint32_t limb[8]; /* little-endian 32-bit limbs */
+    size_t nl = w / 4;
+    for (size_t i = 0; i < nl; i++)
+        memcpy(&limb[i], p + 4 * i, 4); /* native little-endian, as Arrow's buffers */
+    int neg = limb[nl - 1] >> 31;
+    if (neg) { /* the magnitude: two's complement negated */
+        uint64_t carry = 1;
+        for (size_t i = 0; i < nl; i++) {
+            uint64_t x = (uint64_t)(uint32_t)~limb[i] + carry;
+            limb[i] = (uint32_t)x, carry = x >> 32;
+        }
+    }
+    char digits[96]; /* 2^256 has 78 digits */
+    int k = 0;
+    size_t top = nl;
+    do { /* divide by 10^9, nine digits per pass, least significant first */
+        uint64_t rem = 0;
+        for (size_t i = top; i-- > 0;) {
+            uint64_t x = rem << 32 | limb[i];
+            limb[i] = (uint32_t)(x / 1000000000u), rem = x % 1000000000u;
+        }
+        while (top && !limb[top - 1])
+            top--;
+        for (int d = 0; d < 9 && (top || rem); d++, rem /= 10)
+            digits[k++] = (char)('0' + rem % 10);
+    } while (top);
+    if (!k)
+        digits[k++] = '0';
+    size_t n = 0;
+    if (neg)
+        out[n++] = '-';
+    if (scale < 0 || scale > 64) { /* digits, then e and the exponent */
+        while (k)
+            out[n++] = digits[--k];
+        return n + (size_t)snprintf(out + n, cap - n, "e%lld", -(long long)scale);
+    }
+    while (k <= scale)
+        digits[k++] = '0';
+    while (k) {
+        if (k == scale)
+            out[n++] = '.';
+        out[n++] = digits[--k];
+    }
+    out[n] = 0;
+    return n;
 }
 
 static int64_t int_at(const ordo_column *col, size_t i)
@@ -58,7 +114,7 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
     if (col->type != c->type)
         return ORDO_ERR_BAD_TYPE;
     size_t i = col->offset + r;
-    char text[40];
+    char text[ORDO_DECIMAL_TEXT_MAX];
     const char *p = text;
     size_t n = 0;
     switch (col->type) {
@@ -82,6 +138,16 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
         else
             ordo__float_text(d, f32, text, sizeof text);
         n = strlen(p);
+        break;
+    }
+    case ORDO_TYPE_NUMERIC: {
+        size_t w = col->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? 16
+                   : col->numeric_layout == ORDO_NUMERIC_INT64    ? 8
+                                                                  : 0;
+        if (!w) /* text: checked by its key */
+            return ORDO_ERR_BAD_TYPE;
+        n = ordo_decimal_text((const uint8_t *)col->values + w * i, w, col->numeric_scale, text,
+                              sizeof text);
         break;
     }
     case ORDO_TYPE_STRING: {

@@ -82,61 +82,6 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
     return ORDO_OK;
 }
 
-/* ------------------------------------------------------ decimals */
-
-/* An Arrow decimal of w bytes (4, 8, 16 or 32: little-endian two's
- * complement) with `scale` digits after the point, as numeric text: the
- * digits with a point where it falls within them, else with an exponent
- * (any int32 scale; the numeric parser judges the range). out holds 160. */
-static int decimal_text(const uint8_t *p, size_t w, int32_t scale, char *out, size_t cap)
-{
-    uint32_t limb[8]; /* little-endian 32-bit limbs */
-    size_t nl = w / 4;
-    for (size_t i = 0; i < nl; i++)
-        memcpy(&limb[i], p + 4 * i, 4); /* native little-endian, as Arrow's buffers */
-    int neg = limb[nl - 1] >> 31;
-    if (neg) { /* the magnitude: two's complement negated */
-        uint64_t carry = 1;
-        for (size_t i = 0; i < nl; i++) {
-            uint64_t x = (uint64_t)(uint32_t)~limb[i] + carry;
-            limb[i] = (uint32_t)x, carry = x >> 32;
-        }
-    }
-    char digits[96]; /* 2^256 has 78 digits */
-    int k = 0;
-    size_t top = nl;
-    do { /* divide by 10^9, nine digits per pass, least significant first */
-        uint64_t rem = 0;
-        for (size_t i = top; i-- > 0;) {
-            uint64_t x = rem << 32 | limb[i];
-            limb[i] = (uint32_t)(x / 1000000000u), rem = x % 1000000000u;
-        }
-        while (top && !limb[top - 1])
-            top--;
-        for (int d = 0; d < 9 && (top || rem); d++, rem /= 10)
-            digits[k++] = (char)('0' + rem % 10);
-    } while (top);
-    if (!k)
-        digits[k++] = '0';
-    size_t n = 0;
-    if (neg)
-        out[n++] = '-';
-    if (scale < 0 || scale > 64) { /* digits, then e and the exponent */
-        while (k)
-            out[n++] = digits[--k];
-        return (int)n + snprintf(out + n, cap - n, "e%lld", -(long long)scale);
-    }
-    while (k <= scale)
-        digits[k++] = '0';
-    while (k) {
-        if (k == scale)
-            out[n++] = '.';
-        out[n++] = digits[--k];
-    }
-    out[n] = 0;
-    return (int)n;
-}
-
 /* ------------------------------------------------------ the rows */
 
 typedef struct src {
@@ -396,15 +341,20 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         if (sc->type != ORDO_TYPE_NUMERIC)
             return ordo__imp_unsupported(err, name, "an Arrow decimal", sc);
         size_t w = (size_t)bits / 8;
+        if (w == 16 || w == 8) { /* read in place, element x 10^-scale (ordo_column) */
+            col->numeric_layout = w == 16 ? ORDO_NUMERIC_DECIMAL128 : ORDO_NUMERIC_INT64;
+            col->numeric_scale = scale;
+            return in_place(col, a->buffers[1], validity, off);
+        }
         ordo__varcol v;
         if (!ordo__var_open(&v, n, n * 16))
             return ORDO_ERR_OUT_OF_MEMORY;
         const uint8_t *vals = a->buffers[1];
         for (size_t i = 0; i < n; i++) {
-            char text[160];
+            char text[ORDO_DECIMAL_TEXT_MAX];
             int len = 0;
             if (!validity || ordo__bit(validity, off + i))
-                len = decimal_text(vals + w * (off + i), w, scale, text, sizeof text);
+                len = (int)ordo_decimal_text(vals + w * (off + i), w, scale, text, sizeof text);
             if (!ordo__var_push(&v, i, text, (size_t)len)) {
                 ordo__var_drop(&v);
                 return ORDO_ERR_OUT_OF_MEMORY;

@@ -112,6 +112,59 @@ static void test_text(void **state)
                                              .validity = some_null}, 5);
 }
 
+/* Numerics held as scaled integers keep their scale's digits ("13.50"),
+ * as the text a CSV load stores; NULLs; every decimal width. */
+static void test_decimals(void **state)
+{
+    (void)state;
+    ordo_schema s;
+    ordo_error e;
+    assert_int_equal(ordo_schema_parse("m numeric(12,2)", ORDO_FORMAT_ORDERED, &s, &e), ORDO_OK);
+    const int64_t d128[] = {1350, 0, -5, -1, 0, 0, INT64_MAX, 0}; /* low, high halves */
+    const uint8_t valid[] = {0x0D};                              /* row 1 NULL */
+    ordo_column c = {.type = ORDO_TYPE_NUMERIC, .values = d128, .validity = valid,
+                     .numeric_layout = ORDO_NUMERIC_DECIMAL128, .numeric_scale = 2};
+    ordo_buf b = {0};
+    for (size_t r = 0; r < 4; r++) {
+        bool isnull = false;
+        b.len = 0;
+        assert_int_equal(ordo_column_text(&c, &s.cols[0], r, &b, &isnull), ORDO_OK);
+        assert_int_equal(isnull, r == 1);
+        if (r != 1)
+            assert_true(b.len > 0);
+    }
+    b.len = 0;
+    bool isnull;
+    assert_int_equal(ordo_column_text(&c, &s.cols[0], 0, &b, &isnull), ORDO_OK);
+    assert_string_equal(b.data, "13.50");
+    const int64_t i64[] = {-5, 12345};
+    ordo_column c64 = {.type = ORDO_TYPE_NUMERIC, .values = i64, .offset = 1,
+                       .numeric_layout = ORDO_NUMERIC_INT64, .numeric_scale = -3};
+    b.len = 0;
+    assert_int_equal(ordo_column_text(&c64, &s.cols[0], 0, &b, &isnull), ORDO_OK);
+    assert_string_equal(b.data, "12345e3");
+    ordo_buf_free(&b);
+    ordo_schema_free(&s);
+    /* the printer alone: widths, signs, a point before every digit */
+    char t[ORDO_DECIMAL_TEXT_MAX];
+    const int32_t small = -7;
+    assert_int_equal(ordo_decimal_text(&small, 4, 0, t, sizeof t), 2);
+    assert_string_equal(t, "-7");
+    const int64_t five = 5;
+    assert_int_equal(ordo_decimal_text(&five, 8, 3, t, sizeof t), 5);
+    assert_string_equal(t, "0.005");
+    const uint64_t max256[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, INT64_MAX};
+    ordo_decimal_text(max256, 32, 0, t, sizeof t);
+    assert_string_equal(t,
+                        "57896044618658097711785492504343953926634992332820282019728792003956564819967");
+    const uint64_t min128[2] = {0, (uint64_t)1 << 63};
+    ordo_decimal_text(min128, 16, 38, t, sizeof t);
+    assert_string_equal(t, "-1.70141183460469231731687303715884105728");
+    assert_int_equal(ordo_decimal_text(&five, 3, 0, t, sizeof t), 0); /* no such width */
+    assert_string_equal(t, "");
+    assert_int_equal(ordo_decimal_text(&five, 8, 0, t, 10), 0); /* short room */
+}
+
 /* What it leaves to the key: refused for the column, whatever the row
  * (a NULL one too), out untouched. */
 static void test_other_types(void **state)
@@ -131,7 +184,7 @@ static void test_other_types(void **state)
         {"a bytea", {.type = ORDO_TYPE_BYTES, .values = bytes, .offsets = o32, .offset_bits = 32}},
         {"a date", {.type = ORDO_TYPE_DATE, .values = days, .validity = none}},
         {"a numeric", {.type = ORDO_TYPE_NUMERIC, .values = "1.5", .offsets = (int32_t[]){0, 3},
-                       .offset_bits = 32}},
+                       .offset_bits = 32}}, /* text: checked by its key */
         {"a bigint", {.type = ORDO_TYPE_INT32, .values = days}}, /* not the column's type */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -155,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_floats),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_decimals),
         cmocka_unit_test(test_other_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,7 +88,15 @@ static const char *text_at(const ordo_column *c, size_t r, size_t *n)
 static void assert_text(const ordo_column *c, size_t r, const char *want)
 {
     size_t n;
-    const char *s = text_at(c, r, &n);
+    char dec[ORDO_DECIMAL_TEXT_MAX];
+    const char *s = dec;
+    if (c->type == ORDO_TYPE_NUMERIC && c->numeric_layout != ORDO_NUMERIC_TEXT) {
+        size_t w = c->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? 16 : 8;
+        n = ordo_decimal_text((const uint8_t *)c->values + w * (c->offset + r), w,
+                              c->numeric_scale, dec, sizeof dec); /* read in place */
+    } else {
+        s = text_at(c, r, &n);
+    }
     if (n != strlen(want) || memcmp(s, want, n))
         fail_msg("row %zu: '%.*s', expected '%s'", r, (int)n, s, want);
 }
@@ -331,6 +339,9 @@ static void test_decimals(void **state)
     acol c;
     mk(&c, "d:10,2", 2, 0, 0, 2, NULL, d128, NULL, NULL);
     assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(col.numeric_layout, ORDO_NUMERIC_DECIMAL128); /* read in place */
+    assert_ptr_equal(col.values, d128);
+    assert_int_equal(col.numeric_scale, 2);
     assert_text(&col, 0, "-123.45");
     assert_text(&col, 1, "0.07");
     assert_key(&col, 0, "numeric", "-123.45");
@@ -347,6 +358,8 @@ static void test_decimals(void **state)
     int64_t d64[] = {1, 250, 3};
     mk(&c, "d:18,3,64", 2, 1, 0, 2, NULL, d64, NULL, NULL);
     assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(col.numeric_layout, ORDO_NUMERIC_INT64);
+    assert_key(&col, 0, "numeric", "0.250");
     assert_text(&col, 0, "0.250");
     assert_text(&col, 1, "0.003");
     ordo_schema_free(&t.s);
