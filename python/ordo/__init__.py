@@ -4,11 +4,15 @@ Keys from Arrow tables, pandas frames, NumPy arrays and CSV files whose
 plain byte order (memcmp) is the order of the rows; tables of such keys
 loaded into RocksDB in one atomic step, on one machine or on Spark and Dask.
 """
+import copyreg
+
 from . import _ordo
 from ._ordo import Error, Keys, impl_name, version
 from ._encode import encode_csv, encode_keys
 
 __version__ = version
+# pickled as their bytes and offsets, unpickled through a checked copy
+copyreg.pickle(Keys, lambda k: (_ordo._keys_from, (bytes(k.buffer), bytes(k.offsets))))
 __all__ = ["Error", "Keys", "encode_csv", "encode_keys", "impl_name", "__version__"]
 
 if hasattr(_ordo, "Db"):  # built with RocksDB

@@ -212,7 +212,8 @@ static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)
 
 /* _keys_from(data, offsets): Keys holding a copy of the bytes of data and of
  * the int64 offsets (N + 1 of them, from 0 to len(data), non-decreasing),
- * checked. For pickling, and for keys made elsewhere. */
+ * checked. For pickling (ordo/__init__.py registers it), and for keys made
+ * elsewhere. */
 static PyObject *py_keys_from(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -252,22 +253,6 @@ out:
     return res;
 }
 
-static PyObject *keys_reduce(PyObject *self, PyObject *noargs)
-{
-    (void)noargs;
-    keys_object *k = (keys_object *)self;
-    PyObject *mod = PyImport_ImportModule("ordo._ordo");
-    PyObject *fn = mod ? PyObject_GetAttrString(mod, "_keys_from") : NULL;
-    Py_XDECREF(mod);
-    if (!fn)
-        return NULL;
-    /* no keys have no data: "" then, as y# of NULL would be None, which _keys_from refuses */
-    PyObject *r = Py_BuildValue("N(y#y#)", fn, k->data ? (const char *)k->data : "",
-                                (Py_ssize_t)k->len,
-                                (const char *)k->off, (k->n + 1) * (Py_ssize_t)sizeof(int64_t));
-    return r;
-}
-
 static PyObject *keys_repr(PyObject *self)
 {
     keys_object *k = (keys_object *)self;
@@ -291,7 +276,6 @@ static PyMethodDef keys_methods[] = {
     {"to_arrow", keys_to_arrow, METH_NOARGS,
      "to_arrow() -> pyarrow.Array: the keys as a large_binary array over the keys' own memory "
      "(no copy; the array keeps the keys alive)."},
-    {"__reduce__", keys_reduce, METH_NOARGS, "Pickles the keys (their bytes and offsets)."},
     {"to_list", keys_to_list, METH_NOARGS, "to_list() -> list[bytes]: every key, copied."},
 #ifdef ORDO_WITH_ROCKSDB
     {"argsort", (PyCFunction)(void (*)(void))ordo__py_keys_argsort, METH_VARARGS | METH_KEYWORDS,
