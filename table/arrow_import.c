@@ -144,6 +144,7 @@ typedef struct src {
     const struct ArrowArray *array;
     size_t offset, length;
     const char *name;
+    const ordo_table_import_options *io;
     ordo_error *err;
 } src;
 
@@ -365,9 +366,13 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
                 continue;
             int64_t x;
             memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            if (!ordo__pg_micros(x, unit, &dst[i]))
+            int frac;
+            if (!ordo__pg_micros(x, unit, &dst[i], &frac))
                 return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
                                       "timestamp out of range");
+            ordo_status st = ordo__sub_micro(c->io, err, name, i, f[4] ? 'z' : 't', dst[i], frac);
+            if (st != ORDO_OK)
+                return st;
         }
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
@@ -383,17 +388,19 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             if (validity && !ordo__bit(validity, off + i))
                 continue;
             int64_t x;
-            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) {
+            int frac = 0;
+            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) { /* time32 */
                 int32_t y;
                 memcpy(&y, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
-                x = unit == ORDO_UNIT_S ? (int64_t)y * 1000000 : (int64_t)y * 1000;
+                x = y;
             } else {
                 memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-                if (unit == ORDO_UNIT_NS)
-                    x = x < 0 ? -1 : x / 1000 + (x % 1000 >= 500); /* -1 ns is refused */
             }
-            if (x < 0 || x > ORDO_TIME_MAX)
+            if (x < 0 || !ordo__unit_micros(x, unit, &x, &frac) || x > ORDO_TIME_MAX)
                 return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "time out of range");
+            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'T', x, frac);
+            if (st != ORDO_OK)
+                return st;
             dst[i] = x;
         }
         col->values = dst;
@@ -451,7 +458,8 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
 {
     const struct ArrowArray *a = c->array, *da = a->dictionary;
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
-    src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->err};
+    src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->io,
+             c->err};
     ordo_column dc = *col;
     ordo_status s = column(&d, sc, sx, &dc);
     if (s != ORDO_OK) {
@@ -528,7 +536,8 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
 ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
                                     const struct ArrowArray *array, size_t offset, size_t length,
                                     const ordo_schema_column *sc, const char *name,
-                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+                                    const ordo_table_import_options *io, ordo_table_scratch *sx,
+                                    ordo_column *col, ordo_error *err)
 {
     if (!sc || !sx || !col)
         return ORDO_ERR_NULL_ARG;
@@ -547,6 +556,6 @@ ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
     col->order = sc->order;
     col->time_unit = sc->time_unit;
     col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
-    src c = {schema, array, offset, length, name, err};
+    src c = {schema, array, offset, length, name, io, err};
     return column(&c, sc, sx, col);
 }

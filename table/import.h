@@ -33,9 +33,19 @@ int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
 /* Days from 1970-01-01 to a proleptic Gregorian date. */
 int64_t ordo__civil_days(int64_t y, int m, int d);
 int64_t ordo__floor_div(int64_t a, int64_t b);
-/* A timestamp in an ordo_time_unit as PostgreSQL's microseconds since 2000
- * (nanoseconds round half up); 0 when out of range. */
-int ordo__pg_micros(int64_t v, int unit, int64_t *out);
+/* Time units (table/time_units.c). v ticks of an ordo_time_unit (S, MS,
+ * US, NS) as microseconds, floored, *frac the nanoseconds past them
+ * (0..999); 0 when past int64. */
+int ordo__unit_micros(int64_t v, int unit, int64_t *us, int *frac);
+/* The same as PostgreSQL's microseconds since 2000 of a timestamp; 0 when
+ * out of its range. */
+int ordo__pg_micros(int64_t v, int unit, int64_t *out, int *frac);
+/* ORDO_OK when frac is 0 or io truncates; else the refusal naming the
+ * column, the row and the value: what 't' a timestamp, 'z' a timestamptz
+ * (us PostgreSQL's microseconds since 2000), 'T' a time of day (us since
+ * midnight), 'd' a duration (us). */
+ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err,
+                            const char *name, size_t row, char what, int64_t us, int frac);
 
 /* Errors: ordo_table_column_fail (ordo_table.h). */
 #define ordo__imp_fail ordo_table_column_fail

@@ -60,13 +60,16 @@ static const ordo_schema_column *col_of(tcol *t, const char *sql, ordo_format f)
     return &t->s.cols[0];
 }
 
+/* The import options of import() and plain() (the defaults unless a test sets them). */
+static ordo_table_import_options io;
+
 /* Imports c as sql; the status, with the column in *col (scratch kept in *sx). */
 static ordo_status import(acol *c, const char *sql, ordo_format f, ordo_table_scratch *sx,
                           tcol *t, ordo_column *col, ordo_error *e)
 {
     const ordo_schema_column *sc = col_of(t, sql, f);
     return ordo_table_arrow_column(&c->s, &c->a, (size_t)c->a.offset, (size_t)c->a.length, sc,
-                                   "a", sx, col, e);
+                                   "a", &io, sx, col, e);
 }
 
 static int valid(const ordo_column *c, size_t r)
@@ -373,15 +376,36 @@ static void test_instants(void **state)
     tcol t;
     ordo_column col;
     ordo_error e;
-    /* 2000-01-01 00:00:01.5 in ns, any zone: the UTC instant */
-    int64_t ns[] = {INT64_C(946684801500000000), INT64_C(946684800000000499)};
+    /* 2000-01-01 00:00:01.5 in ns, any zone: the UTC instant; 499 ns past
+     * 2000 and 1 ns before it are no whole microseconds: refused, naming
+     * the row and the value, unless truncated (floored) */
+    int64_t ns[] = {INT64_C(946684801500000000), INT64_C(946684800000000499),
+                    INT64_C(946684799999999999)};
     acol c;
-    mk(&c, "tsn:Asia/Tokyo", 2, 0, 0, 2, NULL, ns, NULL, NULL);
+    mk(&c, "tsn:Asia/Tokyo", 3, 0, 0, 2, NULL, ns, NULL, NULL);
+    assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: 2000-01-01 00:00:00.000000499+00 is not "
+                                   "a whole number of microseconds (PostgreSQL's unit); "
+                                   "timestamps=\"truncate\" floors it");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
     assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
     assert_int_equal(((const int64_t *)col.values)[0], 1500000);
-    assert_int_equal(((const int64_t *)col.values)[1], 0); /* 499 ns round down */
+    assert_int_equal(((const int64_t *)col.values)[1], 0);  /* floored */
+    assert_int_equal(((const int64_t *)col.values)[2], -1); /* toward the past */
     assert_key(&col, 0, "timestamptz", "2000-01-01 00:00:01.5+00");
+    assert_key(&col, 2, "timestamptz", "1999-12-31 23:59:59.999999+00");
     ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    mk(&c, "tsn:", 3, 0, 0, 2, NULL, ns, NULL, NULL); /* naive: no zone in the message */
+    c.a.offset = 2, c.a.length = 1;
+    assert_int_equal(import(&c, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 0: 1999-12-31 23:59:59.999999999 is not"));
+    ordo_schema_free(&t.s);
+    mk(&c, "tsn:Asia/Tokyo", 3, 0, 0, 2, NULL, ns, NULL, NULL);
     /* LexKey reads the unit in place */
     assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
     assert_ptr_equal(col.values, ns);
@@ -419,6 +443,18 @@ static void test_instants(void **state)
     assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
     assert_string_equal(e.message, "column 'a', row 0: time out of range");
     ordo_schema_free(&t.s);
+    /* time64[ns]: whole microseconds, or truncated */
+    int64_t tn2[] = {INT64_C(3600000001000), INT64_C(3600000001999)};
+    mk(&c, "ttn", 2, 0, 0, 2, NULL, tn2, NULL, NULL);
+    assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 1: 01:00:00.000001999 is not a whole number"));
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 1, "time", "01:00:00.000001");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
     ordo_table_scratch_close(sx);
 }
 
@@ -580,29 +616,29 @@ static void test_hostile(void **state)
     acol c;
     /* rows past the array */
     mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_ARG);
     assert_non_null(strstr(e.message, "not within the Arrow array"));
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, SIZE_MAX, 2, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, SIZE_MAX, 2, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_ARG);
     /* lying fields: each refused by the checks, by name */
     mk(&c, "l", -1, 0, 0, 2, NULL, v, NULL, NULL);
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 0, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 0, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     assert_non_null(strstr(e.message, "negative length"));
     mk(&c, "l", INT64_MAX, 1, 0, 2, NULL, v, NULL, NULL);
-    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 1, sc, "a", sx, &col, &e), ORDO_OK);
+    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 1, sc, "a", NULL, sx, &col, &e), ORDO_OK);
     mk(&c, "l", 3, 0, 0, 1, NULL, v, NULL, NULL); /* one buffer for a primitive */
-    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_OK);
+    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_OK);
     assert_non_null(strstr(e.message, "n_buffers"));
     mk(&c, "l", 3, 0, 0, 2, NULL, NULL, NULL, NULL); /* no values buffer */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_NULL_ARG);
     mk(&c, "l", 3, 0, 2, 2, NULL, v, NULL, NULL); /* NULLs without a bitmap */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_NULL_ARG);
     mk(&c, "l", 3, 0, 4, 2, NULL, v, NULL, NULL); /* more NULLs than rows */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     mk(&c, "d:1,2,48", 3, 0, 0, 2, NULL, v, NULL, NULL); /* no such decimal width */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_BAD_TYPE);
     mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
     c.a.release = NULL; /* released */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     assert_non_null(strstr(e.message, "released"));
     /* a struct and a list map to no column */
     acol kid, st;
@@ -612,7 +648,7 @@ static void test_hostile(void **state)
     struct ArrowArray *ka = &kid.a;
     st.s.n_children = st.a.n_children = 1;
     st.s.children = &ks, st.a.children = &ka;
-    assert_int_equal(ordo_table_arrow_column(&st.s, &st.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(ordo_table_arrow_column(&st.s, &st.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_BAD_TYPE);
     assert_string_equal(e.message, "column 'a': cannot read an Arrow struct as bigint");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
@@ -623,7 +659,7 @@ static void test_hostile(void **state)
 static ordo_status plain(const ordo_table_plain *p, const char *sql, ordo_format f,
                          ordo_table_scratch *sx, tcol *t, ordo_column *col, ordo_error *e)
 {
-    return ordo_table_plain_column(p, col_of(t, sql, f), "a", sx, col, e);
+    return ordo_table_plain_column(p, col_of(t, sql, f), "a", &io, sx, col, e);
 }
 
 static void test_plain(void **state)
@@ -702,11 +738,26 @@ static void test_plain(void **state)
     assert_int_equal(plain(&py, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
     assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00");
     ordo_schema_free(&t.s);
-    int64_t nsv[] = {INT64_C(946684800000000500)};
-    ordo_table_plain pn = {'M', 8, ORDO_TABLE_UNIT_NS, 1, nsv, 1};
-    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
-    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00.000001");
+    /* nanoseconds: refused, or floored */
+    int64_t nsv[] = {INT64_C(946684800000000500), -1};
+    ordo_table_plain pn = {'M', 8, ORDO_TABLE_UNIT_NS, 1, nsv, 2};
+    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 0: 2000-01-01 00:00:00.000000500 is not a whole"));
     ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00");
+    assert_key(&col, 1, "timestamp", "1969-12-31 23:59:59.999999");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    int64_t tens[] = {3}; /* datetime64[10ns]: 30 ns */
+    ordo_table_plain p10 = {'T', 8, ORDO_TABLE_UNIT_NS, 10, tens, 1};
+    assert_int_equal(plain(&p10, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 0: 1970-01-01 00:00:00.000000030+00 is not"));
+    ordo_schema_free(&t.s);
+    pn.length = 1;
     /* LexKey: nanoseconds in place */
     assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
     assert_ptr_equal(col.values, nsv);
@@ -944,6 +995,45 @@ static void test_encoder_skips_untyped(void **state)
     ordo_table_encoder_close(E);
 }
 
+/* The encoder reads its inputs under its import options: nanoseconds
+ * refused by default (the row and the column in err), floored when told;
+ * an option past the enum refused by name. */
+static void test_encoder_timestamps(void **state)
+{
+    (void)state;
+    int64_t ns[] = {1000, 1999};
+    acol a;
+    mk(&a, "tsn:", 2, 0, 0, 2, NULL, ns, NULL, NULL);
+    ordo_table_input in[] = {
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "t", .schema = &a.s, .array = &a.a, .length = 2}};
+    ordo_table_encode_options o = {0};
+    ordo_table_encoder *E;
+    ordo_error e;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, in, 1, 2, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_VALUE);
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.column, 1);
+    assert_non_null(strstr(e.message, "1970-01-01 00:00:00.000001999"));
+    ordo_table_encoder_close(E);
+    o.import.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, in, 1, 2, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+    ordo_table_keys *K = ordo_table_encoder_keys(E);
+    assert_int_equal(K->n, 2);
+    assert_int_equal(K->off[1] - K->off[0], K->off[2] - K->off[1]);
+    assert_memory_equal(K->data, K->data + K->off[1], (size_t)(K->off[1] - K->off[0])); /* 1 us */
+    ordo_table_encoder_close(E);
+    o.import.timestamps = (ordo_table_timestamps)7;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "timestamps");
+    ordo_table_encoder_close(E);
+    ordo_table_load_options lo = {.import = {(ordo_table_timestamps)7}}; /* and a load's */
+    assert_int_equal(ordo_table_load_check(&lo, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "timestamps");
+}
+
 /* Values over several ranges of rows and two batches: the same bytes on one
  * thread and on several, each row's value where its offsets say. */
 static void test_encoder_values_threads(void **state)
@@ -1032,17 +1122,17 @@ static void test_civil_put(void **state)
         memset(&col, 0, sizeof col);
         int32_t days[2];
         int64_t us[2];
-        ordo_table_civil v = {2000, 1, 2, 0, 0, 0, 0, 0};
+        ordo_table_civil v = {2000, 1, 2, 0, 0, 0, 0, 0, 0};
         assert_int_equal(ordo_table_civil_put(&v, &sch.cols[0], &col, days, 1), ORDO_OK);
         assert_int_equal(days[1], lex ? 10958 : 1);
         if (lex)
             assert_int_equal(col.time_unit, ORDO_UNIT_DAY32);
-        ordo_table_civil t = {1970, 1, 1, 1, 0, 1, 5, 3600 * INT64_C(1000000)};
+        ordo_table_civil t = {1970, 1, 1, 1, 0, 1, 5, 3600 * INT64_C(1000000), 0};
         for (int c = 1; c <= 2; c++) {
             assert_int_equal(ordo_table_civil_put(&t, &sch.cols[c], &col, us, 0), ORDO_OK);
             assert_int_equal(us[0], INT64_C(1000005) - (lex ? 0 : INT64_C(946684800000000)));
         }
-        ordo_table_civil far = {4000000, 1, 1, 0, 0, 0, 0, 0};
+        ordo_table_civil far = {4000000, 1, 1, 0, 0, 0, 0, 0, 0};
         assert_int_equal(ordo_table_civil_put(&far, &sch.cols[0], &col, days, 0), ORDO_OK);
         far.year = 6000000; /* past every date type */
         assert_int_equal(ordo_table_civil_put(&far, &sch.cols[0], &col, days, 0),
@@ -1078,6 +1168,14 @@ static ordo_status civil_row(void *ctx, size_t i, ordo_table_civil *v, int *is_n
     return ORDO_OK;
 }
 
+/* 2000-01-01 00:00:00.000001 and values[i] nanoseconds (a pandas Timestamp's). */
+static ordo_status nano_row(void *ctx, size_t i, ordo_table_civil *v, int *is_null)
+{
+    const by_row *r = ctx;
+    *is_null = 0, v->year = 2000, v->micro = 1, v->nano = (int)r->values[i];
+    return ORDO_OK;
+}
+
 /* Columns row by row: numbers put as ordo_table_number_put puts them,
  * NULLs in the bitmap, a refusal naming its row, the caller's status
  * passed on; dates as ordo_table_civil_put. */
@@ -1109,13 +1207,46 @@ static void test_row_columns(void **state)
     sc = col_of(&t, "date", ORDO_FORMAT_ORDERED);
     int64_t years[] = {2000, 6000000, 2001}; /* past 5874897, PostgreSQL's last year */
     by_row d = {years, nul, SIZE_MAX};
-    assert_int_equal(ordo_table_civil_column(sc, 2, civil_row, &d, "d", sx, &col, &e), ORDO_OK);
+    assert_int_equal(ordo_table_civil_column(sc, 2, civil_row, &d, "d", NULL, sx, &col, &e), ORDO_OK);
     assert_int_equal(((const int32_t *)col.values)[0], 0); /* 2000-01-01: PostgreSQL's day 0 */
     d.is_null = (const int[]){0, 0, 0};
-    assert_int_equal(ordo_table_civil_column(sc, 3, civil_row, &d, "d", sx, &col, &e),
+    assert_int_equal(ordo_table_civil_column(sc, 3, civil_row, &d, "d", NULL, sx, &col, &e),
                      ORDO_ERR_OUT_OF_RANGE);
     assert_string_equal(e.message, "column 'd', row 1: out of range for date");
     ordo_schema_free(&t.s);
+    /* nanoseconds past the microsecond: refused, or dropped (floored); a date has none */
+    int64_t nanos[] = {0, 999, 1000};
+    by_row nr = {nanos, nul, SIZE_MAX};
+    ordo_table_import_options trunc = {ORDO_TABLE_TIMESTAMPS_TRUNCATE};
+    for (int lex = 0; lex < 2; lex++) {
+        sc = col_of(&t, "timestamptz", lex ? ORDO_FORMAT_LEXKEY : ORDO_FORMAT_ORDERED);
+        assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", NULL, sx, &col, &e),
+                         ORDO_ERR_INVALID_VALUE);
+        assert_string_equal(e.message, "column 't', row 1: 2000-01-01 00:00:00.000001999+00 is "
+                                       "not a whole number of microseconds (PostgreSQL's unit); "
+                                       "timestamps=\"truncate\" floors it");
+        assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", &trunc, sx, &col, &e),
+                         ORDO_OK);
+        assert_int_equal(((const int64_t *)col.values)[1], lex ? INT64_C(946684800000001) : 1);
+        assert_int_equal(ordo_table_civil_column(sc, 3, nano_row, &nr, "t", &trunc, sx, &col, &e),
+                         ORDO_ERR_OUT_OF_RANGE); /* 1000 ns is no nanosecond field */
+        ordo_schema_free(&t.s);
+    }
+    sc = col_of(&t, "date", ORDO_FORMAT_ORDERED);
+    assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", NULL, sx, &col, &e),
+                     ORDO_OK);
+    ordo_schema_free(&t.s);
+    /* the option's text */
+    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(ordo_table_timestamps_parse(NULL, &ts, &e), ORDO_OK);
+    assert_int_equal(ts, ORDO_TABLE_TIMESTAMPS_REFUSE);
+    assert_int_equal(ordo_table_timestamps_parse("truncate", &ts, &e), ORDO_OK);
+    assert_int_equal(ts, ORDO_TABLE_TIMESTAMPS_TRUNCATE);
+    assert_int_equal(ordo_table_timestamps_parse("refuse", &ts, &e), ORDO_OK);
+    assert_int_equal(ts, ORDO_TABLE_TIMESTAMPS_REFUSE);
+    assert_int_equal(ordo_table_timestamps_parse("round", &ts, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "timestamps: expected 'refuse' or 'truncate', got 'round'");
+    assert_string_equal(e.option, "timestamps");
     sc = col_of(&t, "text", ORDO_FORMAT_ORDERED);
     assert_int_equal(ordo_table_number_column(sc, 1, number_row, &r, "x", sx, &col, &e),
                      ORDO_ERR_BAD_TYPE);
@@ -1296,6 +1427,7 @@ static void test_kinds_type(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_encoder_timestamps),
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),
         cmocka_unit_test(test_row_columns),

@@ -169,7 +169,7 @@ def _threads(threads):
 
 
 def encode(data, key, *, schema=None, format="ordered", values=False, threads=None,
-           nan_as_null=True, null_placement=None, categories="label"):
+           nan_as_null=True, null_placement=None, categories="label", timestamps="refuse"):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
     Returns ``(keys, values, schema_text, key_spec)``:
@@ -192,7 +192,7 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     - ``key_spec``: ``key`` as given, or every column in order when key is
       None.
 
-    threads: as encode_keys'.
+    threads, timestamps: as encode_keys'.
     """
     key = _sources._key_spec(key, null_placement)
     _check_texts(key, schema, format)
@@ -208,7 +208,8 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
         dropped = {} if not values and key is not None else None
         names, descs = _columns(data, nan_as_null, dropped)
         try:
-            return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
+            return _ordo.encode_columns(names, descs, key, schema, format, values, threads,
+                                        timestamps)
         except (_ordo.Error, TypeError, ValueError) as e:
             for name, exc in (dropped or {}).items():
                 if "'%s'" % name in str(e):  # the key (or schema) names it
@@ -218,13 +219,13 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     if hasattr(data, "__arrow_c_stream__"):
         try:
             return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,
-                                       threads)
+                                       threads, 0, timestamps)
         except _ordo.Error as e:
             _sources._reraise(data, e)
     if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
         schema_capsule, array_capsule = data.__arrow_c_array__()
         return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values,
-                                  threads)
+                                  threads, timestamps)
     _bad_data(data)
 
 
@@ -262,7 +263,7 @@ def _bad_data(data):
 
 
 def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_as_null=True,
-                null_placement=None, categories="label"):
+                null_placement=None, categories="label", timestamps="refuse"):
     """Keys of the rows of data: an ordo.Keys, key i for row i.
 
     data: a pyarrow Table or RecordBatch, any object with the Arrow PyCapsule
@@ -316,10 +317,16 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     then the codes' integer type; chunks or batches must share one
     dictionary).
 
-    Timestamps: the ordered format keeps PostgreSQL's microseconds
-    (nanoseconds round half up, as PostgreSQL rounds the text; so do the
-    nanoseconds of an Arrow time64[ns]); the LexKey formats keep
-    nanoseconds. Columns outside the key are not read: one of a type ordo has
+    Timestamps: the ordered format keeps PostgreSQL's microseconds. A
+    time that is not a whole microsecond (an Arrow timestamp[ns] or
+    time64[ns], NumPy datetime64[ns], a pandas Timestamp's nanoseconds) is
+    refused with an ordo.Error naming the column, the row and the value
+    (two rows 1 ns apart would otherwise get one key);
+    ``timestamps="truncate"`` floors it to the microsecond instead (toward
+    the past, as NumPy's ``astype("datetime64[us]")``). The LexKey formats
+    keep the nanoseconds of Arrow and NumPy columns.
+
+    Columns outside the key are not read: one of a type ordo has
     no type for (an Arrow map, a complex pandas column) is refused only when
     the key (or schema=) names it.
 
@@ -337,7 +344,7 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     """
     return encode(data, key, schema=schema, format=format, threads=threads,
                   nan_as_null=nan_as_null, null_placement=null_placement,
-                  categories=categories)[0]
+                  categories=categories, timestamps=timestamps)[0]
 
 
 def encode_csv(path, schema, *, format="ordered", header=False, threads=None, key=None):

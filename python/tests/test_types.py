@@ -16,17 +16,20 @@ NAN_ASC = b"\x00" + b"\xff" * 8  # float64 NaN in ASC
 
 
 def schema_of(data):
-    return ordo._encode.encode(data, None)[2]
+    return ordo._encode.encode(data, None, timestamps="truncate")[2]
 
 
 def check_against_cli(arr, sql, fmt="ordered"):
-    """encode_keys of a one-column table equals the CLI's keys, ASC and DESC."""
+    """encode_keys of a one-column table equals the CLI's keys, ASC and DESC
+    (timestamps="truncate": the CLI given the ordered format's nanoseconds
+    floored; the LexKey formats keep them)."""
     t = pa.table({"c": arr})
-    texts = [[v] for v in arrow_texts(arr)]
+    texts = [[v] for v in arrow_texts(arr, floor_us=fmt == "ordered")]
     orders = ["ASC", "DESC NULLS LAST"] if fmt == "ordered" else [""]
     for order in orders:
         want = cli_keys("c %s %s" % (sql, order), texts, fmt)
-        assert ordo.encode_keys(t, "c " + order, format=fmt).to_list() == want, (sql, order)
+        got = ordo.encode_keys(t, "c " + order, format=fmt, timestamps="truncate").to_list()
+        assert got == want, (sql, order)
 
 
 ARROW = [
@@ -71,7 +74,7 @@ def test_arrow_type(arr, sql):
     assert schema_of(pa.table({"c": arr})) == "c " + sql
     check_against_cli(arr, sql)
     nulls = [i for i, v in enumerate(arr.to_pylist()) if v is None]
-    keys = ordo.encode_keys(pa.table({"c": arr}), "c")
+    keys = ordo.encode_keys(pa.table({"c": arr}), "c", timestamps="truncate")
     assert all(keys[i] == NULL_ASC for i in nulls)
     if sql not in ("numeric", "time"):  # the LexKey formats have neither
         check_against_cli(arr, sql, "lexkey")
@@ -119,8 +122,9 @@ def test_numpy_dtype(arr, sql):
                                        "datetime64[us]"))
     if arr.dtype.kind == "S":
         as_arrow = pa.array(arr.tolist(), pa.binary())
-    got = ordo.encode_keys({"c": arr}, "c DESC").to_list()
-    assert got == ordo.encode_keys(pa.table({"c": as_arrow}), "c DESC").to_list()
+    got = ordo.encode_keys({"c": arr}, "c DESC", timestamps="truncate").to_list()
+    assert got == ordo.encode_keys(pa.table({"c": as_arrow}), "c DESC",
+                                   timestamps="truncate").to_list()
     if arr.dtype.kind == "M":
         assert got[1] == b"\x00"  # NaT is NULL (DESC: NULLS FIRST)
     if arr.dtype.kind == "f":
@@ -155,19 +159,22 @@ def test_pandas_dtypes():
         "i bigint, i8 tinyint, u32 uinteger, f double precision, f32 real, "
         "raw double precision, b boolean, s text, o text, ts timestamp, tz timestamptz, "
         "cat_as_str text")
-    keys = {c: ordo.encode_keys(df, c).to_list() for c in df.columns}
+    keys = {c: ordo.encode_keys(df, c, timestamps="truncate").to_list() for c in df.columns}
     for c in df.columns:  # pandas' missing values are NULL, NaN of a NumPy float64 too ...
         assert keys[c][1] == NULL_ASC, c
     # ... unless nan_as_null=False keeps it the float NaN
     assert ordo.encode_keys(df, "raw", nan_as_null=False).to_list()[1] == NAN_ASC
     assert keys["f"][2] == NULL_ASC and keys["o"][2] == NULL_ASC  # NaN in Float64/object: NULL
-    # the instants: a zone's values are UTC, nanoseconds round to microseconds
+    # the instants: a zone's values are UTC, nanoseconds floored to microseconds
     assert keys["tz"][0] == ordo.encode_keys(
         {"t": [datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)]}, "t")[0]
     assert keys["ts"][0] == ordo.encode_keys({"t": [datetime.datetime(2020, 1, 1)]}, "t")[0]
-    want = cli_keys("ts timestamp", [["2020-01-01 00:00:00.000000001"], [None],
+    want = cli_keys("ts timestamp", [["2020-01-01 00:00:00"], [None],
                                      ["1999-12-31 00:00:00"]], "ordered")
     assert keys["ts"] == want
+    with pytest.raises(ordo.Error, match=r"column 'ts', row 0: 2020-01-01 00:00:00\.000000001 is "
+                                         "not a whole number of microseconds"):
+        ordo.encode_keys(df, "ts")
     lex = ordo.encode_keys(df[["ts"]], "ts", format="lexkey").to_list()
     assert lex == cli_keys("ts timestamp", [["2020-01-01 00:00:00.000000001"], [None],
                                             ["1999-12-31 00:00:00"]], "lexkey")
@@ -225,3 +232,70 @@ def test_huge_python_ints():
         ordo.encode_keys({"a": [-10**30]}, "a")
     big = ordo.encode_keys({"a": [10**30]}, "a", schema="a double precision").to_list()
     assert big == ordo.encode_keys({"a": [1e30]}, "a").to_list()
+
+
+# ---------------------------------------------------------------- time units
+
+NS_ROWS = [0, None, 1_000, 1_001, -1, 1_999]  # 1 001, -1, 1 999: no whole microsecond
+
+
+def test_nanoseconds_are_refused_naming_the_row_and_the_value():
+    cases = [
+        (pa.table({"t": pa.array(NS_ROWS, pa.timestamp("ns"))}), "1970-01-01 00:00:00.000001001"),
+        (pa.table({"t": pa.array(NS_ROWS, pa.timestamp("ns", tz="UTC"))}),
+         "1970-01-01 00:00:00.000001001+00"),
+        ({"t": np.array([v if v is not None else "NaT" for v in NS_ROWS], "datetime64[ns]")},
+         "1970-01-01 00:00:00.000001001"),
+        (pd.DataFrame({"t": pd.to_datetime([v if v is not None else pd.NaT for v in NS_ROWS],
+                                           unit="ns")}), "1970-01-01 00:00:00.000001001"),
+        # a list of pandas Timestamps: their nanoseconds, not only their datetime part
+        ({"t": [pd.Timestamp(v, unit="ns") if v is not None else None for v in NS_ROWS]},
+         "1970-01-01 00:00:00.000001001"),
+    ]
+    for data, text in cases:
+        with pytest.raises(ordo.Error) as e:
+            ordo.encode_keys(data, "t")
+        assert str(e.value).startswith("column 't', row 3: %s is not a whole number of "
+                                       "microseconds" % text), str(e.value)
+        assert 'timestamps="truncate"' in str(e.value)
+        assert e.value.status == "ORDO_ERR_INVALID_VALUE" and e.value.line == 4
+        assert e.value.column == 1
+
+
+def test_truncate_floors_to_the_microsecond():
+    floored = [v // 1000 if v is not None else None for v in NS_ROWS]
+    want = ordo.encode_keys(pa.table({"t": pa.array(floored, pa.timestamp("us"))}), "t").to_list()
+    assert want[2] == want[3] == want[5] and want[4] < want[0]  # 1 001 ns: 1 us; -1 ns: -1 us
+    for data in (pa.table({"t": pa.array(NS_ROWS, pa.timestamp("ns"))}),
+                 {"t": np.array([v if v is not None else "NaT" for v in NS_ROWS],
+                                "datetime64[ns]")},
+                 {"t": [pd.Timestamp(v, unit="ns") if v is not None else None
+                        for v in NS_ROWS]}):
+        assert ordo.encode_keys(data, "t", timestamps="truncate").to_list() == want
+    # as NumPy floors
+    us = np.array([v if v is not None else "NaT" for v in NS_ROWS], "datetime64[ns]").astype(
+        "datetime64[us]")
+    assert ordo.encode_keys({"t": us}, "t").to_list() == want
+    # a time64[ns] the same way
+    tod = pa.array([1_000, 1_999], pa.time64("ns"))
+    with pytest.raises(ordo.Error, match=r"row 1: 00:00:00\.000001999 is not a whole"):
+        ordo.encode_keys(pa.table({"t": tod}), "t")
+    keys = ordo.encode_keys(pa.table({"t": tod}), "t", timestamps="truncate")
+    assert keys[0] == keys[1]
+
+
+def test_the_lexkey_formats_keep_nanoseconds():
+    t = pa.table({"t": pa.array([1_000, 1_001], pa.timestamp("ns"))})
+    keys = ordo.encode_keys(t, "t", format="lexkey")
+    assert keys[0] < keys[1]
+
+
+def test_timestamps_takes_refuse_or_truncate():
+    t = pa.table({"t": pa.array([0], pa.timestamp("ns"))})
+    assert ordo.encode_keys(t, "t", timestamps="refuse").to_list() == \
+        ordo.encode_keys(t, "t").to_list()
+    with pytest.raises(ValueError, match="timestamps: expected 'refuse' or 'truncate', got 'round'"):
+        ordo.encode_keys(t, "t", timestamps="round")
+    with pytest.raises(TypeError, match="timestamps"):
+        ordo.encode_keys({"t": [1]}, "t", timestamps=1)
+
