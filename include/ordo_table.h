@@ -277,6 +277,16 @@ typedef struct ordo_table_plain {
  * none. The schema is checked (ordo_arrow_check_schema) first. */
 ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
                                            const char **type, ordo_error *err);
+/* An Arrow type's name as pyarrow prints it (str(pa.DataType)):
+ * "timestamp[us, tz=UTC]", "decimal128(12, 2)", "large_string",
+ * "dictionary<values=string, indices=int32, ordered=0>", "list<item:
+ * int64>", "extension<arrow.uuid>" (from the metadata's
+ * ARROW:extension:name), ...; a format no Arrow type has in quotes. The
+ * name every error of the table library gives an Arrow type. Written as
+ * snprintf writes (cut to cap - 1 bytes, ending "..." when cut; buf may be
+ * NULL with cap 0); returns the whole name's length. */
+ORDO_API size_t ordo_table_arrow_type_name(const struct ArrowSchema *schema, char *buf,
+                                           size_t cap);
 ORDO_API ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name,
                                            const char **type, ordo_error *err);
 /* The kinds of values a column of a dynamic language's objects holds (a

@@ -57,6 +57,7 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
     ordo_status s = ordo_arrow_check_schema(schema, err);
     if (s != ORDO_OK)
         return s;
+    const struct ArrowSchema *given = schema;
     if (schema->dictionary) /* a dictionary's rows are its values' */
         schema = schema->dictionary;
     const char *f = schema->format;
@@ -75,9 +76,12 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
         else if (!strncmp(f, "d:", 2))
             t = "numeric";
     }
-    if (!t)
+    if (!t) {
+        char tn[ORDO__ARROW_NAME_MAX];
+        ordo_table_arrow_type_name(given, tn, sizeof tn);
         return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
-                              "the Arrow type '%s' has no ordo type", f);
+                              "the Arrow type %s has no ordo type", tn);
+    }
     *type = t;
     return ORDO_OK;
 }
@@ -201,6 +205,15 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     return ORDO_OK;
 }
 
+/* The column's Arrow type cannot be read as sc's: named as pyarrow names it. */
+static ordo_status unsupported(const src *c, const ordo_schema_column *sc)
+{
+    char t[ORDO__ARROW_NAME_MAX];
+    ordo_table_arrow_type_name(c->schema, t, sizeof t);
+    return ordo__imp_fail(c->err, ORDO_ERR_BAD_TYPE, c->name, SIZE_MAX, "cannot read Arrow %s as %s",
+                          t, sc->sql_name);
+}
+
 static void *fixed(ordo_table_scratch *sx, size_t n, size_t width)
 {
     return ordo_table_scratch_alloc(sx, (n ? n : 1) * width);
@@ -248,8 +261,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (c->schema->dictionary)
         return dictionary_column(c, sc, sx, col);
     if (f[0] == '+') /* no nested Arrow type maps to a column */
-        return ordo__imp_unsupported(err, name, f[1] == 's' ? "an Arrow struct"
-                                                            : "a nested Arrow array", sc);
+        return unsupported(c, sc);
     ordo__numkind k = arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
         uint8_t *z = ordo_table_scratch_alloc(sx, (n + 1) * 32);
@@ -278,7 +290,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         return own_validity(validity, off, n, sx, col);
     }
     if (k.kind == 'b' && sc->type == ORDO_TYPE_NUMERIC)
-        return ordo__imp_unsupported(err, name, "an Arrow boolean", sc); /* 't' is no numeric */
+        return unsupported(c, sc); /* 't' is no numeric */
     if (k.kind && sc->type == ORDO_TYPE_NUMERIC) {
         if (!ordo__numbers_text(a->buffers[1], k, off, n, validity, sx, col))
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -322,7 +334,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             return in_place(col, a->buffers[1], validity, off);
         }
         if (sc->type != ORDO_TYPE_TIME && sc->type != ORDO_TYPE_DATE)
-            return ordo__imp_unsupported(err, name, "an Arrow date", sc);
+            return unsupported(c, sc);
         int32_t *dst = fixed(sx, n, 4);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -357,7 +369,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             return in_place(col, a->buffers[1], validity, off);
         }
         if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
-            return ordo__imp_unsupported(err, name, "an Arrow timestamp", sc);
+            return unsupported(c, sc);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -379,7 +391,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     }
     if (is_time(f)) {
         if (sc->type != ORDO_TYPE_TIME_OF_DAY)
-            return ordo__imp_unsupported(err, name, "an Arrow time", sc);
+            return unsupported(c, sc);
         int unit = time_unit(f[2]);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
@@ -410,9 +422,9 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         int32_t scale;
         int bits;
         if (ordo_arrow_decimal(f, NULL, &scale, &bits) != ORDO_OK)
-            return ordo__imp_unsupported(err, name, "this Arrow decimal format", sc);
+            return unsupported(c, sc);
         if (sc->type != ORDO_TYPE_NUMERIC)
-            return ordo__imp_unsupported(err, name, "an Arrow decimal", sc);
+            return unsupported(c, sc);
         size_t w = (size_t)bits / 8;
         ordo__varcol v;
         if (!ordo__var_open(&v, n, n * 16))
@@ -432,7 +444,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             return ORDO_ERR_OUT_OF_MEMORY;
         return own_validity(validity, off, n, sx, col);
     }
-    return ordo__imp_unsupported(err, name, f, sc);
+    return unsupported(c, sc);
 }
 
 /* The bytes per element of a converted fixed-width column (0: not fixed). */
@@ -471,7 +483,7 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
     size_t n = c->length, width = element_width(&dc);
     int var = dc.offsets && dc.type != ORDO_TYPE_NIL, boolean = dc.type == ORDO_TYPE_BOOL;
     if (!var && !width && !boolean && dc.type != ORDO_TYPE_NIL)
-        return ordo__imp_unsupported(c->err, c->name, "this dictionary", sc);
+        return unsupported(c, sc);
     uint8_t *v = ordo__new_validity(sx, n);
     uint8_t *dst = var || dc.type == ORDO_TYPE_NIL ? NULL : fixed(sx, n, boolean ? 1 : width);
     ordo__varcol vc = {0};

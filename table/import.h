@@ -47,6 +47,10 @@ int ordo__pg_micros(int64_t v, int unit, int64_t *out, int *frac);
 ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err,
                             const char *name, size_t row, char what, int64_t us, int frac);
 
+/* Room for an Arrow type's name in a message (ordo_table_arrow_type_name
+ * cuts a longer one with "..."). */
+#define ORDO__ARROW_NAME_MAX 256
+
 /* Errors: ordo_table_column_fail (ordo_table.h). */
 #define ordo__imp_fail ordo_table_column_fail
 ordo_status ordo__imp_unsupported(ordo_error *err, const char *name, const char *what,

@@ -169,7 +169,7 @@ static void test_arrow_types(void **state)
     acol x;
     mk(&x, "tDs", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': the Arrow type 'tDs' has no ordo type");
+    assert_string_equal(e.message, "column 'a': the Arrow type duration[s] has no ordo type");
     mk(&x, "q", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
     assert_non_null(strstr(e.message, "not an Arrow format"));
@@ -244,7 +244,7 @@ static void test_integers(void **state)
     assert_string_equal(e.message, "column 'a', row 0: not a number (a boolean) for integer");
     ordo_schema_free(&t.s);
     assert_int_equal(import(&b, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow boolean as numeric");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow bool as numeric");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
@@ -361,7 +361,7 @@ static void test_decimals(void **state)
     ordo_schema_free(&t.s);
     /* a decimal is only a numeric */
     assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow decimal as bigint");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow decimal256(76, 0) as bigint");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
@@ -418,7 +418,7 @@ static void test_instants(void **state)
     assert_string_equal(e.message, "column 'a', row 0: timestamp out of range");
     ordo_schema_free(&t.s);
     assert_int_equal(import(&c, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow timestamp as date");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow timestamp[s] as date");
     ordo_schema_free(&t.s);
     /* date32 and date64 (a day before 1970 floors) */
     int32_t d32[] = {10957, -1};
@@ -636,6 +636,7 @@ static void test_hostile(void **state)
     assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     mk(&c, "d:1,2,48", 3, 0, 0, 2, NULL, v, NULL, NULL); /* no such decimal width */
     assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "Arrow schema: format 'd:1,2,48' is not an Arrow format");
     mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
     c.a.release = NULL; /* released */
     assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
@@ -649,9 +650,89 @@ static void test_hostile(void **state)
     st.s.n_children = st.a.n_children = 1;
     st.s.children = &ks, st.a.children = &ka;
     assert_int_equal(ordo_table_arrow_column(&st.s, &st.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow struct as bigint");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow struct<a: int64> as bigint");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
+}
+
+/* ----------------------------------------------------- type names */
+
+/* A schema node (borrowed children) for the names below. */
+static struct ArrowSchema node(const char *fmt, const char *name, int64_t n,
+                               struct ArrowSchema **kids)
+{
+    struct ArrowSchema s;
+    memset(&s, 0, sizeof s);
+    s.format = fmt, s.name = name, s.n_children = n, s.children = kids;
+    return s;
+}
+
+static void assert_name(const struct ArrowSchema *s, const char *want)
+{
+    char buf[256];
+    size_t n = ordo_table_arrow_type_name(s, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    assert_int_equal(n, strlen(want));
+}
+
+/* Names as pyarrow prints them (python/tests/test_types.py checks them
+ * against str(pa.DataType) for every type pyarrow makes); here what the
+ * Python glue does not let through (dictionaries) and the edges. */
+static void test_arrow_type_names(void **state)
+{
+    (void)state;
+    struct ArrowSchema i32 = node("i", "item", 0, NULL), str = node("u", "", 0, NULL);
+    struct ArrowSchema dict = node("i", "c", 0, NULL);
+    dict.dictionary = &str;
+    assert_name(&dict, "dictionary<values=string, indices=int32, ordered=0>");
+    dict.flags = 1; /* ARROW_FLAG_DICTIONARY_ORDERED */
+    assert_name(&dict, "dictionary<values=string, indices=int32, ordered=1>");
+    /* an extension by its metadata's name */
+    static const char meta[] = "\x01\x00\x00\x00"
+                               "\x14\x00\x00\x00" "ARROW:extension:name"
+                               "\x0a\x00\x00\x00" "arrow.uuid";
+    struct ArrowSchema uuid = node("w:16", "u", 0, NULL);
+    assert_name(&uuid, "fixed_size_binary[16]");
+    uuid.metadata = meta;
+    assert_name(&uuid, "extension<arrow.uuid>");
+    /* nested: a map's entries, keys sorted; a union's type codes */
+    struct ArrowSchema key = node("u", "key", 0, NULL), val = node("l", "value", 0, NULL);
+    struct ArrowSchema *kv[] = {&key, &val};
+    struct ArrowSchema entries = node("+s", "entries", 2, kv);
+    struct ArrowSchema *ent[] = {&entries};
+    struct ArrowSchema map = node("+m", "m", 1, ent);
+    map.flags = 4; /* ARROW_FLAG_MAP_KEYS_SORTED */
+    assert_name(&map, "map<string, int64, keys_sorted>");
+    struct ArrowSchema *u2[] = {&i32, &str};
+    struct ArrowSchema uni = node("+ud:5,7", "x", 2, u2);
+    assert_name(&uni, "dense_union<item: int32=5, : string=7>");
+    struct ArrowSchema *one[] = {&i32};
+    struct ArrowSchema fsl = node("+w:3", "x", 1, one);
+    assert_name(&fsl, "fixed_size_list<item: int32>[3]");
+    struct ArrowSchema tz = node("tsu:UTC", "x", 0, NULL), dur = node("tDn", "x", 0, NULL);
+    assert_name(&tz, "timestamp[us, tz=UTC]");
+    assert_name(&dur, "duration[ns]");
+    struct ArrowSchema d = node("d:12,2", "x", 0, NULL), d256 = node("d:40,3,256", "x", 0, NULL);
+    assert_name(&d, "decimal128(12, 2)");
+    assert_name(&d256, "decimal256(40, 3)");
+    /* no Arrow type: the format itself; NULL */
+    struct ArrowSchema q = node("q", "x", 0, NULL);
+    assert_name(&q, "'q'");
+    assert_name(NULL, "?");
+    /* a name past the buffer is cut, saying so; the length is the whole name's */
+    struct ArrowSchema lists[40];
+    struct ArrowSchema *kid[40];
+    lists[0] = node("L", "item", 0, NULL);
+    for (int i = 1; i < 40; i++) {
+        kid[i] = &lists[i - 1];
+        lists[i] = node("+l", "item", 1, &kid[i]);
+    }
+    char small[32];
+    size_t n = ordo_table_arrow_type_name(&lists[39], small, sizeof small);
+    assert_true(n > sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_string_equal(small + sizeof small - 4, "...");
+    assert_int_equal(ordo_table_arrow_type_name(&lists[39], NULL, 0), n);
 }
 
 /* ------------------------------------------------------------- plain */
@@ -1428,6 +1509,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encoder_timestamps),
+        cmocka_unit_test(test_arrow_type_names),
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),
         cmocka_unit_test(test_row_columns),

@@ -144,7 +144,7 @@ def test_bools_are_no_numbers_through_every_route(schema, make):
 
 
 def test_arrow_bools_are_no_numeric():
-    with pytest.raises(TypeError, match="Arrow boolean as numeric"):
+    with pytest.raises(TypeError, match="Arrow bool as numeric"):
         E({"a": pa.array([True])}, "a", schema="a numeric")
 
 

@@ -368,7 +368,7 @@ def test_decreasing_string_offsets_are_refused():
 
 def test_struct_column_under_record_names_the_type():
     t = pa.table({"r": pa.array([{"x": 1}])})
-    with pytest.raises(TypeError, match="cannot read an Arrow struct as record"):
+    with pytest.raises(TypeError, match="cannot read Arrow struct<x: int64> as record"):
         ordo.encode_keys(t, "r", schema="r record(x integer)")
 
 

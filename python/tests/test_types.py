@@ -2,6 +2,7 @@
 and NaN included, each checked against the CLI on the same rows."""
 import datetime
 import decimal
+import re
 
 import numpy as np
 import pandas as pd
@@ -87,9 +88,30 @@ def test_an_all_null_column_is_text():
     assert ordo.encode_keys(t, "c", schema="c bigint").to_list() == [NULL_ASC] * 3
 
 
+NAMED = [pa.int8(), pa.uint64(), pa.float16(), pa.float32(), pa.float64(), pa.bool_(),
+         pa.binary(16), pa.date32(), pa.date64(), pa.time32("ms"), pa.time64("ns"),
+         pa.timestamp("ns"), pa.timestamp("us", "UTC"), pa.timestamp("s", "Europe/Paris"),
+         pa.duration("ms"), pa.month_day_nano_interval(), pa.decimal128(12, 2),
+         pa.decimal256(40, 3), pa.decimal32(5, 1), pa.decimal64(12, 2), pa.list_(pa.int64()),
+         pa.large_list(pa.string()), pa.list_(pa.int32(), 3), pa.list_view(pa.int8()),
+         pa.struct([("a", pa.int64()), ("b", pa.string())]), pa.map_(pa.string(), pa.int64()),
+         pa.map_(pa.string(), pa.int64(), keys_sorted=True), pa.uuid(),
+         pa.run_end_encoded(pa.int32(), pa.string()),
+         pa.dense_union([pa.field("a", pa.int32()), pa.field("b", pa.string())])]
+
+
+@pytest.mark.parametrize("typ", NAMED, ids=[str(t) for t in NAMED])
+def test_errors_name_arrow_types_as_pyarrow_prints_them(typ):
+    t = pa.table({"c": pa.nulls(1, typ)})
+    with pytest.raises(TypeError) as e:  # no Arrow type is read as a range
+        ordo.encode_keys(t, "c", schema="c int4range")
+    assert str(e.value) == "column 'c': cannot read Arrow %s as int4range" % typ
+
+
 def test_unsupported_arrow_types_are_type_errors():
     for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()), pa.array([1], pa.duration("s"))):
-        with pytest.raises(TypeError, match="column 'c'"):
+        with pytest.raises(TypeError, match=r"column 'c': the Arrow type %s has no ordo type"
+                           % re.escape(str(arr.type))):
             ordo.encode_keys(pa.table({"c": arr}), "c")
     # decimal256 is numeric (test_trust_values has its keys)
     assert schema_of(pa.table({"c": pa.array([decimal.Decimal(1)], pa.decimal256(40, 0))})) == \
