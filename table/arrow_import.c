@@ -9,6 +9,8 @@
  * (ordo_arrow_format): integers, floats, bools (a bitmap). */
 static ordo__numkind arrow_numkind(const char *f)
 {
+    if (!strcmp(f, "e")) /* float16: no column type of the core's */
+        return (ordo__numkind){'f', 2};
     ordo_type t;
     if (ordo_arrow_format(f, &t, NULL) != ORDO_OK)
         return (ordo__numkind){0, 0};
@@ -43,6 +45,12 @@ static int time_unit(char c)
 
 static int is_time(const char *f) { return !strncmp(f, "tt", 2) && time_unit(f[2]) >= 0 && !f[3]; }
 
+/* duration: "tD" + unit. */
+static int is_duration(const char *f)
+{
+    return !strncmp(f, "tD", 2) && time_unit(f[2]) >= 0 && !f[3];
+}
+
 static int is_arrow_string(const char *f)
 {
     return !strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "z") || !strcmp(f, "Z") ||
@@ -75,6 +83,10 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
             t = "time";
         else if (!strncmp(f, "d:", 2))
             t = "numeric";
+        else if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
+            t = strcmp(f, "w:16") ? "bytea" : "uuid";
+        else if (is_duration(f))
+            t = "interval";
     }
     if (!t) {
         char tn[ORDO__ARROW_NAME_MAX];
@@ -418,6 +430,50 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
+    if (!strncmp(f, "w:", 2)) { /* fixed_size_binary: 16 bytes a uuid, in place; else bytea */
+        long w = strtol(f + 2, NULL, 10);
+        if (sc->type == ORDO_TYPE_UUID && w == 16)
+            return in_place(col, a->buffers[1], validity, off);
+        if (sc->type != ORDO_TYPE_BYTES || w < 0)
+            return unsupported(c, sc);
+        ordo__varcol v;
+        if (!ordo__var_open(&v, n, n * (size_t)w))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            int null = validity && !ordo__bit(validity, off + i);
+            const uint8_t *p = (const uint8_t *)a->buffers[1] + (size_t)w * (off + i);
+            if (!ordo__var_push(&v, i, p, null ? 0 : (size_t)w)) {
+                ordo__var_drop(&v);
+                return ORDO_ERR_OUT_OF_MEMORY;
+            }
+        }
+        if (!ordo__var_done(&v, sx, col))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (is_duration(f)) { /* an interval of microseconds (no days, no months) */
+        if (sc->type != ORDO_TYPE_INTERVAL)
+            return unsupported(c, sc);
+        int unit = time_unit(f[2]);
+        ordo_interval *dst = fixed(sx, n, sizeof *dst);
+        if (!dst)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !ordo__bit(validity, off + i))
+                continue;
+            int64_t x;
+            int frac;
+            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+            if (!ordo__unit_micros(x, unit, &x, &frac))
+                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "interval out of range");
+            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'd', x, frac);
+            if (st != ORDO_OK)
+                return st;
+            dst[i] = (ordo_interval){0, 0, x};
+        }
+        col->values = dst;
+        return own_validity(validity, off, n, sx, col);
+    }
     if (!strncmp(f, "d:", 2)) {
         int32_t scale;
         int bits;
@@ -459,6 +515,8 @@ static size_t element_width(const ordo_column *c)
     case ORDO_TYPE_TIMESTAMP:
     case ORDO_TYPE_TIMESTAMPTZ:
     case ORDO_TYPE_TIME_OF_DAY: return 8;
+    case ORDO_TYPE_UUID: return 16;
+    case ORDO_TYPE_INTERVAL: return sizeof(ordo_interval);
     default: return 0;
     }
 }

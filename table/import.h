@@ -12,8 +12,9 @@
 #define ORDO__PG_EPOCH_US INT64_C(946684800000000)
 #define ORDO__PG_EPOCH_DAYS 10957
 
-/* A numeric kind of a source: 'i', 'u', 'f', 'b' a bitmap of bools, 'B' one
- * byte per bool; width in bytes. */
+/* A numeric kind of a source: 'i', 'u', 'f' (width 2: IEEE halfs, read as
+ * the floats they are), 'b' a bitmap of bools, 'B' one byte per bool;
+ * width in bytes. */
 typedef struct ordo__numkind {
     char kind;
     int width;

@@ -68,7 +68,8 @@ const char *ordo__numkind_sql(ordo__numkind k)
     switch (k.kind) {
     case 'i': return ints[k.width - 1];
     case 'u': return uints[k.width - 1];
-    case 'f': return k.width == 4 ? "real" : k.width == 8 ? "double precision" : NULL;
+    case 'f': /* halfs are floats exactly: real */
+        return k.width == 2 || k.width == 4 ? "real" : k.width == 8 ? "double precision" : NULL;
     case 'b':
     case 'B': return "boolean";
     default: return NULL;
@@ -107,6 +108,14 @@ static int64_t sign_extend(uint64_t u, int w)
     return (int64_t)(u ^ m) - (int64_t)m;
 }
 
+/* An IEEE half (float16) as the double it is exactly. */
+static double half_value(uint16_t h)
+{
+    int e = h >> 10 & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return h >> 15 ? -v : v;
+}
+
 ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i)
 {
     ordo_table_number v = {'i', 0, 0, 0, 0};
@@ -118,7 +127,11 @@ ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i)
     case 'u': v.kind = 'u', v.u = load_uint(p, k.width); return v;
     default:
         v.kind = 'f';
-        if (k.width == 4) {
+        if (k.width == 2) {
+            uint16_t h;
+            memcpy(&h, p, 2);
+            v.d = half_value(h);
+        } else if (k.width == 4) {
             float x;
             memcpy(&x, p, 4);
             v.d = x;

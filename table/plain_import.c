@@ -8,7 +8,7 @@ static int plain_ok(const ordo_table_plain *p)
            p->unit <= ORDO_TABLE_UNIT_NS &&
            (p->itemsize == 1 || p->itemsize == 2 || p->itemsize == 4 || p->itemsize == 8) &&
            p->kind && strchr("iufbMT", p->kind) &&
-           (p->kind != 'f' || p->itemsize >= 4) && (p->kind != 'b' || p->itemsize == 1) &&
+           (p->kind != 'f' || p->itemsize >= 2) && (p->kind != 'b' || p->itemsize == 1) &&
            ((p->kind != 'M' && p->kind != 'T') || p->itemsize == 8);
 }
 

@@ -147,7 +147,9 @@ static void test_arrow_types(void **state)
         {"tdD", "date"},        {"tdm", "date"},          {"tss:", "timestamp"},
         {"tsn:", "timestamp"},  {"tsu:UTC", "timestamptz"}, {"tsm:Europe/Paris", "timestamptz"},
         {"tts", "time"},        {"ttn", "time"},          {"d:38,10", "numeric"},
-        {"d:5,-2,32", "numeric"}, {"d:76,3,256", "numeric"}};
+        {"d:5,-2,32", "numeric"}, {"d:76,3,256", "numeric"}, {"e", "real"},
+        {"w:16", "uuid"},       {"w:3", "bytea"},         {"tDs", "interval"},
+        {"tDn", "interval"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         acol c;
         mk(&c, map[i][0], 0, 0, 0, 0, NULL, NULL, NULL, NULL);
@@ -167,9 +169,10 @@ static void test_arrow_types(void **state)
     assert_string_equal(t, "text");
     /* no ordo type; not an Arrow format */
     acol x;
-    mk(&x, "tDs", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&x, "tin", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': the Arrow type duration[s] has no ordo type");
+    assert_string_equal(e.message,
+                        "column 'a': the Arrow type month_day_nano_interval has no ordo type");
     mk(&x, "q", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
     assert_non_null(strstr(e.message, "not an Arrow format"));
@@ -362,6 +365,80 @@ static void test_decimals(void **state)
     /* a decimal is only a numeric */
     assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
     assert_string_equal(e.message, "column 'a': cannot read Arrow decimal256(76, 0) as bigint");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ----------------------------------- halfs, fixed-size binary, durations */
+
+static void test_more_types(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    acol c;
+    /* float16: 1.5, -2, the smallest subnormal, inf; into real, double, numeric */
+    uint16_t h[] = {0x3e00, 0xc000, 0x0001, 0x7c00};
+    mk(&c, "e", 4, 0, 0, 2, NULL, h, NULL, NULL);
+    assert_int_equal(import(&c, "real", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    const float *f = col.values;
+    assert_true(f[0] == 1.5f && f[1] == -2.0f && f[2] == 0x1p-24f && isinf(f[3]));
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "double precision", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
+    assert_true(((const double *)col.values)[2] == 0x1p-24);
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "1.5");
+    ordo_schema_free(&t.s);
+    /* fixed_size_binary(16): a uuid in place (an offset too); bytea copied */
+    uint8_t u[48];
+    for (int i = 0; i < 48; i++)
+        u[i] = (uint8_t)i;
+    uint8_t bits = 0x5; /* row 1 NULL */
+    mk(&c, "w:16", 3, 0, 1, 2, &bits, u, NULL, NULL);
+    assert_int_equal(import(&c, "uuid", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, u);
+    assert_key(&col, 2, "uuid", "20212223-2425-2627-2829-2a2b2c2d2e2f");
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "bytea", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "bytea", "\\x000102030405060708090a0b0c0d0e0f");
+    assert_false(valid(&col, 1));
+    ordo_schema_free(&t.s);
+    mk(&c, "w:3", 3, 0, 0, 2, NULL, u, NULL, NULL);
+    assert_int_equal(import(&c, "uuid", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow fixed_size_binary[3] as uuid");
+    ordo_schema_free(&t.s);
+    /* durations: intervals of microseconds; ns not whole refused or floored */
+    int64_t ds[] = {90061, -1}, dn[] = {1000, -1};
+    mk(&c, "tDs", 2, 0, 0, 2, NULL, ds, NULL, NULL);
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const ordo_interval *)col.values)[0].micros, INT64_C(90061000000));
+    assert_key(&col, 0, "interval", "25:01:01");
+    assert_key(&col, 1, "interval", "-00:00:01");
+    ordo_schema_free(&t.s);
+    int64_t big[] = {INT64_MAX};
+    mk(&c, "tDs", 1, 0, 0, 2, NULL, big, NULL, NULL);
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: interval out of range");
+    ordo_schema_free(&t.s);
+    mk(&c, "tDn", 2, 0, 0, 2, NULL, dn, NULL, NULL);
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: -1 ns is not a whole number of "
+                                   "microseconds (PostgreSQL's unit); timestamps=\"truncate\" "
+                                   "floors it");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const ordo_interval *)col.values)[1].micros, -1);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow duration[ns] as bigint");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
@@ -761,9 +838,18 @@ static void test_plain(void **state)
         assert_int_equal(ordo_table_plain_type(&p, "a", &type, &e), ORDO_OK);
         assert_string_equal(type, kinds[i].sql);
     }
-    ordo_table_plain f2 = {'f', 2, ORDO_TABLE_UNIT_NS, 1, NULL, 0};
-    assert_int_equal(ordo_table_plain_type(&f2, "a", &type, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'f2'");
+    /* NumPy float16: reals, as Arrow's halfs */
+    uint16_t halfs[] = {0x3e00, 0xfc00};
+    ordo_table_plain f2 = {'f', 2, ORDO_TABLE_UNIT_NS, 1, halfs, 2};
+    assert_int_equal(ordo_table_plain_type(&f2, "a", &type, &e), ORDO_OK);
+    assert_string_equal(type, "real");
+    assert_int_equal(plain(&f2, "real", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(((const float *)col.values)[0] == 1.5f);
+    assert_true(isinf(((const float *)col.values)[1]) && ((const float *)col.values)[1] < 0);
+    ordo_schema_free(&t.s);
+    ordo_table_plain f1 = {'f', 1, ORDO_TABLE_UNIT_NS, 1, NULL, 0};
+    assert_int_equal(ordo_table_plain_type(&f1, "a", &type, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'f1'");
     /* int16 in place, widened, checked */
     int16_t i16[] = {-300, 5};
     ordo_table_plain p = {'i', 2, ORDO_TABLE_UNIT_NS, 1, i16, 2};
@@ -1509,6 +1595,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encoder_timestamps),
+        cmocka_unit_test(test_more_types),
         cmocka_unit_test(test_arrow_type_names),
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),

@@ -29,8 +29,6 @@ def _numpy_column(arr):
         raise ValueError("columns must be one-dimensional, got shape %r" % (arr.shape,))
     kind = arr.dtype.kind
     if kind in "iufb":
-        if kind == "f" and arr.dtype.itemsize == 2:
-            arr = arr.astype(np.float32)
         if not arr.dtype.isnative:
             arr = arr.astype(arr.dtype.newbyteorder("="))
         arr = np.ascontiguousarray(arr)
@@ -76,8 +74,6 @@ def _pandas_column(series, nan_as_null=True):
         if dtype.kind == "f" and nan_as_null and np.isnan(arr).any():
             import pyarrow as pa
 
-            if dtype.itemsize == 2:  # ordo has no half float: real holds every one
-                arr = arr.astype(np.float32)
             return _arrow_column(pa.array(arr, from_pandas=True))
         return _numpy_column(arr)
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -295,7 +291,9 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     float64 -> double precision, bool -> boolean, string -> text, binary ->
     bytea, date32/date64 -> date, timestamp -> timestamp, timestamp with a
     zone -> timestamptz, time -> time, decimal (32 to 256 bits, any scale)
-    -> numeric (ordered only), NumPy datetime64 (years to nanoseconds; an
+    -> numeric (ordered only), float16 -> real, fixed_size_binary(16) and
+    ``pa.uuid()`` -> uuid (other widths: bytea), duration -> interval of
+    microseconds (ordered only), NumPy datetime64 (years to nanoseconds; an
     instant out of range is refused with its row) -> timestamp;
     Python lists: int -> bigint, float -> double precision, str -> text,
     bytes -> bytea, bool -> boolean, datetime -> timestamp(tz), date -> date,

@@ -6,6 +6,7 @@ import decimal
 import math
 import os
 import subprocess
+import uuid
 
 import numpy as np
 import pyarrow as pa
@@ -63,6 +64,15 @@ def timestamp_text(v, unit, tz, floor_us=False):
     return s + ("+00" if tz else "")
 
 
+def duration_text(v, unit):
+    """PostgreSQL's text of a duration as an interval of microseconds
+    (nanoseconds floored)."""
+    us = int(v) * 10**6 // _PER[unit]
+    sign, us = ("-", -us) if us < 0 else ("", us)
+    secs, frac = divmod(us, 10**6)
+    return "%s%d:%02d:%02d.%06d" % (sign, secs // 3600, secs // 60 % 60, secs % 60, frac)
+
+
 def arrow_texts(arr, floor_us=False):
     """PostgreSQL's text of each value of a pyarrow array (None for NULL);
     floor_us as timestamp_text's."""
@@ -74,6 +84,9 @@ def arrow_texts(arr, floor_us=False):
         ints = arr.cast(pa.int64()).to_pylist()
         return [timestamp_text(v, t.unit, t.tz is not None, floor_us) if ok else None
                 for v, ok in zip(ints, valid)]
+    if pa.types.is_duration(t):  # an interval of microseconds: [-]H:MM:SS.ffffff
+        ints = arr.cast(pa.int64()).to_pylist()
+        return [duration_text(v, t.unit) if ok else None for v, ok in zip(ints, valid)]
     out = []
     for v in arr.to_pylist():
         if v is None:
@@ -92,6 +105,10 @@ def arrow_texts(arr, floor_us=False):
             out.append("\\x" + v.hex())
         elif pa.types.is_date(t):
             out.append(v.isoformat())
+        elif getattr(t, "extension_name", None) == "arrow.uuid":
+            out.append(str(v))
+        elif pa.types.is_fixed_size_binary(t):
+            out.append(str(uuid.UUID(bytes=v)) if t.byte_width == 16 else "\\x" + v.hex())
         elif pa.types.is_decimal(t):
             out.append(format(v, "f"))
         elif pa.types.is_time(t):

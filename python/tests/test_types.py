@@ -3,6 +3,7 @@ and NaN included, each checked against the CLI on the same rows."""
 import datetime
 import decimal
 import re
+import uuid
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,9 @@ def check_against_cli(arr, sql, fmt="ordered"):
         got = ordo.encode_keys(t, "c " + order, format=fmt, timestamps="truncate").to_list()
         assert got == want, (sql, order)
 
+
+UUIDS = [uuid.UUID("0193a0b2-7c4e-7a11-8f3e-123456789abc"),
+         uuid.UUID("00000000-0000-0000-0000-000000000001")]
 
 ARROW = [
     (pa.array([1, None, -128], pa.int8()), "tinyint"),
@@ -67,6 +71,18 @@ ARROW = [
     (pa.array([decimal.Decimal("1.50"), None, decimal.Decimal("-0.01")], pa.decimal128(5, 2)),
      "numeric"),
     (pa.array([decimal.Decimal("15"), None], pa.decimal128(5, 0)), "numeric"),
+    (pa.array([decimal.Decimal("-1.5"), None, decimal.Decimal("9" * 38 + "." + "9" * 38)],
+              pa.decimal256(76, 38)), "numeric"),
+    # halfs are reals, exactly (the smallest subnormal, the largest half)
+    (pa.array([1.5, None, float("nan"), -0.0, float("inf"), 65504.0, 2.0**-24], pa.float16()),
+     "real"),
+    (pa.array([UUIDS[0].bytes, None, UUIDS[1].bytes, bytes(16)], pa.binary(16)), "uuid"),
+    (pa.array([UUIDS[0], None, UUIDS[1]], pa.uuid()), "uuid"),
+    (pa.array([b"abc", None, bytes(3)], pa.binary(3)), "bytea"),
+    (pa.array([1, None, -5, 2**40], pa.duration("s")), "interval"),
+    (pa.array([1, None, -5, 2**50], pa.duration("ms")), "interval"),
+    (pa.array([1, None, -1, 2**62], pa.duration("us")), "interval"),
+    (pa.array([1_000, None, -2_000, 2**62 // 1000 * 1000], pa.duration("ns")), "interval"),
 ]
 
 
@@ -77,7 +93,7 @@ def test_arrow_type(arr, sql):
     nulls = [i for i, v in enumerate(arr.to_pylist()) if v is None]
     keys = ordo.encode_keys(pa.table({"c": arr}), "c", timestamps="truncate")
     assert all(keys[i] == NULL_ASC for i in nulls)
-    if sql not in ("numeric", "time"):  # the LexKey formats have neither
+    if sql not in ("numeric", "time", "interval"):  # the LexKey formats have none
         check_against_cli(arr, sql, "lexkey")
 
 
@@ -109,7 +125,8 @@ def test_errors_name_arrow_types_as_pyarrow_prints_them(typ):
 
 
 def test_unsupported_arrow_types_are_type_errors():
-    for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()), pa.array([1], pa.duration("s"))):
+    for arr in (pa.array([[1]]), pa.nulls(1, pa.month_day_nano_interval()),
+                pa.array([{"a": 1}], pa.map_(pa.string(), pa.int64()))):
         with pytest.raises(TypeError, match=r"column 'c': the Arrow type %s has no ordo type"
                            % re.escape(str(arr.type))):
             ordo.encode_keys(pa.table({"c": arr}), "c")
@@ -321,3 +338,56 @@ def test_timestamps_takes_refuse_or_truncate():
     with pytest.raises(TypeError, match="timestamps"):
         ordo.encode_keys({"t": [1]}, "t", timestamps=1)
 
+
+def test_durations_finer_than_microseconds():
+    d = pa.table({"d": pa.array([1_000, 1_001, -1], pa.duration("ns"))})
+    with pytest.raises(ordo.Error, match=r"column 'd', row 1: 1001 ns is not a whole number of "
+                                         r"microseconds") as e:
+        ordo.encode_keys(d, "d")
+    assert e.value.line == 2
+    keys = ordo.encode_keys(d, "d", timestamps="truncate")
+    us = ordo.encode_keys(pa.table({"d": pa.array([1, 1, -1], pa.duration("us"))}), "d")
+    assert keys.to_list() == us.to_list()  # floored: -1 ns is -1 us
+    # a pandas timedelta64 column is a duration
+    df = pd.DataFrame({"d": pd.to_timedelta([1, None, -5], unit="s")})
+    assert schema_of(df) == "d interval"
+    assert ordo.encode_keys(df, "d").to_list() == cli_keys(
+        "d interval", [["00:00:01"], [None], ["-00:00:05"]], "ordered")
+    with pytest.raises(ordo.Error, match="lexkey"):  # interval is the ordered format's
+        ordo.encode_keys(d, "d", format="lexkey", timestamps="truncate")
+
+
+def test_uuids_in_place_and_from_their_text():
+    arr = pa.array([UUIDS[0].bytes, None, UUIDS[1].bytes], pa.binary(16))
+    want = ordo.encode_keys({"u": [str(UUIDS[0]), None, str(UUIDS[1])]}, "u", schema="u uuid")
+    for a in (arr, pa.array([UUIDS[0], None, UUIDS[1]], pa.uuid()), arr.slice(0)):
+        assert ordo.encode_keys(pa.table({"u": a}), "u").to_list() == want.to_list()
+    # bytes as bytea when asked; another width only as bytea
+    assert ordo._encode.encode(pa.table({"u": arr}), None, schema="u bytea")[2] == "u bytea"
+    with pytest.raises(TypeError, match=r"cannot read Arrow fixed_size_binary\[3\] as uuid"):
+        ordo.encode_keys(pa.table({"u": pa.array([b"abc"], pa.binary(3))}), "u", schema="u uuid")
+
+
+def test_numpy_halfs_are_reals():
+    h = np.array([1.5, np.nan, -0.0, 65504.0], np.float16)
+    want = ordo.encode_keys({"x": h.astype(np.float32)}, "x").to_list()
+    assert schema_of({"x": h}) == "x real"
+    assert ordo.encode_keys({"x": h}, "x").to_list() == want
+    assert ordo.encode_keys(pd.DataFrame({"x": h}), "x", nan_as_null=False).to_list() == want
+    assert ordo.encode_keys(pd.DataFrame({"x": h}), "x").to_list()[1] == NULL_ASC
+
+
+def test_decimal256_at_high_precision():
+    # 76 digits, the most decimal256 holds, at every scale from 0 to 76:
+    # the key of the exact value, as the CLI makes it; decimal128 where it fits
+    digits = "7" * 40 + "1234567890" * 3 + "987654"
+    for scale in (0, 1, 38, 60, 76):
+        v = decimal.Decimal(digits).scaleb(-scale)
+        arr = pa.array([v, -v, None, decimal.Decimal(0)], pa.decimal256(76, scale))
+        texts = [[format(v, "f")], [format(-v, "f")], [None], ["0"]]
+        assert ordo.encode_keys(pa.table({"d": arr}), "d").to_list() == \
+            cli_keys("d numeric", texts, "ordered"), scale
+    small = [decimal.Decimal("12345678901234567890.123456789012345678"), None]
+    assert ordo.encode_keys(pa.table({"d": pa.array(small, pa.decimal256(76, 18))}), "d") \
+        .to_list() == ordo.encode_keys(pa.table({"d": pa.array(small, pa.decimal128(38, 18))}),
+                                       "d").to_list()
