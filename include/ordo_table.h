@@ -270,9 +270,12 @@ typedef struct ordo_table_plain {
 
 /* The schema type (its text, e.g. "bigint", "timestamptz", "numeric") an
  * input column gets when no schema is given: Arrow's types (every integer,
- * float, bool, utf8/binary and their large and view forms, date32/64,
- * timestamps of every unit (with a zone: timestamptz), time32/64,
- * decimals, null; a dictionary as its values' type), the plain kinds.
+ * float (float16: real), bool, utf8/binary and their large and view forms,
+ * fixed_size_binary (16 bytes, pa.uuid() too: uuid; else bytea),
+ * date32/64, timestamps of every unit (with a zone: timestamptz),
+ * time32/64, durations (interval), decimals, null, lists of numbers,
+ * bools, strings or binary (T[]); a dictionary as its values' type), the
+ * plain kinds. A struct is read as a record a schema gives.
  * ORDO_ERR_BAD_TYPE naming the column (name, may be NULL) when there is
  * none. The schema is checked (ordo_arrow_check_schema) first. */
 ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
@@ -306,9 +309,10 @@ ORDO_API const char *ordo_table_kinds_type(unsigned kinds);
  * struct's offset plus the child's; checked with ordo_arrow_check, and the
  * rows within the array) as the batch API's column for schema column sc:
  * read in place where the layouts agree (integers, floats, bools, text,
- * binary, date32 and timestamps for LexKey), else converted into sx (other
- * widths with range checks, timestamps to PostgreSQL's microseconds,
- * dictionaries and views resolved, decimals and numbers to numeric text,
+ * binary, uuids, date32 and timestamps for LexKey), else converted into sx
+ * (other widths with range checks, timestamps, times and durations to
+ * PostgreSQL's microseconds under io's rule, dictionaries and views
+ * resolved, decimals and numbers to numeric text, lists and structs and
  * text to any type through PostgreSQL's text forms). Errors name the column
  * (name) and, for a value, the row (0-based in the message, err->line
  * 1-based; err->column is left 0): ORDO_ERR_BAD_TYPE when the type cannot

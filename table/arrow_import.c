@@ -7,7 +7,7 @@
 
 /* The numeric kind of a format, from the core's table of formats
  * (ordo_arrow_format): integers, floats, bools (a bitmap). */
-static ordo__numkind arrow_numkind(const char *f)
+ordo__numkind ordo__arrow_numkind(const char *f)
 {
     if (!strcmp(f, "e")) /* float16: no column type of the core's */
         return (ordo__numkind){'f', 2};
@@ -69,7 +69,7 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
     if (schema->dictionary) /* a dictionary's rows are its values' */
         schema = schema->dictionary;
     const char *f = schema->format;
-    const char *t = ordo__numkind_sql(arrow_numkind(f));
+    const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
     if (!t) {
         if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
             t = "text";
@@ -87,6 +87,13 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
             t = strcmp(f, "w:16") ? "bytea" : "uuid";
         else if (is_duration(f))
             t = "interval";
+        else if ((!strcmp(f, "+l") || !strcmp(f, "+L")) && schema->n_children == 1) {
+            const char *element = NULL; /* of numbers, bools, strings, binary */
+            ordo_error e;
+            if (ordo_table_arrow_type(schema->children[0], name, &element, &e) == ORDO_OK &&
+                !schema->children[0]->dictionary)
+                t = ordo__arrow_list_type(element);
+        }
     }
     if (!t) {
         char tn[ORDO__ARROW_NAME_MAX];
@@ -222,8 +229,8 @@ static ordo_status unsupported(const src *c, const ordo_schema_column *sc)
 {
     char t[ORDO__ARROW_NAME_MAX];
     ordo_table_arrow_type_name(c->schema, t, sizeof t);
-    return ordo__imp_fail(c->err, ORDO_ERR_BAD_TYPE, c->name, SIZE_MAX, "cannot read Arrow %s as %s",
-                          t, sc->sql_name);
+    return ordo__imp_fail(c->err, ORDO_ERR_BAD_TYPE, c->name, SIZE_MAX,
+                          "cannot read Arrow %s as %s", t, sc->sql_name);
 }
 
 static void *fixed(ordo_table_scratch *sx, size_t n, size_t width)
@@ -272,9 +279,11 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     if (c->schema->dictionary)
         return dictionary_column(c, sc, sx, col);
-    if (f[0] == '+') /* no nested Arrow type maps to a column */
-        return unsupported(c, sc);
-    ordo__numkind k = arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
+    if (f[0] == '+') /* lists as arrays, structs as records; no other nested type */
+        return ordo__arrow_nestable(c->schema, sc)
+                   ? ordo__arrow_nested(c->schema, a, off, n, sc, name, sx, col, err)
+                   : unsupported(c, sc);
+    ordo__numkind k = ordo__arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
         uint8_t *z = ordo_table_scratch_alloc(sx, (n + 1) * 32);
         if (!z)
@@ -537,7 +546,7 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
             c->err->line = 0;
         return s;
     }
-    ordo__numkind ik = arrow_numkind(c->schema->format);
+    ordo__numkind ik = ordo__arrow_numkind(c->schema->format);
     size_t n = c->length, width = element_width(&dc);
     int var = dc.offsets && dc.type != ORDO_TYPE_NIL, boolean = dc.type == ORDO_TYPE_BOOL;
     if (!var && !width && !boolean && dc.type != ORDO_TYPE_NIL)

@@ -48,6 +48,19 @@ int ordo__pg_micros(int64_t v, int unit, int64_t *out, int *frac);
 ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err,
                             const char *name, size_t row, char what, int64_t us, int frac);
 
+/* The numeric kind of an Arrow format ({0, 0}: none; table/arrow_import.c). */
+ordo__numkind ordo__arrow_numkind(const char *format);
+/* Lists as arrays, structs as records (table/arrow_nested.c): whether the
+ * Arrow type is read as sc (a list of numbers, bools, strings, binary,
+ * structs of them, as an array; a struct as a record); the schema type of a
+ * list of elements of type `element` (NULL: none); the rows read. */
+int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_column *sc);
+const char *ordo__arrow_list_type(const char *element);
+ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct ArrowArray *array,
+                               size_t offset, size_t length, const ordo_schema_column *sc,
+                               const char *name, ordo_table_scratch *sx, ordo_column *col,
+                               ordo_error *err);
+
 /* Room for an Arrow type's name in a message (ordo_table_arrow_type_name
  * cuts a longer one with "..."). */
 #define ORDO__ARROW_NAME_MAX 256

@@ -440,6 +440,32 @@ static void test_more_types(void **state)
     assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
     assert_string_equal(e.message, "column 'a': cannot read Arrow duration[ns] as bigint");
     ordo_schema_free(&t.s);
+    /* a list as an array through its text; offsets that decrease: the row */
+    int32_t kids[] = {7, 8, 9}, loff[] = {0, 2, 3}, bad[] = {0, 2, 1};
+    acol kid, lst;
+    mk(&kid, "i", 3, 0, 0, 2, NULL, kids, NULL, NULL);
+    mk(&lst, "+l", 2, 0, 0, 2, NULL, loff, NULL, NULL);
+    struct ArrowSchema *ks = &kid.s;
+    struct ArrowArray *ka = &kid.a;
+    lst.s.n_children = lst.a.n_children = 1;
+    lst.s.children = &ks, lst.a.children = &ka;
+    assert_int_equal(import(&lst, "integer[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "integer[]", "{7,8}");
+    assert_key(&col, 1, "integer[]", "{9}");
+    ordo_schema_free(&t.s);
+    const char *lt = NULL;
+    assert_int_equal(ordo_table_arrow_type(&lst.s, "a", &lt, &e), ORDO_OK);
+    assert_string_equal(lt, "integer[]");
+    lst.bufs[1] = bad;
+    assert_int_equal(import(&lst, "integer[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: a malformed Arrow array (offsets that "
+                                   "decrease)");
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&lst, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow list<a: int32> as bigint");
+    ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
 

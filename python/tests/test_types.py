@@ -125,7 +125,7 @@ def test_errors_name_arrow_types_as_pyarrow_prints_them(typ):
 
 
 def test_unsupported_arrow_types_are_type_errors():
-    for arr in (pa.array([[1]]), pa.nulls(1, pa.month_day_nano_interval()),
+    for arr in (pa.array([[[1]]]), pa.nulls(1, pa.month_day_nano_interval()),
                 pa.array([{"a": 1}], pa.map_(pa.string(), pa.int64()))):
         with pytest.raises(TypeError, match=r"column 'c': the Arrow type %s has no ordo type"
                            % re.escape(str(arr.type))):
@@ -391,3 +391,46 @@ def test_decimal256_at_high_precision():
     assert ordo.encode_keys(pa.table({"d": pa.array(small, pa.decimal256(76, 18))}), "d") \
         .to_list() == ordo.encode_keys(pa.table({"d": pa.array(small, pa.decimal128(38, 18))}),
                                        "d").to_list()
+
+
+def test_lists_are_arrays_and_structs_records():
+    # as the CLI reads their text ({"1",NULL}, ("1","x")), written here
+    lists = [
+        (pa.array([[1, None, 3], [], None, [-2]], pa.list_(pa.int32())), "integer[]",
+         ["{1,NULL,3}", "{}", None, "{-2}"]),
+        (pa.array([["a", 'b"c', None], ["x\\y", ""], None], pa.large_list(pa.string())),
+         "text[]", ['{a,"b\\"c",NULL}', '{"x\\\\y",""}', None]),
+        (pa.array([[1.5, float("nan")], [0.1]], pa.list_(pa.float32())), "real[]",
+         ["{1.5,NaN}", "{0.1}"]),
+        (pa.array([[True], [False, None]], pa.list_(pa.bool_())), "boolean[]",
+         ["{t}", "{f,NULL}"]),
+        (pa.array([[b"\x00\xff"], []], pa.list_(pa.binary())), "bytea[]",
+         ['{"\\\\x00ff"}', "{}"]),
+        (pa.array([[2**64 - 1]], pa.list_(pa.uint64())), "ubigint[]", ["{18446744073709551615}"]),
+    ]
+    for arr, sql, texts in lists:
+        t = pa.table({"c": arr})
+        assert schema_of(t) == "c " + sql
+        for order in ("", " DESC"):
+            assert ordo.encode_keys(t, "c" + order).to_list() == \
+                cli_keys("c %s%s" % (sql, order), [[x] for x in texts], "ordered"), (sql, order)
+        assert ordo.encode_keys(t.slice(1), "c").to_list() == \
+            ordo.encode_keys(t, "c").to_list()[1:]
+    rec = pa.array([{"x": 1, "y": "a", "z": [1, 2]}, {"x": None, "y": "", "z": None}, None,
+                    {"x": -1, "y": 'q"', "z": []}])
+    sql = "record(x bigint, y text, z bigint[])"
+    texts = ['(1,a,"{1,2}")', '(,"",)', None, '(-1,"q\\"",{})']
+    want = cli_keys("r %s" % sql, [[x] for x in texts], "ordered")
+    assert ordo.encode_keys(pa.table({"r": rec}), "r", schema="r " + sql).to_list() == want
+    assert ordo.encode_keys(pa.table({"r": rec}).slice(2), "r", schema="r " + sql).to_list() == \
+        want[2:]
+    # a struct needs schema= (a record's type names its fields); nested lists are no arrays
+    with pytest.raises(TypeError, match=r"the Arrow type struct<x: int64, y: string, z: "
+                                        r"list<item: int64>> has no ordo type"):
+        ordo.encode_keys(pa.table({"r": rec}), "r")
+    with pytest.raises(TypeError, match=r"cannot read Arrow list<item: list<item: int64>> as "
+                                        r"bigint\[\]"):
+        ordo.encode_keys(pa.table({"c": pa.array([[[1]]])}), "c", schema="c bigint[]")
+    # the LexKey formats have no arrays
+    with pytest.raises(ordo.Error, match="lexkey"):
+        ordo.encode_keys(pa.table({"c": lists[0][0]}), "c", format="lexkey")
