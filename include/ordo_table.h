@@ -65,6 +65,30 @@ typedef struct ordo_table_progress {
  * more is refused as the option "threads". */
 #define ORDO_TABLE_THREADS_MAX 1024
 
+/* What an import does with a time finer than the microseconds the ordered
+ * format keeps (PostgreSQL's): an Arrow timestamp[ns] or time64[ns], a
+ * NumPy datetime64[ns], a Python object's nanoseconds (pandas Timestamps).
+ * The LexKey formats keep nanoseconds where their keys take them. */
+typedef enum ordo_table_timestamps {
+    /* ORDO_ERR_INVALID_VALUE naming the column, the row and the value */
+    ORDO_TABLE_TIMESTAMPS_REFUSE = 0,
+    /* floored to the microsecond (toward the past, as NumPy's casts) */
+    ORDO_TABLE_TIMESTAMPS_TRUNCATE = 1
+} ordo_table_timestamps;
+/* "refuse" (NULL too) or "truncate" into *out; else ORDO_ERR_INVALID_ARG
+ * "timestamps: expected 'refuse' or 'truncate', got 'x'" (err->option
+ * "timestamps"). */
+ORDO_API ordo_status ordo_table_timestamps_parse(const char *text, ordo_table_timestamps *out,
+                                                 ordo_error *err);
+
+/* How the imports below read values whose rule is the caller's choice
+ * (NULL, or zeroed: the defaults): the Arrow, plain and caller's
+ * columns of encoders and loads (table/arrow_import.c, plain_import.c,
+ * numbers.c; the rules of time units in table/time_units.c). */
+typedef struct ordo_table_import_options {
+    ordo_table_timestamps timestamps;
+} ordo_table_import_options;
+
 /* A row skipped by ordo_table_load_options.on_reject (CSV only). */
 typedef ordo_status (*ordo_table_reject_fn)(void *ctx, const ordo_reject *r, ordo_error *err);
 
@@ -109,6 +133,8 @@ typedef struct ordo_table_load_options {
      * the load once the options and the input are checked, and closed at
      * its end, so that a refused load makes no database. */
     const char *db_path;
+    /* Arrow and other column input: how columns are read (its encoder's). */
+    ordo_table_import_options import;
 } ordo_table_load_options;
 
 /* What a load did. */
@@ -244,13 +270,26 @@ typedef struct ordo_table_plain {
 
 /* The schema type (its text, e.g. "bigint", "timestamptz", "numeric") an
  * input column gets when no schema is given: Arrow's types (every integer,
- * float, bool, utf8/binary and their large and view forms, date32/64,
- * timestamps of every unit (with a zone: timestamptz), time32/64,
- * decimals, null; a dictionary as its values' type), the plain kinds.
+ * float (float16: real), bool, utf8/binary and their large and view forms,
+ * fixed_size_binary (16 bytes, pa.uuid() too: uuid; else bytea),
+ * date32/64, timestamps of every unit (with a zone: timestamptz),
+ * time32/64, durations (interval), decimals, null, lists of numbers,
+ * bools, strings or binary (T[]); a dictionary as its values' type), the
+ * plain kinds. A struct is read as a record a schema gives.
  * ORDO_ERR_BAD_TYPE naming the column (name, may be NULL) when there is
  * none. The schema is checked (ordo_arrow_check_schema) first. */
 ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
                                            const char **type, ordo_error *err);
+/* An Arrow type's name as pyarrow prints it (str(pa.DataType)):
+ * "timestamp[us, tz=UTC]", "decimal128(12, 2)", "large_string",
+ * "dictionary<values=string, indices=int32, ordered=0>", "list<item:
+ * int64>", "extension<arrow.uuid>" (from the metadata's
+ * ARROW:extension:name), ...; a format no Arrow type has in quotes. The
+ * name every error of the table library gives an Arrow type. Written as
+ * snprintf writes (cut to cap - 1 bytes, ending "..." when cut; buf may be
+ * NULL with cap 0); returns the whole name's length. */
+ORDO_API size_t ordo_table_arrow_type_name(const struct ArrowSchema *schema, char *buf,
+                                           size_t cap);
 ORDO_API ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name,
                                            const char **type, ordo_error *err);
 /* The kinds of values a column of a dynamic language's objects holds (a
@@ -270,9 +309,10 @@ ORDO_API const char *ordo_table_kinds_type(unsigned kinds);
  * struct's offset plus the child's; checked with ordo_arrow_check, and the
  * rows within the array) as the batch API's column for schema column sc:
  * read in place where the layouts agree (integers, floats, bools, text,
- * binary, date32 and timestamps for LexKey), else converted into sx (other
- * widths with range checks, timestamps to PostgreSQL's microseconds,
- * dictionaries and views resolved, decimals and numbers to numeric text,
+ * binary, uuids, date32 and timestamps for LexKey), else converted into sx
+ * (other widths with range checks, timestamps, times and durations to
+ * PostgreSQL's microseconds under io's rule, dictionaries and views
+ * resolved, decimals and numbers to numeric text, lists and structs and
  * text to any type through PostgreSQL's text forms). Errors name the column
  * (name) and, for a value, the row (0-based in the message, err->line
  * 1-based; err->column is left 0): ORDO_ERR_BAD_TYPE when the type cannot
@@ -281,11 +321,14 @@ ORDO_API const char *ordo_table_kinds_type(unsigned kinds);
 ORDO_API ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
                                              const struct ArrowArray *array, size_t offset,
                                              size_t length, const ordo_schema_column *sc,
-                                             const char *name, ordo_table_scratch *sx,
-                                             ordo_column *col, ordo_error *err);
+                                             const char *name,
+                                             const ordo_table_import_options *io,
+                                             ordo_table_scratch *sx, ordo_column *col,
+                                             ordo_error *err);
 /* The same for a plain column. */
 ORDO_API ordo_status ordo_table_plain_column(const ordo_table_plain *p,
                                              const ordo_schema_column *sc, const char *name,
+                                             const ordo_table_import_options *io,
                                              ordo_table_scratch *sx, ordo_column *col,
                                              ordo_error *err);
 
@@ -333,11 +376,14 @@ ORDO_API int64_t ordo_table_civil_days(int64_t year, int month, int day);
 /* A date or date and time of the proleptic Gregorian calendar (month
  * 1..12, day 1..31, hour 0..24, minute 0..59, second 0..60, micro
  * 0..999999; else out of range), utc_offset_us its zone's offset from UTC (subtracted: the
- * instant; 0 for a naive one). */
+ * instant; 0 for a naive one); nano 0..999, the nanoseconds past micro
+ * (pandas Timestamps): dropped by ordo_table_civil_put, refused by
+ * ordo_table_civil_column unless its options truncate. */
 typedef struct ordo_table_civil {
     int64_t year;
     int month, day, hour, minute, second, micro;
     int64_t utc_offset_us;
+    int nano;
 } ordo_table_civil;
 /* v as row `row` of col, a column for schema column sc (a date, timestamp
  * or timestamptz) whose values are at `values` (int32 a row for a date,
@@ -371,8 +417,10 @@ ORDO_API ordo_status ordo_table_number_column(const ordo_schema_column *sc, size
                                               ordo_column *col, ordo_error *err);
 ORDO_API ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
                                              ordo_table_civil_fn civil, void *ctx,
-                                             const char *name, ordo_table_scratch *sx,
-                                             ordo_column *col, ordo_error *err);
+                                             const char *name,
+                                             const ordo_table_import_options *io,
+                                             ordo_table_scratch *sx, ordo_column *col,
+                                             ordo_error *err);
 
 /* Keys (or values) being built, data[off[i] .. off[i+1]) the i-th: plain
  * malloc memory that a caller may take over (and free()). */
@@ -438,9 +486,10 @@ ORDO_API ordo_status ordo_table_bench_batches(ordo_format fmt, const ordo_table_
 typedef enum ordo_table_input_kind {
     ORDO_TABLE_INPUT_ARROW = 1, /* an Arrow array (borrowed): rows offset .. offset + length */
     ORDO_TABLE_INPUT_PLAIN = 2, /* a plain column (borrowed) */
-    ORDO_TABLE_INPUT_CONVERT = 3 /* converted by the caller: convert(ctx, sc, sx, col, err)
-                                    for each schema column it is read as (col comes with
-                                    sc's type, order, unit and collator set; errors as
+    ORDO_TABLE_INPUT_CONVERT = 3 /* converted by the caller: convert(ctx, sc, io, sx, col,
+                                    err) for each schema column it is read as (col comes
+                                    with sc's type, order, unit and collator set; io the
+                                    encoder's import options; errors as
                                     ordo_table_arrow_column's); type: its type */
 } ordo_table_input_kind;
 
@@ -451,7 +500,8 @@ typedef struct ordo_table_input {
     const struct ArrowArray *array;
     size_t offset, length;
     ordo_table_plain plain;
-    ordo_status (*convert)(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+    ordo_status (*convert)(void *ctx, const ordo_schema_column *sc,
+                           const ordo_table_import_options *io, ordo_table_scratch *sx,
                            ordo_column *col, ordo_error *err);
     void *ctx;
     const char *type;
@@ -469,6 +519,7 @@ typedef struct ordo_table_encode_options {
     void (*unlock)(void *ctx);
     void (*lock)(void *ctx);
     void *lock_ctx;
+    ordo_table_import_options import; /* how the inputs' columns are read */
 } ordo_table_encode_options;
 
 /* What an encoder error was about. */

@@ -7,8 +7,10 @@
 
 /* The numeric kind of a format, from the core's table of formats
  * (ordo_arrow_format): integers, floats, bools (a bitmap). */
-static ordo__numkind arrow_numkind(const char *f)
+ordo__numkind ordo__arrow_numkind(const char *f)
 {
+    if (!strcmp(f, "e")) /* float16: no column type of the core's */
+        return (ordo__numkind){'f', 2};
     ordo_type t;
     if (ordo_arrow_format(f, &t, NULL) != ORDO_OK)
         return (ordo__numkind){0, 0};
@@ -43,6 +45,12 @@ static int time_unit(char c)
 
 static int is_time(const char *f) { return !strncmp(f, "tt", 2) && time_unit(f[2]) >= 0 && !f[3]; }
 
+/* duration: "tD" + unit. */
+static int is_duration(const char *f)
+{
+    return !strncmp(f, "tD", 2) && time_unit(f[2]) >= 0 && !f[3];
+}
+
 static int is_arrow_string(const char *f)
 {
     return !strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "z") || !strcmp(f, "Z") ||
@@ -57,10 +65,11 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
     ordo_status s = ordo_arrow_check_schema(schema, err);
     if (s != ORDO_OK)
         return s;
+    const struct ArrowSchema *given = schema;
     if (schema->dictionary) /* a dictionary's rows are its values' */
         schema = schema->dictionary;
     const char *f = schema->format;
-    const char *t = ordo__numkind_sql(arrow_numkind(f));
+    const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
     if (!t) {
         if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
             t = "text";
@@ -74,10 +83,24 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
             t = "time";
         else if (!strncmp(f, "d:", 2))
             t = "numeric";
+        else if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
+            t = strcmp(f, "w:16") ? "bytea" : "uuid";
+        else if (is_duration(f))
+            t = "interval";
+        else if ((!strcmp(f, "+l") || !strcmp(f, "+L")) && schema->n_children == 1) {
+            const char *element = NULL; /* of numbers, bools, strings, binary */
+            ordo_error e;
+            if (ordo_table_arrow_type(schema->children[0], name, &element, &e) == ORDO_OK &&
+                !schema->children[0]->dictionary)
+                t = ordo__arrow_list_type(element);
+        }
     }
-    if (!t)
+    if (!t) {
+        char tn[ORDO__ARROW_NAME_MAX];
+        ordo_table_arrow_type_name(given, tn, sizeof tn);
         return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
-                              "the Arrow type '%s' has no ordo type", f);
+                              "the Arrow type %s has no ordo type", tn);
+    }
     *type = t;
     return ORDO_OK;
 }
@@ -89,6 +112,7 @@ typedef struct src {
     const struct ArrowArray *array;
     size_t offset, length;
     const char *name;
+    const ordo_table_import_options *io;
     ordo_error *err;
 } src;
 
@@ -145,6 +169,15 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     return ORDO_OK;
 }
 
+/* The column's Arrow type cannot be read as sc's: named as pyarrow names it. */
+static ordo_status unsupported(const src *c, const ordo_schema_column *sc)
+{
+    char t[ORDO__ARROW_NAME_MAX];
+    ordo_table_arrow_type_name(c->schema, t, sizeof t);
+    return ordo__imp_fail(c->err, ORDO_ERR_BAD_TYPE, c->name, SIZE_MAX,
+                          "cannot read Arrow %s as %s", t, sc->sql_name);
+}
+
 static void *fixed(ordo_table_scratch *sx, size_t n, size_t width)
 {
     return ordo_table_scratch_alloc(sx, (n ? n : 1) * width);
@@ -191,10 +224,11 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     if (c->schema->dictionary)
         return dictionary_column(c, sc, sx, col);
-    if (f[0] == '+') /* no nested Arrow type maps to a column */
-        return ordo__imp_unsupported(err, name, f[1] == 's' ? "an Arrow struct"
-                                                            : "a nested Arrow array", sc);
-    ordo__numkind k = arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
+    if (f[0] == '+') /* lists as arrays, structs as records; no other nested type */
+        return ordo__arrow_nestable(c->schema, sc)
+                   ? ordo__arrow_nested(c->schema, a, off, n, sc, name, sx, col, err)
+                   : unsupported(c, sc);
+    ordo__numkind k = ordo__arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
         uint8_t *z = ordo_table_scratch_alloc(sx, (n + 1) * 32);
         if (!z)
@@ -211,7 +245,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         return s != ORDO_OK ? s : own_validity(validity, off, n, sx, col);
     }
     if (k.kind == 'b' && sc->type == ORDO_TYPE_NUMERIC)
-        return ordo__imp_unsupported(err, name, "an Arrow boolean", sc); /* 't' is no numeric */
+        return unsupported(c, sc); /* 't' is no numeric */
     if (k.kind && sc->type == ORDO_TYPE_NUMERIC) {
         if (!ordo__numbers_text(a->buffers[1], k, off, n, validity, sx, col))
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -255,7 +289,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             return in_place(col, a->buffers[1], validity, off);
         }
         if (sc->type != ORDO_TYPE_TIME && sc->type != ORDO_TYPE_DATE)
-            return ordo__imp_unsupported(err, name, "an Arrow date", sc);
+            return unsupported(c, sc);
         int32_t *dst = fixed(sx, n, 4);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -290,7 +324,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             return in_place(col, a->buffers[1], validity, off);
         }
         if (sc->type != ORDO_TYPE_TIMESTAMP && sc->type != ORDO_TYPE_TIMESTAMPTZ)
-            return ordo__imp_unsupported(err, name, "an Arrow timestamp", sc);
+            return unsupported(c, sc);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
@@ -299,16 +333,20 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
                 continue;
             int64_t x;
             memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            if (!ordo__pg_micros(x, unit, &dst[i]))
+            int frac;
+            if (!ordo__pg_micros(x, unit, &dst[i], &frac))
                 return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
                                       "timestamp out of range");
+            ordo_status st = ordo__sub_micro(c->io, err, name, i, f[4] ? 'z' : 't', dst[i], frac);
+            if (st != ORDO_OK)
+                return st;
         }
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
     if (is_time(f)) {
         if (sc->type != ORDO_TYPE_TIME_OF_DAY)
-            return ordo__imp_unsupported(err, name, "an Arrow time", sc);
+            return unsupported(c, sc);
         int unit = time_unit(f[2]);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
@@ -317,18 +355,64 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             if (validity && !ordo__bit(validity, off + i))
                 continue;
             int64_t x;
-            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) {
+            int frac = 0;
+            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) { /* time32 */
                 int32_t y;
                 memcpy(&y, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
-                x = unit == ORDO_UNIT_S ? (int64_t)y * 1000000 : (int64_t)y * 1000;
+                x = y;
             } else {
                 memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-                if (unit == ORDO_UNIT_NS)
-                    x = x < 0 ? -1 : x / 1000 + (x % 1000 >= 500); /* -1 ns is refused */
             }
-            if (x < 0 || x > ORDO_TIME_MAX)
+            if (x < 0 || !ordo__unit_micros(x, unit, &x, &frac) || x > ORDO_TIME_MAX)
                 return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "time out of range");
+            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'T', x, frac);
+            if (st != ORDO_OK)
+                return st;
             dst[i] = x;
+        }
+        col->values = dst;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (!strncmp(f, "w:", 2)) { /* fixed_size_binary: 16 bytes a uuid, in place; else bytea */
+        long w = strtol(f + 2, NULL, 10);
+        if (sc->type == ORDO_TYPE_UUID && w == 16)
+            return in_place(col, a->buffers[1], validity, off);
+        if (sc->type != ORDO_TYPE_BYTES || w < 0)
+            return unsupported(c, sc);
+        ordo__varcol v;
+        if (!ordo__var_open(&v, n, n * (size_t)w))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            int null = validity && !ordo__bit(validity, off + i);
+            const uint8_t *p = (const uint8_t *)a->buffers[1] + (size_t)w * (off + i);
+            if (!ordo__var_push(&v, i, p, null ? 0 : (size_t)w)) {
+                ordo__var_drop(&v);
+                return ORDO_ERR_OUT_OF_MEMORY;
+            }
+        }
+        if (!ordo__var_done(&v, sx, col))
+            return ORDO_ERR_OUT_OF_MEMORY;
+        return own_validity(validity, off, n, sx, col);
+    }
+    if (is_duration(f)) { /* an interval of microseconds (no days, no months) */
+        if (sc->type != ORDO_TYPE_INTERVAL)
+            return unsupported(c, sc);
+        int unit = time_unit(f[2]);
+        ordo_interval *dst = fixed(sx, n, sizeof *dst);
+        if (!dst)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (validity && !ordo__bit(validity, off + i))
+                continue;
+            int64_t x;
+            int frac;
+            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
+            if (!ordo__unit_micros(x, unit, &x, &frac))
+                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "interval out of range");
+            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'd', x, frac);
+            if (st != ORDO_OK)
+                return st;
+            dst[i] = (ordo_interval){0, 0, x};
         }
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
@@ -337,9 +421,9 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         int32_t scale;
         int bits;
         if (ordo_arrow_decimal(f, NULL, &scale, &bits) != ORDO_OK)
-            return ordo__imp_unsupported(err, name, "this Arrow decimal format", sc);
+            return unsupported(c, sc);
         if (sc->type != ORDO_TYPE_NUMERIC)
-            return ordo__imp_unsupported(err, name, "an Arrow decimal", sc);
+            return unsupported(c, sc);
         size_t w = (size_t)bits / 8;
         if (w == 16 || w == 8) { /* read in place, element x 10^-scale (ordo_column) */
             col->numeric_layout = w == 16 ? ORDO_NUMERIC_DECIMAL128 : ORDO_NUMERIC_INT64;
@@ -364,7 +448,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             return ORDO_ERR_OUT_OF_MEMORY;
         return own_validity(validity, off, n, sx, col);
     }
-    return ordo__imp_unsupported(err, name, f, sc);
+    return unsupported(c, sc);
 }
 
 /* The bytes per element of a converted fixed-width column (0: not fixed). */
@@ -379,6 +463,8 @@ static size_t element_width(const ordo_column *c)
     case ORDO_TYPE_TIMESTAMP:
     case ORDO_TYPE_TIMESTAMPTZ:
     case ORDO_TYPE_TIME_OF_DAY: return 8;
+    case ORDO_TYPE_UUID: return 16;
+    case ORDO_TYPE_INTERVAL: return sizeof(ordo_interval);
     default: return 0;
     }
 }
@@ -390,7 +476,8 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
 {
     const struct ArrowArray *a = c->array, *da = a->dictionary;
     const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
-    src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->err};
+    src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->io,
+             c->err};
     ordo_column dc = *col;
     ordo_status s = column(&d, sc, sx, &dc);
     if (s != ORDO_OK) {
@@ -398,11 +485,11 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
             c->err->line = 0;
         return s;
     }
-    ordo__numkind ik = arrow_numkind(c->schema->format);
+    ordo__numkind ik = ordo__arrow_numkind(c->schema->format);
     size_t n = c->length, width = element_width(&dc);
     int var = dc.offsets && dc.type != ORDO_TYPE_NIL, boolean = dc.type == ORDO_TYPE_BOOL;
     if (!var && !width && !boolean && dc.type != ORDO_TYPE_NIL)
-        return ordo__imp_unsupported(c->err, c->name, "this dictionary", sc);
+        return unsupported(c, sc);
     uint8_t *v = ordo__new_validity(sx, n);
     uint8_t *dst = var || dc.type == ORDO_TYPE_NIL ? NULL : fixed(sx, n, boolean ? 1 : width);
     ordo__varcol vc = {0};
@@ -467,7 +554,8 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
 ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
                                     const struct ArrowArray *array, size_t offset, size_t length,
                                     const ordo_schema_column *sc, const char *name,
-                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+                                    const ordo_table_import_options *io, ordo_table_scratch *sx,
+                                    ordo_column *col, ordo_error *err)
 {
     if (!sc || !sx || !col)
         return ORDO_ERR_NULL_ARG;
@@ -486,6 +574,6 @@ ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
     col->order = sc->order;
     col->time_unit = sc->time_unit;
     col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
-    src c = {schema, array, offset, length, name, err};
+    src c = {schema, array, offset, length, name, io, err};
     return column(&c, sc, sx, col);
 }

@@ -20,6 +20,7 @@ struct ordo_table_encoder {
     size_t threads, range_rows;
     void (*unlock)(void *), (*lock)(void *);
     void *lock_ctx;
+    ordo_table_import_options import;
     /* the table in the ordered format (its values print from ordered keys),
      * as `ordo load` parses it; the key in the encoder's format */
     ordo_schema table, key;
@@ -195,6 +196,12 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
     E->threads = o->threads ? o->threads : 1;
     E->range_rows = o->range_rows;
     E->unlock = o->unlock, E->lock = o->lock, E->lock_ctx = o->lock_ctx;
+    E->import = o->import;
+    if (o->import.timestamps != ORDO_TABLE_TIMESTAMPS_REFUSE &&
+        o->import.timestamps != ORDO_TABLE_TIMESTAMPS_TRUNCATE) {
+        E->fault = ORDO_TABLE_FAULT_OPTION;
+        return ordo__table_refuse(err, "timestamps", "expected refuse or truncate");
+    }
     if (ordo__table_format(o->format, &E->fmt, err) != ORDO_OK) {
         E->fault = ORDO_TABLE_FAULT_OPTION;
         return ORDO_ERR_INVALID_ARG;
@@ -303,15 +310,15 @@ static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *i
     ordo_status s;
     switch (in->kind) {
     case ORDO_TABLE_INPUT_ARROW:
-        s = ordo_table_arrow_column(in->schema, in->array, in->offset, rows, sc, in->name, sx,
-                                    col, err);
+        s = ordo_table_arrow_column(in->schema, in->array, in->offset, rows, sc, in->name,
+                                    &E->import, sx, col, err);
         break;
     case ORDO_TABLE_INPUT_PLAIN:
         s = in->plain.length != rows
                 ? fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
                         "column '%s' has %zu rows, the batch %zu", in->name, in->plain.length,
                         rows)
-                : ordo_table_plain_column(&in->plain, sc, in->name, sx, col, err);
+                : ordo_table_plain_column(&in->plain, sc, in->name, &E->import, sx, col, err);
         break;
     case ORDO_TABLE_INPUT_CONVERT:
         memset(col, 0, sizeof *col); /* the type's fields set, the buffers the callback's */
@@ -321,7 +328,7 @@ static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *i
         col->collator = sc->collator;
         if (err)
             err->line = 0;
-        s = in->convert(in->ctx, sc, sx, col, err);
+        s = in->convert(in->ctx, sc, &E->import, sx, col, err);
         break;
     default: return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG, "bad input kind");
     }

@@ -12,8 +12,9 @@
 #define ORDO__PG_EPOCH_US INT64_C(946684800000000)
 #define ORDO__PG_EPOCH_DAYS 10957
 
-/* A numeric kind of a source: 'i', 'u', 'f', 'b' a bitmap of bools, 'B' one
- * byte per bool; width in bytes. */
+/* A numeric kind of a source: 'i', 'u', 'f' (width 2: IEEE halfs, read as
+ * the floats they are), 'b' a bitmap of bools, 'B' one byte per bool;
+ * width in bytes. */
 typedef struct ordo__numkind {
     char kind;
     int width;
@@ -37,9 +38,36 @@ int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
 /* Days from 1970-01-01 to a proleptic Gregorian date. */
 int64_t ordo__civil_days(int64_t y, int m, int d);
 int64_t ordo__floor_div(int64_t a, int64_t b);
-/* A timestamp in an ordo_time_unit as PostgreSQL's microseconds since 2000
- * (nanoseconds round half up); 0 when out of range. */
-int ordo__pg_micros(int64_t v, int unit, int64_t *out);
+/* Time units (table/time_units.c). v ticks of an ordo_time_unit (S, MS,
+ * US, NS) as microseconds, floored, *frac the nanoseconds past them
+ * (0..999); 0 when past int64. */
+int ordo__unit_micros(int64_t v, int unit, int64_t *us, int *frac);
+/* The same as PostgreSQL's microseconds since 2000 of a timestamp; 0 when
+ * out of its range. */
+int ordo__pg_micros(int64_t v, int unit, int64_t *out, int *frac);
+/* ORDO_OK when frac is 0 or io truncates; else the refusal naming the
+ * column, the row and the value: what 't' a timestamp, 'z' a timestamptz
+ * (us PostgreSQL's microseconds since 2000), 'T' a time of day (us since
+ * midnight), 'd' a duration (us). */
+ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err,
+                            const char *name, size_t row, char what, int64_t us, int frac);
+
+/* The numeric kind of an Arrow format ({0, 0}: none; table/arrow_import.c). */
+ordo__numkind ordo__arrow_numkind(const char *format);
+/* Lists as arrays, structs as records (table/arrow_nested.c): whether the
+ * Arrow type is read as sc (a list of numbers, bools, strings, binary,
+ * structs of them, as an array; a struct as a record); the schema type of a
+ * list of elements of type `element` (NULL: none); the rows read. */
+int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_column *sc);
+const char *ordo__arrow_list_type(const char *element);
+ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct ArrowArray *array,
+                               size_t offset, size_t length, const ordo_schema_column *sc,
+                               const char *name, ordo_table_scratch *sx, ordo_column *col,
+                               ordo_error *err);
+
+/* Room for an Arrow type's name in a message (ordo_table_arrow_type_name
+ * cuts a longer one with "..."). */
+#define ORDO__ARROW_NAME_MAX 256
 
 /* Errors: ordo_table_column_fail (ordo_table.h). */
 #define ordo__imp_fail ordo_table_column_fail

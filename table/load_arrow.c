@@ -64,7 +64,7 @@ static ordo_status open_encoder(ordo_table_loader *L, const ordo_table_input *in
                                 ordo_error *err)
 {
     ordo_table_encode_options eo = {L->o.schema, L->o.key, L->k.format, 1, L->o.threads,
-                                    0, NULL, NULL, NULL};
+                                    0, NULL, NULL, NULL, L->o.import};
     ordo_status s = ordo_table_encoder_open(&eo, in, n, &L->enc, err);
     if (s != ORDO_OK)
         return s;

@@ -1,6 +1,6 @@
 /* Numbers, instants and errors as every import reads them: one rule for a
- * number going into a column type, one for timestamps to PostgreSQL's
- * microseconds, one for a column through PostgreSQL's text forms. */
+ * number going into a column type, one for civil dates and times, one for
+ * a column through PostgreSQL's text forms (time units: time_units.c). */
 #include "import.h"
 
 #include <errno.h>
@@ -67,7 +67,8 @@ const char *ordo__numkind_sql(ordo__numkind k)
     switch (k.kind) {
     case 'i': return ints[k.width - 1];
     case 'u': return uints[k.width - 1];
-    case 'f': return k.width == 4 ? "real" : k.width == 8 ? "double precision" : NULL;
+    case 'f': /* halfs are floats exactly: real */
+        return k.width == 2 || k.width == 4 ? "real" : k.width == 8 ? "double precision" : NULL;
     case 'b':
     case 'B': return "boolean";
     default: return NULL;
@@ -106,6 +107,14 @@ static int64_t sign_extend(uint64_t u, int w)
     return (int64_t)(u ^ m) - (int64_t)m;
 }
 
+/* An IEEE half (float16) as the double it is exactly. */
+static double half_value(uint16_t h)
+{
+    int e = h >> 10 & 0x1f, m = h & 0x3ff;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 0x400, e - 25);
+    return h >> 15 ? -v : v;
+}
+
 ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i)
 {
     ordo_table_number v = {'i', 0, 0, 0, 0};
@@ -117,7 +126,11 @@ ordo_table_number ordo__number_at(const void *vals, ordo__numkind k, size_t i)
     case 'u': v.kind = 'u', v.u = load_uint(p, k.width); return v;
     default:
         v.kind = 'f';
-        if (k.width == 4) {
+        if (k.width == 2) {
+            uint16_t h;
+            memcpy(&h, p, 2);
+            v.d = half_value(h);
+        } else if (k.width == 4) {
             float x;
             memcpy(&x, p, 4);
             v.d = x;
@@ -303,7 +316,8 @@ ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_co
     if (v->year < -5000000 || v->year > 5000000 || v->month < 1 || v->month > 12 ||
         v->day < 1 || v->day > 31 || v->hour < 0 || v->hour > 24 || v->minute < 0 ||
         v->minute > 59 || v->second < 0 || v->second > 60 || v->micro < 0 ||
-        v->micro > 999999) /* a civil date and time: the days below cannot overflow */
+        v->micro > 999999 || v->nano < 0 ||
+        v->nano > 999) /* a civil date and time: the days below cannot overflow */
         return ORDO_ERR_OUT_OF_RANGE;
     int64_t days = ordo__civil_days(v->year, v->month, v->day);
     if (date) { /* days since 2000 (ordered), since 1970 (LexKey's day unit) */
@@ -327,35 +341,6 @@ ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_co
     if (!pg)
         col->time_unit = ORDO_UNIT_US;
     return ORDO_OK;
-}
-
-int ordo__pg_micros(int64_t v, int unit, int64_t *out)
-{
-    int64_t us;
-    switch (unit) {
-    case ORDO_UNIT_S:
-        if (__builtin_mul_overflow(v, INT64_C(1000000), &us))
-            return 0;
-        break;
-    case ORDO_UNIT_MS:
-        if (__builtin_mul_overflow(v, INT64_C(1000), &us))
-            return 0;
-        break;
-    case ORDO_UNIT_US: us = v; break;
-    default: {
-        int64_t q = v / 1000, r = v % 1000;
-        if (r < 0)
-            q--, r += 1000;
-        us = q + (r >= 500);
-        break;
-    }
-    }
-    if (__builtin_sub_overflow(us, ORDO__PG_EPOCH_US, &us))
-        return 0;
-    if (us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
-        return 0;
-    *out = us;
-    return 1;
 }
 
 /* Row i marked NULL in *v (all valid when first made); NULL when out of memory. */
@@ -398,7 +383,8 @@ ordo_status ordo_table_number_column(const ordo_schema_column *sc, size_t length
 
 ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
                                     ordo_table_civil_fn civil, void *ctx, const char *name,
-                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+                                    const ordo_table_import_options *io, ordo_table_scratch *sx,
+                                    ordo_column *col, ordo_error *err)
 {
     if (!sc || !civil || !sx || !col)
         return ORDO_ERR_NULL_ARG;
@@ -408,7 +394,7 @@ ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
     if (!dst)
         return ORDO_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < length; i++) {
-        ordo_table_civil v = {0, 1, 1, 0, 0, 0, 0, 0};
+        ordo_table_civil v = {0, 1, 1, 0, 0, 0, 0, 0, 0};
         int is_null = 0;
         ordo_status s = civil(ctx, i, &v, &is_null);
         if (s != ORDO_OK)
@@ -419,6 +405,13 @@ ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
             return s == ORDO_ERR_BAD_TYPE ? ordo__imp_unsupported(err, name, "dates", sc)
                                           : ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
                                                            "out of range for %s", sc->sql_name);
+        if (!is_null && v.nano && sc->sql != ORDO_SQL_DATE) { /* dropped by civil_put: floored */
+            int64_t us = ((const int64_t *)dst)[i]; /* LexKey's since 1970 */
+            us -= sc->type == ORDO_TYPE_TIME ? ORDO__PG_EPOCH_US : 0;
+            if ((s = ordo__sub_micro(io, err, name, i, sc->sql == ORDO_SQL_TIMESTAMPTZ ? 'z' : 't',
+                                     us, v.nano)) != ORDO_OK)
+                return s;
+        }
     }
     col->values = dst;
     col->validity = validity;

@@ -96,6 +96,9 @@ ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_for
             err->option = "on_duplicate";
         return ORDO_ERR_INVALID_ARG;
     }
+    if (o->import.timestamps != ORDO_TABLE_TIMESTAMPS_REFUSE &&
+        o->import.timestamps != ORDO_TABLE_TIMESTAMPS_TRUNCATE)
+        return refuse(err, "timestamps", "expected refuse or truncate");
     if (o->prefix && (strchr(o->prefix, '/') || strstr(o->prefix, "..")))
         return refuse(err, "prefix", "no '/' or '..'");
     ordo_status impl;

@@ -8,7 +8,7 @@ static int plain_ok(const ordo_table_plain *p)
            p->unit <= ORDO_TABLE_UNIT_NS &&
            (p->itemsize == 1 || p->itemsize == 2 || p->itemsize == 4 || p->itemsize == 8) &&
            p->kind && strchr("iufbMT", p->kind) &&
-           (p->kind != 'f' || p->itemsize >= 4) && (p->kind != 'b' || p->itemsize == 1) &&
+           (p->kind != 'f' || p->itemsize >= 2) && (p->kind != 'b' || p->itemsize == 1) &&
            ((p->kind != 'M' && p->kind != 'T') || p->itemsize == 8);
 }
 
@@ -32,15 +32,16 @@ ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name, c
     return ORDO_OK;
 }
 
-/* v ticks of p's unit as microseconds (or with ns, nanoseconds) since 1970;
- * 0 when that is past int64. */
-static int since_1970(const ordo_table_plain *p, int64_t v, int ns, int64_t *out)
+/* v ticks of p's unit as microseconds (floored, *frac the nanoseconds past
+ * them) or with ns, nanoseconds since 1970; 0 when that is past int64. */
+static int since_1970(const ordo_table_plain *p, int64_t v, int ns, int64_t *out, int *frac)
 {
     /* nanoseconds per unit, in ORDO_TABLE_UNIT_* order; years and months by the calendar */
     static const int64_t per[] = {0, 0, INT64_C(604800000000000), INT64_C(86400000000000),
                                   INT64_C(3600000000000), INT64_C(60000000000), 1000000000,
                                   1000000, 1000, 1};
     int unit = (int)p->unit;
+    *frac = 0;
     if (__builtin_mul_overflow(v, p->ticks, &v))
         return 0;
     if (unit == ORDO_TABLE_UNIT_Y || unit == ORDO_TABLE_UNIT_M) {
@@ -56,14 +57,12 @@ static int since_1970(const ordo_table_plain *p, int64_t v, int ns, int64_t *out
     int64_t f = per[unit];
     if (ns || f >= 1000)
         return !__builtin_mul_overflow(v, ns ? f : f / 1000, out);
-    int64_t q = ordo__floor_div(v, 1000); /* nanoseconds round half up, as the text parser rounds */
-    *out = q + (v - 1000 * q >= 500);
-    return 1;
+    return ordo__unit_micros(v, ORDO_UNIT_NS, out, frac); /* time_units.c's rule */
 }
 
 static ordo_status datetimes(const ordo_table_plain *p, const ordo_schema_column *sc,
-                             const char *name, ordo_table_scratch *sx, ordo_column *col,
-                             ordo_error *err)
+                             const char *name, const ordo_table_import_options *io,
+                             ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
     size_t n = p->length;
     const uint8_t *vals = p->data;
@@ -98,17 +97,23 @@ static ordo_status datetimes(const ordo_table_plain *p, const ordo_schema_column
     for (size_t i = 0; i < n; i++) {
         int64_t x;
         memcpy(&x, vals + 8 * i, 8);
-        if (x != nat && !(since_1970(p, x, lex, &x) &&
-                          (lex ? (dst[i] = x, 1) : ordo__pg_micros(x, ORDO_UNIT_US, &dst[i]))))
+        int frac = 0, unused;
+        if (x == nat)
+            continue;
+        if (!(since_1970(p, x, lex, &x, &frac) &&
+              (lex ? (dst[i] = x, 1) : ordo__pg_micros(x, ORDO_UNIT_US, &dst[i], &unused))))
             return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "timestamp out of range");
+        ordo_status s = ordo__sub_micro(io, err, name, i, p->kind == 'T' ? 'z' : 't', dst[i], frac);
+        if (s != ORDO_OK)
+            return s;
     }
     col->values = dst;
     return ORDO_OK;
 }
 
 ordo_status ordo_table_plain_column(const ordo_table_plain *p, const ordo_schema_column *sc,
-                                    const char *name, ordo_table_scratch *sx, ordo_column *col,
-                                    ordo_error *err)
+                                    const char *name, const ordo_table_import_options *io,
+                                    ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
     if (!p || !sc || !sx || !col)
         return ORDO_ERR_NULL_ARG;
@@ -120,7 +125,7 @@ ordo_status ordo_table_plain_column(const ordo_table_plain *p, const ordo_schema
     col->time_unit = sc->time_unit;
     col->collator = sc->collator;
     if (p->kind == 'M' || p->kind == 'T')
-        return datetimes(p, sc, name, sx, col, err);
+        return datetimes(p, sc, name, io, sx, col, err);
     size_t n = p->length;
     ordo__numkind k = {p->kind == 'b' ? 'B' : p->kind, p->itemsize}; /* NumPy bools are bytes */
     ordo__numkind t = ordo__numkind_of_type(sc->type);

@@ -60,13 +60,16 @@ static const ordo_schema_column *col_of(tcol *t, const char *sql, ordo_format f)
     return &t->s.cols[0];
 }
 
+/* The import options of import() and plain() (the defaults unless a test sets them). */
+static ordo_table_import_options io;
+
 /* Imports c as sql; the status, with the column in *col (scratch kept in *sx). */
 static ordo_status import(acol *c, const char *sql, ordo_format f, ordo_table_scratch *sx,
                           tcol *t, ordo_column *col, ordo_error *e)
 {
     const ordo_schema_column *sc = col_of(t, sql, f);
     return ordo_table_arrow_column(&c->s, &c->a, (size_t)c->a.offset, (size_t)c->a.length, sc,
-                                   "a", sx, col, e);
+                                   "a", &io, sx, col, e);
 }
 
 static int valid(const ordo_column *c, size_t r)
@@ -152,7 +155,9 @@ static void test_arrow_types(void **state)
         {"tdD", "date"},        {"tdm", "date"},          {"tss:", "timestamp"},
         {"tsn:", "timestamp"},  {"tsu:UTC", "timestamptz"}, {"tsm:Europe/Paris", "timestamptz"},
         {"tts", "time"},        {"ttn", "time"},          {"d:38,10", "numeric"},
-        {"d:5,-2,32", "numeric"}, {"d:76,3,256", "numeric"}};
+        {"d:5,-2,32", "numeric"}, {"d:76,3,256", "numeric"}, {"e", "real"},
+        {"w:16", "uuid"},       {"w:3", "bytea"},         {"tDs", "interval"},
+        {"tDn", "interval"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         acol c;
         mk(&c, map[i][0], 0, 0, 0, 0, NULL, NULL, NULL, NULL);
@@ -172,9 +177,10 @@ static void test_arrow_types(void **state)
     assert_string_equal(t, "text");
     /* no ordo type; not an Arrow format */
     acol x;
-    mk(&x, "tDs", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&x, "tin", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': the Arrow type 'tDs' has no ordo type");
+    assert_string_equal(e.message,
+                        "column 'a': the Arrow type month_day_nano_interval has no ordo type");
     mk(&x, "q", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
     assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
     assert_non_null(strstr(e.message, "not an Arrow format"));
@@ -249,7 +255,7 @@ static void test_integers(void **state)
     assert_string_equal(e.message, "column 'a', row 0: not a number (a boolean) for integer");
     ordo_schema_free(&t.s);
     assert_int_equal(import(&b, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow boolean as numeric");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow bool as numeric");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
@@ -371,7 +377,107 @@ static void test_decimals(void **state)
     ordo_schema_free(&t.s);
     /* a decimal is only a numeric */
     assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow decimal as bigint");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow decimal256(76, 0) as bigint");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* ----------------------------------- halfs, fixed-size binary, durations */
+
+static void test_more_types(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    acol c;
+    /* float16: 1.5, -2, the smallest subnormal, inf; into real, double, numeric */
+    uint16_t h[] = {0x3e00, 0xc000, 0x0001, 0x7c00};
+    mk(&c, "e", 4, 0, 0, 2, NULL, h, NULL, NULL);
+    assert_int_equal(import(&c, "real", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    const float *f = col.values;
+    assert_true(f[0] == 1.5f && f[1] == -2.0f && f[2] == 0x1p-24f && isinf(f[3]));
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "double precision", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
+    assert_true(((const double *)col.values)[2] == 0x1p-24);
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_text(&col, 0, "1.5");
+    ordo_schema_free(&t.s);
+    /* fixed_size_binary(16): a uuid in place (an offset too); bytea copied */
+    uint8_t u[48];
+    for (int i = 0; i < 48; i++)
+        u[i] = (uint8_t)i;
+    uint8_t bits = 0x5; /* row 1 NULL */
+    mk(&c, "w:16", 3, 0, 1, 2, &bits, u, NULL, NULL);
+    assert_int_equal(import(&c, "uuid", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_ptr_equal(col.values, u);
+    assert_key(&col, 2, "uuid", "20212223-2425-2627-2829-2a2b2c2d2e2f");
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&c, "bytea", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "bytea", "\\x000102030405060708090a0b0c0d0e0f");
+    assert_false(valid(&col, 1));
+    ordo_schema_free(&t.s);
+    mk(&c, "w:3", 3, 0, 0, 2, NULL, u, NULL, NULL);
+    assert_int_equal(import(&c, "uuid", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow fixed_size_binary[3] as uuid");
+    ordo_schema_free(&t.s);
+    /* durations: intervals of microseconds; ns not whole refused or floored */
+    int64_t ds[] = {90061, -1}, dn[] = {1000, -1};
+    mk(&c, "tDs", 2, 0, 0, 2, NULL, ds, NULL, NULL);
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const ordo_interval *)col.values)[0].micros, INT64_C(90061000000));
+    assert_key(&col, 0, "interval", "25:01:01");
+    assert_key(&col, 1, "interval", "-00:00:01");
+    ordo_schema_free(&t.s);
+    int64_t big[] = {INT64_MAX};
+    mk(&c, "tDs", 1, 0, 0, 2, NULL, big, NULL, NULL);
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 0: interval out of range");
+    ordo_schema_free(&t.s);
+    mk(&c, "tDn", 2, 0, 0, 2, NULL, dn, NULL, NULL);
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: -1 ns is not a whole number of "
+                                   "microseconds (PostgreSQL's unit); timestamps=\"truncate\" "
+                                   "floors it");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(import(&c, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(((const ordo_interval *)col.values)[1].micros, -1);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    assert_int_equal(import(&c, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow duration[ns] as bigint");
+    ordo_schema_free(&t.s);
+    /* a list as an array through its text; offsets that decrease: the row */
+    int32_t kids[] = {7, 8, 9}, loff[] = {0, 2, 3}, bad[] = {0, 2, 1};
+    acol kid, lst;
+    mk(&kid, "i", 3, 0, 0, 2, NULL, kids, NULL, NULL);
+    mk(&lst, "+l", 2, 0, 0, 2, NULL, loff, NULL, NULL);
+    struct ArrowSchema *ks = &kid.s;
+    struct ArrowArray *ka = &kid.a;
+    lst.s.n_children = lst.a.n_children = 1;
+    lst.s.children = &ks, lst.a.children = &ka;
+    assert_int_equal(import(&lst, "integer[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "integer[]", "{7,8}");
+    assert_key(&col, 1, "integer[]", "{9}");
+    ordo_schema_free(&t.s);
+    const char *lt = NULL;
+    assert_int_equal(ordo_table_arrow_type(&lst.s, "a", &lt, &e), ORDO_OK);
+    assert_string_equal(lt, "integer[]");
+    lst.bufs[1] = bad;
+    assert_int_equal(import(&lst, "integer[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: a malformed Arrow array (offsets that "
+                                   "decrease)");
+    ordo_schema_free(&t.s);
+    assert_int_equal(import(&lst, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow list<a: int32> as bigint");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
@@ -386,15 +492,36 @@ static void test_instants(void **state)
     tcol t;
     ordo_column col;
     ordo_error e;
-    /* 2000-01-01 00:00:01.5 in ns, any zone: the UTC instant */
-    int64_t ns[] = {INT64_C(946684801500000000), INT64_C(946684800000000499)};
+    /* 2000-01-01 00:00:01.5 in ns, any zone: the UTC instant; 499 ns past
+     * 2000 and 1 ns before it are no whole microseconds: refused, naming
+     * the row and the value, unless truncated (floored) */
+    int64_t ns[] = {INT64_C(946684801500000000), INT64_C(946684800000000499),
+                    INT64_C(946684799999999999)};
     acol c;
-    mk(&c, "tsn:Asia/Tokyo", 2, 0, 0, 2, NULL, ns, NULL, NULL);
+    mk(&c, "tsn:Asia/Tokyo", 3, 0, 0, 2, NULL, ns, NULL, NULL);
+    assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: 2000-01-01 00:00:00.000000499+00 is not "
+                                   "a whole number of microseconds (PostgreSQL's unit); "
+                                   "timestamps=\"truncate\" floors it");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
     assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
     assert_int_equal(((const int64_t *)col.values)[0], 1500000);
-    assert_int_equal(((const int64_t *)col.values)[1], 0); /* 499 ns round down */
+    assert_int_equal(((const int64_t *)col.values)[1], 0);  /* floored */
+    assert_int_equal(((const int64_t *)col.values)[2], -1); /* toward the past */
     assert_key(&col, 0, "timestamptz", "2000-01-01 00:00:01.5+00");
+    assert_key(&col, 2, "timestamptz", "1999-12-31 23:59:59.999999+00");
     ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    mk(&c, "tsn:", 3, 0, 0, 2, NULL, ns, NULL, NULL); /* naive: no zone in the message */
+    c.a.offset = 2, c.a.length = 1;
+    assert_int_equal(import(&c, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 0: 1999-12-31 23:59:59.999999999 is not"));
+    ordo_schema_free(&t.s);
+    mk(&c, "tsn:Asia/Tokyo", 3, 0, 0, 2, NULL, ns, NULL, NULL);
     /* LexKey reads the unit in place */
     assert_int_equal(import(&c, "timestamptz", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
     assert_ptr_equal(col.values, ns);
@@ -407,7 +534,7 @@ static void test_instants(void **state)
     assert_string_equal(e.message, "column 'a', row 0: timestamp out of range");
     ordo_schema_free(&t.s);
     assert_int_equal(import(&c, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow timestamp as date");
+    assert_string_equal(e.message, "column 'a': cannot read Arrow timestamp[s] as date");
     ordo_schema_free(&t.s);
     /* date32 and date64 (a day before 1970 floors) */
     int32_t d32[] = {10957, -1};
@@ -432,6 +559,18 @@ static void test_instants(void **state)
     assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_OUT_OF_RANGE);
     assert_string_equal(e.message, "column 'a', row 0: time out of range");
     ordo_schema_free(&t.s);
+    /* time64[ns]: whole microseconds, or truncated */
+    int64_t tn2[] = {INT64_C(3600000001000), INT64_C(3600000001999)};
+    mk(&c, "ttn", 2, 0, 0, 2, NULL, tn2, NULL, NULL);
+    assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 1: 01:00:00.000001999 is not a whole number"));
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(import(&c, "time", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 1, "time", "01:00:00.000001");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
     ordo_table_scratch_close(sx);
 }
 
@@ -593,29 +732,30 @@ static void test_hostile(void **state)
     acol c;
     /* rows past the array */
     mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_ARG);
     assert_non_null(strstr(e.message, "not within the Arrow array"));
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, SIZE_MAX, 2, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, SIZE_MAX, 2, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_ARG);
     /* lying fields: each refused by the checks, by name */
     mk(&c, "l", -1, 0, 0, 2, NULL, v, NULL, NULL);
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 0, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 0, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     assert_non_null(strstr(e.message, "negative length"));
     mk(&c, "l", INT64_MAX, 1, 0, 2, NULL, v, NULL, NULL);
-    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 1, sc, "a", sx, &col, &e), ORDO_OK);
+    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 1, 1, sc, "a", NULL, sx, &col, &e), ORDO_OK);
     mk(&c, "l", 3, 0, 0, 1, NULL, v, NULL, NULL); /* one buffer for a primitive */
-    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_OK);
+    assert_int_not_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_OK);
     assert_non_null(strstr(e.message, "n_buffers"));
     mk(&c, "l", 3, 0, 0, 2, NULL, NULL, NULL, NULL); /* no values buffer */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_NULL_ARG);
     mk(&c, "l", 3, 0, 2, 2, NULL, v, NULL, NULL); /* NULLs without a bitmap */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_NULL_ARG);
     mk(&c, "l", 3, 0, 4, 2, NULL, v, NULL, NULL); /* more NULLs than rows */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     mk(&c, "d:1,2,48", 3, 0, 0, 2, NULL, v, NULL, NULL); /* no such decimal width */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "Arrow schema: format 'd:1,2,48' is not an Arrow format");
     mk(&c, "l", 3, 0, 0, 2, NULL, v, NULL, NULL);
     c.a.release = NULL; /* released */
-    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_arrow_column(&c.s, &c.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_INVALID_VALUE);
     assert_non_null(strstr(e.message, "released"));
     /* a struct and a list map to no column */
     acol kid, st;
@@ -625,10 +765,90 @@ static void test_hostile(void **state)
     struct ArrowArray *ka = &kid.a;
     st.s.n_children = st.a.n_children = 1;
     st.s.children = &ks, st.a.children = &ka;
-    assert_int_equal(ordo_table_arrow_column(&st.s, &st.a, 0, 3, sc, "a", sx, &col, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': cannot read an Arrow struct as bigint");
+    assert_int_equal(ordo_table_arrow_column(&st.s, &st.a, 0, 3, sc, "a", NULL, sx, &col, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read Arrow struct<a: int64> as bigint");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
+}
+
+/* ----------------------------------------------------- type names */
+
+/* A schema node (borrowed children) for the names below. */
+static struct ArrowSchema node(const char *fmt, const char *name, int64_t n,
+                               struct ArrowSchema **kids)
+{
+    struct ArrowSchema s;
+    memset(&s, 0, sizeof s);
+    s.format = fmt, s.name = name, s.n_children = n, s.children = kids;
+    return s;
+}
+
+static void assert_name(const struct ArrowSchema *s, const char *want)
+{
+    char buf[256];
+    size_t n = ordo_table_arrow_type_name(s, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    assert_int_equal(n, strlen(want));
+}
+
+/* Names as pyarrow prints them (python/tests/test_types.py checks them
+ * against str(pa.DataType) for every type pyarrow makes); here what the
+ * Python glue does not let through (dictionaries) and the edges. */
+static void test_arrow_type_names(void **state)
+{
+    (void)state;
+    struct ArrowSchema i32 = node("i", "item", 0, NULL), str = node("u", "", 0, NULL);
+    struct ArrowSchema dict = node("i", "c", 0, NULL);
+    dict.dictionary = &str;
+    assert_name(&dict, "dictionary<values=string, indices=int32, ordered=0>");
+    dict.flags = 1; /* ARROW_FLAG_DICTIONARY_ORDERED */
+    assert_name(&dict, "dictionary<values=string, indices=int32, ordered=1>");
+    /* an extension by its metadata's name */
+    static const char meta[] = "\x01\x00\x00\x00"
+                               "\x14\x00\x00\x00" "ARROW:extension:name"
+                               "\x0a\x00\x00\x00" "arrow.uuid";
+    struct ArrowSchema uuid = node("w:16", "u", 0, NULL);
+    assert_name(&uuid, "fixed_size_binary[16]");
+    uuid.metadata = meta;
+    assert_name(&uuid, "extension<arrow.uuid>");
+    /* nested: a map's entries, keys sorted; a union's type codes */
+    struct ArrowSchema key = node("u", "key", 0, NULL), val = node("l", "value", 0, NULL);
+    struct ArrowSchema *kv[] = {&key, &val};
+    struct ArrowSchema entries = node("+s", "entries", 2, kv);
+    struct ArrowSchema *ent[] = {&entries};
+    struct ArrowSchema map = node("+m", "m", 1, ent);
+    map.flags = 4; /* ARROW_FLAG_MAP_KEYS_SORTED */
+    assert_name(&map, "map<string, int64, keys_sorted>");
+    struct ArrowSchema *u2[] = {&i32, &str};
+    struct ArrowSchema uni = node("+ud:5,7", "x", 2, u2);
+    assert_name(&uni, "dense_union<item: int32=5, : string=7>");
+    struct ArrowSchema *one[] = {&i32};
+    struct ArrowSchema fsl = node("+w:3", "x", 1, one);
+    assert_name(&fsl, "fixed_size_list<item: int32>[3]");
+    struct ArrowSchema tz = node("tsu:UTC", "x", 0, NULL), dur = node("tDn", "x", 0, NULL);
+    assert_name(&tz, "timestamp[us, tz=UTC]");
+    assert_name(&dur, "duration[ns]");
+    struct ArrowSchema d = node("d:12,2", "x", 0, NULL), d256 = node("d:40,3,256", "x", 0, NULL);
+    assert_name(&d, "decimal128(12, 2)");
+    assert_name(&d256, "decimal256(40, 3)");
+    /* no Arrow type: the format itself; NULL */
+    struct ArrowSchema q = node("q", "x", 0, NULL);
+    assert_name(&q, "'q'");
+    assert_name(NULL, "?");
+    /* a name past the buffer is cut, saying so; the length is the whole name's */
+    struct ArrowSchema lists[40];
+    struct ArrowSchema *kid[40];
+    lists[0] = node("L", "item", 0, NULL);
+    for (int i = 1; i < 40; i++) {
+        kid[i] = &lists[i - 1];
+        lists[i] = node("+l", "item", 1, &kid[i]);
+    }
+    char small[32];
+    size_t n = ordo_table_arrow_type_name(&lists[39], small, sizeof small);
+    assert_true(n > sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_string_equal(small + sizeof small - 4, "...");
+    assert_int_equal(ordo_table_arrow_type_name(&lists[39], NULL, 0), n);
 }
 
 /* ------------------------------------------------------------- plain */
@@ -636,7 +856,7 @@ static void test_hostile(void **state)
 static ordo_status plain(const ordo_table_plain *p, const char *sql, ordo_format f,
                          ordo_table_scratch *sx, tcol *t, ordo_column *col, ordo_error *e)
 {
-    return ordo_table_plain_column(p, col_of(t, sql, f), "a", sx, col, e);
+    return ordo_table_plain_column(p, col_of(t, sql, f), "a", &io, sx, col, e);
 }
 
 static void test_plain(void **state)
@@ -657,9 +877,18 @@ static void test_plain(void **state)
         assert_int_equal(ordo_table_plain_type(&p, "a", &type, &e), ORDO_OK);
         assert_string_equal(type, kinds[i].sql);
     }
-    ordo_table_plain f2 = {'f', 2, ORDO_TABLE_UNIT_NS, 1, NULL, 0};
-    assert_int_equal(ordo_table_plain_type(&f2, "a", &type, &e), ORDO_ERR_BAD_TYPE);
-    assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'f2'");
+    /* NumPy float16: reals, as Arrow's halfs */
+    uint16_t halfs[] = {0x3e00, 0xfc00};
+    ordo_table_plain f2 = {'f', 2, ORDO_TABLE_UNIT_NS, 1, halfs, 2};
+    assert_int_equal(ordo_table_plain_type(&f2, "a", &type, &e), ORDO_OK);
+    assert_string_equal(type, "real");
+    assert_int_equal(plain(&f2, "real", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(((const float *)col.values)[0] == 1.5f);
+    assert_true(isinf(((const float *)col.values)[1]) && ((const float *)col.values)[1] < 0);
+    ordo_schema_free(&t.s);
+    ordo_table_plain f1 = {'f', 1, ORDO_TABLE_UNIT_NS, 1, NULL, 0};
+    assert_int_equal(ordo_table_plain_type(&f1, "a", &type, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'f1'");
     /* int16 in place, widened, checked */
     int16_t i16[] = {-300, 5};
     ordo_table_plain p = {'i', 2, ORDO_TABLE_UNIT_NS, 1, i16, 2};
@@ -715,11 +944,26 @@ static void test_plain(void **state)
     assert_int_equal(plain(&py, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
     assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00");
     ordo_schema_free(&t.s);
-    int64_t nsv[] = {INT64_C(946684800000000500)};
-    ordo_table_plain pn = {'M', 8, ORDO_TABLE_UNIT_NS, 1, nsv, 1};
-    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
-    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00.000001");
+    /* nanoseconds: refused, or floored */
+    int64_t nsv[] = {INT64_C(946684800000000500), -1};
+    ordo_table_plain pn = {'M', 8, ORDO_TABLE_UNIT_NS, 1, nsv, 2};
+    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 0: 2000-01-01 00:00:00.000000500 is not a whole"));
     ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "timestamp", "2000-01-01 00:00:00");
+    assert_key(&col, 1, "timestamp", "1969-12-31 23:59:59.999999");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    int64_t tens[] = {3}; /* datetime64[10ns]: 30 ns */
+    ordo_table_plain p10 = {'T', 8, ORDO_TABLE_UNIT_NS, 10, tens, 1};
+    assert_int_equal(plain(&p10, "timestamptz", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "row 0: 1970-01-01 00:00:00.000000030+00 is not"));
+    ordo_schema_free(&t.s);
+    pn.length = 1;
     /* LexKey: nanoseconds in place */
     assert_int_equal(plain(&pn, "timestamp", ORDO_FORMAT_LEXKEY, sx, &t, &col, &e), ORDO_OK);
     assert_ptr_equal(col.values, nsv);
@@ -957,6 +1201,45 @@ static void test_encoder_skips_untyped(void **state)
     ordo_table_encoder_close(E);
 }
 
+/* The encoder reads its inputs under its import options: nanoseconds
+ * refused by default (the row and the column in err), floored when told;
+ * an option past the enum refused by name. */
+static void test_encoder_timestamps(void **state)
+{
+    (void)state;
+    int64_t ns[] = {1000, 1999};
+    acol a;
+    mk(&a, "tsn:", 2, 0, 0, 2, NULL, ns, NULL, NULL);
+    ordo_table_input in[] = {
+        {.kind = ORDO_TABLE_INPUT_ARROW, .name = "t", .schema = &a.s, .array = &a.a, .length = 2}};
+    ordo_table_encode_options o = {0};
+    ordo_table_encoder *E;
+    ordo_error e;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, in, 1, 2, &e), ORDO_ERR_INVALID_VALUE);
+    assert_int_equal(ordo_table_encoder_fault(E), ORDO_TABLE_FAULT_VALUE);
+    assert_int_equal(e.line, 2);
+    assert_int_equal(e.column, 1);
+    assert_non_null(strstr(e.message, "1970-01-01 00:00:00.000001999"));
+    ordo_table_encoder_close(E);
+    o.import.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, in, 1, 2, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+    ordo_table_keys *K = ordo_table_encoder_keys(E);
+    assert_int_equal(K->n, 2);
+    assert_int_equal(K->off[1] - K->off[0], K->off[2] - K->off[1]);
+    assert_memory_equal(K->data, K->data + K->off[1], (size_t)(K->off[1] - K->off[0])); /* 1 us */
+    ordo_table_encoder_close(E);
+    o.import.timestamps = (ordo_table_timestamps)7;
+    assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "timestamps");
+    ordo_table_encoder_close(E);
+    ordo_table_load_options lo = {.import = {(ordo_table_timestamps)7}}; /* and a load's */
+    assert_int_equal(ordo_table_load_check(&lo, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "timestamps");
+}
+
 /* Values over several ranges of rows and two batches: the same bytes on one
  * thread and on several, each row's value where its offsets say. */
 static void test_encoder_values_threads(void **state)
@@ -1045,17 +1328,17 @@ static void test_civil_put(void **state)
         memset(&col, 0, sizeof col);
         int32_t days[2];
         int64_t us[2];
-        ordo_table_civil v = {2000, 1, 2, 0, 0, 0, 0, 0};
+        ordo_table_civil v = {2000, 1, 2, 0, 0, 0, 0, 0, 0};
         assert_int_equal(ordo_table_civil_put(&v, &sch.cols[0], &col, days, 1), ORDO_OK);
         assert_int_equal(days[1], lex ? 10958 : 1);
         if (lex)
             assert_int_equal(col.time_unit, ORDO_UNIT_DAY32);
-        ordo_table_civil t = {1970, 1, 1, 1, 0, 1, 5, 3600 * INT64_C(1000000)};
+        ordo_table_civil t = {1970, 1, 1, 1, 0, 1, 5, 3600 * INT64_C(1000000), 0};
         for (int c = 1; c <= 2; c++) {
             assert_int_equal(ordo_table_civil_put(&t, &sch.cols[c], &col, us, 0), ORDO_OK);
             assert_int_equal(us[0], INT64_C(1000005) - (lex ? 0 : INT64_C(946684800000000)));
         }
-        ordo_table_civil far = {4000000, 1, 1, 0, 0, 0, 0, 0};
+        ordo_table_civil far = {4000000, 1, 1, 0, 0, 0, 0, 0, 0};
         assert_int_equal(ordo_table_civil_put(&far, &sch.cols[0], &col, days, 0), ORDO_OK);
         far.year = 6000000; /* past every date type */
         assert_int_equal(ordo_table_civil_put(&far, &sch.cols[0], &col, days, 0),
@@ -1091,6 +1374,14 @@ static ordo_status civil_row(void *ctx, size_t i, ordo_table_civil *v, int *is_n
     return ORDO_OK;
 }
 
+/* 2000-01-01 00:00:00.000001 and values[i] nanoseconds (a pandas Timestamp's). */
+static ordo_status nano_row(void *ctx, size_t i, ordo_table_civil *v, int *is_null)
+{
+    const by_row *r = ctx;
+    *is_null = 0, v->year = 2000, v->micro = 1, v->nano = (int)r->values[i];
+    return ORDO_OK;
+}
+
 /* Columns row by row: numbers put as ordo_table_number_put puts them,
  * NULLs in the bitmap, a refusal naming its row, the caller's status
  * passed on; dates as ordo_table_civil_put. */
@@ -1122,13 +1413,46 @@ static void test_row_columns(void **state)
     sc = col_of(&t, "date", ORDO_FORMAT_ORDERED);
     int64_t years[] = {2000, 6000000, 2001}; /* past 5874897, PostgreSQL's last year */
     by_row d = {years, nul, SIZE_MAX};
-    assert_int_equal(ordo_table_civil_column(sc, 2, civil_row, &d, "d", sx, &col, &e), ORDO_OK);
+    assert_int_equal(ordo_table_civil_column(sc, 2, civil_row, &d, "d", NULL, sx, &col, &e), ORDO_OK);
     assert_int_equal(((const int32_t *)col.values)[0], 0); /* 2000-01-01: PostgreSQL's day 0 */
     d.is_null = (const int[]){0, 0, 0};
-    assert_int_equal(ordo_table_civil_column(sc, 3, civil_row, &d, "d", sx, &col, &e),
+    assert_int_equal(ordo_table_civil_column(sc, 3, civil_row, &d, "d", NULL, sx, &col, &e),
                      ORDO_ERR_OUT_OF_RANGE);
     assert_string_equal(e.message, "column 'd', row 1: out of range for date");
     ordo_schema_free(&t.s);
+    /* nanoseconds past the microsecond: refused, or dropped (floored); a date has none */
+    int64_t nanos[] = {0, 999, 1000};
+    by_row nr = {nanos, nul, SIZE_MAX};
+    ordo_table_import_options trunc = {ORDO_TABLE_TIMESTAMPS_TRUNCATE};
+    for (int lex = 0; lex < 2; lex++) {
+        sc = col_of(&t, "timestamptz", lex ? ORDO_FORMAT_LEXKEY : ORDO_FORMAT_ORDERED);
+        assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", NULL, sx, &col, &e),
+                         ORDO_ERR_INVALID_VALUE);
+        assert_string_equal(e.message, "column 't', row 1: 2000-01-01 00:00:00.000001999+00 is "
+                                       "not a whole number of microseconds (PostgreSQL's unit); "
+                                       "timestamps=\"truncate\" floors it");
+        assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", &trunc, sx, &col, &e),
+                         ORDO_OK);
+        assert_int_equal(((const int64_t *)col.values)[1], lex ? INT64_C(946684800000001) : 1);
+        assert_int_equal(ordo_table_civil_column(sc, 3, nano_row, &nr, "t", &trunc, sx, &col, &e),
+                         ORDO_ERR_OUT_OF_RANGE); /* 1000 ns is no nanosecond field */
+        ordo_schema_free(&t.s);
+    }
+    sc = col_of(&t, "date", ORDO_FORMAT_ORDERED);
+    assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", NULL, sx, &col, &e),
+                     ORDO_OK);
+    ordo_schema_free(&t.s);
+    /* the option's text */
+    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(ordo_table_timestamps_parse(NULL, &ts, &e), ORDO_OK);
+    assert_int_equal(ts, ORDO_TABLE_TIMESTAMPS_REFUSE);
+    assert_int_equal(ordo_table_timestamps_parse("truncate", &ts, &e), ORDO_OK);
+    assert_int_equal(ts, ORDO_TABLE_TIMESTAMPS_TRUNCATE);
+    assert_int_equal(ordo_table_timestamps_parse("refuse", &ts, &e), ORDO_OK);
+    assert_int_equal(ts, ORDO_TABLE_TIMESTAMPS_REFUSE);
+    assert_int_equal(ordo_table_timestamps_parse("round", &ts, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "timestamps: expected 'refuse' or 'truncate', got 'round'");
+    assert_string_equal(e.option, "timestamps");
     sc = col_of(&t, "text", ORDO_FORMAT_ORDERED);
     assert_int_equal(ordo_table_number_column(sc, 1, number_row, &r, "x", sx, &col, &e),
                      ORDO_ERR_BAD_TYPE);
@@ -1309,6 +1633,9 @@ static void test_kinds_type(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_encoder_timestamps),
+        cmocka_unit_test(test_more_types),
+        cmocka_unit_test(test_arrow_type_names),
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),
         cmocka_unit_test(test_row_columns),

@@ -323,9 +323,11 @@ static ordo_status name_text(void *ctx, size_t i, const char **s, size_t *n, int
     return ORDO_OK;
 }
 
-static ordo_status names_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+static ordo_status names_convert(void *ctx, const ordo_schema_column *sc,
+                                 const ordo_table_import_options *io, ordo_table_scratch *sx,
                                  ordo_column *col, ordo_error *err)
 {
+    (void)io; /* no times */
     return ordo_table_text_column(sc, ((const size_t *)ctx)[1], name_text, ctx, "name", sx, col,
                                   err);
 }

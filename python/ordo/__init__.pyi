@@ -28,6 +28,7 @@ _Placement = Literal["at_start", "at_end"]
 _KeyItem = str | tuple[str, _Order] | tuple[str, _Order, _Placement]
 _Key = str | tuple[str, _Order] | Sequence[_KeyItem]
 _Categories = Literal["label", "order"]
+_Timestamps = Literal["refuse", "truncate"]
 
 class Error(Exception):
     status: str | None
@@ -56,7 +57,8 @@ def impl_name() -> str: ...
 def encode_keys(data: _Data, key: _Key | None, *, schema: str | None = None,
                 format: _Format = "ordered", threads: int | None = None,
                 nan_as_null: bool = True, null_placement: _Placement | None = None,
-                categories: _Categories = "label") -> Keys: ...
+                categories: _Categories = "label",
+                timestamps: _Timestamps = "refuse") -> Keys: ...
 def encode_csv(path: _StrPath, schema: str, *, format: _Format = "ordered", header: bool = False,
                threads: int | None = None, key: str | None = None) -> Keys: ...
 
@@ -93,7 +95,8 @@ def load(data: _Data | _StrPath | Sequence[_StrPath], db: _StrPath | Db, *, key:
          schema: str | None = None, tag: int | None = 0, format: _Format = "ordered",
          on_duplicate: _OnDuplicate = "error", memory: str = "256M", header: bool = False,
          nan_as_null: bool = True, null_placement: _Placement | None = None,
-         categories: _Categories = "label") -> dict[str, Any]: ...
+         categories: _Categories = "label",
+         timestamps: _Timestamps = "refuse") -> dict[str, Any]: ...
 @overload
 def scan(db: _StrPath | Db, *, tag: int | None = 0, prefix: Any = None, start: Any = None,
          stop: Any = None, reverse: bool = False, limit: int | None = None,
@@ -107,6 +110,8 @@ def scan(db: _StrPath | Db, *, tag: int | None = 0, prefix: Any = None, start: A
 def sort_indices(data: _Data, key: _Key, *, schema: str | None = None,
                  threads: int | None = None,
                  null_placement: _Placement | None = None,
-                 categories: _Categories = "label") -> pa.UInt64Array: ...
+                 categories: _Categories = "label",
+                 timestamps: _Timestamps = "refuse") -> pa.UInt64Array: ...
 def sort(data: _T, key: _Key, *, schema: str | None = None, threads: int | None = None,
-         null_placement: _Placement | None = None, categories: _Categories = "label") -> _T: ...
+         null_placement: _Placement | None = None, categories: _Categories = "label",
+         timestamps: _Timestamps = "refuse") -> _T: ...

@@ -134,9 +134,10 @@ def maybe_crash(crash, phase, partition):
         os._exit(70)
 
 
-def encode_batch(data, key, schema, fmt, expect_schema, partition, row0):
+def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, timestamps="refuse"):
     """(keys, values, seqs) of a batch of an input partition, as Arrow
-    arrays; the batch's first row is row0 of the partition."""
+    arrays; the batch's first row is row0 of the partition; timestamps as
+    encode_keys takes it."""
     import numpy as np
     import pyarrow as pa
 
@@ -144,7 +145,7 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0):
 
     try:
         keys, values, schema_text, _ = _encode.encode(data, key, schema=schema, format=fmt,
-                                                       values=True)
+                                                       values=True, timestamps=timestamps)
     except Error as e:
         if e.line is not None:  # the row within the partition
             e.line += row0
@@ -269,17 +270,18 @@ def _remove_prefixed(dirname, prefix):
 # ------------------------------------------------------------ CSV input
 
 
-def arrow_meta(arrow_schema, key, schema, fmt):
+def arrow_meta(arrow_schema, key, schema, fmt, timestamps="refuse"):
     """The table's schema text and key spec: an empty table of the Arrow
-    schema encoded on the client, exactly as the tasks' batches are."""
+    schema encoded on the client, exactly as the tasks' batches are (and
+    timestamps, checked here, for the tasks)."""
     import pyarrow as pa
 
     from . import _encode
 
     empty = pa.Table.from_batches([], schema=arrow_schema)
     _, _, schema_text, key_spec = _encode.encode(empty, key, schema=schema, format=fmt,
-                                                 values=True)
-    return {"key": key_spec, "schema": schema_text}
+                                                 values=True, timestamps=timestamps)
+    return {"key": key_spec, "schema": schema_text, "timestamps": timestamps}
 
 
 def parquet_pieces(data, spooled=False):
@@ -391,7 +393,8 @@ def parquet_part(piece, part, meta, fmt, crash, arrow_schema):
         t = t.append_column(name, pa.array([value] * t.num_rows, arrow_schema.field(name).type))
     try:
         keys, values, seqs = encode_batch(t.select(arrow_schema.names), meta["key"],
-                                          meta["schema"], fmt, None, part, row0)
+                                          meta["schema"], fmt, None, part, row0,
+                                          meta["timestamps"])
     except Error as e:
         if e.line is not None and named:  # the row's file; .line is its row there
             e.file = path

@@ -29,8 +29,6 @@ def _numpy_column(arr):
         raise ValueError("columns must be one-dimensional, got shape %r" % (arr.shape,))
     kind = arr.dtype.kind
     if kind in "iufb":
-        if kind == "f" and arr.dtype.itemsize == 2:
-            arr = arr.astype(np.float32)
         if not arr.dtype.isnative:
             arr = arr.astype(arr.dtype.newbyteorder("="))
         arr = np.ascontiguousarray(arr)
@@ -76,8 +74,6 @@ def _pandas_column(series, nan_as_null=True):
         if dtype.kind == "f" and nan_as_null and np.isnan(arr).any():
             import pyarrow as pa
 
-            if dtype.itemsize == 2:  # ordo has no half float: real holds every one
-                arr = arr.astype(np.float32)
             return _arrow_column(pa.array(arr, from_pandas=True))
         return _numpy_column(arr)
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -169,7 +165,7 @@ def _threads(threads):
 
 
 def encode(data, key, *, schema=None, format="ordered", values=False, threads=None,
-           nan_as_null=True, null_placement=None, categories="label"):
+           nan_as_null=True, null_placement=None, categories="label", timestamps="refuse"):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
     Returns ``(keys, values, schema_text, key_spec)``:
@@ -192,7 +188,7 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     - ``key_spec``: ``key`` as given, or every column in order when key is
       None.
 
-    threads: as encode_keys'.
+    threads, timestamps: as encode_keys'.
     """
     key = _sources._key_spec(key, null_placement)
     _check_texts(key, schema, format)
@@ -208,7 +204,8 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
         dropped = {} if not values and key is not None else None
         names, descs = _columns(data, nan_as_null, dropped)
         try:
-            return _ordo.encode_columns(names, descs, key, schema, format, values, threads)
+            return _ordo.encode_columns(names, descs, key, schema, format, values, threads,
+                                        timestamps)
         except (_ordo.Error, TypeError, ValueError) as e:
             for name, exc in (dropped or {}).items():
                 if "'%s'" % name in str(e):  # the key (or schema) names it
@@ -218,13 +215,13 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     if hasattr(data, "__arrow_c_stream__"):
         try:
             return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,
-                                       threads)
+                                       threads, 0, timestamps)
         except _ordo.Error as e:
             _sources._reraise(data, e)
     if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
         schema_capsule, array_capsule = data.__arrow_c_array__()
         return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values,
-                                  threads)
+                                  threads, timestamps)
     _bad_data(data)
 
 
@@ -262,7 +259,7 @@ def _bad_data(data):
 
 
 def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_as_null=True,
-                null_placement=None, categories="label"):
+                null_placement=None, categories="label", timestamps="refuse"):
     """Keys of the rows of data: an ordo.Keys, key i for row i.
 
     data: a pyarrow Table or RecordBatch, any object with the Arrow PyCapsule
@@ -294,7 +291,11 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     float64 -> double precision, bool -> boolean, string -> text, binary ->
     bytea, date32/date64 -> date, timestamp -> timestamp, timestamp with a
     zone -> timestamptz, time -> time, decimal (32 to 256 bits, any scale)
-    -> numeric (ordered only), NumPy datetime64 (years to nanoseconds; an
+    -> numeric (ordered only), float16 -> real, fixed_size_binary(16) and
+    ``pa.uuid()`` -> uuid (other widths: bytea), duration -> interval of
+    microseconds (ordered only), list of numbers, bools, strings or binary
+    -> T[] (ordered only), struct -> the ``record(...)`` schema= gives,
+    NumPy datetime64 (years to nanoseconds; an
     instant out of range is refused with its row) -> timestamp;
     Python lists: int -> bigint, float -> double precision, str -> text,
     bytes -> bytea, bool -> boolean, datetime -> timestamp(tz), date -> date,
@@ -316,10 +317,16 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     then the codes' integer type; chunks or batches must share one
     dictionary).
 
-    Timestamps: the ordered format keeps PostgreSQL's microseconds
-    (nanoseconds round half up, as PostgreSQL rounds the text; so do the
-    nanoseconds of an Arrow time64[ns]); the LexKey formats keep
-    nanoseconds. Columns outside the key are not read: one of a type ordo has
+    Timestamps: the ordered format keeps PostgreSQL's microseconds. A
+    time that is not a whole microsecond (an Arrow timestamp[ns] or
+    time64[ns], NumPy datetime64[ns], a pandas Timestamp's nanoseconds) is
+    refused with an ordo.Error naming the column, the row and the value
+    (two rows 1 ns apart would otherwise get one key);
+    ``timestamps="truncate"`` floors it to the microsecond instead (toward
+    the past, as NumPy's ``astype("datetime64[us]")``). The LexKey formats
+    keep the nanoseconds of Arrow and NumPy columns.
+
+    Columns outside the key are not read: one of a type ordo has
     no type for (an Arrow map, a complex pandas column) is refused only when
     the key (or schema=) names it.
 
@@ -337,7 +344,7 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     """
     return encode(data, key, schema=schema, format=format, threads=threads,
                   nan_as_null=nan_as_null, null_placement=null_placement,
-                  categories=categories)[0]
+                  categories=categories, timestamps=timestamps)[0]
 
 
 def encode_csv(path, schema, *, format="ordered", header=False, threads=None, key=None):

@@ -26,7 +26,7 @@ def _opened(db, read_only=False):
 
 def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="error",
          memory="256M", header=False, nan_as_null=True, null_placement=None,
-         categories="label"):
+         categories="label", timestamps="refuse"):
     """Loads rows into a new table of the RocksDB database db (a folder or an
     ordo Db) under tag (0 to 254; None: untagged, alone in its database).
 
@@ -40,7 +40,8 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
     spec ("score DESC, id") or a list as encode_keys takes it (with
     null_placement), memory the sort's budget ("256M"): a streamed source
     is sorted within it, spilling sorted runs, never held whole.
-    nan_as_null, categories: as encode_keys'.
+    nan_as_null, categories, timestamps: as encode_keys' (timestamps:
+    "refuse" a time that is not a whole microsecond, or "truncate" it).
     The table appears whole in one atomic step, or not at all; a CSV load
     makes the same table, byte for byte, as `ordo load`.
 
@@ -62,10 +63,12 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
                           on_duplicate=on_duplicate, memory=memory, header=header)
     else:
         data = _sources._categories(data, categories)
-    return _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null)
+    return _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null,
+                       timestamps)
 
 
-def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null=True):
+def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null=True,
+                timestamps="refuse"):
     from . import _encode
 
     data = _encode._decode_dictionaries(data)
@@ -82,7 +85,7 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as
         try:
             return _ordo.load(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
                               format=format, on_duplicate=on_duplicate, memory=memory,
-                              threads=threads)
+                              threads=threads, timestamps=timestamps)
         except Error as e:
             _sources._reraise(data, e)
     _encode._check_texts(key, schema, format)
@@ -92,7 +95,8 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as
     # options and the tag first, then encodes, sorts and ingests
     names, descs = _encode._columns(data, nan_as_null)
     return _ordo.load((names, descs), db, schema=schema, key=key, tag=tag, format=format,
-                      on_duplicate=on_duplicate, memory=memory, threads=threads)
+                      on_duplicate=on_duplicate, memory=memory, threads=threads,
+                      timestamps=timestamps)
 
 
 # ------------------------------------------------------------------ scan

@@ -12,13 +12,13 @@ def _ids_array(ids):
 
 
 def sort_indices(data, key, *, schema=None, threads=None, null_placement=None,
-                 categories="label"):
+                 categories="label", timestamps="refuse"):
     """The row indices of data in the order of key: a pyarrow.UInt64Array
     (``.to_numpy()`` for NumPy). Stable: rows with equal keys keep their
     order.
 
-    data, key, schema, threads, null_placement and categories are
-    encode_keys' (key a
+    data, key, schema, threads, null_placement, categories and timestamps
+    are encode_keys' (key a
     spec or a list such as ``[("score", "descending"), "id"]``; the ``ordered`` format:
     each key column with its ASC/DESC and NULLS FIRST|LAST, PostgreSQL's
     defaults); the order is the keys' byte order, so it is PostgreSQL's
@@ -29,11 +29,12 @@ def sort_indices(data, key, *, schema=None, threads=None, null_placement=None,
     per CPU), with the GIL released; the indices are the same whatever the
     count."""
     keys = encode_keys(data, key, schema=schema, threads=threads, null_placement=null_placement,
-                       categories=categories)
+                       categories=categories, timestamps=timestamps)
     return keys.argsort(threads=threads)
 
 
-def sort(data, key, *, schema=None, threads=None, null_placement=None, categories="label"):
+def sort(data, key, *, schema=None, threads=None, null_placement=None, categories="label",
+         timestamps="refuse"):
     """data sorted by key (as sort_indices orders it), of data's own type:
     a pyarrow Table or RecordBatch (``take``), a pandas DataFrame (rows in
     the new order, index labels kept, as ``sort_values`` keeps them) or a
@@ -44,7 +45,7 @@ def sort(data, key, *, schema=None, threads=None, null_placement=None, categorie
         raise TypeError("data: expected a pyarrow Table or RecordBatch, a pandas DataFrame or a "
                         "polars DataFrame, got %s" % name)
     idx = sort_indices(data, key, schema=schema, threads=threads, null_placement=null_placement,
-                       categories=categories)
+                       categories=categories, timestamps=timestamps)
     if kind == "pandas":
         return data.iloc[idx.to_numpy()]
     if kind == "polars":

@@ -46,7 +46,7 @@ from ._ordo import Error
 
 def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error",
          format="ordered", header=False, tmp_dir=None, sst_size=256 << 20, blocksize="64M",
-         partitions=None, memory="256M"):
+         partitions=None, memory="256M", timestamps="refuse"):
     """Loads a Dask DataFrame, or CSV files, as a table of an ordo store.
 
     data: a dask.dataframe.DataFrame; Parquet files (a path, a list, a glob,
@@ -81,6 +81,9 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     piece to every range: partitions x ranges pieces in Dask's graph).
     memory: each range writer's sort budget, as ``ordo load --memory``
     (rows beyond it go through run files in the load's folder).
+    timestamps: "refuse" (a time that is not a whole microsecond fails the
+    load, naming its row) or "truncate" (floored), as ordo.encode_keys
+    takes it (CSV input: its text rounds, as PostgreSQL's).
 
     Returns the summary: rows_in, rows, duplicates, rejected, bytes,
     sst_files, partitions, seconds.
@@ -108,11 +111,11 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     stream = _cluster.stream_of(data) if parquet is None else None
     if parquet is not None:  # a task per row group, read on the workers
         pieces, arrow_schema = parquet
-        meta = _cluster.arrow_meta(arrow_schema, key, schema, format)
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, timestamps)
         sources = [p[0] for p in pieces]
         inputs = row_groups(pieces, arrow_schema)
     elif stream is not None:  # spooled into the load's folder below
-        meta = _cluster.arrow_meta(stream.schema, key, schema, format)
+        meta = _cluster.arrow_meta(stream.schema, key, schema, format, timestamps)
     elif _cluster.is_paths(data):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
@@ -126,7 +129,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
         if not hasattr(data, "to_delayed"):
             raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
                             "of Arrow batches, got %s" % type(data).__name__)
-        meta = _frame_meta(data, key, schema, format)
+        meta = _frame_meta(data, key, schema, format, timestamps)
         inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
                                             dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]
@@ -154,7 +157,7 @@ def _empty_rows():
             pa.array([], pa.int64()))
 
 
-def _frame_meta(ddf, key, schema, fmt):
+def _frame_meta(ddf, key, schema, fmt, timestamps="refuse"):
     """The table's schema text and key spec, from the DataFrame's dtypes
     (its non-empty meta: one made-up row per dtype) unless schema is
     given."""
@@ -164,8 +167,8 @@ def _frame_meta(ddf, key, schema, fmt):
     # parse as the schema's types (a uuid column of strings)
     sample = ddf._meta if schema is not None else ddf._meta_nonempty
     _, _, schema_text, key_spec = _encode.encode(sample, key, schema=schema, format=fmt,
-                                                 values=True)
-    return {"key": key_spec, "schema": schema_text}
+                                                 values=True, timestamps=timestamps)
+    return {"key": key_spec, "schema": schema_text, "timestamps": timestamps}
 
 
 def _frame_part(pdf, part, meta, fmt, crash):
@@ -175,7 +178,8 @@ def _frame_part(pdf, part, meta, fmt, crash):
     if len(pdf) == 0:
         return _empty_rows()
     # the table's schema text: every partition read as the same types
-    return _cluster.encode_batch(pdf, meta["key"], meta["schema"], fmt, None, part, 0)
+    return _cluster.encode_batch(pdf, meta["key"], meta["schema"], fmt, None, part, 0,
+                                 meta["timestamps"])
 
 
 def _sample(rows, n):

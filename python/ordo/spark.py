@@ -58,7 +58,7 @@ _SORTED = "info string, key binary"
 
 def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=None,
          format="ordered", tmp_dir=None, sst_size=256 << 20, memory="256M", plan="runs",
-         header=False, blocksize="64M", spark=None):
+         header=False, blocksize="64M", spark=None, timestamps="refuse"):
     """Loads the rows of a PySpark DataFrame, or CSV files, as a table of an
     ordo store.
 
@@ -95,6 +95,9 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     plan: "runs" or "shuffle" (the module's text says how they differ;
     CSV input takes "runs").
     spark: the SparkSession for CSV input (default: the active one).
+    timestamps: "refuse" (a time that is not a whole microsecond fails the
+    load, naming its row) or "truncate" (floored), as ordo.encode_keys
+    takes it (CSV input: its text rounds, as PostgreSQL's).
 
     Returns the summary: rows_in, rows, duplicates, rejected, bytes,
     sst_files, partitions, seconds.
@@ -123,7 +126,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
 
             spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
         arrow_schema = parquet[1] if parquet is not None else stream.schema
-        meta = _cluster.arrow_meta(arrow_schema, key, schema, format)
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, timestamps)
     if parquet is not None:
         pieces = parquet[0]
         sources = [p[0] for p in pieces]
@@ -152,7 +155,8 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         # The table's schema text: an empty Arrow table of the DataFrame's
         # types encoded on the driver, exactly as the executors' batches are.
         tz = spark.conf.get("spark.sql.session.timeZone")
-        meta = _cluster.arrow_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format)
+        meta = _cluster.arrow_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format,
+                                   timestamps)
         if partitions is None:
             try:
                 partitions = max(1, df.rdd.getNumPartitions())
@@ -168,7 +172,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
                 partitions = min(max(1, len(pieces)), 64)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "memory": memory, "sources": sources}
-        encoder = (key, schema, format, meta["schema"], crash)
+        encoder = (key, schema, format, meta["schema"], crash, timestamps)
         if plan == "shuffle":
             parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
         else:
@@ -228,7 +232,7 @@ def _load_shuffle(spark, df, encoder, partitions, options, crash):
         rows.unpersist()
 
 
-def _encoder(key, schema, fmt, expect_schema, crash):
+def _encoder(key, schema, fmt, expect_schema, crash, timestamps):
     """The first mapInArrow: Arrow batches -> (key, value, seq) batches."""
 
     def encode(batches):
@@ -240,7 +244,8 @@ def _encoder(key, schema, fmt, expect_schema, crash):
         try:
             for b in batches:
                 _cluster.maybe_crash(crash, "encode", part)
-                k, v, s = _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row)
+                k, v, s = _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row,
+                                                timestamps)
                 row += b.num_rows
                 yield pa.record_batch([_binary(k), _binary(v), s],
                                       names=["key", "value", "seq"])
@@ -285,7 +290,7 @@ def _writer(options, crash):
 SAMPLE_EVERY = 512
 
 
-def _sorter(options, key, schema, fmt, expect_schema, crash):
+def _sorter(options, key, schema, fmt, expect_schema, crash, timestamps):
     """Plan "runs", stage 1 for a DataFrame: an input partition's Arrow
     batches -> sorted run files (_sorted_runs)."""
 
@@ -298,7 +303,8 @@ def _sorter(options, key, schema, fmt, expect_schema, crash):
             row = 0
             for b in batches:
                 _cluster.maybe_crash(crash, "encode", part)
-                yield _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row)
+                yield _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row,
+                                            timestamps)
                 row += b.num_rows
 
         yield from _sorted_runs(rows(), part, options)

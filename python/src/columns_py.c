@@ -173,6 +173,7 @@ typedef struct rows {
     const ordo__py_seq *q;
     const ordo_schema_column *sc;
     ordo_error *err;
+    PyObject *nanosecond; /* the attribute's name */
 } rows;
 
 /* Ints, floats and __index__ objects as numbers (ordo_table_number_column). */
@@ -195,10 +196,20 @@ static ordo_status civil_at(void *ctx, size_t i, ordo_table_civil *v, int *is_nu
     if ((*is_null = o == Py_None))
         return ORDO_OK;
     *v = (ordo_table_civil){PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o),
-                            PyDateTime_GET_DAY(o), 0, 0, 0, 0, 0};
+                            PyDateTime_GET_DAY(o), 0, 0, 0, 0, 0, 0};
     if (r->sc->sql != ORDO_SQL_DATE)
         v->hour = PyDateTime_DATE_GET_HOUR(o), v->minute = PyDateTime_DATE_GET_MINUTE(o),
         v->second = PyDateTime_DATE_GET_SECOND(o), v->micro = PyDateTime_DATE_GET_MICROSECOND(o);
+    if (r->sc->sql != ORDO_SQL_DATE && !PyDateTime_CheckExact(o)) { /* a pandas Timestamp's */
+        PyObject *ns = PyObject_GetAttr(o, r->nanosecond);
+        if (!ns && !PyErr_ExceptionMatches(PyExc_AttributeError))
+            return raised();
+        PyErr_Clear();
+        v->nano = ns && PyLong_Check(ns) ? (int)PyLong_AsLong(ns) : 0;
+        Py_XDECREF(ns);
+        if (v->nano == -1 && PyErr_Occurred())
+            return raised();
+    }
     if (r->sc->sql != ORDO_SQL_TIMESTAMPTZ)
         return ORDO_OK;
     PyObject *off = PyObject_CallMethod(o, "utcoffset", NULL); /* the instant: minus it */
@@ -231,11 +242,14 @@ static int instants(const ordo__py_seq *q, const ordo_schema_column *sc)
     return date || tz || sc->sql == ORDO_SQL_TIMESTAMP;
 }
 
+static PyObject *nanosecond_name; /* "nanosecond" (ordo__py_columns_init) */
+
 static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
-                           ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+                           const ordo_table_import_options *io, ordo_table_scratch *sx,
+                           ordo_column *col, ordo_error *err)
 {
     PyObject **items = PySequence_Fast_ITEMS(q->items);
-    rows r = {q, sc, err};
+    rows r = {q, sc, err, nanosecond_name};
     /* ints, floats and __index__ objects are numbers; anything else (str,
      * Decimal, NumPy bools and float32s) is read from its text, as the CLI
      * reads it */
@@ -251,19 +265,20 @@ static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
     if (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) /* str as it is */
         return via_text(q, sc, TEXTS_TEXT, sx, col, err);
     if (instants(q, sc))
-        return ordo_table_civil_column(sc, q->length, civil_at, &r, q->name, sx, col, err);
+        return ordo_table_civil_column(sc, q->length, civil_at, &r, q->name, io, sx, col, err);
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(q, sc, TEXTS_STR, sx, col, err);
 }
 
-ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc, ordo_table_scratch *sx,
+ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc,
+                                 const ordo_table_import_options *io, ordo_table_scratch *sx,
                                  ordo_column *col, ordo_error *err)
 {
     ordo__py_seq *q = ctx;
     PyThreadState *ts = q->released ? *q->released : NULL;
     if (ts) /* called by a load running without the GIL */
         PyEval_RestoreThread(ts);
-    ordo_status s = convert(q, sc, sx, col, err);
+    ordo_status s = convert(q, sc, io, sx, col, err);
     if (s == ORDO_ERR_OUT_OF_MEMORY && !PyErr_Occurred())
         oom();
     if (ts)
@@ -277,5 +292,6 @@ int ordo__py_columns_init(void)
     PyObject *m = PyDateTimeAPI ? PyImport_ImportModule("decimal") : NULL;
     decimal_type = m ? PyObject_GetAttrString(m, "Decimal") : NULL;
     Py_XDECREF(m);
-    return decimal_type ? 0 : -1;
+    nanosecond_name = decimal_type ? PyUnicode_InternFromString("nanosecond") : NULL;
+    return nanosecond_name ? 0 : -1;
 }

@@ -52,14 +52,29 @@ static int dictionary(const struct ArrowSchema *s, const char *name)
     return s->dictionary != NULL;
 }
 
+int ordo__py_timestamps_arg(PyObject *obj, void *out)
+{
+    if (obj != Py_None && !PyUnicode_Check(obj))
+        return PyErr_Format(PyExc_TypeError, "timestamps: expected a str, got %.200s",
+                            Py_TYPE(obj)->tp_name), 0;
+    const char *s = obj == Py_None ? NULL : PyUnicode_AsUTF8(obj);
+    ordo_error e = {0};
+    if (obj != Py_None && !s)
+        return 0;
+    if (ordo_table_timestamps_parse(s, out, &e) != ORDO_OK)
+        return PyErr_SetString(PyExc_ValueError, e.message), 0;
+    return 1;
+}
+
 static ordo_table_encode_options options(job *j, const char *format, int values,
-                                         Py_ssize_t threads, const char *schema, const char *key)
+                                         Py_ssize_t threads, const char *schema, const char *key,
+                                         ordo_table_timestamps ts)
 {
     memset(j, 0, sizeof *j);
     j->values = values;
     return (ordo_table_encode_options){schema, key, format, values,
                                        threads > 1 ? (size_t)threads : 1, ordo__py_range_rows,
-                                       unlock, lock, &j->ts};
+                                       unlock, lock, &j->ts, {ts}};
 }
 
 /* 0, or -1 with the exception for s (f: the library's fault). */
@@ -72,9 +87,10 @@ static int check(job *j, ordo_status s, ordo_error *e, ordo_table_fault f)
 }
 
 static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
-                    const char *schema, const char *key, const ordo_table_input *in, size_t n)
+                    const char *schema, const char *key, ordo_table_timestamps ts,
+                    const ordo_table_input *in, size_t n)
 {
-    ordo_table_encode_options o = options(j, format, values, threads, schema, key);
+    ordo_table_encode_options o = options(j, format, values, threads, schema, key, ts);
     for (size_t i = 0; i < n; i++)
         if (in[i].kind == ORDO_TABLE_INPUT_ARROW && dictionary(in[i].schema, in[i].name))
             return -1;
@@ -86,10 +102,11 @@ static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
 /* An encoder over record batches (stream NULL: batch alone; the schema
  * checked), the batches' columns checked for dictionaries first. */
 static int job_arrow(job *j, const char *format, int values, Py_ssize_t threads,
-                     const char *schema, const char *key, struct ArrowArrayStream *stream,
-                     const struct ArrowSchema *sch, const struct ArrowArray *batch)
+                     const char *schema, const char *key, ordo_table_timestamps ts,
+                     struct ArrowArrayStream *stream, const struct ArrowSchema *sch,
+                     const struct ArrowArray *batch)
 {
-    ordo_table_encode_options o = options(j, format, values, threads, schema, key);
+    ordo_table_encode_options o = options(j, format, values, threads, schema, key, ts);
     for (int64_t i = 0; i < sch->n_children; i++)
         if (dictionary(sch->children[i], sch->children[i]->name ? sch->children[i]->name : ""))
             return -1;
@@ -244,7 +261,7 @@ void ordo__py_columns_release(ordo__py_columns *c)
     memset(c, 0, sizeof *c);
 }
 
-/* encode_columns(names, columns, key, schema, format, values, threads) */
+/* encode_columns(names, columns, key, schema, format, values[, threads[, timestamps]]) */
 static PyObject *py_encode_columns(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -252,13 +269,14 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
     const char *key = NULL, *schema = NULL, *format;
     int values;
     Py_ssize_t threads = 1;
-    if (!PyArg_ParseTuple(args, "OOzzsp|n:encode_columns", &names, &descs, &key, &schema,
-                          &format, &values, &threads))
+    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    if (!PyArg_ParseTuple(args, "OOzzsp|nO&:encode_columns", &names, &descs, &key, &schema,
+                          &format, &values, &threads, ordo__py_timestamps_arg, &ts))
         return NULL;
     job j = {0};
     ordo__py_columns c;
     if (ordo__py_columns_get(names, descs, !schema, NULL, &c) == 0 &&
-        job_open(&j, format, values, threads, schema, key, c.in, c.n) == 0 &&
+        job_open(&j, format, values, threads, schema, key, ts, c.in, c.n) == 0 &&
         (!c.rows || add(&j, c.in, c.n, c.rows) == 0))
         res = result(&j, 0);
     job_free(&j);
@@ -270,7 +288,8 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
  * batches). For keys only, every batch is kept until the keys of all are
  * made together (on every thread, into one output allocated once). */
 static PyObject *stream(PyObject *cap, const char *key, const char *schema, const char *format,
-                        int values, Py_ssize_t threads, int bench_rounds)
+                        int values, Py_ssize_t threads, int bench_rounds,
+                        ordo_table_timestamps ts)
 {
     struct ArrowArrayStream *in = ordo__py_capsule(cap, "arrow_array_stream");
     if (!in)
@@ -286,7 +305,7 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     ordo_status s = ordo_arrow_stream_schema(&st, &sch, &e);
     if (s != ORDO_OK)
         ordo__py_raise(s, &e);
-    else if (job_arrow(&j, format, values, threads, schema, key, &st, &sch, NULL) == 0)
+    else if (job_arrow(&j, format, values, threads, schema, key, ts, &st, &sch, NULL) == 0)
         res = result(&j, bench_rounds);
     job_free(&j); /* before the batches' schema: the encoder's inputs name its children */
     ORDO__PY_RELEASE(&sch);
@@ -294,7 +313,7 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     return res;
 }
 
-/* encode_stream(capsule, key, schema, format, values[, threads[, bench]]):
+/* encode_stream(capsule, key, schema, format, values[, threads[, bench[, timestamps]]]):
  * bench > 0 (ordo._encode._bench_stream, for the benchmark): the best
  * (warm, fresh) seconds of ordo_batch_encode over the stream's key columns
  * in that many rounds (one call a batch, one thread, as `ordo bench` times
@@ -306,13 +325,15 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
     const char *key = NULL, *schema = NULL, *format;
     int values, bench = 0;
     Py_ssize_t threads = 1;
-    if (!PyArg_ParseTuple(args, "Ozzsp|ni:encode_stream", &cap, &key, &schema, &format, &values,
-                          &threads, &bench))
+    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    if (!PyArg_ParseTuple(args, "Ozzsp|niO&:encode_stream", &cap, &key, &schema, &format,
+                          &values, &threads, &bench, ordo__py_timestamps_arg, &ts))
         return NULL;
-    return stream(cap, key, schema, format, values, threads, bench);
+    return stream(cap, key, schema, format, values, threads, bench, ts);
 }
 
-/* encode_array(schema_capsule, array_capsule, key, schema, format, values, threads):
+/* encode_array(schema_capsule, array_capsule, key, schema, format, values[, threads[,
+ * timestamps]]):
  * one record batch given as a struct array (__arrow_c_array__), borrowed
  * from its capsules. */
 static PyObject *py_encode_array(PyObject *self, PyObject *args)
@@ -322,8 +343,9 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
     const char *key = NULL, *schema = NULL, *format;
     int values;
     Py_ssize_t threads = 1;
-    if (!PyArg_ParseTuple(args, "OOzzsp|n:encode_array", &scap, &acap, &key, &schema, &format,
-                          &values, &threads))
+    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    if (!PyArg_ParseTuple(args, "OOzzsp|nO&:encode_array", &scap, &acap, &key, &schema, &format,
+                          &values, &threads, ordo__py_timestamps_arg, &ts))
         return NULL;
     const struct ArrowSchema *sch = ordo__py_capsule(scap, "arrow_schema");
     const struct ArrowArray *arr = sch ? ordo__py_capsule(acap, "arrow_array") : NULL;
@@ -335,7 +357,7 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
         return ordo__py_raise(st, &e);
     job j = {0};
     PyObject *res = NULL;
-    if (job_arrow(&j, format, values, threads, schema, key, NULL, sch, arr) == 0)
+    if (job_arrow(&j, format, values, threads, schema, key, ts, NULL, sch, arr) == 0)
         res = result(&j, 0);
     job_free(&j);
     return res;

@@ -48,7 +48,12 @@ const char *ordo__py_seq_type(const ordo__py_seq *q);
  * column for a schema column. A Python exception set means the status is
  * the binding's (raise it as set). */
 ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc,
-                                 ordo_table_scratch *sx, ordo_column *col, ordo_error *err);
+                                 const ordo_table_import_options *io, ordo_table_scratch *sx,
+                                 ordo_column *col, ordo_error *err);
+/* A PyArg "O&" converter (out: an ordo_table_timestamps): a str
+ * ordo_table_timestamps_parse takes, or None (its default); ValueError
+ * (TypeError) set else. */
+int ordo__py_timestamps_arg(PyObject *obj, void *out);
 /* The datetime C API, once. 0, or -1 with an exception. */
 int ordo__py_columns_init(void);
 

@@ -97,7 +97,7 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
 
 /* load(source, db, *, schema=None, key=None, tag=0, format='ordered',
  * on_duplicate='error', memory='256M', sst_size='256M', header=False,
- * threads=1): source a CSV file's path, an Arrow C stream's capsule (moved
+ * threads=1, timestamps=None): source a CSV file's path, an Arrow C stream's capsule (moved
  * out of it and consumed by the load) or (names, columns) described as
  * ordo._encode describes them (pushed into the table library's loader; the
  * tag checked free before any row is encoded). */
@@ -105,17 +105,18 @@ static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"source", "db", "schema", "key", "tag", "format", "on_duplicate",
-                            "memory", "sst_size", "header", "threads", NULL};
+                            "memory", "sst_size", "header", "threads", "timestamps", NULL};
     PyObject *src, *dbo, *ssto = NULL;
     Py_ssize_t threads = 1;
     ordo_table_load_options o;
     memset(&o, 0, sizeof o);
     o.format = "ordered";
     /* the options checked by the library (a negative count is past its limit) */
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzO&sO&O&Opn:load", names, &src, &dbo,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzO&sO&O&OpnO&:load", names, &src, &dbo,
                                      &o.schema, &o.key, ordo__py_tag_arg, &o.tag, &o.format,
                                      ordo__py_dup_arg, &o.on_duplicate, ordo__py_memory_arg,
-                                     &o.memory, &ssto, &o.header, &threads) ||
+                                     &o.memory, &ssto, &o.header, &threads,
+                                     ordo__py_timestamps_arg, &o.import.timestamps) ||
         (ssto && ordo__py_size(ssto, "sst_size", &o.sst_size) < 0))
         return NULL;
     o.threads = (size_t)threads;

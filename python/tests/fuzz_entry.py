@@ -139,7 +139,11 @@ def gen_date(rng, n, lex):
     return Col("date", vals, [v.isoformat() for v in vals], t, ("date",))
 
 
-def _ts_text(v, unit, tz):
+def _ts_text(v, unit, tz, floor_us=False):
+    """The text of v; floor_us: nanoseconds floored, as timestamps="truncate"
+    keys them in the ordered format (which the fuzzer's encode_keys asks)."""
+    if floor_us and unit == "ns":
+        v = v // 1000 * 1000
     secs, frac = divmod(v, PER[unit])
     d = EPOCH + datetime.timedelta(seconds=secs)
     s = "%04d-%02d-%02d %02d:%02d:%02d" % (d.year, d.month, d.day, d.hour, d.minute, d.second)
@@ -157,9 +161,10 @@ def gen_timestamp(rng, n, lex):
         s = int(rng.integers(lo, hi)) if rng.random() < 0.8 else [lo, hi - 1, 0, -1][rng.integers(4)]
         frac = int(rng.integers(0, PER[unit]))
         if unit == "ns" and rng.random() < 0.3:
-            frac = frac // 1000 * 1000 + 500  # PostgreSQL's rounding edge
+            frac = frac // 1000 * 1000 + [0, 1, 500, 999][rng.integers(4)]  # the floor's edges
         vals.append(s * PER[unit] + frac)
-    return Col("timestamptz" if tz else "timestamp", vals, [_ts_text(v, unit, tz) for v in vals],
+    return Col("timestamptz" if tz else "timestamp", vals,
+               [_ts_text(v, unit, tz, not lex) for v in vals],
                pa.timestamp(unit, tz=tz), ("ts", unit, tz))
 
 
@@ -183,7 +188,7 @@ def gen_dt64(rng, n, lex):
         c = t.astype("datetime64[%s]" % unit)
         counts.append(int(c.astype(np.int64)))
         instants.append(int(c.astype("datetime64[%s]" % fine).astype(np.int64)))
-    return Col("timestamp", instants, [_ts_text(v, fine, None) for v in instants],
+    return Col("timestamp", instants, [_ts_text(v, fine, None, not lex) for v in instants],
                pa.timestamp(fine), ("dt64", unit, counts))
 
 
@@ -192,12 +197,9 @@ def gen_time(rng, n, lex):
     day = 86400 * PER[unit]
     vals = [int(rng.integers(0, day)) if rng.random() < 0.9 else [0, day - 1][rng.integers(2)]
             for _ in range(n)]
-    if unit == "ns":  # PostgreSQL rounds to µs; 23:59:59.9999995 would round to 24:00
-        vals = [min(v, day - 1000) for v in vals]
-
     def text(v):
-        if unit == "ns":  # the ordered format keeps µs: half up, as PostgreSQL rounds text
-            v, unit_ = (v + 500) // 1000, "us"
+        if unit == "ns":  # the ordered format keeps µs: floored (timestamps="truncate")
+            v, unit_ = v // 1000, "us"
         else:
             unit_ = unit
         secs, frac = divmod(v, PER[unit_])
@@ -483,7 +485,8 @@ def one_case(seed, cli):
     want = cli_keys(cli, cli_schema, rows, fmt)
     try:
         got = ordo.encode_keys(data, key, schema=schema, format=fmt,
-                               threads=int(rng.integers(1, 4)), nan_as_null=nan_as_null).to_list()
+                               threads=int(rng.integers(1, 4)), nan_as_null=nan_as_null,
+                               timestamps="truncate").to_list()
     except Exception as e:  # noqa: BLE001 - any refusal of valid rows is a finding
         raise AssertionError("%s: ordo.encode_keys raised %s: %s" % (where, type(e).__name__, e))
     if got != want:

@@ -416,3 +416,24 @@ def test_streams_same_table_as_ordo_load(client, tmp_path):
     with pytest.raises(RuntimeError, match="the source broke"):
         ordo.dask.load(broken(), str(tmp_path / "broken"), key=KEY, client=client)
     assert not (tmp_path / "broken").exists() or leftovers(tmp_path / "broken") == []
+
+
+def test_timestamps_refused_or_truncated(client, tmp_path):
+    # a DataFrame's and a Parquet file's nanoseconds: refused naming the
+    # row, unless timestamps="truncate" floors them (on the workers)
+    import dask.dataframe as dd
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pdf = pd.DataFrame({"id": [1, 2, 3], "ts": pd.to_datetime([0, 1_999, 3_000], unit="ns")})
+    pq.write_table(pa.Table.from_pandas(pdf, preserve_index=False), str(tmp_path / "t.parquet"))
+    sources = {"frame": lambda: dd.from_pandas(pdf, npartitions=1, sort=False),
+               "parquet": lambda: str(tmp_path / "t.parquet")}
+    for name, src in sources.items():
+        with pytest.raises(ordo.Error, match=r"row 1: 1970-01-01 00:00:00\.000001999 is not"):
+            ordo.dask.load(src(), str(tmp_path / ("no-" + name)), key="id", client=client)
+        db = tmp_path / name
+        ordo.dask.load(src(), str(db), key="id", client=client, timestamps="truncate")
+        got = ordo.scan(db).column("ts").cast(pa.int64()).to_pylist()
+        assert got == [0, 1, 3], (name, got)  # microseconds, floored

@@ -144,7 +144,7 @@ def test_bools_are_no_numbers_through_every_route(schema, make):
 
 
 def test_arrow_bools_are_no_numeric():
-    with pytest.raises(TypeError, match="Arrow boolean as numeric"):
+    with pytest.raises(TypeError, match="Arrow bool as numeric"):
         E({"a": pa.array([True])}, "a", schema="a numeric")
 
 
@@ -158,10 +158,13 @@ def test_bools_still_go_to_booleans():
 def test_a_negative_time64_ns_is_refused():
     # -1 .. -999 ns rounded to 0 (midnight) instead of being out of range, as -1 us is
     for v in (-1, -499, -500, -999, -1000, -2**63):
-        with pytest.raises(ordo.Error, match="time out of range"):
-            E({"a": pa.array([v], pa.time64("ns"))}, "a")
-    assert E({"a": pa.array([0, 499, 500], pa.time64("ns"))}, "a").to_list() == \
-        E({"a": pa.array([0, 0, 1], pa.time64("us"))}, "a").to_list()
+        for ts in ("refuse", "truncate"):
+            with pytest.raises(ordo.Error, match="time out of range"):
+                E({"a": pa.array([v], pa.time64("ns"))}, "a", timestamps=ts)
+    # nanoseconds floored when truncated (refused else: test_types.py)
+    assert E({"a": pa.array([0, 499, 500, 1999], pa.time64("ns"))}, "a",
+             timestamps="truncate").to_list() == \
+        E({"a": pa.array([0, 0, 0, 1], pa.time64("us"))}, "a").to_list()
 
 
 def test_empty_keys_pickle():

@@ -324,3 +324,24 @@ def test_columns_load_through_the_library(tmp_path):
     with _ordo.Db(str(tmp_path / "db"), read_only=True) as d:
         assert _ordo.table_meta(d, 3) is None
     assert not temp_folders(tmp_path / "db")
+
+
+def test_nanoseconds_refused_or_truncated(tmp_path):
+    # two rows 1 ns apart: refused with the row by default (not keyed as a
+    # duplicate of the row before), the same microsecond when truncated
+    import pyarrow as pa
+
+    t = pa.table({"ts": pa.array([1_000, 1_001], pa.timestamp("ns")), "v": [1, 2]})
+    for data in (t, t.to_pandas()):
+        with pytest.raises(ordo.Error, match=r"column 'ts', row 1: 1970-01-01 "
+                                             r"00:00:00\.000001001 is not a whole") as e:
+            ordo.load(data, tmp_path / "db", key="ts")
+        assert e.value.line == 2
+        assert not os.path.exists(tmp_path / "db") or not ordo.open(tmp_path / "db").tables()
+    with pytest.raises(ordo.Error, match="has the same key"):
+        ordo.load(t, tmp_path / "db", key="ts", timestamps="truncate")
+    s = ordo.load(t, tmp_path / "db", key="ts", timestamps="truncate", on_duplicate="first")
+    assert s["rows"] == 1
+    assert ordo.scan(tmp_path / "db").column("v").to_pylist() == [1]
+    with pytest.raises(ValueError, match="timestamps: expected"):
+        ordo.load(t, tmp_path / "db2", key="ts", timestamps="floor")

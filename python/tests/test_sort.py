@@ -132,3 +132,14 @@ def test_argsort_releases_the_gil():
         th.join()
     assert len(idx) == 400000
     assert during > 0
+
+
+def test_sorts_take_timestamps():
+    # a time finer than a microsecond: refused, or floored (test_types.py)
+    t = pa.table({"t": pa.array([1_999, 1_001, 0], pa.timestamp("ns"))})
+    with pytest.raises(ordo.Error, match="row 0"):
+        ordo.sort_indices(t, "t")
+    # floored, 1 999 and 1 001 tie: stable
+    assert ordo.sort_indices(t, "t", timestamps="truncate").to_pylist() == [2, 0, 1]
+    assert ordo.sort(t, "t", timestamps="truncate").column("t").to_pylist() == \
+        t.take([2, 0, 1]).column("t").to_pylist()

@@ -2,6 +2,8 @@
 and NaN included, each checked against the CLI on the same rows."""
 import datetime
 import decimal
+import re
+import uuid
 
 import numpy as np
 import pandas as pd
@@ -16,18 +18,24 @@ NAN_ASC = b"\x00" + b"\xff" * 8  # float64 NaN in ASC
 
 
 def schema_of(data):
-    return ordo._encode.encode(data, None)[2]
+    return ordo._encode.encode(data, None, timestamps="truncate")[2]
 
 
 def check_against_cli(arr, sql, fmt="ordered"):
-    """encode_keys of a one-column table equals the CLI's keys, ASC and DESC."""
+    """encode_keys of a one-column table equals the CLI's keys, ASC and DESC
+    (timestamps="truncate": the CLI given the ordered format's nanoseconds
+    floored; the LexKey formats keep them)."""
     t = pa.table({"c": arr})
-    texts = [[v] for v in arrow_texts(arr)]
+    texts = [[v] for v in arrow_texts(arr, floor_us=fmt == "ordered")]
     orders = ["ASC", "DESC NULLS LAST"] if fmt == "ordered" else [""]
     for order in orders:
         want = cli_keys("c %s %s" % (sql, order), texts, fmt)
-        assert ordo.encode_keys(t, "c " + order, format=fmt).to_list() == want, (sql, order)
+        got = ordo.encode_keys(t, "c " + order, format=fmt, timestamps="truncate").to_list()
+        assert got == want, (sql, order)
 
+
+UUIDS = [uuid.UUID("0193a0b2-7c4e-7a11-8f3e-123456789abc"),
+         uuid.UUID("00000000-0000-0000-0000-000000000001")]
 
 ARROW = [
     (pa.array([1, None, -128], pa.int8()), "tinyint"),
@@ -63,6 +71,18 @@ ARROW = [
     (pa.array([decimal.Decimal("1.50"), None, decimal.Decimal("-0.01")], pa.decimal128(5, 2)),
      "numeric"),
     (pa.array([decimal.Decimal("15"), None], pa.decimal128(5, 0)), "numeric"),
+    (pa.array([decimal.Decimal("-1.5"), None, decimal.Decimal("9" * 38 + "." + "9" * 38)],
+              pa.decimal256(76, 38)), "numeric"),
+    # halfs are reals, exactly (the smallest subnormal, the largest half)
+    (pa.array([1.5, None, float("nan"), -0.0, float("inf"), 65504.0, 2.0**-24], pa.float16()),
+     "real"),
+    (pa.array([UUIDS[0].bytes, None, UUIDS[1].bytes, bytes(16)], pa.binary(16)), "uuid"),
+    (pa.array([UUIDS[0], None, UUIDS[1]], pa.uuid()), "uuid"),
+    (pa.array([b"abc", None, bytes(3)], pa.binary(3)), "bytea"),
+    (pa.array([1, None, -5, 2**40], pa.duration("s")), "interval"),
+    (pa.array([1, None, -5, 2**50], pa.duration("ms")), "interval"),
+    (pa.array([1, None, -1, 2**62], pa.duration("us")), "interval"),
+    (pa.array([1_000, None, -2_000, 2**62 // 1000 * 1000], pa.duration("ns")), "interval"),
 ]
 
 
@@ -71,9 +91,9 @@ def test_arrow_type(arr, sql):
     assert schema_of(pa.table({"c": arr})) == "c " + sql
     check_against_cli(arr, sql)
     nulls = [i for i, v in enumerate(arr.to_pylist()) if v is None]
-    keys = ordo.encode_keys(pa.table({"c": arr}), "c")
+    keys = ordo.encode_keys(pa.table({"c": arr}), "c", timestamps="truncate")
     assert all(keys[i] == NULL_ASC for i in nulls)
-    if sql not in ("numeric", "time"):  # the LexKey formats have neither
+    if sql not in ("numeric", "time", "interval"):  # the LexKey formats have none
         check_against_cli(arr, sql, "lexkey")
 
 
@@ -84,9 +104,31 @@ def test_an_all_null_column_is_text():
     assert ordo.encode_keys(t, "c", schema="c bigint").to_list() == [NULL_ASC] * 3
 
 
+NAMED = [pa.int8(), pa.uint64(), pa.float16(), pa.float32(), pa.float64(), pa.bool_(),
+         pa.binary(16), pa.date32(), pa.date64(), pa.time32("ms"), pa.time64("ns"),
+         pa.timestamp("ns"), pa.timestamp("us", "UTC"), pa.timestamp("s", "Europe/Paris"),
+         pa.duration("ms"), pa.month_day_nano_interval(), pa.decimal128(12, 2),
+         pa.decimal256(40, 3), pa.decimal32(5, 1), pa.decimal64(12, 2), pa.list_(pa.int64()),
+         pa.large_list(pa.string()), pa.list_(pa.int32(), 3), pa.list_view(pa.int8()),
+         pa.struct([("a", pa.int64()), ("b", pa.string())]), pa.map_(pa.string(), pa.int64()),
+         pa.map_(pa.string(), pa.int64(), keys_sorted=True), pa.uuid(),
+         pa.run_end_encoded(pa.int32(), pa.string()),
+         pa.dense_union([pa.field("a", pa.int32()), pa.field("b", pa.string())])]
+
+
+@pytest.mark.parametrize("typ", NAMED, ids=[str(t) for t in NAMED])
+def test_errors_name_arrow_types_as_pyarrow_prints_them(typ):
+    t = pa.table({"c": pa.nulls(1, typ)})
+    with pytest.raises(TypeError) as e:  # no Arrow type is read as a range
+        ordo.encode_keys(t, "c", schema="c int4range")
+    assert str(e.value) == "column 'c': cannot read Arrow %s as int4range" % typ
+
+
 def test_unsupported_arrow_types_are_type_errors():
-    for arr in (pa.array([[1]]), pa.array([1.0], pa.float16()), pa.array([1], pa.duration("s"))):
-        with pytest.raises(TypeError, match="column 'c'"):
+    for arr in (pa.array([[[1]]]), pa.nulls(1, pa.month_day_nano_interval()),
+                pa.array([{"a": 1}], pa.map_(pa.string(), pa.int64()))):
+        with pytest.raises(TypeError, match=r"column 'c': the Arrow type %s has no ordo type"
+                           % re.escape(str(arr.type))):
             ordo.encode_keys(pa.table({"c": arr}), "c")
     # decimal256 is numeric (test_trust_values has its keys)
     assert schema_of(pa.table({"c": pa.array([decimal.Decimal(1)], pa.decimal256(40, 0))})) == \
@@ -119,8 +161,9 @@ def test_numpy_dtype(arr, sql):
                                        "datetime64[us]"))
     if arr.dtype.kind == "S":
         as_arrow = pa.array(arr.tolist(), pa.binary())
-    got = ordo.encode_keys({"c": arr}, "c DESC").to_list()
-    assert got == ordo.encode_keys(pa.table({"c": as_arrow}), "c DESC").to_list()
+    got = ordo.encode_keys({"c": arr}, "c DESC", timestamps="truncate").to_list()
+    assert got == ordo.encode_keys(pa.table({"c": as_arrow}), "c DESC",
+                                   timestamps="truncate").to_list()
     if arr.dtype.kind == "M":
         assert got[1] == b"\x00"  # NaT is NULL (DESC: NULLS FIRST)
     if arr.dtype.kind == "f":
@@ -155,19 +198,22 @@ def test_pandas_dtypes():
         "i bigint, i8 tinyint, u32 uinteger, f double precision, f32 real, "
         "raw double precision, b boolean, s text, o text, ts timestamp, tz timestamptz, "
         "cat_as_str text")
-    keys = {c: ordo.encode_keys(df, c).to_list() for c in df.columns}
+    keys = {c: ordo.encode_keys(df, c, timestamps="truncate").to_list() for c in df.columns}
     for c in df.columns:  # pandas' missing values are NULL, NaN of a NumPy float64 too ...
         assert keys[c][1] == NULL_ASC, c
     # ... unless nan_as_null=False keeps it the float NaN
     assert ordo.encode_keys(df, "raw", nan_as_null=False).to_list()[1] == NAN_ASC
     assert keys["f"][2] == NULL_ASC and keys["o"][2] == NULL_ASC  # NaN in Float64/object: NULL
-    # the instants: a zone's values are UTC, nanoseconds round to microseconds
+    # the instants: a zone's values are UTC, nanoseconds floored to microseconds
     assert keys["tz"][0] == ordo.encode_keys(
         {"t": [datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)]}, "t")[0]
     assert keys["ts"][0] == ordo.encode_keys({"t": [datetime.datetime(2020, 1, 1)]}, "t")[0]
-    want = cli_keys("ts timestamp", [["2020-01-01 00:00:00.000000001"], [None],
+    want = cli_keys("ts timestamp", [["2020-01-01 00:00:00"], [None],
                                      ["1999-12-31 00:00:00"]], "ordered")
     assert keys["ts"] == want
+    with pytest.raises(ordo.Error, match=r"column 'ts', row 0: 2020-01-01 00:00:00\.000000001 is "
+                                         "not a whole number of microseconds"):
+        ordo.encode_keys(df, "ts")
     lex = ordo.encode_keys(df[["ts"]], "ts", format="lexkey").to_list()
     assert lex == cli_keys("ts timestamp", [["2020-01-01 00:00:00.000000001"], [None],
                                             ["1999-12-31 00:00:00"]], "lexkey")
@@ -225,3 +271,166 @@ def test_huge_python_ints():
         ordo.encode_keys({"a": [-10**30]}, "a")
     big = ordo.encode_keys({"a": [10**30]}, "a", schema="a double precision").to_list()
     assert big == ordo.encode_keys({"a": [1e30]}, "a").to_list()
+
+
+# ---------------------------------------------------------------- time units
+
+NS_ROWS = [0, None, 1_000, 1_001, -1, 1_999]  # 1 001, -1, 1 999: no whole microsecond
+
+
+def test_nanoseconds_are_refused_naming_the_row_and_the_value():
+    cases = [
+        (pa.table({"t": pa.array(NS_ROWS, pa.timestamp("ns"))}), "1970-01-01 00:00:00.000001001"),
+        (pa.table({"t": pa.array(NS_ROWS, pa.timestamp("ns", tz="UTC"))}),
+         "1970-01-01 00:00:00.000001001+00"),
+        ({"t": np.array([v if v is not None else "NaT" for v in NS_ROWS], "datetime64[ns]")},
+         "1970-01-01 00:00:00.000001001"),
+        (pd.DataFrame({"t": pd.to_datetime([v if v is not None else pd.NaT for v in NS_ROWS],
+                                           unit="ns")}), "1970-01-01 00:00:00.000001001"),
+        # a list of pandas Timestamps: their nanoseconds, not only their datetime part
+        ({"t": [pd.Timestamp(v, unit="ns") if v is not None else None for v in NS_ROWS]},
+         "1970-01-01 00:00:00.000001001"),
+    ]
+    for data, text in cases:
+        with pytest.raises(ordo.Error) as e:
+            ordo.encode_keys(data, "t")
+        assert str(e.value).startswith("column 't', row 3: %s is not a whole number of "
+                                       "microseconds" % text), str(e.value)
+        assert 'timestamps="truncate"' in str(e.value)
+        assert e.value.status == "ORDO_ERR_INVALID_VALUE" and e.value.line == 4
+        assert e.value.column == 1
+
+
+def test_truncate_floors_to_the_microsecond():
+    floored = [v // 1000 if v is not None else None for v in NS_ROWS]
+    want = ordo.encode_keys(pa.table({"t": pa.array(floored, pa.timestamp("us"))}), "t").to_list()
+    assert want[2] == want[3] == want[5] and want[4] < want[0]  # 1 001 ns: 1 us; -1 ns: -1 us
+    for data in (pa.table({"t": pa.array(NS_ROWS, pa.timestamp("ns"))}),
+                 {"t": np.array([v if v is not None else "NaT" for v in NS_ROWS],
+                                "datetime64[ns]")},
+                 {"t": [pd.Timestamp(v, unit="ns") if v is not None else None
+                        for v in NS_ROWS]}):
+        assert ordo.encode_keys(data, "t", timestamps="truncate").to_list() == want
+    # as NumPy floors
+    us = np.array([v if v is not None else "NaT" for v in NS_ROWS], "datetime64[ns]").astype(
+        "datetime64[us]")
+    assert ordo.encode_keys({"t": us}, "t").to_list() == want
+    # a time64[ns] the same way
+    tod = pa.array([1_000, 1_999], pa.time64("ns"))
+    with pytest.raises(ordo.Error, match=r"row 1: 00:00:00\.000001999 is not a whole"):
+        ordo.encode_keys(pa.table({"t": tod}), "t")
+    keys = ordo.encode_keys(pa.table({"t": tod}), "t", timestamps="truncate")
+    assert keys[0] == keys[1]
+
+
+def test_the_lexkey_formats_keep_nanoseconds():
+    t = pa.table({"t": pa.array([1_000, 1_001], pa.timestamp("ns"))})
+    keys = ordo.encode_keys(t, "t", format="lexkey")
+    assert keys[0] < keys[1]
+
+
+def test_timestamps_takes_refuse_or_truncate():
+    t = pa.table({"t": pa.array([0], pa.timestamp("ns"))})
+    assert ordo.encode_keys(t, "t", timestamps="refuse").to_list() == \
+        ordo.encode_keys(t, "t").to_list()
+    with pytest.raises(ValueError, match="timestamps: expected 'refuse' or 'truncate', got 'round'"):
+        ordo.encode_keys(t, "t", timestamps="round")
+    with pytest.raises(TypeError, match="timestamps"):
+        ordo.encode_keys({"t": [1]}, "t", timestamps=1)
+
+
+def test_durations_finer_than_microseconds():
+    d = pa.table({"d": pa.array([1_000, 1_001, -1], pa.duration("ns"))})
+    with pytest.raises(ordo.Error, match=r"column 'd', row 1: 1001 ns is not a whole number of "
+                                         r"microseconds") as e:
+        ordo.encode_keys(d, "d")
+    assert e.value.line == 2
+    keys = ordo.encode_keys(d, "d", timestamps="truncate")
+    us = ordo.encode_keys(pa.table({"d": pa.array([1, 1, -1], pa.duration("us"))}), "d")
+    assert keys.to_list() == us.to_list()  # floored: -1 ns is -1 us
+    # a pandas timedelta64 column is a duration
+    df = pd.DataFrame({"d": pd.to_timedelta([1, None, -5], unit="s")})
+    assert schema_of(df) == "d interval"
+    assert ordo.encode_keys(df, "d").to_list() == cli_keys(
+        "d interval", [["00:00:01"], [None], ["-00:00:05"]], "ordered")
+    with pytest.raises(ordo.Error, match="lexkey"):  # interval is the ordered format's
+        ordo.encode_keys(d, "d", format="lexkey", timestamps="truncate")
+
+
+def test_uuids_in_place_and_from_their_text():
+    arr = pa.array([UUIDS[0].bytes, None, UUIDS[1].bytes], pa.binary(16))
+    want = ordo.encode_keys({"u": [str(UUIDS[0]), None, str(UUIDS[1])]}, "u", schema="u uuid")
+    for a in (arr, pa.array([UUIDS[0], None, UUIDS[1]], pa.uuid()), arr.slice(0)):
+        assert ordo.encode_keys(pa.table({"u": a}), "u").to_list() == want.to_list()
+    # bytes as bytea when asked; another width only as bytea
+    assert ordo._encode.encode(pa.table({"u": arr}), None, schema="u bytea")[2] == "u bytea"
+    with pytest.raises(TypeError, match=r"cannot read Arrow fixed_size_binary\[3\] as uuid"):
+        ordo.encode_keys(pa.table({"u": pa.array([b"abc"], pa.binary(3))}), "u", schema="u uuid")
+
+
+def test_numpy_halfs_are_reals():
+    h = np.array([1.5, np.nan, -0.0, 65504.0], np.float16)
+    want = ordo.encode_keys({"x": h.astype(np.float32)}, "x").to_list()
+    assert schema_of({"x": h}) == "x real"
+    assert ordo.encode_keys({"x": h}, "x").to_list() == want
+    assert ordo.encode_keys(pd.DataFrame({"x": h}), "x", nan_as_null=False).to_list() == want
+    assert ordo.encode_keys(pd.DataFrame({"x": h}), "x").to_list()[1] == NULL_ASC
+
+
+def test_decimal256_at_high_precision():
+    # 76 digits, the most decimal256 holds, at every scale from 0 to 76:
+    # the key of the exact value, as the CLI makes it; decimal128 where it fits
+    digits = "7" * 40 + "1234567890" * 3 + "987654"
+    for scale in (0, 1, 38, 60, 76):
+        v = decimal.Decimal(digits).scaleb(-scale)
+        arr = pa.array([v, -v, None, decimal.Decimal(0)], pa.decimal256(76, scale))
+        texts = [[format(v, "f")], [format(-v, "f")], [None], ["0"]]
+        assert ordo.encode_keys(pa.table({"d": arr}), "d").to_list() == \
+            cli_keys("d numeric", texts, "ordered"), scale
+    small = [decimal.Decimal("12345678901234567890.123456789012345678"), None]
+    assert ordo.encode_keys(pa.table({"d": pa.array(small, pa.decimal256(76, 18))}), "d") \
+        .to_list() == ordo.encode_keys(pa.table({"d": pa.array(small, pa.decimal128(38, 18))}),
+                                       "d").to_list()
+
+
+def test_lists_are_arrays_and_structs_records():
+    # as the CLI reads their text ({"1",NULL}, ("1","x")), written here
+    lists = [
+        (pa.array([[1, None, 3], [], None, [-2]], pa.list_(pa.int32())), "integer[]",
+         ["{1,NULL,3}", "{}", None, "{-2}"]),
+        (pa.array([["a", 'b"c', None], ["x\\y", ""], None], pa.large_list(pa.string())),
+         "text[]", ['{a,"b\\"c",NULL}', '{"x\\\\y",""}', None]),
+        (pa.array([[1.5, float("nan")], [0.1]], pa.list_(pa.float32())), "real[]",
+         ["{1.5,NaN}", "{0.1}"]),
+        (pa.array([[True], [False, None]], pa.list_(pa.bool_())), "boolean[]",
+         ["{t}", "{f,NULL}"]),
+        (pa.array([[b"\x00\xff"], []], pa.list_(pa.binary())), "bytea[]",
+         ['{"\\\\x00ff"}', "{}"]),
+        (pa.array([[2**64 - 1]], pa.list_(pa.uint64())), "ubigint[]", ["{18446744073709551615}"]),
+    ]
+    for arr, sql, texts in lists:
+        t = pa.table({"c": arr})
+        assert schema_of(t) == "c " + sql
+        for order in ("", " DESC"):
+            assert ordo.encode_keys(t, "c" + order).to_list() == \
+                cli_keys("c %s%s" % (sql, order), [[x] for x in texts], "ordered"), (sql, order)
+        assert ordo.encode_keys(t.slice(1), "c").to_list() == \
+            ordo.encode_keys(t, "c").to_list()[1:]
+    rec = pa.array([{"x": 1, "y": "a", "z": [1, 2]}, {"x": None, "y": "", "z": None}, None,
+                    {"x": -1, "y": 'q"', "z": []}])
+    sql = "record(x bigint, y text, z bigint[])"
+    texts = ['(1,a,"{1,2}")', '(,"",)', None, '(-1,"q\\"",{})']
+    want = cli_keys("r %s" % sql, [[x] for x in texts], "ordered")
+    assert ordo.encode_keys(pa.table({"r": rec}), "r", schema="r " + sql).to_list() == want
+    assert ordo.encode_keys(pa.table({"r": rec}).slice(2), "r", schema="r " + sql).to_list() == \
+        want[2:]
+    # a struct needs schema= (a record's type names its fields); nested lists are no arrays
+    with pytest.raises(TypeError, match=r"the Arrow type struct<x: int64, y: string, z: "
+                                        r"list<item: int64>> has no ordo type"):
+        ordo.encode_keys(pa.table({"r": rec}), "r")
+    with pytest.raises(TypeError, match=r"cannot read Arrow list<item: list<item: int64>> as "
+                                        r"bigint\[\]"):
+        ordo.encode_keys(pa.table({"c": pa.array([[[1]]])}), "c", schema="c bigint[]")
+    # the LexKey formats have no arrays
+    with pytest.raises(ordo.Error, match="lexkey"):
+        ordo.encode_keys(pa.table({"c": lists[0][0]}), "c", format="lexkey")

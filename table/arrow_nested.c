@@ -1,0 +1,227 @@
+/* Arrow lists as arrays and structs as records: each row written as
+ * PostgreSQL's text of the value ({"1","2",NULL}, ("1","x")) and read
+ * through the column's own parser (ordo_table_text_column), so that the
+ * elements follow every rule of their type's text. Elements: numbers,
+ * bools, strings, binary, and lists and structs of those. */
+#include "import.h"
+
+#include <stdlib.h>
+
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+} buf;
+
+static int grow(buf *b, size_t n)
+{
+    if (b->len + n <= b->cap)
+        return 1;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return 0;
+    b->p = p, b->cap = cap;
+    return 1;
+}
+
+static int add(buf *b, const void *s, size_t n)
+{
+    if (!grow(b, n))
+        return 0;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    return 1;
+}
+
+/* s quoted for an array element or a record field: "..." with " and \
+ * escaped. */
+static int add_quoted(buf *b, const char *s, size_t n)
+{
+    if (!add(b, "\"", 1))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s[i] == '"' || s[i] == '\\') ? !add(b, "\\", 1) || !add(b, s + i, 1)
+                                           : !add(b, s + i, 1))
+            return 0;
+    return add(b, "\"", 1);
+}
+
+typedef struct nest {
+    const struct ArrowSchema *schema;
+    const struct ArrowArray *array;
+    size_t offset; /* the column's rows start at this element */
+    const char *name;
+    buf row;
+    ordo_status why; /* an element's own refusal */
+    ordo_error *err;
+} nest;
+
+/* Element j's range of a variable-width array (int32 or, wide, int64 offsets). */
+static void range_at(const struct ArrowArray *a, size_t j, int wide, int64_t *from, int64_t *to)
+{
+    if (wide)
+        *from = ((const int64_t *)a->buffers[1])[j], *to = ((const int64_t *)a->buffers[1])[j + 1];
+    else
+        *from = ((const int32_t *)a->buffers[1])[j], *to = ((const int32_t *)a->buffers[1])[j + 1];
+}
+
+static int valid_at(const struct ArrowArray *a, size_t j)
+{
+    return !(a->null_count && a->n_buffers > 0 && a->buffers[0]) || ordo__bit(a->buffers[0], j);
+}
+
+/* Element j of (s, a) as text appended to out (a NULL: ok set 0 to say so,
+ * nothing written). 0 when out of memory or the type has no text here. */
+static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowArray *a, size_t j,
+                      buf *out, int *null, int depth)
+{
+    const char *f = s->format;
+    *null = 0;
+    if (!valid_at(a, j) || !strcmp(f, "n")) {
+        *null = 1;
+        return 1;
+    }
+    ordo__numkind k = ordo__arrow_numkind(f);
+    char t[64];
+    if (k.kind == 'b')
+        return add(out, ordo__bit(a->buffers[1], j) ? "t" : "f", 1);
+    if (k.kind) {
+        ordo_table_number x = ordo__number_at(a->buffers[1], k, j);
+        int n = 0;
+        if (x.kind == 'f' && k.width <= 4)
+            ordo__real_text((float)x.d, t, sizeof t), n = (int)strlen(t);
+        else if (x.kind == 'f')
+            n = ordo__double_text(x.d, t, sizeof t);
+        else
+            n = x.kind == 'u' ? snprintf(t, sizeof t, "%llu", (unsigned long long)x.u)
+                              : snprintf(t, sizeof t, "%lld", (long long)x.i);
+        return add(out, t, (size_t)n);
+    }
+    if (!strcmp(f, "u") || !strcmp(f, "z") || !strcmp(f, "U") || !strcmp(f, "Z")) {
+        int64_t from, to;
+        range_at(a, j, f[0] == 'U' || f[0] == 'Z', &from, &to);
+        if (from < 0 || to < from)
+            return c->why = ORDO_ERR_INVALID_VALUE, 0;
+        const uint8_t *p = (const uint8_t *)a->buffers[2] + from;
+        if (f[0] == 'u' || f[0] == 'U')
+            return add(out, p, (size_t)(to - from));
+        if (!add(out, "\\x", 2)) /* bytea's text form */
+            return 0;
+        for (int64_t i = 0; i < to - from; i++)
+            if (snprintf(t, sizeof t, "%02x", p[i]) != 2 || !add(out, t, 2))
+                return 0;
+        return 1;
+    }
+    if (depth > 64)
+        return c->why = ORDO_ERR_BAD_TYPE, 0;
+    int list = !strcmp(f, "+l") || !strcmp(f, "+L");
+    if ((list && a->n_children == 1) || (!strcmp(f, "+s") && s->n_children == a->n_children)) {
+        int64_t from = (int64_t)j, to = (int64_t)j + 1, n = a->n_children;
+        if (list) {
+            range_at(a, j, f[1] == 'L', &from, &to);
+            if (from < 0 || to < from || to > a->children[0]->length)
+                return c->why = ORDO_ERR_INVALID_VALUE, 0;
+            n = to - from;
+        }
+        if (!add(out, list ? "{" : "(", 1))
+            return 0;
+        for (int64_t i = 0; i < n; i++) {
+            const struct ArrowSchema *cs = s->children[list ? 0 : i];
+            const struct ArrowArray *ca = a->children[list ? 0 : i];
+            size_t at = (size_t)(list ? from + i : (int64_t)j) + (size_t)ca->offset;
+            buf e = {0};
+            int en;
+            if (i && !add(out, ",", 1))
+                return 0;
+            if (!value_text(c, cs, ca, at, &e, &en, depth + 1)) {
+                free(e.p);
+                return 0;
+            }
+            int ok = en ? (list ? add(out, "NULL", 4) : 1) : add_quoted(out, e.p ? e.p : "", e.len);
+            free(e.p);
+            if (!ok)
+                return 0;
+        }
+        return add(out, list ? "}" : ")", 1);
+    }
+    return c->why = ORDO_ERR_BAD_TYPE, 0;
+}
+
+/* Whether value_text writes every value of this type (checked once, before
+ * the rows). */
+static int nestable(const struct ArrowSchema *s, int depth)
+{
+    const char *f = s->format;
+    if (s->dictionary || depth > 64)
+        return 0;
+    if (ordo__arrow_numkind(f).kind || !strcmp(f, "n") || !strcmp(f, "u") || !strcmp(f, "U") ||
+        !strcmp(f, "z") || !strcmp(f, "Z"))
+        return 1;
+    int list = !strcmp(f, "+l") || !strcmp(f, "+L");
+    if (!list && strcmp(f, "+s"))
+        return 0;
+    for (int64_t i = 0; i < s->n_children; i++)
+        if (!nestable(s->children[i], depth + 1))
+            return 0;
+    /* a list of lists would be a multidimensional array, which ordo has not */
+    return !list || (s->n_children == 1 && strcmp(s->children[0]->format, "+l") &&
+                     strcmp(s->children[0]->format, "+L"));
+}
+
+static ordo_status row_text(void *ctx, size_t i, const char **s, size_t *n, int *raw)
+{
+    nest *c = ctx;
+    int null;
+    (void)raw;
+    c->row.len = 0;
+    c->why = ORDO_OK;
+    if (!value_text(c, c->schema, c->array, c->offset + i, &c->row, &null, 0)) {
+        if (c->why == ORDO_ERR_BAD_TYPE)
+            return ORDO_ERR_BAD_TYPE;
+        if (c->why != ORDO_OK)
+            return ordo__imp_fail(c->err, c->why, c->name, i,
+                                  "a malformed Arrow array (offsets that decrease)");
+        return ORDO_ERR_OUT_OF_MEMORY;
+    }
+    *s = null ? NULL : c->row.len ? c->row.p : "";
+    *n = c->row.len;
+    return ORDO_OK;
+}
+
+int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_column *sc)
+{
+    const char *f = schema->format;
+    int list = !strcmp(f, "+l") || !strcmp(f, "+L");
+    int rec = !strcmp(f, "+s");
+    return ((list && sc->sql == ORDO_SQL_ARRAY) || (rec && sc->sql == ORDO_SQL_RECORD)) &&
+           nestable(schema, 0);
+}
+
+/* The schema type of a list of numbers, bools, strings or binary: its
+ * elements' type as an array (static texts, as ordo_table_arrow_type's). */
+const char *ordo__arrow_list_type(const char *element)
+{
+    static const char *const arrays[][2] = {
+        {"tinyint", "tinyint[]"},   {"smallint", "smallint[]"},   {"integer", "integer[]"},
+        {"bigint", "bigint[]"},     {"utinyint", "utinyint[]"},   {"usmallint", "usmallint[]"},
+        {"uinteger", "uinteger[]"}, {"ubigint", "ubigint[]"},     {"real", "real[]"},
+        {"double precision", "double precision[]"},               {"boolean", "boolean[]"},
+        {"text", "text[]"},         {"bytea", "bytea[]"}};
+    for (size_t i = 0; element && i < sizeof arrays / sizeof arrays[0]; i++)
+        if (!strcmp(element, arrays[i][0]))
+            return arrays[i][1];
+    return NULL;
+}
+
+ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct ArrowArray *array,
+                               size_t offset, size_t length, const ordo_schema_column *sc,
+                               const char *name, ordo_table_scratch *sx, ordo_column *col,
+                               ordo_error *err)
+{
+    nest c = {schema, array, offset, name, {0}, ORDO_OK, err};
+    ordo_status s = ordo_table_text_column(sc, length, row_text, &c, name, sx, col, err);
+    free(c.row.p);
+    return s;
+}
