@@ -90,10 +90,11 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
     if (k.kind) {
         ordo_table_number x = ordo__number_at(a->buffers[1], k, j);
         int n = 0;
-        if (x.kind == 'f' && k.width <= 4)
-            ordo__real_text((float)x.d, t, sizeof t), n = (int)strlen(t);
-        else if (x.kind == 'f')
-            n = ordo__double_text(x.d, t, sizeof t);
+        size_t len = 0;
+        if (x.kind == 'f') /* t holds ORDO_FLOAT_TEXT_MAX */
+            (k.width <= 4 ? ordo_float32_text((float)x.d, t, sizeof t, &len)
+                          : ordo_float64_text(x.d, t, sizeof t, &len)),
+                n = (int)len;
         else
             n = x.kind == 'u' ? snprintf(t, sizeof t, "%llu", (unsigned long long)x.u)
                               : snprintf(t, sizeof t, "%lld", (long long)x.i);
