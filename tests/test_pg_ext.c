@@ -1,10 +1,6 @@
 /* The PostgreSQL extension (pg/) against a real server: a throwaway
- * cluster in a temporary directory (Unix socket only) whose server is a
- * copy of PostgreSQL's, in a private tree laid out as Debian's: PostgreSQL
- * finds $libdir and its share directory relative to its executable, so the
- * tree's lib/ and share/ (links to the real files, plus the built ordo.so,
- * ordo.control and ordo--*.sql) give it the extension without installing
- * anything outside the temporary directory.
+ * cluster (pg_server.h) whose server finds the built ordo.so, ordo.control
+ * and ordo--*.sql without installing anything outside its directory.
  *
  * For random rows of every supported type (NULLs, extremes and ties
  * included) in all four orders: ORDER BY ordo_key(...) ranks every row as
@@ -16,108 +12,44 @@
  * an expression index. The server is stopped even on failure. */
 #include "ordo_test.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
+#include "pg_server.h"
 
 #define TOOL ORDO_TOOL_PATH
 
-static char dir[] = "/tmp/ordo-pgext-XXXXXX";
-static int server_up;
+static pg_server srv;
+static const char *const dir = srv.dir;
 static uint64_t seed;
-
-/* As the server's owner: root may not run PostgreSQL. */
-static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
-
-/* The length of the longest common prefix of a, b and c that ends in '/'. */
-static size_t common_dir(const char *a, const char *b, const char *c)
-{
-    size_t i = 0, cut = 0;
-    while (a[i] && a[i] == b[i] && a[i] == c[i]) {
-        if (a[i] == '/')
-            cut = i + 1;
-        i++;
-    }
-    return cut;
-}
-
-static int stop_server(void **state);
 
 static int start_server(void **state)
 {
     (void)state;
-    if (!mkdtemp(dir))
-        return -1;
     seed = t_seed();
-    const char *bin = ORDO_PG_BINDIR, *lib = ORDO_PG_PKGLIBDIR, *share = ORDO_PG_SHAREDIR;
-    size_t cut = common_dir(bin, lib, share);
-    /* The private tree: dir/pg + each directory past the common prefix. */
-    if (t_sh("set -e; P='%s/pg'; B=\"$P/%s\"; L=\"$P/%s\"; S=\"$P/%s\"\n"
-             "mkdir -p \"$B\" \"$L\" \"$S/extension\"\n"
-             "cp '%s/postgres' \"$B/\"\n"
-             "for f in '%s'/*; do ln -s \"$f\" \"$L/\"; done\n"
-             "for f in '%s'/*; do [ \"${f##*/}\" = extension ] || ln -s \"$f\" \"$S/\"; done\n"
-             "for f in '%s'/extension/*; do ln -s \"$f\" \"$S/extension/\"; done\n"
-             "rm -f \"$L/ordo.so\" \"$S\"/extension/ordo.control \"$S\"/extension/ordo--*.sql\n"
-             "cp '%s' \"$L/ordo.so\"\n"
-             "cp '%s/ordo.control' '%s'/ordo--*.sql \"$S/extension/\"\n",
-             dir, bin + cut, lib + cut, share + cut, bin, lib, share, share, ORDO_PG_MODULE,
-             ORDO_PG_SRC, ORDO_PG_SRC) != 0)
-        return -1;
-    if (geteuid() == 0 && t_sh("chown -R postgres '%s'", dir) != 0)
-        return -1;
-    if (t_sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > "
-             "'%s/initdb.log' 2>&1",
-             as_owner(), bin, dir, dir) != 0) {
-        t_sh("cat '%s/initdb.log' >&2", dir);
-        stop_server(NULL);
-        return -1;
-    }
+    const pg_server_options o = {
+        .bindir = ORDO_PG_BINDIR,
+        .settings = "-c TimeZone=UTC -c jit=off",
+        .module = ORDO_PG_MODULE,
+        .ext_dir = ORDO_PG_SRC,
+        .pkglibdir = ORDO_PG_PKGLIBDIR,
+        .sharedir = ORDO_PG_SHAREDIR,
+    };
     printf("# module %s\n", ORDO_PG_MODULE);
-    if (t_sh("%s'%s/pg_ctl' -D '%s/data' -p '%s/pg/%s/postgres' -l '%s/server.log' -w "
-             "-o \"-k %s -c listen_addresses='' -F -c TimeZone=UTC -c jit=off\" start > /dev/null",
-             as_owner(), bin, dir, dir, bin + cut, dir, dir) != 0) {
-        t_sh("cat '%s/server.log' >&2", dir);
-        stop_server(NULL); /* cmocka does not tear down a group whose setup failed */
-        return -1;
-    }
-    server_up = 1;
-    return 0;
+    return pg_server_start(&srv, "pgext", &o);
 }
 
 static int stop_server(void **state)
 {
     (void)state;
-    /* also a server that did not answer in time: it may still run */
-    char pid[512];
-    snprintf(pid, sizeof pid, "%s/data/postmaster.pid", dir);
-    if (server_up || access(pid, F_OK) == 0)
-        t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(),
-             ORDO_PG_BINDIR, dir);
-    t_sh("rm -rf '%s'", dir);
+    pg_server_stop(&srv);
     return 0;
 }
 
-/* Runs sql in database db; its output to out_file, its errors to
- * dir/psql.err. */
-static int psql_in(const char *db, const char *sql, const char *out_file)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/q.sql", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(sql, f);
-    fclose(f);
-    return t_sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d %s -f '%s' > '%s' 2> '%s/psql.err'",
-                dir, db, path, out_file ? out_file : "/dev/null", dir);
-}
-
-static int psql(const char *sql, const char *out_file) { return psql_in("postgres", sql, out_file); }
+/* sql in database postgres (pg_psql) */
+static int psql(const char *sql, const char *out_file) { return pg_psql(&srv, "postgres", sql, out_file); }
 
 #define must_psql(sql, out)                                       \
     do {                                                          \
         if (psql((sql), (out)) != 0) {                            \
-            t_sh("cat '%s/psql.err' >&2", dir);                   \
+            pg_psql_show_error(&srv);                             \
             fail_msg("psql failed: %.300s", (sql));               \
         }                                                         \
     } while (0)
@@ -154,8 +86,8 @@ static void check_value_in(const char *db, const char *table, const char *expr,
                       "'%s/keys%d.txt'\n",
                       expr, orders[i], orders[i], expr, table, dir, i, orders[i], expr, table, dir,
                       i);
-    if (psql_in(db, sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+    if (pg_psql(&srv, db, sql, NULL) != 0) {
+        pg_psql_show_error(&srv);
         fail_msg("psql failed for %s", expr);
     }
     for (int i = 0; i < 4; i++) {
@@ -169,7 +101,7 @@ static void check_value_in(const char *db, const char *table, const char *expr,
                      "FROM %s) s WHERE a <> b ORDER BY a LIMIT 10;\n",
                      expr, orders[i], expr, expr, orders[i], orders[i], expr, table);
             snprintf(path, sizeof path, "%s/bad.txt", dir);
-            if (psql_in(db, sql, path) == 0)
+            if (pg_psql(&srv, db, sql, path) == 0)
                 t_sh("cat '%s' >&2", path);
             fail_msg("%s %s: %ld rows rank differently under ORDER BY ordo_key(...)", expr,
                      orders[i], bad);
@@ -412,25 +344,25 @@ static void collations(void **state)
               "LOCALE 'C';\n",
               NULL);
     check_value_in("postgres", "tc", "t", "text COLLATE \\\"sv-SE-x-icu\\\"");
-    if (psql_in("icu",
+    if (pg_psql(&srv, "icu",
                 "CREATE EXTENSION ordo;\n"
                 "CREATE TABLE t (id int, t text);\n"
                 "INSERT INTO t SELECT id, t FROM (VALUES (1, 'a'), (2, 'B'), (3, 'b'), (4, '\xc3\xa4'), "
                 "(5, 'z'), (6, NULL), (7, 'A'), (8, 'b'), (9, 'ab'), (10, '')) v(id, t);\n",
                 NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the ICU database");
     }
     check_value_in("icu", "t", "t", "text COLLATE \\\"sv-SE-x-icu\\\"");
     /* and one whose default is a libc locale */
-    if (psql_in("postgres", "CREATE DATABASE libc TEMPLATE template0 LOCALE 'sv_SE.utf8';\n", NULL) != 0 ||
-        psql_in("libc",
+    if (pg_psql(&srv, "postgres", "CREATE DATABASE libc TEMPLATE template0 LOCALE 'sv_SE.utf8';\n", NULL) != 0 ||
+        pg_psql(&srv, "libc",
                 "CREATE EXTENSION ordo;\n"
                 "CREATE TABLE t (id int, t text);\n"
                 "INSERT INTO t SELECT id, t FROM (VALUES (1, 'a'), (2, 'B'), (3, 'b'), (4, '\xc3\xa4'), "
                 "(5, 'z'), (6, NULL), (7, 'A'), (8, 'b'), (9, 'ab'), (10, ''), (11, '\xc3\xa5')) v(id, t);\n",
                 NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the libc database");
     }
     check_value_in("libc", "t", "t", "text COLLATE \\\"sv_SE.utf8\\\"");
