@@ -67,6 +67,49 @@ static long first_number(const char *path)
 
 static const char *orders[] = {"ASC", "DESC", "ASC NULLS FIRST", "DESC NULLS LAST"};
 
+#ifdef ORDO_PG_PYTHON
+/* The cases for ordo.encode_keys, all run by one interpreter at the end
+ * (python_encode_keys): value n's rows are DIR/py/n.csv, and in order i
+ * the server's keys of them DIR/py/n-i.got, the Python package's
+ * DIR/py/n-i.py; DIR/py/cases.tsv lists them for tests/pg_encode_keys.py. */
+typedef struct py_entry {
+    char *label; /* "expr order" */
+    size_t n;    /* the value's number */
+    int i;       /* the order's */
+} py_entry;
+static py_entry *py_cases;
+static size_t py_ncases, py_cap, py_nvalues;
+
+/* Adds order i of the value check_value_in has just exported to
+ * DIR/rows.csv and keyed into DIR/keys<i>.txt. */
+static void py_case(const char *expr, const char *schema_type, int i)
+{
+    if (i == 0) {
+        if (t_sh("mkdir -p '%s/py' && cp '%s/rows.csv' '%s/py/%zu.csv'", dir, dir, dir,
+                 py_nvalues) != 0)
+            fail_msg("could not keep the rows of %s for ordo.encode_keys", expr);
+        py_nvalues++;
+    }
+    size_t n = py_nvalues - 1;
+    /* the schema goes through the shell's double quotes, as to `ordo encode` */
+    if (t_sh("cp '%s/keys%d.txt' '%s/py/%zu-%d.got' && printf '%%s\\t%%s\\t%%s\\t%%s\\n' "
+             "'%s/py/%zu.csv' \"c %s\" 'c %s' '%s/py/%zu-%d.py' >> '%s/py/cases.tsv'",
+             dir, i, dir, n, i, dir, n, schema_type, orders[i], dir, n, i, dir) != 0)
+        fail_msg("could not list %s for ordo.encode_keys", expr);
+    if (py_ncases == py_cap) {
+        py_cap = py_cap ? 2 * py_cap : 256;
+        py_cases = realloc(py_cases, py_cap * sizeof *py_cases);
+        assert_non_null(py_cases);
+    }
+    size_t len = strlen(expr) + strlen(orders[i]) + 2;
+    py_entry *e = &py_cases[py_ncases++];
+    e->n = n, e->i = i;
+    e->label = malloc(len);
+    assert_non_null(e->label);
+    snprintf(e->label, len, "%s %s", expr, orders[i]);
+}
+#endif
+
 /* A value of a column, `expr`, over table `table`: in every order, the ranks
  * of ORDER BY ordo_key('O', expr) are those of ORDER BY expr O, and the keys
  * are `ordo encode`'s of the rows as CSV under schema "c <schema_type>".
@@ -120,20 +163,7 @@ static void check_value_in(const char *db, const char *table, const char *expr,
                      expr, orders[i]);
         }
 #ifdef ORDO_PG_PYTHON
-        /* and the Python package's ordo.encode_keys of the same rows */
-        if (t_sh("env %s PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' '%s/rows.csv' \"c %s\" "
-                 "'c %s' > '%s/py%d.txt' 2> '%s/py.err'",
-                 ORDO_PG_PYTHON_ENV, ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir, schema_type,
-                 orders[i], dir, i, dir) != 0) {
-            t_sh("cat '%s/py.err' >&2", dir);
-            fail_msg("ordo.encode_keys failed for %s (%s)", expr, schema_type);
-        }
-        if (t_sh("cmp -s '%s/py%d.txt' '%s/keys%d.txt'", dir, i, dir, i) != 0) {
-            t_sh("paste -d ' ' '%s/rows.csv' '%s/py%d.txt' '%s/keys%d.txt' | "
-                 "awk '$2 != $3' | head -5 >&2", dir, dir, i, dir, i);
-            fail_msg("%s %s: ordo_key's bytes differ from ordo.encode_keys's (row, want, got above)",
-                     expr, orders[i]);
-        }
+        py_case(expr, schema_type, i);
 #endif
     }
 }
@@ -682,6 +712,51 @@ static void mirror(void **state)
 }
 #endif
 
+#ifdef ORDO_PG_PYTHON
+/* The Python package's ordo.encode_keys of every value's rows in every
+ * order that the tests above keyed: one interpreter for all of them
+ * (tests/pg_encode_keys.py), in the Python tests' environment. */
+static void python_encode_keys(void **state)
+{
+    (void)state;
+    if (!py_ncases)
+        fail_msg("no values were keyed for ordo.encode_keys to compare (the tests above failed)");
+    int rc = t_sh("env %s PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' < '%s/py/cases.tsv' "
+                  "2> '%s/py.err'",
+                  ORDO_PG_PYTHON_ENV, ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir,
+                  dir);
+    if (rc != 0)
+        t_sh("cat '%s/py.err' >&2", dir);
+    size_t bad = 0, first = 0;
+    for (size_t c = 0; c < py_ncases; c++) {
+        const py_entry *e = &py_cases[c];
+        if (t_sh("cmp -s '%s/py/%zu-%d.py' '%s/py/%zu-%d.got'", dir, e->n, e->i, dir, e->n, e->i) ==
+            0)
+            continue;
+        if (!bad++)
+            first = c;
+        fprintf(stderr, "%s: ordo_key's bytes differ from ordo.encode_keys's (row, want, got):\n",
+                e->label);
+        t_sh("paste -d ' ' '%s/py/%zu.csv' '%s/py/%zu-%d.py' '%s/py/%zu-%d.got' 2> /dev/null | "
+             "awk '$2 != $3' | head -5 >&2",
+             dir, e->n, dir, e->n, e->i, dir, e->n, e->i);
+    }
+    size_t n = py_ncases;
+    char label[512];
+    snprintf(label, sizeof label, "%s", bad ? py_cases[first].label : "");
+    for (size_t c = 0; c < py_ncases; c++)
+        free(py_cases[c].label);
+    free(py_cases);
+    py_cases = NULL, py_ncases = py_cap = 0;
+    if (rc != 0)
+        fail_msg("tests/pg_encode_keys.py failed (exit status %d; its errors above)", rc);
+    if (bad)
+        fail_msg("%zu of %zu values and orders differ from ordo.encode_keys's, the first: %s", bad,
+                 n, label);
+    printf("# ordo.encode_keys: %zu values and orders in one interpreter\n", n);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +771,9 @@ int main(void)
         cmocka_unit_test(prefix_index),
 #ifdef ORDO_WITH_ROCKSDB
         cmocka_unit_test(mirror),
+#endif
+#ifdef ORDO_PG_PYTHON
+        cmocka_unit_test(python_encode_keys), /* last: it checks what the others keyed */
 #endif
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
