@@ -17,6 +17,7 @@
 #include "ordo.h"
 #include "spec.h"
 #include "types.h"
+#include "variadic.h"
 
 #include <string.h>
 
@@ -26,10 +27,17 @@ PG_MODULE_MAGIC;
  * call site) and the last spec parsed (usually a constant). */
 typedef struct call_info {
     const char *fn;
-    int nvalues;
-    text *spec; /* a copy, in fn_mcxt; NULL before the first call */
+    int nvalues; /* this call's (a VARIADIC array's vary from call to call) */
+    text *spec;  /* a copy, in fn_mcxt; NULL before the first call */
+    int spec_n;  /* the number of values it was parsed for */
     ordo_order *orders;
     ordo_pg_type *v;
+    /* VARIADIC array: its elements' type and collation; v[i] is made for
+     * each place i when an array first reaches it (messages name it) */
+    bool variadic;
+    ordo_pg_variadic va;
+    Oid elem_coll;
+    int cap, ninit; /* of orders and v: allocated, made */
     /* the row form: its row type (an anonymous one is looked up per value) */
     Oid row_type;
     int32 row_typmod;
@@ -40,41 +48,76 @@ static call_info *new_call_info(FmgrInfo *fl, const char *fn, int n)
     call_info *ci = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci);
     ci->fn = fn;
     ci->nvalues = n;
-    ci->orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->orders * (size_t)(n ? n : 1));
-    ci->v = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->v * (size_t)(n ? n : 1));
+    ci->cap = n ? n : 1;
+    ci->orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->orders * (size_t)ci->cap);
+    ci->v = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->v * (size_t)ci->cap);
     return ci;
 }
 
+/* Room for n values of a VARIADIC array: the element type made for each
+ * place up to n. */
+static void variadic_room(call_info *ci, FmgrInfo *fl, int n)
+{
+    if (n > ci->cap) {
+        int cap = n > 2 * ci->cap ? n : 2 * ci->cap;
+        ordo_pg_type *v = MemoryContextAllocZero(fl->fn_mcxt, sizeof *v * (size_t)cap);
+        memcpy(v, ci->v, sizeof *v * (size_t)ci->ninit); /* nothing points into v */
+        pfree(ci->v), pfree(ci->orders);
+        ci->v = v;
+        ci->orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->orders * (size_t)cap);
+        ci->cap = cap;
+        ci->spec_n = -1; /* the orders are gone: parse again */
+    }
+    for (; ci->ninit < n; ci->ninit++)
+        ordo_pg_type_init(&ci->v[ci->ninit], ci->va.elem, ci->elem_coll, fl->fn_mcxt, ci->fn,
+                          ci->ninit + 1);
+}
+
 /* The values' types and collations, once per call site: arguments first ..
- * PG_NARGS() - 1. */
+ * PG_NARGS() - 1, or the elements of the VARIADIC array there. */
 static call_info *setup_args(FunctionCallInfo fcinfo, int first, const char *fn)
 {
     FmgrInfo *fl = fcinfo->flinfo;
     if (fl->fn_extra)
         return fl->fn_extra;
-    if (get_fn_expr_variadic(fl))
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s: VARIADIC arrays are not supported", fn),
-                        errhint("Pass the values as separate arguments.")));
-    call_info *ci = new_call_info(fl, fn, PG_NARGS() - first);
+    bool variadic = get_fn_expr_variadic(fl);
+    call_info *ci = new_call_info(fl, fn, variadic ? 0 : PG_NARGS() - first);
     List *args = fl->fn_expr && IsA(fl->fn_expr, FuncExpr) ? ((FuncExpr *)fl->fn_expr)->args : NIL;
-    for (int i = 0; i < ci->nvalues; i++) {
+    for (int i = 0; i < (variadic ? 1 : ci->nvalues); i++) {
         Oid type = get_fn_expr_argtype(fl, first + i);
         if (!OidIsValid(type))
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                             errmsg("%s: could not determine the type of value %d", fn, i + 1)));
         /* The value's own collation, as ORDER BY it would use: COLLATE in
-         * the call, else the column's or the type's. */
+         * the call, else the column's or the type's (an array's is its
+         * elements'). */
         Oid coll = list_length(args) > first + i ? exprCollation(list_nth(args, first + i))
                                                  : PG_GET_COLLATION();
-        ordo_pg_type_init(&ci->v[i], type, coll, fl->fn_mcxt, fn, i + 1);
+        if (!variadic) {
+            ordo_pg_type_init(&ci->v[i], type, coll, fl->fn_mcxt, fn, i + 1);
+            continue;
+        }
+        ci->variadic = true;
+        ordo_pg_variadic_init(&ci->va, type, fn);
+        ci->elem_coll = coll;
+        variadic_room(ci, fl, 1); /* a type ordo does not encode fails here */
     }
     fl->fn_extra = ci;
     return ci;
 }
 
+/* The elements of the VARIADIC array, argument argno, as the values:
+ * *values and *nulls palloc'd, ci->nvalues their number. */
+static void variadic_values(call_info *ci, FunctionCallInfo fcinfo, int argno, Datum **values,
+                            bool **nulls)
+{
+    int n = ordo_pg_variadic_values(&ci->va, fcinfo, argno, ci->fn, values, nulls);
+    variadic_room(ci, fcinfo->flinfo, n);
+    ci->nvalues = n;
+}
+
 /* The spec's orders (argument argno, text or a cstring), parsed again only
- * when the spec changes. */
+ * when the spec or the number of values changes. */
 static void take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cstring)
 {
     if (PG_ARGISNULL(argno))
@@ -91,9 +134,11 @@ static void take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cst
         p = VARDATA_ANY(spec);
         len = VARSIZE_ANY_EXHDR(spec);
     }
-    if (ci->spec && VARSIZE_ANY_EXHDR(ci->spec) == len && !memcmp(VARDATA_ANY(ci->spec), p, len))
+    if (ci->spec && ci->spec_n == ci->nvalues && VARSIZE_ANY_EXHDR(ci->spec) == len &&
+        !memcmp(VARDATA_ANY(ci->spec), p, len))
         return;
     char err[256];
+    ci->spec_n = -1; /* the orders are not the spec's until it parses */
     if (!ordo_pg_parse_spec(p, len, (size_t)ci->nvalues, ci->orders, err, sizeof err))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("%s: bad key spec '%.*s': %s", ci->fn, (int)len, p, err)));
@@ -102,6 +147,7 @@ static void take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cst
     ci->spec = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARHDRSZ + len);
     SET_VARSIZE(ci->spec, VARHDRSZ + len);
     memcpy(VARDATA(ci->spec), p, len);
+    ci->spec_n = ci->nvalues;
 }
 
 /* The key of the values (skip[i]: a dropped column, no value). */
@@ -149,6 +195,15 @@ PG_FUNCTION_INFO_V1(ordo_sql_key);
 Datum ordo_sql_key(PG_FUNCTION_ARGS)
 {
     call_info *ci = setup_args(fcinfo, 1, "ordo_key");
+    if (ci->variadic) { /* ordo_key(spec, VARIADIC array): its elements */
+        Datum *values;
+        bool *nulls;
+        variadic_values(ci, fcinfo, 1, &values, &nulls);
+        take_spec(ci, fcinfo, 0, 0);
+        bytea *key = make_key(ci, values, nulls, NULL);
+        pfree(values), pfree(nulls);
+        PG_RETURN_BYTEA_P(key);
+    }
     take_spec(ci, fcinfo, 0, 0);
     Datum values[FUNC_MAX_ARGS];
     bool nulls[FUNC_MAX_ARGS];

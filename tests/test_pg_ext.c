@@ -489,6 +489,58 @@ static void whole_rows(void **state)
     assert_int_equal(null_key, 't');
 }
 
+/* ordo_key(spec, VARIADIC array) and ordo_lexkey(VARIADIC array): the
+ * elements are the values, the same bytes as passed one by one; arrays of
+ * every length in one call site (each its own spec), NULL elements, the
+ * array's collation, records, and more elements than a call has arguments
+ * (an ordered key of several values is their keys one after the other). */
+static void variadic_arrays(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    must_psql("CREATE TABLE va AS SELECT id, i4, i8, t, n, r, d, b, ai || i4 AS x FROM t WHERE id <= 700;\n"
+              "COPY (SELECT "
+              "(SELECT count(*) FROM va WHERE ordo_key('DESC, ASC NULLS FIRST, ASC', VARIADIC ARRAY[i4, i4 + 1, NULL]) "
+              "IS DISTINCT FROM ordo_key('DESC, ASC NULLS FIRST, ASC', i4, i4 + 1, NULL::int)), "
+              "(SELECT count(*) FROM va WHERE ordo_key('DESC, ASC', VARIADIC ARRAY[t COLLATE \"sv-SE-x-icu\", 'x']) "
+              "IS DISTINCT FROM ordo_key('DESC, ASC', t COLLATE \"sv-SE-x-icu\", 'x'::text COLLATE \"sv-SE-x-icu\")), "
+              "(SELECT count(*) FROM va WHERE ordo_key('', VARIADIC ARRAY[n, -n]) IS DISTINCT FROM ordo_key('', n, -n)), "
+              "(SELECT count(*) FROM va WHERE ordo_key('ASC, DESC', VARIADIC ARRAY[r, r]) IS DISTINCT FROM ordo_key('ASC, DESC', r, r)), "
+              /* x: 1 to 4 elements, a spec for each length */
+              "(SELECT count(*) FROM (SELECT x, ltrim(repeat(', DESC', cardinality(x)), ', ') AS s FROM va WHERE x IS NOT NULL) v "
+              "WHERE ordo_key(s, VARIADIC x) IS DISTINCT FROM CASE cardinality(x) "
+              "WHEN 1 THEN ordo_key(s, x[1]) WHEN 2 THEN ordo_key(s, x[1], x[2]) "
+              "WHEN 3 THEN ordo_key(s, x[1], x[2], x[3]) ELSE ordo_key(s, x[1], x[2], x[3], x[4]) END), "
+              "(SELECT count(*) FROM va WHERE x IS NOT NULL AND ordo_lexkey(VARIADIC x) IS DISTINCT FROM CASE cardinality(x) "
+              "WHEN 1 THEN ordo_lexkey(x[1]) WHEN 2 THEN ordo_lexkey(x[1], x[2]) "
+              "WHEN 3 THEN ordo_lexkey(x[1], x[2], x[3]) ELSE ordo_lexkey(x[1], x[2], x[3], x[4]) END), "
+              "(SELECT count(*) FROM va WHERE ordo_lexkey(VARIADIC ARRAY[i8, NULL, i8]) IS DISTINCT FROM ordo_lexkey(i8, NULL::int8, i8)), "
+              "(SELECT count(*) FROM va WHERE ordo_lexkey(VARIADIC ARRAY[t, 'x']) IS DISTINCT FROM ordo_lexkey(t, 'x'::text)), "
+              "(SELECT count(*) FROM va WHERE coalesce(d BETWEEN '1700-01-01' AND '2200-01-01', true) AND "
+              "ordo_lexkey(VARIADIC ARRAY[d]) IS DISTINCT FROM ordo_lexkey(d)), "
+              "(SELECT count(*) FROM va WHERE ordo_lexkey(VARIADIC ARRAY[b, NOT b]) IS DISTINCT FROM ordo_lexkey(b, NOT b)), "
+              "(SELECT ordo_key('', VARIADIC array_agg(g ORDER BY g)) = string_agg(ordo_key('', g), '' ORDER BY g) "
+              "FROM generate_series(1, 300) g), "
+              "(SELECT count(*) FROM va WHERE x IS NOT NULL)) TO STDOUT;\n",
+              out);
+    FILE *f = fopen(out, "r");
+    long bad[10], n = 0;
+    char long_one = 0;
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %c %ld", &bad[0], &bad[1],
+                            &bad[2], &bad[3], &bad[4], &bad[5], &bad[6], &bad[7], &bad[8], &bad[9],
+                            &long_one, &n),
+                     12);
+    fclose(f);
+    for (int i = 0; i < 10; i++)
+        if (bad[i])
+            fail_msg("comparison %d: %ld keys of VARIADIC arrays differ from the values passed one by one",
+                     i + 1, bad[i]);
+    assert_int_equal(long_one, 't');
+    assert_true(n > 500); /* x is NULL only where ai or i4 is */
+}
+
 /* s (with the shell's \" for ") inside a SQL string literal: " back, '
  * doubled. */
 static void sql_quoted(const char *s, char *out, size_t cap)
@@ -618,7 +670,22 @@ static void errors(void **state)
     fails_with("SELECT ordo_key('', point '(1,2)');", "value 1 has type point, which ordo does not encode");
     fails_with("SELECT ordo_key('', 1, '{}'::json);", "value 2 has type json, which ordo does not encode");
     fails_with("SELECT ordo_key('', 'abc');", "value 1 has type unknown");
-    fails_with("SELECT ordo_key('', VARIADIC ARRAY[1, 2]);", "VARIADIC arrays are not supported");
+    fails_with("SELECT ordo_key('', VARIADIC NULL::int[]);", "ordo_key: the VARIADIC array is NULL");
+    fails_with("SELECT ordo_key('', VARIADIC '{}'::int[]);", "ordo_key: the VARIADIC array is empty");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY[[1, 2], [3, 4]]);",
+               "ordo_key: the VARIADIC array has 2 dimensions (one only)");
+    fails_with("SELECT ordo_key('ASC', VARIADIC ARRAY[1, 2]);", "2 values but 1 order");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY[point(1, 2)]);", "ordo_key: value 1 has type point");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY['a', repeat('x', 9000)] COLLATE \"sv_SE.utf8\");",
+               "ordo_key: value 2 (text): ");
+    fails_with("SELECT ordo_lexkey(VARIADIC NULL::int[]);", "ordo_lexkey: the VARIADIC array is NULL");
+    fails_with("SELECT ordo_lexkey(VARIADIC '{}'::text[]);", "ordo_lexkey: the VARIADIC array is empty");
+    fails_with("SELECT ordo_lexkey(VARIADIC '{{1},{2}}'::int[]);",
+               "ordo_lexkey: the VARIADIC array has 2 dimensions (one only)");
+    fails_with("SELECT ordo_lexkey(VARIADIC ARRAY[1.5]);",
+               "ordo_lexkey: value 1 has type numeric, which the LexKey format cannot hold");
+    fails_with("SELECT ordo_lexkey(VARIADIC ARRAY['2000-01-01', 'infinity']::date[]);",
+               "ordo_lexkey: value 2 (date): ");
     fails_with("CREATE COLLATION IF NOT EXISTS ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);\n"
                "SELECT ordo_key('', 'a'::text COLLATE ci);",
                "nondeterministic collation \"ci\"");
@@ -765,6 +832,7 @@ int main(void)
         cmocka_unit_test(toasted),
         cmocka_unit_test(several_values),
         cmocka_unit_test(whole_rows),
+        cmocka_unit_test(variadic_arrays),
         cmocka_unit_test(decode_round_trip),
         cmocka_unit_test(lexkey),
         cmocka_unit_test(errors),
