@@ -462,7 +462,7 @@ static void several_values(void **state)
 
 /* ordo_key(row, spec): the row's columns as the values (a dropped column
  * is no value), for a table's rows and anonymous ones; domains are their
- * base types. */
+ * base types. Specs that change from row to row, in both forms. */
 static void whole_rows(void **state)
 {
     (void)state;
@@ -474,6 +474,12 @@ static void whole_rows(void **state)
               "COPY (SELECT (SELECT count(*) FROM w WHERE ordo_key(w, 'DESC, ASC, ASC NULLS FIRST') "
               "IS DISTINCT FROM ordo_key('DESC, ASC, ASC NULLS FIRST', a, b, c)) "
               "+ (SELECT count(*) FROM w WHERE ordo_key(w, '') IS DISTINCT FROM ordo_key('', a, b, c)) "
+              /* a spec that changes from row to row (not a constant: parsed again) */
+              "+ (SELECT count(*) FROM w WHERE ordo_key(w, (CASE WHEN a > 0 THEN 'DESC, ASC, ASC' ELSE "
+              "'ASC, DESC NULLS LAST, DESC' END)::cstring) IS DISTINCT FROM ordo_key(CASE WHEN a > 0 THEN "
+              "'DESC, ASC, ASC' ELSE 'ASC, DESC NULLS LAST, DESC' END, a, b, c)) "
+              "+ (SELECT count(*) FROM w WHERE ordo_key(CASE WHEN a > 0 THEN 'DESC' ELSE 'ASC' END, a) "
+              "IS DISTINCT FROM CASE WHEN a > 0 THEN ordo_key('DESC', a) ELSE ordo_key('ASC', a) END) "
               "+ (SELECT count(*) FROM w WHERE ordo_key(ROW(a, b), 'DESC, ASC') IS DISTINCT FROM ordo_key('DESC, ASC', a, b)) "
               "+ (SELECT count(*) FROM w WHERE a > 0 AND ordo_key('DESC', a::posint) IS DISTINCT FROM ordo_key('DESC', a)), "
               "(SELECT count(*) FROM w), ordo_key(NULL::w, '') IS NULL) TO STDOUT;\n",
