@@ -1,9 +1,6 @@
 /* The tests' throwaway PostgreSQL server (pg_server.h). With an extension,
- * the server is a copy of PostgreSQL's in a private tree laid out as the
- * real one: PostgreSQL finds $libdir and its share directory relative to
- * its executable, so the tree's lib/ and share/ (links to the real files,
- * plus the extension's) give it the extension without installing anything
- * outside the temporary directory. */
+ * the server is a copy of PostgreSQL's in a private tree that has it
+ * (tests/pg_private_tree.sh). */
 #include "pg_server.h"
 
 #include "ordo_test.h"
@@ -12,18 +9,6 @@
 
 /* As the server's owner: root may not run PostgreSQL. */
 static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
-
-/* The length of the longest common prefix of a, b and c that ends in '/'. */
-static size_t common_dir(const char *a, const char *b, const char *c)
-{
-    size_t i = 0, cut = 0;
-    while (a[i] && a[i] == b[i] && a[i] == c[i]) {
-        if (a[i] == '/')
-            cut = i + 1;
-        i++;
-    }
-    return cut;
-}
 
 static int find_bindir(pg_server *s, const char *given)
 {
@@ -43,25 +28,21 @@ static int find_bindir(pg_server *s, const char *given)
     return 0;
 }
 
-/* The private tree DIR/pg with the extension; s->postgres its server. */
+/* The private tree DIR/pg with the extension (tests/pg_private_tree.sh,
+ * also bench/pg_ext.sh's); s->postgres its server. */
 static int private_tree(pg_server *s, const pg_server_options *o)
 {
-    const char *bin = s->bindir, *lib = o->pkglibdir, *share = o->sharedir;
-    size_t cut = common_dir(bin, lib, share);
-    snprintf(s->postgres, sizeof s->postgres, "%s/pg/%s/postgres", s->dir, bin + cut);
-    return t_sh("set -e; P='%s/pg'; B=\"$P/%s\"; L=\"$P/%s\"; S=\"$P/%s\"\n"
-                "mkdir -p \"$B\" \"$L\" \"$S/extension\"\n"
-                "cp '%s/postgres' \"$B/\"\n"
-                "for f in '%s'/*; do ln -s \"$f\" \"$L/\"; done\n"
-                "for f in '%s'/*; do [ \"${f##*/}\" = extension ] || ln -s \"$f\" \"$S/\"; done\n"
-                "for f in '%s'/extension/*; do ln -s \"$f\" \"$S/extension/\"; done\n"
-                "M='%s'; M=\"${M##*/}\"\n"
-                "for c in '%s'/*.control; do n=\"${c##*/}\"; n=\"${n%%.control}\"\n"
-                "  rm -f \"$S/extension/$n.control\" \"$S/extension/$n\"--*.sql; done\n"
-                "rm -f \"$L/$M\"; cp '%s' \"$L/$M\"\n"
-                "cp '%s'/*.control '%s'/*--*.sql \"$S/extension/\"\n",
-                s->dir, bin + cut, lib + cut, share + cut, bin, lib, share, share, o->module,
-                o->ext_dir, o->module, o->ext_dir, o->ext_dir);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' '%s' '%s' '%s' '%s'", ORDO_PG_PRIVATE_TREE, s->dir,
+             s->bindir, o->pkglibdir, o->sharedir, o->module, o->ext_dir);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    int got = fgets(s->postgres, sizeof s->postgres, p) != NULL;
+    if (pclose(p) != 0 || !got)
+        return -1;
+    s->postgres[strcspn(s->postgres, "\n")] = 0;
+    return 0;
 }
 
 int pg_server_start(pg_server *s, const char *name, const pg_server_options *o)
