@@ -65,10 +65,16 @@ static call_info *new_call_info(FmgrInfo *fl, const char *fn, int n)
     return ci;
 }
 
+/* The call's argument expressions (NIL when PostgreSQL gives none). */
+static List *call_args(FmgrInfo *fl)
+{
+    return fl->fn_expr && IsA(fl->fn_expr, FuncExpr) ? ((FuncExpr *)fl->fn_expr)->args : NIL;
+}
+
 /* Whether argument argno of the call is a constant. */
 static bool arg_is_const(FmgrInfo *fl, int argno)
 {
-    List *args = fl->fn_expr && IsA(fl->fn_expr, FuncExpr) ? ((FuncExpr *)fl->fn_expr)->args : NIL;
+    List *args = call_args(fl);
     return list_length(args) > argno && IsA(list_nth(args, argno), Const);
 }
 
@@ -101,7 +107,7 @@ static call_info *setup_args(FunctionCallInfo fcinfo, int first, const char *fn)
     bool variadic = get_fn_expr_variadic(fl);
     call_info *ci = new_call_info(fl, fn, variadic ? 0 : PG_NARGS() - first);
     ci->spec_const = arg_is_const(fl, 0);
-    List *args = fl->fn_expr && IsA(fl->fn_expr, FuncExpr) ? ((FuncExpr *)fl->fn_expr)->args : NIL;
+    List *args = call_args(fl);
     for (int i = 0; i < (variadic ? 1 : ci->nvalues); i++) {
         Oid type = get_fn_expr_argtype(fl, first + i);
         if (!OidIsValid(type))

@@ -7,9 +7,11 @@
  * ORDER BY the value does (so equal values give equal keys and no others),
  * and the keys are byte for byte what `ordo encode --format ordered
  * --schema ... --key ...` makes of the same rows exported with COPY as CSV,
- * and (with the Python package built) what ordo.encode_keys makes of them.
- * Also several values at once, collations, errors, and a prefix query on
- * an expression index. The server is stopped even on failure. */
+ * and (with the Python package built) what ordo.encode_keys makes of them
+ * (one interpreter for all, at the end). Also several values at once,
+ * VARIADIC arrays, collations, errors, a prefix query on an expression
+ * index, and docs/postgres.md's check of a mirror. The server is stopped
+ * even on failure. */
 #include "ordo_test.h"
 
 #include "pg_server.h"
