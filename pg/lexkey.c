@@ -14,6 +14,7 @@
 #include "utils/uuid.h"
 
 #include "ordo.h"
+#include "variadic.h"
 
 #include <string.h>
 
@@ -22,8 +23,10 @@
 #define MICROS_1970_2000 (DAYS_1970_2000 * INT64_C(86400000000))
 
 typedef struct lexkey_call {
-    int nvalues;
-    Oid types[FLEXIBLE_ARRAY_MEMBER]; /* base types */
+    int nvalues; /* the arguments'; a VARIADIC array's elements vary */
+    bool variadic;
+    ordo_pg_variadic va; /* VARIADIC array: its elements (types[0]) */
+    Oid types[FLEXIBLE_ARRAY_MEMBER]; /* base types; VARIADIC array: one */
 } lexkey_call;
 
 static int holds(Oid t)
@@ -52,20 +55,22 @@ static const lexkey_call *setup(FunctionCallInfo fcinfo)
     FmgrInfo *fl = fcinfo->flinfo;
     if (fl->fn_extra)
         return fl->fn_extra;
-    if (get_fn_expr_variadic(fl))
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("ordo_lexkey: VARIADIC arrays are not supported"),
-                        errhint("Pass the values as separate arguments.")));
-    int n = PG_NARGS();
+    bool variadic = get_fn_expr_variadic(fl);
+    int n = variadic ? 1 : PG_NARGS();
     lexkey_call *c = MemoryContextAllocZero(fl->fn_mcxt, offsetof(lexkey_call, types) +
                                                              sizeof(Oid) * (size_t)(n ? n : 1));
     c->nvalues = n;
+    c->variadic = variadic;
     for (int i = 0; i < n; i++) {
         Oid type = get_fn_expr_argtype(fl, i);
         if (!OidIsValid(type))
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                             errmsg("ordo_lexkey: could not determine the type of value %d",
                                    i + 1)));
+        if (variadic) { /* ordo_lexkey(VARIADIC array): its elements' type */
+            ordo_pg_variadic_init(&c->va, type, "ordo_lexkey");
+            type = c->va.elem;
+        }
         c->types[i] = getBaseType(type);
         if (!holds(c->types[i]))
             ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -129,32 +134,33 @@ static ordo_status put(ordo_lexkey *b, Oid t, Datum d)
     }
 }
 
-PG_FUNCTION_INFO_V1(ordo_sql_lexkey);
-/* ordo_lexkey(VARIADIC "any") RETURNS bytea */
-Datum ordo_sql_lexkey(PG_FUNCTION_ARGS)
+static bool is_varlena(Oid t)
 {
-    const lexkey_call *c = setup(fcinfo);
+    return t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == BYTEAOID;
+}
+
+/* The key of n values, value i of type types[i * step] (step 0: all of
+ * types[0], a VARIADIC array's elements). */
+static bytea *lexkey_of(int n, const Datum *values, const bool *nulls, const Oid *types, int step)
+{
     size_t var = 0, bound;
-    for (int i = 0; i < c->nvalues; i++)
-        if (!PG_ARGISNULL(i) && (c->types[i] == TEXTOID || c->types[i] == VARCHAROID ||
-                                 c->types[i] == BPCHAROID || c->types[i] == BYTEAOID))
-            var += toast_raw_datum_size(PG_GETARG_DATUM(i));
-    if (ordo_lexkey_bound((size_t)c->nvalues, var, &bound) != ORDO_OK ||
-        bound > MaxAllocSize - VARHDRSZ)
+    for (int i = 0; i < n; i++)
+        if (!nulls[i] && is_varlena(types[i * step]))
+            var += toast_raw_datum_size(values[i]);
+    if (ordo_lexkey_bound((size_t)n, var, &bound) != ORDO_OK || bound > MaxAllocSize - VARHDRSZ)
         ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
                         errmsg("ordo_lexkey: the key could exceed 1 GB")));
     bytea *out = palloc(VARHDRSZ + bound);
     ordo_lexkey b;
     ordo_lexkey_init(&b, VARDATA(out), bound, 0);
-    for (int i = 0; i < c->nvalues; i++) {
-        ordo_status st = PG_ARGISNULL(i) ? ordo_lexkey_nil(&b)
-                                         : put(&b, c->types[i], PG_GETARG_DATUM(i));
+    for (int i = 0; i < n; i++) {
+        Oid t = types[i * step];
+        ordo_status st = nulls[i] ? ordo_lexkey_nil(&b) : put(&b, t, values[i]);
         int code = st == ORDO_ERR_OUT_OF_RANGE ? ERRCODE_DATETIME_VALUE_OUT_OF_RANGE
                                                : ERRCODE_INVALID_PARAMETER_VALUE;
         if (st != ORDO_OK)
-            ereport(ERROR, (errcode(code),
-                            errmsg("ordo_lexkey: value %d (%s): %s", i + 1,
-                                   format_type_be(c->types[i]), ordo_status_message(st))));
+            ereport(ERROR, (errcode(code), errmsg("ordo_lexkey: value %d (%s): %s", i + 1,
+                                                  format_type_be(t), ordo_status_message(st))));
     }
     size_t len;
     ordo_status st = ordo_lexkey_finish(&b, &len);
@@ -162,5 +168,27 @@ Datum ordo_sql_lexkey(PG_FUNCTION_ARGS)
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("ordo_lexkey: %s", ordo_status_message(st))));
     SET_VARSIZE(out, VARHDRSZ + len);
-    PG_RETURN_BYTEA_P(out);
+    return out;
+}
+
+PG_FUNCTION_INFO_V1(ordo_sql_lexkey);
+/* ordo_lexkey(VARIADIC "any") RETURNS bytea */
+Datum ordo_sql_lexkey(PG_FUNCTION_ARGS)
+{
+    const lexkey_call *c = setup(fcinfo);
+    if (c->variadic) { /* ordo_lexkey(VARIADIC array): its elements */
+        Datum *values;
+        bool *nulls;
+        int n = ordo_pg_variadic_values(&c->va, fcinfo, 0, "ordo_lexkey", &values, &nulls);
+        bytea *key = lexkey_of(n, values, nulls, c->types, 0);
+        pfree(values), pfree(nulls);
+        PG_RETURN_BYTEA_P(key);
+    }
+    Datum values[FUNC_MAX_ARGS];
+    bool nulls[FUNC_MAX_ARGS];
+    for (int i = 0; i < c->nvalues; i++) {
+        nulls[i] = PG_ARGISNULL(i);
+        values[i] = nulls[i] ? (Datum)0 : PG_GETARG_DATUM(i);
+    }
+    PG_RETURN_BYTEA_P(lexkey_of(c->nvalues, values, nulls, c->types, 1));
 }

@@ -8,6 +8,7 @@
 -- ORDER BY does. IMMUTABLE as PostgreSQL's own text comparison is (every
 -- btree index on text relies on it): a collation whose recorded version
 -- differs from the one ordo's collator reports is an error, not other keys.
+-- ordo_key(spec, VARIADIC array) keys the array's elements as the values.
 CREATE FUNCTION ordo_key(spec text, VARIADIC "any")
 RETURNS bytea
 AS 'MODULE_PATHNAME', 'ordo_sql_key'

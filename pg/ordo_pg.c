@@ -17,22 +17,40 @@
 #include "ordo.h"
 #include "spec.h"
 #include "types.h"
+#include "variadic.h"
 
 #include <string.h>
 
 PG_MODULE_MAGIC;
 
-/* What one call site needs, kept in fn_extra: the values' types (fixed per
- * call site) and the last spec parsed (usually a constant). */
+/* What one call site needs, kept in fn_extra so that a query over many rows
+ * looks its types up and parses its spec once: the values' types (fixed
+ * per call site) and the last spec parsed (usually a constant, then never
+ * read again). */
 typedef struct call_info {
     const char *fn;
-    int nvalues;
-    text *spec; /* a copy, in fn_mcxt; NULL before the first call */
+    int nvalues; /* this call's (a VARIADIC array's vary from call to call) */
+    text *spec;  /* a copy, in fn_mcxt; NULL before the first call */
+    int spec_n;  /* the number of values it was parsed for; -1: none */
+    bool spec_const; /* a constant in the call: parsed once per length */
     ordo_order *orders;
     ordo_pg_type *v;
-    /* the row form: its row type (an anonymous one is looked up per value) */
+    /* VARIADIC array: its elements' type and collation; v[i] is made for
+     * each place i when an array first reaches it (messages name it) */
+    bool variadic;
+    ordo_pg_variadic va;
+    Oid elem_coll;
+    int cap, ninit; /* of orders and v: allocated, made */
+    /* the row form: its row type (an anonymous one is looked up per value),
+     * and per attribute (dropped ones too): skipped or not, the order, room
+     * for the values */
     Oid row_type;
     int32 row_typmod;
+    int natts;
+    bool *skip;
+    ordo_order *att_orders;
+    Datum *att_values;
+    bool *att_nulls;
 } call_info;
 
 static call_info *new_call_info(FmgrInfo *fl, const char *fn, int n)
@@ -40,43 +58,95 @@ static call_info *new_call_info(FmgrInfo *fl, const char *fn, int n)
     call_info *ci = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci);
     ci->fn = fn;
     ci->nvalues = n;
-    ci->orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->orders * (size_t)(n ? n : 1));
-    ci->v = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->v * (size_t)(n ? n : 1));
+    ci->spec_n = -1;
+    ci->cap = n ? n : 1;
+    ci->orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->orders * (size_t)ci->cap);
+    ci->v = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->v * (size_t)ci->cap);
     return ci;
 }
 
+/* The call's argument expressions (NIL when PostgreSQL gives none). */
+static List *call_args(FmgrInfo *fl)
+{
+    return fl->fn_expr && IsA(fl->fn_expr, FuncExpr) ? ((FuncExpr *)fl->fn_expr)->args : NIL;
+}
+
+/* Whether argument argno of the call is a constant. */
+static bool arg_is_const(FmgrInfo *fl, int argno)
+{
+    List *args = call_args(fl);
+    return list_length(args) > argno && IsA(list_nth(args, argno), Const);
+}
+
+/* Room for n values of a VARIADIC array: the element type made for each
+ * place up to n. */
+static void variadic_room(call_info *ci, FmgrInfo *fl, int n)
+{
+    if (n > ci->cap) {
+        int cap = n > 2 * ci->cap ? n : 2 * ci->cap;
+        ordo_pg_type *v = MemoryContextAllocZero(fl->fn_mcxt, sizeof *v * (size_t)cap);
+        memcpy(v, ci->v, sizeof *v * (size_t)ci->ninit); /* nothing points into v */
+        pfree(ci->v), pfree(ci->orders);
+        ci->v = v;
+        ci->orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->orders * (size_t)cap);
+        ci->cap = cap;
+        ci->spec_n = -1; /* the orders are gone: parse again */
+    }
+    for (; ci->ninit < n; ci->ninit++)
+        ordo_pg_type_init(&ci->v[ci->ninit], ci->va.elem, ci->elem_coll, fl->fn_mcxt, ci->fn,
+                          ci->ninit + 1);
+}
+
 /* The values' types and collations, once per call site: arguments first ..
- * PG_NARGS() - 1. */
+ * PG_NARGS() - 1, or the elements of the VARIADIC array there. */
 static call_info *setup_args(FunctionCallInfo fcinfo, int first, const char *fn)
 {
     FmgrInfo *fl = fcinfo->flinfo;
     if (fl->fn_extra)
         return fl->fn_extra;
-    if (get_fn_expr_variadic(fl))
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s: VARIADIC arrays are not supported", fn),
-                        errhint("Pass the values as separate arguments.")));
-    call_info *ci = new_call_info(fl, fn, PG_NARGS() - first);
-    List *args = fl->fn_expr && IsA(fl->fn_expr, FuncExpr) ? ((FuncExpr *)fl->fn_expr)->args : NIL;
-    for (int i = 0; i < ci->nvalues; i++) {
+    bool variadic = get_fn_expr_variadic(fl);
+    call_info *ci = new_call_info(fl, fn, variadic ? 0 : PG_NARGS() - first);
+    ci->spec_const = arg_is_const(fl, 0);
+    List *args = call_args(fl);
+    for (int i = 0; i < (variadic ? 1 : ci->nvalues); i++) {
         Oid type = get_fn_expr_argtype(fl, first + i);
         if (!OidIsValid(type))
             ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                             errmsg("%s: could not determine the type of value %d", fn, i + 1)));
         /* The value's own collation, as ORDER BY it would use: COLLATE in
-         * the call, else the column's or the type's. */
+         * the call, else the column's or the type's (an array's is its
+         * elements'). */
         Oid coll = list_length(args) > first + i ? exprCollation(list_nth(args, first + i))
                                                  : PG_GET_COLLATION();
-        ordo_pg_type_init(&ci->v[i], type, coll, fl->fn_mcxt, fn, i + 1);
+        if (!variadic) {
+            ordo_pg_type_init(&ci->v[i], type, coll, fl->fn_mcxt, fn, i + 1);
+            continue;
+        }
+        ci->variadic = true;
+        ordo_pg_variadic_init(&ci->va, type, fn);
+        ci->elem_coll = coll;
+        variadic_room(ci, fl, 1); /* a type ordo does not encode fails here */
     }
     fl->fn_extra = ci;
     return ci;
 }
 
-/* The spec's orders (argument argno, text or a cstring), parsed again only
- * when the spec changes. */
-static void take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cstring)
+/* The elements of the VARIADIC array, argument argno, as the values:
+ * *values and *nulls palloc'd, ci->nvalues their number. */
+static void variadic_values(call_info *ci, FunctionCallInfo fcinfo, int argno, Datum **values,
+                            bool **nulls)
 {
+    int n = ordo_pg_variadic_values(&ci->va, fcinfo, argno, ci->fn, values, nulls);
+    variadic_room(ci, fcinfo->flinfo, n);
+    ci->nvalues = n;
+}
+
+/* The spec's orders (argument argno, text or a cstring), parsed again only
+ * when the spec or the number of values changes; returns whether it was. */
+static bool take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cstring)
+{
+    if (ci->spec_const && ci->spec_n == ci->nvalues)
+        return false;
     if (PG_ARGISNULL(argno))
         ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
                         errmsg("%s: the key spec is NULL", ci->fn),
@@ -91,9 +161,11 @@ static void take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cst
         p = VARDATA_ANY(spec);
         len = VARSIZE_ANY_EXHDR(spec);
     }
-    if (ci->spec && VARSIZE_ANY_EXHDR(ci->spec) == len && !memcmp(VARDATA_ANY(ci->spec), p, len))
-        return;
+    if (ci->spec_n == ci->nvalues && VARSIZE_ANY_EXHDR(ci->spec) == len &&
+        !memcmp(VARDATA_ANY(ci->spec), p, len))
+        return false;
     char err[256];
+    ci->spec_n = -1; /* the orders are not the spec's until it parses */
     if (!ordo_pg_parse_spec(p, len, (size_t)ci->nvalues, ci->orders, err, sizeof err))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("%s: bad key spec '%.*s': %s", ci->fn, (int)len, p, err)));
@@ -102,6 +174,8 @@ static void take_spec(call_info *ci, FunctionCallInfo fcinfo, int argno, int cst
     ci->spec = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, VARHDRSZ + len);
     SET_VARSIZE(ci->spec, VARHDRSZ + len);
     memcpy(VARDATA(ci->spec), p, len);
+    ci->spec_n = ci->nvalues;
+    return true;
 }
 
 /* The key of the values (skip[i]: a dropped column, no value). */
@@ -149,6 +223,15 @@ PG_FUNCTION_INFO_V1(ordo_sql_key);
 Datum ordo_sql_key(PG_FUNCTION_ARGS)
 {
     call_info *ci = setup_args(fcinfo, 1, "ordo_key");
+    if (ci->variadic) { /* ordo_key(spec, VARIADIC array): its elements */
+        Datum *values;
+        bool *nulls;
+        variadic_values(ci, fcinfo, 1, &values, &nulls);
+        take_spec(ci, fcinfo, 0, 0);
+        bytea *key = make_key(ci, values, nulls, NULL);
+        pfree(values), pfree(nulls);
+        PG_RETURN_BYTEA_P(key);
+    }
     take_spec(ci, fcinfo, 0, 0);
     Datum values[FUNC_MAX_ARGS];
     bool nulls[FUNC_MAX_ARGS];
@@ -160,27 +243,35 @@ Datum ordo_sql_key(PG_FUNCTION_ARGS)
 }
 
 /* The row form's columns as values: one type per attribute of the row
- * type (the spec counts the columns that are not dropped). */
-static call_info *setup_row(FunctionCallInfo fcinfo, Oid type, int32 typmod)
+ * type (type, typmod) whose descriptor is td (the spec counts the columns
+ * that are not dropped). */
+static call_info *setup_row(FunctionCallInfo fcinfo, Oid type, int32 typmod, TupleDesc td)
 {
     FmgrInfo *fl = fcinfo->flinfo;
     call_info *ci = fl->fn_extra;
-    if (ci && ci->row_type == type && ci->row_typmod == typmod)
+    if (ci && ci->row_type == type && ci->row_typmod == typmod && ci->natts == td->natts)
         return ci;
-    TupleDesc td = lookup_rowtype_tupdesc(type, typmod);
     int live = 0;
     for (int i = 0; i < td->natts; i++)
         live += !TupleDescAttr(td, i)->attisdropped;
-    ci = new_call_info(fl, "ordo_key", td->natts);
+    int n = td->natts;
+    ci = new_call_info(fl, "ordo_key", n);
+    ci->spec_const = arg_is_const(fl, 1);
     ci->row_type = type, ci->row_typmod = typmod;
     ci->nvalues = live; /* for the spec; the types are per attribute */
-    for (int i = 0, v = 0; i < td->natts; i++) {
+    ci->natts = n;
+    size_t room = (size_t)(n ? n : 1);
+    ci->skip = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->skip * room);
+    ci->att_orders = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->att_orders * room);
+    ci->att_values = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->att_values * room);
+    ci->att_nulls = MemoryContextAllocZero(fl->fn_mcxt, sizeof *ci->att_nulls * room);
+    for (int i = 0, v = 0; i < n; i++) {
         Form_pg_attribute a = TupleDescAttr(td, i);
+        ci->skip[i] = a->attisdropped;
         if (!a->attisdropped)
             ordo_pg_type_init(&ci->v[i], a->atttypid, a->attcollation, fl->fn_mcxt, "ordo_key",
                               ++v);
     }
-    ReleaseTupleDesc(td);
     fl->fn_extra = ci;
     return ci;
 }
@@ -195,30 +286,22 @@ Datum ordo_sql_key_row(PG_FUNCTION_ARGS)
     HeapTupleHeader h = PG_GETARG_HEAPTUPLEHEADER(0);
     Oid type = HeapTupleHeaderGetTypeId(h);
     int32 typmod = HeapTupleHeaderGetTypMod(h);
-    call_info *ci = setup_row(fcinfo, type, typmod);
     TupleDesc td = lookup_rowtype_tupdesc(type, typmod);
-    int natts = td->natts;
-    /* the spec is read per live column; spread the orders over all */
-    take_spec(ci, fcinfo, 1, 1);
+    call_info *ci = setup_row(fcinfo, type, typmod, td);
+    /* the spec is read per live column; its orders spread over all */
+    if (take_spec(ci, fcinfo, 1, 1))
+        for (int i = 0, v = 0; i < ci->natts; i++)
+            ci->att_orders[i] = ci->skip[i] ? ORDO_ASC_NULLS_LAST : ci->orders[v++];
     HeapTupleData tup;
     tup.t_len = HeapTupleHeaderGetDatumLength(h);
     ItemPointerSetInvalid(&tup.t_self);
     tup.t_tableOid = InvalidOid;
     tup.t_data = h;
-    Datum *values = palloc(sizeof *values * (size_t)(natts ? natts : 1));
-    bool *nulls = palloc(sizeof *nulls * (size_t)(natts ? natts : 1));
-    bool *skip = palloc(sizeof *skip * (size_t)(natts ? natts : 1));
-    ordo_order *orders = palloc(sizeof *orders * (size_t)(natts ? natts : 1));
-    heap_deform_tuple(&tup, td, values, nulls);
-    for (int i = 0, v = 0; i < natts; i++) {
-        skip[i] = TupleDescAttr(td, i)->attisdropped;
-        orders[i] = skip[i] ? ORDO_ASC_NULLS_LAST : ci->orders[v++];
-    }
+    heap_deform_tuple(&tup, td, ci->att_values, ci->att_nulls);
     ReleaseTupleDesc(td);
     call_info all = *ci;
-    all.nvalues = natts, all.orders = orders;
-    bytea *key = make_key(&all, values, nulls, skip);
-    PG_RETURN_BYTEA_P(key);
+    all.nvalues = ci->natts, all.orders = ci->att_orders;
+    PG_RETURN_BYTEA_P(make_key(&all, ci->att_values, ci->att_nulls, ci->skip));
 }
 
 PG_FUNCTION_INFO_V1(ordo_sql_prefix_upper_bound);

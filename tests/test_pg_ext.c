@@ -1,123 +1,59 @@
 /* The PostgreSQL extension (pg/) against a real server: a throwaway
- * cluster in a temporary directory (Unix socket only) whose server is a
- * copy of PostgreSQL's, in a private tree laid out as Debian's: PostgreSQL
- * finds $libdir and its share directory relative to its executable, so the
- * tree's lib/ and share/ (links to the real files, plus the built ordo.so,
- * ordo.control and ordo--*.sql) give it the extension without installing
- * anything outside the temporary directory.
+ * cluster (pg_server.h) whose server finds the built ordo.so, ordo.control
+ * and ordo--*.sql without installing anything outside its directory.
  *
  * For random rows of every supported type (NULLs, extremes and ties
  * included) in all four orders: ORDER BY ordo_key(...) ranks every row as
  * ORDER BY the value does (so equal values give equal keys and no others),
  * and the keys are byte for byte what `ordo encode --format ordered
  * --schema ... --key ...` makes of the same rows exported with COPY as CSV,
- * and (with the Python package built) what ordo.encode_keys makes of them.
- * Also several values at once, collations, errors, and a prefix query on
- * an expression index. The server is stopped even on failure. */
+ * and (with the Python package built) what ordo.encode_keys makes of them
+ * (one interpreter for all, at the end). Also several values at once,
+ * VARIADIC arrays, collations, errors, a prefix query on an expression
+ * index, and docs/postgres.md's check of a mirror. The server is stopped
+ * even on failure. */
 #include "ordo_test.h"
 
-#include <sys/stat.h>
+#include "pg_server.h"
+
 #include <unistd.h>
 
 #define TOOL ORDO_TOOL_PATH
 
-static char dir[] = "/tmp/ordo-pgext-XXXXXX";
-static int server_up;
+static pg_server srv;
+static const char *const dir = srv.dir;
 static uint64_t seed;
-
-/* As the server's owner: root may not run PostgreSQL. */
-static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
-
-/* The length of the longest common prefix of a, b and c that ends in '/'. */
-static size_t common_dir(const char *a, const char *b, const char *c)
-{
-    size_t i = 0, cut = 0;
-    while (a[i] && a[i] == b[i] && a[i] == c[i]) {
-        if (a[i] == '/')
-            cut = i + 1;
-        i++;
-    }
-    return cut;
-}
-
-static int stop_server(void **state);
 
 static int start_server(void **state)
 {
     (void)state;
-    if (!mkdtemp(dir))
-        return -1;
     seed = t_seed();
-    const char *bin = ORDO_PG_BINDIR, *lib = ORDO_PG_PKGLIBDIR, *share = ORDO_PG_SHAREDIR;
-    size_t cut = common_dir(bin, lib, share);
-    /* The private tree: dir/pg + each directory past the common prefix. */
-    if (t_sh("set -e; P='%s/pg'; B=\"$P/%s\"; L=\"$P/%s\"; S=\"$P/%s\"\n"
-             "mkdir -p \"$B\" \"$L\" \"$S/extension\"\n"
-             "cp '%s/postgres' \"$B/\"\n"
-             "for f in '%s'/*; do ln -s \"$f\" \"$L/\"; done\n"
-             "for f in '%s'/*; do [ \"${f##*/}\" = extension ] || ln -s \"$f\" \"$S/\"; done\n"
-             "for f in '%s'/extension/*; do ln -s \"$f\" \"$S/extension/\"; done\n"
-             "rm -f \"$L/ordo.so\" \"$S\"/extension/ordo.control \"$S\"/extension/ordo--*.sql\n"
-             "cp '%s' \"$L/ordo.so\"\n"
-             "cp '%s/ordo.control' '%s'/ordo--*.sql \"$S/extension/\"\n",
-             dir, bin + cut, lib + cut, share + cut, bin, lib, share, share, ORDO_PG_MODULE,
-             ORDO_PG_SRC, ORDO_PG_SRC) != 0)
-        return -1;
-    if (geteuid() == 0 && t_sh("chown -R postgres '%s'", dir) != 0)
-        return -1;
-    if (t_sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > "
-             "'%s/initdb.log' 2>&1",
-             as_owner(), bin, dir, dir) != 0) {
-        t_sh("cat '%s/initdb.log' >&2", dir);
-        stop_server(NULL);
-        return -1;
-    }
+    const pg_server_options o = {
+        .bindir = ORDO_PG_BINDIR,
+        .settings = "-c TimeZone=UTC -c jit=off",
+        .module = ORDO_PG_MODULE,
+        .ext_dir = ORDO_PG_SRC,
+        .pkglibdir = ORDO_PG_PKGLIBDIR,
+        .sharedir = ORDO_PG_SHAREDIR,
+    };
     printf("# module %s\n", ORDO_PG_MODULE);
-    if (t_sh("%s'%s/pg_ctl' -D '%s/data' -p '%s/pg/%s/postgres' -l '%s/server.log' -w "
-             "-o \"-k %s -c listen_addresses='' -F -c TimeZone=UTC -c jit=off\" start > /dev/null",
-             as_owner(), bin, dir, dir, bin + cut, dir, dir) != 0) {
-        t_sh("cat '%s/server.log' >&2", dir);
-        stop_server(NULL); /* cmocka does not tear down a group whose setup failed */
-        return -1;
-    }
-    server_up = 1;
-    return 0;
+    return pg_server_start(&srv, "pgext", &o);
 }
 
 static int stop_server(void **state)
 {
     (void)state;
-    /* also a server that did not answer in time: it may still run */
-    char pid[512];
-    snprintf(pid, sizeof pid, "%s/data/postmaster.pid", dir);
-    if (server_up || access(pid, F_OK) == 0)
-        t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(),
-             ORDO_PG_BINDIR, dir);
-    t_sh("rm -rf '%s'", dir);
+    pg_server_stop(&srv);
     return 0;
 }
 
-/* Runs sql in database db; its output to out_file, its errors to
- * dir/psql.err. */
-static int psql_in(const char *db, const char *sql, const char *out_file)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/q.sql", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(sql, f);
-    fclose(f);
-    return t_sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d %s -f '%s' > '%s' 2> '%s/psql.err'",
-                dir, db, path, out_file ? out_file : "/dev/null", dir);
-}
-
-static int psql(const char *sql, const char *out_file) { return psql_in("postgres", sql, out_file); }
+/* sql in database postgres (pg_psql) */
+static int psql(const char *sql, const char *out_file) { return pg_psql(&srv, "postgres", sql, out_file); }
 
 #define must_psql(sql, out)                                       \
     do {                                                          \
         if (psql((sql), (out)) != 0) {                            \
-            t_sh("cat '%s/psql.err' >&2", dir);                   \
+            pg_psql_show_error(&srv);                             \
             fail_msg("psql failed: %.300s", (sql));               \
         }                                                         \
     } while (0)
@@ -134,6 +70,49 @@ static long first_number(const char *path)
 }
 
 static const char *orders[] = {"ASC", "DESC", "ASC NULLS FIRST", "DESC NULLS LAST"};
+
+#ifdef ORDO_PG_PYTHON
+/* The cases for ordo.encode_keys, all run by one interpreter at the end
+ * (python_encode_keys): value n's rows are DIR/py/n.csv, and in order i
+ * the server's keys of them DIR/py/n-i.got, the Python package's
+ * DIR/py/n-i.py; DIR/py/cases.tsv lists them for tests/pg_encode_keys.py. */
+typedef struct py_entry {
+    char *label; /* "expr order" */
+    size_t n;    /* the value's number */
+    int i;       /* the order's */
+} py_entry;
+static py_entry *py_cases;
+static size_t py_ncases, py_cap, py_nvalues;
+
+/* Adds order i of the value check_value_in has just exported to
+ * DIR/rows.csv and keyed into DIR/keys<i>.txt. */
+static void py_case(const char *expr, const char *schema_type, int i)
+{
+    if (i == 0) {
+        if (t_sh("mkdir -p '%s/py' && cp '%s/rows.csv' '%s/py/%zu.csv'", dir, dir, dir,
+                 py_nvalues) != 0)
+            fail_msg("could not keep the rows of %s for ordo.encode_keys", expr);
+        py_nvalues++;
+    }
+    size_t n = py_nvalues - 1;
+    /* the schema goes through the shell's double quotes, as to `ordo encode` */
+    if (t_sh("cp '%s/keys%d.txt' '%s/py/%zu-%d.got' && printf '%%s\\t%%s\\t%%s\\t%%s\\n' "
+             "'%s/py/%zu.csv' \"c %s\" 'c %s' '%s/py/%zu-%d.py' >> '%s/py/cases.tsv'",
+             dir, i, dir, n, i, dir, n, schema_type, orders[i], dir, n, i, dir) != 0)
+        fail_msg("could not list %s for ordo.encode_keys", expr);
+    if (py_ncases == py_cap) {
+        py_cap = py_cap ? 2 * py_cap : 256;
+        py_cases = realloc(py_cases, py_cap * sizeof *py_cases);
+        assert_non_null(py_cases);
+    }
+    size_t len = strlen(expr) + strlen(orders[i]) + 2;
+    py_entry *e = &py_cases[py_ncases++];
+    e->n = n, e->i = i;
+    e->label = malloc(len);
+    assert_non_null(e->label);
+    snprintf(e->label, len, "%s %s", expr, orders[i]);
+}
+#endif
 
 /* A value of a column, `expr`, over table `table`: in every order, the ranks
  * of ORDER BY ordo_key('O', expr) are those of ORDER BY expr O, and the keys
@@ -154,8 +133,8 @@ static void check_value_in(const char *db, const char *table, const char *expr,
                       "'%s/keys%d.txt'\n",
                       expr, orders[i], orders[i], expr, table, dir, i, orders[i], expr, table, dir,
                       i);
-    if (psql_in(db, sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+    if (pg_psql(&srv, db, sql, NULL) != 0) {
+        pg_psql_show_error(&srv);
         fail_msg("psql failed for %s", expr);
     }
     for (int i = 0; i < 4; i++) {
@@ -169,7 +148,7 @@ static void check_value_in(const char *db, const char *table, const char *expr,
                      "FROM %s) s WHERE a <> b ORDER BY a LIMIT 10;\n",
                      expr, orders[i], expr, expr, orders[i], orders[i], expr, table);
             snprintf(path, sizeof path, "%s/bad.txt", dir);
-            if (psql_in(db, sql, path) == 0)
+            if (pg_psql(&srv, db, sql, path) == 0)
                 t_sh("cat '%s' >&2", path);
             fail_msg("%s %s: %ld rows rank differently under ORDER BY ordo_key(...)", expr,
                      orders[i], bad);
@@ -188,20 +167,7 @@ static void check_value_in(const char *db, const char *table, const char *expr,
                      expr, orders[i]);
         }
 #ifdef ORDO_PG_PYTHON
-        /* and the Python package's ordo.encode_keys of the same rows */
-        if (t_sh("env %s PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' '%s/rows.csv' \"c %s\" "
-                 "'c %s' > '%s/py%d.txt' 2> '%s/py.err'",
-                 ORDO_PG_PYTHON_ENV, ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir, schema_type,
-                 orders[i], dir, i, dir) != 0) {
-            t_sh("cat '%s/py.err' >&2", dir);
-            fail_msg("ordo.encode_keys failed for %s (%s)", expr, schema_type);
-        }
-        if (t_sh("cmp -s '%s/py%d.txt' '%s/keys%d.txt'", dir, i, dir, i) != 0) {
-            t_sh("paste -d ' ' '%s/rows.csv' '%s/py%d.txt' '%s/keys%d.txt' | "
-                 "awk '$2 != $3' | head -5 >&2", dir, dir, i, dir, i);
-            fail_msg("%s %s: ordo_key's bytes differ from ordo.encode_keys's (row, want, got above)",
-                     expr, orders[i]);
-        }
+        py_case(expr, schema_type, i);
 #endif
     }
 }
@@ -412,25 +378,25 @@ static void collations(void **state)
               "LOCALE 'C';\n",
               NULL);
     check_value_in("postgres", "tc", "t", "text COLLATE \\\"sv-SE-x-icu\\\"");
-    if (psql_in("icu",
+    if (pg_psql(&srv, "icu",
                 "CREATE EXTENSION ordo;\n"
                 "CREATE TABLE t (id int, t text);\n"
                 "INSERT INTO t SELECT id, t FROM (VALUES (1, 'a'), (2, 'B'), (3, 'b'), (4, '\xc3\xa4'), "
                 "(5, 'z'), (6, NULL), (7, 'A'), (8, 'b'), (9, 'ab'), (10, '')) v(id, t);\n",
                 NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the ICU database");
     }
     check_value_in("icu", "t", "t", "text COLLATE \\\"sv-SE-x-icu\\\"");
     /* and one whose default is a libc locale */
-    if (psql_in("postgres", "CREATE DATABASE libc TEMPLATE template0 LOCALE 'sv_SE.utf8';\n", NULL) != 0 ||
-        psql_in("libc",
+    if (pg_psql(&srv, "postgres", "CREATE DATABASE libc TEMPLATE template0 LOCALE 'sv_SE.utf8';\n", NULL) != 0 ||
+        pg_psql(&srv, "libc",
                 "CREATE EXTENSION ordo;\n"
                 "CREATE TABLE t (id int, t text);\n"
                 "INSERT INTO t SELECT id, t FROM (VALUES (1, 'a'), (2, 'B'), (3, 'b'), (4, '\xc3\xa4'), "
                 "(5, 'z'), (6, NULL), (7, 'A'), (8, 'b'), (9, 'ab'), (10, ''), (11, '\xc3\xa5')) v(id, t);\n",
                 NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the libc database");
     }
     check_value_in("libc", "t", "t", "text COLLATE \\\"sv_SE.utf8\\\"");
@@ -500,7 +466,7 @@ static void several_values(void **state)
 
 /* ordo_key(row, spec): the row's columns as the values (a dropped column
  * is no value), for a table's rows and anonymous ones; domains are their
- * base types. */
+ * base types. Specs that change from row to row, in both forms. */
 static void whole_rows(void **state)
 {
     (void)state;
@@ -512,6 +478,12 @@ static void whole_rows(void **state)
               "COPY (SELECT (SELECT count(*) FROM w WHERE ordo_key(w, 'DESC, ASC, ASC NULLS FIRST') "
               "IS DISTINCT FROM ordo_key('DESC, ASC, ASC NULLS FIRST', a, b, c)) "
               "+ (SELECT count(*) FROM w WHERE ordo_key(w, '') IS DISTINCT FROM ordo_key('', a, b, c)) "
+              /* a spec that changes from row to row (not a constant: parsed again) */
+              "+ (SELECT count(*) FROM w WHERE ordo_key(w, (CASE WHEN a > 0 THEN 'DESC, ASC, ASC' ELSE "
+              "'ASC, DESC NULLS LAST, DESC' END)::cstring) IS DISTINCT FROM ordo_key(CASE WHEN a > 0 THEN "
+              "'DESC, ASC, ASC' ELSE 'ASC, DESC NULLS LAST, DESC' END, a, b, c)) "
+              "+ (SELECT count(*) FROM w WHERE ordo_key(CASE WHEN a > 0 THEN 'DESC' ELSE 'ASC' END, a) "
+              "IS DISTINCT FROM CASE WHEN a > 0 THEN ordo_key('DESC', a) ELSE ordo_key('ASC', a) END) "
               "+ (SELECT count(*) FROM w WHERE ordo_key(ROW(a, b), 'DESC, ASC') IS DISTINCT FROM ordo_key('DESC, ASC', a, b)) "
               "+ (SELECT count(*) FROM w WHERE a > 0 AND ordo_key('DESC', a::posint) IS DISTINCT FROM ordo_key('DESC', a)), "
               "(SELECT count(*) FROM w), ordo_key(NULL::w, '') IS NULL) TO STDOUT;\n",
@@ -525,6 +497,58 @@ static void whole_rows(void **state)
     assert_int_equal(bad, 0);
     assert_true(n > 700);
     assert_int_equal(null_key, 't');
+}
+
+/* ordo_key(spec, VARIADIC array) and ordo_lexkey(VARIADIC array): the
+ * elements are the values, the same bytes as passed one by one; arrays of
+ * every length in one call site (each its own spec), NULL elements, the
+ * array's collation, records, and more elements than a call has arguments
+ * (an ordered key of several values is their keys one after the other). */
+static void variadic_arrays(void **state)
+{
+    (void)state;
+    char out[512];
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    must_psql("CREATE TABLE va AS SELECT id, i4, i8, t, n, r, d, b, ai || i4 AS x FROM t WHERE id <= 700;\n"
+              "COPY (SELECT "
+              "(SELECT count(*) FROM va WHERE ordo_key('DESC, ASC NULLS FIRST, ASC', VARIADIC ARRAY[i4, i4 + 1, NULL]) "
+              "IS DISTINCT FROM ordo_key('DESC, ASC NULLS FIRST, ASC', i4, i4 + 1, NULL::int)), "
+              "(SELECT count(*) FROM va WHERE ordo_key('DESC, ASC', VARIADIC ARRAY[t COLLATE \"sv-SE-x-icu\", 'x']) "
+              "IS DISTINCT FROM ordo_key('DESC, ASC', t COLLATE \"sv-SE-x-icu\", 'x'::text COLLATE \"sv-SE-x-icu\")), "
+              "(SELECT count(*) FROM va WHERE ordo_key('', VARIADIC ARRAY[n, -n]) IS DISTINCT FROM ordo_key('', n, -n)), "
+              "(SELECT count(*) FROM va WHERE ordo_key('ASC, DESC', VARIADIC ARRAY[r, r]) IS DISTINCT FROM ordo_key('ASC, DESC', r, r)), "
+              /* x: 1 to 4 elements, a spec for each length */
+              "(SELECT count(*) FROM (SELECT x, ltrim(repeat(', DESC', cardinality(x)), ', ') AS s FROM va WHERE x IS NOT NULL) v "
+              "WHERE ordo_key(s, VARIADIC x) IS DISTINCT FROM CASE cardinality(x) "
+              "WHEN 1 THEN ordo_key(s, x[1]) WHEN 2 THEN ordo_key(s, x[1], x[2]) "
+              "WHEN 3 THEN ordo_key(s, x[1], x[2], x[3]) ELSE ordo_key(s, x[1], x[2], x[3], x[4]) END), "
+              "(SELECT count(*) FROM va WHERE x IS NOT NULL AND ordo_lexkey(VARIADIC x) IS DISTINCT FROM CASE cardinality(x) "
+              "WHEN 1 THEN ordo_lexkey(x[1]) WHEN 2 THEN ordo_lexkey(x[1], x[2]) "
+              "WHEN 3 THEN ordo_lexkey(x[1], x[2], x[3]) ELSE ordo_lexkey(x[1], x[2], x[3], x[4]) END), "
+              "(SELECT count(*) FROM va WHERE ordo_lexkey(VARIADIC ARRAY[i8, NULL, i8]) IS DISTINCT FROM ordo_lexkey(i8, NULL::int8, i8)), "
+              "(SELECT count(*) FROM va WHERE ordo_lexkey(VARIADIC ARRAY[t, 'x']) IS DISTINCT FROM ordo_lexkey(t, 'x'::text)), "
+              "(SELECT count(*) FROM va WHERE coalesce(d BETWEEN '1700-01-01' AND '2200-01-01', true) AND "
+              "ordo_lexkey(VARIADIC ARRAY[d]) IS DISTINCT FROM ordo_lexkey(d)), "
+              "(SELECT count(*) FROM va WHERE ordo_lexkey(VARIADIC ARRAY[b, NOT b]) IS DISTINCT FROM ordo_lexkey(b, NOT b)), "
+              "(SELECT ordo_key('', VARIADIC array_agg(g ORDER BY g)) = string_agg(ordo_key('', g), '' ORDER BY g) "
+              "FROM generate_series(1, 300) g), "
+              "(SELECT count(*) FROM va WHERE x IS NOT NULL)) TO STDOUT;\n",
+              out);
+    FILE *f = fopen(out, "r");
+    long bad[10], n = 0;
+    char long_one = 0;
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %c %ld", &bad[0], &bad[1],
+                            &bad[2], &bad[3], &bad[4], &bad[5], &bad[6], &bad[7], &bad[8], &bad[9],
+                            &long_one, &n),
+                     12);
+    fclose(f);
+    for (int i = 0; i < 10; i++)
+        if (bad[i])
+            fail_msg("comparison %d: %ld keys of VARIADIC arrays differ from the values passed one by one",
+                     i + 1, bad[i]);
+    assert_int_equal(long_one, 't');
+    assert_true(n > 500); /* x is NULL only where ai or i4 is */
 }
 
 /* s (with the shell's \" for ") inside a SQL string literal: " back, '
@@ -656,7 +680,22 @@ static void errors(void **state)
     fails_with("SELECT ordo_key('', point '(1,2)');", "value 1 has type point, which ordo does not encode");
     fails_with("SELECT ordo_key('', 1, '{}'::json);", "value 2 has type json, which ordo does not encode");
     fails_with("SELECT ordo_key('', 'abc');", "value 1 has type unknown");
-    fails_with("SELECT ordo_key('', VARIADIC ARRAY[1, 2]);", "VARIADIC arrays are not supported");
+    fails_with("SELECT ordo_key('', VARIADIC NULL::int[]);", "ordo_key: the VARIADIC array is NULL");
+    fails_with("SELECT ordo_key('', VARIADIC '{}'::int[]);", "ordo_key: the VARIADIC array is empty");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY[[1, 2], [3, 4]]);",
+               "ordo_key: the VARIADIC array has 2 dimensions (one only)");
+    fails_with("SELECT ordo_key('ASC', VARIADIC ARRAY[1, 2]);", "2 values but 1 order");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY[point(1, 2)]);", "ordo_key: value 1 has type point");
+    fails_with("SELECT ordo_key('', VARIADIC ARRAY['a', repeat('x', 9000)] COLLATE \"sv_SE.utf8\");",
+               "ordo_key: value 2 (text): ");
+    fails_with("SELECT ordo_lexkey(VARIADIC NULL::int[]);", "ordo_lexkey: the VARIADIC array is NULL");
+    fails_with("SELECT ordo_lexkey(VARIADIC '{}'::text[]);", "ordo_lexkey: the VARIADIC array is empty");
+    fails_with("SELECT ordo_lexkey(VARIADIC '{{1},{2}}'::int[]);",
+               "ordo_lexkey: the VARIADIC array has 2 dimensions (one only)");
+    fails_with("SELECT ordo_lexkey(VARIADIC ARRAY[1.5]);",
+               "ordo_lexkey: value 1 has type numeric, which the LexKey format cannot hold");
+    fails_with("SELECT ordo_lexkey(VARIADIC ARRAY['2000-01-01', 'infinity']::date[]);",
+               "ordo_lexkey: value 2 (date): ");
     fails_with("CREATE COLLATION IF NOT EXISTS ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);\n"
                "SELECT ordo_key('', 'a'::text COLLATE ci);",
                "nondeterministic collation \"ci\"");
@@ -726,27 +765,130 @@ static void prefix_index(void **state)
 }
 
 #ifdef ORDO_WITH_ROCKSDB
-/* The README's check of a mirror: the keys COPY exports equal those of the
- * rows `ordo load` stored, scanned back and encoded again. */
+/* The fenced block of docs/postgres.md whose first line starts with
+ * marker, into a malloc'd string. */
+static char *doc_block(const char *marker)
+{
+    FILE *f = fopen(ORDO_PG_DOCS, "r");
+    assert_non_null(f);
+    char line[4096], *out = NULL;
+    size_t len = 0;
+    int in = 0, first = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "```", 3)) {
+            if (in && out)
+                break;
+            in = !in, first = in;
+            continue;
+        }
+        if (in && first && !strncmp(line, marker, strlen(marker)))
+            out = calloc(1, 1 << 16);
+        first = 0;
+        if (in && out) {
+            assert_true(len + strlen(line) < 1 << 16);
+            memcpy(out + len, line, strlen(line) + 1), len += strlen(line);
+        }
+    }
+    fclose(f);
+    if (!out)
+        fail_msg("%s has no block that starts with '%s'", ORDO_PG_DOCS, marker);
+    return out;
+}
+
+/* docs/postgres.md's check of a mirror, its two blocks run as written: the
+ * export by psql (in the folder the files go to), then the shell block
+ * with the built tool first on PATH. A mirror of all the rows passes; one
+ * that lacks a row fails, naming it. */
 static void mirror(void **state)
 {
     (void)state;
-    char sql[2048];
-    snprintf(sql, sizeof sql,
-             "\\copy (SELECT id, i4, t FROM t ORDER BY id) TO '%s/rows.csv' (FORMAT csv)\n"
-             "\\copy (SELECT encode(ordo_key('DESC, ASC', i4, id), 'hex') FROM t "
-             "ORDER BY ordo_key('DESC, ASC', i4, id)) TO '%s/pg-keys.txt'\n",
-             dir, dir);
-    must_psql(sql, NULL);
-    const char *schema = "id integer, i4 integer, t text", *key = "i4 DESC, id";
-    if (t_sh("'%s' load --quiet --db '%s/mirror' --tag 1 --schema '%s' --key '%s' '%s/rows.csv' && "
-             "'%s' scan --db '%s/mirror' --tag 1 | '%s' encode --format ordered --schema '%s' "
-             "--key '%s' - > '%s/mirror-keys.txt' 2> '%s/ordo.err'",
-             TOOL, dir, schema, key, dir, TOOL, dir, TOOL, schema, key, dir, dir) != 0) {
-        t_sh("cat '%s/ordo.err' >&2", dir);
-        fail_msg("ordo load / scan / encode failed");
+    must_psql("CREATE TABLE scores AS SELECT g::bigint AS player_id, CASE WHEN g % 23 = 0 THEN NULL "
+              "WHEN g % 97 = 0 THEN 'NaN' WHEN g % 89 = 0 THEN '-0' ELSE floor(random() * 40) * 10 END::float8 AS score, "
+              "'p' || g || CASE WHEN g % 7 = 0 THEN ', \"the ' || g || '\"' ELSE '' END AS name "
+              "FROM generate_series(1, 2000) g;\n",
+              NULL);
+    char *sql = doc_block("-- export:"), *sh = doc_block("# check:");
+    char path[512], cwd[4096], out[512];
+    snprintf(path, sizeof path, "%s/check.sh", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(sh, f);
+    fclose(f);
+    free(sh);
+    assert_int_equal(t_sh("mkdir '%s/all' '%s/lack'", dir, dir), 0);
+    snprintf(path, sizeof path, "%s/all", dir);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(path), 0); /* psql's \copy writes where it runs */
+    int rc = psql(sql, NULL);
+    assert_int_equal(chdir(cwd), 0);
+    free(sql);
+    if (rc != 0) {
+        pg_psql_show_error(&srv);
+        fail_msg("docs/postgres.md's export failed");
     }
-    assert_int_equal(t_sh("cmp '%s/pg-keys.txt' '%s/mirror-keys.txt'", dir, dir), 0);
+    const char *run = "cd '%s/%s' && PATH=\"$(dirname '%s'):$PATH\" bash -euo pipefail '%s/check.sh' > "
+                      "'%s/check.out' 2> '%s/check.err'";
+    snprintf(out, sizeof out, "%s/check.out", dir);
+    if (t_sh(run, dir, "all", TOOL, dir, dir, dir) != 0) {
+        t_sh("cat '%s' '%s/check.err' >&2", out, dir);
+        fail_msg("docs/postgres.md's check of a mirror failed for a mirror of every row");
+    }
+    assert_int_equal(t_sh("grep -qx \"mirror: 2000 keys, all PostgreSQL's\" '%s'", out), 0);
+    /* the same keys, a mirror without player 7 (no name holds a line break) */
+    assert_int_equal(t_sh("cp '%s/all/pg-keys.txt' '%s/lack/' && grep -v '^7,' '%s/all/scores.csv' > "
+                          "'%s/lack/scores.csv'",
+                          dir, dir, dir, dir),
+                     0);
+    assert_int_equal(t_sh(run, dir, "lack", TOOL, dir, dir, dir), 1);
+    if (t_sh("test \"$(grep -c '^[<>] ' '%s')\" -eq 1 && grep -qx '< .*,7' '%s'", out, out) != 0) {
+        t_sh("cat '%s' '%s/check.err' >&2", out, dir);
+        fail_msg("the check of a mirror without row 7 does not name it alone (its output above)");
+    }
+}
+#endif
+
+#ifdef ORDO_PG_PYTHON
+/* The Python package's ordo.encode_keys of every value's rows in every
+ * order that the tests above keyed: one interpreter for all of them
+ * (tests/pg_encode_keys.py), in the Python tests' environment. */
+static void python_encode_keys(void **state)
+{
+    (void)state;
+    if (!py_ncases)
+        fail_msg("no values were keyed for ordo.encode_keys to compare (the tests above failed)");
+    int rc = t_sh("env %s PYTHONPATH='%s' PYTHONDONTWRITEBYTECODE=1 '%s' '%s' < '%s/py/cases.tsv' "
+                  "2> '%s/py.err'",
+                  ORDO_PG_PYTHON_ENV, ORDO_PG_PYTHONPATH, ORDO_PG_PYTHON, ORDO_PG_ENCODE_KEYS, dir,
+                  dir);
+    if (rc != 0)
+        t_sh("cat '%s/py.err' >&2", dir);
+    size_t bad = 0, first = 0;
+    for (size_t c = 0; c < py_ncases; c++) {
+        const py_entry *e = &py_cases[c];
+        if (t_sh("cmp -s '%s/py/%zu-%d.py' '%s/py/%zu-%d.got'", dir, e->n, e->i, dir, e->n, e->i) ==
+            0)
+            continue;
+        if (!bad++)
+            first = c;
+        fprintf(stderr, "%s: ordo_key's bytes differ from ordo.encode_keys's (row, want, got):\n",
+                e->label);
+        t_sh("paste -d ' ' '%s/py/%zu.csv' '%s/py/%zu-%d.py' '%s/py/%zu-%d.got' 2> /dev/null | "
+             "awk '$2 != $3' | head -5 >&2",
+             dir, e->n, dir, e->n, e->i, dir, e->n, e->i);
+    }
+    size_t n = py_ncases;
+    char label[512];
+    snprintf(label, sizeof label, "%s", bad ? py_cases[first].label : "");
+    for (size_t c = 0; c < py_ncases; c++)
+        free(py_cases[c].label);
+    free(py_cases);
+    py_cases = NULL, py_ncases = py_cap = 0;
+    if (rc != 0)
+        fail_msg("tests/pg_encode_keys.py failed (exit status %d; its errors above)", rc);
+    if (bad)
+        fail_msg("%zu of %zu values and orders differ from ordo.encode_keys's, the first: %s", bad,
+                 n, label);
+    printf("# ordo.encode_keys: %zu values and orders in one interpreter\n", n);
 }
 #endif
 
@@ -758,12 +900,16 @@ int main(void)
         cmocka_unit_test(toasted),
         cmocka_unit_test(several_values),
         cmocka_unit_test(whole_rows),
+        cmocka_unit_test(variadic_arrays),
         cmocka_unit_test(decode_round_trip),
         cmocka_unit_test(lexkey),
         cmocka_unit_test(errors),
         cmocka_unit_test(prefix_index),
 #ifdef ORDO_WITH_ROCKSDB
         cmocka_unit_test(mirror),
+#endif
+#ifdef ORDO_PG_PYTHON
+        cmocka_unit_test(python_encode_keys), /* last: it checks what the others keyed */
 #endif
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);

@@ -8,65 +8,29 @@
 #include "collate_strings.h"
 #include "ordo_test.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
+#include "pg_server.h"
 
 #define TOOL ORDO_TOOL_PATH
 
-static char dir[] = "/tmp/ordo-pg-XXXXXX";
-static char bindir[256];
-static int server_up;
-
-
-/* As the server's owner: root may not run PostgreSQL. */
-static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
+static pg_server srv;
+static const char *const dir = srv.dir;
 
 static int start_server(void **state)
 {
     (void)state;
-    FILE *p = popen("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1", "r");
-    if (!p || !fgets(bindir, sizeof bindir, p)) {
-        fprintf(stderr, "PostgreSQL's server binaries are missing (Debian package postgresql)\n");
-        return -1;
-    }
-    pclose(p);
-    bindir[strcspn(bindir, "\n")] = 0;
-    if (!mkdtemp(dir))
-        return -1;
-    if (geteuid() == 0 && t_sh("chown postgres '%s'", dir) != 0)
-        return -1;
-    if (t_sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > '%s/initdb.log' 2>&1",
-           as_owner(), bindir, dir, dir) != 0) {
-        t_sh("cat '%s/initdb.log' >&2", dir);
-        return -1;
-    }
-    if (t_sh("%s'%s/pg_ctl' -D '%s/data' -l '%s/server.log' -w -o \"-k %s -c listen_addresses='' -F\" start > /dev/null",
-           as_owner(), bindir, dir, dir, dir) != 0) {
-        t_sh("cat '%s/server.log' >&2", dir);
-        return -1;
-    }
-    server_up = 1;
-    return 0;
+    return pg_server_start(&srv, "pg", NULL);
 }
 
 static int stop_server(void **state)
 {
     (void)state;
-    if (server_up)
-        t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(), bindir, dir);
-    t_sh("rm -rf '%s'", dir);
+    pg_server_stop(&srv);
     return 0;
 }
 
 static int psql(const char *sql, const char *out_file)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/q.sql", dir);
-    FILE *f = fopen(path, "w");
-    fputs(sql, f);
-    fclose(f);
-    return t_sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d postgres -f '%s' > '%s' 2> '%s/psql.err'",
-              dir, path, out_file ? out_file : "/dev/null", dir);
+    return pg_psql(&srv, "postgres", sql, out_file);
 }
 
 /* Reads whole lines of a file into a NULL-terminated array. */
@@ -191,7 +155,7 @@ static void check_order_of(const char *table, const char *cols, const char *sche
              "DROP TABLE back;\n",
              cols, table, back, table, table, table_equal_clause(cols));
     if (psql(sql, cmp) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not load the decoded rows of %s", table);
     }
     size_t ncmp;
@@ -342,7 +306,7 @@ static void every_type_every_order(void **state)
                  "INSERT INTO %s (v) SELECT v FROM %s WHERE id %% 50 = 0;\n", /* duplicates */
                  table, types[t].name, table, types[t].gen, table, types[t].extra, table, table);
         if (psql(sql, NULL) != 0) {
-            t_sh("cat '%s/psql.err' >&2", dir);
+            pg_psql_show_error(&srv);
             fail_msg("could not fill %s", types[t].name);
         }
         /* ordo's schema spells the type without the collation */
@@ -378,7 +342,7 @@ static void multi_column(void **state)
         "  (array['infinity'::date, '2000-01-01', '0044-03-15 BC', NULL])[1 + (random()*3)::int]\n"
         "FROM generate_series(1, 600);\n";
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the multi-column table");
     }
     check_order("m", "a, b, c, d",
@@ -399,7 +363,7 @@ static void enum_labels(void **state)
         "  FROM generate_series(1, 300);\n"
         "INSERT INTO e (v) VALUES (NULL), (NULL);\n";
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the enum table");
     }
     const char *type = "enum('sad', 'ok', 'happy', 'a,b', 'it''s', '')";
@@ -430,7 +394,7 @@ static void records(void **state)
         "  (array[NULL, 0, 1.5, 'NaN', '-Infinity'])[1 + (random()*4)::int]::float8\n"
         "  )::nest END FROM generate_series(1, 400);\n";
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the record tables");
     }
     for (int o = 0; o < 4; o++) {
@@ -462,7 +426,7 @@ static void nested_columns(void **state)
         "      WHEN 3 THEN '{\"a b\"}' END)::rr END\n"
         "FROM generate_series(1, 500);\n";
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the range and array table");
     }
     check_order("na", "a, b, c", "a int4range DESC, b integer[] ASC NULLS FIRST, c text",
@@ -516,7 +480,7 @@ static void time_spellings(void **state)
                  "\\copy %s (v, id) FROM '%s' (FORMAT csv)\n",
                  table, sp[t].type, table, path);
         if (psql(sql, NULL) != 0) {
-            t_sh("cat '%s/psql.err' >&2", dir);
+            pg_psql_show_error(&srv);
             fail_msg("PostgreSQL did not load the %s spellings", sp[t].type);
         }
         for (int o = 0; o < 4; o++) {
@@ -565,7 +529,7 @@ static void element_arrays(void **state)
         "INSERT INTO ae (e, r, g) VALUES ('{}', '{}', '{}'), ('{NULL}', '{NULL}', '{NULL}'),\n"
         "  (NULL, '{\"(,)\"}', '{empty}'), (NULL, '{NULL,\"(,)\"}', '{empty,NULL}');\n";
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the element array table");
     }
     static const char *const cols[][2] = {
@@ -617,7 +581,7 @@ static void numeric_spellings(void **state)
              "\\copy sp (v, id) FROM '%s' (FORMAT csv)\n",
              path);
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("PostgreSQL did not load the numeric spellings");
     }
     for (int o = 0; o < 4; o++) {
@@ -695,7 +659,7 @@ static void padded_spellings(void **state)
                  "\\copy %s (v, id) FROM '%s' (FORMAT csv)\n",
                  table, sp[t].type, table, path);
         if (psql(sql, NULL) != 0) {
-            t_sh("cat '%s/psql.err' >&2", dir);
+            pg_psql_show_error(&srv);
             fail_msg("PostgreSQL did not load the padded %s values", sp[t].type);
         }
         for (int o = 0; o < 4; o++) {
@@ -744,7 +708,7 @@ static void collations(void **state)
              "\\copy ct (v, id, n) FROM '%s' (FORMAT csv)\n",
              path);
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the collation table");
     }
     const char *names[16];
@@ -797,7 +761,7 @@ static void collations(void **state)
              "\\copy punct (v, id) FROM '%s/punct.csv' (FORMAT csv)\n",
              dir, dir);
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the tricky tables");
     }
     for (size_t c = 0; c < nnames; c++)
@@ -817,7 +781,7 @@ static void collations(void **state)
                 "v COLLATE \"en_US.utf8\" DESC NULLS LAST, n", "UTC");
     /* char(n): trailing spaces do not count, then the collation */
     if (psql("CREATE TABLE cb AS SELECT id, v::char(6) AS v FROM ct;\n", NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the char(n) table");
     }
     check_order("cb", "v", "v char(6) COLLATE \\\"sv-SE-x-icu\\\" DESC",
@@ -838,7 +802,7 @@ static void collations(void **state)
              "    || CASE WHEN id %% 5 = 0 THEN ARRAY[NULL::text] ELSE '{}' END END\n"
              "FROM ct;\n");
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the collated array table");
     }
     static const char *const array_colls[] = {"en_US.utf8", "sv-SE-x-icu"};
@@ -857,7 +821,7 @@ static void collations(void **state)
              "INSERT INTO cr SELECT id, CASE WHEN id %% 37 = 0 THEN NULL ELSE ROW(v, n)::cpair END "
              "FROM ct;\n");
     if (psql(sql, NULL) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+        pg_psql_show_error(&srv);
         fail_msg("could not fill the collated record table");
     }
     for (int o = 0; o < 4; o++) {

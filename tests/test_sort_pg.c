@@ -7,72 +7,34 @@
  * input many times --memory. The server is stopped even on failure. */
 #include "ordo_test.h"
 
-#include <sys/stat.h>
+#include "pg_server.h"
+
 #include <unistd.h>
 
 #define TOOL ORDO_TOOL_PATH
 
-static char dir[] = "/tmp/ordo-sort-pg-XXXXXX";
-static char bindir[256];
-static int server_up;
+static pg_server srv;
+static const char *const dir = srv.dir;
 
 static const char *SCHEMA = "id bigint, a bigint, b text, c double precision, d date, e boolean";
-
-/* As the server's owner: root may not run PostgreSQL. */
-static const char *as_owner(void) { return geteuid() == 0 ? "runuser -u postgres -- " : ""; }
 
 static int start_server(void **state)
 {
     (void)state;
-    FILE *p = popen("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1", "r");
-    if (!p || !fgets(bindir, sizeof bindir, p)) {
-        fprintf(stderr, "PostgreSQL's server binaries are missing (Debian package postgresql)\n");
-        return -1;
-    }
-    pclose(p);
-    bindir[strcspn(bindir, "\n")] = 0;
-    if (!mkdtemp(dir))
-        return -1;
-    if (geteuid() == 0 && t_sh("chown postgres '%s'", dir) != 0)
-        return -1;
-    if (t_sh("%s'%s/initdb' -D '%s/data' -A trust -U ordo -E UTF8 --locale=C --no-sync > "
-             "'%s/initdb.log' 2>&1",
-             as_owner(), bindir, dir, dir) != 0) {
-        t_sh("cat '%s/initdb.log' >&2", dir);
-        return -1;
-    }
-    if (t_sh("%s'%s/pg_ctl' -D '%s/data' -l '%s/server.log' -w -o \"-k %s -c "
-             "listen_addresses='' -F\" start > /dev/null",
-             as_owner(), bindir, dir, dir, dir) != 0) {
-        t_sh("cat '%s/server.log' >&2", dir);
-        return -1;
-    }
-    server_up = 1;
-    return 0;
+    return pg_server_start(&srv, "sort-pg", NULL);
 }
 
 static int stop_server(void **state)
 {
     (void)state;
-    if (server_up)
-        t_sh("%s'%s/pg_ctl' -D '%s/data' -m immediate stop > /dev/null 2>&1", as_owner(), bindir,
-             dir);
-    t_sh("rm -rf '%s'", dir);
+    pg_server_stop(&srv);
     return 0;
 }
 
 static void psql(const char *sql)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/q.sql", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(sql, f);
-    fclose(f);
-    if (t_sh("psql -X -q -v ON_ERROR_STOP=1 -h '%s' -U ordo -d postgres -f '%s' > /dev/null 2> "
-             "'%s/psql.err'",
-             dir, path, dir) != 0) {
-        t_sh("cat '%s/psql.err' >&2", dir);
+    if (pg_psql(&srv, "postgres", sql, NULL) != 0) {
+        pg_psql_show_error(&srv);
         fail_msg("psql failed");
     }
 }
