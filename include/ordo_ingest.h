@@ -243,10 +243,13 @@ ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_colum
  * buffers, for the types whose text is their value's own: bool, the
  * integers, the floats (shortest round-trip digits, "-0", NaN, Infinity),
  * numerics held as scaled integers (ordo_decimal_text) and uncollated text
- * (the bytes as they are). The same text ordo_text_print
- * gives for the field encoded from the column. *is_null tells whether it was
- * NULL (out unchanged). Any other type or column: ORDO_ERR_BAD_TYPE, out
- * unchanged (print it from its key). */
+ * (the bytes as they are). The text ordo_text_print gives for the field
+ * encoded from the column, but a float zero keeps its sign ("-0": its key
+ * does not) and a numeric its scale's digits ("13.50": its key keeps the
+ * value). *is_null tells whether it was NULL (out unchanged). Any other type
+ * or column: ORDO_ERR_BAD_TYPE whatever the row, out unchanged (print it
+ * from its key); text offsets that decrease or are negative
+ * ORDO_ERR_INVALID_VALUE, of neither 32 nor 64 bits ORDO_ERR_INVALID_ARG. */
 ORDO_API ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c,
                                       size_t r, ordo_buf *out, bool *is_null);
 

@@ -153,13 +153,16 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
     case ORDO_TYPE_STRING: {
         if (c->sql != ORDO_SQL_TEXT || c->collator || col->collator)
             return ORDO_ERR_BAD_TYPE; /* char(n), enums, collated text: from the key */
-        size_t a, b;
+        int64_t a, b; /* checked as the key encoder checks them: a caller's buffers */
         if (col->offset_bits == 64)
-            a = (size_t)((const int64_t *)col->offsets)[i], b = (size_t)((const int64_t *)col->offsets)[i + 1];
+            a = ((const int64_t *)col->offsets)[i], b = ((const int64_t *)col->offsets)[i + 1];
+        else if (col->offset_bits == 32)
+            a = ((const int32_t *)col->offsets)[i], b = ((const int32_t *)col->offsets)[i + 1];
         else
-            a = (size_t)(uint32_t)((const int32_t *)col->offsets)[i],
-            b = (size_t)(uint32_t)((const int32_t *)col->offsets)[i + 1];
-        p = (const char *)col->values + a, n = b - a;
+            return ORDO_ERR_INVALID_ARG;
+        if (a < 0 || b < a)
+            return ORDO_ERR_INVALID_VALUE;
+        p = (const char *)col->values + a, n = (size_t)(b - a);
         break;
     }
     default: return ORDO_ERR_BAD_TYPE;

@@ -30,7 +30,8 @@ static int add(buf *b, const void *s, size_t n)
 {
     if (!grow(b, n))
         return 0;
-    memcpy(b->p + b->len, s, n);
+    if (n) /* an empty string's data may be NULL */
+        memcpy(b->p + b->len, s, n);
     b->len += n;
     return 1;
 }
@@ -105,7 +106,7 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
         range_at(a, j, f[0] == 'U' || f[0] == 'Z', &from, &to);
         if (from < 0 || to < from)
             return c->why = ORDO_ERR_INVALID_VALUE, 0;
-        const uint8_t *p = (const uint8_t *)a->buffers[2] + from;
+        const uint8_t *p = to > from ? (const uint8_t *)a->buffers[2] + from : NULL;
         if (f[0] == 'u' || f[0] == 'U')
             return add(out, p, (size_t)(to - from));
         if (!add(out, "\\x", 2)) /* bytea's text form */

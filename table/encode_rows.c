@@ -484,9 +484,10 @@ static ordo_status print_value(const value_job *j, ordo_key_reader *rd, size_t r
     const ordo_column *c = &j->cols[v];
     const ordo_schema_column *sc = &j->E->table.cols[j->tcol[v]];
     text->len = 0;
-    if (j->direct[v]) {
-        *printed = 0;
-        return ordo_column_text(c, sc, r, text, is_null);
+    if (j->direct[v]) { /* a refusal (bad offsets) names the row as the key's would */
+        ordo_status s = ordo_column_text(c, sc, r, text, is_null);
+        *printed = s != ORDO_OK && s != ORDO_ERR_OUT_OF_MEMORY;
+        return s;
     }
     ordo_status s;
     if (c->type == ORDO_TYPE_NUMERIC) { /* encoded to check it; its own text is kept */

@@ -49,10 +49,10 @@ static int gone(ordo_table_guard *g)
 static void record(ordo_table_guard *g)
 {
     ordo_status s = ordo_table_scan_error(&g->inner, &g->err);
-    g->failed = s != ORDO_OK ? s : ORDO_ERR_IO;
+    g->failed = s;
     if (s == ORDO_OK || s == ORDO_ERR_INVALID_ARG) { /* not ordo's: its own words */
         const char *m = g->inner.get_last_error ? g->inner.get_last_error(&g->inner) : NULL;
-        ordo__scan_fail(&g->err, ORDO_ERR_IO, "%s", m ? m : "the stream failed");
+        g->failed = ordo__scan_fail(&g->err, ORDO_ERR_IO, "%s", m ? m : "the stream failed");
     }
 }
 

@@ -27,8 +27,10 @@ int ordo__unit_micros(int64_t v, int unit, int64_t *us, int *frac)
     case ORDO_UNIT_MS: return !__builtin_mul_overflow(v, INT64_C(1000), us);
     case ORDO_UNIT_US: *us = v; return 1;
     default: {
-        int64_t q = ordo__floor_div(v, 1000);
-        *us = q, *frac = (int)(v - 1000 * q);
+        int64_t q = v / 1000, r = v % 1000; /* no product or difference: none overflows */
+        if (r < 0)
+            q--, r += 1000;
+        *us = q, *frac = (int)r;
         return 1;
     }
     }

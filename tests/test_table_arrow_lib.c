@@ -705,6 +705,19 @@ static void test_dictionaries(void **state)
     assert_int_equal(((const int64_t *)col.values)[3], 9);
     assert_key(&col, 2, "bigint", "-4");
     ordo_schema_free(&t.s);
+    /* decimals behind a dictionary: gathered in place as scaled numerics */
+    int64_t dec[] = {1350, 0, -5, -1}; /* decimal128(5,2): 13.50, -0.05 */
+    acol dv;
+    mk(&dv, "d:5,2", 2, 0, 0, 2, NULL, dec, NULL, NULL);
+    d.s.dictionary = &dv.s, d.a.dictionary = &dv.a;
+    assert_int_equal(import(&d, "numeric", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_int_equal(col.numeric_layout, ORDO_NUMERIC_DECIMAL128);
+    assert_text(&col, 0, "-0.05");
+    assert_text(&col, 2, "13.50");
+    assert_false(valid(&col, 1));
+    assert_key(&col, 3, "numeric", "-0.05");
+    ordo_schema_free(&t.s);
+    d.s.dictionary = &nv.s, d.a.dictionary = &nv.a;
     /* an index past the dictionary */
     idx[3] = 2;
     assert_int_equal(import(&d, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_ARG);
@@ -1312,6 +1325,32 @@ static void test_encoder_values_threads(void **state)
     }
 }
 
+/* A value column's text printed straight from its buffers is checked as
+ * a key column's is: offsets that decrease or are negative refused, naming
+ * the column and the row. */
+static void test_encoder_values_bad_offsets(void **state)
+{
+    (void)state;
+    int64_t ids[] = {1, 2, 3};
+    int32_t offs[][4] = {{0, 2, 1, 3}, {0, 1, -2, 3}};
+    for (int k = 0; k < 2; k++) {
+        acol a, b;
+        mk(&a, "l", 3, 0, 0, 2, NULL, ids, NULL, NULL);
+        mk(&b, "u", 3, 0, 0, 3, NULL, offs[k], "abc", NULL);
+        ordo_table_input in[2] = {
+            {.kind = ORDO_TABLE_INPUT_ARROW, .name = "id", .schema = &a.s, .array = &a.a, .length = 3},
+            {.kind = ORDO_TABLE_INPUT_ARROW, .name = "s", .schema = &b.s, .array = &b.a, .length = 3}};
+        ordo_table_encode_options o = {.values = 1, .threads = 1, .schema = "id bigint, s text",
+                                       .key = "id"};
+        ordo_table_encoder *E;
+        ordo_error e;
+        assert_int_equal(ordo_table_encoder_open(&o, in, 2, &E, &e), ORDO_OK);
+        assert_int_equal(ordo_table_encoder_add(E, in, 2, 3, &e), ORDO_ERR_INVALID_VALUE);
+        assert_non_null(strstr(e.message, "column 's', row 1"));
+        ordo_table_encoder_close(E);
+    }
+}
+
 /* ordo_table_civil_put: a civil date and time in each format's epoch and
  * unit, a zone's offset subtracted, a value past the type refused. */
 static void test_civil_put(void **state)
@@ -1648,6 +1687,7 @@ int main(void)
         cmocka_unit_test(test_encoder),
         cmocka_unit_test(test_encoder_skips_untyped),
         cmocka_unit_test(test_encoder_values_threads),
+        cmocka_unit_test(test_encoder_values_bad_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -323,6 +323,20 @@ def test_truncate_floors_to_the_microsecond():
     assert keys[0] == keys[1]
 
 
+def test_the_int64_extremes_of_nanoseconds_floor_without_overflow():
+    """-2**63 ns is not a whole microsecond (it floors to -9223372036854776
+    us); the floor is computed without 1000 * q overflowing."""
+    for typ in (pa.timestamp("ns"), pa.duration("ns")):
+        t = pa.table({"t": pa.array([-2**63, 2**63 - 1], typ)})
+        with pytest.raises(ordo.Error, match="row 0"):
+            ordo.encode_keys(t, "t")
+        keys = ordo.encode_keys(t, "t", timestamps="truncate").to_list()
+        floor = pa.table({"t": pa.array([-2**63 // 1000, (2**63 - 1) // 1000],
+                                        pa.timestamp("us") if typ == pa.timestamp("ns")
+                                        else pa.duration("us"))})
+        assert keys == ordo.encode_keys(floor, "t").to_list()
+
+
 def test_the_lexkey_formats_keep_nanoseconds():
     t = pa.table({"t": pa.array([1_000, 1_001], pa.timestamp("ns"))})
     keys = ordo.encode_keys(t, "t", format="lexkey")
