@@ -42,16 +42,6 @@ static void job_free(job *j)
     memset(j, 0, sizeof *j);
 }
 
-/* The library reads dictionaries; ordo.encode_keys decodes pyarrow's
- * itself and keeps refusing what only the capsules give (tests). */
-static int dictionary(const struct ArrowSchema *s, const char *name)
-{
-    if (s->dictionary)
-        PyErr_Format(PyExc_TypeError, "column '%s': dictionary-encoded Arrow arrays are not "
-                     "supported (decode them first, e.g. with .dictionary_decode())", name);
-    return s->dictionary != NULL;
-}
-
 int ordo__py_timestamps_arg(PyObject *obj, void *out)
 {
     if (obj != Py_None && !PyUnicode_Check(obj))
@@ -91,25 +81,19 @@ static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
                     const ordo_table_input *in, size_t n)
 {
     ordo_table_encode_options o = options(j, format, values, threads, schema, key, ts);
-    for (size_t i = 0; i < n; i++)
-        if (in[i].kind == ORDO_TABLE_INPUT_ARROW && dictionary(in[i].schema, in[i].name))
-            return -1;
     ordo_error e;
     ordo_status s = ordo_table_encoder_open(&o, in, n, &j->E, &e);
     return check(j, s, &e, j->E ? ordo_table_encoder_fault(j->E) : ORDO_TABLE_FAULT_NONE);
 }
 
 /* An encoder over record batches (stream NULL: batch alone; the schema
- * checked), the batches' columns checked for dictionaries first. */
+ * checked). */
 static int job_arrow(job *j, const char *format, int values, Py_ssize_t threads,
                      const char *schema, const char *key, ordo_table_timestamps ts,
                      struct ArrowArrayStream *stream, const struct ArrowSchema *sch,
                      const struct ArrowArray *batch)
 {
     ordo_table_encode_options o = options(j, format, values, threads, schema, key, ts);
-    for (int64_t i = 0; i < sch->n_children; i++)
-        if (dictionary(sch->children[i], sch->children[i]->name ? sch->children[i]->name : ""))
-            return -1;
     ordo_error e;
     ordo_table_fault f;
     ordo_status s = stream ? ordo_table_encoder_stream(&o, stream, sch, &j->E, &f, &e)

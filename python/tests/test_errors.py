@@ -105,14 +105,19 @@ def test_a_consumed_stream_is_refused():
     assert e.value.status == "ORDO_ERR_INVALID_VALUE"
 
 
-def test_dictionaries_through_the_capsule_interface_alone_are_refused():
-    t = pa.table({"a": pa.array(["x"]).dictionary_encode()})
+def test_dictionaries_through_the_capsule_interface_alone_are_read():
+    """A dictionary column of a bare capsule (no pyarrow object to decode it
+    with) is read by the library as its values: keyed by label, or by its
+    codes with categories="order", as a pyarrow one."""
+    plain = pa.array(["pear", "apple", None, "fig", "apple"])
+    t = pa.table({"a": plain.dictionary_encode()})
 
-    class Stream:  # no pyarrow object to decode it with
+    class Stream:
         def __arrow_c_stream__(self, requested_schema=None):
             return t.__arrow_c_stream__(requested_schema)
 
-    with pytest.raises(TypeError, match="dictionary"):
-        ordo.encode_keys(Stream(), "a")
-    with pytest.raises(TypeError, match="dictionary"):
-        ordo.encode_keys(Stream(), "a", schema="a text")
+    want = ordo.encode_keys(pa.table({"a": plain}), "a").to_list()
+    assert ordo.encode_keys(Stream(), "a").to_list() == want
+    assert ordo.encode_keys(Stream(), "a", schema="a text").to_list() == want
+    by_code = ordo.encode_keys(Stream(), "a", categories="order").to_list()
+    assert by_code == ordo.encode_keys(t, "a", categories="order").to_list()
