@@ -68,7 +68,7 @@ spec="DESC, ASC, ASC, DESC"
 echo "# $rows rows ($cols), PostgreSQL $("$pg_config" --version | awk '{print $2}')"
 sql -c "CREATE EXTENSION ordo" \
     -c "CREATE TABLE t AS SELECT g::bigint AS id, round((random() * 2e6 - 1e6)::numeric, 3)::float8 AS score,
-               substr(md5(g::text), 1, 8 + g % 9) AS name, date '2000-01-01' + (g * 7919) % 20000 AS day
+               substr(md5(g::text), 1, 8 + g % 9) AS name, date '2000-01-01' + ((g::bigint * 7919) % 20000)::int AS day
         FROM generate_series(1, $rows) g" \
     -c "VACUUM (FREEZE, ANALYZE) t"
 
