@@ -7,34 +7,10 @@
 
 #include <stdlib.h>
 
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
+/* Row texts grow in the ingest library's buffer. */
+typedef ordo_buf buf;
 
-static int grow(buf *b, size_t n)
-{
-    if (b->len + n <= b->cap)
-        return 1;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n)
-        cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p)
-        return 0;
-    b->p = p, b->cap = cap;
-    return 1;
-}
-
-static int add(buf *b, const void *s, size_t n)
-{
-    if (!grow(b, n))
-        return 0;
-    if (n) /* an empty string's data may be NULL */
-        memcpy(b->p + b->len, s, n);
-    b->len += n;
-    return 1;
-}
+static int add(buf *b, const void *s, size_t n) { return ordo_buf_append(b, s, n) == ORDO_OK; }
 
 /* s quoted for an array element or a record field: "..." with " and \
  * escaped. */
@@ -138,11 +114,11 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
             if (i && !add(out, ",", 1))
                 return 0;
             if (!value_text(c, cs, ca, at, &e, &en, depth + 1)) {
-                free(e.p);
+                ordo_buf_free(&e);
                 return 0;
             }
-            int ok = en ? (list ? add(out, "NULL", 4) : 1) : add_quoted(out, e.p ? e.p : "", e.len);
-            free(e.p);
+            int ok = en ? (list ? add(out, "NULL", 4) : 1) : add_quoted(out, e.data ? e.data : "", e.len);
+            ordo_buf_free(&e);
             if (!ok)
                 return 0;
         }
@@ -187,7 +163,7 @@ static ordo_status row_text(void *ctx, size_t i, const char **s, size_t *n, int 
                                   "a malformed Arrow array (offsets that decrease)");
         return ORDO_ERR_OUT_OF_MEMORY;
     }
-    *s = null ? NULL : c->row.len ? c->row.p : "";
+    *s = null ? NULL : c->row.len ? c->row.data : "";
     *n = c->row.len;
     return ORDO_OK;
 }
@@ -224,6 +200,6 @@ ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct Ar
 {
     nest c = {schema, array, offset, name, {0}, ORDO_OK, err};
     ordo_status s = ordo_table_text_column(sc, length, row_text, &c, name, sx, col, err);
-    free(c.row.p);
+    ordo_buf_free(&c.row);
     return s;
 }
