@@ -308,7 +308,9 @@ ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets,
  * same whatever the count. n 0: nothing is
  * read (every pointer may be NULL); keys may be NULL when every key is
  * empty. ORDO_ERR_NULL_ARG, ORDO_ERR_INVALID_ARG for offsets that
- * decrease (nothing written), ORDO_ERR_OUT_OF_MEMORY. */
+ * decrease (nothing written), ORDO_ERR_SIZE_OVERFLOW for 2^32 keys or more
+ * or a key of 2^32 bytes or more (sort them in runs: ordo_run_writer),
+ * ORDO_ERR_OUT_OF_MEMORY. */
 ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
                                       size_t threads, uint64_t *ids, ordo_error *err);
 

@@ -1,7 +1,8 @@
 /* ordo_key_argsort: row ids ordered by their keys, an MSD radix sort over
- * the key bytes (docs/sort.md). Each entry holds the key's place and its
- * row id together, so that a pass moves one buffer; ranges that share a
- * prefix skip it in one step; small ranges are insertion sorted. Stable:
+ * the key bytes (docs/sort.md). Each entry holds 8 of the key's bytes, the
+ * key's place and its row id together, so that a pass moves one buffer and
+ * reads no key memory; ranges that share a prefix skip it in one step;
+ * small ranges are insertion sorted. Stable:
  * every pass scatters in order, and entries of equal keys never reorder.
  * With threads, ranges are shared out as they split: disjoint ranges of
  * the same buffers, so the result is the same whatever the count. */
@@ -11,35 +12,70 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An entry carries 8 of its key's bytes, from the task's window depth wd
+ * (big-endian, zeros past the key's end), so that a pass reads its byte
+ * and a comparison its first difference without following the pointer
+ * into memory the previous pass scattered: the pointer is followed once
+ * per 8 bytes of depth. */
 typedef struct entry {
+    uint64_t win;
     const uint8_t *key;
-    size_t len;
-    uint64_t id;
+    uint32_t len, id; /* 24 bytes an entry: a sort of 2^32 keys and more is refused */
 } entry;
 
+/* A range to sort: entries at..at+n agree on their first depth bytes, and
+ * their windows hold the bytes from wd (wd <= depth). */
 typedef struct task {
-    size_t at, n, depth;
+    size_t at, n, depth, wd;
 } task;
 
 /* Ranges this small are insertion sorted: fewer moves than a 257-bucket pass. */
 #define SMALL 32
 
-/* a before b, both agreeing on their first depth bytes: memcmp order, a
- * key before every longer key it is a prefix of. */
-static int entry_less(const entry *a, const entry *b, size_t depth)
+/* key[from .. from + 8) big-endian, zeros past len (never read). */
+static uint64_t window(const uint8_t *key, size_t len, size_t from)
 {
+    uint64_t w = 0;
+    size_t m = len > from ? len - from : 0;
+    if (m >= 8) {
+        for (int i = 0; i < 8; i++)
+            w = w << 8 | key[from + (size_t)i];
+        return w;
+    }
+    for (size_t i = 0; i < 8; i++)
+        w = w << 8 | (i < m ? key[from + i] : 0);
+    return w;
+}
+
+/* The window's bytes from depth on, first byte highest (depth < wd + 8). */
+static uint64_t rest(const entry *e, size_t depth, size_t wd)
+{
+    return e->win << (8 * (depth - wd));
+}
+
+/* a before b, both agreeing on their first depth bytes: memcmp order, a
+ * key before every longer key it is a prefix of. Where the windows differ
+ * they decide (a byte past a key's end is 0 there, and a real byte that
+ * differs from it is greater: the shorter key first, as memcmp orders). */
+static int entry_less(const entry *a, const entry *b, size_t depth, size_t wd)
+{
+    if (depth < wd + 8) {
+        uint64_t x = rest(a, depth, wd), y = rest(b, depth, wd);
+        if (x != y)
+            return x < y;
+    }
     size_t an = a->len - depth, bn = b->len - depth, m = an < bn ? an : bn;
     int c = m ? memcmp(a->key + depth, b->key + depth, m) : 0;
     return c ? c < 0 : an < bn;
 }
 
 /* Stable: an entry moves only past ones strictly greater. */
-static void insertion_sort(entry *a, size_t n, size_t depth)
+static void insertion_sort(entry *a, size_t n, size_t depth, size_t wd)
 {
     for (size_t i = 1; i < n; i++) {
         entry x = a[i];
         size_t j = i;
-        while (j > 0 && entry_less(&x, &a[j - 1], depth)) {
+        while (j > 0 && entry_less(&x, &a[j - 1], depth, wd)) {
             a[j] = a[j - 1];
             j--;
         }
@@ -47,20 +83,38 @@ static void insertion_sort(entry *a, size_t n, size_t depth)
     }
 }
 
-/* The bytes past depth that every key of a[0..n) shares. */
-static size_t common_prefix(const entry *a, size_t n, size_t depth)
+/* The windows of r[0..n) from depth on. */
+static void refill(entry *r, size_t n, size_t depth)
 {
-    size_t m = a[0].len - depth;
-    const uint8_t *k0 = a[0].key + depth;
-    for (size_t i = 1; i < n && m; i++) {
-        size_t lim = a[i].len - depth < m ? a[i].len - depth : m;
-        const uint8_t *k = a[i].key + depth;
-        size_t j = 0;
-        while (j < lim && k[j] == k0[j])
-            j++;
-        m = j;
+    for (size_t i = 0; i < n; i++)
+        r[i].win = window(r[i].key, r[i].len, depth);
+}
+
+/* The depth past k.depth up to which every key of r[0..n) agrees (none
+ * going past the shortest), the windows moved along (*wd) as it goes. */
+static size_t common_depth(entry *r, size_t n, size_t depth, size_t *wd)
+{
+    size_t shortest = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].len < shortest)
+            shortest = r[i].len;
+    while (depth < shortest) {
+        if (depth >= *wd + 8)
+            refill(r, n, *wd = depth);
+        uint64_t diff = 0, w0 = rest(&r[0], depth, *wd);
+        for (size_t i = 1; i < n; i++)
+            diff |= rest(&r[i], depth, *wd) ^ w0;
+        size_t left = *wd + 8 - depth; /* the window's bytes from depth */
+        size_t same = diff ? (size_t)__builtin_clzll(diff) / 8 : left;
+        if (same > left)
+            same = left;
+        if (same > shortest - depth)
+            same = shortest - depth;
+        depth += same;
+        if (same < left) /* a difference, or the shortest key's end */
+            break;
     }
-    return m;
+    return depth;
 }
 
 /* One radix pass over the range k of a (scratch t): its shared prefix
@@ -70,20 +124,23 @@ static size_t common_prefix(const entry *a, size_t n, size_t depth)
 static int radix_pass(entry *a, entry *t, task k, int (*emit)(void *ctx, task sub), void *ctx)
 {
     entry *r = a + k.at, *s = t + k.at;
-    size_t depth = k.depth + common_prefix(r, k.n, k.depth);
+    size_t wd = k.wd, depth = common_depth(r, k.n, k.depth, &wd);
+    if (depth >= wd + 8)
+        refill(r, k.n, wd = depth);
+    unsigned shift = (unsigned)(8 * (7 - (depth - wd)));
     /* bucket 0: keys that end at depth (all equal, so first, in order);
      * 1 + b: keys whose byte at depth is b */
     size_t count[257] = {0}, pos[257];
     for (size_t i = 0; i < k.n; i++)
-        count[r[i].len > depth ? 1 + r[i].key[depth] : 0]++;
+        count[r[i].len > depth ? 1 + (uint8_t)(r[i].win >> shift) : 0]++;
     size_t sum = 0;
     for (int b = 0; b < 257; b++)
         pos[b] = sum, sum += count[b];
     for (size_t i = 0; i < k.n; i++)
-        s[pos[r[i].len > depth ? 1 + r[i].key[depth] : 0]++] = r[i];
+        s[pos[r[i].len > depth ? 1 + (uint8_t)(r[i].win >> shift) : 0]++] = r[i];
     memcpy(r, s, k.n * sizeof *r);
     for (size_t b = 1, at = count[0]; b < 257; at += count[b], b++)
-        if (count[b] > 1 && !emit(ctx, (task){k.at + at, count[b], depth + 1}))
+        if (count[b] > 1 && !emit(ctx, (task){k.at + at, count[b], depth + 1, wd}))
             return 0;
     return 1;
 }
@@ -117,7 +174,7 @@ static int msd_sort(entry *a, entry *t, task k)
     while (ok && st.top) {
         task x = st.v[--st.top];
         if (x.n <= SMALL)
-            insertion_sort(a + x.at, x.n, x.depth);
+            insertion_sort(a + x.at, x.n, x.depth, x.wd);
         else
             ok = radix_pass(a, t, x, stack_push, &st);
     }
@@ -183,11 +240,11 @@ static int sort_threads(entry *a, entry *t, size_t n, size_t threads)
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
     if (threads < 2 || n < 2 * SPLIT_MIN)
-        return msd_sort(a, t, (task){0, n, 0});
+        return msd_sort(a, t, (task){0, n, 0, 0});
     pool p = {.a = a, .t = t, .split_min = n / (threads * 8)};
     if (p.split_min < SPLIT_MIN)
         p.split_min = SPLIT_MIN;
-    if (!stack_push(&p.work, (task){0, n, 0}))
+    if (!stack_push(&p.work, (task){0, n, 0, 0}))
         return 0;
     if (pthread_mutex_init(&p.mu, NULL)) {
         free(p.work.v);
@@ -218,17 +275,23 @@ ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t 
         return ORDO_OK;
     if (!offsets || !ids || (!keys && offsets[n] != offsets[0]))
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no keys, offsets or ids");
-    if (n > SIZE_MAX / (2 * sizeof(entry)))
-        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    if (n > UINT32_MAX || n > SIZE_MAX / (2 * sizeof(entry)))
+        return ordo__load_fail(err, ORDO_ERR_SIZE_OVERFLOW, 0,
+                               "%zu keys: at most 4294967295 sort in memory at once", n);
     for (size_t i = 0; i < n; i++)
         if (offsets[i + 1] < offsets[i])
             return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
                                    "key offsets decrease at row %zu", i);
+        else if (offsets[i + 1] - offsets[i] > UINT32_MAX)
+            return ordo__load_fail(err, ORDO_ERR_SIZE_OVERFLOW, 0,
+                                   "key %zu is longer than 4294967295 bytes", i);
     entry *a = malloc(2 * n * sizeof *a);
     if (!a)
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     for (size_t i = 0; i < n; i++)
-        a[i] = (entry){keys ? keys + offsets[i] : NULL, offsets[i + 1] - offsets[i], i};
+        a[i] = (entry){0, keys ? keys + offsets[i] : NULL, (uint32_t)(offsets[i + 1] - offsets[i]),
+                       (uint32_t)i};
+    refill(a, n, 0);
     int ok = sort_threads(a, a + n, n, threads);
     if (ok)
         for (size_t i = 0; i < n; i++)
