@@ -255,6 +255,16 @@ static void test_arguments(void **state)
     size_t one[2] = {0, 1};
     assert_int_equal(ordo_key_argsort(NULL, one, 1, 1, ids, &e), ORDO_ERR_NULL_ARG);
     assert_int_equal(ordo_key_argsort((const uint8_t *)"a", one, 1, 1, NULL, &e), ORDO_ERR_NULL_ARG);
+    /* 2^32 keys: refused before any offset is read (entries hold 32-bit ids) */
+    assert_int_equal(ordo_key_argsort((const uint8_t *)"a", one, (size_t)UINT32_MAX + 1, 1, ids, &e),
+                     ORDO_ERR_SIZE_OVERFLOW);
+    assert_non_null(strstr(e.message, "4294967296 keys"));
+    /* a key of 2^32 bytes: refused from its offsets alone */
+    size_t huge[2] = {0, (size_t)UINT32_MAX + 1};
+    assert_int_equal(ordo_key_argsort((const uint8_t *)"a", huge, 1, 1, ids, &e),
+                     ORDO_ERR_SIZE_OVERFLOW);
+    assert_non_null(strstr(e.message, "key 0 is longer"));
+    assert_true(ids[0] == 7 && ids[1] == 7); /* nothing written */
 }
 
 typedef struct collected {
