@@ -242,11 +242,13 @@ ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_colum
  * c) as PostgreSQL's text, appended to *out, straight from the column's
  * buffers, for the types whose text is their value's own: bool, the
  * integers, the floats (shortest round-trip digits, "-0", NaN, Infinity),
- * numerics held as scaled integers (ordo_decimal_text) and uncollated text
- * (the bytes as they are). The text ordo_text_print gives for the field
- * encoded from the column, but a float zero keeps its sign ("-0": its key
- * does not) and a numeric its scale's digits ("13.50": its key keeps the
- * value). *is_null tells whether it was NULL (out unchanged). Any other type
+ * numerics held as scaled integers (ordo_decimal_text), intervals and
+ * uncollated text (the bytes as they are). The text ordo_text_print gives
+ * for the field encoded from the column, but a float zero keeps its sign
+ * ("-0": its key does not), a numeric its scale's digits ("13.50": its key
+ * keeps the value) and an interval its months, days and time apart, in
+ * IntervalStyle postgres ("1 year 2 mons", "-2 days +03:00:00": its key
+ * keeps the span, a month as 30 days). *is_null tells whether it was NULL (out unchanged). Any other type
  * or column: ORDO_ERR_BAD_TYPE whatever the row, out unchanged (print it
  * from its key); text offsets that decrease or are negative
  * ORDO_ERR_INVALID_VALUE, of neither 32 nor 64 bits ORDO_ERR_INVALID_ARG. */

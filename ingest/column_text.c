@@ -86,6 +86,42 @@ size_t ordo_decimal_text(const void *value, size_t w, int32_t scale, char *out, 
     return n;
 }
 
+/* One field of an interval's text: " +3 days" (none when v is 0). */
+static size_t interval_part(char *t, int64_t v, const char *unit, int *zero, int *before)
+{
+    if (!v)
+        return 0;
+    int n = snprintf(t, 48, "%s%s%lld %s%s", *zero ? "" : " ", *before && v > 0 ? "+" : "",
+                     (long long)v, unit, v != 1 ? "s" : "");
+    *before = v < 0, *zero = 0;
+    return (size_t)n;
+}
+
+/* An interval as PostgreSQL prints it (IntervalStyle postgres): its
+ * months, days and time apart, as its key does not keep them ("1 year 2
+ * mons", "-2 days +03:00:00", "00:00:00"); t holds 160. */
+static size_t interval_text(const ordo_interval *iv, char *t)
+{
+    int zero = 1, before = 0;
+    size_t n = interval_part(t, iv->months / 12, "year", &zero, &before);
+    n += interval_part(t + n, iv->months % 12, "mon", &zero, &before);
+    n += interval_part(t + n, iv->days, "day", &zero, &before);
+    if (zero || iv->micros) {
+        uint64_t m = iv->micros < 0 ? 0 - (uint64_t)iv->micros : (uint64_t)iv->micros;
+        n += (size_t)snprintf(t + n, 48, "%s%s%02llu:%02llu:%02llu", zero ? "" : " ",
+                              iv->micros < 0 ? "-" : before ? "+" : "",
+                              (unsigned long long)(m / 3600000000u),
+                              (unsigned long long)(m / 60000000u % 60),
+                              (unsigned long long)(m / 1000000u % 60));
+        if (m % 1000000u) {
+            n += (size_t)snprintf(t + n, 16, ".%06llu", (unsigned long long)(m % 1000000u));
+            while (t[n - 1] == '0')
+                t[--n] = 0;
+        }
+    }
+    return n;
+}
+
 static int64_t int_at(const ordo_column *col, size_t i)
 {
     switch (col->type) {
@@ -138,6 +174,12 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
         else
             ordo__float_text(d, f32, text, sizeof text);
         n = strlen(p);
+        break;
+    }
+    case ORDO_TYPE_INTERVAL: {
+        ordo_interval iv;
+        memcpy(&iv, (const uint8_t *)col->values + i * sizeof iv, sizeof iv);
+        n = interval_text(&iv, text);
         break;
     }
     case ORDO_TYPE_NUMERIC: {

@@ -7,7 +7,6 @@
 
 #include <ctype.h>
 #include <stdarg.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,63 +397,6 @@ static ordo_status numeric_text(const ordo_column *c, size_t r, ordo_buf *out)
     return ordo_buf_append(out, (const char *)c->values + a, b - a);
 }
 
-/* What the ordered key does not keep, PostgreSQL's output does: an
- * interval's months, days and time apart (its key is the order value, a
- * month counted as 30 days), in IntervalStyle postgres ("1 year 2 mons",
- * "-2 days +03:00:00"); a float zero's sign ("-0"). */
-static ordo_status int_part(ordo_buf *out, int64_t v, const char *unit, int *zero, int *before)
-{
-    char t[64];
-    if (!v)
-        return ORDO_OK;
-    snprintf(t, sizeof t, "%s%s%lld %s%s", *zero ? "" : " ", *before && v > 0 ? "+" : "",
-             (long long)v, unit, v != 1 ? "s" : "");
-    *before = v < 0, *zero = 0;
-    return ordo_buf_append(out, t, strlen(t));
-}
-
-static ordo_status interval_text(const ordo_column *c, size_t r, ordo_buf *out)
-{
-    ordo_interval iv;
-    memcpy(&iv, (const uint8_t *)c->values + (c->offset + r) * sizeof iv, sizeof iv);
-    out->len = 0;
-    int zero = 1, before = 0;
-    ordo_status s = int_part(out, iv.months / 12, "year", &zero, &before);
-    if (s == ORDO_OK)
-        s = int_part(out, iv.months % 12, "mon", &zero, &before);
-    if (s == ORDO_OK)
-        s = int_part(out, iv.days, "day", &zero, &before);
-    if (s == ORDO_OK && (zero || iv.micros)) {
-        uint64_t m = iv.micros < 0 ? 0 - (uint64_t)iv.micros : (uint64_t)iv.micros;
-        char t[96];
-        int n = snprintf(t, sizeof t, "%s%s%02llu:%02llu:%02llu", zero ? "" : " ",
-                         iv.micros < 0 ? "-" : before ? "+" : "",
-                         (unsigned long long)(m / 3600000000u),
-                         (unsigned long long)(m / 60000000u % 60),
-                         (unsigned long long)(m / 1000000u % 60));
-        if (m % 1000000u) {
-            n += snprintf(t + n, sizeof t - (size_t)n, ".%06llu", (unsigned long long)(m % 1000000u));
-            while (t[n - 1] == '0')
-                t[--n] = 0;
-        }
-        s = ordo_buf_append(out, t, (size_t)n);
-    }
-    return s;
-}
-
-static int negative_zero(const ordo_column *c, size_t r)
-{
-    size_t i = c->offset + r;
-    if (c->type == ORDO_TYPE_FLOAT64) {
-        double d;
-        memcpy(&d, (const uint8_t *)c->values + 8 * i, 8);
-        return d == 0 && signbit(d);
-    }
-    float f;
-    memcpy(&f, (const uint8_t *)c->values + 4 * i, 4);
-    return f == 0 && signbit(f);
-}
-
 enum { VALUE_RANGE_ROWS = 4096 };
 
 /* Rows from..to of the values, printed on one thread into their own keys. */
@@ -504,15 +446,7 @@ static ordo_status print_value(const value_job *j, ordo_key_reader *rd, size_t r
     }
     s = ordo_text_print(rd, sc, ORDO_TEXT_BARE, text, is_null);
     *printed = s != ORDO_OK;
-    if (s != ORDO_OK || *is_null)
-        return s;
-    if (c->type == ORDO_TYPE_INTERVAL)
-        return interval_text(c, r, text);
-    if ((c->type == ORDO_TYPE_FLOAT64 || c->type == ORDO_TYPE_FLOAT32) && negative_zero(c, r)) {
-        text->len = 0;
-        return ordo_buf_append(text, "-0", 2);
-    }
-    return ORDO_OK;
+    return s;
 }
 
 static int print_range(void *ctx, size_t item, size_t slot)

@@ -165,6 +165,43 @@ static void test_decimals(void **state)
     assert_int_equal(ordo_decimal_text(&five, 8, 0, t, 10), 0); /* short room */
 }
 
+/* Intervals keep their months, days and time apart (IntervalStyle
+ * postgres), as PostgreSQL prints them and as the CSV text a load stores. */
+static void test_intervals(void **state)
+{
+    (void)state;
+    ordo_schema s;
+    ordo_error e;
+    assert_int_equal(ordo_schema_parse("i interval", ORDO_FORMAT_ORDERED, &s, &e), ORDO_OK);
+    const ordo_interval iv[] = {{0, 0, 0},           {14, 0, 0},
+                                {0, -2, 10800000000}, {0, 3, 14706500000},
+                                {-14, 0, 0},         {0, 0, -1500000},
+                                {1, 1, 1},           {0, 1, -3600000000}};
+    const char *want[] = {"00:00:00",         "1 year 2 mons",     "-2 days +03:00:00",
+                          "3 days 04:05:06.5", "-1 years -2 mons", "-00:00:01.5",
+                          "1 mon 1 day 00:00:00.000001", "1 day -01:00:00"};
+    ordo_column c = {.type = ORDO_TYPE_INTERVAL, .values = iv};
+    ordo_buf b = {0};
+    for (size_t r = 0; r < sizeof want / sizeof *want; r++) {
+        bool isnull = true;
+        b.len = 0;
+        assert_int_equal(ordo_column_text(&c, &s.cols[0], r, &b, &isnull), ORDO_OK);
+        assert_false(isnull);
+        assert_string_equal(b.data, want[r]);
+    }
+    /* the extremes fit */
+    const ordo_interval big[] = {{INT32_MIN, INT32_MIN, INT64_MIN}, {INT32_MAX, INT32_MAX, INT64_MAX}};
+    ordo_column cb = {.type = ORDO_TYPE_INTERVAL, .values = big};
+    for (size_t r = 0; r < 2; r++) {
+        bool isnull;
+        b.len = 0;
+        assert_int_equal(ordo_column_text(&cb, &s.cols[0], r, &b, &isnull), ORDO_OK);
+        assert_true(b.len > 40 && b.len < ORDO_DECIMAL_TEXT_MAX);
+    }
+    ordo_buf_free(&b);
+    ordo_schema_free(&s);
+}
+
 /* What it leaves to the key: refused for the column, whatever the row
  * (a NULL one too), out untouched. */
 static void test_other_types(void **state)
@@ -209,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_floats),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_decimals),
+        cmocka_unit_test(test_intervals),
         cmocka_unit_test(test_other_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
