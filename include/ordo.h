@@ -752,6 +752,13 @@ typedef enum ordo_numeric_layout {
     ORDO_NUMERIC_INT64 = 2       /* int64 elements: element x 10^-numeric_scale */
 } ordo_numeric_layout;
 
+/* The bytes of one element of a NUMERIC column held in `layout`: 16, 8, or
+ * 0 for text (through offsets). */
+static inline size_t ordo_numeric_layout_width(uint8_t layout)
+{
+    return layout == ORDO_NUMERIC_DECIMAL128 ? 16 : layout == ORDO_NUMERIC_INT64 ? 8 : 0;
+}
+
 /* One column of a batch, in Arrow's memory layout. Row i of the column is
  * element (offset + i) of its buffers. Nothing is copied or owned.
  *  - values: the elements, one C value each: int8_t .. int64_t, uint8_t ..

@@ -183,9 +183,7 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
         break;
     }
     case ORDO_TYPE_NUMERIC: {
-        size_t w = col->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? 16
-                   : col->numeric_layout == ORDO_NUMERIC_INT64    ? 8
-                                                                  : 0;
+        size_t w = ordo_numeric_layout_width(col->numeric_layout);
         if (!w) /* text: checked by its key */
             return ORDO_ERR_BAD_TYPE;
         n = ordo_decimal_text((const uint8_t *)col->values + w * i, w, col->numeric_scale, text,

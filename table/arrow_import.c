@@ -466,9 +466,7 @@ static size_t element_width(const ordo_column *c)
     case ORDO_TYPE_UUID: return 16;
     case ORDO_TYPE_INTERVAL: return sizeof(ordo_interval);
     case ORDO_TYPE_NUMERIC: /* decimals read in place; text goes through offsets */
-        return c->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? 16
-               : c->numeric_layout == ORDO_NUMERIC_INT64    ? 8
-                                                            : 0;
+        return ordo_numeric_layout_width(c->numeric_layout);
     default: return 0;
     }
 }

@@ -94,7 +94,7 @@ static void assert_text(const ordo_column *c, size_t r, const char *want)
     char dec[ORDO_DECIMAL_TEXT_MAX];
     const char *s = dec;
     if (c->type == ORDO_TYPE_NUMERIC && c->numeric_layout != ORDO_NUMERIC_TEXT) {
-        size_t w = c->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? 16 : 8;
+        size_t w = ordo_numeric_layout_width(c->numeric_layout);
         n = ordo_decimal_text((const uint8_t *)c->values + w * (c->offset + r), w,
                               c->numeric_scale, dec, sizeof dec); /* read in place */
     } else {

@@ -148,8 +148,10 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
     if (keys)
         ordo__py_bin_release(keys);
     free(off);
-    Py_XDECREF(S);
-    return S ? ordo__py_raise(s, &e) : NULL;
+    if (!S)
+        return NULL;
+    Py_DECREF(S);
+    return ordo__py_raise(s, &e);
 }
 
 /* ------------------------------------------------------ scan_table */
