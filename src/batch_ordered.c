@@ -14,6 +14,7 @@
  * 00 bytes, is three copies a key (ord_runs). */
 #include "batch.h"
 #include "collate.h"
+#include "numeric_scaled.h"
 
 /* Text-like columns: offsets into their bytes. */
 static int variable(ordo_type t) { return ordo__type_facts(t)->variable; }
@@ -321,8 +322,13 @@ static inline ordo_status numeric_field_size(const ordo_column *c, size_t r, siz
         return ORDO_OK;
     }
     int64_t hi;
-    uint64_t lo;
+    uint64_t lo, x;
+    int neg;
     scaled_at(c, r, &hi, &lo);
+    if (ordo__num_mag64(hi, lo, &x, &neg) && ordo__num_scale_safe(c->numeric_scale)) {
+        *fs = x ? 1 + ordo__num_size64(x) : 2; /* inline: the common case */
+        return ORDO_OK;
+    }
     ordo_status st = ordo__numeric_scaled_size(hi, lo, c->numeric_scale, fs);
     *fs += 1;
     return st;
@@ -1004,7 +1010,8 @@ static void encode_tile_strided(const ordo__kernels *k, const ordo__batch_plan *
 #define ORDO_ORD_RUN_SLACK 32
 
 typedef struct ord_runs {
-    size_t tc;         /* the text column */
+    size_t tc;         /* the text column (or scaled numeric) */
+    int numeric;       /* tc is a scaled numeric: its payload from the integer, no terminator run */
     size_t run0, run1; /* bytes a row of the run before and after it */
     int64_t lim;       /* the text is readable below this offset */
     uint8_t mask;      /* the text's complement (ff for DESC) */
@@ -1043,11 +1050,13 @@ static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
         int op;
         size_t w;
         int path = col_path(c, &op, &w);
-        if (path == PATH_TEXT) {
+        if (path == PATH_TEXT || path == PATH_NUMERIC) {
             if (ntext++)
                 return 0;
             s->tc = ci;
+            s->numeric = path == PATH_NUMERIC;
             s->run0 += 1; /* its presence byte */
+            s->run1 = s->numeric ? 0 : 2; /* text's terminator; a numeric payload has its own */
             run = &s->run1;
         } else if (path == PATH_KERNEL_OP || path == PATH_BOOL) {
             *run += 1 + w;
@@ -1067,7 +1076,7 @@ static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
         return 0;
     const ordo_column *t = &pl->cols[s->tc];
     s->mask = presence_of(t).mask;
-    s->lim = text_readable(t, pl->nrows);
+    s->lim = s->numeric ? 0 : text_readable(t, pl->nrows);
     size_t rows = pl->nrows < ORDO_TILE_ROWS ? pl->nrows : ORDO_TILE_ROWS;
     memset(s->tile0, 0, rows * s->run0 + ORDO_ORD_RUN_SLACK);
     memset(s->tile1, 0, rows * s->run1 + ORDO_ORD_RUN_SLACK);
@@ -1082,8 +1091,10 @@ static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
             if (ci == s->tc) {
                 r[0] = p.present;
                 r = s->tile1 + i * s->run1;
-                r[0] = r[1] = p.mask; /* the terminator */
-                r += 2;
+                if (!s->numeric) {
+                    r[0] = r[1] = p.mask; /* the terminator */
+                    r += 2;
+                }
                 continue;
             }
             r[0] = path == PATH_NIL ? p.null : p.present;
@@ -1207,6 +1218,81 @@ static const ord_keys_fn ord_keys_loops[2][2][2][2] = {
       {ord_keys_padded_o64_short, ord_keys_padded_o64_short_desc}}},
 };
 
+/* The keys of rows [i, n) of a tile whose variable column is a scaled
+ * numeric, from *at on: run, payload straight from the integer (DESC's
+ * complement fused), run; their ends to offsets (NULL: a fixed stride).
+ * `padded`: word stores past each part (ORDO_NUM_ROOM for the payload), so
+ * rows stop once one starts past lim; else exact. Returns the row reached.
+ * `padded` and `dec128` are constants at each call. */
+__attribute__((always_inline)) static inline size_t
+ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_t n, uint8_t *dst,
+             size_t *at, size_t *offsets, size_t lim, int padded, int dec128)
+{
+    const uint8_t *lead = s->tile0, *trail = s->tile1, mask = s->mask;
+    const size_t nl = s->run0, nt = s->run1;
+    const int32_t scale = t->numeric_scale;
+    const uint8_t *v = (const uint8_t *)t->values + (t->offset + r0) * (dec128 ? 16 : 8);
+    size_t pos = *at;
+    for (; i < n && (!padded || pos <= lim); i++) {
+        uint8_t *d = dst + pos;
+        int64_t hi;
+        uint64_t lo;
+        if (dec128) {
+            lo = ORDO_LOAD(uint64_t, v + 16 * i, 0);
+            hi = ORDO_LOAD(int64_t, v + 16 * i + 8, 0);
+        } else {
+            lo = ORDO_LOAD(uint64_t, v, i);
+            hi = (int64_t)lo < 0 ? -1 : 0;
+        }
+        size_t len;
+        if (padded) {
+            copy_over16(d, lead + i * nl, nl, 0);
+            len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
+            if (nt)
+                copy_over16(d + nl + len, trail + i * nt, nt, 0);
+        } else {
+            copy_xor(d, lead + i * nl, nl, 0);
+            ordo__numeric_scaled_put(hi, lo, scale, mask, d + nl, &len);
+            copy_xor(d + nl + len, trail + i * nt, nt, 0);
+        }
+        pos += nl + len + nt;
+        if (offsets)
+            offsets[r0 + i + 1] = pos;
+    }
+    *at = pos;
+    return i;
+}
+
+typedef size_t (*ord_num_fn)(const ord_runs *s, const ordo_column *t, size_t r0, size_t i,
+                             size_t n, uint8_t *dst, size_t *at, size_t *offsets, size_t lim);
+#define ORD_NUM_FN(NAME, PADDED, DEC128)                                                      \
+    static size_t NAME(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_t n, \
+                       uint8_t *dst, size_t *at, size_t *offsets, size_t lim)                 \
+    {                                                                                        \
+        return ord_num_keys(s, t, r0, i, n, dst, at, offsets, lim, PADDED, DEC128);          \
+    }
+ORD_NUM_FN(ord_num_exact_i64, 0, 0)
+ORD_NUM_FN(ord_num_exact_d128, 0, 1)
+ORD_NUM_FN(ord_num_padded_i64, 1, 0)
+ORD_NUM_FN(ord_num_padded_d128, 1, 1)
+static const ord_num_fn ord_num_loops[2][2] = {{ord_num_exact_i64, ord_num_exact_d128},
+                                               {ord_num_padded_i64, ord_num_padded_d128}};
+
+/* A numeric tile by the runs: padded rows while a row's widest writes
+ * (16-byte run moves, the payload's room) stay inside the batch, the last
+ * rows exact. */
+static void ord_num_tile(const ordo__batch_plan *pl, const ord_runs *s, size_t r0, size_t n,
+                         uint8_t *dst, size_t *offsets)
+{
+    const ordo_column *t = &pl->cols[s->tc];
+    int dec128 = t->numeric_layout == ORDO_NUMERIC_DECIMAL128;
+    size_t at = offsets ? offsets[r0] : r0 * pl->stride, i = 0,
+           room = s->run0 + ORDO_NUM_ROOM + s->run1 + 16;
+    if (pl->total >= room)
+        i = ord_num_loops[1][dec128](s, t, r0, 0, n, dst, &at, offsets, pl->total - room);
+    ord_num_loops[0][dec128](s, t, r0, i, n, dst, &at, offsets, 0);
+}
+
 /* One tile by the runs, if it has no NULL and its text no 00 byte;
  * returns 0 (nothing written) otherwise. */
 static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord_runs *s, size_t r0,
@@ -1216,10 +1302,15 @@ static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord
         if (has_null(s->checks[x], r0, n))
             return 0;
     const ordo_column *t = &pl->cols[s->tc];
-    if (!(s->tc < 64 && (pl->clean >> s->tc & 1)) && !span_clean(k, t, t->offset + r0, n))
+    if (!s->numeric && !(s->tc < 64 && (pl->clean >> s->tc & 1)) &&
+        !span_clean(k, t, t->offset + r0, n))
         return 0;
     ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
-    ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + 2, s->run1);
+    ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + (s->numeric ? 0 : 2), s->run1);
+    if (s->numeric) {
+        ord_num_tile(pl, s, r0, n, dst, offsets);
+        return 1;
+    }
     int64_t a = ordo__col_offset_at(t, t->offset + r0), b = ordo__col_offset_at(t, t->offset + r0 + n);
     size_t end = offsets[r0] + n * (s->run0 + s->run1) + (size_t)(b - a);
     /* 16-byte moves read up to 16 past the text's tile span, write up to 16 past its keys */
@@ -1254,7 +1345,8 @@ void ordo__ordered_encode(const ordo__kernels *k, const ordo__batch_plan *pl, ui
     }
     text_first tf = strided ? (text_first){pl->ncols, 0, 0} : text_first_of(pl);
     ord_runs runs;
-    int by_runs = offsets && ord_runs_plan(pl, &runs);
+    /* (a numeric's runs take a fixed stride too: all its values one size) */
+    int by_runs = !strided && ord_runs_plan(pl, &runs) && (offsets || runs.numeric);
     for (size_t r0 = 0; r0 < pl->nrows; r0 += ORDO_TILE_ROWS) {
         size_t n = pl->nrows - r0 < ORDO_TILE_ROWS ? pl->nrows - r0 : ORDO_TILE_ROWS;
         if (strided)

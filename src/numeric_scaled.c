@@ -3,11 +3,17 @@
  * no text between: the digits of the integer's magnitude, two at a time
  * from a table, trailing zeros dropped, the exponent from the digit count
  * and the scale. The same bytes as ordo_key_numeric of the value's text. */
-#include "ordo_internal.h"
+#include "numeric_scaled.h"
 
 __extension__ typedef unsigned __int128 u128;
 
-enum { NUM_NEG = 1, NUM_ZERO = 2, NUM_POS = 3 };
+const uint64_t ordo__pow10[20] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+    UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+    UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+    UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+    UINT64_C(1000000000000000), UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+    UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)};
 
 /* "00" .. "99" as digit bytes (digit + 1), two a pair. */
 static const uint8_t pairs[200] = {
@@ -60,8 +66,6 @@ static inline void digits8(uint32_t x, uint8_t *o)
     digits4(x - a * 10000, o + 4);
 }
 
-static size_t count_digits(uint64_t x);
-
 /* The significant digits of m > 0 (its trailing zeros gone) at *first,
  * how many, and the count of digits it had: 40 bytes of room in buf. */
 static size_t significant(u128 m, uint8_t buf[40], const uint8_t **first, size_t *all)
@@ -69,7 +73,7 @@ static size_t significant(u128 m, uint8_t buf[40], const uint8_t **first, size_t
     uint8_t *end = buf + 40, *d;
     if (m >> 64 == 0) { /* all 20 digits of x, then the ones it has */
         uint64_t x = (uint64_t)m;
-        *all = count_digits(x);
+        *all = ordo__num_digits(x);
         if (x < 100000000) { /* only the chunks it has */
             digits8((uint32_t)x, end - 8);
         } else {
@@ -122,18 +126,20 @@ static inline void put_digits(uint8_t *p, const uint8_t *s, size_t n, uint8_t m8
     memcpy(p + n - 8, &x, 8);
 }
 
-/* x's decimal digit count, x > 0: from its bit length, then one compare. */
-static size_t count_digits(uint64_t x)
+/* n bytes (7 .. 22, a payload of at most 16 digits) from s to p by two
+ * overlapping moves. */
+static inline void copy_exact(uint8_t *p, const uint8_t *s, size_t n)
 {
-    static const uint64_t pow10[20] = {
-        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
-        UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
-        UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
-        UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
-        UINT64_C(1000000000000000), UINT64_C(10000000000000000), UINT64_C(100000000000000000),
-        UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)};
-    size_t bits = 64 - (size_t)__builtin_clzll(x), d = (bits * 1233) >> 12; /* ~ bits x log10(2) */
-    return d + (d < 20 && x >= pow10[d]);
+    if (n >= 16) {
+        memcpy(p, s, 16);
+        memcpy(p + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(p, s, 8);
+        memcpy(p + n - 8, s + n - 8, 8);
+    } else {
+        memcpy(p, s, 4);
+        memcpy(p + n - 4, s + n - 4, 4);
+    }
 }
 
 /* The magnitude and sign of hi:lo. */
@@ -163,14 +169,9 @@ ordo_status ordo__numeric_scaled_size(int64_t hi, uint64_t lo, int32_t scale, si
     }
     if (m >> 64) /* rare: the digits themselves */
         return ordo__numeric_scaled_put(hi, lo, scale, 0, NULL, size);
-    uint64_t x = (uint64_t)m;
-    size_t all = count_digits(x), tz = 0;
-    while (x % 10 == 0)
-        x /= 10, tz++;
     int32_t adjusted;
-    ordo_status st = adjusted_of(all, scale, &adjusted);
-    *size = 1 + 4 + (all - tz) + 1;
-    return st;
+    *size = ordo__num_size64((uint64_t)m);
+    return adjusted_of(ordo__num_digits((uint64_t)m), scale, &adjusted);
 }
 
 ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uint8_t mask,
@@ -180,14 +181,25 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
     u128 m = magnitude(hi, lo, &neg);
     if (m == 0) {
         if (p)
-            p[0] = (uint8_t)(NUM_ZERO ^ mask);
+            p[0] = (uint8_t)(ORDO_NUM_ZERO ^ mask);
         *size = 1;
+        return ORDO_OK;
+    }
+    int32_t adjusted;
+    if (m < UINT64_C(10000000000000000)) { /* the common case: composed, then copied exactly */
+        ordo_status st = adjusted_of(ordo__num_digits((uint64_t)m), scale, &adjusted);
+        uint8_t t[24];
+        if (st != ORDO_OK || !p) {
+            *size = ordo__num_size64((uint64_t)m);
+            return st;
+        }
+        *size = ordo__num_put16(t, (uint64_t)m, neg, scale, mask);
+        copy_exact(p, t, *size);
         return ORDO_OK;
     }
     uint8_t buf[40];
     const uint8_t *first;
     size_t all, n = significant(m, buf, &first, &all);
-    int32_t adjusted;
     ordo_status st = adjusted_of(all, scale, &adjusted);
     *size = 1 + 4 + n + 1;
     if (st != ORDO_OK || !p)
@@ -195,7 +207,7 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
     /* a negative's magnitude complemented (a larger one sorts lower), all
      * of it again for DESC */
     uint8_t m8 = (uint8_t)(mask ^ (neg ? 0xff : 0x00));
-    p[0] = (uint8_t)((neg ? NUM_NEG : NUM_POS) ^ mask);
+    p[0] = (uint8_t)((neg ? ORDO_NUM_NEG : ORDO_NUM_POS) ^ mask);
     ordo__store_be32(p + 1, ((uint32_t)adjusted ^ ORDO_SIGN32) ^ (uint32_t)(m8 * UINT32_C(0x01010101)));
     put_digits(p + 5, first, n, m8);
     p[5 + n] = m8;

@@ -1,0 +1,127 @@
+/* The common case of numeric from a scaled integer (SPEC.md §14.10): a
+ * magnitude that fits in 64 bits (numeric(18, s) and below always does).
+ * Inline, so that the batch loops pay no call a value; src/numeric_scaled.c
+ * holds the general case and the entry points. */
+#ifndef ORDO_NUMERIC_SCALED_H
+#define ORDO_NUMERIC_SCALED_H
+
+#include "ordo_internal.h"
+
+/* The class bytes of a finite numeric. */
+enum { ORDO_NUM_NEG = 1, ORDO_NUM_ZERO = 2, ORDO_NUM_POS = 3 };
+
+/* 10^0 .. 10^19 (src/numeric_scaled.c). */
+extern const uint64_t ordo__pow10[20];
+
+/* Room a payload writer may use at p: the largest payload (class, exponent,
+ * 39 digits, terminator) and one byte. */
+#define ORDO_NUM_ROOM 46
+
+/* Whether scale leaves every adjusted exponent in int32 (at most 39 digits:
+ * all - 1 - scale >= -scale, <= 38 - scale): then no value needs the check. */
+static inline int ordo__num_scale_safe(int32_t scale) { return scale > INT32_MIN + 39; }
+
+/* The magnitude of hi:lo in *x when it fits in 64 bits (hi 0, or -1 with lo
+ * not 0: -2^64 does not fit); *neg its sign. */
+static inline int ordo__num_mag64(int64_t hi, uint64_t lo, uint64_t *x, int *neg)
+{
+    *neg = hi < 0;
+    *x = *neg ? (uint64_t)0 - lo : lo;
+    return hi == 0 || (hi == -1 && lo != 0);
+}
+
+/* x's decimal digit count, x > 0: from its bit length, then one compare. */
+static inline size_t ordo__num_digits(uint64_t x)
+{
+    size_t bits = 64 - (size_t)__builtin_clzll(x), d = (bits * 1233) >> 12; /* ~ bits x log10(2) */
+    return d + (d < 20 && x >= ordo__pow10[d]);
+}
+
+/* The payload size of magnitude x > 0 (SPEC.md: n + 6 for n significant
+ * digits): its digits less its trailing zeros, most values have none. */
+static inline size_t ordo__num_size64(uint64_t x)
+{
+    size_t n = ordo__num_digits(x);
+    while (x % 10 == 0)
+        x /= 10, n--;
+    return 6 + n;
+}
+
+/* The 8 decimal digits of x < 10^8 (leading zeros kept) as bytes 0..9, the
+ * first digit in the lowest byte (first in memory): two 4-digit halves in
+ * 32-bit lanes, then halved again twice, all lanes at once by multiplying
+ * with reciprocals (10486 / 2^20 is 1/100 and 103 / 2^10 is 1/10 exactly
+ * enough below 10^4 and 10^2). */
+static inline uint64_t ordo__num_swar8(uint32_t x)
+{
+    uint64_t v = (uint64_t)(x / 10000) | (uint64_t)(x % 10000) << 32;
+    uint64_t q = ((v * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
+    v = q | (v - q * 100) << 16;
+    q = ((v * 103) >> 10) & UINT64_C(0x000f000f000f000f);
+    return q | (v - q * 10) << 8;
+}
+
+/* Word stores whose bytes go in memory order lowest byte first (the
+ * digits), and a big-endian 32-bit one (the exponent): one move each. */
+static inline void ordo__num_store_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+static inline void ordo__num_store_be32(uint8_t *p, uint32_t v)
+{
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    memcpy(p, &v, 4);
+}
+
+/* The payload of magnitude 0 < x < 10^16 (neg: negative) at scale, XOR
+ * mask, written by whole words: 22 bytes at p, those past the payload
+ * garbage. Returns the payload's size. The scale is one ordo__num_scale_safe
+ * allows or one the caller checked for this value. The digits are x scaled
+ * up to exactly 16 (its first one at byte 0, no shift to align them); the
+ * zeros that adds and x's own trailing zeros are the top bytes, counted
+ * from the words' leading zero bits. */
+static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t scale, uint8_t mask)
+{
+    size_t all = ordo__num_digits(x);
+    uint64_t y = x * ordo__pow10[16 - all];
+    uint32_t top = (uint32_t)(y / 100000000);
+    uint64_t a = ordo__num_swar8(top), b = ordo__num_swar8((uint32_t)(y - (uint64_t)top * 100000000));
+    size_t n = b ? 16 - (size_t)__builtin_clzll(b) / 8 : 8 - (size_t)__builtin_clzll(a) / 8;
+    /* a negative's magnitude complemented (a larger one sorts lower), all
+     * of it again for DESC */
+    uint8_t m8 = (uint8_t)(mask ^ (neg ? 0xff : 0x00));
+    const uint64_t ones = UINT64_C(0x0101010101010101), m = m8 * ones;
+    p[0] = (uint8_t)((neg ? ORDO_NUM_NEG : ORDO_NUM_POS) ^ mask);
+    ordo__num_store_be32(p + 1, ((uint32_t)all - 1 - (uint32_t)scale) ^ ORDO_SIGN32 ^
+                                    (uint32_t)(m8 * UINT32_C(0x01010101)));
+    ordo__num_store_le64(p + 5, (a + ones) ^ m); /* digit bytes are digit + 1 */
+    ordo__num_store_le64(p + 13, (b + ones) ^ m);
+    p[5 + n] = m8;
+    return 6 + n;
+}
+
+/* The payload of hi:lo at scale (checked for it), XOR mask, at p with
+ * ORDO_NUM_ROOM bytes of room (past the payload garbage); its size. */
+static inline size_t ordo__num_put_padded(uint8_t *p, int64_t hi, uint64_t lo, int32_t scale,
+                                          uint8_t mask)
+{
+    uint64_t x;
+    int neg;
+    size_t size;
+    if (ordo__num_mag64(hi, lo, &x, &neg) && x < UINT64_C(10000000000000000)) {
+        if (x)
+            return ordo__num_put16(p, x, neg, scale, mask);
+        p[0] = (uint8_t)(ORDO_NUM_ZERO ^ mask);
+        return 1;
+    }
+    ordo__numeric_scaled_put(hi, lo, scale, mask, p, &size);
+    return size;
+}
+
+#endif
