@@ -334,6 +334,50 @@ static inline ordo_status numeric_field_size(const ordo_column *c, size_t r, siz
     return st;
 }
 
+/* The sizes of rows [0, nrows) of a scaled numeric column without NULLs
+ * at a scale ordo__num_scale_safe allows (no exponent to check), added to
+ * *sum (which cannot overflow: the caller bounds it); 0 when not all are
+ * one size. Magnitudes past 64 bits take numeric_field_size. `dec128` is
+ * a constant at each call. */
+__attribute__((always_inline)) static inline int
+sizes_unchecked(const ordo_column *c, size_t nrows, size_t *sum, int dec128)
+{
+    const uint8_t *v = (const uint8_t *)c->values + c->offset * (dec128 ? 16 : 8);
+    size_t s = 0, first = 0, diff = 0;
+    for (size_t r = 0; r < nrows; r++) {
+        int64_t hi;
+        uint64_t lo, x;
+        int neg;
+        size_t fs;
+        if (dec128) {
+            lo = ORDO_LOAD(uint64_t, v + 16 * r, 0);
+            hi = ORDO_LOAD(int64_t, v + 16 * r + 8, 0);
+        } else {
+            lo = ORDO_LOAD(uint64_t, v, r);
+            hi = (int64_t)lo < 0 ? -1 : 0;
+        }
+        if (ordo__num_mag64(hi, lo, &x, &neg))
+            fs = x ? 1 + ordo__num_size64(x) : 2;
+        else
+            numeric_field_size(c, r, &fs);
+        first = r ? first : fs;
+        diff |= fs ^ first;
+        s += fs;
+    }
+    *sum += s;
+    return diff == 0;
+}
+
+static int sizes_unchecked_d128(const ordo_column *c, size_t nrows, size_t *sum)
+{
+    return sizes_unchecked(c, nrows, sum, 1);
+}
+
+static int sizes_unchecked_i64(const ordo_column *c, size_t nrows, size_t *sum)
+{
+    return sizes_unchecked(c, nrows, sum, 0);
+}
+
 /* A scaled numeric column: each value's size (its exponent checked).
  * Adds to *sum. */
 static ordo_status size_numeric(const ordo_column *c, size_t nrows, size_t *sum, int *constant,
@@ -341,6 +385,14 @@ static ordo_status size_numeric(const ordo_column *c, size_t nrows, size_t *sum,
 {
     size_t first = 0, s = *sum;
     int same = 1;
+    /* the common case, one loop: a field is at most 1 + ORDO_NUM_ROOM bytes */
+    if (!c->validity && ordo__num_scale_safe(c->numeric_scale) &&
+        nrows < SIZE_MAX / 2 / (1 + ORDO_NUM_ROOM) && s < SIZE_MAX / 2) {
+        same = c->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? sizes_unchecked_d128(c, nrows, sum)
+                                                            : sizes_unchecked_i64(c, nrows, sum);
+        *constant &= same;
+        return ORDO_OK;
+    }
     for (size_t r = 0; r < nrows; r++) {
         size_t fs;
         if (numeric_field_size(c, r, &fs) != ORDO_OK) {
@@ -1246,7 +1298,10 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
         }
         size_t len;
         if (padded) {
-            copy_over16(d, lead + i * nl, nl, 0);
+            if (nl <= 16) /* (the usual run: one move) */
+                memcpy(d, lead + i * nl, 16);
+            else
+                copy_over16(d, lead + i * nl, nl, 0);
             len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
             if (nt)
                 copy_over16(d + nl + len, trail + i * nt, nt, 0);

@@ -49,16 +49,19 @@ static inline size_t ordo__num_size64(uint64_t x)
 
 /* The 8 decimal digits of x < 10^8 (leading zeros kept) as bytes 0..9, the
  * first digit in the lowest byte (first in memory): two 4-digit halves in
- * 32-bit lanes, then halved again twice, all lanes at once by multiplying
- * with reciprocals (10486 / 2^20 is 1/100 and 103 / 2^10 is 1/10 exactly
- * enough below 10^4 and 10^2). */
+ * 32-bit lanes, then halved again twice, all lanes at once. Each step takes
+ * the quotients q by multiplying with a reciprocal (10486 / 2^20 is 1/100
+ * and 103 / 2^10 is 1/10 exactly enough below 10^4 and 10^2), then makes
+ * each lane q | r << w as lane << w - q * (d << w - 1), r = lane - q * d:
+ * every lane stays in range, so none borrows from the next. */
 static inline uint64_t ordo__num_swar8(uint32_t x)
 {
-    uint64_t v = (uint64_t)(x / 10000) | (uint64_t)(x % 10000) << 32;
-    uint64_t q = ((v * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
-    v = q | (v - q * 100) << 16;
+    uint64_t v = x, q = x / 10000;
+    v = (v << 32) - q * ((UINT64_C(10000) << 32) - 1);
+    q = ((v * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
+    v = (v << 16) - q * ((UINT64_C(100) << 16) - 1);
     q = ((v * 103) >> 10) & UINT64_C(0x000f000f000f000f);
-    return q | (v - q * 10) << 8;
+    return (v << 8) - q * ((UINT64_C(10) << 8) - 1);
 }
 
 /* Word stores whose bytes go in memory order lowest byte first (the
@@ -95,14 +98,13 @@ static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t sc
     size_t n = b ? 16 - (size_t)__builtin_clzll(b) / 8 : 8 - (size_t)__builtin_clzll(a) / 8;
     /* a negative's magnitude complemented (a larger one sorts lower), all
      * of it again for DESC */
-    uint8_t m8 = (uint8_t)(mask ^ (neg ? 0xff : 0x00));
-    const uint64_t ones = UINT64_C(0x0101010101010101), m = m8 * ones;
+    const uint64_t ones = UINT64_C(0x0101010101010101),
+                   m = (mask * ones) ^ ((uint64_t)0 - (uint64_t)(neg != 0)); /* (no branch) */
     p[0] = (uint8_t)((neg ? ORDO_NUM_NEG : ORDO_NUM_POS) ^ mask);
-    ordo__num_store_be32(p + 1, ((uint32_t)all - 1 - (uint32_t)scale) ^ ORDO_SIGN32 ^
-                                    (uint32_t)(m8 * UINT32_C(0x01010101)));
+    ordo__num_store_be32(p + 1, ((uint32_t)all - 1 - (uint32_t)scale) ^ ORDO_SIGN32 ^ (uint32_t)m);
     ordo__num_store_le64(p + 5, (a + ones) ^ m); /* digit bytes are digit + 1 */
     ordo__num_store_le64(p + 13, (b + ones) ^ m);
-    p[5 + n] = m8;
+    p[5 + n] = (uint8_t)m;
     return 6 + n;
 }
 

@@ -7,6 +7,7 @@
 
 #include "batch.h"
 #include "impls.h"
+#include "numeric_scaled.h"
 
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
@@ -57,7 +58,10 @@ static i128 draw(uint64_t *seed)
                                   "10000000000000000000000000000000000000",
                                   "170141183460469231731687303715884105727",
                                   "18446744073709551615", "18446744073709551616",
-                                  "9999999999999999999", "10000000000000000000", "1", "0"};
+                                  "9999999999999999999", "10000000000000000000", "1", "0",
+                                  /* the 16-digit fast path's bounds, int64's */
+                                  "9999999999999999", "10000000000000000",
+                                  "1000000000000000", "9223372036854775808"};
     uint64_t r = t_rand(seed);
     i128 v = 0;
     switch (r % 6) {
@@ -134,8 +138,9 @@ typedef struct pair {
     ordo_column scaled, as_text;
 } pair;
 
-static void make_pair(pair *p, int layout, size_t n, size_t off, int nulls, int order,
-                      int32_t scale, uint64_t *seed)
+/* The same with the values given (vals[i % nvals], row i); none: drawn. */
+static void make_pair_of(pair *p, int layout, size_t n, size_t off, int nulls, int order,
+                         int32_t scale, uint64_t *seed, const i128 *vals, size_t nvals)
 {
     size_t rows = n + off;
     p->ints = calloc(rows + 1, 16);
@@ -146,7 +151,7 @@ static void make_pair(pair *p, int layout, size_t n, size_t off, int nulls, int 
         p->validity[i] = nulls ? (uint8_t)t_rand(seed) : 0xff;
     size_t at = 0;
     for (size_t i = 0; i < rows; i++) {
-        i128 v = draw(seed);
+        i128 v = nvals ? vals[i % nvals] : draw(seed);
         if (layout == ORDO_NUMERIC_INT64) {
             int64_t x = (int64_t)v; /* its low 64 bits */
             memcpy(p->ints + 8 * i, &x, 8);
@@ -168,6 +173,12 @@ static void make_pair(pair *p, int layout, size_t n, size_t off, int nulls, int 
                                .offsets = p->offsets, .offset_bits = 64,
                                .validity = nulls ? p->validity : NULL, .offset = off,
                                .order = (uint8_t)order};
+}
+
+static void make_pair(pair *p, int layout, size_t n, size_t off, int nulls, int order,
+                      int32_t scale, uint64_t *seed)
+{
+    make_pair_of(p, layout, n, off, nulls, order, scale, seed, NULL, 0);
 }
 
 static void free_pair(pair *p) { free(p->ints), free(p->text), free(p->offsets), free(p->validity); }
@@ -237,6 +248,81 @@ static void batches_vs_text(void **state)
     printf("# %d batches compared\n", batches);
 }
 
+/* The edges of the fast paths (a magnitude in 64 bits, below 10^16: SWAR
+ * digits; a scaled numeric among fixed-width columns: the runs path, padded
+ * rows then exact ones at the batch's end), in batches of them only: every
+ * 10^k and 10^k - 1, 2^64 - 1, 2^64 and their negatives (-2^64 is hi -1, lo
+ * 0), trailing zeros, the int128 extremes; and batches of one size (a fixed
+ * stride: the runs without offsets). */
+static void fast_path_edges(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    i128 vals[100];
+    size_t nv = 0;
+    i128 p10 = 1;
+    for (int k = 0; k <= 38; k++, p10 *= 10) {
+        vals[nv++] = p10;
+        vals[nv++] = -(p10 - 1);
+    }
+    const i128 two64 = (i128)1 << 64;
+    const i128 more[] = {0, two64 - 1, two64, two64 + 1, -(two64 - 1), -two64, -(two64 + 1),
+                         1200, (i128)12 * 100000000000000, -(i128)1234500000000000,
+                         make128(INT64_MAX, UINT64_MAX), make128(INT64_MIN, 0),
+                         (i128)INT64_MAX, (i128)INT64_MIN};
+    memcpy(vals + nv, more, sizeof more);
+    nv += sizeof more / sizeof more[0];
+    /* one size each: 12345.67 and -98765.43 (both 7 digits), then 1 */
+    const i128 same[] = {1234567, -9876543, 1234567}, one[] = {1};
+    static const size_t lens[] = {1, 63, 64, 65, 130};
+    static const int32_t scales[] = {0, 2, 15, 16, 17, 39, -5};
+    int64_t ids[140];
+    for (size_t i = 0; i < 140; i++)
+        ids[i] = (int64_t)t_rand(&seed);
+    int batches = 0;
+    for (int layout = ORDO_NUMERIC_DECIMAL128; layout <= ORDO_NUMERIC_INT64; layout++)
+        for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+            for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++)
+                for (int set = 0; set < 3; set++) {
+                    const i128 *v = set == 0 ? vals : set == 1 ? same : one;
+                    size_t n = lens[li], nvals = set == 0 ? nv : set == 1 ? 3 : 1;
+                    int order = (int)((li + si + (size_t)set) % 4), nulls = set == 0 && si == 1;
+                    pair p;
+                    make_pair_of(&p, layout, n, (li + si) % 3, nulls, order, scales[si], &seed,
+                                 v, nvals);
+                    ordo_column cols[3] = {
+                        {.type = ORDO_TYPE_INT64, .values = ids, .order = (uint8_t)order},
+                        {0},
+                        {.type = ORDO_TYPE_BOOL, .values = ids, .order = (uint8_t)(3 - order)},
+                    };
+                    check_pair(cols, 2, 1, &p, n); /* `a bigint, m numeric` */
+                    check_pair(cols + 1, 2, 0, &p, n); /* `m numeric, b bool`: a run after */
+                    check_pair(cols, 3, 1, &p, n);     /* runs on both sides */
+                    batches += 3;
+                    free_pair(&p);
+                }
+    printf("# %d batches compared\n", batches);
+}
+
+/* The SWAR digits of x < 10^8 against division: every x below 10^6 and the
+ * last 10^5, 10^6 drawn; each byte of the word one digit, the first lowest. */
+static void swar_digits(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    for (uint32_t k = 0; k < 2100000; k++) {
+        uint32_t x = k < 1000000   ? k
+                     : k < 1100000 ? 100000000 - 1 - (k - 1000000)
+                                   : (uint32_t)(t_rand(&seed) % 100000000);
+        uint64_t w = ordo__num_swar8(x);
+        uint32_t y = x;
+        for (int d = 7; d >= 0; d--, y /= 10)
+            if ((w >> (8 * d) & 0xff) != y % 10)
+                fail_msg("%u: digit %d is %u, not %u", x, d, (unsigned)(w >> (8 * d) & 0xff),
+                         y % 10);
+    }
+}
+
 static void layout_errors(void **state)
 {
     (void)state;
@@ -277,6 +363,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rows_vs_text),
         cmocka_unit_test(batches_vs_text),
+        cmocka_unit_test(fast_path_edges),
+        cmocka_unit_test(swar_digits),
         cmocka_unit_test(layout_errors),
     };
     return cmocka_run_group_tests(tests, impls_setup, NULL);
