@@ -10,7 +10,8 @@
  * SCHEMA: mixed (a bigint, s text of 8-16 letters, d double precision),
  * numtext (a bigint, m numeric(12,2) as text, the path decimal128 took
  * before) or dec128 (the same values as decimal128, scale 2; built with
- * -DORDO_SCALED_NUMERIC, which older libraries lack); `desc`: every column
+ * -DORDO_SCALED_NUMERIC, which older libraries lack), dec128n (the same,
+ * one m in 16 NULL), num64 (the same values as int64, scale 2); `desc`: every column
  * DESC NULLS FIRST; `lexkey`: the LexKey format instead (mixed only), for
  * comparison. Not part of the build. */
 #include "ordo.h"
@@ -31,7 +32,8 @@ static uint64_t next(uint64_t *s)
 int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
-        fprintf(stderr, "usage: cg_rows mixed|numtext|dec128 IMPL ROWS ITERS [desc|lexkey]\n");
+        fprintf(stderr,
+                "usage: cg_rows mixed|numtext|dec128|dec128n|num64 IMPL ROWS ITERS [desc|lexkey]\n");
         return 2;
     }
     const char *schema = argv[1], *impl = argv[2];
@@ -40,7 +42,8 @@ int main(int argc, char **argv)
     int64_t *ids = malloc(n * sizeof *ids), *offs = malloc((n + 1) * sizeof *offs);
     double *ds = malloc(n * sizeof *ds);
     char *text = malloc(n * 24 + 1);
-    uint8_t *dec = malloc(n * 16);
+    uint8_t *dec = malloc(n * 16), *valid = malloc(n / 8 + 1);
+    int64_t *cents64 = malloc(n * sizeof *cents64);
     offs[0] = 0;
     for (size_t i = 0; i < n; i++) {
         ids[i] = (int64_t)next(&seed);
@@ -51,6 +54,7 @@ int main(int argc, char **argv)
         int64_t hi = cents < 0 ? -1 : 0;
         memcpy(dec + 16 * i, &cents, 8);
         memcpy(dec + 16 * i + 8, &hi, 8);
+        cents64[i] = cents;
         size_t len;
         if (!strcmp(schema, "mixed")) {
             len = 8 + next(&seed) % 9;
@@ -75,8 +79,15 @@ int main(int argc, char **argv)
                                 .offset_bits = 64};
     } else {
 #ifdef ORDO_SCALED_NUMERIC
+        for (size_t i = 0; i < n / 8 + 1; i++) /* one bit in 16 clear */
+            valid[i] = (uint8_t)~(1u << (next(&seed) % 16)); /* (a shift of 8 or more: none) */
         cols[1] = (ordo_column){.type = ORDO_TYPE_NUMERIC, .values = dec,
                                 .numeric_layout = ORDO_NUMERIC_DECIMAL128, .numeric_scale = 2};
+        if (!strcmp(schema, "dec128n"))
+            cols[1].validity = valid;
+        if (!strcmp(schema, "num64"))
+            cols[1] = (ordo_column){.type = ORDO_TYPE_NUMERIC, .values = cents64,
+                                    .numeric_layout = ORDO_NUMERIC_INT64, .numeric_scale = 2};
 #else
         fprintf(stderr, "dec128 needs -DORDO_SCALED_NUMERIC\n");
         return 2;

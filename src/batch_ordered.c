@@ -334,13 +334,13 @@ static inline ordo_status numeric_field_size(const ordo_column *c, size_t r, siz
     return st;
 }
 
-/* The sizes of rows [0, nrows) of a scaled numeric column without NULLs
- * at a scale ordo__num_scale_safe allows (no exponent to check), added to
- * *sum (which cannot overflow: the caller bounds it); 0 when not all are
- * one size. Magnitudes past 64 bits take numeric_field_size. `dec128` is
- * a constant at each call. */
+/* The sizes of rows [0, nrows) of a scaled numeric column at a scale
+ * ordo__num_scale_safe allows (no exponent to check), added to *sum (which
+ * cannot overflow: the caller bounds it); 0 when not all are one size.
+ * Magnitudes past 64 bits take numeric_field_size. `dec128` and `nullable`
+ * are constants at each call. */
 __attribute__((always_inline)) static inline int
-sizes_unchecked(const ordo_column *c, size_t nrows, size_t *sum, int dec128)
+sizes_unchecked(const ordo_column *c, size_t nrows, size_t *sum, int dec128, int nullable)
 {
     const uint8_t *v = (const uint8_t *)c->values + c->offset * (dec128 ? 16 : 8);
     size_t s = 0, first = 0, diff = 0;
@@ -356,7 +356,9 @@ sizes_unchecked(const ordo_column *c, size_t nrows, size_t *sum, int dec128)
             lo = ORDO_LOAD(uint64_t, v, r);
             hi = (int64_t)lo < 0 ? -1 : 0;
         }
-        if (ordo__num_mag64(hi, lo, &x, &neg))
+        if (nullable && !ordo__col_valid(c, r))
+            fs = 1;
+        else if (ordo__num_mag64(hi, lo, &x, &neg))
             fs = x ? 1 + ordo__num_size64(x) : 2;
         else
             numeric_field_size(c, r, &fs);
@@ -368,15 +370,18 @@ sizes_unchecked(const ordo_column *c, size_t nrows, size_t *sum, int dec128)
     return diff == 0;
 }
 
-static int sizes_unchecked_d128(const ordo_column *c, size_t nrows, size_t *sum)
-{
-    return sizes_unchecked(c, nrows, sum, 1);
-}
-
-static int sizes_unchecked_i64(const ordo_column *c, size_t nrows, size_t *sum)
-{
-    return sizes_unchecked(c, nrows, sum, 0);
-}
+typedef int (*sizes_fn)(const ordo_column *c, size_t nrows, size_t *sum);
+#define SIZES_FN(NAME, DEC128, NULLABLE)                                                       \
+    static int NAME(const ordo_column *c, size_t nrows, size_t *sum)                           \
+    {                                                                                          \
+        return sizes_unchecked(c, nrows, sum, DEC128, NULLABLE);                               \
+    }
+SIZES_FN(sizes_i64, 0, 0)
+SIZES_FN(sizes_i64_nulls, 0, 1)
+SIZES_FN(sizes_d128, 1, 0)
+SIZES_FN(sizes_d128_nulls, 1, 1)
+static const sizes_fn sizes_loops[2][2] = {{sizes_i64, sizes_i64_nulls},
+                                           {sizes_d128, sizes_d128_nulls}}; /* [dec128][nullable] */
 
 /* A scaled numeric column: each value's size (its exponent checked).
  * Adds to *sum. */
@@ -386,10 +391,10 @@ static ordo_status size_numeric(const ordo_column *c, size_t nrows, size_t *sum,
     size_t first = 0, s = *sum;
     int same = 1;
     /* the common case, one loop: a field is at most 1 + ORDO_NUM_ROOM bytes */
-    if (!c->validity && ordo__num_scale_safe(c->numeric_scale) &&
-        nrows < SIZE_MAX / 2 / (1 + ORDO_NUM_ROOM) && s < SIZE_MAX / 2) {
-        same = c->numeric_layout == ORDO_NUMERIC_DECIMAL128 ? sizes_unchecked_d128(c, nrows, sum)
-                                                            : sizes_unchecked_i64(c, nrows, sum);
+    if (ordo__num_scale_safe(c->numeric_scale) && nrows < SIZE_MAX / 2 / (1 + ORDO_NUM_ROOM) &&
+        s < SIZE_MAX / 2) {
+        same = sizes_loops[c->numeric_layout == ORDO_NUMERIC_DECIMAL128][c->validity != NULL](
+            c, nrows, sum);
         *constant &= same;
         return ORDO_OK;
     }
@@ -1064,6 +1069,7 @@ static void encode_tile_strided(const ordo__kernels *k, const ordo__batch_plan *
 typedef struct ord_runs {
     size_t tc;         /* the text column (or scaled numeric) */
     int numeric;       /* tc is a scaled numeric: its payload from the integer, no terminator run */
+    int nullable;      /* that numeric has a bitmap: its NULLs are its presence byte alone */
     size_t run0, run1; /* bytes a row of the run before and after it */
     int64_t lim;       /* the text is readable below this offset */
     uint8_t mask;      /* the text's complement (ff for DESC) */
@@ -1096,7 +1102,7 @@ static int has_null(const ordo_column *c, size_t r0, size_t n)
 static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
 {
     size_t ntext = 0, *run = &s->run0;
-    s->run0 = 0, s->run1 = 2, s->nchecks = 0;
+    s->run0 = 0, s->run1 = 2, s->nchecks = 0, s->numeric = s->nullable = 0;
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
         int op;
@@ -1118,7 +1124,9 @@ static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
         } else {
             return 0;
         }
-        if (c->validity) {
+        if (path == PATH_NUMERIC && c->validity) { /* (the runs write its NULLs) */
+            s->nullable = 1;
+        } else if (c->validity) {
             if (s->nchecks == sizeof s->checks / sizeof s->checks[0])
                 return 0;
             s->checks[s->nchecks++] = c;
@@ -1274,13 +1282,16 @@ static const ord_keys_fn ord_keys_loops[2][2][2][2] = {
  * numeric, from *at on: run, payload straight from the integer (DESC's
  * complement fused), run; their ends to offsets (NULL: a fixed stride).
  * `padded`: word stores past each part (ORDO_NUM_ROOM for the payload), so
- * rows stop once one starts past lim; else exact. Returns the row reached.
- * `padded` and `dec128` are constants at each call. */
+ * rows stop once one starts past lim; else exact. A NULL is the lead run
+ * with its last byte (the numeric's presence byte) the NULL one. Returns
+ * the row reached. `padded`, `dec128` and `nullable` are constants at each
+ * call. */
 __attribute__((always_inline)) static inline size_t
 ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_t n, uint8_t *dst,
-             size_t *at, size_t *offsets, size_t lim, int padded, int dec128)
+             size_t *at, size_t *offsets, size_t lim, int padded, int dec128, int nullable)
 {
-    const uint8_t *lead = s->tile0, *trail = s->tile1, mask = s->mask;
+    const uint8_t *lead = s->tile0, *trail = s->tile1, mask = s->mask,
+                  null = presence_of(t).null;
     const size_t nl = s->run0, nt = s->run1;
     const int32_t scale = t->numeric_scale;
     const uint8_t *v = (const uint8_t *)t->values + (t->offset + r0) * (dec128 ? 16 : 8);
@@ -1297,19 +1308,24 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
             hi = (int64_t)lo < 0 ? -1 : 0;
         }
         size_t len;
-        if (padded) {
-            if (nl <= 16) /* (the usual run: one move) */
-                memcpy(d, lead + i * nl, 16);
-            else
-                copy_over16(d, lead + i * nl, nl, 0);
-            len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
-            if (nt)
-                copy_over16(d + nl + len, trail + i * nt, nt, 0);
-        } else {
+        if (padded && nl <= 16) /* (the usual run: one move) */
+            memcpy(d, lead + i * nl, 16);
+        else if (padded)
+            copy_over16(d, lead + i * nl, nl, 0);
+        else
             copy_xor(d, lead + i * nl, nl, 0);
+        if (nullable && !ordo__col_valid(t, r0 + i)) {
+            d[nl - 1] = null;
+            len = 0;
+        } else if (padded) {
+            len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
+        } else {
             ordo__numeric_scaled_put(hi, lo, scale, mask, d + nl, &len);
-            copy_xor(d + nl + len, trail + i * nt, nt, 0);
         }
+        if (padded && nt)
+            copy_over16(d + nl + len, trail + i * nt, nt, 0);
+        else if (!padded)
+            copy_xor(d + nl + len, trail + i * nt, nt, 0);
         pos += nl + len + nt;
         if (offsets)
             offsets[r0 + i + 1] = pos;
@@ -1320,18 +1336,24 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
 
 typedef size_t (*ord_num_fn)(const ord_runs *s, const ordo_column *t, size_t r0, size_t i,
                              size_t n, uint8_t *dst, size_t *at, size_t *offsets, size_t lim);
-#define ORD_NUM_FN(NAME, PADDED, DEC128)                                                      \
+#define ORD_NUM_FN(NAME, PADDED, DEC128, NULLABLE)                                             \
     static size_t NAME(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_t n, \
                        uint8_t *dst, size_t *at, size_t *offsets, size_t lim)                 \
     {                                                                                        \
-        return ord_num_keys(s, t, r0, i, n, dst, at, offsets, lim, PADDED, DEC128);          \
+        return ord_num_keys(s, t, r0, i, n, dst, at, offsets, lim, PADDED, DEC128, NULLABLE); \
     }
-ORD_NUM_FN(ord_num_exact_i64, 0, 0)
-ORD_NUM_FN(ord_num_exact_d128, 0, 1)
-ORD_NUM_FN(ord_num_padded_i64, 1, 0)
-ORD_NUM_FN(ord_num_padded_d128, 1, 1)
-static const ord_num_fn ord_num_loops[2][2] = {{ord_num_exact_i64, ord_num_exact_d128},
-                                               {ord_num_padded_i64, ord_num_padded_d128}};
+ORD_NUM_FN(ord_num_exact_i64, 0, 0, 0)
+ORD_NUM_FN(ord_num_exact_d128, 0, 1, 0)
+ORD_NUM_FN(ord_num_padded_i64, 1, 0, 0)
+ORD_NUM_FN(ord_num_padded_d128, 1, 1, 0)
+ORD_NUM_FN(ord_num_exact_i64_nulls, 0, 0, 1)
+ORD_NUM_FN(ord_num_exact_d128_nulls, 0, 1, 1)
+ORD_NUM_FN(ord_num_padded_i64_nulls, 1, 0, 1)
+ORD_NUM_FN(ord_num_padded_d128_nulls, 1, 1, 1)
+static const ord_num_fn ord_num_loops[2][2][2] = { /* [padded][dec128][nullable] */
+    {{ord_num_exact_i64, ord_num_exact_i64_nulls}, {ord_num_exact_d128, ord_num_exact_d128_nulls}},
+    {{ord_num_padded_i64, ord_num_padded_i64_nulls},
+     {ord_num_padded_d128, ord_num_padded_d128_nulls}}};
 
 /* A numeric tile by the runs: padded rows while a row's widest writes
  * (16-byte run moves, the payload's room) stay inside the batch, the last
@@ -1344,8 +1366,9 @@ static void ord_num_tile(const ordo__batch_plan *pl, const ord_runs *s, size_t r
     size_t at = offsets ? offsets[r0] : r0 * pl->stride, i = 0,
            room = s->run0 + ORDO_NUM_ROOM + s->run1 + 16;
     if (pl->total >= room)
-        i = ord_num_loops[1][dec128](s, t, r0, 0, n, dst, &at, offsets, pl->total - room);
-    ord_num_loops[0][dec128](s, t, r0, i, n, dst, &at, offsets, 0);
+        i = ord_num_loops[1][dec128][s->nullable](s, t, r0, 0, n, dst, &at, offsets,
+                                                  pl->total - room);
+    ord_num_loops[0][dec128][s->nullable](s, t, r0, i, n, dst, &at, offsets, 0);
 }
 
 /* One tile by the runs, if it has no NULL and its text no 00 byte;
