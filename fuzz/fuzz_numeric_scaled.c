@@ -2,7 +2,9 @@
  * int128 and a scale from the input) through ordo_key_numeric_scaled and
  * through ordo_key_numeric of its text must give the same key or the same
  * error; and a batch of the values as decimal128 (and their low halves as
- * int64) through every implementation must give the row API's keys. */
+ * int64) through every implementation must give the row API's keys, alone
+ * or followed by a bigint column (the low halves again: the runs path's
+ * run after the numeric). */
 #include "fuzz_util.h"
 
 __extension__ typedef __int128 i128;
@@ -34,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!(h & 0x80)) /* mostly Arrow's range of scales */
         scale = (int32_t)(scale % 80) - 20;
     size_t nrows = take8(&in) % 70, off = h % 3, rows = nrows + off;
-    int order = (h >> 2) & 3;
+    int order = (h >> 2) & 3, two = (h >> 4) & 1;
     uint8_t *dec = calloc(rows + 1, 16), *i64 = calloc(rows + 1, 8), *valid = NULL;
     for (size_t i = 0; i < rows; i++) {
         uint64_t lo = take64(&in), hi = take64(&in);
@@ -89,26 +91,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             if (sb != ORDO_OK && want_batch == ORDO_OK)
                 want_batch = sb;
-            if (sb == ORDO_OK) {
-                ordo_key_finish(&kb, &lb);
-                memcpy(ref + at, b, lb);
-                at += lb;
+            if (sb == ORDO_OK) { /* the row's key: the field, then the bigint's */
+                ordo_key kc;
+                size_t lc = 0;
+                int64_t w;
+                memcpy(&w, i64 + 8 * j, 8);
+                ordo_key_init(&kc, ref + at, 128, 0);
+                if (null)
+                    ordo_key_null(&kc, (ordo_order)order);
+                else
+                    ordo_key_numeric_scaled(&kc, (ordo_order)order, hi, lo, scale);
+                if (two)
+                    ordo_key_int64(&kc, (ordo_order)(order ^ 1), w);
+                CHECK(ordo_key_finish(&kc, &lc) == ORDO_OK);
+                at += lc;
             }
             ends[r + 1] = at;
         }
         /* the batch: every implementation, the rows' keys or their error */
-        ordo_column col = {.type = ORDO_TYPE_NUMERIC,
-                           .values = layout == ORDO_NUMERIC_DECIMAL128 ? (void *)dec : (void *)i64,
-                           .validity = valid, .offset = off, .order = (uint8_t)order,
-                           .numeric_layout = (uint8_t)layout, .numeric_scale = scale};
-        size_t total = 0;
-        ordo_status s = ordo_batch_size(ORDO_FORMAT_ORDERED, &col, 1, nrows, &total, NULL, NULL);
+        ordo_column col[2] = {
+            {.type = ORDO_TYPE_NUMERIC,
+             .values = layout == ORDO_NUMERIC_DECIMAL128 ? (void *)dec : (void *)i64,
+             .validity = valid, .offset = off, .order = (uint8_t)order,
+             .numeric_layout = (uint8_t)layout, .numeric_scale = scale},
+            {.type = ORDO_TYPE_INT64, .values = i64, .offset = off, .order = (uint8_t)(order ^ 1)},
+        };
+        size_t total = 0, ncols = two ? 2 : 1;
+        ordo_status s = ordo_batch_size(ORDO_FORMAT_ORDERED, col, ncols, nrows, &total, NULL, NULL);
         CHECK(s == want_batch);
         const char *impl;
         for (size_t m = 0; s == ORDO_OK && (impl = ordo_impl_at(m, NULL)); m++) {
             uint8_t *out = guarded(total);
             size_t *offs = malloc(sizeof(size_t) * (nrows + 1));
-            ordo_status e = ordo_batch_encode_impl(impl, ORDO_FORMAT_ORDERED, &col, 1, nrows,
+            ordo_status e = ordo_batch_encode_impl(impl, ORDO_FORMAT_ORDERED, col, ncols, nrows,
                                                    out, total, offs, NULL);
             if (e != ORDO_ERR_UNSUPPORTED_IMPL) {
                 CHECK(e == ORDO_OK && total == at);

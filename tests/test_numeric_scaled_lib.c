@@ -261,9 +261,10 @@ static void fast_path_edges(void **state)
     i128 vals[100];
     size_t nv = 0;
     i128 p10 = 1;
-    for (int k = 0; k <= 38; k++, p10 *= 10) {
+    for (int k = 0; k <= 38; k++) { /* 10^38: the last power in int128 */
         vals[nv++] = p10;
         vals[nv++] = -(p10 - 1);
+        p10 = k < 38 ? p10 * 10 : p10;
     }
     const i128 two64 = (i128)1 << 64;
     const i128 more[] = {0, two64 - 1, two64, two64 + 1, -(two64 - 1), -two64, -(two64 + 1),
