@@ -11,7 +11,8 @@
  * numtext (a bigint, m numeric(12,2) as text, the path decimal128 took
  * before) or dec128 (the same values as decimal128, scale 2; built with
  * -DORDO_SCALED_NUMERIC, which older libraries lack), dec128n (the same,
- * one m in 16 NULL), num64 (the same values as int64, scale 2); `desc`: every column
+ * one m in 16 NULL), num64 (the same values as int64, scale 2), textdec
+ * (a bigint, s text as in mixed, m as in dec128: the general tile path); `desc`: every column
  * DESC NULLS FIRST; `lexkey`: the LexKey format instead (mixed only), for
  * comparison. Not part of the build. */
 #include "ordo.h"
@@ -33,7 +34,8 @@ int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
         fprintf(stderr,
-                "usage: cg_rows mixed|numtext|dec128|dec128n|num64 IMPL ROWS ITERS [desc|lexkey]\n");
+                "usage: cg_rows mixed|numtext|dec128|dec128n|num64|textdec IMPL ROWS ITERS "
+                "[desc|lexkey]\n");
         return 2;
     }
     const char *schema = argv[1], *impl = argv[2];
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
         memcpy(dec + 16 * i + 8, &hi, 8);
         cents64[i] = cents;
         size_t len;
-        if (!strcmp(schema, "mixed")) {
+        if (!strcmp(schema, "mixed") || !strcmp(schema, "textdec")) {
             len = 8 + next(&seed) % 9;
             for (size_t k = 0; k < len; k++)
                 text[offs[i] + (int64_t)k] = (char)('a' + next(&seed) % 26);
@@ -85,6 +87,12 @@ int main(int argc, char **argv)
                                 .numeric_layout = ORDO_NUMERIC_DECIMAL128, .numeric_scale = 2};
         if (!strcmp(schema, "dec128n"))
             cols[1].validity = valid;
+        if (!strcmp(schema, "textdec")) {
+            cols[2] = cols[1];
+            cols[1] = (ordo_column){.type = ORDO_TYPE_STRING, .values = text, .offsets = offs,
+                                    .offset_bits = 64};
+            ncols = 3;
+        }
         if (!strcmp(schema, "num64"))
             cols[1] = (ordo_column){.type = ORDO_TYPE_NUMERIC, .values = cents64,
                                     .numeric_layout = ORDO_NUMERIC_INT64, .numeric_scale = 2};

@@ -178,6 +178,14 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
                                      uint8_t *p, size_t *size)
 {
     int neg;
+    uint64_t x;
+    if (p && ordo__num_mag64(hi, lo, &x, &neg) && x - 1 < UINT64_C(10000000000000000) - 1 &&
+        ordo__num_scale_safe(scale)) { /* the common case: composed, then copied exactly */
+        uint8_t t[24];
+        *size = ordo__num_put16(t, x, neg, scale, mask);
+        copy_exact(p, t, *size);
+        return ORDO_OK;
+    }
     u128 m = magnitude(hi, lo, &neg);
     if (m == 0) {
         if (p)
@@ -186,17 +194,6 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
         return ORDO_OK;
     }
     int32_t adjusted;
-    if (m < UINT64_C(10000000000000000)) { /* the common case: composed, then copied exactly */
-        ordo_status st = adjusted_of(ordo__num_digits((uint64_t)m), scale, &adjusted);
-        uint8_t t[24];
-        if (st != ORDO_OK || !p) {
-            *size = ordo__num_size64((uint64_t)m);
-            return st;
-        }
-        *size = ordo__num_put16(t, (uint64_t)m, neg, scale, mask);
-        copy_exact(p, t, *size);
-        return ORDO_OK;
-    }
     uint8_t buf[40];
     const uint8_t *first;
     size_t all, n = significant(m, buf, &first, &all);
