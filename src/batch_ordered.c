@@ -11,7 +11,8 @@
  * do: presence bytes copied from a pattern, payloads written in place; an
  * implementation with fixed_pre kernels writes presence byte and payload
  * at once. One text among fixed-width columns, in a tile without NULLs and
- * 00 bytes, is three copies a key (ord_runs). */
+ * 00 bytes, is three copies a key (ord_runs); one scaled numeric among
+ * them is a copy, its payload written in place, a copy. */
 #include "batch.h"
 #include "collate.h"
 #include "numeric_scaled.h"
@@ -1062,7 +1063,10 @@ static void encode_tile_strided(const ordo__kernels *k, const ordo__batch_plan *
  * the text's presence byte), the value (complemented for DESC), the run
  * after it (the terminator and the fields after). The kernels fill the
  * runs at their strides; presence bytes and terminators are constants,
- * written once. Other tiles take encode_tile. */
+ * written once. A scaled numeric in the text's place has no terminator
+ * run: its payload, from the integer, goes between the runs (its NULLs
+ * too: the run with the NULL presence byte), so its sizes are not computed
+ * again for the tile. Other tiles take encode_tile. */
 #define ORDO_ORD_RUN_MAX 128 /* run bytes a row this path takes, each run */
 #define ORDO_ORD_RUN_SLACK 32
 
@@ -1371,8 +1375,8 @@ static void ord_num_tile(const ordo__batch_plan *pl, const ord_runs *s, size_t r
     ord_num_loops[0][dec128][s->nullable](s, t, r0, i, n, dst, &at, offsets, 0);
 }
 
-/* One tile by the runs, if it has no NULL and its text no 00 byte;
- * returns 0 (nothing written) otherwise. */
+/* One tile by the runs, if it has no NULL (but a numeric's own) and its
+ * text no 00 byte; returns 0 (nothing written) otherwise. */
 static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord_runs *s, size_t r0,
                          size_t n, uint8_t *dst, size_t *offsets)
 {

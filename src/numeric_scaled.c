@@ -1,8 +1,9 @@
 /* numeric from a scaled integer (Arrow decimal128, or int64 with a scale)
  * straight to the ordered format's numeric payload (SPEC.md §14.10), with
- * no text between: the digits of the integer's magnitude, two at a time
- * from a table, trailing zeros dropped, the exponent from the digit count
- * and the scale. The same bytes as ordo_key_numeric of the value's text. */
+ * no text between: the digits of the integer's magnitude (below 10^16 by
+ * SWAR, numeric_scaled.h; above, two at a time from a table), trailing
+ * zeros dropped, the exponent from the digit count and the scale. The same
+ * bytes as ordo_key_numeric of the value's text. */
 #include "numeric_scaled.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -201,11 +202,9 @@ ordo_status ordo__numeric_scaled_put(int64_t hi, uint64_t lo, int32_t scale, uin
     *size = 1 + 4 + n + 1;
     if (st != ORDO_OK || !p)
         return st;
-    /* a negative's magnitude complemented (a larger one sorts lower), all
-     * of it again for DESC */
-    uint8_t m8 = (uint8_t)(mask ^ (neg ? 0xff : 0x00));
-    p[0] = (uint8_t)((neg ? ORDO_NUM_NEG : ORDO_NUM_POS) ^ mask);
-    ordo__store_be32(p + 1, ((uint32_t)adjusted ^ ORDO_SIGN32) ^ (uint32_t)(m8 * UINT32_C(0x01010101)));
+    uint64_t cm = ordo__num_complement(neg, mask);
+    uint8_t m8 = (uint8_t)cm;
+    ordo__num_head(p, (uint32_t)adjusted, mask, cm);
     put_digits(p + 5, first, n, m8);
     p[5 + n] = m8;
     return ORDO_OK;

@@ -82,6 +82,24 @@ static inline void ordo__num_store_be32(uint8_t *p, uint32_t v)
     memcpy(p, &v, 4);
 }
 
+/* The complement of a finite payload's magnitude bytes, all 8 bytes alike:
+ * a negative's (a larger magnitude sorts lower), all of it again for DESC
+ * (mask ff). */
+static inline uint64_t ordo__num_complement(int neg, uint8_t mask)
+{
+    return (mask * UINT64_C(0x0101010101010101)) ^ ((uint64_t)0 - (uint64_t)(neg != 0));
+}
+
+/* A finite non-zero payload's class byte and exponent (the adjusted one,
+ * as uint32), m its complement (ordo__num_complement): NEG is POS with the
+ * bits where they differ flipped, and m XOR mask is all ones for a
+ * negative (no branch on the sign). */
+static inline void ordo__num_head(uint8_t *p, uint32_t adjusted, uint8_t mask, uint64_t m)
+{
+    p[0] = (uint8_t)((ORDO_NUM_POS ^ mask) ^ (((uint8_t)m ^ mask) & (ORDO_NUM_POS ^ ORDO_NUM_NEG)));
+    ordo__num_store_be32(p + 1, (adjusted ^ ORDO_SIGN32) ^ (uint32_t)m);
+}
+
 /* The payload of magnitude 0 < x < 10^16 (neg: negative) at scale, XOR
  * mask, written by whole words: 22 bytes at p, those past the payload
  * garbage. Returns the payload's size. The scale is one ordo__num_scale_safe
@@ -96,12 +114,8 @@ static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t sc
     uint32_t top = (uint32_t)(y / 100000000);
     uint64_t a = ordo__num_swar8(top), b = ordo__num_swar8((uint32_t)(y - (uint64_t)top * 100000000));
     size_t n = b ? 16 - (size_t)__builtin_clzll(b) / 8 : 8 - (size_t)__builtin_clzll(a) / 8;
-    /* a negative's magnitude complemented (a larger one sorts lower), all
-     * of it again for DESC */
-    const uint64_t ones = UINT64_C(0x0101010101010101),
-                   m = (mask * ones) ^ ((uint64_t)0 - (uint64_t)(neg != 0)); /* (no branch) */
-    p[0] = (uint8_t)((neg ? ORDO_NUM_NEG : ORDO_NUM_POS) ^ mask);
-    ordo__num_store_be32(p + 1, ((uint32_t)all - 1 - (uint32_t)scale) ^ ORDO_SIGN32 ^ (uint32_t)m);
+    const uint64_t ones = UINT64_C(0x0101010101010101), m = ordo__num_complement(neg, mask);
+    ordo__num_head(p, (uint32_t)all - 1 - (uint32_t)scale, mask, m);
     ordo__num_store_le64(p + 5, (a + ones) ^ m); /* digit bytes are digit + 1 */
     ordo__num_store_le64(p + 13, (b + ones) ^ m);
     p[5 + n] = (uint8_t)m;
