@@ -278,13 +278,21 @@ ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t 
     if (n > UINT32_MAX || n > SIZE_MAX / (2 * sizeof(entry)))
         return ordo__load_fail(err, ORDO_ERR_SIZE_OVERFLOW, 0,
                                "%zu keys: at most 4294967295 sort in memory at once", n);
-    for (size_t i = 0; i < n; i++)
+    int one_len = 1; /* every key as long as the first */
+    for (size_t i = 0; i < n; i++) {
         if (offsets[i + 1] < offsets[i])
             return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
                                    "key offsets decrease at row %zu", i);
-        else if (offsets[i + 1] - offsets[i] > UINT32_MAX)
+        if (offsets[i + 1] - offsets[i] > UINT32_MAX)
             return ordo__load_fail(err, ORDO_ERR_SIZE_OVERFLOW, 0,
                                    "key %zu is longer than 4294967295 bytes", i);
+        one_len &= offsets[i + 1] - offsets[i] == offsets[1] - offsets[0];
+    }
+    size_t len0 = offsets[1] - offsets[0];
+    int fixed =
+        one_len ? ordo__argsort_fixed(len0 ? keys + offsets[0] : NULL, len0, n, threads, ids) : 0;
+    if (fixed)
+        return fixed > 0 ? ORDO_OK : ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     entry *a = malloc(2 * n * sizeof *a);
     if (!a)
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
