@@ -22,10 +22,4 @@ ordo_status ordo__load_fail(ordo_error *err, ordo_status s, uint64_t line, const
  * message "option: why". */
 ordo_status ordo__load_refuse(ordo_error *err, const char *option, const char *why);
 
-/* ordo_key_argsort for n keys of len bytes each (at most 64), back to back
- * at keys (NULL when len is 0), whose differing bytes span at most 8
- * (load/sort_fixed.c): 1 sorted into ids, 0 not such keys (nothing
- * written), -1 out of memory. */
-int ordo__argsort_fixed(const uint8_t *keys, size_t len, size_t n, size_t threads, uint64_t *ids);
-
 #endif
