@@ -35,21 +35,6 @@ typedef struct task {
 /* Ranges this small are insertion sorted: fewer moves than a 257-bucket pass. */
 #define SMALL 32
 
-/* key[from .. from + 8) big-endian, zeros past len (never read). */
-static uint64_t window(const uint8_t *key, size_t len, size_t from)
-{
-    uint64_t w = 0;
-    size_t m = len > from ? len - from : 0;
-    if (m >= 8) {
-        for (int i = 0; i < 8; i++)
-            w = w << 8 | key[from + (size_t)i];
-        return w;
-    }
-    for (size_t i = 0; i < 8; i++)
-        w = w << 8 | (i < m ? key[from + i] : 0);
-    return w;
-}
-
 /* The window's bytes from depth on, first byte highest (depth < wd + 8). */
 static uint64_t rest(const entry *e, size_t depth, size_t wd)
 {
@@ -90,7 +75,7 @@ static void insertion_sort(entry *a, size_t n, size_t depth, size_t wd)
 static void refill(entry *r, size_t n, size_t depth)
 {
     for (size_t i = 0; i < n; i++)
-        r[i].win = window(r[i].key, r[i].len, depth);
+        r[i].win = ordo__sort_window(r[i].key, r[i].len, depth);
 }
 
 /* The depth past k.depth up to which every key of r[0..n) agrees (none
@@ -279,19 +264,16 @@ int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, u
     if (!a)
         return 0;
     const size_t *o = p->offsets;
-    /* the keys and their offsets are far apart: asked for ahead, in two
-     * steps, past the bucket's end into the next one */
+    const uint64_t *w = p->win + (ids - p->ids);
+    /* the offsets are far apart: asked for ahead, past the bucket's end */
     size_t ahead = (size_t)(p->ids + p->n - ids);
     for (size_t i = 0; i < m; i++) {
-        if (i + 32 < ahead)
-            __builtin_prefetch(o + ids[i + 32]);
         if (i + 16 < ahead)
-            __builtin_prefetch(p->keys + o[ids[i + 16]]);
-        size_t id = ids[i];
-        a[i] = (entry){0, p->keys + o[id], (uint32_t)(o[id + 1] - o[id]), (uint32_t)id};
+            __builtin_prefetch(o + (uint32_t)ids[i + 16]);
+        uint32_t id = (uint32_t)ids[i], len = (uint32_t)(ids[i] >> 32);
+        a[i] = (entry){w[i], p->keys + o[id], len, id};
     }
-    size_t depth = p->depth + p->top;
-    refill(a, m, depth);
+    size_t depth = p->depth;
     int ok = sort_threads(a, a + m, m, depth, threads);
     for (size_t i = 0; ok && i < m; i++)
         ids[i] = a[i].id;
@@ -346,8 +328,8 @@ ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t 
     ordo__sort_plan p = {.n = n, .threads = threads, .ids = ids};
     if (!one_len || !ordo__sort_plan_fixed(&p, len ? keys + offsets[0] : NULL, len, n)) {
         p.keys = keys, p.offsets = offsets, p.depth = shared_prefix(keys, offsets, n);
-        p.top = n >= ((size_t)1 << 18) ? 2 : 1; /* 257^2 buckets where they pay */
-        p.nbuckets = p.top == 2 ? 257 * 257 : 257;
+        p.top = n >= ((size_t)1 << 16) ? 2 : 1; /* 257^2 digits where they pay */
+        p.ndigits = p.top == 2 ? 257 * 257 : 257;
     } else if (p.bits == 0) { /* every key the same: input order */
         for (size_t i = 0; i < n; i++)
             ids[i] = i;

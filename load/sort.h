@@ -28,10 +28,14 @@ typedef struct ordo__sort_plan {
     size_t len, from;
     unsigned bits;
     /* the first pass's buckets: fixed, the number's top `top` bits; else
-     * the `top` (1 or 2) bytes at depth, each 1 + the byte, 0 past the key's end */
+     * the `top` (1 or 2) bytes at depth (the bytes all keys share), each
+     * 1 + the byte, 0 past the key's end, a *digit*, and the buckets
+     * stretches of digits of about GROUP_ROWS keys (group: digit -> bucket) */
     size_t depth;
     unsigned top;
-    size_t nbuckets;
+    size_t ndigits, nbuckets;
+    uint32_t *group;
+    uint64_t *win;        /* general: each placed id's window (ordo__sort_window at depth) */
     size_t *pos;          /* threads x nbuckets: each slice's next place per bucket */
     const size_t *starts; /* nbuckets + 1: where each bucket starts */
     size_t big;           /* buckets larger: sorted after the others, by every thread */
@@ -54,6 +58,21 @@ static inline uint64_t ordo__sort_number(const ordo__sort_plan *p, size_t i)
     return v;
 }
 
+/* key[from .. from + 8) big-endian, zeros past len (never read). */
+static inline uint64_t ordo__sort_window(const uint8_t *key, size_t len, size_t from)
+{
+    uint64_t w = 0;
+    size_t m = len > from ? len - from : 0;
+    if (m >= 8) {
+        for (int i = 0; i < 8; i++)
+            w = w << 8 | key[from + (size_t)i];
+        return w;
+    }
+    for (size_t i = 0; i < 8; i++)
+        w = w << 8 | (i < m ? key[from + i] : 0);
+    return w;
+}
+
 /* A thread's scratch, grown as buckets need. */
 typedef struct ordo__sort_scratch {
     void *mem;
@@ -63,13 +82,16 @@ typedef struct ordo__sort_scratch {
 /* mem of at least bytes; NULL when out of memory (what it held is gone). */
 void *ordo__sort_scratch_get(ordo__sort_scratch *s, size_t bytes);
 
-/* Sorts p's keys into p->ids (p filled but for pos, starts, next, oom, and
- * big): the first pass, then every bucket through sort_bucket, on up to
+/* Sorts p's keys into p->ids (p filled up to ndigits, nbuckets the same
+ * when fixed): the first pass, then every bucket through sort_bucket, on up to
  * p->threads threads; 0 when out of memory. */
 int ordo__sort_buckets(ordo__sort_plan *p);
 
 /* Sorts the ids of one bucket, ids[0 .. m) (m >= 2, keys agreeing on the
- * bucket's bits), in place; 0 when out of memory. */
+ * bucket's bits), in place; 0 when out of memory. A general plan's ids
+ * come with their key's length in their high 32 bits (so that the key
+ * need not be looked up to place it) and their windows at the same places
+ * of p->win; they go back plain. */
 int ordo__sort_bucket_fixed(const ordo__sort_plan *p, ordo__sort_scratch *s, uint64_t *ids,
                             size_t m);
 int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, uint64_t *ids,

@@ -25,8 +25,8 @@ void *ordo__sort_scratch_get(ordo__sort_scratch *s, size_t bytes)
     return s->mem;
 }
 
-/* Row i's bucket. */
-static size_t bucket(const ordo__sort_plan *p, size_t i)
+/* Row i's digit: its bucket when fixed. */
+static size_t digit(const ordo__sort_plan *p, size_t i)
 {
     if (p->fixed)
         return (size_t)(ordo__sort_number(p, i) >> (p->bits - p->top));
@@ -38,13 +38,9 @@ static size_t bucket(const ordo__sort_plan *p, size_t i)
     return b * 257 + (len > d + 1 ? 1 + (size_t)k[d + 1] : 0);
 }
 
-/* Whether bucket b's keys are all equal (so in order already). */
-static int settled(const ordo__sort_plan *p, size_t b)
-{
-    if (p->fixed)
-        return p->bits == p->top;
-    return p->top == 1 ? b == 0 : b % 257 == 0; /* the key ended in the bucket's bytes */
-}
+/* Whether bucket b's keys are all equal (so in order already): known of
+ * fixed plans only (the general sort finds it in one pass). */
+static int settled(const ordo__sort_plan *p) { return p->fixed && p->bits == p->top; }
 
 static size_t slice_lo(const ordo__sort_plan *p, size_t t) { return p->n / p->threads * t; }
 static size_t slice_hi(const ordo__sort_plan *p, size_t t)
@@ -54,16 +50,27 @@ static size_t slice_hi(const ordo__sort_plan *p, size_t t)
 
 static void count_slice(ordo__sort_plan *p, size_t t)
 {
-    size_t *c = p->pos + t * p->nbuckets;
+    size_t *c = p->pos + t * p->ndigits;
     for (size_t i = slice_lo(p, t), hi = slice_hi(p, t); i < hi; i++)
-        c[bucket(p, i)]++;
+        c[digit(p, i)]++;
 }
 
 static void place_slice(ordo__sort_plan *p, size_t t)
 {
     size_t *at = p->pos + t * p->nbuckets;
-    for (size_t i = slice_lo(p, t), hi = slice_hi(p, t); i < hi; i++)
-        p->ids[at[bucket(p, i)]++] = i;
+    size_t lo = slice_lo(p, t), hi = slice_hi(p, t);
+    if (p->fixed) {
+        for (size_t i = lo; i < hi; i++)
+            p->ids[at[digit(p, i)]++] = i;
+        return;
+    }
+    /* read here in order, the key's length and window are kept beside its
+     * id, so that a bucket's sort need not look its keys up */
+    for (size_t i = lo; i < hi; i++) {
+        size_t j = at[p->group[digit(p, i)]]++, len = p->offsets[i + 1] - p->offsets[i];
+        p->ids[j] = (uint64_t)len << 32 | i;
+        p->win[j] = ordo__sort_window(p->keys + p->offsets[i], len, p->depth);
+    }
 }
 
 /* Sorts the buckets taken from p->next until none is left; those larger
@@ -73,8 +80,11 @@ static void sort_some(ordo__sort_plan *p)
     ordo__sort_scratch s = {0};
     for (size_t b; (b = atomic_fetch_add(&p->next, 1)) < p->nbuckets && !atomic_load(&p->oom);) {
         size_t at = p->starts[b], m = p->starts[b + 1] - at;
-        if (m < 2 || m > p->big || settled(p, b))
+        if (m < 2 || m > p->big || settled(p)) {
+            for (size_t i = at; !p->fixed && m <= p->big && i < at + m; i++)
+                p->ids[i] = (uint32_t)p->ids[i]; /* the lengths dropped: in order already */
             continue;
+        }
         int ok = p->fixed ? ordo__sort_bucket_fixed(p, &s, p->ids + at, m)
                           : ordo__sort_bucket_general(p, &s, p->ids + at, m, 1);
         if (!ok)
@@ -124,20 +134,61 @@ static void run_step(ordo__sort_plan *p, int step)
             run_job(&jobs[t]); /* the sort step has no slices: this thread took what was left */
 }
 
+/* A general plan's buckets: its digits' counts (pos, threads x ndigits)
+ * gathered into stretches of GROUP_ROWS keys or more (a digit of more
+ * keys is a bucket of its own), p->group mapping each digit to its
+ * bucket, the counts per bucket left at pos (threads x nbuckets). */
+#define GROUP_ROWS 2048
+static void group_digits(ordo__sort_plan *p)
+{
+    size_t nd = p->ndigits, nb = 0, in = 0;
+    for (size_t d = 0; d < nd; d++) {
+        size_t c = 0;
+        for (size_t t = 0; t < p->threads; t++)
+            c += p->pos[t * nd + d];
+        if (in && in + c > GROUP_ROWS) /* this digit starts the next bucket */
+            nb++, in = 0;
+        p->group[d] = (uint32_t)nb;
+        in += c;
+    }
+    p->nbuckets = nb + 1;
+    /* bucket g's count is the sum of its digits': in place, g <= d */
+    for (size_t t = 0; t < p->threads; t++) {
+        size_t *c = p->pos + t * nd;
+        for (size_t d = 0, g = 0, sum = 0; d <= nd; d++) {
+            if (d == nd || p->group[d] != g) {
+                c[g] = sum; /* g < d: the digits read are past it */
+                if (d == nd)
+                    break;
+                g = p->group[d], sum = 0;
+            }
+            sum += c[d];
+        }
+    }
+    for (size_t t = 1; t < p->threads; t++) /* the rows close up: threads x nbuckets */
+        memmove(p->pos + t * p->nbuckets, p->pos + t * nd, p->nbuckets * sizeof *p->pos);
+}
+
 int ordo__sort_buckets(ordo__sort_plan *p)
 {
-    size_t threads = p->threads, nb = p->nbuckets;
-    /* a thread's counts take nbuckets words: no more of them than rows */
-    size_t per = nb > ROWS_PER_THREAD ? nb : ROWS_PER_THREAD;
+    size_t threads = p->threads, nd = p->ndigits;
+    /* a thread's counts take ndigits words: no more of them than rows */
+    size_t per = nd > ROWS_PER_THREAD ? nd : ROWS_PER_THREAD;
     p->threads = p->threads > p->n / per ? (p->n / per ? p->n / per : 1) : p->threads;
     if (!p->threads)
         p->threads = 1;
-    p->pos = calloc(p->threads * nb + nb + 1, sizeof *p->pos);
-    if (!p->pos)
+    p->pos = calloc(p->threads * nd + nd + 1, sizeof *p->pos);
+    p->win = p->fixed ? NULL : malloc(p->n * sizeof *p->win);
+    p->group = p->fixed ? NULL : malloc(nd * sizeof *p->group);
+    if (!p->pos || (!p->fixed && (!p->win || !p->group))) {
+        free(p->pos), free(p->win), free(p->group);
         return 0;
-    size_t *starts = p->pos + p->threads * nb;
+    }
     run_step(p, 0);
-    size_t sum = 0;
+    p->nbuckets = nd;
+    if (!p->fixed)
+        group_digits(p);
+    size_t nb = p->nbuckets, *starts = p->pos + p->threads * nd, sum = 0;
     for (size_t b = 0; b < nb; b++) {
         starts[b] = sum;
         for (size_t t = 0; t < p->threads; t++) {
@@ -162,9 +213,9 @@ int ordo__sort_buckets(ordo__sort_plan *p)
     int ok = !atomic_load(&p->oom);
     for (size_t b = 0; ok && p->big != SIZE_MAX && b < nb; b++) {
         size_t at = starts[b], m = starts[b + 1] - at;
-        if (m > p->big && !settled(p, b))
+        if (m > p->big)
             ok = ordo__sort_bucket_general(p, NULL, p->ids + at, m, p->threads);
     }
-    free(p->pos);
+    free(p->pos), free(p->win), free(p->group);
     return ok;
 }

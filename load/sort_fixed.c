@@ -148,6 +148,6 @@ int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, s
     while (top < 16 && ((size_t)1024 << top) < n)
         top++;
     p->top = top < p->bits ? top : p->bits;
-    p->nbuckets = (size_t)1 << p->top;
+    p->ndigits = p->nbuckets = (size_t)1 << p->top;
     return 1;
 }
