@@ -74,8 +74,11 @@ static void insertion_sort(entry *a, size_t n, size_t depth, size_t wd)
 /* The windows of r[0..n) from depth on. */
 static void refill(entry *r, size_t n, size_t depth)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (i + 8 < n) /* the keys are all over memory: asked for ahead */
+            __builtin_prefetch(r[i + 8].key + depth);
         r[i].win = ordo__sort_window(r[i].key, r[i].len, depth);
+    }
 }
 
 /* The depth past k.depth up to which every key of r[0..n) agrees (none
