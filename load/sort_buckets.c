@@ -171,12 +171,13 @@ static void group_digits(ordo__sort_plan *p)
 
 int ordo__sort_buckets(ordo__sort_plan *p)
 {
-    size_t threads = p->threads, nd = p->ndigits;
+    size_t nd = p->ndigits;
+    size_t threads = p->threads > ORDO__SORT_MAX_THREADS ? ORDO__SORT_MAX_THREADS
+                     : p->threads                        ? p->threads
+                                                         : 1;
     /* a thread's counts take ndigits words: no more of them than rows */
     size_t per = nd > ROWS_PER_THREAD ? nd : ROWS_PER_THREAD;
-    p->threads = p->threads > p->n / per ? (p->n / per ? p->n / per : 1) : p->threads;
-    if (!p->threads)
-        p->threads = 1;
+    p->threads = threads > p->n / per ? (p->n / per ? p->n / per : 1) : threads;
     p->pos = calloc(p->threads * nd + nd + 1, sizeof *p->pos);
     p->win = p->fixed ? NULL : malloc(p->n * sizeof *p->win);
     p->group = p->fixed ? NULL : malloc(nd * sizeof *p->group);
@@ -203,9 +204,9 @@ int ordo__sort_buckets(ordo__sort_plan *p)
     /* the sort step: every thread asked for, however few rows the first
      * pass gave each; a bucket of more than a thread's share is sorted by
      * all of them together (the general sort splits its ranges) */
-    p->threads = threads > ORDO__SORT_MAX_THREADS ? ORDO__SORT_MAX_THREADS : threads ? threads : 1;
-    if (p->threads > p->n / SORT_ROWS_PER_THREAD)
-        p->threads = p->n / SORT_ROWS_PER_THREAD ? p->n / SORT_ROWS_PER_THREAD : 1;
+    p->threads = threads > p->n / SORT_ROWS_PER_THREAD
+                     ? (p->n / SORT_ROWS_PER_THREAD ? p->n / SORT_ROWS_PER_THREAD : 1)
+                     : threads;
     p->big = p->fixed || p->threads < 2 ? SIZE_MAX : p->n / p->threads;
     atomic_init(&p->next, 0);
     atomic_init(&p->oom, 0);
