@@ -268,10 +268,10 @@ int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, u
         return 0;
     const size_t *o = p->offsets;
     const uint64_t *w = p->win + (ids - p->ids);
-    /* the offsets are far apart: asked for ahead, past the bucket's end */
-    size_t ahead = (size_t)(p->ids + p->n - ids);
+    /* the offsets are far apart: asked for ahead (within the bucket: the
+     * next one may be another thread's) */
     for (size_t i = 0; i < m; i++) {
-        if (i + 16 < ahead)
+        if (i + 16 < m)
             __builtin_prefetch(o + (uint32_t)ids[i + 16]);
         uint32_t id = (uint32_t)ids[i], len = (uint32_t)(ids[i] >> 32);
         a[i] = (entry){w[i], p->keys + o[id], len, id};

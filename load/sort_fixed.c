@@ -92,9 +92,8 @@ int ordo__sort_bucket_fixed(const ordo__sort_plan *p, ordo__sort_scratch *sc, ui
     fent *s = ordo__sort_scratch_get(sc, 2 * m * sizeof *s);
     if (!s)
         return 0;
-    size_t ahead = (size_t)(p->ids + p->n - ids);
     for (size_t i = 0; i < m; i++) {
-        if (i + 16 < ahead) /* the keys are far apart: asked for ahead, into the next bucket */
+        if (i + 16 < m) /* the keys are far apart: asked for ahead */
             __builtin_prefetch(p->keys + ids[i + 16] * p->len + p->from);
         s[i] = (fent){ordo__sort_number(p, ids[i]), ids[i]};
     }
