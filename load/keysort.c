@@ -45,6 +45,9 @@ static uint64_t load_prefix(const uint8_t *rec, size_t depth)
 }
 
 #define SMALL_RUN 24
+/* Items above this many (16 bytes each: 1 MB) are split by their highest
+ * varying byte first. */
+#define MSD_MIN 65536
 
 /* Stable LSD radix sort of a[0..n) by .prefix, skipping the bytes on which
  * every item agrees; t is scratch of n items. */
@@ -61,6 +64,27 @@ static void radix_by_prefix(ordo__keysort_item *a, ordo__keysort_item *t, size_t
     }
     ordo__keysort_item *src = a, *dst = t;
     uint64_t varying = all_or ^ all_and;
+    if (n > MSD_MIN && varying & (varying - 1) & ~(uint64_t)0xff) {
+        /* beyond the caches with more than one varying byte: one pass on
+         * the highest, then each bucket (its byte now the same) sorted in
+         * cache rather than every pass over all n */
+        int d = 7;
+        while (!((varying >> (8 * d)) & 255))
+            d--;
+        size_t pos[256], sum = 0;
+        for (int b = 0; b < 256; b++) {
+            pos[b] = sum;
+            sum += counts[d][b];
+        }
+        for (size_t i = 0; i < n; i++)
+            t[pos[(a[i].prefix >> (8 * d)) & 255]++] = a[i];
+        for (size_t b = 0, at = 0; b < 256; at += counts[d][b], b++) {
+            if (counts[d][b] > 1)
+                radix_by_prefix(t + at, a + at, counts[d][b]);
+            memcpy(a + at, t + at, counts[d][b] * sizeof *a);
+        }
+        return;
+    }
     for (int d = 0; d < 8; d++) {
         if (!((varying >> (8 * d)) & 255))
             continue;

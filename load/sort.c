@@ -1,12 +1,15 @@
-/* ordo_key_argsort: row ids ordered by their keys, an MSD radix sort over
- * the key bytes (docs/sort.md). Each entry holds 8 of the key's bytes, the
- * key's place and its row id together, so that a pass moves one buffer and
- * reads no key memory; ranges that share a prefix skip it in one step;
- * small ranges are insertion sorted. Stable:
- * every pass scatters in order, and entries of equal keys never reorder.
- * With threads, ranges are shared out as they split: disjoint ranges of
- * the same buffers, so the result is the same whatever the count. */
+/* ordo_key_argsort: row ids ordered by their keys (docs/sort.md, the
+ * parts in load/sort.h). Here: the plan, and the buckets of keys of any
+ * length, an MSD radix sort over the key bytes. Each entry holds 8 of the
+ * key's bytes, the key's place and its row id together, so that a pass
+ * moves one buffer and reads no key memory; ranges that share a prefix
+ * skip it in one step; small ranges are insertion sorted. Stable: every
+ * pass scatters in order, and entries of equal keys never reorder. With
+ * threads (a bucket larger than a thread's share), ranges are shared out
+ * as they split: disjoint ranges of the same buffers, so the result is the
+ * same whatever the count. */
 #include "load_internal.h"
+#include "sort.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,21 +34,6 @@ typedef struct task {
 
 /* Ranges this small are insertion sorted: fewer moves than a 257-bucket pass. */
 #define SMALL 32
-
-/* key[from .. from + 8) big-endian, zeros past len (never read). */
-static uint64_t window(const uint8_t *key, size_t len, size_t from)
-{
-    uint64_t w = 0;
-    size_t m = len > from ? len - from : 0;
-    if (m >= 8) {
-        for (int i = 0; i < 8; i++)
-            w = w << 8 | key[from + (size_t)i];
-        return w;
-    }
-    for (size_t i = 0; i < 8; i++)
-        w = w << 8 | (i < m ? key[from + i] : 0);
-    return w;
-}
 
 /* The window's bytes from depth on, first byte highest (depth < wd + 8). */
 static uint64_t rest(const entry *e, size_t depth, size_t wd)
@@ -86,8 +74,11 @@ static void insertion_sort(entry *a, size_t n, size_t depth, size_t wd)
 /* The windows of r[0..n) from depth on. */
 static void refill(entry *r, size_t n, size_t depth)
 {
-    for (size_t i = 0; i < n; i++)
-        r[i].win = window(r[i].key, r[i].len, depth);
+    for (size_t i = 0; i < n; i++) {
+        if (i + 8 < n) /* the keys are all over memory: asked for ahead */
+            __builtin_prefetch(r[i + 8].key + depth);
+        r[i].win = ordo__sort_window(r[i].key, r[i].len, depth);
+    }
 }
 
 /* The depth past k.depth up to which every key of r[0..n) agrees (none
@@ -230,21 +221,21 @@ static void *pool_worker(void *arg)
     return NULL;
 }
 
-/* The most threads a sort starts. */
-#define MAX_THREADS 256
 /* Ranges below this many entries are not worth another thread. */
 #define SPLIT_MIN 4096
 
-static int sort_threads(entry *a, entry *t, size_t n, size_t threads)
+/* Sorts a[0..n) whose keys agree on their first depth bytes, the windows
+ * from there (t: scratch); 0 when out of memory. */
+static int sort_threads(entry *a, entry *t, size_t n, size_t depth, size_t threads)
 {
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
+    if (threads > ORDO__SORT_MAX_THREADS)
+        threads = ORDO__SORT_MAX_THREADS;
     if (threads < 2 || n < 2 * SPLIT_MIN)
-        return msd_sort(a, t, (task){0, n, 0, 0});
+        return msd_sort(a, t, (task){0, n, depth, depth});
     pool p = {.a = a, .t = t, .split_min = n / (threads * 8)};
     if (p.split_min < SPLIT_MIN)
         p.split_min = SPLIT_MIN;
-    if (!stack_push(&p.work, (task){0, n, 0, 0}))
+    if (!stack_push(&p.work, (task){0, n, depth, depth}))
         return 0;
     if (pthread_mutex_init(&p.mu, NULL)) {
         free(p.work.v);
@@ -255,7 +246,7 @@ static int sort_threads(entry *a, entry *t, size_t n, size_t threads)
         free(p.work.v);
         return 0;
     }
-    pthread_t tids[MAX_THREADS];
+    pthread_t tids[ORDO__SORT_MAX_THREADS];
     size_t started = 0;
     while (started + 1 < threads && !pthread_create(&tids[started], NULL, pool_worker, &p))
         started++; /* fewer when the system refuses more: this thread works too */
@@ -268,6 +259,54 @@ static int sort_threads(entry *a, entry *t, size_t n, size_t threads)
     return !p.oom;
 }
 
+int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, uint64_t *ids,
+                              size_t m, size_t threads)
+{
+    size_t bytes = 2 * m * sizeof(entry);
+    entry *a = s ? ordo__sort_scratch_get(s, bytes) : malloc(bytes);
+    if (!a)
+        return 0;
+    const size_t *o = p->offsets;
+    const uint64_t *w = p->win + (ids - p->ids);
+    /* the offsets are far apart: asked for ahead (within the bucket: the
+     * next one may be another thread's) */
+    for (size_t i = 0; i < m; i++) {
+        if (i + 16 < m)
+            __builtin_prefetch(o + (uint32_t)ids[i + 16]);
+        uint32_t id = (uint32_t)ids[i], len = (uint32_t)(ids[i] >> 32);
+        a[i] = (entry){w[i], p->keys + o[id], len, id};
+    }
+    size_t depth = p->depth;
+    int ok = sort_threads(a, a + m, m, depth, threads);
+    for (size_t i = 0; ok && i < m; i++)
+        ids[i] = a[i].id;
+    if (!s)
+        free(a);
+    return ok;
+}
+
+/* The bytes every key of a general plan shares: at most the shortest key. */
+static size_t shared_prefix(const uint8_t *keys, const size_t *o, size_t n)
+{
+    const uint8_t *k0 = keys + o[0];
+    size_t depth = o[1] - o[0];
+    for (size_t i = 1; i < n && depth; i++) {
+        const uint8_t *k = keys + o[i];
+        size_t m = o[i + 1] - o[i] < depth ? o[i + 1] - o[i] : depth, j = 0;
+        for (; j + 8 <= m; j += 8) {
+            uint64_t x, y;
+            memcpy(&x, k + j, 8);
+            memcpy(&y, k0 + j, 8);
+            if (x != y)
+                break;
+        }
+        while (j < m && k[j] == k0[j])
+            j++;
+        depth = j;
+    }
+    return depth;
+}
+
 ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
                              size_t threads, uint64_t *ids, ordo_error *err)
 {
@@ -278,24 +317,27 @@ ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t 
     if (n > UINT32_MAX || n > SIZE_MAX / (2 * sizeof(entry)))
         return ordo__load_fail(err, ORDO_ERR_SIZE_OVERFLOW, 0,
                                "%zu keys: at most 4294967295 sort in memory at once", n);
-    for (size_t i = 0; i < n; i++)
+    int one_len = 1; /* every key as long as the first */
+    for (size_t i = 0; i < n; i++) {
         if (offsets[i + 1] < offsets[i])
             return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
                                    "key offsets decrease at row %zu", i);
-        else if (offsets[i + 1] - offsets[i] > UINT32_MAX)
+        if (offsets[i + 1] - offsets[i] > UINT32_MAX)
             return ordo__load_fail(err, ORDO_ERR_SIZE_OVERFLOW, 0,
                                    "key %zu is longer than 4294967295 bytes", i);
-    entry *a = malloc(2 * n * sizeof *a);
-    if (!a)
-        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        a[i] = (entry){0, keys ? keys + offsets[i] : NULL, (uint32_t)(offsets[i + 1] - offsets[i]),
-                       (uint32_t)i};
-    refill(a, n, 0);
-    int ok = sort_threads(a, a + n, n, threads);
-    if (ok)
+        one_len &= offsets[i + 1] - offsets[i] == offsets[1] - offsets[0];
+    }
+    size_t len = offsets[1] - offsets[0];
+    ordo__sort_plan p = {.n = n, .threads = threads, .ids = ids};
+    if (!one_len || !ordo__sort_plan_fixed(&p, len ? keys + offsets[0] : NULL, len, n)) {
+        p.keys = keys, p.offsets = offsets, p.depth = shared_prefix(keys, offsets, n);
+        p.top = n >= ((size_t)1 << 16) ? 2 : 1; /* 257^2 digits where they pay */
+        p.ndigits = p.top == 2 ? 257 * 257 : 257;
+    } else if (p.bits == 0) { /* every key the same: input order */
         for (size_t i = 0; i < n; i++)
-            ids[i] = a[i].id;
-    free(a);
-    return ok ? ORDO_OK : ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+            ids[i] = i;
+        return ORDO_OK;
+    }
+    return ordo__sort_buckets(&p) ? ORDO_OK
+                                  : ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
 }

@@ -198,6 +198,20 @@ static void random_small_alphabet(void **state)
         check_sorted(&s, what);
         rs_free(&s);
     }
+    /* past the first split (65,536 items) with nine in ten keys in one
+     * bucket of the highest varying byte, so that bucket is split again */
+    recset s;
+    rs_init(&s, 200000);
+    for (size_t i = 0; i < 200000; i++) {
+        uint8_t key[12];
+        for (size_t j = 0; j < sizeof key; j++)
+            key[j] = (uint8_t)t_rand(&rng);
+        key[0] = t_rand(&rng) % 10 ? 0x61 : key[0];
+        key[1] = t_rand(&rng) % 10 ? 0x00 : key[1];
+        rs_add(&s, key, 4 + t_rand(&rng) % 8);
+    }
+    check_sorted(&s, "skewed n=200000");
+    rs_free(&s);
 }
 
 /* "a", "a\0", "a\0\0", ...: equal but for trailing zero bytes, so that the

@@ -309,6 +309,17 @@ static void test_crc32c_vectors(void **state)
     assert_int_equal(ordo__crc32c(0, "", 0), 0);
     for (size_t k = 0; k <= 32; k++)
         assert_int_equal(ordo__crc32c(ordo__crc32c(0, up, k), up + k, 32 - k), 0x46dd794eu);
+    /* the CPU's instruction (where used) against the tables: every length
+     * to 300 at every alignment, from a running crc */
+    uint8_t buf[320];
+    uint64_t seed = 99;
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)t_rand(&seed);
+    for (size_t at = 0; at < 8; at++)
+        for (size_t n = 0; n <= 300; n++)
+            assert_int_equal(ordo__crc32c(0x1234567u, buf + at, n),
+                             ordo__crc32c_table(0x1234567u, buf + at, n));
+    assert_int_equal(ordo__crc32c_table(0, "123456789", 9), 0xe3069283u);
 }
 
 /* A run file with one byte changed anywhere (records, index, footer) is

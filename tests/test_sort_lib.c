@@ -168,6 +168,69 @@ static void mixed(uint8_t *k, size_t *kn, size_t i)
     *kn = n;
 }
 
+/* Ordered-format bigint keys: a constant first byte, 8 that differ. */
+static void bigint9(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    k[0] = 0x01;
+    for (int j = 1; j < 9; j++)
+        k[j] = (uint8_t)rnd();
+    *kn = 9;
+}
+/* 20 bytes differing at bytes 3 and 10 only (a span of exactly 8), the
+ * others shared: the span read from the middle of the key, few values. */
+static void span8(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    memset(k, 0x5a, 20);
+    k[3] = (uint8_t)(rnd() % 3);
+    k[10] = (uint8_t)rnd();
+    *kn = 20;
+}
+/* A span of 9 (bytes 3 and 11): the general sort. */
+static void span9(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    memset(k, 0x5a, 20);
+    k[3] = (uint8_t)(rnd() % 3);
+    k[11] = (uint8_t)rnd();
+    *kn = 20;
+}
+/* Three bytes, the last key ending where its allocation does (a word
+ * read past it would be an ASan error), many equal keys. */
+static void narrow3(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    k[0] = (uint8_t)(rnd() % 2);
+    k[1] = 7;
+    k[2] = (uint8_t)(rnd() % 5);
+    *kn = 3;
+}
+/* 64 bytes (the longest the fixed path takes), the last 5 differing;
+ * and 65 (one more: the general sort). */
+static void len64(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    memset(k, 0xee, 64);
+    for (int j = 59; j < 64; j++)
+        k[j] = (uint8_t)(rnd() % 4);
+    *kn = 64;
+}
+static void len65(uint8_t *k, size_t *kn, size_t i)
+{
+    len64(k, kn, i);
+    k[64] = (uint8_t)(rnd() % 2);
+    *kn = 65;
+}
+/* One byte differing, its bits set from the top: at most 8 bits to sort. */
+static void one_bit(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    k[0] = 0xc3;
+    k[1] = (uint8_t)(rnd() % 2 ? 0x80 : 0x00);
+    *kn = 2;
+}
+
 static void run_shape(const char *name, shape_fn f)
 {
     static const size_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 64, 257, 1000, 20000};
@@ -198,6 +261,46 @@ static void test_shapes(void **state)
     run_shape("prefixes", prefixes);
     run_shape("descending", descending);
     run_shape("mixed", mixed);
+    run_shape("bigint9", bigint9);
+    run_shape("span8", span8);
+    run_shape("span9", span9);
+    run_shape("narrow3", narrow3);
+    run_shape("len64", len64);
+    run_shape("len65", len65);
+    run_shape("one_bit", one_bit);
+}
+
+/* Keys of one length in numbers large enough for the fixed-width path's
+ * threads and its buckets of every size: random bigints; a skewed first
+ * byte (nine in ten keys in one bucket, which one thread sorts) over
+ * random low bytes; few distinct values (long runs of equal keys); and
+ * the numbers' top bits all equal but for one key. */
+static void test_fixed_width_many(void **state)
+{
+    (void)state;
+    rng_state = 777;
+    for (int shape = 0; shape < 4; shape++) {
+        keyset s;
+        size_t n = 150000;
+        ks_init(&s, n);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t k[12];
+            k[0] = 0x01; /* bytes 1-8 differ at most: the fixed-width path's span */
+            for (int j = 1; j < 9; j++)
+                k[j] = (uint8_t)rnd();
+            memset(k + 9, 0x33, 3);
+            if (shape == 1)
+                k[1] = rnd() % 10 ? 0x42 : k[1];
+            else if (shape == 2)
+                memset(k + 1, 0, 7), k[8] = (uint8_t)(rnd() % 7);
+            else if (shape == 3)
+                k[1] = i == n / 2 ? 0xff : 0x00;
+            ks_add(&s, k, shape == 0 ? 9 : 12);
+        }
+        check(&s, shape == 0 ? "fixed random" : shape == 1 ? "fixed skewed"
+                  : shape == 2 ? "fixed few values" : "fixed one outlier");
+        ks_free(&s);
+    }
 }
 
 /* Keys of every shape in one input. */
@@ -352,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_all_shapes_together),
         cmocka_unit_test(test_threads_skewed),
+        cmocka_unit_test(test_fixed_width_many),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_merge_to),
     };
