@@ -30,7 +30,7 @@ static PyObject *table_dict(void *tables, size_t i)
 static PyObject *py_table_list(PyObject *self, PyObject *dbo)
 {
     (void)self;
-    ordo_db *db = ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db)
         return NULL;
     ordo_table_info *t = NULL;
@@ -40,7 +40,7 @@ static PyObject *py_table_list(PyObject *self, PyObject *dbo)
     Py_BEGIN_ALLOW_THREADS /* the bytes are counted from the rows */
     s = ordo_table_list(db, &t, &n, &e);
     Py_END_ALLOW_THREADS
-    ordo__py_db_release(dbo);
+    ordo__py_handle_release(dbo);
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
     PyObject *list = ordo__py_items(n, 0, table_dict, t);
@@ -89,7 +89,8 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     ordo_table_scan_options o = {0};
     o.accept_collation_version = accept;
-    ordo_db *db = ordo__py_tag(tago, &o.tag) < 0 ? NULL : ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_tag(tago, &o.tag) < 0 ? NULL
+                                                  : ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db) {
         PyBuffer_Release(&key);
         return NULL;
@@ -102,7 +103,7 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     st = ordo_table_get(db, &o, key.buf, (size_t)key.len, &s, &a, &found, &e);
     Py_END_ALLOW_THREADS
-    ordo__py_db_release(dbo);
+    ordo__py_handle_release(dbo);
     PyBuffer_Release(&key);
     if (st != ORDO_OK)
         return ordo__py_raise(st, &e);

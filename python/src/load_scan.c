@@ -19,33 +19,31 @@ static size_t chunk_bytes = 256u << 20;
  * Db held (busy) for a scan, the keys' memory for decode_keys; both let go
  * at close, after which the exported stream fails. */
 typedef struct scan_object {
-    PyObject_HEAD
-    ordo_table_guard *g;
-    PyObject *dbo;       /* held, or NULL */
+    ordo__py_handle base; /* the guard, until close */
+    ordo_table_guard *g;  /* for raise_failure: freed with the object */
+    PyObject *dbo;        /* held, or NULL */
     ordo__py_bin keys;
     int64_t *off;
 } scan_object;
 
 static PyTypeObject scan_type;
 
-/* The close: what the stream reads let go (the guard stays for
- * raise_failure: freed with the object). */
-static void scan_close_now(scan_object *S)
+static void guard_close(void *g) { ordo_table_guard_close(g); } /* a get_next running ends first */
+
+static void scan_let_go(PyObject *self)
 {
-    if (S->g) {
-        ordo_table_guard *g = S->g;
-        Py_BEGIN_ALLOW_THREADS /* a get_next running in another thread ends first */
-        ordo_table_guard_close(g);
-        Py_END_ALLOW_THREADS
-    }
+    scan_object *S = (scan_object *)self;
     if (S->dbo) {
-        ordo__py_db_release(S->dbo);
+        ordo__py_handle_release(S->dbo);
         Py_CLEAR(S->dbo);
     }
     ordo__py_bin_release(&S->keys);
     free(S->off);
     S->off = NULL;
 }
+
+static const ordo__py_handle_kind scan_kind = {&scan_type, "a TableScan", "scan", guard_close,
+                                               scan_let_go};
 
 static void capsule_free(PyObject *cap)
 {
@@ -80,13 +78,6 @@ static PyObject *scan_export(scan_object *S, PyObject *args, PyObject *kw)
     return cap;
 }
 
-static PyObject *scan_close(scan_object *S, PyObject *unused)
-{
-    (void)unused;
-    scan_close_now(S);
-    Py_RETURN_NONE;
-}
-
 /* raise_failure(): ordo.Error for the stream's failure, if it failed. */
 static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
 {
@@ -98,17 +89,17 @@ static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static void scan_dealloc(scan_object *S)
+static void scan_dealloc(PyObject *self)
 {
-    scan_close_now(S);
-    ordo_table_guard_free(S->g);
-    Py_TYPE(S)->tp_free((PyObject *)S);
+    ordo__py_handle_close_now(self);
+    ordo_table_guard_free(((scan_object *)self)->g);
+    Py_TYPE(self)->tp_free(self);
 }
 
 static PyMethodDef scan_methods[] = {
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))scan_export,
      METH_VARARGS | METH_KEYWORDS, "The rows as an Arrow C stream capsule (once)."},
-    {"close", (PyCFunction)scan_close, METH_NOARGS,
+    {"close", ordo__py_handle_close, METH_NOARGS,
      "Ends the scan and lets what it reads go (the exported stream then fails)."},
     {"raise_failure", (PyCFunction)scan_raise_failure, METH_NOARGS,
      "Raises the ordo.Error the stream failed with (its status, message), if it failed."},
@@ -120,7 +111,7 @@ static PyTypeObject scan_type = {
     .tp_basicsize = sizeof(scan_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Rows as an Arrow C stream (scan_table and decode_keys make it).",
-    .tp_dealloc = (destructor)scan_dealloc,
+    .tp_dealloc = scan_dealloc,
     .tp_methods = scan_methods,
 };
 
@@ -131,8 +122,10 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
     ordo_error e = {0};
     ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
     if (S) {
-        memset(&S->g, 0, sizeof *S - offsetof(scan_object, g));
+        memset(&S->base.kind, 0, sizeof *S - offsetof(scan_object, base.kind));
+        S->base.kind = &scan_kind;
         s = ordo_table_guard_open(st, &S->g, &e);
+        S->base.h = S->g;
     } else if (st->release) {
         st->release(st);
     }
@@ -144,7 +137,7 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
         return (PyObject *)S;
     }
     if (dbo)
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     if (keys)
         ordo__py_bin_release(keys);
     free(off);
@@ -270,7 +263,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *r = NULL;
     /* held (busy) to the scan's close: the arguments' conversions run
      * Python code, which must not close it */
-    ordo_db *db = ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep, &colnames) < 0 ||
         bound(prefix, "prefix", &o.prefix, &ba[0]) < 0 ||
         bound(start, "start", &o.from, &ba[1]) < 0 || bound(stop, "stop", &o.to, &ba[2]) < 0)
@@ -279,11 +272,11 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     ordo_error e = {0};
     ordo_status s = ordo_table_scan(db, &o, &st, &e);
     db = NULL; /* the hold goes with the stream, or here */
-    r = s != ORDO_OK ? (ordo__py_db_release(dbo), ordo__py_raise(s, &e))
+    r = s != ORDO_OK ? (ordo__py_handle_release(dbo), ordo__py_raise(s, &e))
                      : ordo__py_stream_new(&st, dbo, NULL, NULL);
 done:
     if (db)
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     for (int i = 0; i < 3; i++)
         bound_free(&ba[i]);
     Py_XDECREF(keep);
@@ -303,7 +296,8 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     PyObject *list = NULL;
     ordo_scan *it = NULL;
-    ordo_db *db = ordo__py_db_hold(dbo); /* the list's allocations may run finalizers */
+    /* held: the list's allocations may run finalizers */
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     ordo_error e = {0};
     ordo_status s;
     if (!db)
@@ -333,7 +327,7 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
 done:
     ordo_scan_close(it);
     if (db)
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     if (lo.obj)
         PyBuffer_Release(&lo);
     if (hi.obj)
