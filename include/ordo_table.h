@@ -436,6 +436,20 @@ ORDO_API ordo_status ordo_table_keys_reserve(ordo_table_keys *k, size_t bytes, s
 ORDO_API void ordo_table_keys_free(ordo_table_keys *k);
 /* malloc for key bytes, on huge pages when large (what reserve uses). */
 ORDO_API void *ordo_table_keys_alloc(size_t bytes);
+/* Keys made elsewhere (a pickled ordo.Keys) copied into *out (empty):
+ * len bytes of data, offsets_bytes of int64 offsets (native order, any
+ * alignment), N + 1 of them from 0 to len, none below the one before; else
+ * ORDO_ERR_INVALID_ARG ("offsets: ..."), nothing copied. */
+ORDO_API ordo_status ordo_table_keys_copy(const void *data, size_t len, const void *offsets,
+                                          size_t offsets_bytes, ordo_table_keys *out,
+                                          ordo_error *err);
+/* The keys as an Arrow large_binary array ("Z", no NULLs) over their own
+ * memory, nothing copied: borrowed until the consumer releases *array, whose
+ * release calls done(ctx) (when not NULL; on the thread that releases it);
+ * *schema borrows nothing. ORDO_ERR_OUT_OF_MEMORY. */
+ORDO_API ordo_status ordo_table_keys_arrow(const ordo_table_keys *k, void (*done)(void *ctx),
+                                           void *ctx, struct ArrowSchema *schema,
+                                           struct ArrowArray *array);
 
 /* A CSV input's keys as `ordo encode --schema` makes them (table/csv_collect.c):
  * o->schema may give orders, o->key NULL is every column in schema order;

@@ -31,7 +31,7 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, p, -1, p ? NULL : PyBytes_AS_STRING(src),
                             p ? 0 : (size_t)PyBytes_GET_SIZE(src), NULL, p ? p : "<input>"};
     ordo_csv_part cp = {offset, length, first_line};
-    ordo__py_keybuf keys = {0}, vals = {0};
+    ordo_table_keys keys = {0}, vals = {0};
     ordo_buf lines = {0};
     ordo_error e = {0};
     ordo_status s;
@@ -48,7 +48,7 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
         r = Py_BuildValue("nNNN", (Py_ssize_t)n, ko, vo, lb);
     else
         Py_XDECREF(ko), Py_XDECREF(lb);
-    ordo__py_keybuf_free(&keys), ordo__py_keybuf_free(&vals);
+    ordo_table_keys_free(&keys), ordo_table_keys_free(&vals);
     ordo_buf_free(&lines);
     Py_XDECREF(path);
     return r;

@@ -25,28 +25,26 @@ PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
     Py_DECREF(count);
     if (threads == (size_t)-1 && PyErr_Occurred())
         return NULL;
-    const uint8_t *data;
-    const int64_t *off;
-    Py_ssize_t n;
-    ordo__py_keys_view(self, &data, &off, &n);
-    if ((size_t)n > SIZE_MAX / 8 - 1)
+    const ordo_table_keys *k = ordo__py_keys_of(self);
+    size_t n = k->n;
+    if (n > SIZE_MAX / 8 - 1)
         return PyErr_NoMemory();
     /* the library takes size_t offsets; Keys keeps int64 ones (never negative) */
-    size_t *offs = malloc(((size_t)n + 1) * sizeof *offs);
-    PyObject *ids = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(8 * (size_t)n));
+    size_t *offs = malloc((n + 1) * sizeof *offs);
+    PyObject *ids = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(8 * n));
     if (!offs || !ids) {
         free(offs);
         Py_XDECREF(ids);
         return PyErr_NoMemory();
     }
-    for (Py_ssize_t i = 0; i <= n; i++)
-        offs[i] = (size_t)off[i];
+    for (size_t i = 0; i <= n; i++)
+        offs[i] = (size_t)k->off[i];
     /* the keys are immutable and held by the caller's call; ids is ours alone */
     uint64_t *out = (uint64_t *)(void *)PyByteArray_AS_STRING(ids);
     ordo_error err;
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_key_argsort(data, offs, (size_t)n, threads, out, &err);
+    s = ordo_key_argsort(k->data, offs, n, threads, out, &err);
     Py_END_ALLOW_THREADS
     free(offs);
     if (s != ORDO_OK) {
