@@ -800,6 +800,13 @@ ORDO_API ordo_status ordo_table_decode_keys(const ordo_table_decode_options *o,
                                             const uint8_t *data, const int64_t *offsets,
                                             size_t n, struct ArrowArrayStream *out,
                                             ordo_error *err);
+/* The same for keys read in place (an Arrow binary array's, ordo.Keys'):
+ * their offsets copied as ordo_bins_offsets copies them (a string that does
+ * not follow the one before: ORDO_ERR_INVALID_ARG, "keys: ..."), the copy
+ * the stream's; the bytes borrowed until the stream is released. */
+ORDO_API ordo_status ordo_table_decode_bins(const ordo_table_decode_options *o,
+                                            const ordo_bins *keys, struct ArrowArrayStream *out,
+                                            ordo_error *err);
 
 /* A stream of ordo_table_scan or ordo_table_decode_keys handed to a
  * consumer that may read it on another thread while its owner can still

@@ -124,3 +124,26 @@ ordo_status ordo_table_decode_keys(const ordo_table_decode_options *o, const uin
         ordo__scanner_open_keys(&S, o->schema, o->key, o->format, data, offsets, n, err);
     return s == ORDO_OK ? ordo__scan_stream(&S, o->batch_rows, o->batch_bytes, out, err) : s;
 }
+
+ordo_status ordo_table_decode_bins(const ordo_table_decode_options *o, const ordo_bins *keys,
+                                   struct ArrowArrayStream *out, ordo_error *err)
+{
+    if (!o || !keys || !out)
+        return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "decode_keys: no options, keys or stream");
+    memset(out, 0, sizeof *out);
+    int64_t *off = keys->n < SIZE_MAX / 8 ? malloc((keys->n + 1) * sizeof *off) : NULL;
+    size_t base = 0;
+    ordo_error e = {0};
+    ordo_status s = off ? ordo_bins_offsets(keys, off, &base, &e) : ORDO_ERR_OUT_OF_MEMORY;
+    ordo__scanner S;
+    if (s == ORDO_OK && (s = ordo__scanner_open_keys(&S, o->schema, o->key, o->format,
+                                                     keys->data + base, off, keys->n, err)) ==
+                            ORDO_OK) {
+        S.own_ko = off; /* the scanner's now, freed with it */
+        return ordo__scan_stream(&S, o->batch_rows, o->batch_bytes, out, err);
+    }
+    free(off);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return ordo__scan_fail(err, s, "out of memory");
+    return e.status ? ordo__scan_fail(err, s, "keys: %.1000s", e.message) : s;
+}

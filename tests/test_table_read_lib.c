@@ -350,6 +350,47 @@ static void test_decode_keys(void **state)
     free(data), free(off);
 }
 
+/* ordo_table_decode_bins: keys read in place with int32 offsets that do
+ * not start at 0 decode as their int64 copy does; the offsets are the
+ * stream's (the caller's may go), offsets out of order are refused naming
+ * the keys. */
+static void test_decode_bins(void **state)
+{
+    (void)state;
+    uint8_t *data;
+    int64_t *off;
+    size_t n = encode(SCHEMA, KEY, ROWS, &data, &off);
+    uint8_t *shifted = malloc(off[n] + 3);
+    int32_t *o32 = malloc((n + 1) * sizeof *o32);
+    memcpy(shifted + 3, data, (size_t)off[n]);
+    for (size_t i = 0; i <= n; i++)
+        o32[i] = (int32_t)off[i] + 3;
+    ordo_bins b = {shifted, (size_t)off[n] + 3, o32, 32, n};
+    ordo_table_decode_options o = {.schema = SCHEMA, .key = KEY};
+    struct ArrowArrayStream st;
+    ordo_error e = {0};
+    assert_int_equal(ordo_table_decode_bins(&o, &b, &st, &e), ORDO_OK);
+    memset(o32, 0xff, (n + 1) * sizeof *o32); /* copied: not read again */
+    struct ArrowArray a;
+    assert_int_equal(st.get_next(&st, &a), 0);
+    assert_int_equal(a.length, 4);
+    const int32_t ids[] = {3, 1, 2, 4};
+    for (int64_t r = 0; r < a.length; r++)
+        assert_int_equal(i32(a.children[1], r), ids[r]);
+    a.release(&a);
+    st.release(&st);
+    /* key 1 ending before it starts */
+    for (size_t i = 0; i <= n; i++)
+        o32[i] = (int32_t)off[i] + 3;
+    o32[2] = o32[1] - 1;
+    assert_int_equal(ordo_table_decode_bins(&o, &b, &st, &e), ORDO_ERR_INVALID_ARG);
+    assert_memory_equal(e.message, "keys: ", 6);
+    assert_non_null(strstr(e.message, "string 1 are out of order"));
+    assert_null(st.release);
+    assert_int_equal(ordo_table_decode_bins(&o, NULL, &st, &e), ORDO_ERR_NULL_ARG);
+    free(shifted), free(o32), free(data), free(off);
+}
+
 /* A thread reading the guarded stream until it fails or ends. */
 static void *drain_stream(void *p)
 {
@@ -439,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_recorded_bytes),
         cmocka_unit_test(test_get),
         cmocka_unit_test(test_decode_keys),
+        cmocka_unit_test(test_decode_bins),
         cmocka_unit_test(test_guard),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

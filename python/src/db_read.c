@@ -5,8 +5,6 @@
 
 #include <ordo_table.h>
 
-#include <stdlib.h>
-#include <string.h>
 
 /* ------------------------------------------------------- tables */
 
@@ -141,24 +139,13 @@ static PyObject *py_decode_keys(PyObject *self, PyObject *args)
         Py_XDECREF(msg), Py_XDECREF(et), Py_XDECREF(ev), Py_XDECREF(tb);
         return NULL;
     }
-    int64_t *off = malloc((b.b.n + 1) * sizeof *off);
-    size_t base = 0;
+    struct ArrowArrayStream st;
     ordo_error e = {0};
-    ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
-    PyObject *r = NULL;
-    if (!off)
-        PyErr_NoMemory();
-    else if ((s = ordo_bins_offsets(&b.b, off, &base, &e)) != ORDO_OK)
-        ordo__py_raisef(s, "keys: %s", e.message);
-    else {
-        struct ArrowArrayStream st;
-        if ((s = ordo_table_decode_keys(&o, b.b.data + base, off, b.b.n, &st, &e)) == ORDO_OK)
-            return ordo__py_stream_new(&st, NULL, &b, off);
-        r = ordo__py_raise(s, &e);
-    }
-    free(off);
+    ordo_status s = ordo_table_decode_bins(&o, &b.b, &st, &e);
+    if (s == ORDO_OK)
+        return ordo__py_stream_new(&st, NULL, &b);
     ordo__py_bin_release(&b);
-    return r;
+    return ordo__py_raise(s, &e);
 }
 
 static PyMethodDef functions[] = {

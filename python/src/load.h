@@ -101,12 +101,11 @@ void ordo__py_seqs_release(ordo__py_seqs *s);
 /* A TableScan object (the rows as __arrow_c_stream__, once; close();
  * raise_failure()) guarding st (moved; released on failure), holding the Db
  * dbo (held by the caller: the hold is the object's now) or the keys' memory
- * (keys moved, off taken over) until close; NULL with an exception (all
- * let go). The exported stream does not keep the object alive: once it is
- * closed or gone, the stream's calls fail ("the scan is closed"), so its
- * callers (ordo/_db.py, ordo/_load.py) hold it while they read. */
-PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys,
-                              int64_t *off);
+ * (keys moved) until close; NULL with an exception (all let go). The
+ * exported stream does not keep the object alive: once it is closed or
+ * gone, the stream's calls fail ("the scan is closed"), so its callers
+ * (ordo/_db.py, ordo/_load.py) hold it while they read. */
+PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys);
 
 /* The parts. */
 int ordo__py_load_db_part(PyObject *m);

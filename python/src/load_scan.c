@@ -23,7 +23,6 @@ typedef struct scan_object {
     ordo_table_guard *g;  /* for raise_failure: freed with the object */
     PyObject *dbo;        /* held, or NULL */
     ordo__py_bin keys;
-    int64_t *off;
 } scan_object;
 
 static PyTypeObject scan_type;
@@ -38,8 +37,6 @@ static void scan_let_go(PyObject *self)
         Py_CLEAR(S->dbo);
     }
     ordo__py_bin_release(&S->keys);
-    free(S->off);
-    S->off = NULL;
 }
 
 static const ordo__py_handle_kind scan_kind = {&scan_type, "a TableScan", "scan", guard_close,
@@ -115,8 +112,7 @@ static PyTypeObject scan_type = {
     .tp_methods = scan_methods,
 };
 
-PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys,
-                              int64_t *off)
+PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys)
 {
     scan_object *S = PyObject_New(scan_object, &scan_type);
     ordo_error e = {0};
@@ -133,14 +129,12 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
         S->dbo = dbo ? Py_NewRef(dbo) : NULL; /* the caller's hold is the scan's now */
         if (keys)
             S->keys = *keys, memset(keys, 0, sizeof *keys);
-        S->off = off;
         return (PyObject *)S;
     }
     if (dbo)
         ordo__py_handle_release(dbo);
     if (keys)
         ordo__py_bin_release(keys);
-    free(off);
     if (!S)
         return NULL;
     Py_DECREF(S);
@@ -273,7 +267,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     ordo_status s = ordo_table_scan(db, &o, &st, &e);
     db = NULL; /* the hold goes with the stream, or here */
     r = s != ORDO_OK ? (ordo__py_handle_release(dbo), ordo__py_raise(s, &e))
-                     : ordo__py_stream_new(&st, dbo, NULL, NULL);
+                     : ordo__py_stream_new(&st, dbo, NULL);
 done:
     if (db)
         ordo__py_handle_release(dbo);
