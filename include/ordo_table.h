@@ -450,6 +450,12 @@ ORDO_API ordo_status ordo_table_keys_copy(const void *data, size_t len, const vo
 ORDO_API ordo_status ordo_table_keys_arrow(const ordo_table_keys *k, void (*done)(void *ctx),
                                            void *ctx, struct ArrowSchema *schema,
                                            struct ArrowArray *array);
+/* ordo_key_argsort over k's keys (table/keys_sort.c, with RocksDB): the
+ * ids 0 .. k->n - 1 into ids, in key order, equal keys in id order. An
+ * offset outside the keys' bytes is ORDO_ERR_INVALID_ARG; else
+ * ordo_key_argsort's errors. */
+ORDO_API ordo_status ordo_table_keys_argsort(const ordo_table_keys *k, size_t threads,
+                                             uint64_t *ids, ordo_error *err);
 
 /* A CSV input's keys as `ordo encode --schema` makes them (table/csv_collect.c):
  * o->schema may give orders, o->key NULL is every column in schema order;

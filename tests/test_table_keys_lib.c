@@ -1,7 +1,9 @@
 /* ordo_table_keys_copy and ordo_table_keys_arrow: keys made elsewhere
  * copied in only when their offsets fit the data (from 0, never down, to
  * its length; any alignment), and exported as an Arrow large_binary array
- * over their own memory whose release calls the owner's callback once. */
+ * over their own memory whose release calls the owner's callback once;
+ * with RocksDB, sorted (ordo_table_keys_argsort) only when every offset lies
+ * in their bytes. */
 #include "ordo_test.h"
 
 #include <ordo_table.h>
@@ -104,12 +106,40 @@ static void test_arrow(void **state)
     assert_int_equal(ordo_table_keys_arrow(NULL, NULL, NULL, &s, &a), ORDO_ERR_NULL_ARG);
 }
 
+#ifdef ORDO_TEST_ARGSORT
+static void test_argsort(void **state)
+{
+    (void)state;
+    const char data[] = "bbaab"; /* "b", "ba", "", "ab" */
+    int64_t off[5] = {0, 1, 3, 3, 5};
+    ordo_table_keys k = {0};
+    ordo_error e = {0};
+    assert_int_equal(ordo_table_keys_copy(data, 5, off, sizeof off, &k, &e), ORDO_OK);
+    uint64_t ids[4] = {9, 9, 9, 9};
+    assert_int_equal(ordo_table_keys_argsort(&k, 2, ids, &e), ORDO_OK);
+    const uint64_t want[4] = {2, 3, 0, 1};
+    assert_memory_equal(ids, want, sizeof want);
+    k.off[2] = 6; /* past the bytes: refused, nothing read there */
+    assert_int_equal(ordo_table_keys_argsort(&k, 1, ids, &e), ORDO_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.message, "offset 2"));
+    k.off[2] = -1;
+    assert_int_equal(ordo_table_keys_argsort(&k, 1, ids, &e), ORDO_ERR_INVALID_ARG);
+    ordo_table_keys_free(&k);
+    ordo_table_keys none = {0};
+    assert_int_equal(ordo_table_keys_argsort(&none, 1, NULL, &e), ORDO_OK);
+    assert_int_equal(ordo_table_keys_argsort(NULL, 1, ids, &e), ORDO_ERR_NULL_ARG);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_copy_refused),
         cmocka_unit_test(test_arrow),
+#ifdef ORDO_TEST_ARGSORT
+        cmocka_unit_test(test_argsort),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

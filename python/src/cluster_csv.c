@@ -1,7 +1,6 @@
 /* csv_rows: the rows of one CSV input as ordo load makes them (key, value
  * in the value form of SPEC.md §15.2, input line), for ordo.dask.load, which
  * turns each file into one partition of (key, value, seq) rows. */
-#include "cluster.h"
 #include "encode.h"
 
 #include <ordo_table.h>

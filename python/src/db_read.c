@@ -79,16 +79,15 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "tag", "key", "accept_collation_version", NULL};
-    PyObject *dbo, *tago;
+    PyObject *dbo;
     Py_buffer key = {0};
     int accept = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOy*|$p:table_get", names, &dbo, &tago, &key,
-                                     &accept))
-        return NULL;
     ordo_table_scan_options o = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&y*|$p:table_get", names, &dbo,
+                                     ordo__py_tag_arg, &o.tag, &key, &accept))
+        return NULL;
     o.accept_collation_version = accept;
-    ordo_db *db = ordo__py_tag(tago, &o.tag) < 0 ? NULL
-                                                  : ordo__py_handle_hold(dbo, &ordo__py_db_kind);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db) {
         PyBuffer_Release(&key);
         return NULL;

@@ -3,7 +3,8 @@
  * (Python sequences to ordo_column; Arrow and NumPy columns are the
  * library's, ordo_table.h), encode.c (encode_columns, encode_stream,
  * encode_array over ordo_table_encoder; the Arrow PyCapsule inputs, with
- * module.c's capsule helpers), encode_csv.c (encode_csv).
+ * module.c's capsule helpers), encode_csv.c (encode_csv), cluster_csv.c
+ * (csv_rows, csv_split).
  */
 #ifndef ORDO_PY_ENCODE_H
 #define ORDO_PY_ENCODE_H
@@ -71,5 +72,7 @@ const ordo_table_keys *ordo__py_keys_of(PyObject *self);
 PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw);
 int ordo__py_encode_part(PyObject *m);
 int ordo__py_encode_csv_part(PyObject *m);
+/* cluster_csv.c: what ordo.dask.load needs beyond the load bindings. */
+int ordo__py_cluster_part(PyObject *m);
 
 #endif

@@ -65,12 +65,10 @@ int ordo__py_tag_arg(PyObject *obj, void *out);
 /* A size: an int, or a string, as ordo_parse_size (`ordo load --memory`)
  * takes its digits. -1 with ValueError (TypeError) set. */
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
-/* A str ordo_dup_policy_parse takes. -1 with ValueError set. */
-int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out);
-/* PyArg "O&" converters: ordo__py_dup_policy; ordo__py_size of "memory". */
+/* PyArg "O&" converters: a str ordo_dup_policy_parse takes (out: an
+ * ordo_dup_policy; ValueError else); ordo__py_size of "memory". */
 int ordo__py_dup_arg(PyObject *obj, void *out);
 int ordo__py_memory_arg(PyObject *obj, void *out);
-
 
 /* Byte strings read in place from a Python object (b), and what keeps
  * their memory alive. */

@@ -79,9 +79,6 @@ int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const
  * with a pending exception kept aside). */
 void ordo__py_arrow_release(ordo__py_arrow *a);
 
-/* A capsule owning *s from now on (moved: *s is left released), or NULL
- * with an exception (*s released). */
-PyObject *ordo__py_schema_capsule(struct ArrowSchema *s);
 /* (schema capsule, array capsule) owning *s and *a (moved), or NULL with an
  * exception; both are left released either way. */
 PyObject *ordo__py_arrow_pair(struct ArrowSchema *s, struct ArrowArray *a);

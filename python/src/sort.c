@@ -1,12 +1,8 @@
 /* Keys.argsort and ordo.sort_indices: the library's key sort
- * (ordo_key_argsort) over an ordo.Keys, the GIL released while it sorts;
+ * (ordo_table_keys_argsort) over an ordo.Keys, the GIL released while it sorts;
  * the ids come back as a pyarrow.UInt64Array over their own buffer
  * (ordo/_sort.py wraps it). */
 #include "encode.h"
-
-#include <ordo_load.h>
-
-#include <stdlib.h>
 
 PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -26,27 +22,18 @@ PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
     if (threads == (size_t)-1 && PyErr_Occurred())
         return NULL;
     const ordo_table_keys *k = ordo__py_keys_of(self);
-    size_t n = k->n;
-    if (n > SIZE_MAX / 8 - 1)
+    if (k->n > PY_SSIZE_T_MAX / 8)
         return PyErr_NoMemory();
-    /* the library takes size_t offsets; Keys keeps int64 ones (never negative) */
-    size_t *offs = malloc((n + 1) * sizeof *offs);
-    PyObject *ids = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(8 * n));
-    if (!offs || !ids) {
-        free(offs);
-        Py_XDECREF(ids);
-        return PyErr_NoMemory();
-    }
-    for (size_t i = 0; i <= n; i++)
-        offs[i] = (size_t)k->off[i];
+    PyObject *ids = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(8 * k->n));
+    if (!ids)
+        return NULL;
     /* the keys are immutable and held by the caller's call; ids is ours alone */
     uint64_t *out = (uint64_t *)(void *)PyByteArray_AS_STRING(ids);
     ordo_error err;
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_key_argsort(k->data, offs, n, threads, out, &err);
+    s = ordo_table_keys_argsort(k, threads, out, &err);
     Py_END_ALLOW_THREADS
-    free(offs);
     if (s != ORDO_OK) {
         Py_DECREF(ids);
         return s == ORDO_ERR_OUT_OF_MEMORY ? PyErr_NoMemory() : ordo__py_raise(s, &err);

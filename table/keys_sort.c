@@ -1,0 +1,31 @@
+/* ordo_table_keys_argsort: the load library's key sort over keys kept with
+ * int64 offsets (ordo.Keys'). */
+#include "table_internal.h"
+
+#include <stdlib.h>
+
+ordo_status ordo_table_keys_argsort(const ordo_table_keys *k, size_t threads, uint64_t *ids,
+                                    ordo_error *err)
+{
+    if (!k || (k->n && (!k->off || !ids)))
+        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "keys: a NULL argument");
+    if (k->n > SIZE_MAX / sizeof(size_t) - 1)
+        return ordo__table_fail(err, ORDO_ERR_SIZE_OVERFLOW, "keys: too many to sort");
+    if (!k->n)
+        return ORDO_OK;
+    /* the sort takes size_t offsets: each checked to lie in the keys' bytes */
+    size_t *offs = malloc((k->n + 1) * sizeof *offs);
+    if (!offs)
+        return ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i <= k->n; i++) {
+        if (k->off[i] < 0 || (uint64_t)k->off[i] > k->len) {
+            free(offs);
+            return ordo__table_fail(err, ORDO_ERR_INVALID_ARG,
+                                    "keys: offset %zu is past the keys' bytes", i);
+        }
+        offs[i] = (size_t)k->off[i];
+    }
+    ordo_status s = ordo_key_argsort(k->data, offs, k->n, threads, ids, err);
+    free(offs);
+    return s;
+}
