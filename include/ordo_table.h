@@ -784,6 +784,14 @@ ORDO_API ordo_status ordo_table_get(ordo_db *db, const ordo_table_scan_options *
                                     const void *key, size_t key_len, struct ArrowSchema *schema,
                                     struct ArrowArray *row, int *found, ordo_error *err);
 
+/* Every stored pair in [lo, hi) (hi NULL: to the end), system keys
+ * included, appended to keys and values (key i's value is value i): for
+ * tests and tools that compare stores byte for byte. On failure what was
+ * appended stays, the caller's to free. */
+ORDO_API ordo_status ordo_table_scan_pairs(ordo_db *db, const void *lo, size_t lo_len,
+                                           const void *hi, size_t hi_len, ordo_table_keys *keys,
+                                           ordo_table_keys *values, ordo_error *err);
+
 /* What ordo_table_decode_keys decodes. */
 typedef struct ordo_table_decode_options {
     const char *schema; /* the table's schema (as ordo_table_encoder took it) */

@@ -1,4 +1,5 @@
-/* ordo_table_list, ordo_table_get and ordo_table_decode_keys in-process:
+/* ordo_table_list, ordo_table_get, ordo_table_decode_keys (and _bins) and
+ * ordo_table_scan_pairs in-process:
  * the tables and their metadata as loaded (rows, bytes against the load's
  * summary, collations), one row by its key or none, keys back to typed
  * Arrow columns in batches, and refusals with their messages; a guarded
@@ -391,6 +392,36 @@ static void test_decode_bins(void **state)
     free(shifted), free(o32), free(data), free(off);
 }
 
+/* ordo_table_scan_pairs: a tag's range holds its rows in key order, their
+ * bytes the load's; the whole store holds the other table and the system
+ * keys too. */
+static void test_scan_pairs(void **state)
+{
+    (void)state;
+    ordo_table_keys k = {0}, v = {0};
+    ordo_error e = {0};
+    assert_int_equal(ordo_table_scan_pairs(g_db, "\x07", 1, "\x08", 1, &k, &v, &e), ORDO_OK);
+    assert_int_equal(k.n, 4);
+    assert_int_equal(v.n, 4);
+    assert_int_equal(k.len + v.len, g_sum[0].bytes);
+    for (size_t i = 0; i < k.n; i++) {
+        assert_int_equal(k.data[k.off[i]], 7);
+        if (i)
+            assert_true(memcmp(k.data + k.off[i - 1], k.data + k.off[i], 2) <= 0);
+    }
+    ordo_table_keys_free(&k), ordo_table_keys_free(&v);
+    assert_int_equal(ordo_table_scan_pairs(g_db, NULL, 0, NULL, 0, &k, &v, &e), ORDO_OK);
+    assert_true(k.n > 4 + 3);
+    assert_int_equal(k.n, v.n);
+    ordo_table_keys_free(&k), ordo_table_keys_free(&v);
+    /* an empty range: no pairs, offsets still there */
+    assert_int_equal(ordo_table_scan_pairs(g_db, "\x09", 1, "\x09", 1, &k, &v, &e), ORDO_OK);
+    assert_int_equal(k.n, 0);
+    assert_non_null(k.off);
+    ordo_table_keys_free(&k), ordo_table_keys_free(&v);
+    assert_int_equal(ordo_table_scan_pairs(NULL, NULL, 0, NULL, 0, &k, &v, &e), ORDO_ERR_NULL_ARG);
+}
+
 /* A thread reading the guarded stream until it fails or ends. */
 static void *drain_stream(void *p)
 {
@@ -481,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_get),
         cmocka_unit_test(test_decode_keys),
         cmocka_unit_test(test_decode_bins),
+        cmocka_unit_test(test_scan_pairs),
         cmocka_unit_test(test_guard),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

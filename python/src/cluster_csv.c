@@ -91,8 +91,9 @@ static PyMethodDef functions[] = {
     {"csv_rows", py_csv_rows, METH_VARARGS,
      "csv_rows(path_or_bytes, schema, key, format, header) -> (n, keys, values, lines): the "
      "rows of a CSV input as ordo load stores them; keys and values as ordo.Keys, lines (n) as "
-     "native int64 bytes. A bad row raises ordo.Error with .file/.line/.column. part (offset, length, first_line), from csv_split: only those bytes of the "
-     "file, its lines numbered from first_line (no header in a part after the first)."},
+     "native int64 bytes. A bad row raises ordo.Error with .file/.line/.column. part (offset, "
+     "length, first_line), from csv_split: only those bytes of the file, its lines numbered "
+     "from first_line (no header in a part after the first)."},
     {"csv_split", py_csv_split, METH_VARARGS,
      "csv_split(path, target) -> [(offset, length, first_line)]: the file cut into parts of "
      "whole rows of at least target bytes each (the last takes the rest; quoted line ends stay "

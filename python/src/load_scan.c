@@ -278,54 +278,41 @@ done:
     return r;
 }
 
+/* ctx: {keys, values}, as ordo_table_scan_pairs gathered them */
+static PyObject *pair_at(void *ctx, size_t i)
+{
+    const ordo_table_keys *k = ((ordo_table_keys **)ctx)[0], *v = ((ordo_table_keys **)ctx)[1];
+    return Py_BuildValue("(NN)", ordo__py_key_bytes(k, i), ordo__py_key_bytes(v, i));
+}
+
 /* Every stored pair in [lo, hi), system keys included: for tests and
  * tools that compare stores byte for byte. */
 static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "lo", "hi", NULL};
-    PyObject *dbo;
+    PyObject *dbo, *list = NULL;
     Py_buffer lo = {0}, hi = {0};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$y*y*:scan_raw", names, &dbo, &lo, &hi))
         return NULL;
-    PyObject *list = NULL;
-    ordo_scan *it = NULL;
-    /* held: the list's allocations may run finalizers */
-    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
+    ordo_table_keys keys = {0}, values = {0};
     ordo_error e = {0};
     ordo_status s;
-    if (!db)
-        goto done;
-    if ((s = ordo_scan_open(db, lo.buf, (size_t)lo.len, hi.obj ? hi.buf : NULL, (size_t)hi.len, 0,
-                            &it, &e)) != ORDO_OK) {
-        ordo__py_raise(s, &e);
-        goto done;
-    }
-    list = PyList_New(0);
-    while (list) {
-        size_t kn, vn;
-        const uint8_t *k, *v;
-        int found;
-        if ((s = ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e)) != ORDO_OK) {
-            Py_CLEAR(list);
-            ordo__py_raise(s, &e);
-            break;
-        }
-        if (!found)
-            break;
-        PyObject *t = Py_BuildValue("(y#y#)", k, (Py_ssize_t)kn, v, (Py_ssize_t)vn);
-        if (!t || PyList_Append(list, t) < 0)
-            Py_CLEAR(list);
-        Py_XDECREF(t);
-    }
-done:
-    ordo_scan_close(it);
-    if (db)
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
+    ordo_table_keys *kv[2] = {&keys, &values};
+    if (db) { /* the pairs copied without the GIL, then made bytes */
+        Py_BEGIN_ALLOW_THREADS
+        s = ordo_table_scan_pairs(db, lo.buf, (size_t)lo.len, hi.obj ? hi.buf : NULL,
+                                  (size_t)hi.len, &keys, &values, &e);
+        Py_END_ALLOW_THREADS
         ordo__py_handle_release(dbo);
-    if (lo.obj)
-        PyBuffer_Release(&lo);
-    if (hi.obj)
-        PyBuffer_Release(&hi);
+        list = s != ORDO_OK ? ordo__py_raise(s, &e)
+                            : ordo__py_items(keys.n, 0, pair_at, kv);
+    }
+    ordo_table_keys_free(&keys);
+    ordo_table_keys_free(&values);
+    PyBuffer_Release(&lo); /* (nothing when not given: obj NULL) */
+    PyBuffer_Release(&hi);
     return list;
 }
 
@@ -351,10 +338,10 @@ static PyMethodDef functions[] = {
      "(hi None: to the end, system keys included), as bytes."},
     {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
      "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
-     "columns=None, accept_collation_version=False, batch_rows=None) -> TableScan: the rows of [prefix, start, "
-     "stop) as an Arrow C stream (__arrow_c_stream__), holding db until close(); bounds are "
-     "raw key bytes (without the tag) or lists of the leading key columns' texts (None: "
-     "NULL). ordo.scan is the way to call it."},
+     "columns=None, accept_collation_version=False, batch_rows=None) -> TableScan: the rows "
+     "of [prefix, start, stop) as an Arrow C stream (__arrow_c_stream__), holding db until "
+     "close(); bounds are raw key bytes (without the tag) or lists of the leading key "
+     "columns' texts (None: NULL). ordo.scan is the way to call it."},
     {NULL, NULL, 0, NULL},
 };
 
