@@ -357,13 +357,9 @@ static PyObject *py_last_values(PyObject *self, PyObject *noargs)
 static PyObject *py_set_range_rows(PyObject *self, PyObject *arg)
 {
     (void)self;
-    Py_ssize_t n = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
-    if (n == -1 && PyErr_Occurred())
+    long long n;
+    if (ordo__py_int_arg(arg, "range rows", 1, PY_SSIZE_T_MAX, &n) < 0)
         return NULL;
-    if (n < 1) {
-        PyErr_SetString(PyExc_ValueError, "range rows: expected a positive count");
-        return NULL;
-    }
     size_t old = ordo__py_range_rows;
     ordo__py_range_rows = (size_t)n;
     return PyLong_FromSize_t(old);
