@@ -436,6 +436,26 @@ ORDO_API ordo_status ordo_table_keys_reserve(ordo_table_keys *k, size_t bytes, s
 ORDO_API void ordo_table_keys_free(ordo_table_keys *k);
 /* malloc for key bytes, on huge pages when large (what reserve uses). */
 ORDO_API void *ordo_table_keys_alloc(size_t bytes);
+/* Keys made elsewhere (a pickled ordo.Keys) copied into *out (empty):
+ * len bytes of data, offsets_bytes of int64 offsets (native order, any
+ * alignment), N + 1 of them from 0 to len, none below the one before; else
+ * ORDO_ERR_INVALID_ARG ("offsets: ..."), nothing copied. */
+ORDO_API ordo_status ordo_table_keys_copy(const void *data, size_t len, const void *offsets,
+                                          size_t offsets_bytes, ordo_table_keys *out,
+                                          ordo_error *err);
+/* The keys as an Arrow large_binary array ("Z", no NULLs) over their own
+ * memory, nothing copied: borrowed until the consumer releases *array, whose
+ * release calls done(ctx) (when not NULL; on the thread that releases it);
+ * *schema borrows nothing. ORDO_ERR_OUT_OF_MEMORY. */
+ORDO_API ordo_status ordo_table_keys_arrow(const ordo_table_keys *k, void (*done)(void *ctx),
+                                           void *ctx, struct ArrowSchema *schema,
+                                           struct ArrowArray *array);
+/* ordo_key_argsort over k's keys (table/keys_sort.c, with RocksDB): the
+ * ids 0 .. k->n - 1 into ids, in key order, equal keys in id order. An
+ * offset outside the keys' bytes is ORDO_ERR_INVALID_ARG; else
+ * ordo_key_argsort's errors. */
+ORDO_API ordo_status ordo_table_keys_argsort(const ordo_table_keys *k, size_t threads,
+                                             uint64_t *ids, ordo_error *err);
 
 /* A CSV input's keys as `ordo encode --schema` makes them (table/csv_collect.c):
  * o->schema may give orders, o->key NULL is every column in schema order;
@@ -764,6 +784,14 @@ ORDO_API ordo_status ordo_table_get(ordo_db *db, const ordo_table_scan_options *
                                     const void *key, size_t key_len, struct ArrowSchema *schema,
                                     struct ArrowArray *row, int *found, ordo_error *err);
 
+/* Every stored pair in [lo, hi) (hi NULL: to the end), system keys
+ * included, appended to keys and values (key i's value is value i): for
+ * tests and tools that compare stores byte for byte. On failure what was
+ * appended stays, the caller's to free. */
+ORDO_API ordo_status ordo_table_scan_pairs(ordo_db *db, const void *lo, size_t lo_len,
+                                           const void *hi, size_t hi_len, ordo_table_keys *keys,
+                                           ordo_table_keys *values, ordo_error *err);
+
 /* What ordo_table_decode_keys decodes. */
 typedef struct ordo_table_decode_options {
     const char *schema; /* the table's schema (as ordo_table_encoder took it) */
@@ -785,6 +813,13 @@ typedef struct ordo_table_decode_options {
 ORDO_API ordo_status ordo_table_decode_keys(const ordo_table_decode_options *o,
                                             const uint8_t *data, const int64_t *offsets,
                                             size_t n, struct ArrowArrayStream *out,
+                                            ordo_error *err);
+/* The same for keys read in place (an Arrow binary array's, ordo.Keys'):
+ * their offsets copied as ordo_bins_offsets copies them (a string that does
+ * not follow the one before: ORDO_ERR_INVALID_ARG, "keys: ..."), the copy
+ * the stream's; the bytes borrowed until the stream is released. */
+ORDO_API ordo_status ordo_table_decode_bins(const ordo_table_decode_options *o,
+                                            const ordo_bins *keys, struct ArrowArrayStream *out,
                                             ordo_error *err);
 
 /* A stream of ordo_table_scan or ordo_table_decode_keys handed to a

@@ -26,6 +26,42 @@ static ordo_status table_bytes(ordo_db *db, int tag, uint64_t *bytes, ordo_error
     return s;
 }
 
+/* One more key or value at the end of k. */
+static ordo_status keys_add(ordo_table_keys *k, const uint8_t *p, size_t n)
+{
+    ordo_status s = ordo_table_keys_reserve(k, n, 1);
+    if (s == ORDO_OK) {
+        if (n)
+            memcpy(k->data + k->len, p, n);
+        k->len += n;
+        k->off[++k->n] = (int64_t)k->len;
+    }
+    return s;
+}
+
+ordo_status ordo_table_scan_pairs(ordo_db *db, const void *lo, size_t lo_len, const void *hi,
+                                  size_t hi_len, ordo_table_keys *keys, ordo_table_keys *values,
+                                  ordo_error *err)
+{
+    if (!db || !keys || !values)
+        return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "pairs: no database or no output");
+    ordo_scan *it = NULL;
+    ordo_status s = ordo_table_keys_reserve(keys, 0, 0);
+    if (s == ORDO_OK && (s = ordo_table_keys_reserve(values, 0, 0)) == ORDO_OK)
+        s = ordo_scan_open(db, lo, lo_len, hi, hi_len, 0, &it, err);
+    for (int more = 1; s == ORDO_OK && more;) {
+        const uint8_t *k, *v;
+        size_t kn = 0, vn = 0;
+        s = ordo_scan_next(it, &k, &kn, &v, &vn, &more, err);
+        if (s == ORDO_OK && more && (s = keys_add(keys, k, kn)) == ORDO_OK)
+            s = keys_add(values, v, vn);
+    }
+    ordo_scan_close(it);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return ordo__scan_fail(err, s, "out of memory");
+    return s;
+}
+
 void ordo_table_list_free(ordo_table_info *tables, size_t n)
 {
     for (size_t i = 0; tables && i < n; i++)
@@ -123,4 +159,27 @@ ordo_status ordo_table_decode_keys(const ordo_table_decode_options *o, const uin
     ordo_status s =
         ordo__scanner_open_keys(&S, o->schema, o->key, o->format, data, offsets, n, err);
     return s == ORDO_OK ? ordo__scan_stream(&S, o->batch_rows, o->batch_bytes, out, err) : s;
+}
+
+ordo_status ordo_table_decode_bins(const ordo_table_decode_options *o, const ordo_bins *keys,
+                                   struct ArrowArrayStream *out, ordo_error *err)
+{
+    if (!o || !keys || !out)
+        return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "decode_keys: no options, keys or stream");
+    memset(out, 0, sizeof *out);
+    int64_t *off = keys->n < SIZE_MAX / 8 ? malloc((keys->n + 1) * sizeof *off) : NULL;
+    size_t base = 0;
+    ordo_error e = {0};
+    ordo_status s = off ? ordo_bins_offsets(keys, off, &base, &e) : ORDO_ERR_OUT_OF_MEMORY;
+    ordo__scanner S;
+    if (s == ORDO_OK && (s = ordo__scanner_open_keys(&S, o->schema, o->key, o->format,
+                                                     keys->data + base, off, keys->n, err)) ==
+                            ORDO_OK) {
+        S.own_ko = off; /* the scanner's now, freed with it */
+        return ordo__scan_stream(&S, o->batch_rows, o->batch_bytes, out, err);
+    }
+    free(off);
+    if (s == ORDO_ERR_OUT_OF_MEMORY)
+        return ordo__scan_fail(err, s, "out of memory");
+    return e.status ? ordo__scan_fail(err, s, "keys: %.1000s", e.message) : s;
 }

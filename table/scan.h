@@ -19,6 +19,7 @@ typedef struct ordo__scanner {
     const int64_t *ko;
     size_t nkeys, ki;
     int keys_mode;
+    int64_t *own_ko; /* ko when the scanner's (ordo_table_decode_bins): freed at close */
 } ordo__scanner;
 
 /* Opens the table of o->tag in db and the iterator over its bounds; on

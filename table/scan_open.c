@@ -247,5 +247,6 @@ void ordo__scanner_close(ordo__scanner *S)
     ordo_table_reader_close(S->T);
     free(S->out);
     free(S->f);
+    free(S->own_ko);
     memset(S, 0, sizeof *S);
 }

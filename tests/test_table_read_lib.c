@@ -1,4 +1,5 @@
-/* ordo_table_list, ordo_table_get and ordo_table_decode_keys in-process:
+/* ordo_table_list, ordo_table_get, ordo_table_decode_keys (and _bins) and
+ * ordo_table_scan_pairs in-process:
  * the tables and their metadata as loaded (rows, bytes against the load's
  * summary, collations), one row by its key or none, keys back to typed
  * Arrow columns in batches, and refusals with their messages; a guarded
@@ -350,6 +351,77 @@ static void test_decode_keys(void **state)
     free(data), free(off);
 }
 
+/* ordo_table_decode_bins: keys read in place with int32 offsets that do
+ * not start at 0 decode as their int64 copy does; the offsets are the
+ * stream's (the caller's may go), offsets out of order are refused naming
+ * the keys. */
+static void test_decode_bins(void **state)
+{
+    (void)state;
+    uint8_t *data;
+    int64_t *off;
+    size_t n = encode(SCHEMA, KEY, ROWS, &data, &off);
+    uint8_t *shifted = malloc(off[n] + 3);
+    int32_t *o32 = malloc((n + 1) * sizeof *o32);
+    memcpy(shifted + 3, data, (size_t)off[n]);
+    for (size_t i = 0; i <= n; i++)
+        o32[i] = (int32_t)off[i] + 3;
+    ordo_bins b = {shifted, (size_t)off[n] + 3, o32, 32, n};
+    ordo_table_decode_options o = {.schema = SCHEMA, .key = KEY};
+    struct ArrowArrayStream st;
+    ordo_error e = {0};
+    assert_int_equal(ordo_table_decode_bins(&o, &b, &st, &e), ORDO_OK);
+    memset(o32, 0xff, (n + 1) * sizeof *o32); /* copied: not read again */
+    struct ArrowArray a;
+    assert_int_equal(st.get_next(&st, &a), 0);
+    assert_int_equal(a.length, 4);
+    const int32_t ids[] = {3, 1, 2, 4};
+    for (int64_t r = 0; r < a.length; r++)
+        assert_int_equal(i32(a.children[1], r), ids[r]);
+    a.release(&a);
+    st.release(&st);
+    /* key 1 ending before it starts */
+    for (size_t i = 0; i <= n; i++)
+        o32[i] = (int32_t)off[i] + 3;
+    o32[2] = o32[1] - 1;
+    assert_int_equal(ordo_table_decode_bins(&o, &b, &st, &e), ORDO_ERR_INVALID_ARG);
+    assert_memory_equal(e.message, "keys: ", 6);
+    assert_non_null(strstr(e.message, "string 1 are out of order"));
+    assert_null(st.release);
+    assert_int_equal(ordo_table_decode_bins(&o, NULL, &st, &e), ORDO_ERR_NULL_ARG);
+    free(shifted), free(o32), free(data), free(off);
+}
+
+/* ordo_table_scan_pairs: a tag's range holds its rows in key order, their
+ * bytes the load's; the whole store holds the other table and the system
+ * keys too. */
+static void test_scan_pairs(void **state)
+{
+    (void)state;
+    ordo_table_keys k = {0}, v = {0};
+    ordo_error e = {0};
+    assert_int_equal(ordo_table_scan_pairs(g_db, "\x07", 1, "\x08", 1, &k, &v, &e), ORDO_OK);
+    assert_int_equal(k.n, 4);
+    assert_int_equal(v.n, 4);
+    assert_int_equal(k.len + v.len, g_sum[0].bytes);
+    for (size_t i = 0; i < k.n; i++) {
+        assert_int_equal(k.data[k.off[i]], 7);
+        if (i)
+            assert_true(memcmp(k.data + k.off[i - 1], k.data + k.off[i], 2) <= 0);
+    }
+    ordo_table_keys_free(&k), ordo_table_keys_free(&v);
+    assert_int_equal(ordo_table_scan_pairs(g_db, NULL, 0, NULL, 0, &k, &v, &e), ORDO_OK);
+    assert_true(k.n > 4 + 3);
+    assert_int_equal(k.n, v.n);
+    ordo_table_keys_free(&k), ordo_table_keys_free(&v);
+    /* an empty range: no pairs, offsets still there */
+    assert_int_equal(ordo_table_scan_pairs(g_db, "\x09", 1, "\x09", 1, &k, &v, &e), ORDO_OK);
+    assert_int_equal(k.n, 0);
+    assert_non_null(k.off);
+    ordo_table_keys_free(&k), ordo_table_keys_free(&v);
+    assert_int_equal(ordo_table_scan_pairs(NULL, NULL, 0, NULL, 0, &k, &v, &e), ORDO_ERR_NULL_ARG);
+}
+
 /* A thread reading the guarded stream until it fails or ends. */
 static void *drain_stream(void *p)
 {
@@ -439,6 +511,8 @@ int main(void)
         cmocka_unit_test(test_recorded_bytes),
         cmocka_unit_test(test_get),
         cmocka_unit_test(test_decode_keys),
+        cmocka_unit_test(test_decode_bins),
+        cmocka_unit_test(test_scan_pairs),
         cmocka_unit_test(test_guard),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,7 +1,6 @@
 /* csv_rows: the rows of one CSV input as ordo load makes them (key, value
  * in the value form of SPEC.md §15.2, input line), for ordo.dask.load, which
  * turns each file into one partition of (key, value, seq) rows. */
-#include "cluster.h"
 #include "encode.h"
 
 #include <ordo_table.h>
@@ -31,7 +30,7 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, p, -1, p ? NULL : PyBytes_AS_STRING(src),
                             p ? 0 : (size_t)PyBytes_GET_SIZE(src), NULL, p ? p : "<input>"};
     ordo_csv_part cp = {offset, length, first_line};
-    ordo__py_keybuf keys = {0}, vals = {0};
+    ordo_table_keys keys = {0}, vals = {0};
     ordo_buf lines = {0};
     ordo_error e = {0};
     ordo_status s;
@@ -48,7 +47,7 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
         r = Py_BuildValue("nNNN", (Py_ssize_t)n, ko, vo, lb);
     else
         Py_XDECREF(ko), Py_XDECREF(lb);
-    ordo__py_keybuf_free(&keys), ordo__py_keybuf_free(&vals);
+    ordo_table_keys_free(&keys), ordo_table_keys_free(&vals);
     ordo_buf_free(&lines);
     Py_XDECREF(path);
     return r;
@@ -92,8 +91,9 @@ static PyMethodDef functions[] = {
     {"csv_rows", py_csv_rows, METH_VARARGS,
      "csv_rows(path_or_bytes, schema, key, format, header) -> (n, keys, values, lines): the "
      "rows of a CSV input as ordo load stores them; keys and values as ordo.Keys, lines (n) as "
-     "native int64 bytes. A bad row raises ordo.Error with .file/.line/.column. part (offset, length, first_line), from csv_split: only those bytes of the "
-     "file, its lines numbered from first_line (no header in a part after the first)."},
+     "native int64 bytes. A bad row raises ordo.Error with .file/.line/.column. part (offset, "
+     "length, first_line), from csv_split: only those bytes of the file, its lines numbered "
+     "from first_line (no header in a part after the first)."},
     {"csv_split", py_csv_split, METH_VARARGS,
      "csv_split(path, target) -> [(offset, length, first_line)]: the file cut into parts of "
      "whole rows of at least target bytes each (the last takes the rest; quoted line ends stay "

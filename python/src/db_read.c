@@ -5,8 +5,6 @@
 
 #include <ordo_table.h>
 
-#include <stdlib.h>
-#include <string.h>
 
 /* ------------------------------------------------------- tables */
 
@@ -30,7 +28,7 @@ static PyObject *table_dict(void *tables, size_t i)
 static PyObject *py_table_list(PyObject *self, PyObject *dbo)
 {
     (void)self;
-    ordo_db *db = ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db)
         return NULL;
     ordo_table_info *t = NULL;
@@ -40,7 +38,7 @@ static PyObject *py_table_list(PyObject *self, PyObject *dbo)
     Py_BEGIN_ALLOW_THREADS /* the bytes are counted from the rows */
     s = ordo_table_list(db, &t, &n, &e);
     Py_END_ALLOW_THREADS
-    ordo__py_db_release(dbo);
+    ordo__py_handle_release(dbo);
     if (s != ORDO_OK)
         return ordo__py_raise(s, &e);
     PyObject *list = ordo__py_items(n, 0, table_dict, t);
@@ -81,15 +79,15 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "tag", "key", "accept_collation_version", NULL};
-    PyObject *dbo, *tago;
+    PyObject *dbo;
     Py_buffer key = {0};
     int accept = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOy*|$p:table_get", names, &dbo, &tago, &key,
-                                     &accept))
-        return NULL;
     ordo_table_scan_options o = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO&y*|$p:table_get", names, &dbo,
+                                     ordo__py_tag_arg, &o.tag, &key, &accept))
+        return NULL;
     o.accept_collation_version = accept;
-    ordo_db *db = ordo__py_tag(tago, &o.tag) < 0 ? NULL : ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db) {
         PyBuffer_Release(&key);
         return NULL;
@@ -102,7 +100,7 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     st = ordo_table_get(db, &o, key.buf, (size_t)key.len, &s, &a, &found, &e);
     Py_END_ALLOW_THREADS
-    ordo__py_db_release(dbo);
+    ordo__py_handle_release(dbo);
     PyBuffer_Release(&key);
     if (st != ORDO_OK)
         return ordo__py_raise(st, &e);
@@ -140,24 +138,13 @@ static PyObject *py_decode_keys(PyObject *self, PyObject *args)
         Py_XDECREF(msg), Py_XDECREF(et), Py_XDECREF(ev), Py_XDECREF(tb);
         return NULL;
     }
-    int64_t *off = malloc((b.b.n + 1) * sizeof *off);
-    size_t base = 0;
+    struct ArrowArrayStream st;
     ordo_error e = {0};
-    ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
-    PyObject *r = NULL;
-    if (!off)
-        PyErr_NoMemory();
-    else if ((s = ordo_bins_offsets(&b.b, off, &base, &e)) != ORDO_OK)
-        ordo__py_raisef(s, "keys: %s", e.message);
-    else {
-        struct ArrowArrayStream st;
-        if ((s = ordo_table_decode_keys(&o, b.b.data + base, off, b.b.n, &st, &e)) == ORDO_OK)
-            return ordo__py_stream_new(&st, NULL, &b, off);
-        r = ordo__py_raise(s, &e);
-    }
-    free(off);
+    ordo_status s = ordo_table_decode_bins(&o, &b.b, &st, &e);
+    if (s == ORDO_OK)
+        return ordo__py_stream_new(&st, NULL, &b);
     ordo__py_bin_release(&b);
-    return r;
+    return ordo__py_raise(s, &e);
 }
 
 static PyMethodDef functions[] = {

@@ -56,15 +56,23 @@ int ordo__py_timestamps_arg(PyObject *obj, void *out)
     return 1;
 }
 
-static ordo_table_encode_options options(job *j, const char *format, int values,
-                                         Py_ssize_t threads, const char *schema, const char *key,
-                                         ordo_table_timestamps ts)
+/* The arguments every encode_* takes after its input. */
+typedef struct spec {
+    const char *key, *schema, *format;
+    int values;
+    Py_ssize_t threads;
+    ordo_table_timestamps ts;
+} spec;
+
+static const spec spec_defaults = {NULL, NULL, NULL, 0, 1, ORDO_TABLE_TIMESTAMPS_REFUSE};
+
+static ordo_table_encode_options options(job *j, const spec *a)
 {
     memset(j, 0, sizeof *j);
-    j->values = values;
-    return (ordo_table_encode_options){schema, key, format, values,
-                                       threads > 1 ? (size_t)threads : 1, ordo__py_range_rows,
-                                       unlock, lock, &j->ts, {ts}};
+    j->values = a->values;
+    return (ordo_table_encode_options){a->schema, a->key, a->format, a->values,
+                                       a->threads > 1 ? (size_t)a->threads : 1,
+                                       ordo__py_range_rows, unlock, lock, &j->ts, {a->ts}};
 }
 
 /* 0, or -1 with the exception for s (f: the library's fault). */
@@ -76,11 +84,9 @@ static int check(job *j, ordo_status s, ordo_error *e, ordo_table_fault f)
     return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, e, f, 0), -1);
 }
 
-static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
-                    const char *schema, const char *key, ordo_table_timestamps ts,
-                    const ordo_table_input *in, size_t n)
+static int job_open(job *j, const spec *a, const ordo_table_input *in, size_t n)
 {
-    ordo_table_encode_options o = options(j, format, values, threads, schema, key, ts);
+    ordo_table_encode_options o = options(j, a);
     ordo_error e;
     ordo_status s = ordo_table_encoder_open(&o, in, n, &j->E, &e);
     return check(j, s, &e, j->E ? ordo_table_encoder_fault(j->E) : ORDO_TABLE_FAULT_NONE);
@@ -88,12 +94,10 @@ static int job_open(job *j, const char *format, int values, Py_ssize_t threads,
 
 /* An encoder over record batches (stream NULL: batch alone; the schema
  * checked). */
-static int job_arrow(job *j, const char *format, int values, Py_ssize_t threads,
-                     const char *schema, const char *key, ordo_table_timestamps ts,
-                     struct ArrowArrayStream *stream, const struct ArrowSchema *sch,
-                     const struct ArrowArray *batch)
+static int job_arrow(job *j, const spec *a, struct ArrowArrayStream *stream,
+                     const struct ArrowSchema *sch, const struct ArrowArray *batch)
 {
-    ordo_table_encode_options o = options(j, format, values, threads, schema, key, ts);
+    ordo_table_encode_options o = options(j, a);
     ordo_error e;
     ordo_table_fault f;
     ordo_status s = stream ? ordo_table_encoder_stream(&o, stream, sch, &j->E, &f, &e)
@@ -250,17 +254,14 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *names, *descs, *res = NULL;
-    const char *key = NULL, *schema = NULL, *format;
-    int values;
-    Py_ssize_t threads = 1;
-    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_REFUSE;
-    if (!PyArg_ParseTuple(args, "OOzzsp|nO&:encode_columns", &names, &descs, &key, &schema,
-                          &format, &values, &threads, ordo__py_timestamps_arg, &ts))
+    spec a = spec_defaults;
+    if (!PyArg_ParseTuple(args, "OOzzsp|nO&:encode_columns", &names, &descs, &a.key, &a.schema,
+                          &a.format, &a.values, &a.threads, ordo__py_timestamps_arg, &a.ts))
         return NULL;
     job j = {0};
     ordo__py_columns c;
-    if (ordo__py_columns_get(names, descs, !schema, NULL, &c) == 0 &&
-        job_open(&j, format, values, threads, schema, key, ts, c.in, c.n) == 0 &&
+    if (ordo__py_columns_get(names, descs, !a.schema, NULL, &c) == 0 &&
+        job_open(&j, &a, c.in, c.n) == 0 &&
         (!c.rows || add(&j, c.in, c.n, c.rows) == 0))
         res = result(&j, 0);
     job_free(&j);
@@ -271,9 +272,7 @@ static PyObject *py_encode_columns(PyObject *self, PyObject *args)
 /* Every batch of an Arrow C stream (a struct per batch: a table's record
  * batches). For keys only, every batch is kept until the keys of all are
  * made together (on every thread, into one output allocated once). */
-static PyObject *stream(PyObject *cap, const char *key, const char *schema, const char *format,
-                        int values, Py_ssize_t threads, int bench_rounds,
-                        ordo_table_timestamps ts)
+static PyObject *stream(PyObject *cap, const spec *a, int bench_rounds)
 {
     struct ArrowArrayStream *in = ordo__py_capsule(cap, "arrow_array_stream");
     if (!in)
@@ -289,7 +288,7 @@ static PyObject *stream(PyObject *cap, const char *key, const char *schema, cons
     ordo_status s = ordo_arrow_stream_schema(&st, &sch, &e);
     if (s != ORDO_OK)
         ordo__py_raise(s, &e);
-    else if (job_arrow(&j, format, values, threads, schema, key, ts, &st, &sch, NULL) == 0)
+    else if (job_arrow(&j, a, &st, &sch, NULL) == 0)
         res = result(&j, bench_rounds);
     job_free(&j); /* before the batches' schema: the encoder's inputs name its children */
     ORDO__PY_RELEASE(&sch);
@@ -306,14 +305,12 @@ static PyObject *py_encode_stream(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *cap;
-    const char *key = NULL, *schema = NULL, *format;
-    int values, bench = 0;
-    Py_ssize_t threads = 1;
-    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_REFUSE;
-    if (!PyArg_ParseTuple(args, "Ozzsp|niO&:encode_stream", &cap, &key, &schema, &format,
-                          &values, &threads, &bench, ordo__py_timestamps_arg, &ts))
+    spec a = spec_defaults;
+    int bench = 0;
+    if (!PyArg_ParseTuple(args, "Ozzsp|niO&:encode_stream", &cap, &a.key, &a.schema, &a.format,
+                          &a.values, &a.threads, &bench, ordo__py_timestamps_arg, &a.ts))
         return NULL;
-    return stream(cap, key, schema, format, values, threads, bench, ts);
+    return stream(cap, &a, bench);
 }
 
 /* encode_array(schema_capsule, array_capsule, key, schema, format, values[, threads[,
@@ -324,12 +321,9 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *scap, *acap;
-    const char *key = NULL, *schema = NULL, *format;
-    int values;
-    Py_ssize_t threads = 1;
-    ordo_table_timestamps ts = ORDO_TABLE_TIMESTAMPS_REFUSE;
-    if (!PyArg_ParseTuple(args, "OOzzsp|nO&:encode_array", &scap, &acap, &key, &schema, &format,
-                          &values, &threads, ordo__py_timestamps_arg, &ts))
+    spec a = spec_defaults;
+    if (!PyArg_ParseTuple(args, "OOzzsp|nO&:encode_array", &scap, &acap, &a.key, &a.schema,
+                          &a.format, &a.values, &a.threads, ordo__py_timestamps_arg, &a.ts))
         return NULL;
     const struct ArrowSchema *sch = ordo__py_capsule(scap, "arrow_schema");
     const struct ArrowArray *arr = sch ? ordo__py_capsule(acap, "arrow_array") : NULL;
@@ -341,7 +335,7 @@ static PyObject *py_encode_array(PyObject *self, PyObject *args)
         return ordo__py_raise(st, &e);
     job j = {0};
     PyObject *res = NULL;
-    if (job_arrow(&j, format, values, threads, schema, key, ts, NULL, sch, arr) == 0)
+    if (job_arrow(&j, &a, NULL, sch, arr) == 0)
         res = result(&j, 0);
     job_free(&j);
     return res;
@@ -363,13 +357,9 @@ static PyObject *py_last_values(PyObject *self, PyObject *noargs)
 static PyObject *py_set_range_rows(PyObject *self, PyObject *arg)
 {
     (void)self;
-    Py_ssize_t n = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
-    if (n == -1 && PyErr_Occurred())
+    long long n;
+    if (ordo__py_int_arg(arg, "range rows", 1, PY_SSIZE_T_MAX, &n) < 0)
         return NULL;
-    if (n < 1) {
-        PyErr_SetString(PyExc_ValueError, "range rows: expected a positive count");
-        return NULL;
-    }
     size_t old = ordo__py_range_rows;
     ordo__py_range_rows = (size_t)n;
     return PyLong_FromSize_t(old);

@@ -3,7 +3,8 @@
  * (Python sequences to ordo_column; Arrow and NumPy columns are the
  * library's, ordo_table.h), encode.c (encode_columns, encode_stream,
  * encode_array over ordo_table_encoder; the Arrow PyCapsule inputs, with
- * module.c's capsule helpers), encode_csv.c (encode_csv).
+ * module.c's capsule helpers), encode_csv.c (encode_csv), cluster_csv.c
+ * (csv_rows, csv_split).
  */
 #ifndef ORDO_PY_ENCODE_H
 #define ORDO_PY_ENCODE_H
@@ -12,18 +13,9 @@
 #include "ordo_ingest.h"
 #include "ordo_table.h"
 
-/* Keys being built: the library's growable output (data[off[i] ..
- * off[i+1]) is key i), which ordo.Keys takes over. */
-typedef ordo_table_keys ordo__py_keybuf;
-/* Room for `bytes` more key bytes and `rows` more keys; 0 when out of memory. */
-static inline int ordo__py_keybuf_reserve(ordo__py_keybuf *b, size_t bytes, size_t rows)
-{
-    return ordo_table_keys_reserve(b, bytes, rows) == ORDO_OK;
-}
-static inline void ordo__py_keybuf_free(ordo__py_keybuf *b) { ordo_table_keys_free(b); }
-/* An ordo.Keys taking over b's memory (b is emptied), or NULL with an
- * exception. */
-PyObject *ordo__py_keys_take(ordo__py_keybuf *b);
+/* An ordo.Keys taking over b's memory (the library's keys: b is emptied),
+ * or NULL with an exception. */
+PyObject *ordo__py_keys_take(ordo_table_keys *b);
 
 /* Rows per range of the threaded encoder (16384; tests lower it to cut
  * small tables into many ranges). Read and written with the GIL. */
@@ -74,11 +66,13 @@ void ordo__py_columns_release(ordo__py_columns *c);
 
 int ordo__py_keys_part(PyObject *m);
 /* The keys of an ordo.Keys (self must be one): borrowed, valid while it lives. */
-void ordo__py_keys_view(PyObject *self, const uint8_t **data, const int64_t **off, Py_ssize_t *n);
+const ordo_table_keys *ordo__py_keys_of(PyObject *self);
 /* Keys.argsort(*, threads=None) (sort.c, with the load library): the ids
  * in key order, a pyarrow.UInt64Array. */
 PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw);
 int ordo__py_encode_part(PyObject *m);
 int ordo__py_encode_csv_part(PyObject *m);
+/* cluster_csv.c: what ordo.dask.load needs beyond the load bindings. */
+int ordo__py_cluster_part(PyObject *m);
 
 #endif

@@ -19,7 +19,7 @@ static PyObject *py_encode_csv(PyObject *self, PyObject *args)
     o.threads = threads < 0 ? SIZE_MAX : (size_t)threads; /* refused by the library */
     const char *path = PyBytes_AS_STRING(path_bytes);
     ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, path, -1, NULL, 0, NULL, NULL};
-    ordo__py_keybuf kb = {0};
+    ordo_table_keys kb = {0};
     ordo_error e = {0};
     ordo_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -29,7 +29,7 @@ static PyObject *py_encode_csv(PyObject *self, PyObject *args)
         ordo__py_raise_table(st, &e, ORDO_TABLE_FAULT_NONE, 0);
     else
         res = ordo__py_keys_take(&kb);
-    ordo__py_keybuf_free(&kb);
+    ordo_table_keys_free(&kb);
     Py_DECREF(path_bytes);
     return res;
 }

@@ -9,49 +9,48 @@
 
 typedef struct {
     PyObject_HEAD
-    uint8_t *data;
-    size_t len;
-    int64_t *off; /* n + 1 */
-    Py_ssize_t n;
+    ordo_table_keys k; /* taken over from the library (off: n + 1 entries) */
 } keys_object;
 
 static PyTypeObject keys_type;
 
-PyObject *ordo__py_keys_take(ordo__py_keybuf *b)
+PyObject *ordo__py_keys_take(ordo_table_keys *b)
 {
-    if (!b->off && !ordo__py_keybuf_reserve(b, 0, 0)) {
-        ordo__py_keybuf_free(b);
+    if (!b->off && ordo_table_keys_reserve(b, 0, 0) != ORDO_OK) {
+        ordo_table_keys_free(b);
         return PyErr_NoMemory();
     }
     keys_object *k = PyObject_New(keys_object, &keys_type);
     if (!k) {
-        ordo__py_keybuf_free(b);
+        ordo_table_keys_free(b);
         return NULL;
     }
-    k->data = b->data, k->len = b->len, k->off = b->off, k->n = (Py_ssize_t)b->n;
+    k->k = *b;
     memset(b, 0, sizeof *b);
     return (PyObject *)k;
 }
 
 static void keys_dealloc(PyObject *self)
 {
-    keys_object *k = (keys_object *)self;
-    free(k->data);
-    free(k->off);
+    ordo_table_keys_free(&((keys_object *)self)->k);
     PyObject_Free(self);
 }
 
-static Py_ssize_t keys_len(PyObject *self) { return ((keys_object *)self)->n; }
+static Py_ssize_t keys_len(PyObject *self) { return (Py_ssize_t)((keys_object *)self)->k.n; }
 
 static PyObject *keys_item(PyObject *self, Py_ssize_t i)
 {
-    keys_object *k = (keys_object *)self;
-    if (i < 0 || i >= k->n) {
+    if (i < 0 || i >= keys_len(self)) {
         PyErr_SetString(PyExc_IndexError, "key index out of range");
         return NULL;
     }
-    return PyBytes_FromStringAndSize((const char *)k->data + k->off[i],
-                                     (Py_ssize_t)(k->off[i + 1] - k->off[i]));
+    return ordo__py_key_bytes(&((keys_object *)self)->k, (size_t)i);
+}
+
+PyObject *ordo__py_key_bytes(const ordo_table_keys *k, size_t i)
+{
+    const char *p = k->data ? (const char *)k->data + k->off[i] : ""; /* no bytes: no data */
+    return PyBytes_FromStringAndSize(p, (Py_ssize_t)(k->off[i + 1] - k->off[i]));
 }
 
 static PyObject *keys_subscript(PyObject *self, PyObject *index)
@@ -65,14 +64,14 @@ static PyObject *keys_subscript(PyObject *self, PyObject *index)
     if (i == -1 && PyErr_Occurred())
         return NULL;
     if (i < 0)
-        i += ((keys_object *)self)->n;
+        i += keys_len(self);
     return keys_item(self, i);
 }
 
 /* The buffer protocol gives the key bytes, read-only. */
 static int keys_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
-    keys_object *k = (keys_object *)self;
+    const ordo_table_keys *k = &((keys_object *)self)->k;
     static uint8_t empty;
     return PyBuffer_FillInfo(view, self, k->data ? k->data : &empty, (Py_ssize_t)k->len, 1, flags);
 }
@@ -95,19 +94,19 @@ static void offsets_dealloc(PyObject *self)
 
 static int offsets_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
-    keys_object *k = (keys_object *)((offsets_object *)self)->keys;
+    const ordo_table_keys *k = &((keys_object *)((offsets_object *)self)->keys)->k;
     if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
         PyErr_SetString(PyExc_BufferError, "Keys.offsets is read-only");
         return -1;
     }
     view->obj = Py_NewRef(self);
     view->buf = k->off;
-    view->len = (k->n + 1) * (Py_ssize_t)sizeof(int64_t);
+    view->len = (Py_ssize_t)((k->n + 1) * sizeof(int64_t));
     view->readonly = 1;
     view->itemsize = sizeof(int64_t);
     view->format = (flags & PyBUF_FORMAT) ? "q" : NULL;
     view->ndim = 1;
-    ((offsets_object *)self)->shape = k->n + 1;
+    ((offsets_object *)self)->shape = (Py_ssize_t)k->n + 1;
     view->shape = (flags & PyBUF_ND) ? &((offsets_object *)self)->shape : NULL;
     view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? &view->itemsize : NULL;
     view->suboffsets = NULL;
@@ -139,7 +138,7 @@ static PyObject *keys_offsets(PyObject *self, void *closure)
     if (!o)
         return NULL;
     o->keys = Py_NewRef(self);
-    o->shape = ((keys_object *)self)->n + 1;
+    o->shape = keys_len(self) + 1;
     PyObject *mv = PyMemoryView_FromObject((PyObject *)o);
     Py_DECREF(o);
     return mv;
@@ -150,30 +149,19 @@ static PyObject *key_at(void *self, size_t i) { return keys_item(self, (Py_ssize
 static PyObject *keys_to_list(PyObject *self, PyObject *noargs)
 {
     (void)noargs;
-    keys_object *k = (keys_object *)self;
-    return ordo__py_items((size_t)k->n, 0, key_at, self);
+    return ordo__py_items(((keys_object *)self)->k.n, 0, key_at, self);
 }
 
 /* ---- Arrow export: a large_binary array over the keys' own buffers. */
 
-typedef struct {
-    PyObject *keys;      /* kept alive until the consumer releases */
-    const void *bufs[3]; /* validity, offsets, data */
-} export_private;
-
-static void export_array_release(struct ArrowArray *a)
+/* The array's release lets the keys go (the consumer may release it on any
+ * thread). */
+static void let_go(void *keys)
 {
-    if (!a->release)
-        return;
-    export_private *p = a->private_data;
-    PyGILState_STATE g = PyGILState_Ensure(); /* the consumer may release on any thread */
-    Py_XDECREF(p->keys);
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)keys);
     PyGILState_Release(g);
-    free(p);
-    a->release = NULL;
 }
-
-static void export_schema_release(struct ArrowSchema *s) { s->release = NULL; }
 
 static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -182,20 +170,11 @@ static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:__arrow_c_array__", names, &requested))
         return NULL;
     (void)requested; /* the keys are large_binary; a consumer casts if it wants another type */
-    keys_object *k = (keys_object *)self;
-    export_private *p = calloc(1, sizeof *p);
-    if (!p)
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    if (ordo_table_keys_arrow(&((keys_object *)self)->k, let_go, self, &s, &a) != ORDO_OK)
         return PyErr_NoMemory();
-    static uint8_t empty;
-    struct ArrowSchema s = {.format = "Z", .name = "", .flags = ARROW_FLAG_NULLABLE,
-                            .release = export_schema_release};
-    p->keys = Py_NewRef(self);
-    p->bufs[0] = NULL;
-    p->bufs[1] = k->off;
-    p->bufs[2] = k->data ? k->data : &empty;
-    struct ArrowArray a = {.length = k->n, .null_count = 0, .offset = 0, .n_buffers = 3,
-                           .buffers = p->bufs, .release = export_array_release,
-                           .private_data = p};
+    Py_INCREF(self); /* kept alive until the consumer releases the array */
     return ordo__py_arrow_pair(&s, &a);
 }
 
@@ -220,43 +199,21 @@ static PyObject *py_keys_from(PyObject *self, PyObject *args)
     Py_buffer data, offs;
     if (!PyArg_ParseTuple(args, "y*y*:_keys_from", &data, &offs))
         return NULL;
-    ordo__py_keybuf b = {0};
-    PyObject *res = NULL;
-    size_t n = (size_t)offs.len / sizeof(int64_t);
-    const uint8_t *op = offs.buf;
-    int64_t prev = 0, o = 0;
-    if (offs.len % (Py_ssize_t)sizeof(int64_t) || n == 0) {
-        PyErr_SetString(PyExc_ValueError, "offsets: expected N + 1 int64 values");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++, prev = o) {
-        memcpy(&o, op + i * sizeof o, sizeof o);
-        if ((i == 0 && o != 0) || o < prev || o > data.len || (i == n - 1 && o != data.len)) {
-            PyErr_SetString(PyExc_ValueError,
-                            "offsets: expected N + 1 non-decreasing offsets from 0 to len(data)");
-            goto out;
-        }
-    }
-    if (!ordo__py_keybuf_reserve(&b, (size_t)data.len, n - 1)) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    if (data.len)
-        memcpy(b.data, data.buf, (size_t)data.len);
-    memcpy(b.off, offs.buf, n * sizeof(int64_t));
-    b.len = (size_t)data.len, b.n = n - 1;
-    res = ordo__py_keys_take(&b);
-out:
-    ordo__py_keybuf_free(&b);
+    ordo_table_keys b = {0};
+    ordo_error e;
+    ordo_status s = ordo_table_keys_copy(data.buf, (size_t)data.len, offs.buf, (size_t)offs.len,
+                                         &b, &e);
     PyBuffer_Release(&data);
     PyBuffer_Release(&offs);
-    return res;
+    if (s != ORDO_OK) /* offsets that do not fit the data: ValueError */
+        return ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_SHAPE, 0);
+    return ordo__py_keys_take(&b);
 }
 
 static PyObject *keys_repr(PyObject *self)
 {
-    keys_object *k = (keys_object *)self;
-    return PyUnicode_FromFormat("<ordo.Keys: %zd keys, %zu bytes>", k->n, k->len);
+    const ordo_table_keys *k = &((keys_object *)self)->k;
+    return PyUnicode_FromFormat("<ordo.Keys: %zu keys, %zu bytes>", k->n, k->len);
 }
 
 static PyObject *keys_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -266,11 +223,7 @@ static PyObject *keys_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return NULL;
 }
 
-void ordo__py_keys_view(PyObject *self, const uint8_t **data, const int64_t **off, Py_ssize_t *n)
-{
-    keys_object *k = (keys_object *)self;
-    *data = k->data, *off = k->off, *n = k->n;
-}
+const ordo_table_keys *ordo__py_keys_of(PyObject *self) { return &((keys_object *)self)->k; }
 
 static PyMethodDef keys_methods[] = {
     {"to_arrow", keys_to_arrow, METH_NOARGS,

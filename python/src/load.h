@@ -1,8 +1,9 @@
 /*
  * The load parts of ordo._ordo (built with RocksDB only): what the files
- * load_*.c share. load_db.c: Db, table_meta, ingest; load_writers.c:
- * SstWriter, RunWriter, merge_runs, split_keys; load_input.c: rows of keys
- * and values from Python objects; load_csv.c: a CSV file loaded as
+ * load_*.c share. load_handle.c: the objects over a library handle;
+ * load_db.c: Db, table_meta, ingest; load_writers.c: SstWriter, RunWriter,
+ * merge_runs, split_keys; load_input.c: rows of keys and values from
+ * Python objects; load_csv.c: a CSV file loaded as
  * `ordo load` does; load_scan.c: a table's rows as an Arrow C stream
  * (ordo_table_scan).
  */
@@ -14,12 +15,47 @@
 #include <ordo_ingest.h>
 #include <ordo_load.h>
 
-/* The ordo_db of a Db object; NULL with TypeError/ordo.Error set when obj
- * is not a Db or is closed. */
-ordo_db *ordo__py_db_get(PyObject *obj);
-/* The same, marked busy for a call without the GIL until release. */
-ordo_db *ordo__py_db_hold(PyObject *obj);
-void ordo__py_db_release(PyObject *obj);
+/* An object over a library handle (Db, SstWriter, RunWriter, TableScan;
+ * load_handle.c), one call at a time: a call that uses the handle holds it
+ * (busy) from before it runs any Python code (an argument's
+ * __arrow_c_array__, __fspath__ or __buffer__, a finalizer) or releases
+ * the GIL, to its end; every call refuses a held handle, close() too, so
+ * that code run by a call can never free what the call is using. */
+typedef struct ordo__py_handle_kind {
+    PyTypeObject *type;
+    const char *type_name; /* what a TypeError expected: "an ordo Db" */
+    const char *what;      /* "database": "the database is closed" */
+    void (*close)(void *h); /* run without the GIL */
+    void (*let_go)(PyObject *self); /* at every close, after close (NULL: none) */
+} ordo__py_handle_kind;
+
+typedef struct ordo__py_handle {
+    PyObject_HEAD
+    const ordo__py_handle_kind *kind;
+    void *h; /* NULL: closed */
+    int busy;
+} ordo__py_handle;
+
+extern const ordo__py_handle_kind ordo__py_db_kind; /* Db (load_db.c): an ordo_db */
+
+/* A new object of type (a subtype of k->type) over h, or NULL with an
+ * exception (h closed). */
+PyObject *ordo__py_handle_new(PyTypeObject *type, const ordo__py_handle_kind *k, void *h);
+/* The handle of obj; NULL with TypeError when obj is not a k->type, or
+ * ordo.Error when it is closed or held. */
+void *ordo__py_handle_get(PyObject *obj, const ordo__py_handle_kind *k);
+/* The same, held (busy) until ordo__py_handle_release. */
+void *ordo__py_handle_hold(PyObject *obj, const ordo__py_handle_kind *k);
+void ordo__py_handle_release(PyObject *obj);
+/* Closes the handle (when open) without the GIL, then runs let_go. */
+void ordo__py_handle_close_now(PyObject *obj);
+/* tp_dealloc: closed, then freed. */
+void ordo__py_handle_dealloc(PyObject *obj);
+/* close() (and __exit__: its arguments unused), __enter__, and the
+ * getter of .closed. */
+PyObject *ordo__py_handle_close(PyObject *self, PyObject *unused);
+PyObject *ordo__py_handle_enter(PyObject *self, PyObject *unused);
+PyObject *ordo__py_handle_closed(PyObject *self, void *unused);
 
 /* A tag: None (ORDO_UNTAGGED), or an int ordo_tag_check takes. -1 with
  * ValueError (TypeError) set. */
@@ -29,12 +65,10 @@ int ordo__py_tag_arg(PyObject *obj, void *out);
 /* A size: an int, or a string, as ordo_parse_size (`ordo load --memory`)
  * takes its digits. -1 with ValueError (TypeError) set. */
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
-/* A str ordo_dup_policy_parse takes. -1 with ValueError set. */
-int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out);
-/* PyArg "O&" converters: ordo__py_dup_policy; ordo__py_size of "memory". */
+/* PyArg "O&" converters: a str ordo_dup_policy_parse takes (out: an
+ * ordo_dup_policy; ValueError else); ordo__py_size of "memory". */
 int ordo__py_dup_arg(PyObject *obj, void *out);
 int ordo__py_memory_arg(PyObject *obj, void *out);
-
 
 /* Byte strings read in place from a Python object (b), and what keeps
  * their memory alive. */
@@ -65,16 +99,11 @@ void ordo__py_seqs_release(ordo__py_seqs *s);
 /* A TableScan object (the rows as __arrow_c_stream__, once; close();
  * raise_failure()) guarding st (moved; released on failure), holding the Db
  * dbo (held by the caller: the hold is the object's now) or the keys' memory
- * (keys moved, off taken over) until close; NULL with an exception (all
- * let go). The exported stream does not keep the object alive: once it is
- * closed or gone, the stream's calls fail ("the scan is closed"), so its
- * callers (ordo/_db.py, ordo/_load.py) hold it while they read. */
-PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys,
-                              int64_t *off);
-
-/* The SST writer behind an SstWriter object (for merge_runs and load);
- * NULL with an exception set when obj is not one or is closed/finished. */
-ordo_sst_writer *ordo__py_sst_get(PyObject *obj);
+ * (keys moved) until close; NULL with an exception (all let go). The
+ * exported stream does not keep the object alive: once it is closed or
+ * gone, the stream's calls fail ("the scan is closed"), so its callers
+ * (ordo/_db.py, ordo/_load.py) hold it while they read. */
+PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys);
 
 /* The parts. */
 int ordo__py_load_db_part(PyObject *m);

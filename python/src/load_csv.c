@@ -60,7 +60,7 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     ordo_db *db = NULL;
     int own = PyUnicode_Check(dbo) || PyBytes_Check(dbo) ||
               PyObject_HasAttrString(dbo, "__fspath__");
-    if (!own && !(db = ordo__py_db_hold(dbo)))
+    if (!own && !(db = ordo__py_handle_hold(dbo, &ordo__py_db_kind)))
         return NULL;
     if (own && !PyUnicode_FSConverter(dbo, &dbpath))
         return NULL;
@@ -79,7 +79,7 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     PyEval_RestoreThread(L->ts);
     L->ts = NULL;
     if (!own)
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     Py_XDECREF(dbpath);
     if (L->interrupted) /* the handler's exception, the load undone */
         return NULL;

@@ -8,53 +8,15 @@
 #include <string.h>
 
 typedef struct {
-    PyObject_HEAD
-    ordo_db *db;
+    ordo__py_handle base; /* an ordo_db */
     PyObject *path;
-    int busy; /* a call uses the db (without the GIL, or running Python code): one at a time */
 } db_object;
 
 static PyTypeObject db_type;
 
-static void db_close_now(db_object *d)
-{
-    ordo_db *db = d->db;
-    d->db = NULL;
-    if (db) {
-        Py_BEGIN_ALLOW_THREADS
-        ordo_db_close(db);
-        Py_END_ALLOW_THREADS
-    }
-}
+static void db_close(void *db) { ordo_db_close(db); }
 
-ordo_db *ordo__py_db_get(PyObject *obj)
-{
-    if (!PyObject_TypeCheck(obj, &db_type)) {
-        PyErr_Format(PyExc_TypeError, "expected an ordo Db, got %.200s", Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    db_object *d = (db_object *)obj;
-    if (!d->db) {
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the database is closed");
-        return NULL;
-    }
-    if (d->busy) {
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the database is in use by a call still running (in "
-                        "another thread, or the one running this code)");
-        return NULL;
-    }
-    return d->db;
-}
-
-ordo_db *ordo__py_db_hold(PyObject *obj)
-{
-    ordo_db *db = ordo__py_db_get(obj);
-    if (db)
-        ((db_object *)obj)->busy = 1;
-    return db;
-}
-
-void ordo__py_db_release(PyObject *obj) { ((db_object *)obj)->busy = 0; }
+const ordo__py_handle_kind ordo__py_db_kind = {&db_type, "an ordo Db", "database", db_close, NULL};
 
 static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -64,45 +26,32 @@ static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|p:Db", names, PyUnicode_FSConverter, &path,
                                      &read_only))
         return NULL;
-    db_object *d = (db_object *)type->tp_alloc(type, 0);
-    if (!d) {
-        Py_DECREF(path);
-        return NULL;
-    }
-    d->path = path;
+    ordo_db *db = NULL;
     ordo_error e = {0};
     ordo_status s;
     const char *p = PyBytes_AS_STRING(path);
     Py_BEGIN_ALLOW_THREADS
-    s = ordo_db_open(p, read_only ? ORDO_DB_READ_ONLY : 0, &d->db, &e);
+    s = ordo_db_open(p, read_only ? ORDO_DB_READ_ONLY : 0, &db, &e);
     Py_END_ALLOW_THREADS
-    if (s != ORDO_OK) {
-        Py_DECREF(d);
-        return ordo__py_raise(s, &e);
+    PyObject *d = s == ORDO_OK ? ordo__py_handle_new(type, &ordo__py_db_kind, db) : NULL;
+    if (!d) {
+        Py_DECREF(path);
+        return s == ORDO_OK ? NULL : ordo__py_raise(s, &e);
     }
-    return (PyObject *)d;
+    ((db_object *)d)->path = path;
+    return d;
 }
 
-static void db_dealloc(db_object *d)
+static void db_dealloc(PyObject *d)
 {
-    db_close_now(d);
-    Py_XDECREF(d->path);
-    Py_TYPE(d)->tp_free((PyObject *)d);
+    Py_CLEAR(((db_object *)d)->path);
+    ordo__py_handle_dealloc(d);
 }
 
-static PyObject *db_close(db_object *d, PyObject *unused)
-{
-    (void)unused;
-    if (d->busy && !ordo__py_db_get((PyObject *)d))
-        return NULL;
-    db_close_now(d);
-    Py_RETURN_NONE;
-}
-
-static PyObject *db_temp_dir(db_object *d, PyObject *unused)
+static PyObject *db_temp_dir(PyObject *d, PyObject *unused)
 {
     (void)unused;
-    ordo_db *db = ordo__py_db_get((PyObject *)d);
+    ordo_db *db = ordo__py_handle_get(d, &ordo__py_db_kind);
     if (!db)
         return NULL;
     const char *tmp = NULL;
@@ -113,41 +62,32 @@ static PyObject *db_temp_dir(db_object *d, PyObject *unused)
     return PyUnicode_DecodeFSDefault(tmp);
 }
 
-static PyObject *db_enter(db_object *d, PyObject *unused)
+/* (a Db refuses a with-block once closed, or held) */
+static PyObject *db_enter(PyObject *d, PyObject *unused)
 {
-    (void)unused;
-    if (!ordo__py_db_get((PyObject *)d))
-        return NULL;
-    Py_INCREF(d);
-    return (PyObject *)d;
+    return ordo__py_handle_get(d, &ordo__py_db_kind) ? ordo__py_handle_enter(d, unused) : NULL;
 }
 
-static PyObject *db_get_path(db_object *d, void *unused)
+static PyObject *db_get_path(PyObject *d, void *unused)
 {
     (void)unused;
-    return PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(d->path));
-}
-
-static PyObject *db_get_closed(db_object *d, void *unused)
-{
-    (void)unused;
-    return PyBool_FromLong(d->db == NULL);
+    return PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(((db_object *)d)->path));
 }
 
 static PyMethodDef db_methods[] = {
-    {"temp_dir", (PyCFunction)db_temp_dir, METH_NOARGS,
+    {"temp_dir", db_temp_dir, METH_NOARGS,
      "temp_dir() -> str: this process's temporary folder inside the database (removed by "
      "close); run and SST files written there are moved in by ingest."},
-    {"close", (PyCFunction)db_close, METH_NOARGS,
+    {"close", ordo__py_handle_close, METH_NOARGS,
      "close(): releases the database's lock and removes the temporary folder."},
-    {"__enter__", (PyCFunction)db_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)db_close, METH_VARARGS, NULL}, /* (its arguments unused) */
+    {"__enter__", db_enter, METH_NOARGS, NULL},
+    {"__exit__", ordo__py_handle_close, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef db_getset[] = {
-    {"path", (getter)db_get_path, NULL, "the database folder", NULL},
-    {"closed", (getter)db_get_closed, NULL, "whether close() was called", NULL},
+    {"path", db_get_path, NULL, "the database folder", NULL},
+    {"closed", ordo__py_handle_closed, NULL, "whether close() was called", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -159,7 +99,7 @@ static PyTypeObject db_type = {
               "(the folder checked first; a writable open holds its lock and undoes what "
               "killed loads left).",
     .tp_new = db_new,
-    .tp_dealloc = (destructor)db_dealloc,
+    .tp_dealloc = db_dealloc,
     .tp_methods = db_methods,
     .tp_getset = db_getset,
 };
@@ -173,7 +113,7 @@ static PyObject *py_table_meta(PyObject *self, PyObject *args)
     int tag;
     ordo_db *db;
     if (!PyArg_ParseTuple(args, "OO&:table_meta", &dbo, ordo__py_tag_arg, &tag) ||
-        !(db = ordo__py_db_get(dbo)))
+        !(db = ordo__py_handle_get(dbo, &ordo__py_db_kind)))
         return NULL;
     ordo_table_meta m;
     ordo_error e = {0};
@@ -202,7 +142,7 @@ static PyObject *py_table_check_free(PyObject *self, PyObject *args)
     int tag;
     ordo_db *db;
     if (!PyArg_ParseTuple(args, "OO&:table_check_free", &dbo, ordo__py_tag_arg, &tag) ||
-        !(db = ordo__py_db_get(dbo)))
+        !(db = ordo__py_handle_get(dbo, &ordo__py_db_kind)))
         return NULL;
     ordo_error e = {0};
     ordo_status s = ordo_table_check_free(db, tag, &e);
@@ -248,12 +188,12 @@ static PyObject *py_ingest(PyObject *self, PyObject *args)
     }
     ordo_error e = {0};
     ordo_status s = ORDO_OK;
-    ordo_db *db = ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (db) { /* the table library makes the metadata, the collation versions included */
         Py_BEGIN_ALLOW_THREADS
         s = ordo_table_ingest_files(db, tag, f, (size_t)n, fmt, key, schema, rows, &e);
         Py_END_ALLOW_THREADS
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     }
     free(f);
     if (!db || s != ORDO_OK) /* a refused format: ValueError */

@@ -56,19 +56,17 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
     return -1;
 }
 
-int ordo__py_dup_policy(PyObject *obj, ordo_dup_policy *out)
+int ordo__py_dup_arg(PyObject *obj, void *out)
 {
     if (!PyUnicode_Check(obj))
         return PyErr_Format(PyExc_ValueError, "on_duplicate: expected a str, got %.200s",
-                            Py_TYPE(obj)->tp_name), -1;
+                            Py_TYPE(obj)->tp_name), 0;
     const char *s = PyUnicode_AsUTF8(obj);
     ordo_error e = {0};
     if (s && ordo_dup_policy_parse(s, out, &e) != ORDO_OK)
-        return refused(&e);
-    return s ? 0 : -1;
+        return refused(&e), 0;
+    return s != NULL;
 }
-
-int ordo__py_dup_arg(PyObject *obj, void *out) { return ordo__py_dup_policy(obj, out) == 0; }
 
 int ordo__py_memory_arg(PyObject *obj, void *out) { return ordo__py_size(obj, "memory", out) == 0; }
 

@@ -19,33 +19,28 @@ static size_t chunk_bytes = 256u << 20;
  * Db held (busy) for a scan, the keys' memory for decode_keys; both let go
  * at close, after which the exported stream fails. */
 typedef struct scan_object {
-    PyObject_HEAD
-    ordo_table_guard *g;
-    PyObject *dbo;       /* held, or NULL */
+    ordo__py_handle base; /* the guard, until close */
+    ordo_table_guard *g;  /* for raise_failure: freed with the object */
+    PyObject *dbo;        /* held, or NULL */
     ordo__py_bin keys;
-    int64_t *off;
 } scan_object;
 
 static PyTypeObject scan_type;
 
-/* The close: what the stream reads let go (the guard stays for
- * raise_failure: freed with the object). */
-static void scan_close_now(scan_object *S)
+static void guard_close(void *g) { ordo_table_guard_close(g); } /* a get_next running ends first */
+
+static void scan_let_go(PyObject *self)
 {
-    if (S->g) {
-        ordo_table_guard *g = S->g;
-        Py_BEGIN_ALLOW_THREADS /* a get_next running in another thread ends first */
-        ordo_table_guard_close(g);
-        Py_END_ALLOW_THREADS
-    }
+    scan_object *S = (scan_object *)self;
     if (S->dbo) {
-        ordo__py_db_release(S->dbo);
+        ordo__py_handle_release(S->dbo);
         Py_CLEAR(S->dbo);
     }
     ordo__py_bin_release(&S->keys);
-    free(S->off);
-    S->off = NULL;
 }
+
+static const ordo__py_handle_kind scan_kind = {&scan_type, "a TableScan", "scan", guard_close,
+                                               scan_let_go};
 
 static void capsule_free(PyObject *cap)
 {
@@ -80,13 +75,6 @@ static PyObject *scan_export(scan_object *S, PyObject *args, PyObject *kw)
     return cap;
 }
 
-static PyObject *scan_close(scan_object *S, PyObject *unused)
-{
-    (void)unused;
-    scan_close_now(S);
-    Py_RETURN_NONE;
-}
-
 /* raise_failure(): ordo.Error for the stream's failure, if it failed. */
 static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
 {
@@ -98,17 +86,17 @@ static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static void scan_dealloc(scan_object *S)
+static void scan_dealloc(PyObject *self)
 {
-    scan_close_now(S);
-    ordo_table_guard_free(S->g);
-    Py_TYPE(S)->tp_free((PyObject *)S);
+    ordo__py_handle_close_now(self);
+    ordo_table_guard_free(((scan_object *)self)->g);
+    Py_TYPE(self)->tp_free(self);
 }
 
 static PyMethodDef scan_methods[] = {
     {"__arrow_c_stream__", (PyCFunction)(void (*)(void))scan_export,
      METH_VARARGS | METH_KEYWORDS, "The rows as an Arrow C stream capsule (once)."},
-    {"close", (PyCFunction)scan_close, METH_NOARGS,
+    {"close", ordo__py_handle_close, METH_NOARGS,
      "Ends the scan and lets what it reads go (the exported stream then fails)."},
     {"raise_failure", (PyCFunction)scan_raise_failure, METH_NOARGS,
      "Raises the ordo.Error the stream failed with (its status, message), if it failed."},
@@ -120,19 +108,20 @@ static PyTypeObject scan_type = {
     .tp_basicsize = sizeof(scan_object),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Rows as an Arrow C stream (scan_table and decode_keys make it).",
-    .tp_dealloc = (destructor)scan_dealloc,
+    .tp_dealloc = scan_dealloc,
     .tp_methods = scan_methods,
 };
 
-PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys,
-                              int64_t *off)
+PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__py_bin *keys)
 {
     scan_object *S = PyObject_New(scan_object, &scan_type);
     ordo_error e = {0};
     ordo_status s = ORDO_ERR_OUT_OF_MEMORY;
     if (S) {
-        memset(&S->g, 0, sizeof *S - offsetof(scan_object, g));
+        memset(&S->base.kind, 0, sizeof *S - offsetof(scan_object, base.kind));
+        S->base.kind = &scan_kind;
         s = ordo_table_guard_open(st, &S->g, &e);
+        S->base.h = S->g;
     } else if (st->release) {
         st->release(st);
     }
@@ -140,14 +129,12 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
         S->dbo = dbo ? Py_NewRef(dbo) : NULL; /* the caller's hold is the scan's now */
         if (keys)
             S->keys = *keys, memset(keys, 0, sizeof *keys);
-        S->off = off;
         return (PyObject *)S;
     }
     if (dbo)
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     if (keys)
         ordo__py_bin_release(keys);
-    free(off);
     if (!S)
         return NULL;
     Py_DECREF(S);
@@ -270,7 +257,7 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *r = NULL;
     /* held (busy) to the scan's close: the arguments' conversions run
      * Python code, which must not close it */
-    ordo_db *db = ordo__py_db_hold(dbo);
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep, &colnames) < 0 ||
         bound(prefix, "prefix", &o.prefix, &ba[0]) < 0 ||
         bound(start, "start", &o.from, &ba[1]) < 0 || bound(stop, "stop", &o.to, &ba[2]) < 0)
@@ -279,16 +266,23 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     ordo_error e = {0};
     ordo_status s = ordo_table_scan(db, &o, &st, &e);
     db = NULL; /* the hold goes with the stream, or here */
-    r = s != ORDO_OK ? (ordo__py_db_release(dbo), ordo__py_raise(s, &e))
-                     : ordo__py_stream_new(&st, dbo, NULL, NULL);
+    r = s != ORDO_OK ? (ordo__py_handle_release(dbo), ordo__py_raise(s, &e))
+                     : ordo__py_stream_new(&st, dbo, NULL);
 done:
     if (db)
-        ordo__py_db_release(dbo);
+        ordo__py_handle_release(dbo);
     for (int i = 0; i < 3; i++)
         bound_free(&ba[i]);
     Py_XDECREF(keep);
     free(colnames);
     return r;
+}
+
+/* ctx: {keys, values}, as ordo_table_scan_pairs gathered them */
+static PyObject *pair_at(void *ctx, size_t i)
+{
+    const ordo_table_keys *k = ((ordo_table_keys **)ctx)[0], *v = ((ordo_table_keys **)ctx)[1];
+    return Py_BuildValue("(NN)", ordo__py_key_bytes(k, i), ordo__py_key_bytes(v, i));
 }
 
 /* Every stored pair in [lo, hi), system keys included: for tests and
@@ -297,47 +291,28 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "lo", "hi", NULL};
-    PyObject *dbo;
+    PyObject *dbo, *list = NULL;
     Py_buffer lo = {0}, hi = {0};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$y*y*:scan_raw", names, &dbo, &lo, &hi))
         return NULL;
-    PyObject *list = NULL;
-    ordo_scan *it = NULL;
-    ordo_db *db = ordo__py_db_hold(dbo); /* the list's allocations may run finalizers */
+    ordo_table_keys keys = {0}, values = {0};
     ordo_error e = {0};
     ordo_status s;
-    if (!db)
-        goto done;
-    if ((s = ordo_scan_open(db, lo.buf, (size_t)lo.len, hi.obj ? hi.buf : NULL, (size_t)hi.len, 0,
-                            &it, &e)) != ORDO_OK) {
-        ordo__py_raise(s, &e);
-        goto done;
+    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
+    ordo_table_keys *kv[2] = {&keys, &values};
+    if (db) { /* the pairs copied without the GIL, then made bytes */
+        Py_BEGIN_ALLOW_THREADS
+        s = ordo_table_scan_pairs(db, lo.buf, (size_t)lo.len, hi.obj ? hi.buf : NULL,
+                                  (size_t)hi.len, &keys, &values, &e);
+        Py_END_ALLOW_THREADS
+        ordo__py_handle_release(dbo);
+        list = s != ORDO_OK ? ordo__py_raise(s, &e)
+                            : ordo__py_items(keys.n, 0, pair_at, kv);
     }
-    list = PyList_New(0);
-    while (list) {
-        size_t kn, vn;
-        const uint8_t *k, *v;
-        int found;
-        if ((s = ordo_scan_next(it, &k, &kn, &v, &vn, &found, &e)) != ORDO_OK) {
-            Py_CLEAR(list);
-            ordo__py_raise(s, &e);
-            break;
-        }
-        if (!found)
-            break;
-        PyObject *t = Py_BuildValue("(y#y#)", k, (Py_ssize_t)kn, v, (Py_ssize_t)vn);
-        if (!t || PyList_Append(list, t) < 0)
-            Py_CLEAR(list);
-        Py_XDECREF(t);
-    }
-done:
-    ordo_scan_close(it);
-    if (db)
-        ordo__py_db_release(dbo);
-    if (lo.obj)
-        PyBuffer_Release(&lo);
-    if (hi.obj)
-        PyBuffer_Release(&hi);
+    ordo_table_keys_free(&keys);
+    ordo_table_keys_free(&values);
+    PyBuffer_Release(&lo); /* (nothing when not given: obj NULL) */
+    PyBuffer_Release(&hi);
     return list;
 }
 
@@ -363,10 +338,10 @@ static PyMethodDef functions[] = {
      "(hi None: to the end, system keys included), as bytes."},
     {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
      "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
-     "columns=None, accept_collation_version=False, batch_rows=None) -> TableScan: the rows of [prefix, start, "
-     "stop) as an Arrow C stream (__arrow_c_stream__), holding db until close(); bounds are "
-     "raw key bytes (without the tag) or lists of the leading key columns' texts (None: "
-     "NULL). ordo.scan is the way to call it."},
+     "columns=None, accept_collation_version=False, batch_rows=None) -> TableScan: the rows "
+     "of [prefix, start, stop) as an Arrow C stream (__arrow_c_stream__), holding db until "
+     "close(); bounds are raw key bytes (without the tag) or lists of the leading key "
+     "columns' texts (None: NULL). ordo.scan is the way to call it."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -9,44 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A writer of either kind (by its type), one call at a time: a call that
- * uses the writer marks it busy from before it runs any Python code (an
- * argument's __arrow_c_array__, __fspath__ or __buffer__, a finalizer) or
- * releases the GIL, to its end; every call refuses a busy writer, close()
- * too, so that code run by a call can never free what the call is using. */
+/* A writer of either kind (by its type), one call at a time (load.h). */
 typedef struct {
-    PyObject_HEAD
-    void *w; /* an ordo_sst_writer (SstWriter) or ordo_run_writer (RunWriter) */
-    int finished, busy;
+    ordo__py_handle base; /* an ordo_sst_writer (SstWriter) or ordo_run_writer (RunWriter) */
+    int finished;
 } writer_object;
 
 static PyTypeObject sst_type, run_type;
 
-#define IS_SST(o) (Py_TYPE(o) == &sst_type)
+static void sst_close(void *w) { ordo_sst_writer_close(w); }
+static void run_close(void *w) { ordo_run_writer_close(w); }
 
-/* 0, or -1 with ordo.Error when closed, busy or (finished set) finished. */
-static int usable(const writer_object *o, int finished)
-{
-    const char *what = IS_SST(o) ? "SST writer" : "run writer";
-    if (!o->w)
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is closed", what);
-    else if (o->busy)
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is in use by a call still running (in "
-                        "another thread, or the one running this code)", what);
-    else if (finished && o->finished)
-        ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is finished", what);
-    else
-        return 0;
-    return -1;
-}
+static const ordo__py_handle_kind sst_kind = {&sst_type, "an SstWriter", "SST writer", sst_close,
+                                              NULL};
+static const ordo__py_handle_kind run_kind = {&run_type, "a RunWriter", "run writer", run_close,
+                                              NULL};
 
-ordo_sst_writer *ordo__py_sst_get(PyObject *obj)
+#define IS_SST(o) ((o)->base.kind == &sst_kind)
+
+/* The writer; NULL with an exception when obj is no writer of kind k, is
+ * closed, held or (finished set) finished. */
+static void *usable(PyObject *obj, const ordo__py_handle_kind *k, int finished)
 {
-    if (!PyObject_TypeCheck(obj, &sst_type)) {
-        PyErr_Format(PyExc_TypeError, "expected an SstWriter, got %.200s", Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    return usable((writer_object *)obj, 1) < 0 ? NULL : ((writer_object *)obj)->w;
+    void *w = ordo__py_handle_get(obj, k);
+    if (w && finished && ((writer_object *)obj)->finished)
+        return ordo__py_raisef(ORDO_ERR_BAD_STATE, "the %s is finished", k->what);
+    return w;
 }
 
 /* add(key, value, seq): one row, key and value any bytes-like objects. */
@@ -62,9 +50,10 @@ static PyObject *add_one(writer_object *o, PyObject *args, PyObject *kw)
     ordo_error e = {0};
     ordo_status s = ORDO_OK;
     int bad = ordo__py_uint_arg(seqo, "add: seq", ULLONG_MAX, &seq) < 0;
+    void *w = o->base.h;
     if (!bad)
-        s = IS_SST(o) ? ordo_sst_writer_add(o->w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e)
-                      : ordo_run_writer_add(o->w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
+        s = IS_SST(o) ? ordo_sst_writer_add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e)
+                      : ordo_run_writer_add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
     PyBuffer_Release(&v);
     if (bad || s != ORDO_OK)
@@ -90,16 +79,17 @@ static PyObject *add_many(writer_object *o, PyObject *args, PyObject *kw)
         (vo != Py_None && ordo__py_bin_get(vo, "values", &vals) < 0) ||
         (so != Py_None && ordo__py_seqs_get(so, keys.b.n, &seqs) < 0))
         goto done;
+    void *w = o->base.h;
     ordo_load_stats st = {0};
     if (IS_SST(o))
-        ordo_sst_writer_stats(o->w, &st);
-    uint64_t first = 1 + (IS_SST(o) ? st.rows_in : ordo_run_writer_rows(o->w));
+        ordo_sst_writer_stats(w, &st);
+    uint64_t first = 1 + (IS_SST(o) ? st.rows_in : ordo_run_writer_rows(w));
     const ordo_bins *v = vo != Py_None ? &vals.b : NULL;
     ordo_error e = {0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = IS_SST(o) ? ordo_sst_writer_add_bins(o->w, &keys.b, v, seqs.v, first, &e)
-                  : ordo_run_writer_add_bins(o->w, &keys.b, v, seqs.v, first, &e);
+    s = IS_SST(o) ? ordo_sst_writer_add_bins(w, &keys.b, v, seqs.v, first, &e)
+                  : ordo_run_writer_add_bins(w, &keys.b, v, seqs.v, first, &e);
     Py_END_ALLOW_THREADS
     if (s != ORDO_OK) /* a bad count of values or seqs: ValueError */
         ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
@@ -133,17 +123,19 @@ static PyObject *run_file_path(void *w, size_t i)
 static PyObject *file_list(writer_object *o, PyObject *args, PyObject *kw)
 {
     (void)args, (void)kw;
-    return IS_SST(o) ? ordo__py_items(ordo_sst_writer_files(o->w), 0, sst_file_dict, o->w)
-                     : ordo__py_items(ordo_run_writer_files(o->w), 0, run_file_path, o->w);
+    void *w = o->base.h;
+    return IS_SST(o) ? ordo__py_items(ordo_sst_writer_files(w), 0, sst_file_dict, w)
+                     : ordo__py_items(ordo_run_writer_files(w), 0, run_file_path, w);
 }
 
 /* finish(): the last rows written; finished or failed, no more rows. */
 static PyObject *finish(writer_object *o, PyObject *args, PyObject *kw)
 {
+    void *w = o->base.h;
     ordo_error e = {0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = IS_SST(o) ? ordo_sst_writer_finish(o->w, &e) : ordo_run_writer_finish(o->w, &e);
+    s = IS_SST(o) ? ordo_sst_writer_finish(w, &e) : ordo_run_writer_finish(w, &e);
     Py_END_ALLOW_THREADS
     o->finished = 1;
     return s != ORDO_OK ? ordo__py_raise_row(s, &e) : file_list(o, args, kw);
@@ -155,11 +147,11 @@ static PyObject *held(writer_object *o, int open,
                       PyObject *(*fn)(writer_object *, PyObject *, PyObject *), PyObject *args,
                       PyObject *kw)
 {
-    if (usable(o, open) < 0)
+    if (!usable((PyObject *)o, o->base.kind, open))
         return NULL;
-    o->busy = 1;
+    o->base.busy = 1;
     PyObject *r = fn(o, args, kw);
-    o->busy = 0;
+    o->base.busy = 0;
     return r;
 }
 
@@ -178,65 +170,20 @@ HELD(writer_add_batch, 1, add_many)
 HELD_NOARGS(writer_finish, 1, finish)
 HELD_NOARGS(writer_files, 0, file_list)
 
-/* Frees w (an SST writer when sst) without the GIL. */
-static void close_w(int sst, void *w)
-{
-    Py_BEGIN_ALLOW_THREADS
-    if (sst)
-        ordo_sst_writer_close(w);
-    else
-        ordo_run_writer_close(w);
-    Py_END_ALLOW_THREADS
-}
-
-static void close_now(writer_object *o)
-{
-    void *w = o->w;
-    o->w = NULL;
-    if (w)
-        close_w(IS_SST(o), w);
-}
-
-static void writer_dealloc(writer_object *o)
-{
-    close_now(o);
-    Py_TYPE(o)->tp_free((PyObject *)o);
-}
-
-static PyObject *writer_close(writer_object *o, PyObject *unused)
-{
-    (void)unused;
-    if (o->busy && usable(o, 0) < 0)
-        return NULL;
-    close_now(o);
-    Py_RETURN_NONE;
-}
-
-static PyObject *writer_enter(writer_object *o, PyObject *unused)
-{
-    (void)unused;
-    return Py_NewRef((PyObject *)o);
-}
-
 /* A new writer object of type for w (opened with status s; a refused
  * option: ValueError, the library's words), or NULL with an exception. */
 static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e)
 {
     if (s != ORDO_OK)
         return ordo__py_raise_table(s, e, ORDO_TABLE_FAULT_NONE, 0);
-    writer_object *o = (writer_object *)type->tp_alloc(type, 0);
-    if (o)
-        o->w = w;
-    else
-        close_w(type == &sst_type, w);
-    return (PyObject *)o;
+    return ordo__py_handle_new(type, type == &sst_type ? &sst_kind : &run_kind, w);
 }
 
 #define WRITER_METHODS                                                                           \
     {"finish", (PyCFunction)writer_finish, METH_NOARGS, NULL},                                   \
-    {"close", (PyCFunction)writer_close, METH_NOARGS, NULL},                                     \
-    {"__enter__", (PyCFunction)writer_enter, METH_NOARGS, NULL},                                 \
-    {"__exit__", (PyCFunction)writer_close, METH_VARARGS, NULL}, /* (its arguments unused) */    \
+    {"close", ordo__py_handle_close, METH_NOARGS, NULL},                                         \
+    {"__enter__", ordo__py_handle_enter, METH_NOARGS, NULL},                                     \
+    {"__exit__", ordo__py_handle_close, METH_VARARGS, NULL},                                     \
     {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS, NULL},        \
     {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS, NULL}
 
@@ -267,10 +214,10 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 static PyObject *sst_stats(writer_object *so, PyObject *unused)
 {
     (void)unused;
-    if (usable(so, 0) < 0)
+    if (!usable((PyObject *)so, &sst_kind, 0))
         return NULL;
     ordo_load_stats st;
-    ordo_sst_writer_stats(so->w, &st);
+    ordo_sst_writer_stats(so->base.h, &st);
     return Py_BuildValue("{s:K,s:K,s:K,s:K}", "rows_in", (unsigned long long)st.rows_in, "rows",
                          (unsigned long long)st.rows, "duplicates",
                          (unsigned long long)st.duplicates, "bytes",
@@ -298,7 +245,7 @@ static PyTypeObject sst_type = {
               "duplicates, bytes). close(): frees the writer; unfinished files are removed, "
               "finished ones stay.",
     .tp_new = sst_new,
-    .tp_dealloc = (destructor)writer_dealloc,
+    .tp_dealloc = ordo__py_handle_dealloc,
     .tp_methods = sst_methods,
 };
 
@@ -323,9 +270,9 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 static PyObject *run_rows(writer_object *ro, PyObject *unused)
 {
     (void)unused;
-    if (usable(ro, 0) < 0)
+    if (!usable((PyObject *)ro, &run_kind, 0))
         return NULL;
-    return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(ro->w));
+    return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(ro->base.h));
 }
 
 static PyMethodDef run_methods[] = {
@@ -346,7 +293,7 @@ static PyTypeObject run_type = {
               "rows added so far. files() -> list[str]: the run files written so far (the "
               "caller's to remove). close(): frees the writer; its files stay.",
     .tp_new = run_new,
-    .tp_dealloc = (destructor)writer_dealloc,
+    .tp_dealloc = ordo__py_handle_dealloc,
     .tp_methods = run_methods,
 };
 
@@ -385,26 +332,26 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args)
         }
     /* then the writers, checked and held */
     writer_object *so = (writer_object *)swo;
-    ordo_sst_writer *w = ordo__py_sst_get(swo);
-    if (!w || (rw && usable(rw, 1) < 0)) {
+    ordo_sst_writer *w = usable(swo, &sst_kind, 1);
+    if (!w || (rw && !usable(paths, &run_kind, 1))) {
         free(pp);
         return NULL;
     }
     ordo_runs *runs = NULL;
     ordo_error e = {0};
     ordo_status s;
-    so->busy = 1;
+    so->base.busy = 1;
     if (rw)
-        rw->busy = 1, rw->finished = 1; /* its runs are taken: it can only be closed */
+        rw->base.busy = 1, rw->finished = 1; /* its runs are taken: it can only be closed */
     Py_BEGIN_ALLOW_THREADS
-    s = rw ? ordo_run_writer_runs(rw->w, &runs, &e) : ordo_runs_open(pp, (size_t)n, &runs, &e);
+    s = rw ? ordo_run_writer_runs(rw->base.h, &runs, &e) : ordo_runs_open(pp, (size_t)n, &runs, &e);
     if (s == ORDO_OK)
         s = ordo_runs_merge(runs, &mo, w, &e);
     ordo_runs_close(runs);
     Py_END_ALLOW_THREADS
-    so->busy = 0;
+    so->base.busy = 0;
     if (rw)
-        rw->busy = 0;
+        rw->base.busy = 0;
     free(pp);
     if (s != ORDO_OK)
         return ordo__py_raise_row(s, &e);

@@ -4,7 +4,6 @@
 #ifdef ORDO_WITH_ROCKSDB
 #include "load.h"
 #endif
-#include "cluster.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,7 +140,9 @@ static void array_capsule_free(PyObject *cap)
     free(a);
 }
 
-PyObject *ordo__py_schema_capsule(struct ArrowSchema *s)
+/* A capsule owning *s from now on (moved: *s is left released), or NULL
+ * with an exception (*s released). */
+static PyObject *schema_capsule(struct ArrowSchema *s)
 {
     struct ArrowSchema *p = malloc(sizeof *p);
     PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : PyErr_NoMemory();
@@ -156,7 +157,7 @@ PyObject *ordo__py_schema_capsule(struct ArrowSchema *s)
 
 PyObject *ordo__py_arrow_pair(struct ArrowSchema *s, struct ArrowArray *a)
 {
-    PyObject *sc = ordo__py_schema_capsule(s), *ac = NULL, *r = NULL;
+    PyObject *sc = schema_capsule(s), *ac = NULL, *r = NULL;
     struct ArrowArray *p = sc ? malloc(sizeof *p) : NULL;
     if (sc && !(ac = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : PyErr_NoMemory()))
         free(p);
