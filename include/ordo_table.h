@@ -251,8 +251,10 @@ ORDO_API void ordo_table_scratch_close(ordo_table_scratch *sx);
  * buffer): kind 'i' signed, 'u' unsigned, 'f' float (itemsize 1, 2, 4, 8;
  * floats 4 or 8), 'b' one byte per bool, 'M' datetime64 (int64 ticks, NaT =
  * INT64_MIN is NULL, a naive timestamp), 'T' the same as UTC instants (a
- * timestamptz). A tick is `ticks` of `unit` (NumPy's datetime64[10s]: ticks
- * 10, ORDO_TABLE_UNIT_S). */
+ * timestamptz), 'm' timedelta64 (int64 ticks, NaT NULL: an interval of
+ * microseconds, as an Arrow duration; units W to NS, a year or a month
+ * having no fixed length). A tick is `ticks` of `unit` (NumPy's
+ * datetime64[10s]: ticks 10, ORDO_TABLE_UNIT_S). */
 typedef enum ordo_table_unit {
     ORDO_TABLE_UNIT_Y, ORDO_TABLE_UNIT_M, ORDO_TABLE_UNIT_W, ORDO_TABLE_UNIT_D,
     ORDO_TABLE_UNIT_H, ORDO_TABLE_UNIT_MIN, ORDO_TABLE_UNIT_S, ORDO_TABLE_UNIT_MS,

@@ -872,6 +872,93 @@ static ordo_status plain(const ordo_table_plain *p, const char *sql, ordo_format
     return ordo_table_plain_column(p, col_of(t, sql, f), "a", &io, sx, col, e);
 }
 
+/* The micros of row r of an interval column (NULL: fails). */
+static int64_t micros_at(const ordo_column *c, size_t r)
+{
+    assert_true(valid(c, r));
+    return ((const ordo_interval *)c->values)[c->offset + r].micros;
+}
+
+/* timedelta64: intervals of microseconds, NaT NULL, nanoseconds refused or
+ * floored (time_units.c's rule), both int64 ends of every scaling. */
+static void test_plain_timedeltas(ordo_table_scratch *sx)
+{
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    const char *type;
+    ordo_table_plain pd = {'m', 8, ORDO_TABLE_UNIT_S, 10, NULL, 0};
+    assert_int_equal(ordo_table_plain_type(&pd, "a", &type, &e), ORDO_OK);
+    assert_string_equal(type, "interval");
+    for (int u = ORDO_TABLE_UNIT_Y; u <= ORDO_TABLE_UNIT_M; u++) { /* no fixed length */
+        ordo_table_plain py = {'m', 8, (ordo_table_unit)u, 1, NULL, 0};
+        assert_int_equal(ordo_table_plain_type(&py, "a", &type, &e), ORDO_ERR_BAD_TYPE);
+        assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'm8'");
+    }
+    int64_t tens[] = {3, INT64_MIN, -1}; /* timedelta64[10s]: 30 s, NaT, -10 s */
+    pd.data = tens, pd.length = 3;
+    assert_int_equal(plain(&pd, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == INT64_C(30000000));
+    assert_false(valid(&col, 1));
+    assert_true(micros_at(&col, 2) == INT64_C(-10000000));
+    assert_true(((const ordo_interval *)col.values)[0].days == 0 &&
+                ((const ordo_interval *)col.values)[0].months == 0);
+    assert_key(&col, 0, "interval", "00:00:30");
+    assert_key(&col, 1, "interval", NULL);
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&pd, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read NumPy timedelta64 as timestamp");
+    ordo_schema_free(&t.s);
+    int64_t days[] = {2, -1}; /* timedelta64[D]: days as microseconds, not as days */
+    ordo_table_plain pday = {'m', 8, ORDO_TABLE_UNIT_D, 1, days, 2};
+    assert_int_equal(plain(&pday, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == INT64_C(172800000000));
+    assert_key(&col, 1, "interval", "-24:00:00");
+    ordo_schema_free(&t.s);
+    /* nanoseconds: the row and its value named, or floored */
+    int64_t ns[] = {1000, 1001, -1, INT64_MAX, INT64_MIN + 1};
+    ordo_table_plain pn = {'m', 8, ORDO_TABLE_UNIT_NS, 1, ns, 5};
+    assert_int_equal(plain(&pn, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: 1001 ns is not a whole number of "
+                                   "microseconds (PostgreSQL's unit); timestamps=\"truncate\" "
+                                   "floors it");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(plain(&pn, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == 1 && micros_at(&col, 1) == 1 && micros_at(&col, 2) == -1);
+    assert_true(micros_at(&col, 3) == INT64_MAX / 1000);
+    assert_true(micros_at(&col, 4) == (INT64_MIN + 1) / 1000 - 1); /* floored */
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    /* microseconds: both int64 ends as they are (NaT is INT64_MIN itself) */
+    int64_t us[] = {INT64_MAX, INT64_MIN + 1};
+    ordo_table_plain pu = {'m', 8, ORDO_TABLE_UNIT_US, 1, us, 2};
+    assert_int_equal(plain(&pu, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == INT64_MAX && micros_at(&col, 1) == INT64_MIN + 1);
+    ordo_schema_free(&t.s);
+    /* past int64 once scaled, at either end, for every unit above the microsecond */
+    for (int u = ORDO_TABLE_UNIT_W; u <= ORDO_TABLE_UNIT_MS; u++)
+        for (int end = 0; end < 2; end++) {
+            int64_t v[] = {1, end ? INT64_MAX : INT64_MIN + 1};
+            ordo_table_plain pv = {'m', 8, (ordo_table_unit)u, 1, v, 2};
+            assert_int_equal(plain(&pv, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                             ORDO_ERR_OUT_OF_RANGE);
+            assert_string_equal(e.message, "column 'a', row 1: interval out of range");
+            ordo_schema_free(&t.s);
+        }
+    int64_t big[] = {INT64_MAX / 2}; /* 2 ticks a value: past int64 before the unit */
+    ordo_table_plain pt = {'m', 8, ORDO_TABLE_UNIT_US, 2, big, 1};
+    assert_int_equal(plain(&pt, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    ordo_schema_free(&t.s);
+    pt.ticks = 3;
+    assert_int_equal(plain(&pt, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    ordo_schema_free(&t.s);
+}
+
 static void test_plain(void **state)
 {
     (void)state;
@@ -989,6 +1076,7 @@ static void test_plain(void **state)
     ordo_schema_free(&t.s);
     assert_int_equal(plain(&ph, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
     ordo_schema_free(&t.s);
+    test_plain_timedeltas(sx);
     ordo_table_scratch_close(sx);
 }
 

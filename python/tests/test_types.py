@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import ordo
-from cli_oracle import arrow_texts, cli_keys
+from cli_oracle import arrow_texts, cli_keys, duration_text
 
 NULL_ASC = b"\x01"  # a NULL field in ASC (NULLS LAST)
 NAN_ASC = b"\x00" + b"\xff" * 8  # float64 NaN in ASC
@@ -369,6 +369,92 @@ def test_durations_finer_than_microseconds():
         "d interval", [["00:00:01"], [None], ["-00:00:05"]], "ordered")
     with pytest.raises(ordo.Error, match="lexkey"):  # interval is the ordered format's
         ordo.encode_keys(d, "d", format="lexkey", timestamps="truncate")
+
+
+TD_UNITS = ["W", "D", "h", "m", "s", "ms", "us", "ns"]
+
+
+@pytest.mark.parametrize("unit", TD_UNITS)
+def test_numpy_timedeltas_are_intervals(unit):
+    """timedelta64 read from its buffer (no pyarrow): the keys of the same
+    spans as the CLI reads their text, NaT NULL; DESC too."""
+    ticks = [v * (1000 if unit == "ns" and v else 1) if v is not None else None
+             for v in [1, None, -3, 0, 1000]]  # whole microseconds
+    arr = np.array([np.timedelta64("NaT") if v is None else np.timedelta64(v, unit)
+                    for v in ticks], "timedelta64[%s]" % unit)
+    desc = ordo._encode._numpy_column(arr)
+    assert desc[0] == "buffer" and desc[2] == "m"  # its buffer, not through pyarrow
+    assert schema_of({"d": arr}) == "d interval"
+    per_ns = np.timedelta64(1, unit).astype("timedelta64[ns]").astype(np.int64)
+    texts = [[None if v is None else duration_text(v * int(per_ns), "ns")] for v in ticks]
+    for order in ("", " DESC"):
+        assert ordo.encode_keys({"d": arr}, "d" + order).to_list() == \
+            cli_keys("d interval" + order, texts, "ordered"), order
+    keys = ordo.encode_keys({"d": arr}, "d")
+    assert keys[1] == NULL_ASC
+    # decode_keys gives the spans back: their text encodes to the same keys
+    back = ordo.decode_keys(keys, "d interval", "d").column("d").to_pylist()
+    assert ordo.encode_keys({"d": back}, "d", schema="d interval").to_list() == keys.to_list()
+
+
+def test_numpy_timedeltas_as_arrow_durations():
+    for unit in ("s", "ms", "us", "ns"):
+        ints = [0, 1, -1, 2**40, None]
+        arr = pa.array(ints, pa.duration(unit))
+        np_arr = np.array([np.timedelta64("NaT") if v is None else v for v in ints],
+                          "timedelta64[%s]" % unit)
+        assert ordo.encode_keys({"d": np_arr}, "d DESC", timestamps="truncate").to_list() == \
+            ordo.encode_keys(pa.table({"d": arr}), "d DESC", timestamps="truncate").to_list()
+    # timedelta64[10s] and a generic NaT-only array
+    ten = np.array([3, -1], "timedelta64[10s]")
+    assert ordo.encode_keys({"d": ten}, "d").to_list() == \
+        ordo.encode_keys(pa.table({"d": pa.array([30, -10], pa.duration("s"))}), "d").to_list()
+    nat = np.array([np.timedelta64("NaT")])
+    assert ordo.encode_keys({"d": nat}, "d").to_list() == [NULL_ASC]
+
+
+def test_numpy_timedelta_nanoseconds_are_refused_naming_the_row_and_the_value():
+    ns = np.array([1_000, -1, 1_001, "NaT"], "timedelta64[ns]")
+    with pytest.raises(ordo.Error) as e:
+        ordo.encode_keys({"d": ns}, "d")
+    assert str(e.value).startswith("column 'd', row 1: -1 ns is not a whole number of "
+                                   "microseconds"), str(e.value)
+    assert 'timestamps="truncate"' in str(e.value)
+    assert e.value.status == "ORDO_ERR_INVALID_VALUE" and e.value.line == 2
+    got = ordo.encode_keys({"d": ns}, "d", timestamps="truncate").to_list()
+    assert got == ordo.encode_keys(pa.table({"d": pa.array([1_000, -1, 1_001, None],
+                                                            pa.duration("ns"))}), "d",
+                                   timestamps="truncate").to_list()
+    assert got[1] == ordo.encode_keys({"d": np.array([-1], "timedelta64[us]")}, "d")[0]  # floored
+    # the int64 ends: floored without overflow, or past int64 once scaled
+    ends = np.array([-2**63 + 1, 2**63 - 1], "timedelta64[ns]")
+    with pytest.raises(ordo.Error, match="row 0"):
+        ordo.encode_keys({"d": ends}, "d")
+    assert ordo.encode_keys({"d": ends}, "d", timestamps="truncate").to_list() == \
+        ordo.encode_keys({"d": np.array([(-2**63 + 1) // 1000, (2**63 - 1) // 1000],
+                                        "timedelta64[us]")}, "d").to_list()
+    for end in (-2**63 + 1, 2**63 - 1):
+        with pytest.raises(ordo.Error, match="column 'd', row 0: interval out of range") as e:
+            ordo.encode_keys({"d": np.array([end], "timedelta64[s]")}, "d")
+        assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+
+
+def test_pandas_timedeltas_are_read_as_numpy():
+    s = pd.Series(pd.to_timedelta([1, None, -5], unit="s"))
+    assert ordo._encode._pandas_column(s)[0] == "buffer"  # not through pyarrow
+    df = pd.DataFrame({"d": s})
+    assert schema_of(df) == "d interval"
+    assert ordo.encode_keys(df, "d DESC").to_list() == \
+        cli_keys("d interval DESC", [["00:00:01"], [None], ["-00:00:05"]], "ordered")
+    ns = pd.DataFrame({"d": pd.to_timedelta([0, 1], unit="ns")})
+    with pytest.raises(ordo.Error, match=r"column 'd', row 1: 1 ns is not a whole number"):
+        ordo.encode_keys(ns, "d")
+
+
+def test_timedeltas_of_years_or_months_have_no_type():
+    for unit in ("Y", "M"):
+        with pytest.raises(TypeError, match=r"timedelta64\[%s\].*no fixed length" % unit):
+            ordo.encode_keys({"d": np.array([1], "timedelta64[%s]" % unit)}, "d")
 
 
 def test_uuids_in_place_and_from_their_text():
