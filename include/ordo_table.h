@@ -276,7 +276,8 @@ typedef struct ordo_table_plain {
  * fixed_size_binary (16 bytes, pa.uuid() too: uuid; else bytea),
  * date32/64, timestamps of every unit (with a zone: timestamptz),
  * time32/64, durations (interval), decimals, null, lists of numbers,
- * bools, strings or binary (T[]); a dictionary as its values' type), the
+ * bools, strings, binary, dates, timestamps, times, durations or decimals
+ * (T[]); a dictionary as its values' type), the
  * plain kinds. A struct is read as a record a schema gives.
  * ORDO_ERR_BAD_TYPE naming the column (name, may be NULL) when there is
  * none. The schema is checked (ordo_arrow_check_schema) first. */

@@ -57,6 +57,65 @@ static int is_arrow_string(const char *f)
            !strcmp(f, "vu") || !strcmp(f, "vz");
 }
 
+int ordo__arrow_is_time(const char *f)
+{
+    return !strcmp(f, "tdD") || !strcmp(f, "tdm") || is_timestamp(f) || is_time(f) ||
+           is_duration(f);
+}
+
+/* Days since 1970 of element j of a date32 ("tdD") or date64 ("tdm": its
+ * milliseconds floored) buffer. */
+static int64_t unix_days(const char *f, const void *vals, size_t j)
+{
+    if (!strcmp(f, "tdD")) {
+        int32_t x;
+        memcpy(&x, (const uint8_t *)vals + 4 * j, 4);
+        return x;
+    }
+    int64_t x;
+    memcpy(&x, (const uint8_t *)vals + 8 * j, 8);
+    return ordo__floor_div(x, INT64_C(86400000));
+}
+
+ordo_status ordo__arrow_time_value(const char *f, const void *vals, size_t j,
+                                   const ordo_table_import_options *io, const char *name,
+                                   size_t row, ordo_error *err, ordo_type *type, int64_t *out)
+{
+    int frac = 0;
+    if (!strcmp(f, "tdD") || !strcmp(f, "tdm")) {
+        int64_t d = unix_days(f, vals, j) - ORDO__PG_EPOCH_DAYS;
+        if (d < ORDO_DATE_MIN || d >= ORDO_DATE_END)
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "date out of range");
+        *type = ORDO_TYPE_DATE, *out = d;
+        return ORDO_OK;
+    }
+    int64_t x;
+    if (is_time(f) && (f[2] == 's' || f[2] == 'm')) { /* time32 */
+        int32_t y;
+        memcpy(&y, (const uint8_t *)vals + 4 * j, 4);
+        x = y;
+    } else {
+        memcpy(&x, (const uint8_t *)vals + 8 * j, 8);
+    }
+    char what;
+    if (is_timestamp(f)) { /* the zone does not change the instant: Arrow's is UTC */
+        if (!ordo__pg_micros(x, timestamp_unit(f), out, &frac))
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "timestamp out of range");
+        what = f[4] ? 'z' : 't', *type = f[4] ? ORDO_TYPE_TIMESTAMPTZ : ORDO_TYPE_TIMESTAMP;
+    } else if (is_time(f)) {
+        if (x < 0 || !ordo__unit_micros(x, time_unit(f[2]), out, &frac) || *out > ORDO_TIME_MAX)
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "time out of range");
+        what = 'T', *type = ORDO_TYPE_TIME_OF_DAY;
+    } else if (is_duration(f)) { /* an interval of microseconds (no days, no months) */
+        if (!ordo__unit_micros(x, time_unit(f[2]), out, &frac))
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "interval out of range");
+        what = 'd', *type = ORDO_TYPE_INTERVAL;
+    } else {
+        return ORDO_ERR_BAD_TYPE;
+    }
+    return ordo__sub_micro(io, err, name, row, what, *out, frac);
+}
+
 ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
                                   const char **type, ordo_error *err)
 {
@@ -88,7 +147,7 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
         else if (is_duration(f))
             t = "interval";
         else if ((!strcmp(f, "+l") || !strcmp(f, "+L")) && schema->n_children == 1) {
-            const char *element = NULL; /* of numbers, bools, strings, binary */
+            const char *element = NULL; /* of the types arrow_nested prints */
             ordo_error e;
             if (ordo_table_arrow_type(schema->children[0], name, &element, &e) == ORDO_OK &&
                 !schema->children[0]->dictionary)
@@ -213,6 +272,30 @@ static ordo_status own_validity(const uint8_t *validity, size_t off, size_t n,
 
 static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
                                      ordo_table_scratch *sx, ordo_column *col);
+/* The rows of a timestamp, time or duration array as the ordered format
+ * keeps them (ordo__arrow_time_value), into dst (elements of `width`
+ * bytes: int64 microseconds, or ordo_interval), NULL rows left zero. */
+static ordo_status time_values(const src *c, void *dst, size_t width)
+{
+    const struct ArrowArray *a = c->array;
+    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
+    for (size_t i = 0; i < c->length; i++) {
+        if (validity && !ordo__bit(validity, c->offset + i))
+            continue;
+        ordo_type t;
+        int64_t us;
+        ordo_status s = ordo__arrow_time_value(c->schema->format, a->buffers[1], c->offset + i,
+                                               c->io, c->name, i, c->err, &t, &us);
+        if (s != ORDO_OK)
+            return s;
+        if (width == sizeof(ordo_interval))
+            ((ordo_interval *)dst)[i] = (ordo_interval){0, 0, us};
+        else
+            ((int64_t *)dst)[i] = us;
+    }
+    return ORDO_OK;
+}
+
 
 static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table_scratch *sx,
                           ordo_column *col)
@@ -226,7 +309,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         return dictionary_column(c, sc, sx, col);
     if (f[0] == '+') /* lists as arrays, structs as records; no other nested type */
         return ordo__arrow_nestable(c->schema, sc)
-                   ? ordo__arrow_nested(c->schema, a, off, n, sc, name, sx, col, err)
+                   ? ordo__arrow_nested(c->schema, a, off, n, sc, name, c->io, sx, col, err)
                    : unsupported(c, sc);
     ordo__numkind k = ordo__arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
@@ -297,20 +380,15 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             if (validity && !ordo__bit(validity, off + i))
                 continue;
             int64_t d;
-            if (date32) {
-                int32_t x;
-                memcpy(&x, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
-                d = x;
-            } else {
-                int64_t x;
-                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-                d = ordo__floor_div(x, INT64_C(86400000));
-            }
-            if (sc->type == ORDO_TYPE_DATE)
-                d -= ORDO__PG_EPOCH_DAYS;
-            if (sc->type == ORDO_TYPE_DATE ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END
-                                           : d < INT32_MIN || d > INT32_MAX) /* LexKey's days */
+            ordo_type t;
+            if (sc->type == ORDO_TYPE_DATE) {
+                ordo_status st = ordo__arrow_time_value(f, a->buffers[1], off + i, c->io, name, i,
+                                                        err, &t, &d);
+                if (st != ORDO_OK)
+                    return st;
+            } else if ((d = unix_days(f, a->buffers[1], off + i)) < INT32_MIN || d > INT32_MAX) {
                 return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "date out of range");
+            } /* (LexKey's days) */
             dst[i] = (int32_t)d;
         }
         col->values = dst;
@@ -328,48 +406,21 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            int64_t x;
-            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            int frac;
-            if (!ordo__pg_micros(x, unit, &dst[i], &frac))
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
-                                      "timestamp out of range");
-            ordo_status st = ordo__sub_micro(c->io, err, name, i, f[4] ? 'z' : 't', dst[i], frac);
-            if (st != ORDO_OK)
-                return st;
-        }
+        ordo_status s = time_values(c, dst, sizeof *dst);
+        if (s != ORDO_OK)
+            return s;
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
     if (is_time(f)) {
         if (sc->type != ORDO_TYPE_TIME_OF_DAY)
             return unsupported(c, sc);
-        int unit = time_unit(f[2]);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            int64_t x;
-            int frac = 0;
-            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) { /* time32 */
-                int32_t y;
-                memcpy(&y, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
-                x = y;
-            } else {
-                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            }
-            if (x < 0 || !ordo__unit_micros(x, unit, &x, &frac) || x > ORDO_TIME_MAX)
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "time out of range");
-            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'T', x, frac);
-            if (st != ORDO_OK)
-                return st;
-            dst[i] = x;
-        }
+        ordo_status s = time_values(c, dst, sizeof *dst);
+        if (s != ORDO_OK)
+            return s;
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
@@ -397,23 +448,12 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (is_duration(f)) { /* an interval of microseconds (no days, no months) */
         if (sc->type != ORDO_TYPE_INTERVAL)
             return unsupported(c, sc);
-        int unit = time_unit(f[2]);
         ordo_interval *dst = fixed(sx, n, sizeof *dst);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            int64_t x;
-            int frac;
-            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            if (!ordo__unit_micros(x, unit, &x, &frac))
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "interval out of range");
-            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'd', x, frac);
-            if (st != ORDO_OK)
-                return st;
-            dst[i] = (ordo_interval){0, 0, x};
-        }
+        ordo_status s = time_values(c, dst, sizeof *dst);
+        if (s != ORDO_OK)
+            return s;
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }

@@ -482,6 +482,134 @@ static void test_more_types(void **state)
     ordo_table_scratch_close(sx);
 }
 
+/* A list of one child (borrowed) with int32 offsets. */
+typedef struct alist {
+    acol kid, lst;
+    struct ArrowSchema *ks;
+    struct ArrowArray *ka;
+} alist;
+
+static void mk_list(alist *l, const char *fmt, const void *vals, int64_t nvals,
+                    const int32_t *off, int64_t rows)
+{
+    mk(&l->kid, fmt, nvals, 0, 0, 2, NULL, vals, NULL, NULL);
+    mk(&l->lst, "+l", rows, 0, 0, 2, NULL, off, NULL, NULL);
+    l->ks = &l->kid.s, l->ka = &l->kid.a;
+    l->lst.s.n_children = l->lst.a.n_children = 1;
+    l->lst.s.children = &l->ks, l->lst.a.children = &l->ka;
+}
+
+/* Lists and structs of dates, timestamps, times, durations and decimals:
+ * each element converted as its own column's value would be (the time
+ * units' rule naming the list's row, both int64 ends) and printed as
+ * PostgreSQL does. */
+static void test_nested_times(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    alist l;
+    const int64_t ns[] = {1000, 2001, INT64_MIN, INT64_MAX};
+    const int32_t off[] = {0, 1, 2, 4};
+    mk_list(&l, "tsn:", ns, 4, off, 3);
+    const char *type = NULL;
+    assert_int_equal(ordo_table_arrow_type(&l.lst.s, "a", &type, &e), ORDO_OK);
+    assert_string_equal(type, "timestamp[]");
+    assert_int_equal(import(&l.lst, "timestamp[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: 1970-01-01 00:00:00.000002001 is not a "
+                                   "whole number of microseconds (PostgreSQL's unit); "
+                                   "timestamps=\"truncate\" floors it");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(import(&l.lst, "timestamp[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_OK);
+    assert_key(&col, 0, "timestamp[]", "{\"1970-01-01 00:00:00.000001\"}");
+    assert_key(&col, 1, "timestamp[]", "{\"1970-01-01 00:00:00.000002\"}");
+    assert_key(&col, 2, "timestamp[]",
+               "{\"1677-09-21 00:12:43.145224\",\"2262-04-11 23:47:16.854775\"}");
+    ordo_schema_free(&t.s);
+    mk_list(&l, "tDn", ns, 4, off, 3); /* durations: the same ends floored */
+    assert_int_equal(import(&l.lst, "interval[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_OK);
+    assert_key(&col, 2, "interval[]", "{-2562047:47:16.854776,2562047:47:16.854775}");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    /* past the type at either int64 end: out of range, naming the row */
+    const int64_t ends[][2] = {{0, INT64_MIN}, {0, INT64_MAX}};
+    const int32_t eoff[] = {0, 1, 2};
+    static const char *const fmts[][3] = {{"tss:", "timestamp[]", "timestamp"},
+                                          {"tsm:UTC", "timestamptz[]", "timestamp"},
+                                          {"tDs", "interval[]", "interval"},
+                                          {"tDm", "interval[]", "interval"}};
+    for (size_t k = 0; k < 4; k++)
+        for (int end = 0; end < 2; end++) {
+            mk_list(&l, fmts[k][0], ends[end], 2, eoff, 2);
+            assert_int_equal(import(&l.lst, fmts[k][1], ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                             ORDO_ERR_OUT_OF_RANGE);
+            char want[96];
+            snprintf(want, sizeof want, "column 'a', row 1: %s out of range", fmts[k][2]);
+            assert_string_equal(e.message, want);
+            ordo_schema_free(&t.s);
+        }
+    const int32_t days[] = {0, -1, INT32_MIN, INT32_MAX};
+    const int32_t doff[] = {0, 2, 3, 4};
+    mk_list(&l, "tdD", days, 4, doff, 3);
+    assert_int_equal(import(&l.lst, "date[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 1: date out of range");
+    ordo_schema_free(&t.s);
+    l.lst.a.length = 1;
+    assert_int_equal(import(&l.lst, "date[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "date[]", "{1970-01-01,1969-12-31}");
+    ordo_schema_free(&t.s);
+    const int64_t ms[] = {-1, INT64_MIN}; /* date64: milliseconds floored to the day */
+    mk_list(&l, "tdm", ms, 1, off, 1);
+    assert_int_equal(import(&l.lst, "date[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "date[]", "{1969-12-31}");
+    ordo_schema_free(&t.s);
+    const int32_t tods[] = {3723, 86401}; /* time32[s]: 01:02:03, past 24:00:00 */
+    mk_list(&l, "tts", tods, 2, off, 2);
+    assert_int_equal(import(&l.lst, "time[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 1: time out of range");
+    ordo_schema_free(&t.s);
+    /* decimals of every width, their digits as ordo_decimal_text writes them */
+    const int32_t d32[] = {-150, 7};
+    mk_list(&l, "d:5,2,32", d32, 2, (const int32_t[]){0, 2}, 1);
+    assert_int_equal(ordo_table_arrow_type(&l.lst.s, "a", &type, &e), ORDO_OK);
+    assert_string_equal(type, "numeric[]");
+    assert_int_equal(import(&l.lst, "numeric[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "numeric[]", "{-1.50,0.07}");
+    ordo_schema_free(&t.s);
+    const int64_t d128[] = {1, 0, -1, -1}; /* 1 and -1 at scale -3 */
+    mk(&l.kid, "d:5,-3", 2, 0, 0, 2, NULL, d128, NULL, NULL);
+    l.lst.a.length = 1;
+    assert_int_equal(import(&l.lst, "numeric[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "numeric[]", "{1000,-1000}");
+    ordo_schema_free(&t.s);
+    /* a struct of a timestamptz and a decimal as a record */
+    const int64_t us[] = {1, 5};
+    acol f0, f1, st;
+    mk(&f0, "tsu:UTC", 1, 0, 0, 2, NULL, us, NULL, NULL);
+    mk(&f1, "d:10,1,64", 1, 0, 0, 2, NULL, us + 1, NULL, NULL);
+    mk(&st, "+s", 1, 0, 0, 1, NULL, NULL, NULL, NULL);
+    struct ArrowSchema *fs[] = {&f0.s, &f1.s};
+    struct ArrowArray *fa[] = {&f0.a, &f1.a};
+    st.s.n_children = st.a.n_children = 2;
+    st.s.children = fs, st.a.children = fa;
+    assert_int_equal(import(&st, "record(t timestamptz, d numeric)", ORDO_FORMAT_ORDERED, sx, &t,
+                            &col, &e), ORDO_OK);
+    assert_key(&col, 0, "record(t timestamptz, d numeric)",
+               "(\"1970-01-01 00:00:00.000001+00\",0.5)");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
 /* ------------------------------------------------------ time, dates */
 
 static void test_instants(void **state)
@@ -1762,6 +1890,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encoder_timestamps),
         cmocka_unit_test(test_more_types),
+        cmocka_unit_test(test_nested_times),
         cmocka_unit_test(test_arrow_type_names),
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),

@@ -303,8 +303,8 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     zone -> timestamptz, time -> time, decimal (32 to 256 bits, any scale)
     -> numeric (ordered only), float16 -> real, fixed_size_binary(16) and
     ``pa.uuid()`` -> uuid (other widths: bytea), duration -> interval of
-    microseconds (ordered only), list of numbers, bools, strings or binary
-    -> T[] (ordered only), struct -> the ``record(...)`` schema= gives,
+    microseconds (ordered only), list of numbers, bools, strings, binary,
+    dates, timestamps, times, durations or decimals -> T[] (ordered only), struct -> the ``record(...)`` schema= gives,
     NumPy datetime64 (years to nanoseconds; an
     instant out of range is refused with its row) -> timestamp, NumPy
     timedelta64 and pandas timedelta (weeks to nanoseconds) -> interval of

@@ -534,3 +534,133 @@ def test_lists_are_arrays_and_structs_records():
     # the LexKey formats have no arrays
     with pytest.raises(ordo.Error, match="lexkey"):
         ordo.encode_keys(pa.table({"c": lists[0][0]}), "c", format="lexkey")
+
+
+def quoted(text):
+    """An array element's or a record field's text, quoted (NULL: None)."""
+    return None if text is None else '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def list_texts(arr, floor_us=False):
+    """PostgreSQL's text of each list of arr: its elements' texts
+    (cli_oracle's) quoted, NULL unquoted."""
+    out = []
+    for i in range(len(arr)):
+        if not arr[i].is_valid:
+            out.append(None)
+            continue
+        items = arrow_texts(arr[i].values, floor_us)
+        out.append("{%s}" % ",".join("NULL" if t is None else quoted(t) for t in items))
+    return out
+
+
+D = decimal.Decimal
+TIMES_AND_DECIMALS = [
+    (pa.date32(), [[datetime.date(2020, 1, 2), None], [datetime.date(1, 1, 1)], [], None], "date"),
+    (pa.date64(), [[datetime.date(1969, 12, 31), datetime.date(2000, 3, 1)]], "date"),
+    (pa.timestamp("s"), [[0, -1, None], [2**34]], "timestamp"),
+    (pa.timestamp("ms"), [[1, -1001]], "timestamp"),
+    (pa.timestamp("us"), [[1, None, -1], []], "timestamp"),
+    (pa.timestamp("ns"), [[1_000, -2_000, None]], "timestamp"),
+    (pa.timestamp("us", "UTC"), [[0, 1], None], "timestamptz"),
+    (pa.timestamp("ns", "Asia/Tokyo"), [[-1_000, 5_000]], "timestamptz"),
+    (pa.time32("s"), [[datetime.time(1, 2, 3), None]], "time"),
+    (pa.time32("ms"), [[datetime.time(23, 59, 59, 999000)]], "time"),
+    (pa.time64("us"), [[datetime.time(0, 0), datetime.time(12, 0, 0, 1)]], "time"),
+    (pa.duration("s"), [[1, -5, None], [2**40]], "interval"),
+    (pa.duration("ms"), [[1500, -1]], "interval"),
+    (pa.duration("us"), [[2**63 - 1, -2**63, 0]], "interval"),
+    (pa.duration("ns"), [[1_000, -3_000]], "interval"),
+    (pa.decimal128(10, 3), [[D("1.500"), D("-0.001"), None]], "numeric"),
+    (pa.decimal64(12, 2), [[D("12.34")]], "numeric"),
+    (pa.decimal32(5, 0), [[D("-99999")]], "numeric"),
+    (pa.decimal256(76, 38), [[D("9" * 38 + "." + "9" * 38), D("-1.5")]], "numeric"),
+    (pa.decimal128(5, -2), [[D("1E+4"), D("-3E+2")]], "numeric"),
+]
+
+
+@pytest.mark.parametrize("typ,rows,sql", TIMES_AND_DECIMALS,
+                         ids=[str(t) for t, _, _ in TIMES_AND_DECIMALS])
+def test_lists_of_times_and_decimals_are_arrays(typ, rows, sql):
+    """The keys of each list as the CLI reads the array's text written with
+    its elements' texts; NULL lists and elements, DESC, slices; and back
+    through decode_keys."""
+    arr = pa.array(rows, pa.list_(typ))
+    t = pa.table({"c": arr})
+    assert schema_of(t) == "c %s[]" % sql
+    texts = [[x] for x in list_texts(arr)]
+    for order in ("", " DESC"):
+        assert ordo.encode_keys(t, "c" + order).to_list() == \
+            cli_keys("c %s[]%s" % (sql, order), texts, "ordered"), order
+    keys = ordo.encode_keys(t, "c")
+    assert ordo.encode_keys(pa.table({"c": pa.array(rows, pa.large_list(typ))}), "c").to_list() \
+        == keys.to_list()
+    assert ordo.encode_keys(t.slice(1), "c").to_list() == keys.to_list()[1:]
+    back = ordo.decode_keys(keys, "c %s[]" % sql, "c").column("c").to_pylist()
+    assert ordo.encode_keys({"c": back}, "c", schema="c %s[]" % sql).to_list() == keys.to_list()
+
+
+def test_structs_of_times_and_decimals_are_records():
+    rec = pa.array([{"t": 1_000, "d": D("2.50"), "n": 0, "x": [D("1.5")]},
+                    {"t": None, "d": None, "n": 86_400_000, "x": None}, None],
+                   pa.struct([("t", pa.timestamp("ns", "UTC")), ("d", pa.decimal128(5, 2)),
+                              ("n", pa.date64()), ("x", pa.list_(pa.decimal128(3, 1)))]))
+    sql = "record(t timestamptz, d numeric, n date, x numeric[])"
+    texts = [['("1970-01-01 00:00:00.000001+00","2.50","1970-01-01","{\\"1.5\\"}")'],
+             ['(,,"1970-01-02",)'], [None]]
+    t = pa.table({"r": rec})
+    for order in ("", " DESC"):
+        assert ordo.encode_keys(t, "r" + order, schema="r " + sql).to_list() == \
+            cli_keys("r %s%s" % (sql, order), texts, "ordered"), order
+    keys = ordo.encode_keys(t, "r", schema="r " + sql)
+    back = ordo.decode_keys(keys, "r " + sql, "r").column("r").to_pylist()
+    assert ordo.encode_keys({"r": back}, "r", schema="r " + sql).to_list() == keys.to_list()
+
+
+def test_nested_times_follow_the_time_units_rule():
+    """A list's or a struct's element that is no whole microsecond: refused
+    naming the column, the row and the value, or floored."""
+    ns = pa.array([[1_000], None, [2_000, 2_001]], pa.list_(pa.timestamp("ns")))
+    with pytest.raises(ordo.Error) as e:
+        ordo.encode_keys(pa.table({"c": ns}), "c")
+    assert str(e.value).startswith("column 'c', row 2: 1970-01-01 00:00:00.000002001 is not a "
+                                   "whole number of microseconds"), str(e.value)
+    assert e.value.status == "ORDO_ERR_INVALID_VALUE" and e.value.line == 3
+    floored = pa.array([[1], None, [2, 2]], pa.list_(pa.timestamp("us")))
+    assert ordo.encode_keys(pa.table({"c": ns}), "c", timestamps="truncate").to_list() == \
+        ordo.encode_keys(pa.table({"c": floored}), "c").to_list()
+    rec = pa.array([{"d": 1_000}, {"d": -1}], pa.struct([("d", pa.duration("ns"))]))
+    with pytest.raises(ordo.Error, match=r"column 'r', row 1: -1 ns is not a whole number"):
+        ordo.encode_keys(pa.table({"r": rec}), "r", schema="r record(d interval)")
+    got = ordo.encode_keys(pa.table({"r": rec}), "r", schema="r record(d interval)",
+                           timestamps="truncate").to_list()
+    assert got == cli_keys("r record(d interval)", [["(00:00:00.000001)"], ["(-00:00:00.000001)"]],
+                           "ordered")
+    tod = pa.array([[1_000, 1_999]], pa.list_(pa.time64("ns")))
+    with pytest.raises(ordo.Error, match=r"row 0: 00:00:00\.000001999 is not a whole"):
+        ordo.encode_keys(pa.table({"c": tod}), "c")
+
+
+def test_nested_times_at_the_int64_ends():
+    """Both int64 ends of every unit: floored without overflow, or out of
+    range naming the row (as the column's own values are)."""
+    for unit in ("s", "ms", "us", "ns"):
+        ends = [-2**63, 2**63 - 1]
+        for typ, what in ((pa.timestamp(unit), "timestamp"), (pa.duration(unit), "interval")):
+            t = pa.table({"c": pa.array([[0], ends], pa.list_(typ))})
+            flat = pa.table({"c": pa.array([0] + ends, typ)})
+            try:
+                want = ordo.encode_keys(flat, "c", timestamps="truncate").to_list()
+            except ordo.Error as e:  # out of range: so is the list's row
+                assert "out of range" in str(e), str(e)
+                with pytest.raises(ordo.Error, match=r"column 'c', row 1: %s out of range"
+                                   % what):
+                    ordo.encode_keys(t, "c", timestamps="truncate")
+                continue
+            got = ordo.encode_keys(t, "c", timestamps="truncate").to_list()
+            texts = [[x] for x in list_texts(t.column("c").combine_chunks(), floor_us=True)]
+            assert got == cli_keys("c %s[]" % what, texts, "ordered"), (unit, what)
+            assert want[0] != want[1]
+    dates = pa.table({"c": pa.array([[-2**31, 2**31 - 1]], pa.list_(pa.date32()))})
+    with pytest.raises(ordo.Error, match=r"column 'c', row 0: date out of range"):
+        ordo.encode_keys(dates, "c")
