@@ -3,6 +3,7 @@
  * place when the layouts agree, else converted into scratch. */
 #include "import.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* The numeric kind of a format, from the core's table of formats
@@ -116,8 +117,88 @@ ordo_status ordo__arrow_time_value(const char *f, const void *vals, size_t j,
     return ordo__sub_micro(io, err, name, row, what, *out, frac);
 }
 
+/* A scalar type's schema text; NULL for lists, structs and the types of none. */
+static const char *scalar_type(const char *f)
+{
+    const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
+    if (t)
+        return t;
+    if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
+        return "text";
+    if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
+        return "bytea";
+    if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
+        return "date";
+    if (is_timestamp(f))
+        return f[4] ? "timestamptz" : "timestamp";
+    if (is_time(f))
+        return "time";
+    if (!strncmp(f, "d:", 2))
+        return "numeric";
+    if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
+        return strcmp(f, "w:16") ? "bytea" : "uuid";
+    if (is_duration(f))
+        return "interval";
+    return NULL;
+}
+
+static ordo_status append(ordo_buf *b, const char *s) { return ordo_buf_append(b, s, strlen(s)); }
+
+ordo_status ordo__schema_name(ordo_buf *b, const char *name)
+{
+    if (strchr(name, '"'))
+        return ORDO_ERR_INVALID_ARG;
+    int bare = isalpha((unsigned char)name[0]) || name[0] == '_';
+    for (const char *p = name; bare && *p; p++)
+        bare = isalnum((unsigned char)*p) || *p == '_';
+    if (bare)
+        return append(b, name);
+    ordo_status s = append(b, "\"");
+    if (s == ORDO_OK)
+        s = append(b, name);
+    return s == ORDO_OK ? append(b, "\"") : s;
+}
+
+/* The schema type of `schema` appended to out: a scalar's text, a list
+ * its element's type and [], a struct record(name type, ...) of its
+ * fields' types, recursively (what arrow_nested reads as them);
+ * ORDO_ERR_BAD_TYPE when there is none (*why says why, when not the type
+ * of an element itself). */
+static ordo_status type_text(const struct ArrowSchema *schema, ordo_buf *out, const char **why)
+{
+    const char *f = schema->format, *t = scalar_type(f);
+    if (t)
+        return append(out, t);
+    int list = !strcmp(f, "+l") || !strcmp(f, "+L");
+    if ((!list && strcmp(f, "+s")) || !ordo__arrow_nests(schema))
+        return ORDO_ERR_BAD_TYPE;
+    ordo_status s;
+    if (list)
+        return (s = type_text(schema->children[0], out, why)) != ORDO_OK ? s : append(out, "[]");
+    if (!schema->n_children)
+        return *why = "a struct without fields", ORDO_ERR_BAD_TYPE;
+    if ((s = append(out, "record(")) != ORDO_OK)
+        return s;
+    for (int64_t i = 0; i < schema->n_children; i++) {
+        const char *name = schema->children[i]->name ? schema->children[i]->name : "";
+        if (!name[0])
+            return *why = "a field without a name", ORDO_ERR_BAD_TYPE;
+        for (int64_t k = 0; k < i; k++)
+            if (schema->children[k]->name && !strcmp(schema->children[k]->name, name))
+                return *why = "two fields of one name", ORDO_ERR_BAD_TYPE;
+        if (i && (s = append(out, ", ")) != ORDO_OK)
+            return s;
+        if ((s = ordo__schema_name(out, name)) == ORDO_ERR_INVALID_ARG)
+            return *why = "a field's name holds a double quote", ORDO_ERR_BAD_TYPE;
+        if (s != ORDO_OK || (s = append(out, " ")) != ORDO_OK ||
+            (s = type_text(schema->children[i], out, why)) != ORDO_OK)
+            return s;
+    }
+    return append(out, ")");
+}
+
 ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
-                                  const char **type, ordo_error *err)
+                                  ordo_buf *type, ordo_error *err)
 {
     if (!type)
         return ORDO_ERR_NULL_ARG;
@@ -127,41 +208,20 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
     const struct ArrowSchema *given = schema;
     if (schema->dictionary) /* a dictionary's rows are its values' */
         schema = schema->dictionary;
-    const char *f = schema->format;
-    const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
-    if (!t) {
-        if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
-            t = "text";
-        else if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
-            t = "bytea";
-        else if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
-            t = "date";
-        else if (is_timestamp(f))
-            t = f[4] ? "timestamptz" : "timestamp";
-        else if (is_time(f))
-            t = "time";
-        else if (!strncmp(f, "d:", 2))
-            t = "numeric";
-        else if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
-            t = strcmp(f, "w:16") ? "bytea" : "uuid";
-        else if (is_duration(f))
-            t = "interval";
-        else if ((!strcmp(f, "+l") || !strcmp(f, "+L")) && schema->n_children == 1) {
-            const char *element = NULL; /* of the types arrow_nested prints */
-            ordo_error e;
-            if (ordo_table_arrow_type(schema->children[0], name, &element, &e) == ORDO_OK &&
-                !schema->children[0]->dictionary)
-                t = ordo__arrow_list_type(element);
-        }
-    }
-    if (!t) {
-        char tn[ORDO__ARROW_NAME_MAX];
-        ordo_table_arrow_type_name(given, tn, sizeof tn);
-        return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
-                              "the Arrow type %s has no ordo type", tn);
-    }
-    *type = t;
-    return ORDO_OK;
+    size_t was = type->len;
+    const char *why = NULL;
+    if ((s = type_text(schema, type, &why)) == ORDO_OK)
+        return ORDO_OK;
+    type->len = was; /* as it was */
+    if (type->data)
+        type->data[was] = 0;
+    if (s != ORDO_ERR_BAD_TYPE)
+        return s;
+    char tn[ORDO__ARROW_NAME_MAX];
+    ordo_table_arrow_type_name(given, tn, sizeof tn);
+    return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
+                          "the Arrow type %s has no ordo type%s%s%s", tn, why ? " (" : "",
+                          why ? why : "", why ? ")" : "");
 }
 
 /* ------------------------------------------------------ the rows */

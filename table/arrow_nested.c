@@ -206,6 +206,8 @@ static ordo_status row_text(void *ctx, size_t i, const char **s, size_t *n, int 
     return ORDO_OK;
 }
 
+int ordo__arrow_nests(const struct ArrowSchema *schema) { return nestable(schema, 0); }
+
 int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_column *sc)
 {
     const char *f = schema->format;
@@ -213,25 +215,6 @@ int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_col
     int rec = !strcmp(f, "+s");
     return ((list && sc->sql == ORDO_SQL_ARRAY) || (rec && sc->sql == ORDO_SQL_RECORD)) &&
            nestable(schema, 0);
-}
-
-/* The schema type of a list of numbers, bools, strings, binary, dates,
- * timestamps, times, durations or decimals: its
- * elements' type as an array (static texts, as ordo_table_arrow_type's). */
-const char *ordo__arrow_list_type(const char *element)
-{
-    static const char *const arrays[][2] = {
-        {"tinyint", "tinyint[]"},   {"smallint", "smallint[]"},   {"integer", "integer[]"},
-        {"bigint", "bigint[]"},     {"utinyint", "utinyint[]"},   {"usmallint", "usmallint[]"},
-        {"uinteger", "uinteger[]"}, {"ubigint", "ubigint[]"},     {"real", "real[]"},
-        {"double precision", "double precision[]"},               {"boolean", "boolean[]"},
-        {"text", "text[]"},         {"bytea", "bytea[]"},         {"date", "date[]"},
-        {"timestamp", "timestamp[]"}, {"timestamptz", "timestamptz[]"}, {"time", "time[]"},
-        {"interval", "interval[]"}, {"numeric", "numeric[]"}};
-    for (size_t i = 0; element && i < sizeof arrays / sizeof arrays[0]; i++)
-        if (!strcmp(element, arrays[i][0]))
-            return arrays[i][1];
-    return NULL;
 }
 
 ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct ArrowArray *array,

@@ -304,8 +304,10 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     -> numeric (ordered only), float16 -> real, fixed_size_binary(16) and
     ``pa.uuid()`` -> uuid (other widths: bytea), duration -> interval of
     microseconds (ordered only), list of numbers, bools, strings, binary,
-    dates, timestamps, times, durations or decimals -> T[] (ordered only), struct -> the ``record(...)`` schema= gives,
-    NumPy datetime64 (years to nanoseconds; an
+    dates, timestamps, times, durations, decimals or structs -> T[]
+    (ordered only), struct -> ``record(name type, ...)`` of its fields
+    (names double-quoted unless identifiers, types by these rules,
+    recursively), NumPy datetime64 (years to nanoseconds; an
     instant out of range is refused with its row) -> timestamp, NumPy
     timedelta64 and pandas timedelta (weeks to nanoseconds) -> interval of
     microseconds, as a duration;

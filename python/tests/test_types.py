@@ -524,10 +524,9 @@ def test_lists_are_arrays_and_structs_records():
     assert ordo.encode_keys(pa.table({"r": rec}), "r", schema="r " + sql).to_list() == want
     assert ordo.encode_keys(pa.table({"r": rec}).slice(2), "r", schema="r " + sql).to_list() == \
         want[2:]
-    # a struct needs schema= (a record's type names its fields); nested lists are no arrays
-    with pytest.raises(TypeError, match=r"the Arrow type struct<x: int64, y: string, z: "
-                                        r"list<item: int64>> has no ordo type"):
-        ordo.encode_keys(pa.table({"r": rec}), "r")
+    # without schema= the struct's own record (test_structs_derive_their_record_type)
+    assert ordo.encode_keys(pa.table({"r": rec}), "r").to_list() == want
+    # nested lists are no arrays
     with pytest.raises(TypeError, match=r"cannot read Arrow list<item: list<item: int64>> as "
                                         r"bigint\[\]"):
         ordo.encode_keys(pa.table({"c": pa.array([[[1]]])}), "c", schema="c bigint[]")
@@ -664,3 +663,55 @@ def test_nested_times_at_the_int64_ends():
     dates = pa.table({"c": pa.array([[-2**31, 2**31 - 1]], pa.list_(pa.date32()))})
     with pytest.raises(ordo.Error, match=r"column 'c', row 0: date out of range"):
         ordo.encode_keys(dates, "c")
+
+
+def test_structs_derive_their_record_type():
+    """Without schema= a struct is the record of its fields (their names as
+    a schema writes them, their types as top-level columns get theirs,
+    recursively): the schema a user would have written, with its keys."""
+    rec = pa.array([{"id": 1, "first name": "a", "at": {"t": 0, "d": D("1.50")},
+                     "tags": ["x", None], "w": [{"k": 1}]},
+                    None,
+                    {"id": None, "first name": 'q"', "at": None, "tags": [], "w": None}],
+                   pa.struct([("id", pa.int32()), ("first name", pa.large_string()),
+                              ("at", pa.struct([("t", pa.timestamp("ms", "UTC")),
+                                                ("d", pa.decimal128(5, 2))])),
+                              ("tags", pa.list_(pa.string())),
+                              ("w", pa.list_(pa.struct([("k", pa.uint8())])))]))
+    sql = ('record(id integer, "first name" text, at record(t timestamptz, d numeric), '
+           'tags text[], w record(k utinyint)[])')
+    t = pa.table({"s": rec, "n": [3, 2, 1]})
+    assert schema_of(t) == "s %s, n bigint" % sql
+    texts = [['(1,a,"(""1970-01-01 00:00:00+00"",1.50)","{x,NULL}","{""(1)""}")'], [None],
+             ['(,"q\\"",,{},)']]
+    for order in ("", " DESC"):
+        keys = ordo.encode_keys(t, key="s" + order)
+        assert keys.to_list() == ordo.encode_keys(t, "s" + order, schema="s %s, n bigint"
+                                                  % sql).to_list()
+        assert keys.to_list() == cli_keys("s %s%s" % (sql, order), texts, "ordered"), order
+    keys = ordo.encode_keys(t, key="s")
+    back = ordo.decode_keys(keys, "s " + sql, "s").column("s").to_pylist()
+    assert ordo.encode_keys({"s": back}, "s", schema="s " + sql).to_list() == keys.to_list()
+    # the RecordBatch and dict paths derive the same
+    assert ordo.encode_keys(t.to_batches()[0], "s").to_list() == keys.to_list()
+    assert ordo.encode_keys({"s": rec}, "s").to_list() == keys.to_list()
+
+
+def test_structs_without_a_record_type_name_why():
+    cases = [
+        (pa.struct([("a", pa.int64()), ("a", pa.string())]), "two fields of one name"),
+        (pa.struct([("", pa.int64())]), "a field without a name"),
+        (pa.struct([('x"', pa.int64())]), "a field's name holds a double quote"),
+    ]
+    for typ, why in cases:
+        t = pa.table({"s": pa.nulls(1, typ), "k": [1]})
+        with pytest.raises(TypeError, match=r"column 's': the Arrow type %s has no ordo type "
+                                            r"\(%s\)" % (re.escape(str(typ)), why)):
+            ordo.encode_keys(t, "s")
+        # outside the key it is not read
+        assert ordo.encode_keys(t, "k").to_list() == ordo.encode_keys({"k": [1]}, "k").to_list()
+    # a field the nested reader has no text for: no record either
+    typ = pa.struct([("u", pa.binary(16))])
+    with pytest.raises(TypeError, match=r"the Arrow type %s has no ordo type$"
+                       % re.escape(str(typ))):
+        ordo.encode_keys(pa.table({"s": pa.nulls(1, typ)}), "s")
