@@ -242,8 +242,10 @@ ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_colum
  * c) as PostgreSQL's text, appended to *out, straight from the column's
  * buffers, for the types whose text is their value's own: bool, the
  * integers, the floats (shortest round-trip digits, "-0", NaN, Infinity),
- * numerics held as scaled integers (ordo_decimal_text), intervals and
- * uncollated text (the bytes as they are). The text ordo_text_print gives
+ * numerics held as scaled integers (ordo_decimal_text), dates, times of
+ * day, timestamps and timestamptz (in UTC, "+00"; a value outside the
+ * type's range ORDO_ERR_OUT_OF_RANGE, as its key refuses it), intervals
+ * and uncollated text (the bytes as they are). The text ordo_text_print gives
  * for the field encoded from the column, but a float zero keeps its sign
  * ("-0": its key does not), a numeric its scale's digits ("13.50": its key
  * keeps the value) and an interval its months, days and time apart, in

@@ -251,8 +251,10 @@ ORDO_API void ordo_table_scratch_close(ordo_table_scratch *sx);
  * buffer): kind 'i' signed, 'u' unsigned, 'f' float (itemsize 1, 2, 4, 8;
  * floats 4 or 8), 'b' one byte per bool, 'M' datetime64 (int64 ticks, NaT =
  * INT64_MIN is NULL, a naive timestamp), 'T' the same as UTC instants (a
- * timestamptz). A tick is `ticks` of `unit` (NumPy's datetime64[10s]: ticks
- * 10, ORDO_TABLE_UNIT_S). */
+ * timestamptz), 'm' timedelta64 (int64 ticks, NaT NULL: an interval of
+ * microseconds, as an Arrow duration; units W to NS, a year or a month
+ * having no fixed length). A tick is `ticks` of `unit` (NumPy's
+ * datetime64[10s]: ticks 10, ORDO_TABLE_UNIT_S). */
 typedef enum ordo_table_unit {
     ORDO_TABLE_UNIT_Y, ORDO_TABLE_UNIT_M, ORDO_TABLE_UNIT_W, ORDO_TABLE_UNIT_D,
     ORDO_TABLE_UNIT_H, ORDO_TABLE_UNIT_MIN, ORDO_TABLE_UNIT_S, ORDO_TABLE_UNIT_MS,
@@ -268,18 +270,24 @@ typedef struct ordo_table_plain {
     size_t length;
 } ordo_table_plain;
 
-/* The schema type (its text, e.g. "bigint", "timestamptz", "numeric") an
- * input column gets when no schema is given: Arrow's types (every integer,
- * float (float16: real), bool, utf8/binary and their large and view forms,
- * fixed_size_binary (16 bytes, pa.uuid() too: uuid; else bytea),
- * date32/64, timestamps of every unit (with a zone: timestamptz),
- * time32/64, durations (interval), decimals, null, lists of numbers,
- * bools, strings or binary (T[]); a dictionary as its values' type), the
- * plain kinds. A struct is read as a record a schema gives.
- * ORDO_ERR_BAD_TYPE naming the column (name, may be NULL) when there is
- * none. The schema is checked (ordo_arrow_check_schema) first. */
+/* The schema type an input column gets when no schema is given, its text
+ * ("bigint", "timestamptz", "numeric[]", "record(x bigint, \"a b\" text)")
+ * appended to *type: Arrow's types (every integer, float (float16: real),
+ * bool, utf8/binary and their large and view forms, fixed_size_binary (16
+ * bytes, pa.uuid() too: uuid; else bytea), date32/64, timestamps of every
+ * unit (with a zone: timestamptz), time32/64, durations (interval),
+ * decimals, null; a list of numbers, bools, strings, binary, dates,
+ * timestamps, times, durations, decimals or structs its element's type and
+ * [] (T[]); a struct record(name type, ...) of its fields, their names as
+ * a schema writes them (bare when identifiers, else double-quoted) and
+ * their types by these rules, recursively; a dictionary as its values'
+ * type). ORDO_ERR_BAD_TYPE naming the column (name, may be NULL) when there
+ * is none (a map, a list of lists, a struct of a field without a name, of
+ * two fields of one name or of a name with a double quote, ...), *type
+ * then as it was. The schema is checked (ordo_arrow_check_schema) first.
+ * ordo_table_plain_type gives a plain column's (static text). */
 ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
-                                           const char **type, ordo_error *err);
+                                           ordo_buf *type, ordo_error *err);
 /* An Arrow type's name as pyarrow prints it (str(pa.DataType)):
  * "timestamp[us, tz=UTC]", "decimal128(12, 2)", "large_string",
  * "dictionary<values=string, indices=int32, ordered=0>", "list<item:
@@ -290,6 +298,8 @@ ORDO_API ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, con
  * NULL with cap 0); returns the whole name's length. */
 ORDO_API size_t ordo_table_arrow_type_name(const struct ArrowSchema *schema, char *buf,
                                            size_t cap);
+/* A plain column's type (static text: its number's type, boolean,
+ * timestamp, timestamptz, interval); ORDO_ERR_BAD_TYPE as above. */
 ORDO_API ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name,
                                            const char **type, ordo_error *err);
 /* The kinds of values a column of a dynamic language's objects holds (a

@@ -150,6 +150,7 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
     if (col->type != c->type)
         return ORDO_ERR_BAD_TYPE;
     size_t i = col->offset + r;
+    int null = col->validity && !((col->validity[i >> 3] >> (i & 7)) & 1);
     char text[ORDO_DECIMAL_TEXT_MAX];
     const char *p = text;
     size_t n = 0;
@@ -174,6 +175,38 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
         else
             ordo__float_text(d, f32, text, sizeof text);
         n = strlen(p);
+        break;
+    }
+    case ORDO_TYPE_DATE: {
+        int32_t d;
+        if (null) /* its bytes may be anything */
+            break;
+        memcpy(&d, (const uint8_t *)col->values + 4 * i, 4);
+        if (d != ORDO_DATE_INFINITY && d != ORDO_DATE_NEG_INFINITY &&
+            (d < ORDO_DATE_MIN || d >= ORDO_DATE_END)) /* as the key refuses it */
+            return ORDO_ERR_OUT_OF_RANGE;
+        ordo__pg_date_text(d, text, sizeof text);
+        n = strlen(text);
+        break;
+    }
+    case ORDO_TYPE_TIME_OF_DAY:
+    case ORDO_TYPE_TIMESTAMP:
+    case ORDO_TYPE_TIMESTAMPTZ: {
+        int64_t us;
+        if (null)
+            break;
+        memcpy(&us, (const uint8_t *)col->values + 8 * i, 8);
+        if (col->type == ORDO_TYPE_TIME_OF_DAY) {
+            if (us < 0 || us > ORDO_TIME_MAX)
+                return ORDO_ERR_OUT_OF_RANGE;
+            n = (size_t)ordo__time_text(us, text, sizeof text);
+            break;
+        }
+        if (us != ORDO_TIMESTAMP_INFINITY && us != ORDO_TIMESTAMP_NEG_INFINITY &&
+            (us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END))
+            return ORDO_ERR_OUT_OF_RANGE;
+        ordo__timestamp_text(us, col->type == ORDO_TYPE_TIMESTAMPTZ, text, sizeof text);
+        n = strlen(text);
         break;
     }
     case ORDO_TYPE_INTERVAL: {
@@ -207,6 +240,6 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
     }
     default: return ORDO_ERR_BAD_TYPE;
     }
-    *is_null = col->validity && !((col->validity[i >> 3] >> (i & 7)) & 1);
+    *is_null = null;
     return *is_null ? ORDO_OK : ordo_buf_append(out, p, n);
 }

@@ -66,6 +66,14 @@ const char *ordo__pg_parse_lsn(const char *s, size_t n, uint64_t *lsn);
  * set for years before 1; returns the length). */
 size_t ordo__float_text(double d, int is_float, char *out, size_t cap);
 int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc);
+/* PostgreSQL's text (print.c, as COPY writes it) of a date (days since
+ * 2000-01-01, its infinities, " BC"), a time of day (microseconds since
+ * midnight: HH:MM:SS[.ffffff], returns the length) and a timestamp
+ * (microseconds since 2000, its infinities; tz: with "+00"), into
+ * out[0..cap) as snprintf writes (64 bytes suffice). */
+void ordo__pg_date_text(int64_t days2000, char *out, size_t cap);
+int ordo__time_text(int64_t us, char *out, size_t cap);
+void ordo__timestamp_text(int64_t us, int tz, char *out, size_t cap);
 /* An integer's decimal text at out (room for 21 bytes and a NUL);
  * returns the length (column_text.c). */
 int ordo__int_text(int64_t v, char *out);

@@ -37,7 +37,7 @@ int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc)
     return snprintf(out, cap, "%04lld-%02d-%02d", (long long)(*bc ? 1 - y : y), m, d);
 }
 
-static int time_text(int64_t us, char *out, size_t cap)
+int ordo__time_text(int64_t us, char *out, size_t cap)
 {
     int n = snprintf(out, cap, "%02lld:%02lld:%02lld", (long long)(us / 3600000000),
                      (long long)(us / 60000000 % 60), (long long)(us / 1000000 % 60));
@@ -51,7 +51,7 @@ static int time_text(int64_t us, char *out, size_t cap)
     return n;
 }
 
-static void timestamp_text(int64_t us, int tz, char *out, size_t cap)
+void ordo__timestamp_text(int64_t us, int tz, char *out, size_t cap)
 {
     if (us == ORDO_TIMESTAMP_INFINITY || us == ORDO_TIMESTAMP_NEG_INFINITY) {
         snprintf(out, cap, us > 0 ? "infinity" : "-infinity");
@@ -61,7 +61,7 @@ static void timestamp_text(int64_t us, int tz, char *out, size_t cap)
     int bc;
     int n = ordo__date_text(days, out, cap, &bc);
     out[n++] = ' ';
-    n += time_text(rem, out + n, cap - (size_t)n);
+    n += ordo__time_text(rem, out + n, cap - (size_t)n);
     if (tz)
         n += snprintf(out + n, cap - (size_t)n, "+00");
     if (bc)
@@ -115,7 +115,7 @@ static void interval_text(int64_t hi, uint64_t lo, char *out, size_t cap)
             n = snprintf(out, cap, "%lld days ", (long long)days);
         if (rem < 0)
             out[n++] = '-', rem = -rem;
-        time_text(rem, out + n, cap - (size_t)n);
+        ordo__time_text(rem, out + n, cap - (size_t)n);
         return;
     }
     i128 months = v / month;
@@ -365,7 +365,7 @@ static ordo_status number_text(ordo_key_reader *r, ordo_type type, ordo_order o,
 }
 
 /* PostgreSQL's date text of days since 2000-01-01, an infinity, or BC. */
-static void pg_date_text(int64_t iv, char *text, size_t cap)
+void ordo__pg_date_text(int64_t iv, char *text, size_t cap)
 {
     int bc = 0;
     if (iv == ORDO_DATE_INFINITY || iv == ORDO_DATE_NEG_INFINITY) {
@@ -381,7 +381,7 @@ static void pg_date_text(int64_t iv, char *text, size_t cap)
  * as far as they are not zero. */
 static void timetz_text(int64_t iv, int32_t east, char *text, size_t cap)
 {
-    int n = time_text(iv, text, cap);
+    int n = ordo__time_text(iv, text, cap);
     int32_t a = east < 0 ? -east : east;
     n += snprintf(text + n, cap - (size_t)n, "%c%02d", east < 0 ? '-' : '+', a / 3600);
     if (a % 3600)
@@ -400,11 +400,11 @@ static ordo_status time_value_text(ordo_key_reader *r, ordo_type type, ordo_orde
     switch (type) {
     case ORDO_TYPE_DATE:
         s = ordo_key_read_int(r, o, type, &iv, isnull);
-        pg_date_text(iv, text, cap);
+        ordo__pg_date_text(iv, text, cap);
         break;
     case ORDO_TYPE_TIME_OF_DAY:
         s = ordo_key_read_int(r, o, type, &iv, isnull);
-        time_text(iv, text, cap);
+        ordo__time_text(iv, text, cap);
         break;
     case ORDO_TYPE_TIMETZ: {
         int32_t east = 0;
@@ -415,7 +415,7 @@ static ordo_status time_value_text(ordo_key_reader *r, ordo_type type, ordo_orde
     case ORDO_TYPE_TIMESTAMP:
     case ORDO_TYPE_TIMESTAMPTZ:
         s = ordo_key_read_int(r, o, type, &iv, isnull);
-        timestamp_text(iv, type == ORDO_TYPE_TIMESTAMPTZ, text, cap);
+        ordo__timestamp_text(iv, type == ORDO_TYPE_TIMESTAMPTZ, text, cap);
         break;
     case ORDO_TYPE_INTERVAL:
         s = ordo_key_read_int128(r, o, &hi, &lo, isnull);

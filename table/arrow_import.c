@@ -3,6 +3,7 @@
  * place when the layouts agree, else converted into scratch. */
 #include "import.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* The numeric kind of a format, from the core's table of formats
@@ -57,8 +58,147 @@ static int is_arrow_string(const char *f)
            !strcmp(f, "vu") || !strcmp(f, "vz");
 }
 
+int ordo__arrow_is_time(const char *f)
+{
+    return !strcmp(f, "tdD") || !strcmp(f, "tdm") || is_timestamp(f) || is_time(f) ||
+           is_duration(f);
+}
+
+/* Days since 1970 of element j of a date32 ("tdD") or date64 ("tdm": its
+ * milliseconds floored) buffer. */
+static int64_t unix_days(const char *f, const void *vals, size_t j)
+{
+    if (!strcmp(f, "tdD")) {
+        int32_t x;
+        memcpy(&x, (const uint8_t *)vals + 4 * j, 4);
+        return x;
+    }
+    int64_t x;
+    memcpy(&x, (const uint8_t *)vals + 8 * j, 8);
+    return ordo__floor_div(x, INT64_C(86400000));
+}
+
+ordo_status ordo__arrow_time_value(const char *f, const void *vals, size_t j,
+                                   const ordo_table_import_options *io, const char *name,
+                                   size_t row, ordo_error *err, ordo_type *type, int64_t *out)
+{
+    int frac = 0;
+    if (!strcmp(f, "tdD") || !strcmp(f, "tdm")) {
+        int64_t d = unix_days(f, vals, j) - ORDO__PG_EPOCH_DAYS;
+        if (d < ORDO_DATE_MIN || d >= ORDO_DATE_END)
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "date out of range");
+        *type = ORDO_TYPE_DATE, *out = d;
+        return ORDO_OK;
+    }
+    int64_t x;
+    if (is_time(f) && (f[2] == 's' || f[2] == 'm')) { /* time32 */
+        int32_t y;
+        memcpy(&y, (const uint8_t *)vals + 4 * j, 4);
+        x = y;
+    } else {
+        memcpy(&x, (const uint8_t *)vals + 8 * j, 8);
+    }
+    char what;
+    if (is_timestamp(f)) { /* the zone does not change the instant: Arrow's is UTC */
+        if (!ordo__pg_micros(x, timestamp_unit(f), out, &frac))
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "timestamp out of range");
+        what = f[4] ? 'z' : 't', *type = f[4] ? ORDO_TYPE_TIMESTAMPTZ : ORDO_TYPE_TIMESTAMP;
+    } else if (is_time(f)) {
+        if (x < 0 || !ordo__unit_micros(x, time_unit(f[2]), out, &frac) || *out > ORDO_TIME_MAX)
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "time out of range");
+        what = 'T', *type = ORDO_TYPE_TIME_OF_DAY;
+    } else if (is_duration(f)) { /* an interval of microseconds (no days, no months) */
+        if (!ordo__unit_micros(x, time_unit(f[2]), out, &frac))
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "interval out of range");
+        what = 'd', *type = ORDO_TYPE_INTERVAL;
+    } else {
+        return ORDO_ERR_BAD_TYPE;
+    }
+    return ordo__sub_micro(io, err, name, row, what, *out, frac);
+}
+
+/* A scalar type's schema text; NULL for lists, structs and the types of none. */
+static const char *scalar_type(const char *f)
+{
+    const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
+    if (t)
+        return t;
+    if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
+        return "text";
+    if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
+        return "bytea";
+    if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
+        return "date";
+    if (is_timestamp(f))
+        return f[4] ? "timestamptz" : "timestamp";
+    if (is_time(f))
+        return "time";
+    if (!strncmp(f, "d:", 2))
+        return "numeric";
+    if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
+        return strcmp(f, "w:16") ? "bytea" : "uuid";
+    if (is_duration(f))
+        return "interval";
+    return NULL;
+}
+
+static ordo_status append(ordo_buf *b, const char *s) { return ordo_buf_append(b, s, strlen(s)); }
+
+ordo_status ordo__schema_name(ordo_buf *b, const char *name)
+{
+    if (strchr(name, '"'))
+        return ORDO_ERR_INVALID_ARG;
+    int bare = isalpha((unsigned char)name[0]) || name[0] == '_';
+    for (const char *p = name; bare && *p; p++)
+        bare = isalnum((unsigned char)*p) || *p == '_';
+    if (bare)
+        return append(b, name);
+    ordo_status s = append(b, "\"");
+    if (s == ORDO_OK)
+        s = append(b, name);
+    return s == ORDO_OK ? append(b, "\"") : s;
+}
+
+/* The schema type of `schema` appended to out: a scalar's text, a list
+ * its element's type and [], a struct record(name type, ...) of its
+ * fields' types, recursively (what arrow_nested reads as them);
+ * ORDO_ERR_BAD_TYPE when there is none (*why says why, when not the type
+ * of an element itself). */
+static ordo_status type_text(const struct ArrowSchema *schema, ordo_buf *out, const char **why)
+{
+    const char *f = schema->format, *t = scalar_type(f);
+    if (t)
+        return append(out, t);
+    int list = !strcmp(f, "+l") || !strcmp(f, "+L");
+    if ((!list && strcmp(f, "+s")) || !ordo__arrow_nests(schema))
+        return ORDO_ERR_BAD_TYPE;
+    ordo_status s;
+    if (list)
+        return (s = type_text(schema->children[0], out, why)) != ORDO_OK ? s : append(out, "[]");
+    if (!schema->n_children)
+        return *why = "a struct without fields", ORDO_ERR_BAD_TYPE;
+    if ((s = append(out, "record(")) != ORDO_OK)
+        return s;
+    for (int64_t i = 0; i < schema->n_children; i++) {
+        const char *name = schema->children[i]->name ? schema->children[i]->name : "";
+        if (!name[0])
+            return *why = "a field without a name", ORDO_ERR_BAD_TYPE;
+        for (int64_t k = 0; k < i; k++)
+            if (schema->children[k]->name && !strcmp(schema->children[k]->name, name))
+                return *why = "two fields of one name", ORDO_ERR_BAD_TYPE;
+        if (i && (s = append(out, ", ")) != ORDO_OK)
+            return s;
+        if ((s = ordo__schema_name(out, name)) == ORDO_ERR_INVALID_ARG)
+            return *why = "a field's name holds a double quote", ORDO_ERR_BAD_TYPE;
+        if (s != ORDO_OK || (s = append(out, " ")) != ORDO_OK ||
+            (s = type_text(schema->children[i], out, why)) != ORDO_OK)
+            return s;
+    }
+    return append(out, ")");
+}
+
 ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *name,
-                                  const char **type, ordo_error *err)
+                                  ordo_buf *type, ordo_error *err)
 {
     if (!type)
         return ORDO_ERR_NULL_ARG;
@@ -68,41 +208,20 @@ ordo_status ordo_table_arrow_type(const struct ArrowSchema *schema, const char *
     const struct ArrowSchema *given = schema;
     if (schema->dictionary) /* a dictionary's rows are its values' */
         schema = schema->dictionary;
-    const char *f = schema->format;
-    const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
-    if (!t) {
-        if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
-            t = "text";
-        else if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
-            t = "bytea";
-        else if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
-            t = "date";
-        else if (is_timestamp(f))
-            t = f[4] ? "timestamptz" : "timestamp";
-        else if (is_time(f))
-            t = "time";
-        else if (!strncmp(f, "d:", 2))
-            t = "numeric";
-        else if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
-            t = strcmp(f, "w:16") ? "bytea" : "uuid";
-        else if (is_duration(f))
-            t = "interval";
-        else if ((!strcmp(f, "+l") || !strcmp(f, "+L")) && schema->n_children == 1) {
-            const char *element = NULL; /* of numbers, bools, strings, binary */
-            ordo_error e;
-            if (ordo_table_arrow_type(schema->children[0], name, &element, &e) == ORDO_OK &&
-                !schema->children[0]->dictionary)
-                t = ordo__arrow_list_type(element);
-        }
-    }
-    if (!t) {
-        char tn[ORDO__ARROW_NAME_MAX];
-        ordo_table_arrow_type_name(given, tn, sizeof tn);
-        return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
-                              "the Arrow type %s has no ordo type", tn);
-    }
-    *type = t;
-    return ORDO_OK;
+    size_t was = type->len;
+    const char *why = NULL;
+    if ((s = type_text(schema, type, &why)) == ORDO_OK)
+        return ORDO_OK;
+    type->len = was; /* as it was */
+    if (type->data)
+        type->data[was] = 0;
+    if (s != ORDO_ERR_BAD_TYPE)
+        return s;
+    char tn[ORDO__ARROW_NAME_MAX];
+    ordo_table_arrow_type_name(given, tn, sizeof tn);
+    return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
+                          "the Arrow type %s has no ordo type%s%s%s", tn, why ? " (" : "",
+                          why ? why : "", why ? ")" : "");
 }
 
 /* ------------------------------------------------------ the rows */
@@ -213,6 +332,30 @@ static ordo_status own_validity(const uint8_t *validity, size_t off, size_t n,
 
 static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
                                      ordo_table_scratch *sx, ordo_column *col);
+/* The rows of a timestamp, time or duration array as the ordered format
+ * keeps them (ordo__arrow_time_value), into dst (elements of `width`
+ * bytes: int64 microseconds, or ordo_interval), NULL rows left zero. */
+static ordo_status time_values(const src *c, void *dst, size_t width)
+{
+    const struct ArrowArray *a = c->array;
+    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
+    for (size_t i = 0; i < c->length; i++) {
+        if (validity && !ordo__bit(validity, c->offset + i))
+            continue;
+        ordo_type t;
+        int64_t us;
+        ordo_status s = ordo__arrow_time_value(c->schema->format, a->buffers[1], c->offset + i,
+                                               c->io, c->name, i, c->err, &t, &us);
+        if (s != ORDO_OK)
+            return s;
+        if (width == sizeof(ordo_interval))
+            ((ordo_interval *)dst)[i] = (ordo_interval){0, 0, us};
+        else
+            ((int64_t *)dst)[i] = us;
+    }
+    return ORDO_OK;
+}
+
 
 static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table_scratch *sx,
                           ordo_column *col)
@@ -226,7 +369,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         return dictionary_column(c, sc, sx, col);
     if (f[0] == '+') /* lists as arrays, structs as records; no other nested type */
         return ordo__arrow_nestable(c->schema, sc)
-                   ? ordo__arrow_nested(c->schema, a, off, n, sc, name, sx, col, err)
+                   ? ordo__arrow_nested(c->schema, a, off, n, sc, name, c->io, sx, col, err)
                    : unsupported(c, sc);
     ordo__numkind k = ordo__arrow_numkind(f), t = ordo__numkind_of_type(sc->type);
     if (!strcmp(f, "n")) { /* all NULL: zeroed buffers of any layout */
@@ -297,20 +440,15 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
             if (validity && !ordo__bit(validity, off + i))
                 continue;
             int64_t d;
-            if (date32) {
-                int32_t x;
-                memcpy(&x, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
-                d = x;
-            } else {
-                int64_t x;
-                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-                d = ordo__floor_div(x, INT64_C(86400000));
-            }
-            if (sc->type == ORDO_TYPE_DATE)
-                d -= ORDO__PG_EPOCH_DAYS;
-            if (sc->type == ORDO_TYPE_DATE ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END
-                                           : d < INT32_MIN || d > INT32_MAX) /* LexKey's days */
+            ordo_type t;
+            if (sc->type == ORDO_TYPE_DATE) {
+                ordo_status st = ordo__arrow_time_value(f, a->buffers[1], off + i, c->io, name, i,
+                                                        err, &t, &d);
+                if (st != ORDO_OK)
+                    return st;
+            } else if ((d = unix_days(f, a->buffers[1], off + i)) < INT32_MIN || d > INT32_MAX) {
                 return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "date out of range");
+            } /* (LexKey's days) */
             dst[i] = (int32_t)d;
         }
         col->values = dst;
@@ -328,48 +466,21 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            int64_t x;
-            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            int frac;
-            if (!ordo__pg_micros(x, unit, &dst[i], &frac))
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i,
-                                      "timestamp out of range");
-            ordo_status st = ordo__sub_micro(c->io, err, name, i, f[4] ? 'z' : 't', dst[i], frac);
-            if (st != ORDO_OK)
-                return st;
-        }
+        ordo_status s = time_values(c, dst, sizeof *dst);
+        if (s != ORDO_OK)
+            return s;
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
     if (is_time(f)) {
         if (sc->type != ORDO_TYPE_TIME_OF_DAY)
             return unsupported(c, sc);
-        int unit = time_unit(f[2]);
         int64_t *dst = fixed(sx, n, 8);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            int64_t x;
-            int frac = 0;
-            if (unit == ORDO_UNIT_S || unit == ORDO_UNIT_MS) { /* time32 */
-                int32_t y;
-                memcpy(&y, (const uint8_t *)a->buffers[1] + 4 * (off + i), 4);
-                x = y;
-            } else {
-                memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            }
-            if (x < 0 || !ordo__unit_micros(x, unit, &x, &frac) || x > ORDO_TIME_MAX)
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "time out of range");
-            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'T', x, frac);
-            if (st != ORDO_OK)
-                return st;
-            dst[i] = x;
-        }
+        ordo_status s = time_values(c, dst, sizeof *dst);
+        if (s != ORDO_OK)
+            return s;
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
@@ -397,23 +508,12 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (is_duration(f)) { /* an interval of microseconds (no days, no months) */
         if (sc->type != ORDO_TYPE_INTERVAL)
             return unsupported(c, sc);
-        int unit = time_unit(f[2]);
         ordo_interval *dst = fixed(sx, n, sizeof *dst);
         if (!dst)
             return ORDO_ERR_OUT_OF_MEMORY;
-        for (size_t i = 0; i < n; i++) {
-            if (validity && !ordo__bit(validity, off + i))
-                continue;
-            int64_t x;
-            int frac;
-            memcpy(&x, (const uint8_t *)a->buffers[1] + 8 * (off + i), 8);
-            if (!ordo__unit_micros(x, unit, &x, &frac))
-                return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "interval out of range");
-            ordo_status st = ordo__sub_micro(c->io, err, name, i, 'd', x, frac);
-            if (st != ORDO_OK)
-                return st;
-            dst[i] = (ordo_interval){0, 0, x};
-        }
+        ordo_status s = time_values(c, dst, sizeof *dst);
+        if (s != ORDO_OK)
+            return s;
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }

@@ -2,7 +2,9 @@
  * PostgreSQL's text of the value ({"1","2",NULL}, ("1","x")) and read
  * through the column's own parser (ordo_table_text_column), so that the
  * elements follow every rule of their type's text. Elements: numbers,
- * bools, strings, binary, and lists and structs of those. */
+ * bools, strings, binary, dates, timestamps, times, durations and decimals
+ * (each converted by the one rule of its type, arrow_import.c's, and
+ * printed by the ingest library's), and lists and structs of those. */
 #include "import.h"
 
 #include <stdlib.h>
@@ -30,8 +32,11 @@ typedef struct nest {
     const struct ArrowArray *array;
     size_t offset; /* the column's rows start at this element */
     const char *name;
+    const ordo_table_import_options *io;
+    size_t i; /* the row being written */
     buf row;
     ordo_status why; /* an element's own refusal */
+    int told;        /* ... with err filled, naming the row */
     ordo_error *err;
 } nest;
 
@@ -76,6 +81,34 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
             n = x.kind == 'u' ? snprintf(t, sizeof t, "%llu", (unsigned long long)x.u)
                               : snprintf(t, sizeof t, "%lld", (long long)x.i);
         return add(out, t, (size_t)n);
+    }
+    if (ordo__arrow_is_time(f)) { /* as its column would hold it, printed from there */
+        ordo_type type;
+        int64_t v;
+        ordo_status st = ordo__arrow_time_value(f, a->buffers[1], j, c->io, c->name, c->i, c->err,
+                                                &type, &v);
+        if (st != ORDO_OK)
+            return c->why = st, c->told = 1, 0;
+        int32_t days = (int32_t)v; /* (range checked) */
+        ordo_interval iv = {0, 0, v};
+        ordo_column one = {.type = type,
+                           .values = type == ORDO_TYPE_DATE ? (const void *)&days
+                                     : type == ORDO_TYPE_INTERVAL ? (const void *)&iv
+                                                                  : (const void *)&v};
+        ordo_schema_column sc = {.type = type};
+        bool unused;
+        st = ordo_column_text(&one, &sc, 0, out, &unused);
+        return st == ORDO_OK ? 1 : st == ORDO_ERR_OUT_OF_MEMORY ? 0 : (c->why = st, 0);
+    }
+    if (!strncmp(f, "d:", 2)) { /* a decimal: its digits (ordo_decimal_text) */
+        int32_t scale;
+        int bits;
+        char d[ORDO_DECIMAL_TEXT_MAX];
+        if (ordo_arrow_decimal(f, NULL, &scale, &bits) != ORDO_OK)
+            return c->why = ORDO_ERR_BAD_TYPE, 0;
+        size_t w = (size_t)bits / 8;
+        size_t n = ordo_decimal_text((const uint8_t *)a->buffers[1] + w * j, w, scale, d, sizeof d);
+        return n ? add(out, d, n) : (c->why = ORDO_ERR_BAD_TYPE, 0);
     }
     if (!strcmp(f, "u") || !strcmp(f, "z") || !strcmp(f, "U") || !strcmp(f, "Z")) {
         int64_t from, to;
@@ -135,8 +168,10 @@ static int nestable(const struct ArrowSchema *s, int depth)
     if (s->dictionary || depth > 64)
         return 0;
     if (ordo__arrow_numkind(f).kind || !strcmp(f, "n") || !strcmp(f, "u") || !strcmp(f, "U") ||
-        !strcmp(f, "z") || !strcmp(f, "Z"))
+        !strcmp(f, "z") || !strcmp(f, "Z") || ordo__arrow_is_time(f))
         return 1;
+    if (!strncmp(f, "d:", 2))
+        return ordo_arrow_decimal(f, NULL, NULL, NULL) == ORDO_OK;
     int list = !strcmp(f, "+l") || !strcmp(f, "+L");
     if (!list && strcmp(f, "+s"))
         return 0;
@@ -155,7 +190,10 @@ static ordo_status row_text(void *ctx, size_t i, const char **s, size_t *n, int 
     (void)raw;
     c->row.len = 0;
     c->why = ORDO_OK;
+    c->i = i, c->told = 0;
     if (!value_text(c, c->schema, c->array, c->offset + i, &c->row, &null, 0)) {
+        if (c->told) /* an element's value, refused naming the row */
+            return c->why;
         if (c->why == ORDO_ERR_BAD_TYPE)
             return ORDO_ERR_BAD_TYPE;
         if (c->why != ORDO_OK)
@@ -168,6 +206,8 @@ static ordo_status row_text(void *ctx, size_t i, const char **s, size_t *n, int 
     return ORDO_OK;
 }
 
+int ordo__arrow_nests(const struct ArrowSchema *schema) { return nestable(schema, 0); }
+
 int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_column *sc)
 {
     const char *f = schema->format;
@@ -177,28 +217,12 @@ int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_col
            nestable(schema, 0);
 }
 
-/* The schema type of a list of numbers, bools, strings or binary: its
- * elements' type as an array (static texts, as ordo_table_arrow_type's). */
-const char *ordo__arrow_list_type(const char *element)
-{
-    static const char *const arrays[][2] = {
-        {"tinyint", "tinyint[]"},   {"smallint", "smallint[]"},   {"integer", "integer[]"},
-        {"bigint", "bigint[]"},     {"utinyint", "utinyint[]"},   {"usmallint", "usmallint[]"},
-        {"uinteger", "uinteger[]"}, {"ubigint", "ubigint[]"},     {"real", "real[]"},
-        {"double precision", "double precision[]"},               {"boolean", "boolean[]"},
-        {"text", "text[]"},         {"bytea", "bytea[]"}};
-    for (size_t i = 0; element && i < sizeof arrays / sizeof arrays[0]; i++)
-        if (!strcmp(element, arrays[i][0]))
-            return arrays[i][1];
-    return NULL;
-}
-
 ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct ArrowArray *array,
                                size_t offset, size_t length, const ordo_schema_column *sc,
-                               const char *name, ordo_table_scratch *sx, ordo_column *col,
-                               ordo_error *err)
+                               const char *name, const ordo_table_import_options *io,
+                               ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
-    nest c = {schema, array, offset, name, {0}, ORDO_OK, err};
+    nest c = {schema, array, offset, name, io, 0, {0}, ORDO_OK, 0, err};
     ordo_status s = ordo_table_text_column(sc, length, row_text, &c, name, sx, col, err);
     ordo_buf_free(&c.row);
     return s;

@@ -3,6 +3,7 @@
  * table column reads, then per batch the key columns converted and encoded
  * on the threads, and the value columns encoded ordered and printed back as
  * PostgreSQL's text. */
+#include "import.h"
 #include "table_internal.h"
 
 #include <ctype.h>
@@ -63,41 +64,47 @@ static ordo_status fault(ordo_table_encoder *E, ordo_table_fault f, ordo_error *
 
 static ordo_status append(ordo_buf *b, const char *s) { return ordo_buf_append(b, s, strlen(s)); }
 
-/* A name as it is written in a schema: bare when it is an identifier. */
+/* A name as it is written in a schema (ordo__schema_name). */
 static ordo_status append_name(ordo_table_encoder *E, ordo_buf *b, const char *name,
                                ordo_error *err)
 {
-    if (strchr(name, '"'))
+    ordo_status s = ordo__schema_name(b, name);
+    if (s == ORDO_ERR_INVALID_ARG)
         return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
                      "column name '%s': ordo schemas cannot name a column with a double quote",
                      name);
-    int bare = isalpha((unsigned char)name[0]) || name[0] == '_';
-    for (const char *p = name; bare && *p; p++)
-        bare = isalnum((unsigned char)*p) || *p == '_';
-    if (bare)
-        return append(b, name);
-    ordo_status s = append(b, "\"");
-    if (s == ORDO_OK)
-        s = append(b, name);
-    return s == ORDO_OK ? append(b, "\"") : s;
+    return s;
 }
 
-static ordo_status input_type(ordo_table_encoder *E, const ordo_table_input *in,
-                              const char **t, ordo_error *err)
+/* An input's type appended to *text (as it was on an error). */
+static ordo_status input_type(ordo_table_encoder *E, const ordo_table_input *in, ordo_buf *text,
+                              ordo_error *err)
 {
     ordo_status s = ORDO_ERR_INVALID_ARG;
-    *t = NULL;
+    const char *t = NULL;
     switch (in->kind) {
-    case ORDO_TABLE_INPUT_ARROW: s = ordo_table_arrow_type(in->schema, in->name, t, err); break;
-    case ORDO_TABLE_INPUT_PLAIN: s = ordo_table_plain_type(&in->plain, in->name, t, err); break;
+    case ORDO_TABLE_INPUT_ARROW: s = ordo_table_arrow_type(in->schema, in->name, text, err); break;
+    case ORDO_TABLE_INPUT_PLAIN:
+        if ((s = ordo_table_plain_type(&in->plain, in->name, &t, err)) == ORDO_OK)
+            s = append(text, t);
+        break;
     case ORDO_TABLE_INPUT_CONVERT:
-        if ((*t = in->type))
-            return ORDO_OK;
+        if (in->type)
+            return append(text, in->type);
         return fault(E, ORDO_TABLE_FAULT_TYPE, err, ORDO_ERR_BAD_TYPE,
                      "column '%s': no ordo type given", in->name);
     }
-    if (s != ORDO_OK)
+    if (s != ORDO_OK && s != ORDO_ERR_OUT_OF_MEMORY)
         E->fault = s == ORDO_ERR_BAD_TYPE ? ORDO_TABLE_FAULT_TYPE : ORDO_TABLE_FAULT_SHAPE;
+    return s;
+}
+
+/* An input's type error (its type thrown away). */
+static ordo_status type_error(ordo_table_encoder *E, const ordo_table_input *in, ordo_error *err)
+{
+    ordo_buf t = {0};
+    ordo_status s = input_type(E, in, &t, err);
+    ordo_buf_free(&t);
     return s;
 }
 
@@ -224,22 +231,21 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
         if (may_skip && !(E->skipped = calloc(n, sizeof *E->skipped)))
             return ORDO_ERR_OUT_OF_MEMORY;
         for (size_t i = 0; i < n && s == ORDO_OK; i++) {
-            const char *t;
-            if ((s = input_type(E, &in[i], &t, err)) != ORDO_OK) {
-                if (!may_skip || s != ORDO_ERR_BAD_TYPE)
-                    break;
-                E->fault = ORDO_TABLE_FAULT_NONE;
-                s = (E->skipped[E->nskipped] = strdup(in[i].name)) ? ORDO_OK
-                                                                   : ORDO_ERR_OUT_OF_MEMORY;
-                E->nskipped += s == ORDO_OK;
-                continue;
-            }
+            size_t was = text.len;
             if (text.len)
                 s = append(&text, ", ");
             if (s == ORDO_OK)
                 s = append_name(E, &text, in[i].name, err);
-            if (s == ORDO_OK && (s = append(&text, " ")) == ORDO_OK)
-                s = append(&text, t);
+            if (s == ORDO_OK && (s = append(&text, " ")) == ORDO_OK &&
+                (s = input_type(E, &in[i], &text, err)) == ORDO_ERR_BAD_TYPE && may_skip) {
+                text.len = was; /* left out: the key may not name it */
+                if (text.data)
+                    text.data[was] = 0;
+                E->fault = ORDO_TABLE_FAULT_NONE;
+                s = (E->skipped[E->nskipped] = strdup(in[i].name)) ? ORDO_OK
+                                                                   : ORDO_ERR_OUT_OF_MEMORY;
+                E->nskipped += s == ORDO_OK;
+            }
         }
         if (s == ORDO_OK && !(E->schema_text = strdup(text.data ? text.data : "")))
             s = ORDO_ERR_OUT_OF_MEMORY;
@@ -251,13 +257,13 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
     }
     ordo_error e;
     if (E->nskipped && !E->schema_text[0]) /* no column has a type: the first one's error */
-        return input_type(E, &in[0], &(const char *){NULL}, err);
+        return type_error(E, &in[0], err);
     if ((s = ordo_schema_parse(E->schema_text, ORDO_FORMAT_ORDERED, &E->table, &e)) != ORDO_OK)
         return option_error(E, s, &e, "schema", err);
     E->have_table = 1;
     if ((s = ordo_schema_key(&E->table, o->key, E->fmt, &E->key, &e)) != ORDO_OK) {
         const ordo_table_input *keyed = E->nskipped ? skipped_keyed(E, o, in, n) : NULL;
-        return keyed ? input_type(E, keyed, &(const char *){NULL}, err)
+        return keyed ? type_error(E, keyed, err)
                      : option_error(E, s, &e, "key", err);
     }
     E->have_key = 1;

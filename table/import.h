@@ -54,16 +54,35 @@ ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err
 
 /* The numeric kind of an Arrow format ({0, 0}: none; table/arrow_import.c). */
 ordo__numkind ordo__arrow_numkind(const char *format);
-/* Lists as arrays, structs as records (table/arrow_nested.c): whether the
- * Arrow type is read as sc (a list of numbers, bools, strings, binary,
- * structs of them, as an array; a struct as a record); the schema type of a
- * list of elements of type `element` (NULL: none); the rows read. */
+/* Whether an Arrow format is a date, timestamp, time or duration; and
+ * element j of such an array's values buffer as the ordered format keeps
+ * it (arrow_import.c, the one conversion of each): *type DATE (*out
+ * PostgreSQL's days), TIMESTAMP or TIMESTAMPTZ (its microseconds),
+ * TIME_OF_DAY (microseconds since midnight), INTERVAL (a duration's
+ * microseconds); out of range ORDO_ERR_OUT_OF_RANGE and a time that is no
+ * whole microsecond under io's rule (ordo__sub_micro), naming name and row. */
+int ordo__arrow_is_time(const char *format);
+ordo_status ordo__arrow_time_value(const char *format, const void *vals, size_t j,
+                                   const ordo_table_import_options *io, const char *name,
+                                   size_t row, ordo_error *err, ordo_type *type, int64_t *out);
+/* Lists as arrays, structs as records (table/arrow_nested.c): whether a
+ * list or struct is read (its elements and fields numbers, bools, strings,
+ * binary, dates, timestamps, times, durations, decimals, and lists and
+ * structs of them; no dictionary, no list of lists); whether it is read as
+ * sc (a list as an array, a struct as a record); the rows read (io: the
+ * time units' rule). */
+int ordo__arrow_nests(const struct ArrowSchema *schema);
 int ordo__arrow_nestable(const struct ArrowSchema *schema, const ordo_schema_column *sc);
-const char *ordo__arrow_list_type(const char *element);
 ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct ArrowArray *array,
                                size_t offset, size_t length, const ordo_schema_column *sc,
-                               const char *name, ordo_table_scratch *sx, ordo_column *col,
-                               ordo_error *err);
+                               const char *name, const ordo_table_import_options *io,
+                               ordo_table_scratch *sx, ordo_column *col, ordo_error *err);
+
+/* A name as a schema writes it (arrow_import.c; the derived schemas'
+ * columns and record fields): bare when it is an identifier, else in double
+ * quotes; ORDO_ERR_INVALID_ARG (nothing appended) when it holds a double
+ * quote, which no schema can name. */
+ordo_status ordo__schema_name(ordo_buf *b, const char *name);
 
 /* Room for an Arrow type's name in a message (ordo_table_arrow_type_name
  * cuts a longer one with "..."). */

@@ -1,5 +1,5 @@
 /* Plain columns (NumPy's layout: fixed-width native values, datetime64
- * ticks with NaT as NULL) as the batch API's columns. */
+ * and timedelta64 ticks with NaT as NULL) as the batch API's columns. */
 #include "import.h"
 
 static int plain_ok(const ordo_table_plain *p)
@@ -7,9 +7,11 @@ static int plain_ok(const ordo_table_plain *p)
     return p && (p->data || !p->length) && p->ticks >= 1 && p->unit >= ORDO_TABLE_UNIT_Y &&
            p->unit <= ORDO_TABLE_UNIT_NS &&
            (p->itemsize == 1 || p->itemsize == 2 || p->itemsize == 4 || p->itemsize == 8) &&
-           p->kind && strchr("iufbMT", p->kind) &&
+           p->kind && strchr("iufbMTm", p->kind) &&
            (p->kind != 'f' || p->itemsize >= 2) && (p->kind != 'b' || p->itemsize == 1) &&
-           ((p->kind != 'M' && p->kind != 'T') || p->itemsize == 8);
+           (!strchr("MTm", p->kind) || p->itemsize == 8) &&
+           /* a year or a month of a duration has no length in microseconds */
+           (p->kind != 'm' || p->unit >= ORDO_TABLE_UNIT_W);
 }
 
 static ordo_status bad_plain(const ordo_table_plain *p, const char *name, ordo_error *err)
@@ -28,13 +30,15 @@ ordo_status ordo_table_plain_type(const ordo_table_plain *p, const char *name, c
         return bad_plain(p, name, err);
     *type = p->kind == 'M'   ? "timestamp"
             : p->kind == 'T' ? "timestamptz"
+            : p->kind == 'm' ? "interval"
                              : ordo__numkind_sql((ordo__numkind){p->kind, p->itemsize});
     return ORDO_OK;
 }
 
 /* v ticks of p's unit as microseconds (floored, *frac the nanoseconds past
- * them) or with ns, nanoseconds since 1970; 0 when that is past int64. */
-static int since_1970(const ordo_table_plain *p, int64_t v, int ns, int64_t *out, int *frac)
+ * them) or with ns, nanoseconds (since 1970 for a datetime64; a
+ * timedelta64's span); 0 when that is past int64. */
+static int ticks_micros(const ordo_table_plain *p, int64_t v, int ns, int64_t *out, int *frac)
 {
     /* nanoseconds per unit, in ORDO_TABLE_UNIT_* order; years and months by the calendar */
     static const int64_t per[] = {0, 0, INT64_C(604800000000000), INT64_C(86400000000000),
@@ -60,6 +64,38 @@ static int since_1970(const ordo_table_plain *p, int64_t v, int ns, int64_t *out
     return ordo__unit_micros(v, ORDO_UNIT_NS, out, frac); /* time_units.c's rule */
 }
 
+/* timedelta64 (NaT already NULL in col->validity): intervals of that many
+ * microseconds, nanoseconds under io's rule (time_units.c), as Arrow's
+ * durations are read. */
+static ordo_status durations(const ordo_table_plain *p, const ordo_schema_column *sc,
+                             const char *name, const ordo_table_import_options *io,
+                             ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    if (sc->type != ORDO_TYPE_INTERVAL)
+        return ordo__imp_unsupported(err, name, "NumPy timedelta64", sc);
+    size_t n = p->length;
+    ordo_interval *dst = ordo_table_scratch_alloc(sx, (n ? n : 1) * sizeof *dst);
+    if (!dst)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        int64_t x;
+        int frac = 0;
+        memcpy(&x, (const uint8_t *)p->data + 8 * i, 8);
+        if (x == INT64_MIN) /* NaT */
+            continue;
+        if (!ticks_micros(p, x, 0, &x, &frac))
+            return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "interval out of range");
+        ordo_status s = ordo__sub_micro(io, err, name, i, 'd', x, frac);
+        if (s != ORDO_OK)
+            return s;
+        dst[i] = (ordo_interval){0, 0, x};
+    }
+    col->values = dst;
+    return ORDO_OK;
+}
+
+/* datetime64 as timestamps, timedelta64 as intervals of microseconds (no
+ * days, no months: as Arrow's durations). */
 static ordo_status datetimes(const ordo_table_plain *p, const ordo_schema_column *sc,
                              const char *name, const ordo_table_import_options *io,
                              ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
@@ -81,6 +117,8 @@ static ordo_status datetimes(const ordo_table_plain *p, const ordo_schema_column
     static const int ordo_unit[] = {
         [ORDO_TABLE_UNIT_S] = ORDO_UNIT_S, [ORDO_TABLE_UNIT_MS] = ORDO_UNIT_MS,
         [ORDO_TABLE_UNIT_US] = ORDO_UNIT_US, [ORDO_TABLE_UNIT_NS] = ORDO_UNIT_NS};
+    if (p->kind == 'm')
+        return durations(p, sc, name, io, sx, col, err);
     int lex = sc->type == ORDO_TYPE_TIME;
     if (lex && p->ticks == 1 && p->unit >= ORDO_TABLE_UNIT_S) { /* LexKey: in place */
         col->values = vals;
@@ -100,7 +138,7 @@ static ordo_status datetimes(const ordo_table_plain *p, const ordo_schema_column
         int frac = 0, unused;
         if (x == nat)
             continue;
-        if (!(since_1970(p, x, lex, &x, &frac) &&
+        if (!(ticks_micros(p, x, lex, &x, &frac) &&
               (lex ? (dst[i] = x, 1) : ordo__pg_micros(x, ORDO_UNIT_US, &dst[i], &unused))))
             return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, i, "timestamp out of range");
         ordo_status s = ordo__sub_micro(io, err, name, i, p->kind == 'T' ? 'z' : 't', dst[i], frac);
@@ -124,7 +162,7 @@ ordo_status ordo_table_plain_column(const ordo_table_plain *p, const ordo_schema
     col->order = sc->order;
     col->time_unit = sc->time_unit;
     col->collator = sc->collator;
-    if (p->kind == 'M' || p->kind == 'T')
+    if (p->kind == 'M' || p->kind == 'T' || p->kind == 'm')
         return datetimes(p, sc, name, io, sx, col, err);
     size_t n = p->length;
     ordo__numkind k = {p->kind == 'b' ? 'B' : p->kind, p->itemsize}; /* NumPy bools are bytes */

@@ -202,6 +202,60 @@ static void test_intervals(void **state)
     ordo_schema_free(&s);
 }
 
+/* Dates, times and timestamps as their keys print them, the ends of their
+ * ranges and the infinities included; past the range refused as the key
+ * refuses it, but not in a NULL row (whose bytes may be anything). */
+static void test_dates_and_timestamps(void **state)
+{
+    (void)state;
+    const int32_t days[] = {0, -1, ORDO_DATE_MIN, 0, ORDO_DATE_END - 1, ORDO_DATE_INFINITY,
+                            ORDO_DATE_NEG_INFINITY, -730485 /* 0001-12-31 BC */};
+    same_as_key("d date", (ordo_column){.type = ORDO_TYPE_DATE, .values = days,
+                                        .validity = some_null}, 8);
+    const int64_t tod[] = {0, 1500000, ORDO_TIME_MAX, INT64_MIN, 86399999999};
+    same_as_key("t time", (ordo_column){.type = ORDO_TYPE_TIME_OF_DAY, .values = tod,
+                                        .validity = (const uint8_t[]){0xF7}}, 5);
+    const int64_t ts[] = {0, -1, ORDO_TIMESTAMP_MIN, INT64_MIN + 1, ORDO_TIMESTAMP_END - 1,
+                          ORDO_TIMESTAMP_INFINITY, ORDO_TIMESTAMP_NEG_INFINITY, 123456};
+    same_as_key("t timestamp", (ordo_column){.type = ORDO_TYPE_TIMESTAMP, .values = ts,
+                                             .validity = some_null}, 8);
+    same_as_key("t timestamptz", (ordo_column){.type = ORDO_TYPE_TIMESTAMPTZ, .values = ts,
+                                               .validity = some_null}, 8);
+    ordo_buf b = {0};
+    bool isnull;
+    assert_int_equal(ordo_column_text(&(ordo_column){.type = ORDO_TYPE_TIMESTAMPTZ, .values = ts},
+                                      &(ordo_schema_column){.type = ORDO_TYPE_TIMESTAMPTZ}, 4, &b,
+                                      &isnull), ORDO_OK);
+    assert_int_equal(b.len, strlen("294276-12-31 23:59:59.999999+00"));
+    assert_memory_equal(b.data, "294276-12-31 23:59:59.999999+00", b.len);
+    b.len = 0;
+    const int32_t bad_days[] = {ORDO_DATE_END, ORDO_DATE_MIN - 1, INT32_MIN + 1, INT32_MAX - 1};
+    const int64_t bad_us[] = {ORDO_TIMESTAMP_END, ORDO_TIMESTAMP_MIN - 1, INT64_MIN + 1,
+                              INT64_MAX - 1};
+    const int64_t bad_tod[] = {-1, ORDO_TIME_MAX + 1, INT64_MIN, INT64_MAX};
+    for (size_t r = 0; r < 4; r++) {
+        ordo_column d = {.type = ORDO_TYPE_DATE, .values = bad_days};
+        ordo_column t = {.type = ORDO_TYPE_TIMESTAMP, .values = bad_us};
+        ordo_column h = {.type = ORDO_TYPE_TIME_OF_DAY, .values = bad_tod};
+        assert_int_equal(ordo_column_text(&d, &(ordo_schema_column){.type = ORDO_TYPE_DATE}, r, &b,
+                                          &isnull), ORDO_ERR_OUT_OF_RANGE);
+        assert_int_equal(ordo_column_text(&t, &(ordo_schema_column){.type = ORDO_TYPE_TIMESTAMP},
+                                          r, &b, &isnull), ORDO_ERR_OUT_OF_RANGE);
+        assert_int_equal(ordo_column_text(&h, &(ordo_schema_column){.type = ORDO_TYPE_TIME_OF_DAY},
+                                          r, &b, &isnull), ORDO_ERR_OUT_OF_RANGE);
+        assert_int_equal(b.len, 0);
+        d.validity = t.validity = h.validity = (const uint8_t[]){0}; /* NULL rows: no refusal */
+        assert_int_equal(ordo_column_text(&d, &(ordo_schema_column){.type = ORDO_TYPE_DATE}, r, &b,
+                                          &isnull), ORDO_OK);
+        assert_true(isnull);
+        isnull = false;
+        assert_int_equal(ordo_column_text(&h, &(ordo_schema_column){.type = ORDO_TYPE_TIME_OF_DAY},
+                                          r, &b, &isnull), ORDO_OK);
+        assert_true(isnull);
+    }
+    ordo_buf_free(&b);
+}
+
 /* What it leaves to the key: refused for the column, whatever the row
  * (a NULL one too), out untouched. */
 static void test_other_types(void **state)
@@ -219,7 +273,7 @@ static void test_other_types(void **state)
         {"a text COLLATE \"en_US.utf8\"",
          {.type = ORDO_TYPE_STRING, .values = bytes, .offsets = o32, .offset_bits = 32}},
         {"a bytea", {.type = ORDO_TYPE_BYTES, .values = bytes, .offsets = o32, .offset_bits = 32}},
-        {"a date", {.type = ORDO_TYPE_DATE, .values = days, .validity = none}},
+        {"a uuid", {.type = ORDO_TYPE_UUID, .values = "0123456789abcdef", .validity = none}},
         {"a numeric", {.type = ORDO_TYPE_NUMERIC, .values = "1.5", .offsets = (int32_t[]){0, 3},
                        .offset_bits = 32}}, /* text: checked by its key */
         {"a bigint", {.type = ORDO_TYPE_INT32, .values = days}}, /* not the column's type */
@@ -247,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_decimals),
         cmocka_unit_test(test_intervals),
+        cmocka_unit_test(test_dates_and_timestamps),
         cmocka_unit_test(test_other_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,18 @@ static void assert_key(const ordo_column *c, size_t r, const char *sql, const ch
 
 /* ------------------------------------------------------------ types */
 
+/* ordo_table_arrow_type's text, kept until the next call; its status. */
+static ordo_status arrow_type(const struct ArrowSchema *s, const char **t, ordo_error *e)
+{
+    static char text[512];
+    ordo_buf b = {0};
+    ordo_status st = ordo_table_arrow_type(s, "a", &b, e);
+    snprintf(text, sizeof text, "%s", b.data ? b.data : "");
+    ordo_buf_free(&b);
+    *t = text;
+    return st;
+}
+
 static void test_arrow_types(void **state)
 {
     (void)state;
@@ -163,7 +175,7 @@ static void test_arrow_types(void **state)
         mk(&c, map[i][0], 0, 0, 0, 0, NULL, NULL, NULL, NULL);
         const char *t = NULL;
         ordo_error e;
-        assert_int_equal(ordo_table_arrow_type(&c.s, "a", &t, &e), ORDO_OK);
+        assert_int_equal(arrow_type(&c.s, &t, &e), ORDO_OK);
         assert_string_equal(t, map[i][1]);
     }
     /* a dictionary is its values' type */
@@ -173,19 +185,19 @@ static void test_arrow_types(void **state)
     d.s.dictionary = &v.s;
     const char *t;
     ordo_error e;
-    assert_int_equal(ordo_table_arrow_type(&d.s, "a", &t, &e), ORDO_OK);
+    assert_int_equal(arrow_type(&d.s, &t, &e), ORDO_OK);
     assert_string_equal(t, "text");
     /* no ordo type; not an Arrow format */
     acol x;
     mk(&x, "tin", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
-    assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(arrow_type(&x.s, &t, &e), ORDO_ERR_BAD_TYPE);
     assert_string_equal(e.message,
                         "column 'a': the Arrow type month_day_nano_interval has no ordo type");
     mk(&x, "q", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
-    assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(arrow_type(&x.s, &t, &e), ORDO_ERR_BAD_TYPE);
     assert_non_null(strstr(e.message, "not an Arrow format"));
     mk(&x, "d:0,2", 0, 0, 0, 0, NULL, NULL, NULL, NULL); /* precision 0 */
-    assert_int_equal(ordo_table_arrow_type(&x.s, "a", &t, &e), ORDO_ERR_BAD_TYPE);
+    assert_int_equal(arrow_type(&x.s, &t, &e), ORDO_ERR_BAD_TYPE);
 }
 
 static void test_decimal_format(void **state)
@@ -467,7 +479,7 @@ static void test_more_types(void **state)
     assert_key(&col, 1, "integer[]", "{9}");
     ordo_schema_free(&t.s);
     const char *lt = NULL;
-    assert_int_equal(ordo_table_arrow_type(&lst.s, "a", &lt, &e), ORDO_OK);
+    assert_int_equal(arrow_type(&lst.s, &lt, &e), ORDO_OK);
     assert_string_equal(lt, "integer[]");
     lst.bufs[1] = bad;
     assert_int_equal(import(&lst, "integer[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
@@ -478,6 +490,215 @@ static void test_more_types(void **state)
     assert_int_equal(import(&lst, "bigint", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
                      ORDO_ERR_BAD_TYPE);
     assert_string_equal(e.message, "column 'a': cannot read Arrow list<a: int32> as bigint");
+    ordo_schema_free(&t.s);
+    ordo_table_scratch_close(sx);
+}
+
+/* A struct's type is the record of its fields, named as a schema names
+ * them, typed by the same mapping, recursively; one the nested reader
+ * cannot read has none (its reason said), *type kept as it was. */
+static void test_arrow_record_types(void **state)
+{
+    (void)state;
+    acol a, b, c, t, d, li, in, st, ls;
+    mk(&a, "l", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&b, "u", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&t, "tsu:UTC", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&d, "d:5,2", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&in, "+s", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&li, "+l", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&st, "+s", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    mk(&c, "tDn", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    b.s.name = "b c", t.s.name = "t", d.s.name = "item", in.s.name = "s", li.s.name = "l",
+    c.s.name = "_d9";
+    struct ArrowSchema *inner[] = {&t.s}, *dk[] = {&d.s}, *fields[] = {&a.s, &b.s, &in.s, &li.s, &c.s};
+    in.s.n_children = 1, in.s.children = inner;
+    li.s.n_children = 1, li.s.children = dk;
+    st.s.n_children = 5, st.s.children = fields;
+    const char *type;
+    ordo_error e;
+    assert_int_equal(arrow_type(&st.s, &type, &e), ORDO_OK);
+    assert_string_equal(type, "record(a bigint, \"b c\" text, s record(t timestamptz), "
+                              "l numeric[], _d9 interval)");
+    /* the text parses: the record's five fields */
+    char schema[600];
+    snprintf(schema, sizeof schema, "r %s", type);
+    ordo_schema sch;
+    assert_int_equal(ordo_schema_parse(schema, ORDO_FORMAT_ORDERED, &sch, &e), ORDO_OK);
+    assert_int_equal(sch.cols[0].sql, ORDO_SQL_RECORD);
+    assert_int_equal(sch.cols[0].fields->ncols, 5);
+    ordo_schema_free(&sch);
+    /* a list of structs: the record's array */
+    struct ArrowSchema *sk[] = {&in.s};
+    mk(&ls, "+L", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    ls.s.n_children = 1, ls.s.children = sk;
+    assert_int_equal(arrow_type(&ls.s, &type, &e), ORDO_OK);
+    assert_string_equal(type, "record(t timestamptz)[]");
+    /* none: each refusal names the whole type and, for a record, why */
+    ordo_buf kept = {0};
+    assert_int_equal(ordo_buf_append(&kept, "x, ", 3), ORDO_OK);
+    static const struct { const char *name; const char *why; } bad[] = {
+        {"", " (a field without a name)"},
+        {"a", " (two fields of one name)"},
+        {"q\"", " (a field's name holds a double quote)"}};
+    for (size_t i = 0; i < 3; i++) {
+        c.s.name = bad[i].name;
+        assert_int_equal(ordo_table_arrow_type(&st.s, "r", &kept, &e), ORDO_ERR_BAD_TYPE);
+        assert_string_equal(kept.data, "x, "); /* as it was */
+        assert_non_null(strstr(e.message, "column 'r': the Arrow type struct<a: int64, b c: "
+                                          "string, s: struct<t: timestamp[us, tz=UTC]>"));
+        assert_string_equal(e.message + strlen(e.message) - strlen(bad[i].why), bad[i].why);
+    }
+    c.s.name = "_d9";
+    st.s.n_children = 0;
+    assert_int_equal(arrow_type(&st.s, &type, &e), ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': the Arrow type struct<> has no ordo type "
+                                   "(a struct without fields)");
+    /* fields the reader cannot read (a uuid, a view, a dictionary): no type */
+    const char *unread[] = {"w:16", "vu", "w:3"};
+    for (size_t i = 0; i < 3; i++) {
+        c.s.format = unread[i];
+        st.s.n_children = 5;
+        assert_int_equal(ordo_table_arrow_type(&st.s, "r", &kept, &e), ORDO_ERR_BAD_TYPE);
+        assert_string_equal(kept.data, "x, ");
+        d.s.format = unread[i]; /* a list of them neither */
+        assert_int_equal(arrow_type(&li.s, &type, &e), ORDO_ERR_BAD_TYPE);
+        assert_string_equal(type, "");
+        d.s.format = "d:5,2";
+    }
+    c.s.format = "tDn";
+    acol v;
+    mk(&v, "u", 0, 0, 0, 0, NULL, NULL, NULL, NULL);
+    a.s.dictionary = &v.s;
+    assert_int_equal(arrow_type(&st.s, &type, &e), ORDO_ERR_BAD_TYPE);
+    a.s.dictionary = NULL;
+    ordo_buf_free(&kept);
+}
+
+/* A list of one child (borrowed) with int32 offsets. */
+typedef struct alist {
+    acol kid, lst;
+    struct ArrowSchema *ks;
+    struct ArrowArray *ka;
+} alist;
+
+static void mk_list(alist *l, const char *fmt, const void *vals, int64_t nvals,
+                    const int32_t *off, int64_t rows)
+{
+    mk(&l->kid, fmt, nvals, 0, 0, 2, NULL, vals, NULL, NULL);
+    mk(&l->lst, "+l", rows, 0, 0, 2, NULL, off, NULL, NULL);
+    l->ks = &l->kid.s, l->ka = &l->kid.a;
+    l->lst.s.n_children = l->lst.a.n_children = 1;
+    l->lst.s.children = &l->ks, l->lst.a.children = &l->ka;
+}
+
+/* Lists and structs of dates, timestamps, times, durations and decimals:
+ * each element converted as its own column's value would be (the time
+ * units' rule naming the list's row, both int64 ends) and printed as
+ * PostgreSQL does. */
+static void test_nested_times(void **state)
+{
+    (void)state;
+    ordo_table_scratch *sx;
+    assert_int_equal(ordo_table_scratch_open(&sx), ORDO_OK);
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    alist l;
+    const int64_t ns[] = {1000, 2001, INT64_MIN, INT64_MAX};
+    const int32_t off[] = {0, 1, 2, 4};
+    mk_list(&l, "tsn:", ns, 4, off, 3);
+    const char *type = NULL;
+    assert_int_equal(arrow_type(&l.lst.s, &type, &e), ORDO_OK);
+    assert_string_equal(type, "timestamp[]");
+    assert_int_equal(import(&l.lst, "timestamp[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: 1970-01-01 00:00:00.000002001 is not a "
+                                   "whole number of microseconds (PostgreSQL's unit); "
+                                   "timestamps=\"truncate\" floors it");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(import(&l.lst, "timestamp[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_OK);
+    assert_key(&col, 0, "timestamp[]", "{\"1970-01-01 00:00:00.000001\"}");
+    assert_key(&col, 1, "timestamp[]", "{\"1970-01-01 00:00:00.000002\"}");
+    assert_key(&col, 2, "timestamp[]",
+               "{\"1677-09-21 00:12:43.145224\",\"2262-04-11 23:47:16.854775\"}");
+    ordo_schema_free(&t.s);
+    mk_list(&l, "tDn", ns, 4, off, 3); /* durations: the same ends floored */
+    assert_int_equal(import(&l.lst, "interval[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_OK);
+    assert_key(&col, 2, "interval[]", "{-2562047:47:16.854776,2562047:47:16.854775}");
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    /* past the type at either int64 end: out of range, naming the row */
+    const int64_t ends[][2] = {{0, INT64_MIN}, {0, INT64_MAX}};
+    const int32_t eoff[] = {0, 1, 2};
+    static const char *const fmts[][3] = {{"tss:", "timestamp[]", "timestamp"},
+                                          {"tsm:UTC", "timestamptz[]", "timestamp"},
+                                          {"tDs", "interval[]", "interval"},
+                                          {"tDm", "interval[]", "interval"}};
+    for (size_t k = 0; k < 4; k++)
+        for (int end = 0; end < 2; end++) {
+            mk_list(&l, fmts[k][0], ends[end], 2, eoff, 2);
+            assert_int_equal(import(&l.lst, fmts[k][1], ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                             ORDO_ERR_OUT_OF_RANGE);
+            char want[96];
+            snprintf(want, sizeof want, "column 'a', row 1: %s out of range", fmts[k][2]);
+            assert_string_equal(e.message, want);
+            ordo_schema_free(&t.s);
+        }
+    const int32_t days[] = {0, -1, INT32_MIN, INT32_MAX};
+    const int32_t doff[] = {0, 2, 3, 4};
+    mk_list(&l, "tdD", days, 4, doff, 3);
+    assert_int_equal(import(&l.lst, "date[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 1: date out of range");
+    ordo_schema_free(&t.s);
+    l.lst.a.length = 1;
+    assert_int_equal(import(&l.lst, "date[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "date[]", "{1970-01-01,1969-12-31}");
+    ordo_schema_free(&t.s);
+    const int64_t ms[] = {-1, INT64_MIN}; /* date64: milliseconds floored to the day */
+    mk_list(&l, "tdm", ms, 1, off, 1);
+    assert_int_equal(import(&l.lst, "date[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "date[]", "{1969-12-31}");
+    ordo_schema_free(&t.s);
+    const int32_t tods[] = {3723, 86401}; /* time32[s]: 01:02:03, past 24:00:00 */
+    mk_list(&l, "tts", tods, 2, off, 2);
+    assert_int_equal(import(&l.lst, "time[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    assert_string_equal(e.message, "column 'a', row 1: time out of range");
+    ordo_schema_free(&t.s);
+    /* decimals of every width, their digits as ordo_decimal_text writes them */
+    const int32_t d32[] = {-150, 7};
+    mk_list(&l, "d:5,2,32", d32, 2, (const int32_t[]){0, 2}, 1);
+    assert_int_equal(arrow_type(&l.lst.s, &type, &e), ORDO_OK);
+    assert_string_equal(type, "numeric[]");
+    assert_int_equal(import(&l.lst, "numeric[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "numeric[]", "{-1.50,0.07}");
+    ordo_schema_free(&t.s);
+    const int64_t d128[] = {1, 0, -1, -1}; /* 1 and -1 at scale -3 */
+    mk(&l.kid, "d:5,-3", 2, 0, 0, 2, NULL, d128, NULL, NULL);
+    l.lst.a.length = 1;
+    assert_int_equal(import(&l.lst, "numeric[]", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "numeric[]", "{1000,-1000}");
+    ordo_schema_free(&t.s);
+    /* a struct of a timestamptz and a decimal as a record */
+    const int64_t us[] = {1, 5};
+    acol f0, f1, st;
+    mk(&f0, "tsu:UTC", 1, 0, 0, 2, NULL, us, NULL, NULL);
+    mk(&f1, "d:10,1,64", 1, 0, 0, 2, NULL, us + 1, NULL, NULL);
+    mk(&st, "+s", 1, 0, 0, 1, NULL, NULL, NULL, NULL);
+    struct ArrowSchema *fs[] = {&f0.s, &f1.s};
+    struct ArrowArray *fa[] = {&f0.a, &f1.a};
+    st.s.n_children = st.a.n_children = 2;
+    st.s.children = fs, st.a.children = fa;
+    assert_int_equal(import(&st, "record(t timestamptz, d numeric)", ORDO_FORMAT_ORDERED, sx, &t,
+                            &col, &e), ORDO_OK);
+    assert_key(&col, 0, "record(t timestamptz, d numeric)",
+               "(\"1970-01-01 00:00:00.000001+00\",0.5)");
     ordo_schema_free(&t.s);
     ordo_table_scratch_close(sx);
 }
@@ -872,6 +1093,93 @@ static ordo_status plain(const ordo_table_plain *p, const char *sql, ordo_format
     return ordo_table_plain_column(p, col_of(t, sql, f), "a", &io, sx, col, e);
 }
 
+/* The micros of row r of an interval column (NULL: fails). */
+static int64_t micros_at(const ordo_column *c, size_t r)
+{
+    assert_true(valid(c, r));
+    return ((const ordo_interval *)c->values)[c->offset + r].micros;
+}
+
+/* timedelta64: intervals of microseconds, NaT NULL, nanoseconds refused or
+ * floored (time_units.c's rule), both int64 ends of every scaling. */
+static void test_plain_timedeltas(ordo_table_scratch *sx)
+{
+    tcol t;
+    ordo_column col;
+    ordo_error e;
+    const char *type;
+    ordo_table_plain pd = {'m', 8, ORDO_TABLE_UNIT_S, 10, NULL, 0};
+    assert_int_equal(ordo_table_plain_type(&pd, "a", &type, &e), ORDO_OK);
+    assert_string_equal(type, "interval");
+    for (int u = ORDO_TABLE_UNIT_Y; u <= ORDO_TABLE_UNIT_M; u++) { /* no fixed length */
+        ordo_table_plain py = {'m', 8, (ordo_table_unit)u, 1, NULL, 0};
+        assert_int_equal(ordo_table_plain_type(&py, "a", &type, &e), ORDO_ERR_BAD_TYPE);
+        assert_string_equal(e.message, "column 'a': no ordo type for NumPy kind 'm8'");
+    }
+    int64_t tens[] = {3, INT64_MIN, -1}; /* timedelta64[10s]: 30 s, NaT, -10 s */
+    pd.data = tens, pd.length = 3;
+    assert_int_equal(plain(&pd, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == INT64_C(30000000));
+    assert_false(valid(&col, 1));
+    assert_true(micros_at(&col, 2) == INT64_C(-10000000));
+    assert_true(((const ordo_interval *)col.values)[0].days == 0 &&
+                ((const ordo_interval *)col.values)[0].months == 0);
+    assert_key(&col, 0, "interval", "00:00:30");
+    assert_key(&col, 1, "interval", NULL);
+    ordo_schema_free(&t.s);
+    assert_int_equal(plain(&pd, "timestamp", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_BAD_TYPE);
+    assert_string_equal(e.message, "column 'a': cannot read NumPy timedelta64 as timestamp");
+    ordo_schema_free(&t.s);
+    int64_t days[] = {2, -1}; /* timedelta64[D]: days as microseconds, not as days */
+    ordo_table_plain pday = {'m', 8, ORDO_TABLE_UNIT_D, 1, days, 2};
+    assert_int_equal(plain(&pday, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == INT64_C(172800000000));
+    assert_key(&col, 1, "interval", "-24:00:00");
+    ordo_schema_free(&t.s);
+    /* nanoseconds: the row and its value named, or floored */
+    int64_t ns[] = {1000, 1001, -1, INT64_MAX, INT64_MIN + 1};
+    ordo_table_plain pn = {'m', 8, ORDO_TABLE_UNIT_NS, 1, ns, 5};
+    assert_int_equal(plain(&pn, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_INVALID_VALUE);
+    assert_string_equal(e.message, "column 'a', row 1: 1001 ns is not a whole number of "
+                                   "microseconds (PostgreSQL's unit); timestamps=\"truncate\" "
+                                   "floors it");
+    assert_int_equal(e.line, 2);
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE;
+    assert_int_equal(plain(&pn, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == 1 && micros_at(&col, 1) == 1 && micros_at(&col, 2) == -1);
+    assert_true(micros_at(&col, 3) == INT64_MAX / 1000);
+    assert_true(micros_at(&col, 4) == (INT64_MIN + 1) / 1000 - 1); /* floored */
+    ordo_schema_free(&t.s);
+    io.timestamps = ORDO_TABLE_TIMESTAMPS_REFUSE;
+    /* microseconds: both int64 ends as they are (NaT is INT64_MIN itself) */
+    int64_t us[] = {INT64_MAX, INT64_MIN + 1};
+    ordo_table_plain pu = {'m', 8, ORDO_TABLE_UNIT_US, 1, us, 2};
+    assert_int_equal(plain(&pu, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_true(micros_at(&col, 0) == INT64_MAX && micros_at(&col, 1) == INT64_MIN + 1);
+    ordo_schema_free(&t.s);
+    /* past int64 once scaled, at either end, for every unit above the microsecond */
+    for (int u = ORDO_TABLE_UNIT_W; u <= ORDO_TABLE_UNIT_MS; u++)
+        for (int end = 0; end < 2; end++) {
+            int64_t v[] = {1, end ? INT64_MAX : INT64_MIN + 1};
+            ordo_table_plain pv = {'m', 8, (ordo_table_unit)u, 1, v, 2};
+            assert_int_equal(plain(&pv, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                             ORDO_ERR_OUT_OF_RANGE);
+            assert_string_equal(e.message, "column 'a', row 1: interval out of range");
+            ordo_schema_free(&t.s);
+        }
+    int64_t big[] = {INT64_MAX / 2}; /* 2 ticks a value: past int64 before the unit */
+    ordo_table_plain pt = {'m', 8, ORDO_TABLE_UNIT_US, 2, big, 1};
+    assert_int_equal(plain(&pt, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    ordo_schema_free(&t.s);
+    pt.ticks = 3;
+    assert_int_equal(plain(&pt, "interval", ORDO_FORMAT_ORDERED, sx, &t, &col, &e),
+                     ORDO_ERR_OUT_OF_RANGE);
+    ordo_schema_free(&t.s);
+}
+
 static void test_plain(void **state)
 {
     (void)state;
@@ -989,6 +1297,7 @@ static void test_plain(void **state)
     ordo_schema_free(&t.s);
     assert_int_equal(plain(&ph, "date", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_BAD_TYPE);
     ordo_schema_free(&t.s);
+    test_plain_timedeltas(sx);
     ordo_table_scratch_close(sx);
 }
 
@@ -1674,6 +1983,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encoder_timestamps),
         cmocka_unit_test(test_more_types),
+        cmocka_unit_test(test_nested_times),
+        cmocka_unit_test(test_arrow_record_types),
         cmocka_unit_test(test_arrow_type_names),
         cmocka_unit_test(test_civil_put),     cmocka_unit_test(test_kinds_type),
         cmocka_unit_test(test_number_int_text), cmocka_unit_test(test_encoder_arrow),

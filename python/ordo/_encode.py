@@ -22,7 +22,8 @@ _UNITS = {u: i for i, u in enumerate(["Y", "M", "W", "D", "h", "m", "s", "ms", "
 
 
 def _numpy_column(arr):
-    """A NumPy array as a column description."""
+    """A NumPy array as a column description: numbers and bools, datetime64
+    and timedelta64 (NaT NULL) as buffers, the library converting them."""
     import numpy as np
 
     if arr.ndim != 1:
@@ -42,6 +43,15 @@ def _numpy_column(arr):
                             "nanoseconds)" % arr.dtype)
         i8 = np.ascontiguousarray(arr).view(np.int64)
         return ("buffer", i8, "M", 8, _UNITS[unit], ticks)
+    if kind == "m":  # an interval of microseconds, as an Arrow duration
+        unit, ticks = np.datetime_data(arr.dtype)
+        if unit == "generic":  # holds NaT only
+            arr, unit = arr.astype("timedelta64[ns]"), "ns"
+        if unit not in _UNITS or _UNITS[unit] < _UNITS["W"]:
+            raise TypeError("no ordo type for NumPy dtype %s (ordo takes units from weeks to "
+                            "nanoseconds: a year or a month has no fixed length)" % arr.dtype)
+        i8 = np.ascontiguousarray(arr).view(np.int64)
+        return ("buffer", i8, "m", 8, _UNITS[unit], ticks)
     if kind in "OUS":
         return ("seq", arr.tolist())
     raise TypeError("no ordo type for NumPy dtype %s" % arr.dtype)
@@ -59,8 +69,8 @@ def _arrow_column(obj):
 
 
 def _pandas_column(series, nan_as_null=True):
-    """A pandas Series: NumPy dtypes as NumPy arrays, datetime64 with a
-    zone as its UTC instants, and the other dtypes (nullable
+    """A pandas Series: NumPy dtypes (timedelta64 too) as NumPy arrays,
+    datetime64 with a zone as its UTC instants, and the other dtypes (nullable
     Int64/Float64/boolean, string, object, Arrow-backed) through pyarrow,
     where pandas' missing values (NA, None, NaN, NaT) are NULL. A float NaN
     is NULL too, as pandas and pyarrow.Table.from_pandas read it, unless
@@ -69,7 +79,7 @@ def _pandas_column(series, nan_as_null=True):
     import pandas as pd
 
     dtype = series.dtype
-    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM":
+    if isinstance(dtype, np.dtype) and dtype.kind in "iufbMm":
         arr = series.to_numpy()
         if dtype.kind == "f" and nan_as_null and np.isnan(arr).any():
             import pyarrow as pa
@@ -293,10 +303,14 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     zone -> timestamptz, time -> time, decimal (32 to 256 bits, any scale)
     -> numeric (ordered only), float16 -> real, fixed_size_binary(16) and
     ``pa.uuid()`` -> uuid (other widths: bytea), duration -> interval of
-    microseconds (ordered only), list of numbers, bools, strings or binary
-    -> T[] (ordered only), struct -> the ``record(...)`` schema= gives,
-    NumPy datetime64 (years to nanoseconds; an
-    instant out of range is refused with its row) -> timestamp;
+    microseconds (ordered only), list of numbers, bools, strings, binary,
+    dates, timestamps, times, durations, decimals or structs -> T[]
+    (ordered only), struct -> ``record(name type, ...)`` of its fields
+    (names double-quoted unless identifiers, types by these rules,
+    recursively), NumPy datetime64 (years to nanoseconds; an
+    instant out of range is refused with its row) -> timestamp, NumPy
+    timedelta64 and pandas timedelta (weeks to nanoseconds) -> interval of
+    microseconds, as a duration;
     Python lists: int -> bigint, float -> double precision, str -> text,
     bytes -> bytea, bool -> boolean, datetime -> timestamp(tz), date -> date,
     Decimal -> numeric.

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import ordo
-from cli_oracle import arrow_texts, cli_keys
+from cli_oracle import arrow_texts, cli_keys, duration_text
 
 NULL_ASC = b"\x01"  # a NULL field in ASC (NULLS LAST)
 NAN_ASC = b"\x00" + b"\xff" * 8  # float64 NaN in ASC
@@ -371,6 +371,92 @@ def test_durations_finer_than_microseconds():
         ordo.encode_keys(d, "d", format="lexkey", timestamps="truncate")
 
 
+TD_UNITS = ["W", "D", "h", "m", "s", "ms", "us", "ns"]
+
+
+@pytest.mark.parametrize("unit", TD_UNITS)
+def test_numpy_timedeltas_are_intervals(unit):
+    """timedelta64 read from its buffer (no pyarrow): the keys of the same
+    spans as the CLI reads their text, NaT NULL; DESC too."""
+    ticks = [v * (1000 if unit == "ns" and v else 1) if v is not None else None
+             for v in [1, None, -3, 0, 1000]]  # whole microseconds
+    arr = np.array([np.timedelta64("NaT") if v is None else np.timedelta64(v, unit)
+                    for v in ticks], "timedelta64[%s]" % unit)
+    desc = ordo._encode._numpy_column(arr)
+    assert desc[0] == "buffer" and desc[2] == "m"  # its buffer, not through pyarrow
+    assert schema_of({"d": arr}) == "d interval"
+    per_ns = np.timedelta64(1, unit).astype("timedelta64[ns]").astype(np.int64)
+    texts = [[None if v is None else duration_text(v * int(per_ns), "ns")] for v in ticks]
+    for order in ("", " DESC"):
+        assert ordo.encode_keys({"d": arr}, "d" + order).to_list() == \
+            cli_keys("d interval" + order, texts, "ordered"), order
+    keys = ordo.encode_keys({"d": arr}, "d")
+    assert keys[1] == NULL_ASC
+    # decode_keys gives the spans back: their text encodes to the same keys
+    back = ordo.decode_keys(keys, "d interval", "d").column("d").to_pylist()
+    assert ordo.encode_keys({"d": back}, "d", schema="d interval").to_list() == keys.to_list()
+
+
+def test_numpy_timedeltas_as_arrow_durations():
+    for unit in ("s", "ms", "us", "ns"):
+        ints = [0, 1, -1, 2**40, None]
+        arr = pa.array(ints, pa.duration(unit))
+        np_arr = np.array([np.timedelta64("NaT") if v is None else v for v in ints],
+                          "timedelta64[%s]" % unit)
+        assert ordo.encode_keys({"d": np_arr}, "d DESC", timestamps="truncate").to_list() == \
+            ordo.encode_keys(pa.table({"d": arr}), "d DESC", timestamps="truncate").to_list()
+    # timedelta64[10s] and a generic NaT-only array
+    ten = np.array([3, -1], "timedelta64[10s]")
+    assert ordo.encode_keys({"d": ten}, "d").to_list() == \
+        ordo.encode_keys(pa.table({"d": pa.array([30, -10], pa.duration("s"))}), "d").to_list()
+    nat = np.array([np.timedelta64("NaT")])
+    assert ordo.encode_keys({"d": nat}, "d").to_list() == [NULL_ASC]
+
+
+def test_numpy_timedelta_nanoseconds_are_refused_naming_the_row_and_the_value():
+    ns = np.array([1_000, -1, 1_001, "NaT"], "timedelta64[ns]")
+    with pytest.raises(ordo.Error) as e:
+        ordo.encode_keys({"d": ns}, "d")
+    assert str(e.value).startswith("column 'd', row 1: -1 ns is not a whole number of "
+                                   "microseconds"), str(e.value)
+    assert 'timestamps="truncate"' in str(e.value)
+    assert e.value.status == "ORDO_ERR_INVALID_VALUE" and e.value.line == 2
+    got = ordo.encode_keys({"d": ns}, "d", timestamps="truncate").to_list()
+    assert got == ordo.encode_keys(pa.table({"d": pa.array([1_000, -1, 1_001, None],
+                                                            pa.duration("ns"))}), "d",
+                                   timestamps="truncate").to_list()
+    assert got[1] == ordo.encode_keys({"d": np.array([-1], "timedelta64[us]")}, "d")[0]  # floored
+    # the int64 ends: floored without overflow, or past int64 once scaled
+    ends = np.array([-2**63 + 1, 2**63 - 1], "timedelta64[ns]")
+    with pytest.raises(ordo.Error, match="row 0"):
+        ordo.encode_keys({"d": ends}, "d")
+    assert ordo.encode_keys({"d": ends}, "d", timestamps="truncate").to_list() == \
+        ordo.encode_keys({"d": np.array([(-2**63 + 1) // 1000, (2**63 - 1) // 1000],
+                                        "timedelta64[us]")}, "d").to_list()
+    for end in (-2**63 + 1, 2**63 - 1):
+        with pytest.raises(ordo.Error, match="column 'd', row 0: interval out of range") as e:
+            ordo.encode_keys({"d": np.array([end], "timedelta64[s]")}, "d")
+        assert e.value.status == "ORDO_ERR_OUT_OF_RANGE"
+
+
+def test_pandas_timedeltas_are_read_as_numpy():
+    s = pd.Series(pd.to_timedelta([1, None, -5], unit="s"))
+    assert ordo._encode._pandas_column(s)[0] == "buffer"  # not through pyarrow
+    df = pd.DataFrame({"d": s})
+    assert schema_of(df) == "d interval"
+    assert ordo.encode_keys(df, "d DESC").to_list() == \
+        cli_keys("d interval DESC", [["00:00:01"], [None], ["-00:00:05"]], "ordered")
+    ns = pd.DataFrame({"d": pd.to_timedelta([0, 1], unit="ns")})
+    with pytest.raises(ordo.Error, match=r"column 'd', row 1: 1 ns is not a whole number"):
+        ordo.encode_keys(ns, "d")
+
+
+def test_timedeltas_of_years_or_months_have_no_type():
+    for unit in ("Y", "M"):
+        with pytest.raises(TypeError, match=r"timedelta64\[%s\].*no fixed length" % unit):
+            ordo.encode_keys({"d": np.array([1], "timedelta64[%s]" % unit)}, "d")
+
+
 def test_uuids_in_place_and_from_their_text():
     arr = pa.array([UUIDS[0].bytes, None, UUIDS[1].bytes], pa.binary(16))
     want = ordo.encode_keys({"u": [str(UUIDS[0]), None, str(UUIDS[1])]}, "u", schema="u uuid")
@@ -438,13 +524,194 @@ def test_lists_are_arrays_and_structs_records():
     assert ordo.encode_keys(pa.table({"r": rec}), "r", schema="r " + sql).to_list() == want
     assert ordo.encode_keys(pa.table({"r": rec}).slice(2), "r", schema="r " + sql).to_list() == \
         want[2:]
-    # a struct needs schema= (a record's type names its fields); nested lists are no arrays
-    with pytest.raises(TypeError, match=r"the Arrow type struct<x: int64, y: string, z: "
-                                        r"list<item: int64>> has no ordo type"):
-        ordo.encode_keys(pa.table({"r": rec}), "r")
+    # without schema= the struct's own record (test_structs_derive_their_record_type)
+    assert ordo.encode_keys(pa.table({"r": rec}), "r").to_list() == want
+    # nested lists are no arrays
     with pytest.raises(TypeError, match=r"cannot read Arrow list<item: list<item: int64>> as "
                                         r"bigint\[\]"):
         ordo.encode_keys(pa.table({"c": pa.array([[[1]]])}), "c", schema="c bigint[]")
     # the LexKey formats have no arrays
     with pytest.raises(ordo.Error, match="lexkey"):
         ordo.encode_keys(pa.table({"c": lists[0][0]}), "c", format="lexkey")
+
+
+def quoted(text):
+    """An array element's or a record field's text, quoted (NULL: None)."""
+    return None if text is None else '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def list_texts(arr, floor_us=False):
+    """PostgreSQL's text of each list of arr: its elements' texts
+    (cli_oracle's) quoted, NULL unquoted."""
+    out = []
+    for i in range(len(arr)):
+        if not arr[i].is_valid:
+            out.append(None)
+            continue
+        items = arrow_texts(arr[i].values, floor_us)
+        out.append("{%s}" % ",".join("NULL" if t is None else quoted(t) for t in items))
+    return out
+
+
+D = decimal.Decimal
+TIMES_AND_DECIMALS = [
+    (pa.date32(), [[datetime.date(2020, 1, 2), None], [datetime.date(1, 1, 1)], [], None], "date"),
+    (pa.date64(), [[datetime.date(1969, 12, 31), datetime.date(2000, 3, 1)]], "date"),
+    (pa.timestamp("s"), [[0, -1, None], [2**34]], "timestamp"),
+    (pa.timestamp("ms"), [[1, -1001]], "timestamp"),
+    (pa.timestamp("us"), [[1, None, -1], []], "timestamp"),
+    (pa.timestamp("ns"), [[1_000, -2_000, None]], "timestamp"),
+    (pa.timestamp("us", "UTC"), [[0, 1], None], "timestamptz"),
+    (pa.timestamp("ns", "Asia/Tokyo"), [[-1_000, 5_000]], "timestamptz"),
+    (pa.time32("s"), [[datetime.time(1, 2, 3), None]], "time"),
+    (pa.time32("ms"), [[datetime.time(23, 59, 59, 999000)]], "time"),
+    (pa.time64("us"), [[datetime.time(0, 0), datetime.time(12, 0, 0, 1)]], "time"),
+    (pa.duration("s"), [[1, -5, None], [2**40]], "interval"),
+    (pa.duration("ms"), [[1500, -1]], "interval"),
+    (pa.duration("us"), [[2**63 - 1, -2**63, 0]], "interval"),
+    (pa.duration("ns"), [[1_000, -3_000]], "interval"),
+    (pa.decimal128(10, 3), [[D("1.500"), D("-0.001"), None]], "numeric"),
+    (pa.decimal64(12, 2), [[D("12.34")]], "numeric"),
+    (pa.decimal32(5, 0), [[D("-99999")]], "numeric"),
+    (pa.decimal256(76, 38), [[D("9" * 38 + "." + "9" * 38), D("-1.5")]], "numeric"),
+    (pa.decimal128(5, -2), [[D("1E+4"), D("-3E+2")]], "numeric"),
+]
+
+
+@pytest.mark.parametrize("typ,rows,sql", TIMES_AND_DECIMALS,
+                         ids=[str(t) for t, _, _ in TIMES_AND_DECIMALS])
+def test_lists_of_times_and_decimals_are_arrays(typ, rows, sql):
+    """The keys of each list as the CLI reads the array's text written with
+    its elements' texts; NULL lists and elements, DESC, slices; and back
+    through decode_keys."""
+    arr = pa.array(rows, pa.list_(typ))
+    t = pa.table({"c": arr})
+    assert schema_of(t) == "c %s[]" % sql
+    texts = [[x] for x in list_texts(arr)]
+    for order in ("", " DESC"):
+        assert ordo.encode_keys(t, "c" + order).to_list() == \
+            cli_keys("c %s[]%s" % (sql, order), texts, "ordered"), order
+    keys = ordo.encode_keys(t, "c")
+    assert ordo.encode_keys(pa.table({"c": pa.array(rows, pa.large_list(typ))}), "c").to_list() \
+        == keys.to_list()
+    assert ordo.encode_keys(t.slice(1), "c").to_list() == keys.to_list()[1:]
+    back = ordo.decode_keys(keys, "c %s[]" % sql, "c").column("c").to_pylist()
+    assert ordo.encode_keys({"c": back}, "c", schema="c %s[]" % sql).to_list() == keys.to_list()
+
+
+def test_structs_of_times_and_decimals_are_records():
+    rec = pa.array([{"t": 1_000, "d": D("2.50"), "n": 0, "x": [D("1.5")]},
+                    {"t": None, "d": None, "n": 86_400_000, "x": None}, None],
+                   pa.struct([("t", pa.timestamp("ns", "UTC")), ("d", pa.decimal128(5, 2)),
+                              ("n", pa.date64()), ("x", pa.list_(pa.decimal128(3, 1)))]))
+    sql = "record(t timestamptz, d numeric, n date, x numeric[])"
+    texts = [['("1970-01-01 00:00:00.000001+00","2.50","1970-01-01","{\\"1.5\\"}")'],
+             ['(,,"1970-01-02",)'], [None]]
+    t = pa.table({"r": rec})
+    for order in ("", " DESC"):
+        assert ordo.encode_keys(t, "r" + order, schema="r " + sql).to_list() == \
+            cli_keys("r %s%s" % (sql, order), texts, "ordered"), order
+    keys = ordo.encode_keys(t, "r", schema="r " + sql)
+    back = ordo.decode_keys(keys, "r " + sql, "r").column("r").to_pylist()
+    assert ordo.encode_keys({"r": back}, "r", schema="r " + sql).to_list() == keys.to_list()
+
+
+def test_nested_times_follow_the_time_units_rule():
+    """A list's or a struct's element that is no whole microsecond: refused
+    naming the column, the row and the value, or floored."""
+    ns = pa.array([[1_000], None, [2_000, 2_001]], pa.list_(pa.timestamp("ns")))
+    with pytest.raises(ordo.Error) as e:
+        ordo.encode_keys(pa.table({"c": ns}), "c")
+    assert str(e.value).startswith("column 'c', row 2: 1970-01-01 00:00:00.000002001 is not a "
+                                   "whole number of microseconds"), str(e.value)
+    assert e.value.status == "ORDO_ERR_INVALID_VALUE" and e.value.line == 3
+    floored = pa.array([[1], None, [2, 2]], pa.list_(pa.timestamp("us")))
+    assert ordo.encode_keys(pa.table({"c": ns}), "c", timestamps="truncate").to_list() == \
+        ordo.encode_keys(pa.table({"c": floored}), "c").to_list()
+    rec = pa.array([{"d": 1_000}, {"d": -1}], pa.struct([("d", pa.duration("ns"))]))
+    with pytest.raises(ordo.Error, match=r"column 'r', row 1: -1 ns is not a whole number"):
+        ordo.encode_keys(pa.table({"r": rec}), "r", schema="r record(d interval)")
+    got = ordo.encode_keys(pa.table({"r": rec}), "r", schema="r record(d interval)",
+                           timestamps="truncate").to_list()
+    assert got == cli_keys("r record(d interval)", [["(00:00:00.000001)"], ["(-00:00:00.000001)"]],
+                           "ordered")
+    tod = pa.array([[1_000, 1_999]], pa.list_(pa.time64("ns")))
+    with pytest.raises(ordo.Error, match=r"row 0: 00:00:00\.000001999 is not a whole"):
+        ordo.encode_keys(pa.table({"c": tod}), "c")
+
+
+def test_nested_times_at_the_int64_ends():
+    """Both int64 ends of every unit: floored without overflow, or out of
+    range naming the row (as the column's own values are)."""
+    for unit in ("s", "ms", "us", "ns"):
+        ends = [-2**63, 2**63 - 1]
+        for typ, what in ((pa.timestamp(unit), "timestamp"), (pa.duration(unit), "interval")):
+            t = pa.table({"c": pa.array([[0], ends], pa.list_(typ))})
+            flat = pa.table({"c": pa.array([0] + ends, typ)})
+            try:
+                want = ordo.encode_keys(flat, "c", timestamps="truncate").to_list()
+            except ordo.Error as e:  # out of range: so is the list's row
+                assert "out of range" in str(e), str(e)
+                with pytest.raises(ordo.Error, match=r"column 'c', row 1: %s out of range"
+                                   % what):
+                    ordo.encode_keys(t, "c", timestamps="truncate")
+                continue
+            got = ordo.encode_keys(t, "c", timestamps="truncate").to_list()
+            texts = [[x] for x in list_texts(t.column("c").combine_chunks(), floor_us=True)]
+            assert got == cli_keys("c %s[]" % what, texts, "ordered"), (unit, what)
+            assert want[0] != want[1]
+    dates = pa.table({"c": pa.array([[-2**31, 2**31 - 1]], pa.list_(pa.date32()))})
+    with pytest.raises(ordo.Error, match=r"column 'c', row 0: date out of range"):
+        ordo.encode_keys(dates, "c")
+
+
+def test_structs_derive_their_record_type():
+    """Without schema= a struct is the record of its fields (their names as
+    a schema writes them, their types as top-level columns get theirs,
+    recursively): the schema a user would have written, with its keys."""
+    rec = pa.array([{"id": 1, "first name": "a", "at": {"t": 0, "d": D("1.50")},
+                     "tags": ["x", None], "w": [{"k": 1}]},
+                    None,
+                    {"id": None, "first name": 'q"', "at": None, "tags": [], "w": None}],
+                   pa.struct([("id", pa.int32()), ("first name", pa.large_string()),
+                              ("at", pa.struct([("t", pa.timestamp("ms", "UTC")),
+                                                ("d", pa.decimal128(5, 2))])),
+                              ("tags", pa.list_(pa.string())),
+                              ("w", pa.list_(pa.struct([("k", pa.uint8())])))]))
+    sql = ('record(id integer, "first name" text, at record(t timestamptz, d numeric), '
+           'tags text[], w record(k utinyint)[])')
+    t = pa.table({"s": rec, "n": [3, 2, 1]})
+    assert schema_of(t) == "s %s, n bigint" % sql
+    texts = [['(1,a,"(""1970-01-01 00:00:00+00"",1.50)","{x,NULL}","{""(1)""}")'], [None],
+             ['(,"q\\"",,{},)']]
+    for order in ("", " DESC"):
+        keys = ordo.encode_keys(t, key="s" + order)
+        assert keys.to_list() == ordo.encode_keys(t, "s" + order, schema="s %s, n bigint"
+                                                  % sql).to_list()
+        assert keys.to_list() == cli_keys("s %s%s" % (sql, order), texts, "ordered"), order
+    keys = ordo.encode_keys(t, key="s")
+    back = ordo.decode_keys(keys, "s " + sql, "s").column("s").to_pylist()
+    assert ordo.encode_keys({"s": back}, "s", schema="s " + sql).to_list() == keys.to_list()
+    # the RecordBatch and dict paths derive the same
+    assert ordo.encode_keys(t.to_batches()[0], "s").to_list() == keys.to_list()
+    assert ordo.encode_keys({"s": rec}, "s").to_list() == keys.to_list()
+
+
+def test_structs_without_a_record_type_name_why():
+    cases = [
+        (pa.struct([("a", pa.int64()), ("a", pa.string())]), "two fields of one name"),
+        (pa.struct([("", pa.int64())]), "a field without a name"),
+        (pa.struct([('x"', pa.int64())]), "a field's name holds a double quote"),
+    ]
+    for typ, why in cases:
+        t = pa.table({"s": pa.nulls(1, typ), "k": [1]})
+        with pytest.raises(TypeError, match=r"column 's': the Arrow type %s has no ordo type "
+                                            r"\(%s\)" % (re.escape(str(typ)), why)):
+            ordo.encode_keys(t, "s")
+        # outside the key it is not read
+        assert ordo.encode_keys(t, "k").to_list() == ordo.encode_keys({"k": [1]}, "k").to_list()
+    # a field the nested reader has no text for: no record either
+    typ = pa.struct([("u", pa.binary(16))])
+    with pytest.raises(TypeError, match=r"the Arrow type %s has no ordo type$"
+                       % re.escape(str(typ))):
+        ordo.encode_keys(pa.table({"s": pa.nulls(1, typ)}), "s")
