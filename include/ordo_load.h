@@ -302,8 +302,9 @@ ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets,
  * memcmp does, a key before every longer key it is a prefix of; equal keys
  * keep their ids' order (stable). A radix sort (docs/sort.md): time
  * O(n + the key bytes it reads), at most every byte once per pass plus the
- * shared prefixes; memory besides ids about 16 bytes per row (under 1 for
- * keys of one length differing in at most 8 bytes), at most 64. threads: up to
+ * shared prefixes; memory besides ids about 10 bytes per row (under 1 for
+ * keys of one length differing in at most 8 bytes), at most about 80.
+ * threads: up to
  * that many threads sort (the calling one included; 0 or 1: this thread
  * only; at most 256, fewer when the system starts fewer); the ids are the
  * same whatever the count. n 0: nothing is
@@ -311,7 +312,8 @@ ORDO_API ordo_status ordo_split_keys(const uint8_t *keys, const size_t *offsets,
  * empty. ORDO_ERR_NULL_ARG, ORDO_ERR_INVALID_ARG for offsets that
  * decrease, ORDO_ERR_SIZE_OVERFLOW for 2^32 keys or more or a key of 2^32
  * bytes or more (sort them in runs: ordo_run_writer): nothing written;
- * ORDO_ERR_OUT_OF_MEMORY: ids were the sort's work space and hold no order. */
+ * ORDO_ERR_OUT_OF_MEMORY: ids were the sort's work space, their contents
+ * undefined. */
 ORDO_API ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t n,
                                       size_t threads, uint64_t *ids, ordo_error *err);
 

@@ -16,9 +16,9 @@
 
 void *ordo__sort_scratch_get(ordo__sort_scratch *s, size_t bytes)
 {
-    if (bytes > s->cap) {
+    if (bytes > s->cap) { /* exactly: the memory bound counts the largest bucket once */
         free(s->mem);
-        s->cap = bytes > 2 * s->cap ? bytes : 2 * s->cap;
+        s->cap = bytes;
         if (!(s->mem = malloc(s->cap)))
             s->cap = 0;
     }

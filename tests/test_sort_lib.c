@@ -76,7 +76,7 @@ static void check(const keyset *s, const char *what)
     qsort(want, n, sizeof *want, ref_cmp);
     ordo_error e;
     /* one thread, and several: the same ids */
-    static const size_t threads[] = {0, 1, 2, 5};
+    static const size_t threads[] = {0, 1, 2, 3, 5, 7};
     for (size_t th = 0; th < sizeof threads / sizeof threads[0]; th++) {
         for (size_t i = 0; i < n; i++)
             got[i] = UINT64_MAX;
@@ -341,6 +341,65 @@ static void test_threads_skewed(void **state)
     ks_free(&s);
 }
 
+/* More than 256 threads asked for with over 257 x 32768
+ * keys of one length: the first pass must clamp to ORDO__SORT_MAX_THREADS
+ * (it indexed run_step's 256-entry arrays past their end). */
+static void test_threads_over_256(void **state)
+{
+    (void)state;
+    size_t n = 257 * 32768 + 100000;
+    uint8_t *b = malloc(n);
+    size_t *o = malloc((n + 1) * sizeof *o);
+    uint64_t *ids = malloc(n * sizeof *ids);
+    assert_non_null(b);
+    assert_non_null(o);
+    assert_non_null(ids);
+    rng_state = 99;
+    for (size_t i = 0; i <= n; i++)
+        o[i] = i;
+    for (size_t i = 0; i < n; i++)
+        b[i] = (uint8_t)rnd();
+    ordo_error e;
+    assert_int_equal(ordo_key_argsort(b, o, n, 300, ids, &e), ORDO_OK);
+    for (size_t i = 1; i < n; i++)
+        assert_true(b[ids[i - 1]] < b[ids[i]] || (b[ids[i - 1]] == b[ids[i]] && ids[i - 1] < ids[i]));
+    free(b), free(o), free(ids);
+}
+
+/* Two-byte digits (65536 rows and more) with one giant
+ * bucket (the big-bucket path on several threads), and keys ending right
+ * at the common prefix. */
+static void test_general_skew_65536(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {65535, 65536, 70000};
+    for (int shape = 0; shape < 2; shape++)
+        for (size_t z = 0; z < 3; z++) {
+            keyset s;
+            uint8_t k[16];
+            rng_state = 31 + z;
+            ks_init(&s, sizes[z]);
+            for (size_t i = 0; i < sizes[z]; i++) {
+                size_t kn;
+                if (shape == 0) { /* all but one key in the digit "aa" */
+                    k[0] = 'a', k[1] = 'a', kn = 2 + rnd() % 6;
+                    for (size_t j = 2; j < kn; j++)
+                        k[j] = (uint8_t)(rnd() % 3 ? 0 : rnd());
+                    if (i == 7)
+                        k[0] = 'b', kn = 1;
+                } else { /* two in three keys are the common prefix itself */
+                    memcpy(k, "PREFIXPREFIX", 12);
+                    kn = 12 + (rnd() % 3 ? 0 : 1 + rnd() % 3);
+                    for (size_t j = 12; j < kn; j++)
+                        k[j] = (uint8_t)(rnd() % 3);
+                }
+                ks_add(&s, k, kn);
+            }
+            check(&s, shape == 0 ? "general giant bucket" : "general ending at the prefix");
+            ks_free(&s);
+        }
+}
+
 static void test_arguments(void **state)
 {
     (void)state;
@@ -456,6 +515,8 @@ int main(void)
         cmocka_unit_test(test_all_shapes_together),
         cmocka_unit_test(test_threads_skewed),
         cmocka_unit_test(test_fixed_width_many),
+        cmocka_unit_test(test_general_skew_65536),
+        cmocka_unit_test(test_threads_over_256),
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_merge_to),
     };
