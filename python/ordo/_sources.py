@@ -23,7 +23,12 @@ def _is_parquet_path(p):
     regular file is read: a FIFO or a device would lose what is read."""
     if p.lower().endswith(_PARQUET_SUFFIXES):
         return True
-    try:  # non-blocking: opening a FIFO must neither wait nor read
+    try:  # not even opened unless regular: opening a FIFO is a reader its writer may meet
+        if not stat.S_ISREG(os.stat(p).st_mode):
+            return False
+    except OSError:
+        return False  # the CSV reader names the file and its error
+    try:  # non-blocking: what became a FIFO since must neither wait nor be read
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return False  # the CSV reader names the file and its error
