@@ -29,18 +29,22 @@ static int scaled_numeric(const ordo_column *c)
 /* Whether a column's values go through offsets. */
 static int variable_col(const ordo_column *c) { return variable(c->type) && !scaled_numeric(c); }
 
+/* Element i of scaled integers at v (decimal128 or int64) as an int128 hi:lo. */
+static inline void scaled_word(const uint8_t *v, int dec128, size_t i, int64_t *hi, uint64_t *lo)
+{
+    if (dec128) {
+        *lo = ORDO_LOAD(uint64_t, v + 16 * i, 0);
+        *hi = ORDO_LOAD(int64_t, v + 16 * i + 8, 0);
+    } else {
+        *lo = ORDO_LOAD(uint64_t, v, i);
+        *hi = (int64_t)*lo < 0 ? -1 : 0;
+    }
+}
+
 /* Row r of a scaled numeric column as an int128 hi:lo. */
 static void scaled_at(const ordo_column *c, size_t r, int64_t *hi, uint64_t *lo)
 {
-    size_t j = c->offset + r;
-    if (c->numeric_layout == ORDO_NUMERIC_DECIMAL128) {
-        *lo = ORDO_LOAD(uint64_t, (const uint8_t *)c->values + 16 * j, 0);
-        *hi = ORDO_LOAD(int64_t, (const uint8_t *)c->values + 16 * j + 8, 0);
-    } else {
-        int64_t v = ORDO_LOAD(int64_t, c->values, j);
-        *lo = (uint64_t)v;
-        *hi = v < 0 ? -1 : 0;
-    }
+    scaled_word(c->values, c->numeric_layout == ORDO_NUMERIC_DECIMAL128, c->offset + r, hi, lo);
 }
 
 /* A text column under a collation other than "C": its fields go through
@@ -350,13 +354,7 @@ sizes_unchecked(const ordo_column *c, size_t nrows, size_t *sum, int dec128, int
         uint64_t lo, x;
         int neg;
         size_t fs;
-        if (dec128) {
-            lo = ORDO_LOAD(uint64_t, v + 16 * r, 0);
-            hi = ORDO_LOAD(int64_t, v + 16 * r + 8, 0);
-        } else {
-            lo = ORDO_LOAD(uint64_t, v, r);
-            hi = (int64_t)lo < 0 ? -1 : 0;
-        }
+        scaled_word(v, dec128, r, &hi, &lo);
         if (nullable && !ordo__col_valid(c, r))
             fs = 1;
         else if (ordo__num_mag64(hi, lo, &x, &neg))
@@ -1304,13 +1302,7 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
         uint8_t *d = dst + pos;
         int64_t hi;
         uint64_t lo;
-        if (dec128) {
-            lo = ORDO_LOAD(uint64_t, v + 16 * i, 0);
-            hi = ORDO_LOAD(int64_t, v + 16 * i + 8, 0);
-        } else {
-            lo = ORDO_LOAD(uint64_t, v, i);
-            hi = (int64_t)lo < 0 ? -1 : 0;
-        }
+        scaled_word(v, dec128, i, &hi, &lo);
         size_t len;
         if (padded && nl <= 16) /* (the usual run: one move) */
             memcpy(d, lead + i * nl, 16);
