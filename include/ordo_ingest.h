@@ -250,7 +250,8 @@ ORDO_API ordo_status ordo_text_print(ordo_key_reader *r, const ordo_schema_colum
  * ("-0": its key does not), a numeric its scale's digits ("13.50": its key
  * keeps the value) and an interval its months, days and time apart, in
  * IntervalStyle postgres ("1 year 2 mons", "-2 days +03:00:00": its key
- * keeps the span, a month as 30 days). *is_null tells whether it was NULL (out unchanged). Any other type
+ * keeps the span, a month as 30 days), uuids (16 bytes a row, 8-4-4-4-12
+ * hex). *is_null tells whether it was NULL (out unchanged). Any other type
  * or column: ORDO_ERR_BAD_TYPE whatever the row, out unchanged (print it
  * from its key); text offsets that decrease or are negative
  * ORDO_ERR_INVALID_VALUE, of neither 32 nor 64 bits ORDO_ERR_INVALID_ARG. */

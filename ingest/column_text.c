@@ -10,6 +10,20 @@
 #include <stdio.h>
 #include <string.h>
 
+int ordo__uuid_text(const uint8_t raw[16], char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    int n = 0;
+    for (int k = 0; k < 16; k++) {
+        if (k == 4 || k == 6 || k == 8 || k == 10)
+            out[n++] = '-';
+        out[n++] = hex[raw[k] >> 4];
+        out[n++] = hex[raw[k] & 15];
+    }
+    out[n] = '\0';
+    return n;
+}
+
 int ordo__uint_text(uint64_t v, char *out)
 {
     char tmp[24];
@@ -223,6 +237,9 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
                               sizeof text);
         break;
     }
+    case ORDO_TYPE_UUID:
+        n = (size_t)ordo__uuid_text((const uint8_t *)col->values + 16 * i, text);
+        break;
     case ORDO_TYPE_STRING: {
         if (c->sql != ORDO_SQL_TEXT || c->collator || col->collator)
             return ORDO_ERR_BAD_TYPE; /* char(n), enums, collated text: from the key */

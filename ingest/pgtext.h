@@ -78,5 +78,8 @@ void ordo__timestamp_text(int64_t us, int tz, char *out, size_t cap);
  * returns the length (column_text.c). */
 int ordo__int_text(int64_t v, char *out);
 int ordo__uint_text(uint64_t v, char *out);
+/* A uuid's 16 bytes as its text, 8-4-4-4-12 lowercase hex digits, at out
+ * (room for 36 bytes and a NUL); returns 36 (column_text.c). */
+int ordo__uuid_text(const uint8_t raw[16], char *out);
 
 #endif

@@ -437,10 +437,8 @@ static ordo_status address_text(ordo_key_reader *r, ordo_type type, ordo_order o
     switch (type) {
     case ORDO_TYPE_UUID:
         s = ordo_key_read_fixed(r, o, type, raw, isnull);
-        snprintf(text, cap,
-                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", raw[0],
-                 raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
-                 raw[11], raw[12], raw[13], raw[14], raw[15]);
+        if (cap > 36)
+            ordo__uuid_text(raw, text);
         break;
     case ORDO_TYPE_MACADDR:
     case ORDO_TYPE_MACADDR8: {

@@ -2,7 +2,8 @@
  * PostgreSQL's text of the value ({"1","2",NULL}, ("1","x")) and read
  * through the column's own parser (ordo_table_text_column), so that the
  * elements follow every rule of their type's text. Elements: numbers,
- * bools, strings, binary, dates, timestamps, times, durations and decimals
+ * bools, strings, binary, fixed-size binary (uuids), dates, timestamps,
+ * times, durations and decimals
  * (each converted by the one rule of its type, arrow_import.c's, and
  * printed by the ingest library's), and lists and structs of those. */
 #include "import.h"
@@ -25,6 +26,20 @@ static int add_quoted(buf *b, const char *s, size_t n)
                                            : !add(b, s + i, 1))
             return 0;
     return add(b, "\"", 1);
+}
+
+/* n bytes as bytea's text form: \x, then two hex digits a byte. */
+static int bytea_text(buf *out, const uint8_t *p, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!add(out, "\\x", 2))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char two[2] = {hex[p[i] >> 4], hex[p[i] & 15]};
+        if (!add(out, two, 2))
+            return 0;
+    }
+    return 1;
 }
 
 typedef struct nest {
@@ -110,6 +125,18 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
         size_t n = ordo_decimal_text((const uint8_t *)a->buffers[1] + w * j, w, scale, d, sizeof d);
         return n ? add(out, d, n) : (c->why = ORDO_ERR_BAD_TYPE, 0);
     }
+    if (!strncmp(f, "w:", 2)) { /* fixed_size_binary: 16 bytes a uuid (the mapping's), else bytea */
+        size_t w = (size_t)strtol(f + 2, NULL, 10); /* (nestable: 1 or more) */
+        const uint8_t *p = (const uint8_t *)a->buffers[1] + w * j;
+        if (w == 16) {
+            ordo_column one = {.type = ORDO_TYPE_UUID, .values = p};
+            ordo_schema_column sc = {.type = ORDO_TYPE_UUID};
+            bool unused;
+            ordo_status st = ordo_column_text(&one, &sc, 0, out, &unused);
+            return st == ORDO_OK ? 1 : st == ORDO_ERR_OUT_OF_MEMORY ? 0 : (c->why = st, 0);
+        }
+        return bytea_text(out, p, w);
+    }
     if (!strcmp(f, "u") || !strcmp(f, "z") || !strcmp(f, "U") || !strcmp(f, "Z")) {
         int64_t from, to;
         range_at(a, j, f[0] == 'U' || f[0] == 'Z', &from, &to);
@@ -118,12 +145,7 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
         const uint8_t *p = to > from ? (const uint8_t *)a->buffers[2] + from : NULL;
         if (f[0] == 'u' || f[0] == 'U')
             return add(out, p, (size_t)(to - from));
-        if (!add(out, "\\x", 2)) /* bytea's text form */
-            return 0;
-        for (int64_t i = 0; i < to - from; i++)
-            if (snprintf(t, sizeof t, "%02x", p[i]) != 2 || !add(out, t, 2))
-                return 0;
-        return 1;
+        return bytea_text(out, p, (size_t)(to - from));
     }
     if (depth > 64)
         return c->why = ORDO_ERR_BAD_TYPE, 0;
@@ -172,6 +194,11 @@ static int nestable(const struct ArrowSchema *s, int depth)
         return 1;
     if (!strncmp(f, "d:", 2))
         return ordo_arrow_decimal(f, NULL, NULL, NULL) == ORDO_OK;
+    if (!strncmp(f, "w:", 2)) {
+        char *end;
+        long w = strtol(f + 2, &end, 10);
+        return w > 0 && !*end;
+    }
     int list = !strcmp(f, "+l") || !strcmp(f, "+L");
     if (!list && strcmp(f, "+s"))
         return 0;

@@ -554,9 +554,10 @@ static void test_arrow_record_types(void **state)
     assert_int_equal(arrow_type(&st.s, &type, &e), ORDO_ERR_BAD_TYPE);
     assert_string_equal(e.message, "column 'a': the Arrow type struct<> has no ordo type "
                                    "(a struct without fields)");
-    /* fields the reader cannot read (a uuid, a view, a dictionary): no type */
-    const char *unread[] = {"w:16", "vu", "w:3"};
-    for (size_t i = 0; i < 3; i++) {
+    /* fields the reader cannot read (views; fixed-size binary it reads:
+     * python/tests/test_types.py): no type */
+    const char *unread[] = {"vu", "vz"};
+    for (size_t i = 0; i < 2; i++) {
         c.s.format = unread[i];
         st.s.n_children = 5;
         assert_int_equal(ordo_table_arrow_type(&st.s, "r", &kept, &e), ORDO_ERR_BAD_TYPE);

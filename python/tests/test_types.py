@@ -575,6 +575,8 @@ TIMES_AND_DECIMALS = [
     (pa.decimal32(5, 0), [[D("-99999")]], "numeric"),
     (pa.decimal256(76, 38), [[D("9" * 38 + "." + "9" * 38), D("-1.5")]], "numeric"),
     (pa.decimal128(5, -2), [[D("1E+4"), D("-3E+2")]], "numeric"),
+    (pa.binary(16), [[UUIDS[0].bytes, None, UUIDS[1].bytes], None, []], "uuid"),
+    (pa.binary(3), [[b"ab\x00", b"\xff\x01\x02"], [None]], "bytea"),
 ]
 
 
@@ -711,7 +713,17 @@ def test_structs_without_a_record_type_name_why():
         # outside the key it is not read
         assert ordo.encode_keys(t, "k").to_list() == ordo.encode_keys({"k": [1]}, "k").to_list()
     # a field the nested reader has no text for: no record either
-    typ = pa.struct([("u", pa.binary(16))])
+    typ = pa.struct([("u", pa.dictionary(pa.int32(), pa.string()))])
     with pytest.raises(TypeError, match=r"the Arrow type %s has no ordo type$"
                        % re.escape(str(typ))):
         ordo.encode_keys(pa.table({"s": pa.nulls(1, typ)}), "s")
+
+
+def test_structs_of_uuids_are_records():
+    """A struct's fixed_size_binary(16) field is a uuid, as a column of them is."""
+    typ = pa.struct([("u", pa.binary(16)), ("n", pa.int64())])
+    t = pa.table({"r": pa.array([{"u": UUIDS[0].bytes, "n": 1}, {"u": None, "n": 2}, None], typ)})
+    assert schema_of(t) == "r record(u uuid, n bigint)"
+    texts = [["(%s,1)" % UUIDS[0]], ["(,2)"], [None]]
+    assert ordo.encode_keys(t, "r").to_list() == \
+        cli_keys("r record(u uuid, n bigint)", texts, "ordered")
