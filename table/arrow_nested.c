@@ -10,6 +10,11 @@
 
 #include <stdlib.h>
 
+/* Lists and structs nest at most this deep: each struct level quotes the
+ * text of the one inside it (PostgreSQL's record text doubles its quotes
+ * and backslashes), so a row's text grows as 2^depth. */
+#define MAX_DEPTH 10
+
 /* Row texts grow in the ingest library's buffer. */
 typedef ordo_buf buf;
 
@@ -147,7 +152,7 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
             return add(out, p, (size_t)(to - from));
         return bytea_text(out, p, (size_t)(to - from));
     }
-    if (depth > 64)
+    if (depth > MAX_DEPTH)
         return c->why = ORDO_ERR_BAD_TYPE, 0;
     int list = !strcmp(f, "+l") || !strcmp(f, "+L");
     if ((list && a->n_children == 1) || (!strcmp(f, "+s") && s->n_children == a->n_children)) {
@@ -187,7 +192,7 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
 static int nestable(const struct ArrowSchema *s, int depth)
 {
     const char *f = s->format;
-    if (s->dictionary || depth > 64)
+    if (s->dictionary || depth > MAX_DEPTH)
         return 0;
     if (ordo__arrow_numkind(f).kind || !strcmp(f, "n") || !strcmp(f, "u") || !strcmp(f, "U") ||
         !strcmp(f, "z") || !strcmp(f, "Z") || ordo__arrow_is_time(f))

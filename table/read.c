@@ -59,6 +59,8 @@ ordo_status ordo_table_scan_pairs(ordo_db *db, const void *lo, size_t lo_len, co
     ordo_scan_close(it);
     if (s == ORDO_ERR_OUT_OF_MEMORY)
         return ordo__scan_fail(err, s, "out of memory");
+    if (s == ORDO_ERR_SIZE_OVERFLOW)
+        return ordo__scan_fail(err, s, "pairs: more than the keys' offsets can hold");
     return s;
 }
 

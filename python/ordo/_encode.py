@@ -29,9 +29,9 @@ def _numpy_column(arr):
     if arr.ndim != 1:
         raise ValueError("columns must be one-dimensional, got shape %r" % (arr.shape,))
     kind = arr.dtype.kind
+    if kind in "iufbMm" and not arr.dtype.isnative:  # the library reads native words
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     if kind in "iufb":
-        if not arr.dtype.isnative:
-            arr = arr.astype(arr.dtype.newbyteorder("="))
         arr = np.ascontiguousarray(arr)
         return ("buffer", arr, kind, arr.dtype.itemsize, 0, 1)
     if kind == "M":
@@ -45,7 +45,10 @@ def _numpy_column(arr):
         return ("buffer", i8, "M", 8, _UNITS[unit], ticks)
     if kind == "m":  # an interval of microseconds, as an Arrow duration
         unit, ticks = np.datetime_data(arr.dtype)
-        if unit == "generic":  # holds NaT only
+        if unit == "generic":  # numbers of no unit, unless all NaT
+            if not np.isnat(arr).all():
+                raise TypeError("no ordo type for NumPy dtype %s: a timedelta64 without a unit "
+                                "(give it one: .astype('timedelta64[us]'))" % arr.dtype)
             arr, unit = arr.astype("timedelta64[ns]"), "ns"
         if unit not in _UNITS or _UNITS[unit] < _UNITS["W"]:
             raise TypeError("no ordo type for NumPy dtype %s (ordo takes units from weeks to "

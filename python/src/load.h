@@ -26,14 +26,16 @@ typedef struct ordo__py_handle_kind {
     const char *type_name; /* what a TypeError expected: "an ordo Db" */
     const char *what;      /* "database": "the database is closed" */
     void (*close)(void *h); /* run without the GIL */
-    void (*let_go)(PyObject *self); /* at every close, after close (NULL: none) */
+    void (*let_go)(PyObject *self); /* once, after close (NULL: none) */
 } ordo__py_handle_kind;
 
 typedef struct ordo__py_handle {
     PyObject_HEAD
     const ordo__py_handle_kind *kind;
-    void *h; /* NULL: closed */
+    void *h; /* NULL: closed, or being closed */
     int busy;
+    int closing; /* a thread is closing it (close without the GIL, then let_go) */
+    int gone;    /* let_go has run */
 } ordo__py_handle;
 
 extern const ordo__py_handle_kind ordo__py_db_kind; /* Db (load_db.c): an ordo_db */
@@ -47,7 +49,10 @@ void *ordo__py_handle_get(PyObject *obj, const ordo__py_handle_kind *k);
 /* The same, held (busy) until ordo__py_handle_release. */
 void *ordo__py_handle_hold(PyObject *obj, const ordo__py_handle_kind *k);
 void ordo__py_handle_release(PyObject *obj);
-/* Closes the handle (when open) without the GIL, then runs let_go. */
+/* Closes the handle (when open) without the GIL, then runs let_go (once);
+ * while another thread closes it, waits for that close to end, so that
+ * nothing is let go under a call still running and close() returns only
+ * once the handle is closed. */
 void ordo__py_handle_close_now(PyObject *obj);
 /* tp_dealloc: closed, then freed. */
 void ordo__py_handle_dealloc(PyObject *obj);

@@ -2,6 +2,8 @@
  * library handle, one call at a time, closed once (load.h). */
 #include "load.h"
 
+#include <sched.h>
+
 PyObject *ordo__py_handle_new(PyTypeObject *type, const ordo__py_handle_kind *k, void *h)
 {
     ordo__py_handle *o = (ordo__py_handle *)type->tp_alloc(type, 0);
@@ -42,15 +44,25 @@ void ordo__py_handle_release(PyObject *obj) { ((ordo__py_handle *)obj)->busy = 0
 void ordo__py_handle_close_now(PyObject *obj)
 {
     ordo__py_handle *o = (ordo__py_handle *)obj;
+    while (o->closing) { /* another thread's close: done when it is */
+        Py_BEGIN_ALLOW_THREADS
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
     void *h = o->h;
     o->h = NULL; /* closed before the GIL goes: no other thread uses it meanwhile */
+    o->closing = 1;
     if (h) {
         Py_BEGIN_ALLOW_THREADS
         o->kind->close(h);
         Py_END_ALLOW_THREADS
     }
-    if (o->kind->let_go)
+    if (!o->gone && o->kind->let_go) { /* (it may run Python code: marked first) */
+        o->gone = 1;
         o->kind->let_go(obj);
+    }
+    o->gone = 1;
+    o->closing = 0;
 }
 
 void ordo__py_handle_dealloc(PyObject *obj)
@@ -78,5 +90,6 @@ PyObject *ordo__py_handle_enter(PyObject *self, PyObject *unused)
 PyObject *ordo__py_handle_closed(PyObject *self, void *unused)
 {
     (void)unused;
-    return PyBool_FromLong(((ordo__py_handle *)self)->h == NULL);
+    const ordo__py_handle *o = (const ordo__py_handle *)self;
+    return PyBool_FromLong(o->h == NULL && !o->closing);
 }

@@ -242,3 +242,41 @@ def test_cluster_parts_refuse_bools_and_negatives(tmp_path):
     with pytest.raises(TypeError, match="length"):
         _ordo.csv_rows(str(p), "a bigint", "a", "ordered", False, (0, True, 1))
     assert _ordo.csv_rows(str(p), "a bigint", "a", "ordered", False, (0, 4, 1))[0] == 2
+
+
+def test_two_closes_while_a_stream_reads():
+    """A scan closed from two threads while a third reads its stream: the
+    second close waits for the first (it let go of the keys under the reader
+    before), the reader stops with "the scan is closed", and the scan is
+    closed when either close returns."""
+    import threading
+    import time
+
+    import numpy as np
+
+    n = 300_000
+    base = ordo.encode_keys({"a": np.arange(n), "b": np.arange(n).astype(str)}, ["a", "b"])
+    for _ in range(3):
+        k = _ordo._keys_from(bytes(base.buffer), bytes(base.offsets))
+        s = _ordo.decode_keys(k, "a bigint, b text", "a, b", "ordered")
+        del k  # the scan holds the keys alone
+        r = pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__())
+        got = {}
+
+        def read():
+            try:
+                got["rows"] = sum(b.num_rows for b in r)
+            except Exception as e:  # noqa: BLE001 - what the reader was told
+                got["error"] = str(e)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        time.sleep(0.01)
+        closer = threading.Thread(target=s.close)
+        closer.start()
+        s.close()
+        with pytest.raises((pa.ArrowInvalid, ordo.Error), match="closed"):  # closed, not closing
+            r.read_next_batch()
+        closer.join()
+        reader.join()
+        assert got.get("rows") == n or "closed" in got.get("error", ""), got

@@ -727,3 +727,31 @@ def test_structs_of_uuids_are_records():
     texts = [["(%s,1)" % UUIDS[0]], ["(,2)"], [None]]
     assert ordo.encode_keys(t, "r").to_list() == \
         cli_keys("r record(u uuid, n bigint)", texts, "ordered")
+
+
+def test_numpy_times_in_either_byte_order():
+    """Big-endian datetime64/timedelta64 arrays are read as their values, not their bytes."""
+    for dt in ("m8[us]", "M8[ns]", "M8[s]", "m8[ms]"):
+        vals = [1000, -5000, 86_400_000]
+        native = np.array(vals, "<" + dt)
+        swapped = np.array(vals, ">" + dt)
+        assert ordo.encode_keys({"c": swapped}, "c").to_list() == \
+            ordo.encode_keys({"c": native}, "c").to_list(), dt
+
+
+def test_numpy_timedelta_without_a_unit_is_refused():
+    with pytest.raises(TypeError, match="timedelta64 without a unit"):
+        ordo.encode_keys({"c": np.array([5], "m8")}, "c")
+    nat = ordo.encode_keys({"c": np.array(["NaT"], "m8")}, "c")  # NaT only: NULLs
+    assert nat.to_list() == ordo.encode_keys({"c": [None]}, "c", schema="c interval").to_list()
+
+
+def test_deep_structs_are_refused_not_grown():
+    """Each struct level quotes the one inside it (PostgreSQL's record text): the
+    depth is bounded so that a row's text stays small."""
+    typ, val = pa.int64(), 1
+    for _ in range(20):
+        typ, val = pa.struct([("a", typ)]), {"a": val}
+    t = pa.table({"c": pa.array([val, val], typ)})
+    with pytest.raises(TypeError, match="has no ordo type"):
+        ordo.encode_keys(t, "c")
