@@ -22,8 +22,8 @@
 # coreutils'. Before timing, every tool's output of each file is checked to
 # hold the same rows in the same order (the a column, unique, in order).
 # Each timing is the best of 3 wall-clock runs. Do not run it beside other
-# benchmarks: the machine must be otherwise idle. (Written in the session of
-# issue #27 that could not run benchmarks: not yet run.)
+# benchmarks: the machine must be otherwise idle. Figures: bench/RESULTS.md,
+# "Sorting (#27)".
 set -euo pipefail
 export LC_ALL=C
 
