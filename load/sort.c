@@ -164,9 +164,13 @@ static int msd_sort(entry *a, entry *t, task k)
     int ok = stack_push(&st, k);
     while (ok && st.top) {
         task x = st.v[--st.top];
-        if (x.n <= SMALL)
+        if (x.n <= SMALL) {
+            /* half the window or more used up: a fresh one, read once a key,
+             * so that the comparisons seldom follow the pointers */
+            if (x.depth >= x.wd + 4)
+                refill(a + x.at, x.n, x.wd = x.depth);
             insertion_sort(a + x.at, x.n, x.depth, x.wd);
-        else
+        } else
             ok = radix_pass(a, t, x, stack_push, &st);
     }
     free(st.v);
