@@ -340,7 +340,9 @@ ORDO_API ordo_status ordo_bins_from_arrow(const struct ArrowSchema *schema,
                                           const struct ArrowArray *array, ordo_bins *out,
                                           ordo_error *err);
 /* An Arrow int64 array of n values without NULLs (rows' seqs) as *seqs
- * (borrowed); anything else ORDO_ERR_INVALID_ARG naming the option "seqs". */
+ * (borrowed, at the array's address, which need not be aligned: the add
+ * functions read it byte-wise); anything else ORDO_ERR_INVALID_ARG naming
+ * the option "seqs". */
 ORDO_API ordo_status ordo_seqs_from_arrow(const struct ArrowSchema *schema,
                                           const struct ArrowArray *array, size_t n,
                                           const int64_t **seqs, ordo_error *err);

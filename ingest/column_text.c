@@ -136,23 +136,29 @@ static size_t interval_text(const ordo_interval *iv, char *t)
     return n;
 }
 
-static int64_t int_at(const ordo_column *col, size_t i)
+static size_t int_size(ordo_type t)
 {
-    switch (col->type) {
-    case ORDO_TYPE_INT8: return ((const int8_t *)col->values)[i];
-    case ORDO_TYPE_INT16: return ((const int16_t *)col->values)[i];
-    case ORDO_TYPE_INT32: return ((const int32_t *)col->values)[i];
-    default: return ((const int64_t *)col->values)[i];
-    }
+    return t == ORDO_TYPE_INT8 || t == ORDO_TYPE_UINT8     ? 1
+           : t == ORDO_TYPE_INT16 || t == ORDO_TYPE_UINT16 ? 2
+           : t == ORDO_TYPE_INT32 || t == ORDO_TYPE_UINT32 ? 4
+                                                           : 8;
 }
 
-static uint64_t uint_at(const ordo_column *col, size_t i)
+/* Element i of a caller's buffer of size-byte integers, sign-extended
+ * (sign) or not: read byte-wise, as the C Data Interface does not promise
+ * aligned buffers (a frame unpickled by Dask holds them at odd addresses). */
+static uint64_t int_at(const void *base, size_t i, size_t size, int sign)
 {
-    switch (col->type) {
-    case ORDO_TYPE_UINT8: return ((const uint8_t *)col->values)[i];
-    case ORDO_TYPE_UINT16: return ((const uint16_t *)col->values)[i];
-    case ORDO_TYPE_UINT32: return ((const uint32_t *)col->values)[i];
-    default: return ((const uint64_t *)col->values)[i];
+    const uint8_t *p = (const uint8_t *)base + size * i;
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    uint64_t u64;
+    switch (size) {
+    case 1: memcpy(&i8, p, 1); return sign ? (uint64_t)(int64_t)i8 : (uint8_t)i8;
+    case 2: memcpy(&i16, p, 2); return sign ? (uint64_t)(int64_t)i16 : (uint16_t)i16;
+    case 4: memcpy(&i32, p, 4); return sign ? (uint64_t)(int64_t)i32 : (uint32_t)i32;
+    default: memcpy(&u64, p, 8); return u64;
     }
 }
 
@@ -175,15 +181,28 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
     case ORDO_TYPE_INT8:
     case ORDO_TYPE_INT16:
     case ORDO_TYPE_INT32:
-    case ORDO_TYPE_INT64: n = (size_t)ordo__int_text(int_at(col, i), text); break;
+    case ORDO_TYPE_INT64: {
+        int64_t v = (int64_t)int_at(col->values, i, int_size(col->type), 1);
+        n = (size_t)ordo__int_text(v, text);
+        break;
+    }
     case ORDO_TYPE_UINT8:
     case ORDO_TYPE_UINT16:
     case ORDO_TYPE_UINT32:
-    case ORDO_TYPE_UINT64: n = (size_t)ordo__uint_text(uint_at(col, i), text); break;
+    case ORDO_TYPE_UINT64:
+        n = (size_t)ordo__uint_text(int_at(col->values, i, int_size(col->type), 0), text);
+        break;
     case ORDO_TYPE_FLOAT32:
     case ORDO_TYPE_FLOAT64: {
         int f32 = col->type == ORDO_TYPE_FLOAT32;
-        double d = f32 ? (double)((const float *)col->values)[i] : ((const double *)col->values)[i];
+        double d;
+        if (f32) {
+            float f;
+            memcpy(&f, (const uint8_t *)col->values + 4 * i, 4);
+            d = f;
+        } else {
+            memcpy(&d, (const uint8_t *)col->values + 8 * i, 8);
+        }
         if (d == 0) /* the key keeps no zero's sign; PostgreSQL's text does */
             p = signbit(d) ? "-0" : "0";
         else
@@ -244,12 +263,10 @@ ordo_status ordo_column_text(const ordo_column *col, const ordo_schema_column *c
         if (c->sql != ORDO_SQL_TEXT || c->collator || col->collator)
             return ORDO_ERR_BAD_TYPE; /* char(n), enums, collated text: from the key */
         int64_t a, b; /* checked as the key encoder checks them: a caller's buffers */
-        if (col->offset_bits == 64)
-            a = ((const int64_t *)col->offsets)[i], b = ((const int64_t *)col->offsets)[i + 1];
-        else if (col->offset_bits == 32)
-            a = ((const int32_t *)col->offsets)[i], b = ((const int32_t *)col->offsets)[i + 1];
-        else
+        if (col->offset_bits != 64 && col->offset_bits != 32)
             return ORDO_ERR_INVALID_ARG;
+        a = (int64_t)int_at(col->offsets, i, col->offset_bits / 8, 1);
+        b = (int64_t)int_at(col->offsets, i + 1, col->offset_bits / 8, 1);
         if (a < 0 || b < a)
             return ORDO_ERR_INVALID_VALUE;
         p = (const char *)col->values + a, n = (size_t)(b - a);

@@ -123,6 +123,14 @@ ordo_status ordo_bins_check(const ordo_bins *b, ordo_error *err)
 typedef ordo_status (*add_fn)(void *w, const void *k, size_t kn, const void *v, size_t vn,
                               uint64_t seq, ordo_error *err);
 
+/* seqs[i], read byte-wise: an Arrow array's buffer need not be aligned */
+static int64_t seq_at(const int64_t *seqs, size_t i)
+{
+    int64_t v;
+    memcpy(&v, (const uint8_t *)seqs + 8 * i, 8);
+    return v;
+}
+
 static ordo_status add_rows(add_fn add, void *w, const ordo_bins *keys, const ordo_bins *values,
                             const int64_t *seqs, uint64_t first, ordo_error *err)
 {
@@ -133,7 +141,7 @@ static ordo_status add_rows(add_fn add, void *w, const ordo_bins *keys, const or
         return err ? (err->option = "values", ORDO_ERR_INVALID_ARG) : ORDO_ERR_INVALID_ARG;
     }
     for (size_t i = 0; seqs && i < keys->n; i++)
-        if (seqs[i] < 0) {
+        if (seq_at(seqs, i) < 0) {
             fail(err, ORDO_ERR_INVALID_ARG, 0, "seqs: seq %zu is negative", i);
             return err ? (err->option = "seqs", ORDO_ERR_INVALID_ARG) : ORDO_ERR_INVALID_ARG;
         }
@@ -144,7 +152,7 @@ static ordo_status add_rows(add_fn add, void *w, const ordo_bins *keys, const or
             (values && ordo_bins_span(values, i, &v0, &v1) != ORDO_OK))
             return fail(err, ORDO_ERR_INVALID_VALUE, 0, "the offsets of row %zu changed while "
                         "the rows were read (out of order or past the buffer)", i);
-        uint64_t seq = seqs ? (uint64_t)seqs[i] : first + i;
+        uint64_t seq = seqs ? (uint64_t)seq_at(seqs, i) : first + i;
         s = add(w, keys->data + k0, k1 - k0, values && values->data ? values->data + v0 : NULL,
                 v1 - v0, seq, err);
     }

@@ -49,6 +49,20 @@ static uint64_t load_prefix(const uint8_t *rec, size_t depth)
  * varying byte first. */
 #define MSD_MIN 65536
 
+/* src[0..n) into dst in the order of their prefix's byte d (stably), the
+ * bytes' counts given. */
+static void scatter_by_byte(const ordo__keysort_item *src, ordo__keysort_item *dst, size_t n,
+                            const size_t counts[256], int d)
+{
+    size_t pos[256], sum = 0;
+    for (int b = 0; b < 256; b++) {
+        pos[b] = sum;
+        sum += counts[b];
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[pos[(src[i].prefix >> (8 * d)) & 255]++] = src[i];
+}
+
 /* Stable LSD radix sort of a[0..n) by .prefix, skipping the bytes on which
  * every item agrees; t is scratch of n items. */
 static void radix_by_prefix(ordo__keysort_item *a, ordo__keysort_item *t, size_t n)
@@ -71,13 +85,7 @@ static void radix_by_prefix(ordo__keysort_item *a, ordo__keysort_item *t, size_t
         int d = 7;
         while (!((varying >> (8 * d)) & 255))
             d--;
-        size_t pos[256], sum = 0;
-        for (int b = 0; b < 256; b++) {
-            pos[b] = sum;
-            sum += counts[d][b];
-        }
-        for (size_t i = 0; i < n; i++)
-            t[pos[(a[i].prefix >> (8 * d)) & 255]++] = a[i];
+        scatter_by_byte(a, t, n, counts[d], d);
         for (size_t b = 0, at = 0; b < 256; at += counts[d][b], b++) {
             if (counts[d][b] > 1)
                 radix_by_prefix(t + at, a + at, counts[d][b]);
@@ -88,13 +96,7 @@ static void radix_by_prefix(ordo__keysort_item *a, ordo__keysort_item *t, size_t
     for (int d = 0; d < 8; d++) {
         if (!((varying >> (8 * d)) & 255))
             continue;
-        size_t pos[256], sum = 0;
-        for (int b = 0; b < 256; b++) {
-            pos[b] = sum;
-            sum += counts[d][b];
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[pos[(src[i].prefix >> (8 * d)) & 255]++] = src[i];
+        scatter_by_byte(src, dst, n, counts[d], d);
         ordo__keysort_item *x = src;
         src = dst, dst = x;
     }

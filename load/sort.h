@@ -43,16 +43,22 @@ typedef struct ordo__sort_plan {
     atomic_int oom;
 } ordo__sort_plan;
 
+/* q[0..8) big-endian (compilers make it one load and a byte swap). */
+static inline uint64_t ordo__sort_be64(const uint8_t *q)
+{
+    uint64_t v = 0;
+    for (int b = 0; b < 8; b++)
+        v = v << 8 | q[b];
+    return v;
+}
+
 /* Key i of a fixed plan as the number of its differing bytes. */
 static inline uint64_t ordo__sort_number(const ordo__sort_plan *p, size_t i)
 {
     const uint8_t *q = p->keys + i * p->len + p->from;
+    if (p->end - q >= 8) /* a whole word at once, the bytes past the number dropped */
+        return ordo__sort_be64(q) >> (64 - p->bits);
     uint64_t v = 0;
-    if (p->end - q >= 8) { /* a whole word at once, the bytes past the number dropped */
-        for (int b = 0; b < 8; b++)
-            v = v << 8 | q[b];
-        return v >> (64 - p->bits);
-    }
     for (unsigned b = 0; b < p->bits / 8; b++)
         v = v << 8 | q[b];
     return v;
@@ -61,13 +67,10 @@ static inline uint64_t ordo__sort_number(const ordo__sort_plan *p, size_t i)
 /* key[from .. from + 8) big-endian, zeros past len (never read). */
 static inline uint64_t ordo__sort_window(const uint8_t *key, size_t len, size_t from)
 {
-    uint64_t w = 0;
     size_t m = len > from ? len - from : 0;
-    if (m >= 8) {
-        for (int i = 0; i < 8; i++)
-            w = w << 8 | key[from + (size_t)i];
-        return w;
-    }
+    if (m >= 8)
+        return ordo__sort_be64(key + from);
+    uint64_t w = 0;
     for (size_t i = 0; i < 8; i++)
         w = w << 8 | (i < m ? key[from + i] : 0);
     return w;

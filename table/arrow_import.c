@@ -262,9 +262,9 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
         memcpy(&buf, view + 8, 4);
         memcpy(&at, view + 12, 4);
         /* the last buffer holds the data buffers' sizes: the bytes must lie within */
-        const int64_t *sizes = a->n_buffers > 0 ? a->buffers[a->n_buffers - 1] : NULL;
+        const void *sizes = a->n_buffers > 0 ? a->buffers[a->n_buffers - 1] : NULL;
         if (buf < 0 || 2 + (int64_t)buf >= a->n_buffers - 1 || at < 0 || !a->buffers[2 + buf] ||
-            !sizes || (int64_t)at + len > sizes[buf]) {
+            !sizes || (int64_t)at + len > ordo__offset_at(sizes, 1, (size_t)buf)) {
             ordo__imp_fail(c->err, ORDO_ERR_INVALID_ARG, c->name, i, "a malformed Arrow view");
             c->err->line = 0; /* the array's fault, not a value's */
             return ORDO_ERR_INVALID_ARG;
@@ -273,13 +273,8 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
         return ORDO_OK;
     }
     int64_t from, to;
-    if (f[0] == 'u' || f[0] == 'z') {
-        const int32_t *off = a->buffers[1];
-        from = off[j], to = off[j + 1];
-    } else {
-        const int64_t *off = a->buffers[1];
-        from = off[j], to = off[j + 1];
-    }
+    int wide = f[0] != 'u' && f[0] != 'z';
+    from = ordo__offset_at(a->buffers[1], wide, j), to = ordo__offset_at(a->buffers[1], wide, j + 1);
     if (from < 0 || to < from) /* as the batch API checks the offsets it reads in place */
         return ordo__imp_fail(c->err, ORDO_ERR_INVALID_VALUE, c->name, i,
                               "a malformed Arrow array (offsets that decrease)");
@@ -617,10 +612,8 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
             null = dc.validity && !ordo__bit(dc.validity, k);
             if (!null && var) {
                 int64_t from, to;
-                if (dc.offset_bits == 64)
-                    from = ((const int64_t *)dc.offsets)[k], to = ((const int64_t *)dc.offsets)[k + 1];
-                else
-                    from = ((const int32_t *)dc.offsets)[k], to = ((const int32_t *)dc.offsets)[k + 1];
+                from = ordo__offset_at(dc.offsets, dc.offset_bits == 64, k);
+                to = ordo__offset_at(dc.offsets, dc.offset_bits == 64, k + 1);
                 if (from < 0 || to < from) {
                     ordo__var_drop(&vc);
                     return ordo__imp_fail(c->err, ORDO_ERR_INVALID_VALUE, c->name, i,

@@ -63,10 +63,7 @@ typedef struct nest {
 /* Element j's range of a variable-width array (int32 or, wide, int64 offsets). */
 static void range_at(const struct ArrowArray *a, size_t j, int wide, int64_t *from, int64_t *to)
 {
-    if (wide)
-        *from = ((const int64_t *)a->buffers[1])[j], *to = ((const int64_t *)a->buffers[1])[j + 1];
-    else
-        *from = ((const int32_t *)a->buffers[1])[j], *to = ((const int32_t *)a->buffers[1])[j + 1];
+    *from = ordo__offset_at(a->buffers[1], wide, j), *to = ordo__offset_at(a->buffers[1], wide, j + 1);
 }
 
 static int valid_at(const struct ArrowArray *a, size_t j)

@@ -8,6 +8,7 @@
  * bytes are those of one call over all rows. A collated text column's sort
  * keys are computed once per range in pass 1 and copied by both passes.
  */
+#include "import.h"
 #include "table_internal.h"
 
 #include <stdlib.h>
@@ -61,11 +62,8 @@ static int is_collated(const ordo_column *c)
 /* The text bytes of the column's rows: a first guess at their sort keys'. */
 static size_t text_span(const ordo_column *c, size_t n)
 {
-    int64_t a, b;
-    if (c->offset_bits == 64)
-        a = ((const int64_t *)c->offsets)[c->offset], b = ((const int64_t *)c->offsets)[c->offset + n];
-    else
-        a = ((const int32_t *)c->offsets)[c->offset], b = ((const int32_t *)c->offsets)[c->offset + n];
+    int64_t a = ordo__offset_at(c->offsets, c->offset_bits == 64, c->offset),
+            b = ordo__offset_at(c->offsets, c->offset_bits == 64, c->offset + n);
     return b > a ? (size_t)(b - a) : 0;
 }
 

@@ -395,10 +395,8 @@ static ordo_status add_part(ordo_table_encoder *E, const ordo_column *cols, size
 static ordo_status numeric_text(const ordo_column *c, size_t r, ordo_buf *out)
 {
     size_t i = c->offset + r, a, b;
-    if (c->offset_bits == 64)
-        a = (size_t)((const int64_t *)c->offsets)[i], b = (size_t)((const int64_t *)c->offsets)[i + 1];
-    else
-        a = (size_t)((const int32_t *)c->offsets)[i], b = (size_t)((const int32_t *)c->offsets)[i + 1];
+    a = (size_t)ordo__offset_at(c->offsets, c->offset_bits == 64, i);
+    b = (size_t)ordo__offset_at(c->offsets, c->offset_bits == 64, i + 1);
     out->len = 0;
     return ordo_buf_append(out, (const char *)c->values + a, b - a);
 }

@@ -109,6 +109,20 @@ void ordo__var_drop(ordo__varcol *v);
 uint8_t *ordo__new_validity(ordo_table_scratch *sx, size_t n);
 static inline void ordo__set_null(uint8_t *v, size_t r) { v[r >> 3] &= (uint8_t) ~(1u << (r & 7)); }
 static inline int ordo__bit(const uint8_t *bm, size_t i) { return bm[i >> 3] >> (i & 7) & 1; }
+/* Offset j of a caller's offsets buffer (int64, or int32 when !wide): read
+ * byte-wise, as the C Data Interface does not promise aligned buffers (a
+ * frame unpickled by Dask holds them at odd addresses). */
+static inline int64_t ordo__offset_at(const void *offsets, int wide, size_t j)
+{
+    if (wide) {
+        int64_t v;
+        memcpy(&v, (const uint8_t *)offsets + 8 * j, 8);
+        return v;
+    }
+    int32_t v;
+    memcpy(&v, (const uint8_t *)offsets + 4 * j, 4);
+    return v;
+}
 /* Keeps a row builder in sx (closed by clear, before the memory). */
 int ordo__scratch_rows(ordo_table_scratch *sx, ordo_rows *r);
 

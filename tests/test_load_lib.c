@@ -717,6 +717,13 @@ static void test_bins(void **state)
     int64_t seqs[] = {9, 8, 7, -1};
     assert_int_equal(ordo_run_writer_add_bins(rw, &k64, NULL, seqs, 1, &e), ORDO_ERR_INVALID_ARG);
     assert_string_equal(e.option, "seqs");
+    /* seqs at an odd address (an Arrow buffer need not be aligned): read
+     * byte-wise, the negative one still found */
+    _Alignas(8) uint8_t odd[1 + sizeof seqs];
+    memcpy(odd + 1, seqs, sizeof seqs);
+    assert_int_equal(ordo_run_writer_add_bins(rw, &k64, NULL, (const int64_t *)(void *)(odd + 1),
+                                              1, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.option, "seqs");
     ordo_bins three = {data, 10, off64, 64, 3};
     assert_int_equal(ordo_run_writer_add_bins(rw, &k64, &three, NULL, 1, &e),
                      ORDO_ERR_INVALID_ARG);
