@@ -721,6 +721,15 @@ ORDO_API ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_n
 /* Seconds + nanoseconds (any sign, normalised) to Unix nanoseconds, with
  * ORDO_ERR_OUT_OF_RANGE instead of a wrap. */
 ORDO_API ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *unix_ns);
+/* Days since 1970-01-01 of year y, month m (1-12), day d (1-31) in the
+ * proleptic Gregorian calendar (year 0 is 1 BC); a day past its month's end
+ * counts on into the next month. Exact for |y| below 2^40. */
+ORDO_API int64_t ordo_days_from_civil(int64_t y, int m, int d);
+/* The inverse: the year, month (1-12) and day (1-31) of days since
+ * 1970-01-01; exact for |days| below 2^48. */
+ORDO_API void ordo_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
+/* Days in month m (1-12) of year y; 0 for another m. */
+ORDO_API int ordo_days_in_month(int64_t y, int m);
 
 /* --------------------------------------------------- columnar batches */
 

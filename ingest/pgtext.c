@@ -277,22 +277,6 @@ const char *ordo__pg_parse_uuid(const char *s, size_t n, uint8_t out[16])
 
 /* ------------------------------------------------------------ time */
 
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
-
-static int days_in_month(int64_t y, int m)
-{
-    static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return dm[m - 1] + (m == 2 && leap);
-}
-
 /* Reads exactly w digits at s[*i]. */
 static int fixed(const char *s, size_t n, size_t *i, int w, int *v)
 {
@@ -417,9 +401,9 @@ const char *ordo__pg_parse_date(const char *s, size_t n, ordo__pg_instant *t)
         e = era_and_end(s, n, &i, &y);
     if (e)
         return e;
-    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
+    if (mo < 1 || mo > 12 || d < 1 || d > ordo_days_in_month(y, mo))
         return "date out of range";
-    t->days = days_from_civil(y, mo, d);
+    t->days = ordo_days_from_civil(y, mo, d);
     return NULL;
 }
 
@@ -456,10 +440,10 @@ const char *ordo__pg_parse_timestamp(const char *s, size_t n, int with_tz, ordo_
         return "timestamptz needs a UTC offset";
     if (!with_tz && t->has_offset)
         return "timestamp (without time zone) takes no UTC offset";
-    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || mi > 59 || se > 60 ||
+    if (mo < 1 || mo > 12 || d < 1 || d > ordo_days_in_month(y, mo) || mi > 59 || se > 60 ||
         h > 24 || (h == 24 && (mi || se || frac_ns)))
         return "timestamp out of range";
-    t->days = days_from_civil(y, mo, d);
+    t->days = ordo_days_from_civil(y, mo, d);
     t->offset_s = off;
     t->micros = ((int64_t)h * 3600 + mi * 60 + se - off) * 1000000 + frac_ns / 1000;
     t->nanos = (int32_t)(frac_ns % 1000);

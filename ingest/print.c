@@ -11,20 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Civil date of days since 1970-01-01, proleptic Gregorian. */
-static void civil(int64_t z, int64_t *y, int *m, int *d)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 /* YYYY-MM-DD of days since 2000-01-01; *bc set for years before 1. */
@@ -32,7 +18,7 @@ int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc)
 {
     int64_t y;
     int m, d;
-    civil(days2000 + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
+    ordo_civil_from_days(days2000 + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
     *bc = y <= 0;
     return snprintf(out, cap, "%04lld-%02d-%02d", (long long)(*bc ? 1 - y : y), m, d);
 }

@@ -40,24 +40,6 @@ static int digits(const char *s, int w, int *v)
     return 1;
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static int days_in_month(int y, int m)
-{
-    static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return dm[m - 1] + (m == 2 && leap);
-}
-
 ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *unix_ns)
 {
     const int64_t giga = 1000000000;
@@ -91,7 +73,7 @@ ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_ns)
         !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' ||
         !digits(s + 17, 2, &se))
         return ORDO_ERR_INVALID_VALUE;
-    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
+    if (mo < 1 || mo > 12 || d < 1 || d > ordo_days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
         return ORDO_ERR_INVALID_VALUE;
     size_t i = 19;
     if (s[i] == '.') {
@@ -122,7 +104,7 @@ ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_ns)
     }
     if (i != n)
         return ORDO_ERR_INVALID_VALUE;
-    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se -
+    int64_t secs = ordo_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se -
                    (int64_t)sign * (oh * 3600 + om * 60);
     return ordo_time_from_unix(secs, frac, unix_ns);
 }

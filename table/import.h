@@ -36,7 +36,6 @@ ordo_status ordo__numbers_column(const void *vals, ordo__numkind k, size_t off, 
 int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
                        const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col);
 /* Days from 1970-01-01 to a proleptic Gregorian date. */
-int64_t ordo__civil_days(int64_t y, int m, int d);
 int64_t ordo__floor_div(int64_t a, int64_t b);
 /* Time units (table/time_units.c). v ticks of an ordo_time_unit (S, MS,
  * US, NS) as microseconds, floored, *frac the nanoseconds past them

@@ -293,17 +293,7 @@ int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
 
 int64_t ordo__floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
-int64_t ordo_table_civil_days(int64_t y, int m, int d) { return ordo__civil_days(y, m, d); }
-
-int64_t ordo__civil_days(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
+int64_t ordo_table_civil_days(int64_t y, int m, int d) { return ordo_days_from_civil(y, m, d); }
 
 ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_column *sc,
                                  ordo_column *col, void *values, size_t row)
@@ -319,7 +309,7 @@ ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_co
         v->micro > 999999 || v->nano < 0 ||
         v->nano > 999) /* a civil date and time: the days below cannot overflow */
         return ORDO_ERR_OUT_OF_RANGE;
-    int64_t days = ordo__civil_days(v->year, v->month, v->day);
+    int64_t days = ordo_days_from_civil(v->year, v->month, v->day);
     if (date) { /* days since 2000 (ordered), since 1970 (LexKey's day unit) */
         int64_t d = pg ? days - ORDO__PG_EPOCH_DAYS : days;
         if (pg ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END : d < INT32_MIN || d > INT32_MAX)

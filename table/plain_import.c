@@ -55,7 +55,7 @@ static int ticks_micros(const ordo_table_plain *p, int64_t v, int ns, int64_t *o
         if (months < -INT64_C(12000000) || months > INT64_C(12000000)) /* a million years */
             return 0;
         int64_t y = ordo__floor_div(months, 12);
-        v = ordo__civil_days(1970 + y, (int)(months - 12 * y) + 1, 1);
+        v = ordo_days_from_civil(1970 + y, (int)(months - 12 * y) + 1, 1);
         unit = ORDO_TABLE_UNIT_D;
     }
     int64_t f = per[unit];

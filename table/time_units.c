@@ -36,20 +36,6 @@ int ordo__unit_micros(int64_t v, int unit, int64_t *us, int *frac)
     }
 }
 
-/* y-m-d of days since 1970-01-01 (proleptic Gregorian; the inverse of
- * ordo__civil_days). */
-static void civil_of(int64_t days, int64_t *y, int *m, int *d)
-{
-    int64_t z = days + 719468, era = ordo__floor_div(z, 146097);
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
 ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err,
                             const char *name, size_t row, char what, int64_t us, int frac)
 {
@@ -72,7 +58,7 @@ ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err
     } else {
         int64_t y;
         int m, d;
-        civil_of(day + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
+        ordo_civil_from_days(day + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
         snprintf(text, sizeof text, "%04lld-%02d-%02d %02lld:%02lld:%02lld.%09lld%s",
                  (long long)y, m, d, s / 3600, s / 60 % 60, s % 60, ns, what == 'z' ? "+00" : "");
     }

@@ -22,6 +22,8 @@
 #ifndef ORDO_PG_VALUES_H
 #define ORDO_PG_VALUES_H
 
+#include "ordo.h"
+
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,15 +114,7 @@ static inline int64_t pgv_int(pgv_rng *r, int64_t lo, int64_t hi)
 /* Civil date (proleptic Gregorian, year 0 = 1 BC) of days since 1970-01-01. */
 static inline void pgv_civil(int64_t z, int64_t *y, int *m, int *d)
 {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
+    ordo_civil_from_days(z, y, m, d); /* proven day by day in test_text_lib */
 }
 
 /* Days from 1970-01-01 to 2000-01-01, PostgreSQL's epoch. */

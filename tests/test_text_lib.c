@@ -194,6 +194,49 @@ static void rfc3339(void **state)
     }
 }
 
+/* The calendar against a plain day-by-day count from 1000 BC to AD 3000, and
+ * round trips far out where no count reaches. */
+static void civil_dates(void **state)
+{
+    (void)state;
+    int64_t y = -999, n = ordo_days_from_civil(-999, 1, 1);
+    int m = 1, d = 1;
+    int64_t first = n;
+    while (y < 3001) {
+        int64_t yy;
+        int mm, dd;
+        assert_int_equal(ordo_days_from_civil(y, m, d), n);
+        ordo_civil_from_days(n, &yy, &mm, &dd);
+        assert_true(yy == y && mm == m && dd == d);
+        n++;
+        int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+        int len = m == 2 ? 28 + leap : (m == 4 || m == 6 || m == 9 || m == 11) ? 30 : 31;
+        assert_int_equal(ordo_days_in_month(y, m), len);
+        if (++d > len) {
+            d = 1;
+            if (++m > 12)
+                m = 1, y++;
+        }
+    }
+    assert_int_equal(n - first, 4000 * 365 + 970); /* 970 leap years in 4000 */
+    assert_int_equal(ordo_days_from_civil(1970, 1, 1), 0);
+    assert_int_equal(ordo_days_from_civil(2000, 1, 1), 10957);
+    assert_int_equal(ordo_days_from_civil(1969, 12, 31), -1);
+    assert_int_equal(ordo_days_from_civil(0, 3, 1), -719468);
+    assert_int_equal(ordo_days_from_civil(2024, 2, 30), ordo_days_from_civil(2024, 3, 1));
+    assert_int_equal(ordo_days_in_month(2024, 0), 0);
+    assert_int_equal(ordo_days_in_month(2024, 13), 0);
+    const int64_t far[] = {INT64_C(1) << 47, -(INT64_C(1) << 47), (INT64_C(1) << 47) - 1,
+                           -(INT64_C(1) << 47) + 1, 146096, -146097, -146098};
+    for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+        int64_t yy;
+        int mm, dd;
+        ordo_civil_from_days(far[i], &yy, &mm, &dd);
+        assert_true(mm >= 1 && mm <= 12 && dd >= 1 && dd <= ordo_days_in_month(yy, mm));
+        assert_int_equal(ordo_days_from_civil(yy, mm, dd), far[i]);
+    }
+}
+
 static void unix_time(void **state)
 {
     (void)state;
@@ -262,6 +305,7 @@ int main(void)
         cmocka_unit_test(text_capacities),
         cmocka_unit_test(json_forms),     cmocka_unit_test(uuids),
         cmocka_unit_test(rfc3339),        cmocka_unit_test(unix_time),
+        cmocka_unit_test(civil_dates),
         cmocka_unit_test(status_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
