@@ -235,6 +235,14 @@ typedef struct src {
     ordo_error *err;
 } src;
 
+/* Whether a string, binary or view array is the column's bytes as they
+ * are (else each is its value's text form, parsed). */
+static int text_is_plain(const char *f, const ordo_schema_column *sc)
+{
+    return (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) ||
+           (sc->type == ORDO_TYPE_BYTES && (f[0] == 'z' || f[0] == 'Z' || f[1] == 'z'));
+}
+
 /* Row i's bytes of a string, binary or view array (s NULL: NULL). */
 static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *raw)
 {
@@ -392,8 +400,7 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
     if (is_arrow_string(f)) {
         /* bytea takes binary as its bytes, text in its text form (\\x...) as
          * the CLI reads it */
-        int plain = (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) ||
-                    (sc->type == ORDO_TYPE_BYTES && (f[0] == 'z' || f[0] == 'Z' || f[1] == 'z'));
+        int plain = text_is_plain(f, sc);
         if (plain && f[0] != 'v') {
             col->offsets = a->buffers[1];
             col->offset_bits = f[0] == 'u' || f[0] == 'z' ? 32 : 64;
@@ -566,15 +573,59 @@ static size_t element_width(const ordo_column *c)
     }
 }
 
+/* Row i's dictionary entry: *at its index, -1 for a NULL row; an index
+ * outside the dictionary is the array's fault. */
+static ordo_status dictionary_index(const src *c, size_t i, int64_t *at)
+{
+    const struct ArrowArray *a = c->array;
+    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
+    size_t j = c->offset + i;
+    *at = -1;
+    if (validity && !ordo__bit(validity, j))
+        return ORDO_OK;
+    ordo_table_number x = ordo__number_at(a->buffers[1], ordo__arrow_numkind(c->schema->format), j);
+    int64_t entries = a->dictionary->length;
+    if (x.kind == 'u' ? x.u >= (uint64_t)entries : x.i < 0 || x.i >= entries) {
+        ordo__imp_fail(c->err, ORDO_ERR_INVALID_ARG, c->name, i,
+                       "a dictionary index past the dictionary's %lld entries", (long long)entries);
+        if (c->err)
+            c->err->line = 0; /* the array's fault */
+        return ORDO_ERR_INVALID_ARG;
+    }
+    *at = x.kind == 'u' ? (int64_t)x.u : x.i;
+    return ORDO_OK;
+}
+
+/* Row i's text of a dictionary of strings (ctx: the indices, then the
+ * dictionary as a src). */
+static ordo_status dictionary_text_at(void *ctx, size_t i, const char **s, size_t *n, int *raw)
+{
+    const src *c = ctx, *d = c + 1;
+    int64_t at;
+    ordo_status st = dictionary_index(c, i, &at);
+    *s = NULL, *n = 0;
+    if (st != ORDO_OK || at < 0)
+        return st;
+    st = text_at((void *)d, (size_t)at, s, n, raw);
+    if (st != ORDO_OK && c->err)
+        c->err->line = 0; /* a malformed dictionary: no row of the column's */
+    return st;
+}
+
 /* A dictionary-encoded array: its values read as the column (every entry,
  * once), then gathered by index into rows of their own. */
 static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
                                      ordo_table_scratch *sx, ordo_column *col)
 {
     const struct ArrowArray *a = c->array, *da = a->dictionary;
-    const uint8_t *validity = a->null_count && a->n_buffers > 0 ? a->buffers[0] : NULL;
     src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->io,
              c->err};
+    if (is_arrow_string(d.schema->format) && !text_is_plain(d.schema->format, sc)) {
+        /* parsed per row from its entry's text: a value of any type */
+        src pair[2] = {*c, d};
+        return ordo_table_text_column(sc, c->length, dictionary_text_at, pair, c->name, sx, col,
+                                      c->err);
+    }
     ordo_column dc = *col;
     ordo_status s = column(&d, sc, sx, &dc);
     if (s != ORDO_OK) {
@@ -582,7 +633,6 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
             c->err->line = 0;
         return s;
     }
-    ordo__numkind ik = ordo__arrow_numkind(c->schema->format);
     size_t n = c->length, width = element_width(&dc);
     int var = dc.offsets && dc.type != ORDO_TYPE_NIL, boolean = dc.type == ORDO_TYPE_BOOL;
     if (!var && !width && !boolean && dc.type != ORDO_TYPE_NIL)
@@ -593,21 +643,13 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
     if (!v || (!var && !dst && dc.type != ORDO_TYPE_NIL) || (var && !ordo__var_open(&vc, n, n * 16)))
         return ORDO_ERR_OUT_OF_MEMORY;
     for (size_t i = 0; i < n; i++) {
-        size_t j = c->offset + i;
-        ordo_table_number x = ordo__number_at(a->buffers[1], ik, j);
-        int null = validity && !ordo__bit(validity, j);
-        int64_t at = 0;
+        int64_t at;
+        if ((s = dictionary_index(c, i, &at)) != ORDO_OK) {
+            ordo__var_drop(&vc);
+            return s;
+        }
+        int null = at < 0;
         if (!null) {
-            if ((x.kind == 'u' ? x.u >= (uint64_t)da->length : x.i < 0 || x.i >= da->length)) {
-                ordo__var_drop(&vc);
-                ordo__imp_fail(c->err, ORDO_ERR_INVALID_ARG, c->name, i,
-                               "a dictionary index past the dictionary's %lld entries",
-                               (long long)da->length);
-                if (c->err)
-                    c->err->line = 0; /* the array's fault */
-                return ORDO_ERR_INVALID_ARG;
-            }
-            at = x.kind == 'u' ? (int64_t)x.u : x.i;
             size_t k = dc.offset + (size_t)at;
             null = dc.validity && !ordo__bit(dc.validity, k);
             if (!null && var) {

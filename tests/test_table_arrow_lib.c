@@ -939,6 +939,32 @@ static void test_dictionaries(void **state)
     assert_false(valid(&col, 1));
     assert_key(&col, 3, "numeric", "-0.05");
     ordo_schema_free(&t.s);
+    /* text behind a dictionary, parsed as any type (an entry NULL too) */
+    int32_t ioff[] = {0, 8, 11, 11, 15};
+    uint8_t ivalid = 0x0b; /* entry 2 NULL */
+    acol iv;
+    mk(&iv, "u", 4, 0, 1, 3, &ivalid, ioff, "10.0.0.1::1nope", NULL);
+    int8_t iidx[] = {0, 1, 0, 2, 1};
+    mk(&d, "c", 4, 1, 1, 2, &validity, iidx, NULL, NULL); /* rows: ::1, NULL, NULL entry, ::1 */
+    d.s.dictionary = &iv.s, d.a.dictionary = &iv.a;
+    assert_int_equal(import(&d, "inet", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_key(&col, 0, "inet", "::1");
+    assert_key(&col, 1, "inet", NULL);
+    assert_key(&col, 2, "inet", NULL);
+    assert_key(&col, 3, "inet", "::1");
+    ordo_schema_free(&t.s);
+    iidx[2] = 3; /* row 1 is NULL: its index is not read */
+    assert_int_equal(import(&d, "inet", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    ordo_schema_free(&t.s);
+    iidx[3] = 3; /* row 2 reads "nope" */
+    assert_int_not_equal(import(&d, "inet", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_OK);
+    assert_non_null(strstr(e.message, "row 2"));
+    ordo_schema_free(&t.s);
+    iidx[3] = 4; /* past the dictionary */
+    assert_int_equal(import(&d, "inet", ORDO_FORMAT_ORDERED, sx, &t, &col, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "column 'a', row 2: a dictionary index past the dictionary's 4 entries");
+    ordo_schema_free(&t.s);
+    mk(&d, "c", 4, 1, 1, 2, &validity, idx, NULL, NULL);
     d.s.dictionary = &nv.s, d.a.dictionary = &nv.a;
     /* an index past the dictionary */
     idx[3] = 2;

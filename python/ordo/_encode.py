@@ -65,8 +65,6 @@ def _arrow_column(obj):
     chunked one is combined first (one copy)."""
     if hasattr(obj, "combine_chunks"):  # a pyarrow ChunkedArray
         obj = obj.combine_chunks()
-    if hasattr(obj, "dictionary_decode"):  # pyarrow dictionary (pandas categorical)
-        obj = obj.dictionary_decode()
     schema, array = obj.__arrow_c_array__()
     return ("arrow", schema, array)
 
@@ -143,20 +141,6 @@ def _columns(data, nan_as_null=True, dropped=None):
     return names, descs
 
 
-def _decode_dictionaries(data):
-    """A pyarrow Table or RecordBatch with its dictionary columns decoded
-    (the other columns stay as they are); other data as it is."""
-    if not type(data).__module__.startswith("pyarrow") or not hasattr(data, "schema"):
-        return data
-    import pyarrow as pa
-
-    fields = list(data.schema)
-    if not any(pa.types.is_dictionary(f.type) for f in fields):
-        return data
-    return data.cast(pa.schema([f.with_type(f.type.value_type)
-                                if pa.types.is_dictionary(f.type) else f for f in fields]))
-
-
 # As `ordo encode --threads` takes them (ORDO_TABLE_THREADS_MAX).
 _MAX_THREADS = _ordo.MAX_THREADS
 
@@ -224,7 +208,6 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
                 if "'%s'" % name in str(e):  # the key (or schema) names it
                     raise exc from None
             raise
-    data = _decode_dictionaries(data)
     if hasattr(data, "__arrow_c_stream__"):
         try:
             return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,

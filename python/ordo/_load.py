@@ -71,7 +71,6 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as
                 timestamps="refuse"):
     from . import _encode
 
-    data = _encode._decode_dictionaries(data)
     threads = _encode._threads(None)
     if hasattr(data, "__arrow_c_array__") and not hasattr(data, "__arrow_c_stream__"):
         import pyarrow as pa

@@ -246,6 +246,25 @@ def test_dictionaries_and_categoricals_are_decoded():
     assert ordo.encode_keys(df, "c DESC").to_list() == want
 
 
+
+def test_a_dictionary_of_text_parses_as_its_type():
+    # the library reads each row's entry as the schema's type; nothing here decodes
+    for sql, texts in [("inet", ["10.0.0.1", None, "::1", "10.0.0.1"]),
+                       ("uuid", ["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", None,
+                                 "00000000-0000-0000-0000-000000000000",
+                                 "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"]),
+                       ("numeric", ["1.50", None, "-2", "1.50"])]:
+        plain = pa.array(texts)
+        want = ordo.encode_keys(pa.table({"c": plain}), "c", schema="c " + sql).to_list()
+        for data in (pa.table({"c": plain.dictionary_encode()}),
+                     {"c": plain.dictionary_encode()},
+                     pa.table({"c": pa.chunked_array([plain[:2].dictionary_encode(),
+                                                      plain[2:].dictionary_encode()])})):
+            assert ordo.encode_keys(data, "c", schema="c " + sql).to_list() == want
+    bad = pa.table({"c": pa.array(["::1", "nope"]).dictionary_encode()})
+    with pytest.raises(ordo.Error, match="column 'c'"):
+        ordo.encode_keys(bad, "c", schema="c inet")
+
 def test_a_schema_parses_arrow_text_as_its_type():
     t = pa.table({"id": pa.array(["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", None], pa.large_string()),
                   "c": pa.array(["ab  ", "x"], pa.string_view())})
