@@ -35,7 +35,7 @@ ordo_status ordo__numbers_column(const void *vals, ordo__numkind k, size_t off, 
  * memory. col's offset is 0 afterwards. */
 int ordo__numbers_text(const void *vals, ordo__numkind k, size_t off, size_t n,
                        const uint8_t *validity, ordo_table_scratch *sx, ordo_column *col);
-/* Days from 1970-01-01 to a proleptic Gregorian date. */
+/* floor(a / b), b != 0. */
 int64_t ordo__floor_div(int64_t a, int64_t b);
 /* Time units (table/time_units.c). v ticks of an ordo_time_unit (S, MS,
  * US, NS) as microseconds, floored, *frac the nanoseconds past them
