@@ -728,7 +728,8 @@ ORDO_API int64_t ordo_days_from_civil(int64_t y, int m, int d);
 /* The inverse: the year, month (1-12) and day (1-31) of days since
  * 1970-01-01; exact for |days| below 2^48. */
 ORDO_API void ordo_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
-/* Days in month m (1-12) of year y; 0 for another m. */
+/* Days in month m (1-12) of year y; 0 for another m (so d <= the result
+ * checks a day and its month at once). */
 ORDO_API int ordo_days_in_month(int64_t y, int m);
 
 /* --------------------------------------------------- columnar batches */

@@ -401,7 +401,7 @@ const char *ordo__pg_parse_date(const char *s, size_t n, ordo__pg_instant *t)
         e = era_and_end(s, n, &i, &y);
     if (e)
         return e;
-    if (mo < 1 || mo > 12 || d < 1 || d > ordo_days_in_month(y, mo))
+    if (d < 1 || d > ordo_days_in_month(y, mo))
         return "date out of range";
     t->days = ordo_days_from_civil(y, mo, d);
     return NULL;
@@ -440,7 +440,7 @@ const char *ordo__pg_parse_timestamp(const char *s, size_t n, int with_tz, ordo_
         return "timestamptz needs a UTC offset";
     if (!with_tz && t->has_offset)
         return "timestamp (without time zone) takes no UTC offset";
-    if (mo < 1 || mo > 12 || d < 1 || d > ordo_days_in_month(y, mo) || mi > 59 || se > 60 ||
+    if (d < 1 || d > ordo_days_in_month(y, mo) || mi > 59 || se > 60 ||
         h > 24 || (h == 24 && (mi || se || frac_ns)))
         return "timestamp out of range";
     t->days = ordo_days_from_civil(y, mo, d);

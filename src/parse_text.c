@@ -73,7 +73,7 @@ ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_ns)
         !digits(s + 11, 2, &h) || s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' ||
         !digits(s + 17, 2, &se))
         return ORDO_ERR_INVALID_VALUE;
-    if (mo < 1 || mo > 12 || d < 1 || d > ordo_days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
+    if (d < 1 || d > ordo_days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
         return ORDO_ERR_INVALID_VALUE;
     size_t i = 19;
     if (s[i] == '.') {
