@@ -195,36 +195,41 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     if stream is not None:
         data = stream
     data = _sources._categories(data, categories)
-    if _is_columns(data):
-        # keys only: columns outside the key are not read (the library
-        # leaves out those of no ordo type; here those pandas cannot give)
-        dropped = {} if not values and key is not None else None
-        names, descs = _columns(data, nan_as_null, dropped)
-        try:
-            return _ordo.encode_columns(names, descs, key, schema, format, values, threads,
-                                        timestamps)
-        except (_ordo.Error, TypeError, ValueError) as e:
-            for name, exc in (dropped or {}).items():
-                if "'%s'" % name in str(e):  # the key (or schema) names it
-                    raise exc from None
-            raise
-    if hasattr(data, "__arrow_c_stream__"):
-        try:
-            return _ordo.encode_stream(data.__arrow_c_stream__(), key, schema, format, values,
-                                       threads, 0, timestamps)
-        except _ordo.Error as e:
+    # keys only: columns outside the key are not read (the library leaves
+    # out those of no ordo type; here those pandas cannot give)
+    dropped = {} if not values and key is not None else None
+    source = _source(data, nan_as_null, dropped)
+    try:
+        return _ordo.encode(source, key, schema, format, values, threads, timestamps)
+    except (_ordo.Error, TypeError, ValueError) as e:
+        for name, exc in (dropped or {}).items():
+            if "'%s'" % name in str(e):  # the key (or schema) names it
+                raise exc from None
+        if source[0] == "stream" and isinstance(e, _ordo.Error):
             _sources._reraise(data, e)
-    if hasattr(data, "__arrow_c_array__"):  # one record batch, as a struct array
+        raise
+
+
+def _source(data, nan_as_null=True, dropped=None):
+    """data as the extension's source: ("columns", names, descriptions) of a
+    dict or a pandas DataFrame (see _columns), ("stream", capsule) of an
+    object with __arrow_c_stream__, ("batch", schema, array) of one record
+    batch (a struct array through __arrow_c_array__)."""
+    if _is_columns(data):
+        return ("columns",) + _columns(data, nan_as_null, dropped)
+    if hasattr(data, "__arrow_c_stream__"):
+        return ("stream", data.__arrow_c_stream__())
+    if hasattr(data, "__arrow_c_array__"):
         schema_capsule, array_capsule = data.__arrow_c_array__()
-        return _ordo.encode_array(schema_capsule, array_capsule, key, schema, format, values,
-                                  threads, timestamps)
+        return ("batch", schema_capsule, array_capsule)
     _bad_data(data)
 
 
 def _bench_stream(capsule, key, format, rounds):
     """For the benchmarks (bench/): (warm, fresh) seconds of the C batch API
     alone on the stream's key columns, the best of rounds."""
-    return _ordo.encode_stream(capsule, key, None, format, False, 1, max(rounds, 1))
+    return _ordo.encode(("stream", capsule), key, None, format, False, 1, None, False,
+                        max(rounds, 1))
 
 
 _ordo._bench_stream = _bench_stream  # where bench/ calls it
@@ -356,4 +361,5 @@ def encode_csv(path, schema, *, format="ordered", header=False, threads=None, ke
     threads = _threads(threads)
     if not isinstance(schema, str):
         raise TypeError("schema: expected a str, got %s" % type(schema).__name__)
-    return _ordo.encode_csv(path, schema, format, bool(header), int(threads), key)
+    return _ordo.encode(("csv", path), key, schema, format, False, threads, None,
+                        bool(header))[0]

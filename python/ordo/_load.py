@@ -59,7 +59,7 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
             raise ValueError("load: a CSV file needs schema=")
         if key is None:
             raise TypeError("load: a CSV file needs key=")
-        return _ordo.load(data, db, schema=schema, key=key, tag=tag, format=format,
+        return _ordo.load(("csv", data), db, schema=schema, key=key, tag=tag, format=format,
                           on_duplicate=on_duplicate, memory=memory, header=header)
     else:
         data = _sources._categories(data, categories)
@@ -69,33 +69,22 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
 
 def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null=True,
                 timestamps="refuse"):
-    from . import _encode
+    from . import _encode, _sources
 
-    threads = _encode._threads(None)
-    if hasattr(data, "__arrow_c_array__") and not hasattr(data, "__arrow_c_stream__"):
-        import pyarrow as pa
-
-        data = pa.table(data)  # one record batch: a stream of one
-    if hasattr(data, "__arrow_c_stream__"):
-        # the table library reads the stream batch by batch (encoded on
-        # every CPU), sorts and ingests: the same call as a C program's
-        from . import _sources
-
-        try:
-            return _ordo.load(data.__arrow_c_stream__(), db, schema=schema, key=key, tag=tag,
-                              format=format, on_duplicate=on_duplicate, memory=memory,
-                              threads=threads, timestamps=timestamps)
-        except Error as e:
-            _sources._reraise(data, e)
     _encode._check_texts(key, schema, format)
-    if not _encode._is_columns(data):
-        _encode._bad_data(data)
-    # the columns pushed into the table library's loader, which checks the
-    # options and the tag first, then encodes, sorts and ingests
-    names, descs = _encode._columns(data, nan_as_null)
-    return _ordo.load((names, descs), db, schema=schema, key=key, tag=tag, format=format,
-                      on_duplicate=on_duplicate, memory=memory, threads=threads,
-                      timestamps=timestamps)
+    # the table library reads a stream batch by batch, or takes a batch or
+    # the columns pushed into its loader (which checks the options and the
+    # tag first); then encodes on every CPU, sorts and ingests: the same
+    # calls as a C program's
+    source = _encode._source(data, nan_as_null)
+    try:
+        return _ordo.load(source, db, schema=schema, key=key, tag=tag, format=format,
+                          on_duplicate=on_duplicate, memory=memory,
+                          threads=_encode._threads(None), timestamps=timestamps)
+    except Error as e:
+        if source[0] == "stream":
+            _sources._reraise(data, e)
+        raise
 
 
 # ------------------------------------------------------------------ scan

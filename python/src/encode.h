@@ -1,9 +1,9 @@
 /*
  * The encoding half of the extension: keys.c (ordo.Keys), columns_py.c
  * (Python sequences to ordo_column; Arrow and NumPy columns are the
- * library's, ordo_table.h), encode.c (encode_columns, encode_stream,
- * encode_array over ordo_table_encoder; the Arrow PyCapsule inputs, with
- * module.c's capsule helpers), encode_csv.c (encode_csv), cluster_csv.c
+ * library's, ordo_table.h), source.c (the sources ordo._encode describes,
+ * with module.c's capsule helpers), encode.c (encode: keys of any source,
+ * over ordo_table_encoder and ordo_table_csv_keys), cluster_csv.c
  * (csv_rows, csv_split).
  */
 #ifndef ORDO_PY_ENCODE_H
@@ -49,20 +49,35 @@ int ordo__py_timestamps_arg(PyObject *obj, void *out);
 /* The datetime C API, once. 0, or -1 with an exception. */
 int ordo__py_columns_init(void);
 
-/* The columns of ordo._encode's descriptions (names and descs: lists of one
- * length) as the library's inputs: in[0..n), each of `rows` rows, and what
- * keeps them alive; sequences typed (ordo__py_seq_type) when `typed`, their
- * conversions taking the GIL back through `released` (may be NULL). 0, or
- * -1 with an exception; release either way. */
+/* A source as ordo._encode describes it: ("csv", path), ("stream",
+ * capsule), ("batch", schema capsule, array capsule) or ("columns", names,
+ * descs) (lists of one length): the Arrow structs moved out of their
+ * capsules (a batch checked), the columns as the library's inputs in[0..n),
+ * each of `rows` rows, sequences typed (ordo__py_seq_type) when `typed`,
+ * their conversions taking the GIL back through `released` (may be NULL).
+ * source.c; 0, or -1 with an exception; release either way. */
 typedef struct ordo__py_columns {
     PyObject *names, *descs; /* tuples of our own */
     struct ordo__py_src *srcs;
     ordo_table_input *in;
     size_t n, rows;
 } ordo__py_columns;
-int ordo__py_columns_get(PyObject *names, PyObject *descs, int typed, PyThreadState **released,
-                         ordo__py_columns *c);
-void ordo__py_columns_release(ordo__py_columns *c);
+typedef enum ordo__py_source_kind {
+    ORDO__PY_SOURCE_CSV = 1,
+    ORDO__PY_SOURCE_STREAM,
+    ORDO__PY_SOURCE_BATCH,
+    ORDO__PY_SOURCE_COLUMNS
+} ordo__py_source_kind;
+typedef struct ordo__py_source {
+    ordo__py_source_kind kind;
+    ordo_table_source table; /* CSV and stream: what ordo_table_load reads */
+    PyObject *path;
+    struct ArrowArrayStream stream; /* released unless the library took it */
+    ordo__py_arrow batch;
+    ordo__py_columns cols;
+} ordo__py_source;
+int ordo__py_source_get(PyObject *desc, int typed, PyThreadState **released, ordo__py_source *s);
+void ordo__py_source_release(ordo__py_source *s);
 
 int ordo__py_keys_part(PyObject *m);
 /* The keys of an ordo.Keys (self must be one): borrowed, valid while it lives. */
@@ -71,7 +86,6 @@ const ordo_table_keys *ordo__py_keys_of(PyObject *self);
  * in key order, a pyarrow.UInt64Array. */
 PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw);
 int ordo__py_encode_part(PyObject *m);
-int ordo__py_encode_csv_part(PyObject *m);
 /* cluster_csv.c: what ordo.dask.load needs beyond the load bindings. */
 int ordo__py_cluster_part(PyObject *m);
 

@@ -3,8 +3,8 @@
  * load_*.c share. load_handle.c: the objects over a library handle;
  * load_db.c: Db, table_meta, ingest; load_writers.c: SstWriter, RunWriter,
  * merge_runs, split_keys; load_input.c: rows of keys and values from
- * Python objects; load_csv.c: a CSV file loaded as
- * `ordo load` does; load_scan.c: a table's rows as an Arrow C stream
+ * Python objects; load_table.c: any source loaded as
+ * `ordo load` loads; load_scan.c: a table's rows as an Arrow C stream
  * (ordo_table_scan).
  */
 #ifndef ORDO_PY_LOAD_H
@@ -113,7 +113,7 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
 /* The parts. */
 int ordo__py_load_db_part(PyObject *m);
 int ordo__py_load_writers_part(PyObject *m);
-int ordo__py_load_csv_part(PyObject *m);
+int ordo__py_load_table_part(PyObject *m);
 int ordo__py_load_scan_part(PyObject *m);
 int ordo__py_db_read_part(PyObject *m); /* db_read.c: tables, get, decode_keys */
 

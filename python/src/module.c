@@ -258,11 +258,10 @@ static struct PyModuleDef module_def = {
 static const ordo__py_part parts[] = {
     ordo__py_keys_part,
     ordo__py_encode_part,
-    ordo__py_encode_csv_part,
 #ifdef ORDO_WITH_ROCKSDB
     ordo__py_load_db_part,
     ordo__py_load_writers_part,
-    ordo__py_load_csv_part,
+    ordo__py_load_table_part,
     ordo__py_load_scan_part,
     ordo__py_db_read_part,
 #endif

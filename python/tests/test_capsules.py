@@ -1,6 +1,6 @@
 """Hand-made Arrow capsules: C Data Interface structs built with ctypes, each
 with one field a producer can get wrong, given to every entry that takes
-capsules (encode_array, encode_columns, encode_stream, the load writers).
+capsules (encode of a batch, of columns and of a stream; the load writers).
 Each is a clear ordo.Error naming the field; none crashes (run under
 ASan+UBSan too)."""
 import ctypes
@@ -116,14 +116,14 @@ def table(a_schema=None, a_array=None):
 
 
 def encode_array(s, a):
-    return _ordo.encode_array(capsule(s, b"arrow_schema"), capsule(a, b"arrow_array"), "a",
-                              None, "ordered", False)
+    return _ordo.encode(("batch", capsule(s, b"arrow_schema"), capsule(a, b"arrow_array")), "a",
+                        None, "ordered", False)
 
 
 def encode_column(s, a):
-    return _ordo.encode_columns(["a"], [("arrow", capsule(s, b"arrow_schema"),
-                                         capsule(a, b"arrow_array"))], "a", None, "ordered",
-                                False)
+    return _ordo.encode(("columns", ["a"], [("arrow", capsule(s, b"arrow_schema"),
+                                             capsule(a, b"arrow_array"))]), "a", None,
+                        "ordered", False)
 
 
 def refused(call, *args, status=None, says=None):
@@ -279,16 +279,16 @@ def test_malformed_strings_and_structs():
 
 def test_capsule_names_and_types():
     s, a = table()
-    refused(_ordo.encode_array, capsule(s, b"arrow_array"), capsule(a, b"arrow_array"), "a",
-            None, "ordered", False, status="ORDO_ERR_INVALID_ARG", says="'arrow_schema'")
-    refused(_ordo.encode_array, capsule(s, b"arrow_schema"), capsule(a, b"arrow_schema"), "a",
-            None, "ordered", False, status="ORDO_ERR_INVALID_ARG", says="'arrow_array'")
-    refused(_ordo.encode_array, object(), object(), "a", None, "ordered", False,
+    refused(_ordo.encode, ("batch", capsule(s, b"arrow_array"), capsule(a, b"arrow_array")),
+            "a", None, "ordered", False, status="ORDO_ERR_INVALID_ARG", says="'arrow_schema'")
+    refused(_ordo.encode, ("batch", capsule(s, b"arrow_schema"), capsule(a, b"arrow_schema")),
+            "a", None, "ordered", False, status="ORDO_ERR_INVALID_ARG", says="'arrow_array'")
+    refused(_ordo.encode, ("batch", object(), object()), "a", None, "ordered", False,
             status="ORDO_ERR_INVALID_ARG", says="expected a PyCapsule")
-    refused(_ordo.encode_columns, ["a"], [("arrow", capsule(s, b"arrow_array_stream"),
-                                           capsule(a, b"arrow_array"))], "a", None, "ordered",
-            False, status="ORDO_ERR_INVALID_ARG")
-    refused(_ordo.encode_stream, capsule(s, b"arrow_schema"), "a", None, "ordered", False,
+    refused(_ordo.encode, ("columns", ["a"], [("arrow", capsule(s, b"arrow_array_stream"),
+                                               capsule(a, b"arrow_array"))]), "a", None,
+            "ordered", False, status="ORDO_ERR_INVALID_ARG")
+    refused(_ordo.encode, ("stream", capsule(s, b"arrow_schema")), "a", None, "ordered", False,
             status="ORDO_ERR_INVALID_ARG", says="'arrow_array_stream'")
 
 
@@ -343,7 +343,7 @@ class Stream:
 
 
 def encode_stream(st):
-    return _ordo.encode_stream(st.capsule(), "a", None, "ordered", False)
+    return _ordo.encode(("stream", st.capsule()), "a", None, "ordered", False)
 
 
 def test_well_made_stream_encodes():

@@ -99,9 +99,9 @@ def test_bad_python_values():
 def test_a_consumed_stream_is_refused():
     t = pa.table({"a": [1]})
     cap = t.__arrow_c_stream__()
-    ordo._ordo.encode_stream(cap, "a", None, "ordered", False)
+    ordo._ordo.encode(("stream", cap), "a", None, "ordered", False)
     with pytest.raises(ordo.Error, match="consumed") as e:  # a malformed capsule, as any other
-        ordo._ordo.encode_stream(cap, "a", None, "ordered", False)
+        ordo._ordo.encode(("stream", cap), "a", None, "ordered", False)
     assert e.value.status == "ORDO_ERR_INVALID_VALUE"
 
 

@@ -80,7 +80,7 @@ def test_consumed_capsules_are_refused():
     caps = pa.array([1, 2]).__arrow_c_array__()
     pa.Array._import_from_c_capsule(*caps)
     with pytest.raises(ordo.Error) as e:
-        _ordo.encode_columns(["a"], [("arrow",) + caps], "a", None, "ordered", False)
+        _ordo.encode(("columns", ["a"], [("arrow",) + caps]), "a", None, "ordered", False)
     assert "column 'a'" in str(e.value) and "released" in str(e.value), str(e.value)
 
 

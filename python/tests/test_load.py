@@ -326,6 +326,33 @@ def test_columns_load_through_the_library(tmp_path):
     assert not temp_folders(tmp_path / "db")
 
 
+def test_one_record_batch_loads_as_its_table(tmp_path):
+    """An object with __arrow_c_array__ only (one struct batch, no stream)
+    is pushed into the table library's loader as it is: the same table as
+    the stream of the same rows; a bad batch is refused, nothing made."""
+    import pyarrow as pa
+
+    n = 5000
+    batch = pa.record_batch({"id": pa.array([(i * 31) % n for i in range(n)], pa.int64()),
+                             "v": [None if i % 7 == 0 else "v%d" % i for i in range(n)]})
+
+    class Batch:  # what a producer without streams gives
+        def __init__(self, b):
+            self.b = b
+
+        def __arrow_c_array__(self, requested_schema=None):
+            return self.b.__arrow_c_array__()
+
+    s = ordo.load(Batch(batch), tmp_path / "db", key="v DESC, id", tag=1, memory="1M")
+    assert (s["rows_in"], s["rows"]) == (n, n)
+    ordo.load(pa.table(batch), tmp_path / "db2", key="v DESC, id", tag=1)
+    assert raw(tmp_path / "db") == raw(tmp_path / "db2")
+    with pytest.raises(ordo.Error) as e:  # a column, not a record batch
+        ordo.load(Batch(pa.array([1, 2])), tmp_path / "db3", key="a")
+    assert "struct" in str(e.value), str(e.value)
+    assert not (tmp_path / "db3").exists()
+
+
 def test_nanoseconds_refused_or_truncated(tmp_path):
     # two rows 1 ns apart: refused with the row by default (not keyed as a
     # duplicate of the row before), the same microsecond when truncated

@@ -212,7 +212,7 @@ def test_offsets_changed_after_their_check_are_refused(tmp_path):
     w.close()
 
 
-def test_encode_columns_holds_its_own_copy_of_the_columns():
+def test_encode_of_columns_holds_its_own_copy_of_the_columns():
     names = ["a", "b"]
     descs = [None, None]
 
@@ -225,7 +225,8 @@ def test_encode_columns_holds_its_own_copy_of_the_columns():
 
     descs[:] = [("arrow",) + pa.array([1], pa.int64()).__arrow_c_array__(),
                 ("seq", [Text()])]
-    keys = _ordo.encode_columns(names, descs, "a, b", "a bigint, b uuid", "ordered", False)[0]
+    keys = _ordo.encode(("columns", names, descs), "a, b", "a bigint, b uuid", "ordered",
+                        False)[0]
     assert keys.to_list() == ordo.encode_keys({"a": [1], "b": [uuid]}, "a, b",
                                               schema="a bigint, b uuid").to_list()
 

@@ -85,8 +85,8 @@ def with_format(arr, fmt):
 
 
 def encode_desc(schema_cap, array_cap, schema=None):
-    return ordo._ordo.encode_columns(["d"], [("arrow", schema_cap, array_cap)], "d", schema,
-                                     "ordered", False, 1)[0].to_list()
+    return ordo._ordo.encode(("columns", ["d"], [("arrow", schema_cap, array_cap)]), "d",
+                             schema, "ordered", False, 1)[0].to_list()
 
 
 def test_hand_made_decimal_formats():

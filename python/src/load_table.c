@@ -1,7 +1,6 @@
-/* ordo._ordo.load: a CSV file, an Arrow stream or described columns into a
- * table through the table library (ordo_table_load, the same call `ordo
- * load` makes, so the table is byte for byte the tool's; ordo_table_loader
- * for the columns). The load runs without the GIL; its files are named
+/* ordo._ordo.load: any source (source.c) into a table through the table
+ * library (ordo_table_load, the same call `ordo load` makes, so the table
+ * is byte for byte the tool's; ordo_table_loader for a batch or columns). The load runs without the GIL; its files are named
  * with a prefix of their own in the database's temporary folder. Ctrl-C:
  * the progress callback takes the GIL back now and then to run Python's
  * signal handlers; one that raises (KeyboardInterrupt) cancels the load,
@@ -18,9 +17,8 @@ typedef struct py_load {
     PyThreadState *ts; /* while the GIL is released */
     volatile sig_atomic_t cancel;
     int interrupted; /* a handler raised: its exception is set */
-    const ordo_table_source *src; /* a source, or the columns: */
-    ordo__py_columns cols;
-    ordo_table_fault fault; /* the columns' encoding error */
+    ordo__py_source src;
+    ordo_table_fault fault; /* a pushed batch's or columns' encoding error */
 } py_load;
 
 static void progress(void *ctx, const ordo_table_progress *p)
@@ -36,15 +34,22 @@ static void progress(void *ctx, const ordo_table_progress *p)
         L->interrupted = 1, L->cancel = 1;
 }
 
-/* The columns pushed into a loader: open (the options and the tag checked
+/* A CSV file or a stream read by the load; else one record batch or the
+ * columns pushed into a loader: open (the options and the tag checked
  * before any row is encoded), one batch, finish. */
-static ordo_status load_columns(py_load *L, ordo_db *db, const ordo_table_load_options *o,
-                                ordo_table_summary *sum, ordo_error *e)
+static ordo_status load_source(py_load *L, ordo_db *db, const ordo_table_load_options *o,
+                               ordo_table_summary *sum, ordo_error *e)
 {
+    const ordo__py_source *src = &L->src;
+    const ordo__py_columns *c = &src->cols;
+    if (src->kind == ORDO__PY_SOURCE_CSV || src->kind == ORDO__PY_SOURCE_STREAM)
+        return ordo_table_load(db, &src->table, o, sum, e);
     ordo_table_loader *T = NULL;
     ordo_status s = ordo_table_loader_open(db, o, &T, e);
     if (s == ORDO_OK)
-        s = ordo_table_loader_add(T, L->cols.in, L->cols.n, L->cols.rows, e);
+        s = src->kind == ORDO__PY_SOURCE_BATCH
+                ? ordo_table_loader_push(T, &src->batch.schema, &src->batch.array, e)
+                : ordo_table_loader_add(T, c->in, c->n, c->rows, e);
     L->fault = ordo_table_loader_fault(T);
     if (s == ORDO_OK)
         s = ordo_table_loader_finish(T, sum, e);
@@ -74,8 +79,7 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     ordo_table_summary sum = {0};
     ordo_error e = {0};
     L->ts = PyEval_SaveThread();
-    ordo_status s = L->src ? ordo_table_load(db, L->src, o, &sum, &e)
-                           : load_columns(L, db, o, &sum, &e);
+    ordo_status s = load_source(L, db, o, &sum, &e);
     PyEval_RestoreThread(L->ts);
     L->ts = NULL;
     if (!own)
@@ -84,7 +88,8 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     if (L->interrupted) /* the handler's exception, the load undone */
         return NULL;
     if (s != ORDO_OK) /* a bad argument ValueError, the rest ordo.Error */
-        return ordo__py_raise_table(s, &e, L->fault, L->src && !sum.failed_phase);
+        return ordo__py_raise_table(s, &e, L->fault, L->src.kind != ORDO__PY_SOURCE_COLUMNS &&
+                                                         !sum.failed_phase);
     r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:n,s:d,s:d,s:d,s:d}", "rows_in",
                       (unsigned long long)sum.rows_in, "rows", (unsigned long long)sum.rows,
                       "duplicates", (unsigned long long)sum.duplicates, "rejected",
@@ -97,10 +102,9 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
 
 /* load(source, db, *, schema=None, key=None, tag=0, format='ordered',
  * on_duplicate='error', memory='256M', sst_size='256M', header=False,
- * threads=1, timestamps=None): source a CSV file's path, an Arrow C stream's capsule (moved
- * out of it and consumed by the load) or (names, columns) described as
- * ordo._encode describes them (pushed into the table library's loader; the
- * tag checked free before any row is encoded). */
+ * threads=1, timestamps=None): source as ordo._encode describes it (a
+ * stream consumed by the load; a batch or columns pushed into the table
+ * library's loader, the tag checked free before any row is encoded). */
 static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -121,31 +125,11 @@ static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     o.threads = (size_t)threads;
     py_load L = {0};
-    ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, NULL, -1, NULL, 0, NULL, NULL};
-    struct ArrowArrayStream st = {0}, *sp;
-    PyObject *path = NULL, *r = NULL;
+    PyObject *r = NULL;
     Py_INCREF(dbo); /* the columns' reading runs Python code */
-    if (PyTuple_Check(src) && PyTuple_GET_SIZE(src) == 2) {
-        if (ordo__py_columns_get(PyTuple_GET_ITEM(src, 0), PyTuple_GET_ITEM(src, 1), !o.schema,
-                                 &L.ts, &L.cols) == 0)
-            r = run_load(&L, dbo, &o);
-        ordo__py_columns_release(&L.cols);
-    } else if (PyCapsule_CheckExact(src)) {
-        sp = ordo__py_capsule(src, "arrow_array_stream");
-        if (sp && !sp->release)
-            ordo__py_raisef(ORDO_ERR_INVALID_VALUE, "the Arrow stream was consumed already");
-        else if (sp) {
-            st = *sp, sp->release = NULL; /* moved out: the capsule no longer releases it */
-            in.kind = ORDO_TABLE_SOURCE_ARROW_STREAM, in.stream = &st, L.src = &in;
-            r = run_load(&L, dbo, &o);
-        }
-        if (st.release) /* refused before the load took it */
-            st.release(&st);
-    } else if (PyUnicode_FSConverter(src, &path)) {
-        in.path = PyBytes_AS_STRING(path), L.src = &in;
+    if (ordo__py_source_get(src, !o.schema, &L.ts, &L.src) == 0)
         r = run_load(&L, dbo, &o);
-        Py_DECREF(path);
-    }
+    ordo__py_source_release(&L.src); /* a stream the load took is released already */
     Py_DECREF(dbo);
     return r;
 }
@@ -154,10 +138,9 @@ static PyMethodDef functions[] = {
     {"load", (PyCFunction)(void (*)(void))py_load_any, METH_VARARGS | METH_KEYWORDS,
      "load(source, db, *, schema=None, key=None, tag=0, format='ordered', "
      "on_duplicate='error', memory='256M', sst_size='256M', header=False, threads=1) -> dict: "
-     "a CSV file (its path; `ordo load`, the same table byte for byte), an Arrow C stream "
-     "(PyCapsule) or (names, columns) as ordo._encode describes them into a table of db (a Db "
-     "or a folder), through the table library; atomic."},
+     "a source as ordo._encode describes it (a CSV file: `ordo load`, the same table byte for "
+     "byte) into a table of db (a Db or a folder), through the table library; atomic."},
     {NULL, NULL, 0, NULL},
 };
 
-int ordo__py_load_csv_part(PyObject *m) { return PyModule_AddFunctions(m, functions); }
+int ordo__py_load_table_part(PyObject *m) { return PyModule_AddFunctions(m, functions); }
