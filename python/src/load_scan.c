@@ -211,12 +211,8 @@ static int columns_arg(PyObject *columns, ordo_table_scan_options *o, PyObject *
         }
         return -1;
     }
-    size_t n = (size_t)PyTuple_GET_SIZE(*keep);
-    if (n == 0) { /* a table of no columns would not keep its row count */
-        PyErr_SetString(PyExc_ValueError, "columns: name one column at least, or None: all");
-        return -1;
-    }
-    if (!(*names = calloc(n, sizeof **names))) {
+    size_t n = (size_t)PyTuple_GET_SIZE(*keep); /* (none: refused by the library) */
+    if (!(*names = calloc(n + 1, sizeof **names))) {
         PyErr_NoMemory();
         return -1;
     }

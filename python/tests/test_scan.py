@@ -70,8 +70,9 @@ def test_columns_choose_and_order(typed):
         ordo.scan(typed, tag=None, columns=["nope"])
     with pytest.raises(TypeError):
         ordo.scan(typed, tag=None, columns="id")
-    with pytest.raises(ValueError):
-        ordo.scan(typed, tag=None, columns=[])
+    with pytest.raises(ordo.Error, match="columns: name one column at least") as e:
+        ordo.scan(typed, tag=None, columns=[])  # (a batch of no columns keeps no row count)
+    assert e.value.status == "ORDO_ERR_INVALID_ARG"
 
 
 @pytest.fixture
