@@ -38,11 +38,10 @@ ordo_status ordo__batch_fail(ordo_batch_error *where, size_t row, size_t col, or
     return s;
 }
 
-/* Offsets offset .. offset+n are non-negative and never decrease: then
- * neither an offset nor its difference to the one before (as unsigned) has
- * the top bit set. OR-ing them all is one branch-free pass per offset
- * width that plain SSE2 vectorises. */
-static int offsets_monotonic(const ordo_column *c, size_t n)
+/* (Non-negative offsets that never decrease: neither an offset nor its
+ * difference to the one before, as unsigned, has the top bit set. OR-ing
+ * them all is one branch-free pass per width that plain SSE2 vectorises.) */
+int ordo__offsets_monotonic(const ordo_column *c, size_t n)
 {
     if (c->offset_bits == 64) {
         const uint8_t *o = (const uint8_t *)c->offsets + 8 * c->offset;
@@ -86,7 +85,7 @@ static ordo_status column_size(ordo_format fmt, const ordo_column *c, size_t ci,
             return ordo__batch_fail(where, 0, ci, ORDO_ERR_INVALID_VALUE);
         /* Without NULLs the bytes are last - first once the offsets are
          * known to be non-decreasing: one branch-free pass. */
-        if (n > 0 && !c->validity && offsets_monotonic(c, n)) {
+        if (n > 0 && !c->validity && ordo__offsets_monotonic(c, n)) {
             sum = (size_t)(ordo__col_offset_at(c, c->offset + n) - prev);
             n = 0; /* done */
         }

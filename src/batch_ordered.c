@@ -234,6 +234,22 @@ static ordo_status check_column(const ordo_column *c, size_t nrows)
     return c->sort_keys ? ordo__sort_keys_check(c, nrows) : ORDO_OK;
 }
 
+/* The NULL rows among [r0, r0 + n) of a column with a bitmap, n <= 64:
+ * bit i for row r0 + i. */
+static uint64_t null_rows(const ordo_column *c, size_t r0, size_t n)
+{
+    const uint8_t *v = c->validity;
+    size_t b = c->offset + r0, first = b >> 3, bytes = ((b + n - 1) >> 3) - first + 1;
+    unsigned sh = (unsigned)(b & 7);
+    uint64_t w = 0;
+    for (size_t x = 0; x < bytes && x < 8; x++)
+        w |= (uint64_t)v[first + x] << (8 * x);
+    w >>= sh;
+    if (bytes > 8) /* (then sh > 0) */
+        w |= (uint64_t)v[first + 8] << (64 - sh);
+    return ~w & (n < 64 ? (UINT64_C(1) << n) - 1 : ~UINT64_C(0));
+}
+
 /* A fixed-width column (kernel op, bool, nil): 1 + w bytes a value, 1 a
  * NULL; only ranges to check. Adds to *sum. */
 static ordo_status size_fixed(const ordo_column *c, int path, size_t w, size_t nrows, size_t *sum,
@@ -260,29 +276,24 @@ static ordo_status size_fixed(const ordo_column *c, int path, size_t w, size_t n
 }
 
 /* Text whose whole span holds no 00 byte needs no escape counted per
- * value: one pass over the span, after checking that the offsets never
- * decrease. Returns 0 (and adds nothing) when that does not hold; else
- * adds the column's bytes to *sum, *st telling whether they fit. */
+ * value: one pass over the span (the plan checked the offsets). Returns 0
+ * (and adds nothing) when that does not hold; else adds the column's bytes
+ * to *sum, *st telling whether they fit. */
 static int size_clean_text(ordo__zeros_fn zeros, const ordo_column *c, size_t nrows, size_t *sum,
                            ordo_status *st)
 {
-    int64_t lo = 0, hi = 0;
-    int clean = 1;
-    for (size_t r = 0; r <= nrows && clean; r++) {
-        int64_t o = ordo__col_offset_at(c, c->offset + r);
-        clean = o >= 0 && (r == 0 || o >= hi);
-        if (r == 0)
-            lo = o;
-        hi = o;
-    }
-    if (!clean || zeros((const uint8_t *)c->values + lo, (size_t)(hi - lo)) != 0)
+    int64_t lo = ordo__col_offset_at(c, c->offset), hi = ordo__col_offset_at(c, c->offset + nrows);
+    if (zeros((const uint8_t *)c->values + lo, (size_t)(hi - lo)) != 0)
         return 0;
     /* the span's bytes, less what NULL rows point at */
-    size_t nulls = ordo__col_nulls(c, nrows), bytes = (size_t)(hi - lo);
-    for (size_t r = 0; nulls && r < nrows; r++)
-        if (!ordo__col_valid(c, r))
+    size_t nulls = 0, bytes = (size_t)(hi - lo);
+    for (size_t r0 = 0; c->validity && r0 < nrows; r0 += 64)
+        for (uint64_t m = null_rows(c, r0, nrows - r0 < 64 ? nrows - r0 : 64); m; m &= m - 1) {
+            size_t r = r0 + (size_t)__builtin_ctzll(m);
+            nulls++;
             bytes -= (size_t)(ordo__col_offset_at(c, c->offset + r + 1) -
                               ordo__col_offset_at(c, c->offset + r));
+        }
     size_t framing; /* 3 per value, 1 per NULL */
     *st = __builtin_mul_overflow(nrows - nulls, 3, &framing) ||
                   __builtin_add_overflow(bytes, framing + nulls, &bytes) ||
@@ -293,8 +304,8 @@ static int size_clean_text(ordo__zeros_fn zeros, const ordo_column *c, size_t nr
 }
 
 /* Row r's field size for the plan, with the checks the builder would make
- * of a variable value: offsets in order, an encoded field's presence byte,
- * text's escapes counted, a numeric's or bit string's text. */
+ * of a variable value (the plan checked the offsets): an encoded field's
+ * presence byte, text's escapes counted, a numeric's or bit string's text. */
 static ordo_status row_field_size(ordo__zeros_fn zeros, const ordo_column *c, int path, size_t r,
                                   size_t *fs)
 {
@@ -302,8 +313,6 @@ static ordo_status row_field_size(ordo__zeros_fn zeros, const ordo_column *c, in
     if (variable_col(c)) {
         int64_t a = ordo__col_offset_at(c, c->offset + r),
                 b = ordo__col_offset_at(c, c->offset + r + 1);
-        if (a < 0 || b < a)
-            return ORDO_ERR_INVALID_VALUE;
         if (c->type == ORDO_TYPE_ENCODED && ordo__col_valid(c, r) &&
             (b == a || ((const uint8_t *)c->values)[a] != present_of(c->order)))
             return ORDO_ERR_INVALID_VALUE;
@@ -461,6 +470,17 @@ ordo_status ordo__ordered_plan(const ordo__kernels *k, const ordo_column *cols, 
         ordo_status s = check_column(c, nrows);
         if (s != ORDO_OK)
             return s;
+        /* offsets in order before any value is read through them */
+        if (variable_col(c) && nrows && !ordo__offsets_monotonic(c, nrows)) {
+            for (size_t r = 0; where && r < nrows; r++)
+                if (ordo__col_offset_at(c, c->offset + r) < 0 ||
+                    ordo__col_offset_at(c, c->offset + r + 1) <
+                        ordo__col_offset_at(c, c->offset + r)) {
+                    where->row = r;
+                    break;
+                }
+            return ORDO_ERR_INVALID_VALUE;
+        }
         int op;
         size_t w;
         int path = col_path(c, &op, &w);
@@ -1075,52 +1095,65 @@ typedef struct ord_runs {
     size_t run0, run1; /* bytes a row of the run before and after it */
     int64_t lim;       /* the text is readable below this offset */
     uint8_t mask;      /* the text's complement (ff for DESC) */
-    const ordo_column *checks[8]; /* columns with a bitmap: a tile with a NULL goes elsewhere */
+    const ordo_column *checks[8]; /* columns with a bitmap, whose NULLs change a key's shape */
     size_t nchecks;
+    uint64_t null[8]; /* the tile's NULL rows of each (bit i: its row i) */
+    int tcheck;       /* the text's index in checks; -1: no bitmap */
+    /* Each run's fields in order (a column's, or constant bytes), for the
+     * rows with a NULL, written field by field; nf0 = 0: too many fields,
+     * such tiles go elsewhere. f1 starts with the terminator. */
+    struct run_field {
+        int8_t check; /* the column's index in checks; -1: never NULL */
+        uint8_t at, size, null;
+    } f0[16], f1[16];
+    size_t nf0, nf1;
     uint8_t tile0[ORDO_TILE_ROWS * ORDO_ORD_RUN_MAX + ORDO_ORD_RUN_SLACK];
     uint8_t tile1[ORDO_TILE_ROWS * ORDO_ORD_RUN_MAX + ORDO_ORD_RUN_SLACK];
 } ord_runs;
 
-/* Whether rows [r0, r0 + n) of a column with a bitmap hold a NULL: whole
- * bitmap bytes where it can. */
-static int has_null(const ordo_column *c, size_t r0, size_t n)
+/* Appends a field to a run's list; 0 when the list is full. */
+static int run_field_add(struct run_field *f, size_t *nf, int check, size_t at, size_t size,
+                         uint8_t null)
 {
-    const uint8_t *v = c->validity;
-    size_t b = c->offset + r0, e = b + n;
-    for (; b < e && (b & 7); b++)
-        if (!ordo__bit(v, b))
-            return 1;
-    for (; b + 8 <= e; b += 8)
-        if (v[b >> 3] != 0xff)
-            return 1;
-    for (; b < e; b++)
-        if (!ordo__bit(v, b))
-            return 1;
-    return 0;
+    if (*nf == 16)
+        return 0;
+    f[(*nf)++] = (struct run_field){(int8_t)check, (uint8_t)at, (uint8_t)size, null};
+    return 1;
 }
 
 /* Whether the batch has this shape; if so, its runs with their constant
  * bytes (payload bytes zero until the kernels write them). */
 static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
 {
-    size_t ntext = 0, *run = &s->run0;
+    size_t ntext = 0, *run = &s->run0, *nf = &s->nf0;
+    struct run_field *f = s->f0;
+    int listed = 1;
     s->run0 = 0, s->run1 = 2, s->nchecks = 0, s->numeric = s->nullable = 0;
+    s->nf0 = s->nf1 = 0, s->tcheck = -1;
     for (size_t ci = 0; ci < pl->ncols; ci++) {
         const ordo_column *c = &pl->cols[ci];
         int op;
         size_t w;
         int path = col_path(c, &op, &w);
+        uint8_t null = presence_of(c).null;
+        int check = c->validity ? (int)s->nchecks : -1; /* (appended below) */
         if (path == PATH_TEXT || path == PATH_NUMERIC) {
             if (ntext++)
                 return 0;
             s->tc = ci;
             s->numeric = path == PATH_NUMERIC;
-            s->run0 += 1; /* its presence byte */
+            listed &= run_field_add(f, nf, -1, s->run0, 1, null); /* its presence byte */
+            s->tcheck = s->numeric ? -1 : check;
+            s->run0 += 1;
             s->run1 = s->numeric ? 0 : 2; /* text's terminator; a numeric payload has its own */
-            run = &s->run1;
+            run = &s->run1, nf = &s->nf1, f = s->f1;
+            if (!s->numeric)
+                listed &= run_field_add(f, nf, -1, 0, 2, 0);
         } else if (path == PATH_KERNEL_OP || path == PATH_BOOL) {
+            listed &= run_field_add(f, nf, check, *run, 1 + w, null);
             *run += 1 + w;
         } else if (path == PATH_NIL) {
+            listed &= run_field_add(f, nf, -1, *run, 1, 0);
             *run += 1;
             continue;
         } else {
@@ -1136,6 +1169,8 @@ static int ord_runs_plan(const ordo__batch_plan *pl, ord_runs *s)
     }
     if (ntext != 1 || s->run0 > ORDO_ORD_RUN_MAX || s->run1 > ORDO_ORD_RUN_MAX)
         return 0;
+    if (!listed)
+        s->nf0 = 0;
     const ordo_column *t = &pl->cols[s->tc];
     s->mask = presence_of(t).mask;
     s->lim = s->numeric ? 0 : text_readable(t, pl->nrows);
@@ -1211,13 +1246,63 @@ static inline void copy_over16(uint8_t *d, const uint8_t *s, size_t n, uint64_t 
     }
 }
 
-/* The tile's keys from dst + offsets[r0] on, three copies each; their ends
- * to offsets. `padded`: 16-byte moves (the bounds checked by the caller),
- * else exact copies; `short_runs`: both runs of 16 bytes at most (one move
- * each); `desc`: the value complemented. All constants at each call. */
+/* A run's fields for row i of the tile (its run at `run`) to d, a NULL
+ * field its presence byte alone; returns the bytes written. `padded`:
+ * 16-byte moves, which may read and write 31 bytes past a field. */
+__attribute__((always_inline)) static inline size_t
+put_fields(const ord_runs *s, uint8_t *d, const uint8_t *run, const struct run_field *f,
+           size_t nf, size_t i, int padded)
+{
+    size_t at = 0;
+    for (size_t x = 0; x < nf; x++) {
+        if (f[x].check >= 0 && (s->null[f[x].check] >> i & 1)) {
+            d[at++] = f[x].null;
+            continue;
+        }
+        if (padded) {
+            memcpy(d + at, run + f[x].at, 16);
+            if (f[x].size > 16)
+                memcpy(d + at + 16, run + f[x].at + 16, 16);
+        } else {
+            memcpy(d + at, run + f[x].at, f[x].size);
+        }
+        at += f[x].size;
+    }
+    return at;
+}
+
+/* The key of row i of the tile, which holds a NULL: its runs field by
+ * field, the value between (a NULL text: its presence byte, no value, no
+ * terminator). Returns the key's size. `padded` as ord_runs_keys'. */
+__attribute__((always_inline)) static inline size_t
+ord_runs_null_key(const ord_runs *s, size_t i, uint8_t *d, const uint8_t *text, size_t len,
+                  uint64_t m, int padded)
+{
+    size_t at = put_fields(s, d, s->tile0 + i * s->run0, s->f0, s->nf0, i, padded);
+    size_t skip = 0;
+    if (s->tcheck >= 0 && (s->null[s->tcheck] >> i & 1)) {
+        d[at - 1] = s->f0[s->nf0 - 1].null; /* the text's presence byte */
+        skip = 1; /* the terminator */
+    } else {
+        if (padded)
+            copy_over16(d + at, text, len, m);
+        else
+            copy_xor(d + at, text, len, m);
+        at += len;
+    }
+    return at + put_fields(s, d + at, s->tile1 + i * s->run1, s->f1 + skip, s->nf1 - skip, i,
+                           padded);
+}
+
+/* The tile's keys from dst + offsets[r0] on, three copies each (the rows
+ * set in `nulls` by ord_runs_null_key); their ends to offsets. `padded`:
+ * 16-byte moves (the bounds checked by the caller), else exact copies;
+ * `short_runs`: both runs of 16 bytes at most (one move each); `desc`: the
+ * value complemented. All but `nulls` constants at each call. */
 __attribute__((always_inline)) static inline void
 ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n, uint8_t *dst,
-              size_t *offsets, int padded, int wide, int short_runs, int desc)
+              size_t *offsets, uint64_t nulls, int padded, int wide, int short_runs, int desc,
+              int any_nulls)
 {
     const uint8_t *data = t->values, *lead = s->tile0, *trail = s->tile1;
     const size_t nl = s->run0, nt = s->run1, j = t->offset + r0;
@@ -1229,6 +1314,12 @@ ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n, uint
         int64_t b = wide ? ORDO_LOAD(int64_t, o, i + 1) : ORDO_LOAD(int32_t, o, i + 1);
         size_t len = (size_t)(b - a);
         uint8_t *d = dst + pos;
+        if (any_nulls && (nulls >> i & 1)) {
+            pos += ord_runs_null_key(s, i, d, data + a, len, m, padded);
+            offsets[r0 + i + 1] = pos;
+            a = b;
+            continue;
+        }
         if (padded && short_runs) {
             memcpy(d, lead + i * nl, 16);
             copy_over16(d + nl, data + a, len, m);
@@ -1249,36 +1340,40 @@ ord_runs_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t n, uint
 }
 
 /* Each combination its own function (the loop gets the registers to
- * itself): [padded][wide][short runs][desc]; exact copies need no short
- * variant (the last tiles only). */
+ * itself): [nulls][padded][wide][short runs][desc]; exact copies need no
+ * short variant (the last tiles only) and test `nulls` as they go. */
 typedef void (*ord_keys_fn)(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,
-                            uint8_t *dst, size_t *offsets);
-#define ORD_KEYS_FN(NAME, PADDED, WIDE, SHORT, DESC)                                          \
+                            uint8_t *dst, size_t *offsets, uint64_t nulls);
+#define ORD_KEYS_FN(NAME, PADDED, WIDE, SHORT, DESC, NULLS)                                   \
     static void NAME(const ord_runs *s, const ordo_column *t, size_t r0, size_t n,          \
-                     uint8_t *dst, size_t *offsets)                                          \
+                     uint8_t *dst, size_t *offsets, uint64_t nulls)                          \
     {                                                                                        \
-        ord_runs_keys(s, t, r0, n, dst, offsets, PADDED, WIDE, SHORT, DESC);                 \
+        ord_runs_keys(s, t, r0, n, dst, offsets, nulls, PADDED, WIDE, SHORT, DESC, NULLS);   \
     }
-ORD_KEYS_FN(ord_keys_exact_o32, 0, 0, 0, 0)
-ORD_KEYS_FN(ord_keys_exact_o32_desc, 0, 0, 0, 1)
-ORD_KEYS_FN(ord_keys_exact_o64, 0, 1, 0, 0)
-ORD_KEYS_FN(ord_keys_exact_o64_desc, 0, 1, 0, 1)
-ORD_KEYS_FN(ord_keys_padded_o32, 1, 0, 0, 0)
-ORD_KEYS_FN(ord_keys_padded_o32_desc, 1, 0, 0, 1)
-ORD_KEYS_FN(ord_keys_padded_o32_short, 1, 0, 1, 0)
-ORD_KEYS_FN(ord_keys_padded_o32_short_desc, 1, 0, 1, 1)
-ORD_KEYS_FN(ord_keys_padded_o64, 1, 1, 0, 0)
-ORD_KEYS_FN(ord_keys_padded_o64_desc, 1, 1, 0, 1)
-ORD_KEYS_FN(ord_keys_padded_o64_short, 1, 1, 1, 0)
-ORD_KEYS_FN(ord_keys_padded_o64_short_desc, 1, 1, 1, 1)
-static const ord_keys_fn ord_keys_loops[2][2][2][2] = {
-    {{{ord_keys_exact_o32, ord_keys_exact_o32_desc}, {ord_keys_exact_o32, ord_keys_exact_o32_desc}},
-     {{ord_keys_exact_o64, ord_keys_exact_o64_desc}, {ord_keys_exact_o64, ord_keys_exact_o64_desc}}},
-    {{{ord_keys_padded_o32, ord_keys_padded_o32_desc},
-      {ord_keys_padded_o32_short, ord_keys_padded_o32_short_desc}},
-     {{ord_keys_padded_o64, ord_keys_padded_o64_desc},
-      {ord_keys_padded_o64_short, ord_keys_padded_o64_short_desc}}},
-};
+#define ORD_KEYS_PADDED(N, NULLS)                                                            \
+    ORD_KEYS_FN(ord_keys_padded_o32##N, 1, 0, 0, 0, NULLS)                                   \
+    ORD_KEYS_FN(ord_keys_padded_o32_desc##N, 1, 0, 0, 1, NULLS)                              \
+    ORD_KEYS_FN(ord_keys_padded_o32_short##N, 1, 0, 1, 0, NULLS)                             \
+    ORD_KEYS_FN(ord_keys_padded_o32_short_desc##N, 1, 0, 1, 1, NULLS)                        \
+    ORD_KEYS_FN(ord_keys_padded_o64##N, 1, 1, 0, 0, NULLS)                                   \
+    ORD_KEYS_FN(ord_keys_padded_o64_desc##N, 1, 1, 0, 1, NULLS)                              \
+    ORD_KEYS_FN(ord_keys_padded_o64_short##N, 1, 1, 1, 0, NULLS)                             \
+    ORD_KEYS_FN(ord_keys_padded_o64_short_desc##N, 1, 1, 1, 1, NULLS)
+ORD_KEYS_FN(ord_keys_exact_o32, 0, 0, 0, 0, 1)
+ORD_KEYS_FN(ord_keys_exact_o32_desc, 0, 0, 0, 1, 1)
+ORD_KEYS_FN(ord_keys_exact_o64, 0, 1, 0, 0, 1)
+ORD_KEYS_FN(ord_keys_exact_o64_desc, 0, 1, 0, 1, 1)
+ORD_KEYS_PADDED(, 0)
+ORD_KEYS_PADDED(_nulls, 1)
+#define ORD_KEYS_TABLE(N)                                                                     \
+    {{{ord_keys_exact_o32, ord_keys_exact_o32_desc}, {ord_keys_exact_o32, ord_keys_exact_o32_desc}}, \
+     {{ord_keys_exact_o64, ord_keys_exact_o64_desc}, {ord_keys_exact_o64, ord_keys_exact_o64_desc}}}, \
+    {{{ord_keys_padded_o32##N, ord_keys_padded_o32_desc##N},                                 \
+      {ord_keys_padded_o32_short##N, ord_keys_padded_o32_short_desc##N}},                    \
+     {{ord_keys_padded_o64##N, ord_keys_padded_o64_desc##N},                                 \
+      {ord_keys_padded_o64_short##N, ord_keys_padded_o64_short_desc##N}}}
+static const ord_keys_fn ord_keys_loops[2][2][2][2][2] = {{ORD_KEYS_TABLE()},
+                                                          {ORD_KEYS_TABLE(_nulls)}};
 
 /* The keys of rows [i, n) of a tile whose variable column is a scaled
  * numeric, from *at on: run, payload straight from the integer (DESC's
@@ -1367,14 +1462,17 @@ static void ord_num_tile(const ordo__batch_plan *pl, const ord_runs *s, size_t r
     ord_num_loops[0][dec128][s->nullable](s, t, r0, i, n, dst, &at, offsets, 0);
 }
 
-/* One tile by the runs, if it has no NULL (but a numeric's own) and its
- * text no 00 byte; returns 0 (nothing written) otherwise. */
+/* One tile by the runs, if its text has no 00 byte and its NULLs (but a
+ * numeric's own) are in listed runs beside a text; returns 0 (nothing
+ * written) otherwise. */
 static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord_runs *s, size_t r0,
                          size_t n, uint8_t *dst, size_t *offsets)
 {
+    uint64_t nulls = 0;
     for (size_t x = 0; x < s->nchecks; x++)
-        if (has_null(s->checks[x], r0, n))
-            return 0;
+        nulls |= s->null[x] = null_rows(s->checks[x], r0, n);
+    if (nulls && (s->numeric || !s->nf0))
+        return 0;
     const ordo_column *t = &pl->cols[s->tc];
     if (!s->numeric && !(s->tc < 64 && (pl->clean >> s->tc & 1)) &&
         !span_clean(k, t, t->offset + r0, n))
@@ -1390,8 +1488,8 @@ static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord
     /* 16-byte moves read up to 16 past the text's tile span, write up to 16 past its keys */
     int padded = b <= s->lim - 16 && end <= pl->total && pl->total - end >= 16;
     int short_runs = s->run0 <= 16 && s->run1 <= 16;
-    ord_keys_loops[padded][t->offset_bits == 64][short_runs][s->mask != 0](s, t, r0, n, dst,
-                                                                          offsets);
+    ord_keys_loops[nulls != 0][padded][t->offset_bits == 64][short_runs][s->mask != 0](
+        s, t, r0, n, dst, offsets, nulls);
     return 1;
 }
 

@@ -582,6 +582,17 @@ static void capacity_and_errors(void **state)
     assert_status(ordo_batch_size(ORDO_FORMAT_LEXKEY, &sc, 1, 2, &total, NULL, &where),
                   ORDO_ERR_INVALID_VALUE);
     assert_int_equal(where.row, 1);
+    /* the ordered format's plan as well: its pass over clean text reads
+     * the offsets before any row */
+    const void *bad_any[3] = {bad_offs, bad64, big64};
+    for (int x = 0; x < 3; x++) {
+        sc.offsets = bad_any[x], sc.offset_bits = x ? 64 : 32;
+        where.row = 99;
+        assert_status(ordo_batch_size(ORDO_FORMAT_ORDERED, &sc, 1, x == 2 ? 2 : 3, &total, NULL,
+                                      &where),
+                      ORDO_ERR_INVALID_VALUE);
+        assert_int_equal(where.row, 1);
+    }
     sc.offset_bits = 32;
     int32_t neg_offs[2] = {-1, 2};
     sc.offsets = neg_offs;
@@ -809,7 +820,7 @@ static void free_ordered(ocol *o) { free(o->values), free(o->validity), free(o->
  * reference (the row builder, field by field): same bytes, same offsets. */
 static void check_ordered(ocol *cols, size_t ncols, size_t n)
 {
-    ordo_column cs[16];
+    ordo_column cs[24];
     for (size_t c = 0; c < ncols; c++)
         cs[c] = cols[c].c;
     size_t total = 0, stride = 0;
@@ -1025,6 +1036,57 @@ static void ordered_text_runs(void **state)
     printf("# %d batches\n", runs);
 }
 
+/* The same shape with NULLs in any column, the text's too (dense, about
+ * one row in ten, or a bitmap without any; slices that start inside a
+ * bitmap byte; 32- and 64-bit offsets; every order): the three-copy tiles
+ * write their rows with a NULL field by field. Over 16 fields in a run
+ * (15 to 17 nils and bools before the text) such tiles take the general
+ * path. */
+static void ordered_text_runs_nulls(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    static const ordo_type fixed[] = {ORDO_TYPE_INT64,   ORDO_TYPE_BOOL,    ORDO_TYPE_NIL,
+                                      ORDO_TYPE_FLOAT64, ORDO_TYPE_UUID,    ORDO_TYPE_INT16,
+                                      ORDO_TYPE_FLOAT32, ORDO_TYPE_UINT8,   ORDO_TYPE_TIMESTAMP};
+    for (int round = 0; round < 96; round++) {
+        size_t n = round % 4 == 0 ? 1 + t_rand(&seed) % 70 : 64 + t_rand(&seed) % 400;
+        int many = round % 12 == 11;
+        size_t nb = many ? 15 + t_rand(&seed) % 3 : t_rand(&seed) % 4,
+               na = many ? 2 : t_rand(&seed) % 4, ncols = nb + 1 + na;
+        ocol c[21];
+        int32_t *o32 = NULL;
+        clean_text = 1;
+        for (size_t x = 0; x < ncols; x++) {
+            ordo_type ty = x == nb ? ORDO_TYPE_STRING
+                           : many  ? (t_rand(&seed) % 2 ? ORDO_TYPE_NIL : ORDO_TYPE_BOOL)
+                                   : fixed[t_rand(&seed) % 9];
+            size_t off = (size_t)round % 11;
+            int kind = (int)(t_rand(&seed) % 4); /* none, dense, one in ten, an all-valid bitmap */
+            make_ordered(&c[x], ty, n, off, kind == 1, (int)(t_rand(&seed) % 4), &seed);
+            if (kind >= 2)
+                for (size_t r = 0; r < n + off; r++)
+                    if (kind == 2 && t_rand(&seed) % 10 == 0)
+                        c[x].validity[r / 8] &= (uint8_t) ~(1u << (r % 8));
+            if (kind == 0)
+                c[x].c.validity = NULL;
+        }
+        clean_text = 0;
+        if (round % 2) {
+            ocol *t = &c[nb];
+            size_t rows = n + (size_t)round % 11;
+            o32 = malloc((rows + 1) * sizeof *o32);
+            for (size_t r = 0; r <= rows; r++)
+                o32[r] = (int32_t)t->offsets[r];
+            t->c.offsets = o32, t->c.offset_bits = 32;
+        }
+        check_ordered(c, ncols, n);
+        free(o32);
+        for (size_t x = 0; x < ncols; x++)
+            free_ordered(&c[x]);
+    }
+}
+
 /* ------------------------------------------------------------- packed */
 
 /* The packed kernel path of every implementation against the scalar
@@ -1152,6 +1214,7 @@ int main(void)
         cmocka_unit_test(ordered_kernels),
         cmocka_unit_test(ordered_text_first),
         cmocka_unit_test(ordered_text_runs),
+        cmocka_unit_test(ordered_text_runs_nulls),
         cmocka_unit_test(packed_kernels),
         cmocka_unit_test(registry),
     };
