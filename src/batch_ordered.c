@@ -1393,6 +1393,20 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
     const int32_t scale = t->numeric_scale;
     const uint8_t *v = (const uint8_t *)t->values + (t->offset + r0) * (dec128 ? 16 : 8);
     size_t pos = *at;
+    /* padded: the digits of the values below 10^16 first, in a pass of
+     * their own (each value's multiplies overlap the next one's, none waits
+     * for a key's end); all[] 0 for the others */
+    uint64_t da[ORDO_TILE_ROWS], db[ORDO_TILE_ROWS];
+    uint8_t all[ORDO_TILE_ROWS], neg[ORDO_TILE_ROWS];
+    for (size_t x = i; padded && x < n; x++) {
+        int64_t hi;
+        uint64_t lo, m;
+        int sign;
+        scaled_word(v, dec128, x, &hi, &lo);
+        int fast = ordo__num_mag64(hi, lo, &m, &sign) && m - 1 < UINT64_C(10000000000000000) - 1;
+        all[x] = fast ? (uint8_t)ordo__num_digits16(m, &da[x], &db[x]) : 0;
+        neg[x] = (uint8_t)sign;
+    }
     for (; i < n && (!padded || pos <= lim); i++) {
         uint8_t *d = dst + pos;
         int64_t hi;
@@ -1408,6 +1422,8 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
         if (nullable && !ordo__col_valid(t, r0 + i)) {
             d[nl - 1] = null;
             len = 0;
+        } else if (padded && all[i]) {
+            len = ordo__num_put_digits16(d + nl, all[i], da[i], db[i], neg[i], scale, mask);
         } else if (padded) {
             len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
         } else {

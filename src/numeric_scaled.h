@@ -100,19 +100,28 @@ static inline void ordo__num_head(uint8_t *p, uint32_t adjusted, uint8_t mask, u
     ordo__num_store_be32(p + 1, (adjusted ^ ORDO_SIGN32) ^ (uint32_t)m);
 }
 
-/* The payload of magnitude 0 < x < 10^16 (neg: negative) at scale, XOR
- * mask, written by whole words: 22 bytes at p, those past the payload
- * garbage. Returns the payload's size. The scale is one ordo__num_scale_safe
- * allows or one the caller checked for this value. The digits are x scaled
- * up to exactly 16 (its first one at byte 0, no shift to align them); the
- * zeros that adds and x's own trailing zeros are the top bytes, counted
- * from the words' leading zero bits. */
-static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t scale, uint8_t mask)
+/* The digits of magnitude 0 < x < 10^16 scaled up to exactly 16 (its first
+ * at byte 0 of *a, no shift to align them): digits 1-8 in *a, 9-16 in *b,
+ * as bytes 0..9; returns x's digit count. */
+static inline size_t ordo__num_digits16(uint64_t x, uint64_t *a, uint64_t *b)
 {
     size_t all = ordo__num_digits(x);
     uint64_t y = x * ordo__pow10[16 - all];
     uint32_t top = (uint32_t)(y / 100000000);
-    uint64_t a = ordo__num_swar8(top), b = ordo__num_swar8((uint32_t)(y - (uint64_t)top * 100000000));
+    *a = ordo__num_swar8(top);
+    *b = ordo__num_swar8((uint32_t)(y - (uint64_t)top * 100000000));
+    return all;
+}
+
+/* The payload of those digits (x's `all` of them; neg: negative) at scale,
+ * XOR mask, written by whole words: 22 bytes at p, those past the payload
+ * garbage. Returns the payload's size. The scale is one
+ * ordo__num_scale_safe allows or one the caller checked for this value.
+ * The zeros the scaling added and x's own trailing zeros are the top
+ * bytes, counted from the words' leading zero bits. */
+static inline size_t ordo__num_put_digits16(uint8_t *p, size_t all, uint64_t a, uint64_t b, int neg,
+                                            int32_t scale, uint8_t mask)
+{
     size_t n = b ? 16 - (size_t)__builtin_clzll(b) / 8 : 8 - (size_t)__builtin_clzll(a) / 8;
     const uint64_t ones = UINT64_C(0x0101010101010101), m = ordo__num_complement(neg, mask);
     ordo__num_head(p, (uint32_t)all - 1 - (uint32_t)scale, mask, m);
@@ -120,6 +129,14 @@ static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t sc
     ordo__num_store_le64(p + 13, (b + ones) ^ m);
     p[5 + n] = (uint8_t)m;
     return 6 + n;
+}
+
+/* The payload of magnitude 0 < x < 10^16 as above, 22 bytes at p. */
+static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t scale, uint8_t mask)
+{
+    uint64_t a, b;
+    size_t all = ordo__num_digits16(x, &a, &b);
+    return ordo__num_put_digits16(p, all, a, b, neg, scale, mask);
 }
 
 /* The payload of hi:lo at scale (checked for it), XOR mask, at p with
