@@ -2,7 +2,8 @@
  * scalar rule, on arbitrary bytes, lengths, strides (up to past a 64-byte
  * vector's reach: avx512 places lanes in groups that fit one) and alignments; and the
  * CSV structure finder against its byte loop, from either quote state; the
- * ordered text field kernel against its reference, exact and padded. */
+ * ordered text field kernel against its reference, exact and padded; the
+ * numeric digits kernel against its rule. */
 #include "fuzz_util.h"
 #include "csv_index.h"
 #include "dispatch.h"
@@ -63,6 +64,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(lg == lw && memcmp(tg, tw, lw) == 0);
             free(tin), free(tg), free(tw);
         }
+        /* numeric digits: words of two chunks below 10^4 from the input */
+        size_t nw = (size - 3) / 8;
+        uint64_t *dg = malloc((nw + 1) * sizeof *dg), *dw = malloc((nw + 1) * sizeof *dw);
+        for (size_t i = 0; i < nw; i++) {
+            uint32_t lo, hi;
+            memcpy(&lo, src + 8 * i, 4);
+            memcpy(&hi, src + 8 * i + 4, 4);
+            dw[i] = dg[i] = (uint64_t)(hi % 10000) << 32 | (lo % 10000);
+        }
+        ordo__digits_generic(dw, nw);
+        k->digits(dg, nw);
+        CHECK(memcmp(dg, dw, nw * sizeof *dg) == 0);
+        free(dg), free(dw);
         int q = data[2] & 1;
         size_t kg = ordo__csv_index_with(k, src, csv_n, ig, &q);
         CHECK(kg == k_want && q == q_want && memcmp(ig, iw, kg * sizeof *ig) == 0);

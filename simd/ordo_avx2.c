@@ -16,6 +16,11 @@ static inline V v_loadu(const uint8_t *p) { return simde_mm256_loadu_si256((cons
 static inline void v_storeu(uint8_t *p, V v) { simde_mm256_storeu_si256((void *)p, v); }
 static inline V v_xor(V a, V b) { return simde_mm256_xor_si256(a, b); }
 static inline V v_or(V a, V b) { return simde_mm256_or_si256(a, b); }
+static inline V v_and(V a, V b) { return simde_mm256_and_si256(a, b); }
+static inline V v_sub32(V a, V b) { return simde_mm256_sub_epi32(a, b); }
+static inline V v_mullo32(V a, V b) { return simde_mm256_mullo_epi32(a, b); }
+#define v_slli32(v, n) simde_mm256_slli_epi32(v, n)
+#define v_srli32(v, n) simde_mm256_srli_epi32(v, n)
 static inline V v_set1_64(uint64_t x) { return simde_mm256_set1_epi64x((int64_t)x); }
 static inline V v_set1_32(uint32_t x) { return simde_mm256_set1_epi32((int32_t)x); }
 static inline V v_set1_16(uint16_t x) { return simde_mm256_set1_epi16((int16_t)x); }

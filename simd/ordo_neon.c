@@ -26,6 +26,19 @@ static inline V v_loadu(const uint8_t *p) { return simde_vld1q_u8(p); }
 static inline void v_storeu(uint8_t *p, V v) { simde_vst1q_u8(p, v); }
 static inline V v_xor(V a, V b) { return simde_veorq_u8(a, b); }
 static inline V v_or(V a, V b) { return simde_vorrq_u8(a, b); }
+static inline V v_and(V a, V b) { return simde_vandq_u8(a, b); }
+static inline V v_sub32(V a, V b)
+{
+    return simde_vreinterpretq_u8_u32(
+        simde_vsubq_u32(simde_vreinterpretq_u32_u8(a), simde_vreinterpretq_u32_u8(b)));
+}
+static inline V v_mullo32(V a, V b)
+{
+    return simde_vreinterpretq_u8_u32(
+        simde_vmulq_u32(simde_vreinterpretq_u32_u8(a), simde_vreinterpretq_u32_u8(b)));
+}
+#define v_slli32(v, n) simde_vreinterpretq_u8_u32(simde_vshlq_n_u32(simde_vreinterpretq_u32_u8(v), n))
+#define v_srli32(v, n) simde_vreinterpretq_u8_u32(simde_vshrq_n_u32(simde_vreinterpretq_u32_u8(v), n))
 static inline V v_set1_64(uint64_t x) { return simde_vreinterpretq_u8_u64(simde_vdupq_n_u64(x)); }
 static inline V v_set1_32(uint32_t x) { return simde_vreinterpretq_u8_u32(simde_vdupq_n_u32(x)); }
 static inline V v_set1_16(uint16_t x) { return simde_vreinterpretq_u8_u16(simde_vdupq_n_u16(x)); }

@@ -17,6 +17,8 @@
  *   v_select(mask, a, b)                              a where mask, else b
  *   v_eq_bits(v, c)                                   bit k set where byte k of v equals c's
  *   v_scatter64(dst, stride, v)                       8-byte lane k to dst + k*stride
+ *   v_and(a, b), v_sub32(a, b), v_mullo32(a, b)       32-bit lanes: and, a - b, low half of a * b
+ *   v_slli32(v, n), v_srli32(v, n)                    32-bit lanes shifted (n a constant: macros)
  *   ORDO_KERNELS_NAME                                 the table's symbol
  *   ORDO_KERNELS_LABEL                                its name string
  * and may define:
@@ -290,6 +292,24 @@ static size_t k_csv(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *i
     return (size_t)(o - out);
 }
 
+/* ordo__digits_word in 32-bit lanes, V_BYTES / 8 words a vector. */
+static void k_digits(uint64_t *w, size_t n)
+{
+    const V q1 = v_set1_32(ORDO_DIGITS_Q1), m1 = v_set1_32(ORDO_DIGITS_M1),
+            c1 = v_set1_32(ORDO_DIGITS_C1), q2 = v_set1_32(ORDO_DIGITS_Q2),
+            m2 = v_set1_32(ORDO_DIGITS_M2), c2 = v_set1_32(ORDO_DIGITS_C2);
+    size_t i = 0;
+    for (; i + L64 <= n; i += L64) {
+        V v = v_loadu((const uint8_t *)(w + i));
+        V q = v_and(v_srli32(v_mullo32(v, q1), 20), m1);
+        v = v_sub32(v_slli32(v, 16), v_mullo32(q, c1));
+        q = v_and(v_srli32(v_mullo32(v, q2), 10), m2);
+        v = v_sub32(v_slli32(v, 8), v_mullo32(q, c2));
+        v_storeu((uint8_t *)(w + i), v);
+    }
+    ordo__digits_generic(w + i, n - i);
+}
+
 const ordo__kernels ORDO_KERNELS_NAME = {
     ORDO_KERNELS_LABEL,
     {
@@ -336,6 +356,7 @@ const ordo__kernels ORDO_KERNELS_NAME = {
 #endif
     k_text,
     k_text_tile,
+    k_digits,
 };
 
 #endif /* ORDO_SIMD_BODY_H */

@@ -16,6 +16,11 @@ static inline V v_loadu(const uint8_t *p) { return simde_mm_loadu_si128((const v
 static inline void v_storeu(uint8_t *p, V v) { simde_mm_storeu_si128((void *)p, v); }
 static inline V v_xor(V a, V b) { return simde_mm_xor_si128(a, b); }
 static inline V v_or(V a, V b) { return simde_mm_or_si128(a, b); }
+static inline V v_and(V a, V b) { return simde_mm_and_si128(a, b); }
+static inline V v_sub32(V a, V b) { return simde_mm_sub_epi32(a, b); }
+static inline V v_mullo32(V a, V b) { return simde_mm_mullo_epi32(a, b); }
+#define v_slli32(v, n) simde_mm_slli_epi32(v, n)
+#define v_srli32(v, n) simde_mm_srli_epi32(v, n)
 static inline V v_set1_64(uint64_t x) { return simde_mm_set1_epi64x((int64_t)x); }
 static inline V v_set1_32(uint32_t x) { return simde_mm_set1_epi32((int32_t)x); }
 static inline V v_set1_16(uint16_t x) { return simde_mm_set1_epi16((int16_t)x); }

@@ -1384,8 +1384,9 @@ static const ord_keys_fn ord_keys_loops[2][2][2][2][2] = {{ORD_KEYS_TABLE()},
  * the row reached. `padded`, `dec128` and `nullable` are constants at each
  * call. */
 __attribute__((always_inline)) static inline size_t
-ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_t n, uint8_t *dst,
-             size_t *at, size_t *offsets, size_t lim, int padded, int dec128, int nullable)
+ord_num_keys(const ordo__kernels *k, const ord_runs *s, const ordo_column *t, size_t r0, size_t i,
+             size_t n, uint8_t *dst, size_t *at, size_t *offsets, size_t lim, int padded, int dec128,
+             int nullable)
 {
     const uint8_t *lead = s->tile0, *trail = s->tile1, mask = s->mask,
                   null = presence_of(t).null;
@@ -1393,10 +1394,11 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
     const int32_t scale = t->numeric_scale;
     const uint8_t *v = (const uint8_t *)t->values + (t->offset + r0) * (dec128 ? 16 : 8);
     size_t pos = *at;
-    /* padded: the digits of the values below 10^16 first, in a pass of
+    /* padded: the digits of the values below 10^16 first, in passes of
      * their own (each value's multiplies overlap the next one's, none waits
-     * for a key's end); all[] 0 for the others */
-    uint64_t da[ORDO_TILE_ROWS], db[ORDO_TILE_ROWS];
+     * for a key's end): their chunks, then the kernel's digits; all[] 0 for
+     * the others */
+    uint64_t dw[2 * ORDO_TILE_ROWS];
     uint8_t all[ORDO_TILE_ROWS], neg[ORDO_TILE_ROWS];
     for (size_t x = i; padded && x < n; x++) {
         int64_t hi;
@@ -1404,9 +1406,12 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
         int sign;
         scaled_word(v, dec128, x, &hi, &lo);
         int fast = ordo__num_mag64(hi, lo, &m, &sign) && m - 1 < UINT64_C(10000000000000000) - 1;
-        all[x] = fast ? (uint8_t)ordo__num_digits16(m, &da[x], &db[x]) : 0;
+        dw[2 * x] = dw[2 * x + 1] = 0;
+        all[x] = fast ? (uint8_t)ordo__num_chunks16(m, &dw[2 * x], &dw[2 * x + 1]) : 0;
         neg[x] = (uint8_t)sign;
     }
+    if (padded && i < n)
+        k->digits(dw + 2 * i, 2 * (n - i));
     for (; i < n && (!padded || pos <= lim); i++) {
         uint8_t *d = dst + pos;
         int64_t hi;
@@ -1423,7 +1428,8 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
             d[nl - 1] = null;
             len = 0;
         } else if (padded && all[i]) {
-            len = ordo__num_put_digits16(d + nl, all[i], da[i], db[i], neg[i], scale, mask);
+            len = ordo__num_put_digits16(d + nl, all[i], dw[2 * i], dw[2 * i + 1], neg[i], scale,
+                                         mask);
         } else if (padded) {
             len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
         } else {
@@ -1441,13 +1447,16 @@ ord_num_keys(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_
     return i;
 }
 
-typedef size_t (*ord_num_fn)(const ord_runs *s, const ordo_column *t, size_t r0, size_t i,
-                             size_t n, uint8_t *dst, size_t *at, size_t *offsets, size_t lim);
+typedef size_t (*ord_num_fn)(const ordo__kernels *k, const ord_runs *s, const ordo_column *t,
+                             size_t r0, size_t i, size_t n, uint8_t *dst, size_t *at,
+                             size_t *offsets, size_t lim);
 #define ORD_NUM_FN(NAME, PADDED, DEC128, NULLABLE)                                             \
-    static size_t NAME(const ord_runs *s, const ordo_column *t, size_t r0, size_t i, size_t n, \
-                       uint8_t *dst, size_t *at, size_t *offsets, size_t lim)                 \
+    static size_t NAME(const ordo__kernels *k, const ord_runs *s, const ordo_column *t,        \
+                       size_t r0, size_t i, size_t n, uint8_t *dst, size_t *at,               \
+                       size_t *offsets, size_t lim)                                           \
     {                                                                                        \
-        return ord_num_keys(s, t, r0, i, n, dst, at, offsets, lim, PADDED, DEC128, NULLABLE); \
+        return ord_num_keys(k, s, t, r0, i, n, dst, at, offsets, lim, PADDED, DEC128,         \
+                            NULLABLE);                                                       \
     }
 ORD_NUM_FN(ord_num_exact_i64, 0, 0, 0)
 ORD_NUM_FN(ord_num_exact_d128, 0, 1, 0)
@@ -1465,17 +1474,17 @@ static const ord_num_fn ord_num_loops[2][2][2] = { /* [padded][dec128][nullable]
 /* A numeric tile by the runs: padded rows while a row's widest writes
  * (16-byte run moves, the payload's room) stay inside the batch, the last
  * rows exact. */
-static void ord_num_tile(const ordo__batch_plan *pl, const ord_runs *s, size_t r0, size_t n,
-                         uint8_t *dst, size_t *offsets)
+static void ord_num_tile(const ordo__kernels *k, const ordo__batch_plan *pl, const ord_runs *s,
+                         size_t r0, size_t n, uint8_t *dst, size_t *offsets)
 {
     const ordo_column *t = &pl->cols[s->tc];
     int dec128 = t->numeric_layout == ORDO_NUMERIC_DECIMAL128;
     size_t at = offsets ? offsets[r0] : r0 * pl->stride, i = 0,
            room = s->run0 + ORDO_NUM_ROOM + s->run1 + 16;
     if (pl->total >= room)
-        i = ord_num_loops[1][dec128][s->nullable](s, t, r0, 0, n, dst, &at, offsets,
+        i = ord_num_loops[1][dec128][s->nullable](k, s, t, r0, 0, n, dst, &at, offsets,
                                                   pl->total - room);
-    ord_num_loops[0][dec128][s->nullable](s, t, r0, i, n, dst, &at, offsets, 0);
+    ord_num_loops[0][dec128][s->nullable](k, s, t, r0, i, n, dst, &at, offsets, 0);
 }
 
 /* One tile by the runs, if its text has no 00 byte and its NULLs (but a
@@ -1496,7 +1505,7 @@ static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord
     ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
     ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + (s->numeric ? 0 : 2), s->run1);
     if (s->numeric) {
-        ord_num_tile(pl, s, r0, n, dst, offsets);
+        ord_num_tile(k, pl, s, r0, n, dst, offsets);
         return 1;
     }
     int64_t a = ordo__col_offset_at(t, t->offset + r0), b = ordo__col_offset_at(t, t->offset + r0 + n);

@@ -91,6 +91,9 @@ typedef void (*ordo__text_tile_fn)(const ordo__text_tile *t);
 typedef size_t (*ordo__csv_fn)(const uint8_t *p, size_t nblocks, uint32_t base, uint64_t *inq,
                               uint32_t *out);
 
+/* The ordered format's numeric digits: n words of two 4-digit chunks each
+ * to their digit bytes, in place (ordo__digits_word on every word). */
+typedef void (*ordo__digits_fn)(uint64_t *w, size_t n);
 typedef struct ordo__kernels {
     const char *name;
     ordo__fixed_fn fixed[ORDO_OP_COUNT];
@@ -102,6 +105,7 @@ typedef struct ordo__kernels {
     ordo__fixed_pre_fn fixed_pre[ORDO_OP_COUNT];
     ordo__text_fn text;
     ordo__text_tile_fn text_tile;
+    ordo__digits_fn digits;
 } ordo__kernels;
 
 /* Source element size and payload width of every op. */
@@ -212,6 +216,12 @@ static inline uint64_t ordo__zero_bytes64(uint64_t x)
 static inline size_t ordo__count_high_bits(uint64_t x)
 {
     return (size_t)(((x >> 7) * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+static inline void ordo__digits_generic(uint64_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        w[i] = ordo__digits_word(w[i]);
 }
 
 static inline size_t ordo__zeros_generic(const uint8_t *p, size_t n)

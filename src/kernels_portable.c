@@ -126,4 +126,5 @@ const ordo__kernels ordo__kernels_portable = {
     {0},
     ordo__text_generic,
     text_tile_portable,
+    ordo__digits_generic,
 };

@@ -47,21 +47,14 @@ static inline size_t ordo__num_size64(uint64_t x)
     return 6 + n;
 }
 
-/* The 8 decimal digits of x < 10^8 (leading zeros kept) as bytes 0..9, the
- * first digit in the lowest byte (first in memory): two 4-digit halves in
- * 32-bit lanes, then halved again twice, all lanes at once. Each step takes
- * the quotients q by multiplying with a reciprocal (10486 / 2^20 is 1/100
- * and 103 / 2^10 is 1/10 exactly enough below 10^4 and 10^2), then makes
- * each lane q | r << w as lane << w - q * (d << w - 1), r = lane - q * d:
- * every lane stays in range, so none borrows from the next. */
-static inline uint64_t ordo__num_swar8(uint32_t x)
+/* The two 4-digit chunks of x < 10^8 (leading zeros kept) in a word's
+ * 32-bit halves, the first digits low (ordo__digits_word's input): the
+ * quotient q by 10^4 as a reciprocal's product, then x << 32 - q * (10^4 <<
+ * 32 - 1) is q | r << 32. */
+static inline uint64_t ordo__num_chunks8(uint32_t x)
 {
     uint64_t v = x, q = x / 10000;
-    v = (v << 32) - q * ((UINT64_C(10000) << 32) - 1);
-    q = ((v * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
-    v = (v << 16) - q * ((UINT64_C(100) << 16) - 1);
-    q = ((v * 103) >> 10) & UINT64_C(0x000f000f000f000f);
-    return (v << 8) - q * ((UINT64_C(10) << 8) - 1);
+    return (v << 32) - q * ((UINT64_C(10000) << 32) - 1);
 }
 
 /* Word stores whose bytes go in memory order lowest byte first (the
@@ -101,21 +94,22 @@ static inline void ordo__num_head(uint8_t *p, uint32_t adjusted, uint8_t mask, u
 }
 
 /* The digits of magnitude 0 < x < 10^16 scaled up to exactly 16 (its first
- * at byte 0 of *a, no shift to align them): digits 1-8 in *a, 9-16 in *b,
- * as bytes 0..9; returns x's digit count. */
-static inline size_t ordo__num_digits16(uint64_t x, uint64_t *a, uint64_t *b)
+ * at byte 0 of *a, no shift to align them), as ordo__digits_word's chunks:
+ * digits 1-8 in *a, 9-16 in *b. Returns x's digit count. */
+static inline size_t ordo__num_chunks16(uint64_t x, uint64_t *a, uint64_t *b)
 {
     size_t all = ordo__num_digits(x);
     uint64_t y = x * ordo__pow10[16 - all];
     uint32_t top = (uint32_t)(y / 100000000);
-    *a = ordo__num_swar8(top);
-    *b = ordo__num_swar8((uint32_t)(y - (uint64_t)top * 100000000));
+    *a = ordo__num_chunks8(top);
+    *b = ordo__num_chunks8((uint32_t)(y - (uint64_t)top * 100000000));
     return all;
 }
 
-/* The payload of those digits (x's `all` of them; neg: negative) at scale,
- * XOR mask, written by whole words: 22 bytes at p, those past the payload
- * garbage. Returns the payload's size. The scale is one
+/* The payload of x's 16 digits as bytes 0..9 in a and b (the words of its
+ * chunks through ordo__digits_word; x had `all` digits; neg: negative) at
+ * scale, XOR mask, written by whole words: 22 bytes at p, those past the
+ * payload garbage. Returns the payload's size. The scale is one
  * ordo__num_scale_safe allows or one the caller checked for this value.
  * The zeros the scaling added and x's own trailing zeros are the top
  * bytes, counted from the words' leading zero bits. */
@@ -135,8 +129,9 @@ static inline size_t ordo__num_put_digits16(uint8_t *p, size_t all, uint64_t a, 
 static inline size_t ordo__num_put16(uint8_t *p, uint64_t x, int neg, int32_t scale, uint8_t mask)
 {
     uint64_t a, b;
-    size_t all = ordo__num_digits16(x, &a, &b);
-    return ordo__num_put_digits16(p, all, a, b, neg, scale, mask);
+    size_t all = ordo__num_chunks16(x, &a, &b);
+    return ordo__num_put_digits16(p, all, ordo__digits_word(a), ordo__digits_word(b), neg, scale,
+                                  mask);
 }
 
 /* The payload of hi:lo at scale (checked for it), XOR mask, at p with

@@ -101,4 +101,28 @@ static inline uint32_t ordo__ordered_f32_word(float x)
     return (bits & ORDO_SIGN32) ? ~bits : bits ^ ORDO_SIGN32;
 }
 
+/* The ordered format's numeric digits (SPEC.md §14.10) from a word of two
+ * 4-digit chunks (each < 10000, in the word's 32-bit halves, the first
+ * digits in the low half): the word of their 8 digits as bytes 0..9, the
+ * first digit in the lowest byte. Halved twice, every lane at once: each
+ * step takes the quotients q with a reciprocal (10486 / 2^20 is 1/100 and
+ * 103 / 2^10 is 1/10 exactly enough below 10^4 and 10^2), then makes each
+ * lane q | r << w as lane << w - q * (d << w - 1): no lane leaves its
+ * 32-bit half, so a vector of 32-bit lanes runs the same steps. */
+#define ORDO_DIGITS_Q1 10486u          /* multiplier for the first quotient */
+#define ORDO_DIGITS_M1 0x0000007fu     /* its mask, a 32-bit lane */
+#define ORDO_DIGITS_C1 ((100u << 16) - 1)
+#define ORDO_DIGITS_Q2 103u
+#define ORDO_DIGITS_M2 0x000f000fu
+#define ORDO_DIGITS_C2 ((10u << 8) - 1)
+static inline uint64_t ordo__digits_word(uint64_t v)
+{
+    const uint64_t m1 = (uint64_t)ORDO_DIGITS_M1 << 32 | ORDO_DIGITS_M1,
+                   m2 = (uint64_t)ORDO_DIGITS_M2 << 32 | ORDO_DIGITS_M2;
+    uint64_t q = ((v * ORDO_DIGITS_Q1) >> 20) & m1;
+    v = (v << 16) - q * ORDO_DIGITS_C1;
+    q = ((v * ORDO_DIGITS_Q2) >> 10) & m2;
+    return (v << 8) - q * ORDO_DIGITS_C2;
+}
+
 #endif /* ORDO_RULES_H */

@@ -305,22 +305,46 @@ static void fast_path_edges(void **state)
     printf("# %d batches compared\n", batches);
 }
 
-/* The SWAR digits of x < 10^8 against division: every x below 10^6 and the
- * last 10^5, 10^6 drawn; each byte of the word one digit, the first lowest. */
+/* The digits of x < 10^8 against division, through every implementation's
+ * digits kernel and the rule itself (its tails): every x below 10^6, the
+ * last 10^5, 10^6 drawn, in arrays of 1 to 67 words (vector blocks and
+ * tails) at every start modulo 8 words; each byte one digit, the first
+ * lowest. */
 static void swar_digits(void **state)
 {
     (void)state;
     uint64_t seed = t_seed();
-    for (uint32_t k = 0; k < 2100000; k++) {
-        uint32_t x = k < 1000000   ? k
-                     : k < 1100000 ? 100000000 - 1 - (k - 1000000)
+    enum { BLOCK = 67 };
+    uint32_t xs[BLOCK + 8];
+    uint64_t w[BLOCK + 8];
+    size_t words = 0;
+    for (uint32_t k = 0; k < 2100000; k += (uint32_t)words) {
+        size_t start = k % 8;
+        words = 1 + t_rand(&seed) % BLOCK;
+        for (size_t j = 0; j < words; j++) {
+            uint32_t kk = k + (uint32_t)j;
+            xs[j] = kk < 1000000   ? kk
+                    : kk < 1100000 ? 100000000 - 1 - (kk - 1000000)
                                    : (uint32_t)(t_rand(&seed) % 100000000);
-        uint64_t w = ordo__num_swar8(x);
-        uint32_t y = x;
-        for (int d = 7; d >= 0; d--, y /= 10)
-            if ((w >> (8 * d) & 0xff) != y % 10)
-                fail_msg("%u: digit %d is %u, not %u", x, d, (unsigned)(w >> (8 * d) & 0xff),
-                         y % 10);
+        }
+        for (size_t m = 0; m <= n_impls; m++) {
+            for (size_t j = 0; j < words; j++)
+                w[start + j] = ordo__num_chunks8(xs[j]);
+            if (m == n_impls)
+                ordo__digits_generic(w + start, words);
+            else if (impls[m].k)
+                impls[m].k->digits(w + start, words);
+            else
+                continue;
+            for (size_t j = 0; j < words; j++) {
+                uint32_t y = xs[j];
+                for (int d = 7; d >= 0; d--, y /= 10)
+                    if ((w[start + j] >> (8 * d) & 0xff) != y % 10)
+                        fail_msg("%s: %u: digit %d is %u, not %u",
+                                 m == n_impls ? "rule" : impls[m].name, xs[j], d,
+                                 (unsigned)(w[start + j] >> (8 * d) & 0xff), y % 10);
+            }
+        }
     }
 }
 
