@@ -71,6 +71,8 @@ static int source_next(source *s, char *err, size_t errlen)
     if (s->items) {
         if (s->at == s->n)
             return 0;
+        if (s->at + 16 < s->n) /* its records lie all over the writer's arena */
+            ordo__rec_prefetch(s->items[s->at + 16].rec);
         s->rec = s->items[s->at++].rec;
         return 1;
     }

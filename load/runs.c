@@ -79,8 +79,11 @@ int ordo__run_write(const char *path, const ordo__keysort_item *items, size_t n,
     if (id)
         *id = o.id;
     int ok = 1;
-    for (size_t i = 0; i < n && ok; i++)
+    for (size_t i = 0; i < n && ok; i++) {
+        if (i + 16 < n) /* the records in key order lie all over the arena */
+            ordo__rec_prefetch(items[i + 16].rec);
         ok = ordo__run_out_put(&o, items[i].rec, err, errlen);
+    }
     int oom = o.oom;
     char later[256]; /* the first error is the one to report */
     if (!ordo__run_out_close(&o, ok ? err : later, ok ? errlen : sizeof later))
