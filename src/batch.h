@@ -127,6 +127,7 @@ size_t ordo__col_nulls(const ordo_column *c, size_t n);
 /* Offsets offset .. offset+n of a text-like column are non-negative and
  * never decrease. */
 int ordo__offsets_monotonic(const ordo_column *c, size_t n);
+
 /* offsets[r0+1 .. r0+n] from offsets[r0]: the ends of keys r0 .. r0+n-1. */
 void ordo__batch_offsets(const ordo__batch_plan *p, size_t r0, size_t n, size_t *offsets);
 

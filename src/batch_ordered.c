@@ -10,9 +10,10 @@
  * strides (fixed-width columns, no NULLs or all NULL) go as LexKey's tiles
  * do: presence bytes copied from a pattern, payloads written in place; an
  * implementation with fixed_pre kernels writes presence byte and payload
- * at once. One text among fixed-width columns, in a tile without NULLs and
- * 00 bytes, is three copies a key (ord_runs); one scaled numeric among
- * them is a copy, its payload written in place, a copy. */
+ * at once. One text among fixed-width columns, in a tile without 00
+ * bytes, is three copies a key (ord_runs; a row with a NULL field by
+ * field); one scaled numeric among them is a copy, its payload written in
+ * place (its digits by the kernels), a copy. */
 #include "batch.h"
 #include "collate.h"
 #include "numeric_scaled.h"
@@ -1076,15 +1077,17 @@ static void encode_tile_strided(const ordo__kernels *k, const ordo__batch_plan *
 }
 
 /* One text column among fixed-width ones (kernel ops, bool, nil): in a
- * tile without NULLs whose text holds no 00 byte, a key is three copies,
- * as LexKey's tiles build theirs: the run before the text (its fields and
- * the text's presence byte), the value (complemented for DESC), the run
- * after it (the terminator and the fields after). The kernels fill the
- * runs at their strides; presence bytes and terminators are constants,
- * written once. A scaled numeric in the text's place has no terminator
- * run: its payload, from the integer, goes between the runs (its NULLs
- * too: the run with the NULL presence byte), so its sizes are not computed
- * again for the tile. Other tiles take encode_tile. */
+ * tile whose text holds no 00 byte, a key is three copies, as LexKey's
+ * tiles build theirs: the run before the text (its fields and the text's
+ * presence byte), the value (complemented for DESC), the run after it (the
+ * terminator and the fields after). The kernels fill the runs at their
+ * strides; presence bytes and terminators are constants, written once. A
+ * row with a NULL takes its runs field by field (a NULL field is its
+ * presence byte alone). A scaled numeric in the text's place has no
+ * terminator run: its payload, from the integer, goes between the runs
+ * (its NULLs too: the run with the NULL presence byte), so its sizes are
+ * not computed again for the tile; a NULL in its other columns sends the
+ * tile to encode_tile, as do other tiles. */
 #define ORDO_ORD_RUN_MAX 128 /* run bytes a row this path takes, each run */
 #define ORDO_ORD_RUN_SLACK 32
 
@@ -1248,7 +1251,7 @@ static inline void copy_over16(uint8_t *d, const uint8_t *s, size_t n, uint64_t 
 
 /* A run's fields for row i of the tile (its run at `run`) to d, a NULL
  * field its presence byte alone; returns the bytes written. `padded`:
- * 16-byte moves, which may read and write 31 bytes past a field. */
+ * 16-byte moves, which may read and write 15 bytes past a field. */
 __attribute__((always_inline)) static inline size_t
 put_fields(const ord_runs *s, uint8_t *d, const uint8_t *run, const struct run_field *f,
            size_t nf, size_t i, int padded)
@@ -1365,9 +1368,9 @@ ORD_KEYS_FN(ord_keys_exact_o64, 0, 1, 0, 0, 1)
 ORD_KEYS_FN(ord_keys_exact_o64_desc, 0, 1, 0, 1, 1)
 ORD_KEYS_PADDED(, 0)
 ORD_KEYS_PADDED(_nulls, 1)
+#define ORD_KEYS_EXACT(W) {ord_keys_exact_##W, ord_keys_exact_##W##_desc}
 #define ORD_KEYS_TABLE(N)                                                                     \
-    {{{ord_keys_exact_o32, ord_keys_exact_o32_desc}, {ord_keys_exact_o32, ord_keys_exact_o32_desc}}, \
-     {{ord_keys_exact_o64, ord_keys_exact_o64_desc}, {ord_keys_exact_o64, ord_keys_exact_o64_desc}}}, \
+    {{ORD_KEYS_EXACT(o32), ORD_KEYS_EXACT(o32)}, {ORD_KEYS_EXACT(o64), ORD_KEYS_EXACT(o64)}}, \
     {{{ord_keys_padded_o32##N, ord_keys_padded_o32_desc##N},                                 \
       {ord_keys_padded_o32_short##N, ord_keys_padded_o32_short_desc##N}},                    \
      {{ord_keys_padded_o64##N, ord_keys_padded_o64_desc##N},                                 \
