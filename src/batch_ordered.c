@@ -13,7 +13,7 @@
  * at once. One text among fixed-width columns, in a tile without 00
  * bytes, is three copies a key (ord_runs; a row with a NULL field by
  * field); one scaled numeric among them is a copy, its payload written in
- * place (its digits by the kernels), a copy. */
+ * place (its digits by the kernels), a copy (a row with a NULL likewise). */
 #include "batch.h"
 #include "collate.h"
 #include "numeric_scaled.h"
@@ -1086,8 +1086,7 @@ static void encode_tile_strided(const ordo__kernels *k, const ordo__batch_plan *
  * presence byte alone). A scaled numeric in the text's place has no
  * terminator run: its payload, from the integer, goes between the runs
  * (its NULLs too: the run with the NULL presence byte), so its sizes are
- * not computed again for the tile; a NULL in its other columns sends the
- * tile to encode_tile, as do other tiles. */
+ * not computed again for the tile. Other tiles take encode_tile. */
 #define ORDO_ORD_RUN_MAX 128 /* run bytes a row this path takes, each run */
 #define ORDO_ORD_RUN_SLACK 32
 
@@ -1383,13 +1382,14 @@ static const ord_keys_fn ord_keys_loops[2][2][2][2][2] = {{ORD_KEYS_TABLE()},
  * complement fused), run; their ends to offsets (NULL: a fixed stride).
  * `padded`: word stores past each part (ORDO_NUM_ROOM for the payload), so
  * rows stop once one starts past lim; else exact. A NULL is the lead run
- * with its last byte (the numeric's presence byte) the NULL one. Returns
- * the row reached. `padded`, `dec128` and `nullable` are constants at each
+ * with its last byte (the numeric's presence byte) the NULL one; the rows
+ * set in `nulls` (a NULL in the runs) take their runs field by field.
+ * Returns the row reached. `padded`, `dec128` and `nullable` are constants at each
  * call. */
 __attribute__((always_inline)) static inline size_t
 ord_num_keys(const ordo__kernels *k, const ord_runs *s, const ordo_column *t, size_t r0, size_t i,
-             size_t n, uint8_t *dst, size_t *at, size_t *offsets, size_t lim, int padded, int dec128,
-             int nullable)
+             size_t n, uint8_t *dst, size_t *at, size_t *offsets, size_t lim, uint64_t nulls,
+             int padded, int dec128, int nullable)
 {
     const uint8_t *lead = s->tile0, *trail = s->tile1, mask = s->mask,
                   null = presence_of(t).null;
@@ -1420,29 +1420,34 @@ ord_num_keys(const ordo__kernels *k, const ord_runs *s, const ordo_column *t, si
         int64_t hi;
         uint64_t lo;
         scaled_word(v, dec128, i, &hi, &lo);
-        size_t len;
-        if (padded && nl <= 16) /* (the usual run: one move) */
+        size_t len, a = nl, b = nt; /* this row's run bytes */
+        int shaped = nulls >> i & 1; /* a NULL in the runs: field by field */
+        if (shaped)
+            a = put_fields(s, d, lead + i * nl, s->f0, s->nf0, i, padded);
+        else if (padded && nl <= 16) /* (the usual run: one move) */
             memcpy(d, lead + i * nl, 16);
         else if (padded)
             copy_over16(d, lead + i * nl, nl, 0);
         else
             copy_xor(d, lead + i * nl, nl, 0);
         if (nullable && !ordo__col_valid(t, r0 + i)) {
-            d[nl - 1] = null;
+            d[a - 1] = null;
             len = 0;
         } else if (padded && all[i]) {
-            len = ordo__num_put_digits16(d + nl, all[i], dw[2 * i], dw[2 * i + 1], neg[i], scale,
+            len = ordo__num_put_digits16(d + a, all[i], dw[2 * i], dw[2 * i + 1], neg[i], scale,
                                          mask);
         } else if (padded) {
-            len = ordo__num_put_padded(d + nl, hi, lo, scale, mask);
+            len = ordo__num_put_padded(d + a, hi, lo, scale, mask);
         } else {
-            ordo__numeric_scaled_put(hi, lo, scale, mask, d + nl, &len);
+            ordo__numeric_scaled_put(hi, lo, scale, mask, d + a, &len);
         }
-        if (padded && nt)
-            copy_over16(d + nl + len, trail + i * nt, nt, 0);
+        if (shaped)
+            b = put_fields(s, d + a + len, trail + i * nt, s->f1, s->nf1, i, padded);
+        else if (padded && nt)
+            copy_over16(d + a + len, trail + i * nt, nt, 0);
         else if (!padded)
-            copy_xor(d + nl + len, trail + i * nt, nt, 0);
-        pos += nl + len + nt;
+            copy_xor(d + a + len, trail + i * nt, nt, 0);
+        pos += a + len + b;
         if (offsets)
             offsets[r0 + i + 1] = pos;
     }
@@ -1452,13 +1457,13 @@ ord_num_keys(const ordo__kernels *k, const ord_runs *s, const ordo_column *t, si
 
 typedef size_t (*ord_num_fn)(const ordo__kernels *k, const ord_runs *s, const ordo_column *t,
                              size_t r0, size_t i, size_t n, uint8_t *dst, size_t *at,
-                             size_t *offsets, size_t lim);
+                             size_t *offsets, size_t lim, uint64_t nulls);
 #define ORD_NUM_FN(NAME, PADDED, DEC128, NULLABLE)                                             \
     static size_t NAME(const ordo__kernels *k, const ord_runs *s, const ordo_column *t,        \
                        size_t r0, size_t i, size_t n, uint8_t *dst, size_t *at,               \
-                       size_t *offsets, size_t lim)                                           \
+                       size_t *offsets, size_t lim, uint64_t nulls)                           \
     {                                                                                        \
-        return ord_num_keys(k, s, t, r0, i, n, dst, at, offsets, lim, PADDED, DEC128,         \
+        return ord_num_keys(k, s, t, r0, i, n, dst, at, offsets, lim, nulls, PADDED, DEC128,  \
                             NULLABLE);                                                       \
     }
 ORD_NUM_FN(ord_num_exact_i64, 0, 0, 0)
@@ -1478,7 +1483,7 @@ static const ord_num_fn ord_num_loops[2][2][2] = { /* [padded][dec128][nullable]
  * (16-byte run moves, the payload's room) stay inside the batch, the last
  * rows exact. */
 static void ord_num_tile(const ordo__kernels *k, const ordo__batch_plan *pl, const ord_runs *s,
-                         size_t r0, size_t n, uint8_t *dst, size_t *offsets)
+                         size_t r0, size_t n, uint8_t *dst, size_t *offsets, uint64_t nulls)
 {
     const ordo_column *t = &pl->cols[s->tc];
     int dec128 = t->numeric_layout == ORDO_NUMERIC_DECIMAL128;
@@ -1486,20 +1491,20 @@ static void ord_num_tile(const ordo__kernels *k, const ordo__batch_plan *pl, con
            room = s->run0 + ORDO_NUM_ROOM + s->run1 + 16;
     if (pl->total >= room)
         i = ord_num_loops[1][dec128][s->nullable](k, s, t, r0, 0, n, dst, &at, offsets,
-                                                  pl->total - room);
-    ord_num_loops[0][dec128][s->nullable](k, s, t, r0, i, n, dst, &at, offsets, 0);
+                                                  pl->total - room, nulls);
+    ord_num_loops[0][dec128][s->nullable](k, s, t, r0, i, n, dst, &at, offsets, 0, nulls);
 }
 
-/* One tile by the runs, if its text has no 00 byte and its NULLs (but a
- * numeric's own) are in listed runs beside a text; returns 0 (nothing
- * written) otherwise. */
+/* One tile by the runs, if its text has no 00 byte and its runs' fields
+ * are listed (when it holds a NULL); returns 0 (nothing written)
+ * otherwise. */
 static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord_runs *s, size_t r0,
                          size_t n, uint8_t *dst, size_t *offsets)
 {
     uint64_t nulls = 0;
     for (size_t x = 0; x < s->nchecks; x++)
         nulls |= s->null[x] = null_rows(s->checks[x], r0, n);
-    if (nulls && (s->numeric || !s->nf0))
+    if (nulls && !s->nf0)
         return 0;
     const ordo_column *t = &pl->cols[s->tc];
     if (!s->numeric && !(s->tc < 64 && (pl->clean >> s->tc & 1)) &&
@@ -1508,7 +1513,7 @@ static int ord_runs_tile(const ordo__kernels *k, const ordo__batch_plan *pl, ord
     ord_runs_fill(k, pl, 0, s->tc, r0, n, s->tile0, s->run0);
     ord_runs_fill(k, pl, s->tc + 1, pl->ncols, r0, n, s->tile1 + (s->numeric ? 0 : 2), s->run1);
     if (s->numeric) {
-        ord_num_tile(k, pl, s, r0, n, dst, offsets);
+        ord_num_tile(k, pl, s, r0, n, dst, offsets, nulls);
         return 1;
     }
     int64_t a = ordo__col_offset_at(t, t->offset + r0), b = ordo__col_offset_at(t, t->offset + r0 + n);

@@ -235,8 +235,14 @@ static void batches_vs_text(void **state)
                 int order = (int)((li + si) % 4), nulls = (int)(si % 2);
                 pair p;
                 make_pair(&p, layout, n, off, nulls, order, scales[si], &seed);
+                /* the bigint with NULLs in some batches: rows with a NULL in the
+                 * runs, field by field */
+                uint8_t bits[27];
+                for (size_t b = 0; b < sizeof bits; b++)
+                    bits[b] = (uint8_t)(t_rand(&seed) | t_rand(&seed));
                 ordo_column cols[2] = {
-                    {.type = ORDO_TYPE_INT64, .values = ids, .order = (uint8_t)(3 - order)},
+                    {.type = ORDO_TYPE_INT64, .values = ids, .order = (uint8_t)(3 - order),
+                     .validity = si % 3 == 2 ? bits : NULL},
                     {0},
                 };
                 check_pair(cols, 1, 0, &p, n);             /* alone */
@@ -291,10 +297,15 @@ static void fast_path_edges(void **state)
                     pair p;
                     make_pair_of(&p, layout, n, (li + si) % 3, nulls, order, scales[si], &seed,
                                  v, nvals);
+                    uint8_t bits[18]; /* NULLs in the runs on both sides, some batches */
+                    for (size_t b = 0; b < sizeof bits; b++)
+                        bits[b] = (uint8_t)(t_rand(&seed) | t_rand(&seed) | t_rand(&seed));
                     ordo_column cols[3] = {
-                        {.type = ORDO_TYPE_INT64, .values = ids, .order = (uint8_t)order},
+                        {.type = ORDO_TYPE_INT64, .values = ids, .order = (uint8_t)order,
+                         .validity = set == 0 && li % 2 ? bits : NULL},
                         {0},
-                        {.type = ORDO_TYPE_BOOL, .values = ids, .order = (uint8_t)(3 - order)},
+                        {.type = ORDO_TYPE_BOOL, .values = ids, .order = (uint8_t)(3 - order),
+                         .validity = set != 1 && si % 2 ? bits + 1 : NULL},
                     };
                     check_pair(cols, 2, 1, &p, n); /* `a bigint, m numeric` */
                     check_pair(cols + 1, 2, 0, &p, n); /* `m numeric, b bool`: a run after */
