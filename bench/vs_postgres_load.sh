@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ordo load of the quick start's leaderboard (scripts/demo.sh's file, the
-# same generator) against PostgreSQL's COPY into a table and CREATE INDEX
+# ordo load of the quick start's leaderboard (scripts/gen_leaderboard.sh, the
+# file scripts/demo.sh loads) against PostgreSQL's COPY into a table and CREATE INDEX
 # (score DESC, player_id) on the same file, one after the other (#25 item 5).
 #
 #   bench/vs_postgres_load.sh BUILD_DIR [PLAYERS]     (default 1000000)
@@ -39,12 +39,7 @@ stop() {
 trap stop EXIT
 
 csv=$work/leaderboard.csv
-awk -v n="$players" 'BEGIN {
-  srand(1); split("de fr jp us br in ng cn gb ca", cc, " ")
-  print "player_id,name,score,country"
-  for (i = 1; i <= n; i++)
-    printf "%d,player_%07d,%d,%s\n", i, int(rand() * n), int(rand() * 1000000), cc[1 + int(rand() * 10)]
-}' > "$csv"
+"$here/scripts/gen_leaderboard.sh" "$players" > "$csv"
 [ "$(id -u)" -ne 0 ] || chown -R postgres "$work"
 
 "${as_owner[@]}" "$bindir/initdb" -D "$work/data" -A trust -U ordo -E UTF8 --locale=C --no-sync \

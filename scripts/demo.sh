@@ -14,13 +14,7 @@ mkdir -p "$demo"
 csv="$demo/leaderboard-$players.csv"
 if [ ! -s "$csv" ]; then
   echo "generating $players players into $csv"
-  # deterministic: the same file on every machine
-  awk -v n="$players" 'BEGIN {
-    srand(1); split("de fr jp us br in ng cn gb ca", cc, " ")
-    print "player_id,name,score,country"
-    for (i = 1; i <= n; i++)
-      printf "%d,player_%07d,%d,%s\n", i, int(rand() * n), int(rand() * 1000000), cc[1 + int(rand() * 10)]
-  }' > "$csv"
+  ./scripts/gen_leaderboard.sh "$players" > "$csv"
 fi
 rm -rf "$demo/db"
 set -x
