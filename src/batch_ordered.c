@@ -607,7 +607,7 @@ static void add_field_sizes(const ordo__kernels *k, const ordo_column *c, size_t
         }
         return;
     }
-    int clean = path == PATH_TEXT && span_clean(k, c, c->offset + r0, n);
+    int clean = path == PATH_TEXT && clean_lookup(ct, k, c, ci, c->offset + r0, n);
     if (path == PATH_TEXT)
         clean_note(ct, ci, clean);
     for (size_t i = 0; i < n; i++) {
@@ -772,8 +772,8 @@ static void write_text_column(const ordo__kernels *k, const ordo_column *c, size
         size_t j = j0 + i;
         int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         size_t e = (size_t)(b - a);
-        if (copy)
-            memcpy(d + 1, (const uint8_t *)c->values + a, e);
+        if (copy) /* (words, no call: values are short) */
+            copy_xor(d + 1, (const uint8_t *)c->values + a, e, 0);
         else
             e = k->escape(d + 1, (const uint8_t *)c->values + a, e, p.mask);
         d[1 + e] = p.mask, d[2 + e] = p.mask;
@@ -906,7 +906,7 @@ static void encode_tile(const ordo__kernels *k, const ordo__batch_plan *pl, cons
 {
     size_t cur[ORDO_TILE_ROWS], after[ORDO_TILE_ROWS];
     uint8_t scratch[ORDO_TILE_ROWS * 16];
-    clean_texts ct = {0, 0};
+    clean_texts ct = {pl->clean, pl->clean}; /* the plan's: whole columns without 00 */
     row_starts(k, pl, r0, n, offsets, cur, &ct);
     if (tf->ci < pl->ncols)
         write_text_first(k, pl, tf, &ct, r0, n, dst, cur, after);
