@@ -772,8 +772,10 @@ static void write_text_column(const ordo__kernels *k, const ordo_column *c, size
         size_t j = j0 + i;
         int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
         size_t e = (size_t)(b - a);
-        if (copy) /* (words, no call: values are short) */
+        if (copy && e <= 32) /* (short ones by words: no call) */
             copy_xor(d + 1, (const uint8_t *)c->values + a, e, 0);
+        else if (copy)
+            memcpy(d + 1, (const uint8_t *)c->values + a, e);
         else
             e = k->escape(d + 1, (const uint8_t *)c->values + a, e, p.mask);
         d[1 + e] = p.mask, d[2 + e] = p.mask;
