@@ -1039,9 +1039,9 @@ static void ordered_text_runs(void **state)
 /* The same shape with NULLs in any column, the text's too (dense, about
  * one row in ten, or a bitmap without any; slices that start inside a
  * bitmap byte; 32- and 64-bit offsets; every order): the three-copy tiles
- * write their rows with a NULL field by field. Over 16 fields in a run
- * (15 to 17 nils and bools before the text) such tiles take the general
- * path. */
+ * write their rows with a NULL field by field. Over 16 fields in a run (15
+ * to 17 nils and bools before the text) such tiles take the general path,
+ * as do batches of two to four texts (drawn among the later columns). */
 static void ordered_text_runs_nulls(void **state)
 {
     (void)state;
@@ -1057,10 +1057,13 @@ static void ordered_text_runs_nulls(void **state)
         ocol c[21];
         int32_t *o32 = NULL;
         clean_text = 1;
+        /* up to three more texts among the columns after the first */
+        size_t more = many ? 0 : (size_t)round % 4;
         for (size_t x = 0; x < ncols; x++) {
-            ordo_type ty = x == nb ? ORDO_TYPE_STRING
-                           : many  ? (t_rand(&seed) % 2 ? ORDO_TYPE_NIL : ORDO_TYPE_BOOL)
-                                   : fixed[t_rand(&seed) % 9];
+            int text = x == nb || (x > nb && more && t_rand(&seed) % 2 && more--);
+            ordo_type ty = text   ? (t_rand(&seed) % 4 ? ORDO_TYPE_STRING : ORDO_TYPE_BYTES)
+                           : many ? (t_rand(&seed) % 2 ? ORDO_TYPE_NIL : ORDO_TYPE_BOOL)
+                                  : fixed[t_rand(&seed) % 9];
             size_t off = (size_t)round % 11;
             int kind = (int)(t_rand(&seed) % 4); /* none, dense, one in ten, an all-valid bitmap */
             make_ordered(&c[x], ty, n, off, kind == 1, (int)(t_rand(&seed) % 4), &seed);
