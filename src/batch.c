@@ -220,6 +220,8 @@ ordo_status ordo__batch_encode_kernels(const ordo__kernels *k, ordo_format fmt,
             for (size_t i = 1; i <= nrows; i++)
                 offsets[i] = i * p.stride;
     }
+    if (nrows == 0) /* an empty column may have no offsets to read */
+        return ORDO_OK;
     /* Variable lengths: the encoders fill the offsets as they go. */
     size_t *offs = p.stride ? NULL : offsets;
     if (fmt == ORDO_FORMAT_ORDERED)

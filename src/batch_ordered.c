@@ -494,7 +494,7 @@ ordo_status ordo__ordered_plan(const ordo__kernels *k, const ordo_column *cols, 
             /* precomputed sort keys, no NULLs: the spans, not the rows */
             s = __builtin_add_overflow(sum, keyed, &sum) ? ORDO_ERR_SIZE_OVERFLOW : ORDO_OK;
             constant = 0;
-        } else if (path == PATH_TEXT && size_clean_text(zeros, c, nrows, &sum, &s)) {
+        } else if (path == PATH_TEXT && nrows && size_clean_text(zeros, c, nrows, &sum, &s)) {
             constant = 0;
             if (ci < 64) /* no tile of it needs looking at again */
                 *clean |= UINT64_C(1) << ci;

@@ -593,6 +593,22 @@ static void capacity_and_errors(void **state)
                       ORDO_ERR_INVALID_VALUE);
         assert_int_equal(where.row, 1);
     }
+    /* No rows: a text column needs no offsets (the check allows NULL), so
+     * neither the plan nor any encoder may read them. */
+    ordo_column empty[2] = {{.type = ORDO_TYPE_STRING, .offset_bits = 32},
+                            {.type = ORDO_TYPE_INT64}};
+    for (int f = ORDO_FORMAT_LEXKEY; f <= ORDO_FORMAT_ORDERED; f++) {
+        total = 99;
+        assert_status(ordo_batch_size((ordo_format)f, empty, 2, 0, &total, NULL, NULL), ORDO_OK);
+        assert_int_equal(total, 0);
+        for (size_t m = 0; m < n_impls; m++) {
+            offs2[0] = 99;
+            assert_status(ordo__batch_encode_kernels(impls[m].k, (ordo_format)f, empty, 2, 0, buf,
+                                                     0, offs2, NULL),
+                          ORDO_OK);
+            assert_int_equal(offs2[0], 0);
+        }
+    }
     sc.offset_bits = 32;
     int32_t neg_offs[2] = {-1, 2};
     sc.offsets = neg_offs;
