@@ -42,14 +42,6 @@ static void scan_let_go(PyObject *self)
 static const ordo__py_handle_kind scan_kind = {&scan_type, "a TableScan", "scan", guard_close,
                                                scan_let_go};
 
-static void capsule_free(PyObject *cap)
-{
-    struct ArrowArrayStream *w = PyCapsule_GetPointer(cap, "arrow_array_stream");
-    if (w && w->release)
-        w->release(w);
-    free(w);
-}
-
 /* __arrow_c_stream__(requested_schema=None): the rows, once. */
 static PyObject *scan_export(scan_object *S, PyObject *args, PyObject *kw)
 {
@@ -60,19 +52,11 @@ static PyObject *scan_export(scan_object *S, PyObject *args, PyObject *kw)
     if (requested != Py_None)
         return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "scan: a requested schema is not supported "
                                "(the stream has the table's types)");
-    struct ArrowArrayStream *w = calloc(1, sizeof *w);
-    if (!w)
-        return PyErr_NoMemory();
+    struct ArrowArrayStream w;
     ordo_error e = {0};
-    ordo_status s = ordo_table_guard_export(S->g, w, &e);
-    PyObject *cap = s != ORDO_OK ? ordo__py_raise(s, &e)
-                                 : PyCapsule_New(w, "arrow_array_stream", capsule_free);
-    if (!cap) {
-        if (w->release)
-            w->release(w);
-        free(w);
-    }
-    return cap;
+    ordo_status s = ordo_table_guard_export(S->g, &w, &e);
+    return s != ORDO_OK ? ordo__py_raise(s, &e)
+                        : ordo__py_capsule_take("arrow_array_stream", &w, sizeof w);
 }
 
 /* raise_failure(): ordo.Error for the stream's failure, if it failed. */

@@ -21,7 +21,8 @@ static int set_attr(PyObject *e, const char *name, PyObject *v)
     return rc;
 }
 
-static PyObject *raise_with(ordo_status s, const char *msg, const ordo_error *err)
+/* row: .line is set even when 0 (a duplicate's or unsorted row's seq). */
+static PyObject *raise_with(ordo_status s, const char *msg, const ordo_error *err, int row)
 {
     PyObject *e = PyObject_CallFunction(error_type, "s", msg);
     if (!e)
@@ -30,7 +31,7 @@ static PyObject *raise_with(ordo_status s, const char *msg, const ordo_error *er
               set_attr(e, "code", PyLong_FromLong((long)s));
     if (!bad && err && err->file)
         bad = set_attr(e, "file", PyUnicode_DecodeFSDefault(err->file));
-    if (!bad && err && err->line)
+    if (!bad && err && (err->line || row))
         bad = set_attr(e, "line", PyLong_FromUnsignedLongLong(err->line));
     if (!bad && err && err->column)
         bad = set_attr(e, "column", PyLong_FromUnsignedLongLong(err->column));
@@ -40,12 +41,19 @@ static PyObject *raise_with(ordo_status s, const char *msg, const ordo_error *er
     return NULL;
 }
 
-PyObject *ordo__py_raise(ordo_status s, const ordo_error *err)
+static PyObject *raise_status(ordo_status s, const ordo_error *err, int row)
 {
     if (s == ORDO_ERR_OUT_OF_MEMORY)
         return PyErr_NoMemory();
     const char *msg = err && err->message[0] ? err->message : ordo_status_message(s);
-    return raise_with(s, msg, err);
+    return raise_with(s, msg, err, row && (s == ORDO_ERR_DUPLICATE_KEY || s == ORDO_ERR_UNSORTED));
+}
+
+PyObject *ordo__py_raise(ordo_status s, const ordo_error *err) { return raise_status(s, err, 0); }
+
+PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
+{
+    return raise_status(s, err, 1);
 }
 
 PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...)
@@ -55,24 +63,7 @@ PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return raise_with(s, msg, NULL);
-}
-
-PyObject *ordo__py_raise_row(ordo_status s, const ordo_error *err)
-{
-    ordo__py_raise(s, err);
-    if (s != ORDO_ERR_DUPLICATE_KEY && s != ORDO_ERR_UNSORTED)
-        return NULL;
-    /* ordo__py_raise leaves .line None for 0; a seq of 0 is a real row */
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *line = value ? PyLong_FromUnsignedLongLong(err->line) : NULL;
-    if (!line || PyObject_SetAttrString(value, "line", line) < 0)
-        PyErr_Clear();
-    Py_XDECREF(line);
-    PyErr_Restore(type, value, tb);
-    return NULL;
+    return raise_with(s, msg, NULL, 0);
 }
 
 PyObject *ordo__py_raise_table(ordo_status s, ordo_error *err, ordo_table_fault f, int before)
@@ -124,46 +115,48 @@ int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const
     return 0;
 }
 
-static void schema_capsule_free(PyObject *cap)
+/* Releases the Arrow struct p of a capsule named name. */
+static void release_named(const char *name, void *p)
 {
-    struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
-    if (s && s->release)
-        s->release(s);
-    free(s);
+    if (!strcmp(name, "arrow_schema"))
+        ORDO__PY_RELEASE((struct ArrowSchema *)p);
+    else if (!strcmp(name, "arrow_array"))
+        ORDO__PY_RELEASE((struct ArrowArray *)p);
+    else
+        ORDO__PY_RELEASE((struct ArrowArrayStream *)p);
 }
 
-static void array_capsule_free(PyObject *cap)
+static void capsule_free(PyObject *cap)
 {
-    struct ArrowArray *a = PyCapsule_GetPointer(cap, "arrow_array");
-    if (a && a->release)
-        a->release(a);
-    free(a);
+    const char *name = PyCapsule_GetName(cap);
+    void *p = PyCapsule_GetPointer(cap, name);
+    if (p)
+        release_named(name, p);
+    free(p);
 }
 
-/* A capsule owning *s from now on (moved: *s is left released), or NULL
- * with an exception (*s released). */
-static PyObject *schema_capsule(struct ArrowSchema *s)
+PyObject *ordo__py_capsule_take(const char *name, void *p, size_t size)
 {
-    struct ArrowSchema *p = malloc(sizeof *p);
-    PyObject *cap = p ? PyCapsule_New(p, "arrow_schema", schema_capsule_free) : PyErr_NoMemory();
+    void *own = malloc(size);
+    PyObject *cap = own ? PyCapsule_New(own, name, capsule_free) : PyErr_NoMemory();
     if (!cap) {
-        free(p);
-        ORDO__PY_RELEASE(s);
+        free(own);
+        release_named(name, p);
         return NULL;
     }
-    *p = *s, s->release = NULL;
+    memcpy(own, p, size);
     return cap;
 }
 
 PyObject *ordo__py_arrow_pair(struct ArrowSchema *s, struct ArrowArray *a)
 {
-    PyObject *sc = schema_capsule(s), *ac = NULL, *r = NULL;
-    struct ArrowArray *p = sc ? malloc(sizeof *p) : NULL;
-    if (sc && !(ac = p ? PyCapsule_New(p, "arrow_array", array_capsule_free) : PyErr_NoMemory()))
-        free(p);
-    if (ac)
-        *p = *a, a->release = NULL, r = PyTuple_Pack(2, sc, ac);
-    ORDO__PY_RELEASE(a);
+    PyObject *sc = ordo__py_capsule_take("arrow_schema", s, sizeof *s);
+    s->release = NULL; /* moved, or released */
+    PyObject *ac = sc ? ordo__py_capsule_take("arrow_array", a, sizeof *a) : NULL;
+    if (!sc)
+        ORDO__PY_RELEASE(a);
+    a->release = NULL;
+    PyObject *r = ac ? PyTuple_Pack(2, sc, ac) : NULL;
     Py_XDECREF(sc);
     Py_XDECREF(ac);
     return r;

@@ -79,6 +79,11 @@ int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const
  * with a pending exception kept aside). */
 void ordo__py_arrow_release(ordo__py_arrow *a);
 
+/* A capsule named name ("arrow_schema", "arrow_array",
+ * "arrow_array_stream") owning the Arrow struct at p (size bytes) from now
+ * on, moved (the caller then sets its release NULL), or NULL with an
+ * exception (p released). */
+PyObject *ordo__py_capsule_take(const char *name, void *p, size_t size);
 /* (schema capsule, array capsule) owning *s and *a (moved), or NULL with an
  * exception; both are left released either way. */
 PyObject *ordo__py_arrow_pair(struct ArrowSchema *s, struct ArrowArray *a);
