@@ -684,6 +684,18 @@ static void help_and_typos(void **state)
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, v.out);
     assert_int_equal(strncmp(r.out, "ordo ", 5), 0);
+    tool_run(TOOL, (const char *const[]){"ordo", "--version", NULL}, NULL, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, v.out);
+    /* the global usage, on stdout, exit 0, however it is asked for */
+    const char *global[][3] = {{"--help"}, {"-h"}, {"help"}, {"help", "--help"}, {"help", "-h"}};
+    for (size_t i = 0; i < sizeof global / sizeof global[0]; i++) {
+        const char *argv[4] = {"ordo", global[i][0], global[i][1], NULL};
+        tool_run(TOOL, argv, NULL, &r);
+        if (r.status != 0 || strncmp(r.out, "usage: ordo COMMAND", 19) || r.err[0])
+            fail_msg("ordo %s %s: status %d, out '%.40s', err '%s'", global[i][0],
+                     global[i][1] ? global[i][1] : "", r.status, r.out, r.err);
+    }
     BAD("unknown command 'decod' (did you mean 'decode'?)", "decod");
     BAD("unknown command 'ecnode' (did you mean 'encode'?)", "ecnode");
     BAD("unknown option '--shcema' (did you mean '--schema'?)", "decode", "--shcema", "a int");

@@ -226,7 +226,7 @@ static void test_parquet(void **state)
     assert_int_equal(r.status, 2);
     snprintf(want, sizeof want, "%s: a Parquet file", pq);
     assert_non_null(strstr(r.err, want));
-    snprintf(want, sizeof want, "ordo.load(pyarrow.parquet.read_table(\"%s\")", pq);
+    snprintf(want, sizeof want, "ordo.load(\"%s\", DB, key=...)", pq);
     if (!strstr(r.err, want))
         fail_msg("'%s' does not name the Python route '%s'", r.err, want);
     assert_printable(r.err);
@@ -235,6 +235,7 @@ static void test_parquet(void **state)
     ordo(&r, pq, "load", "--db", db, "--schema", SCHEMA, "--key", "id", NULL);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "<stdin>: a Parquet file"));
+    assert_non_null(strstr(r.err, "ordo.load(\"FILE\", DB, key=...)"));
     run_free(&r);
     ordo(&r, NULL, "encode", "--schema", SCHEMA, "--key", "id", pq, NULL);
     assert_int_equal(r.status, 2);

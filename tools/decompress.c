@@ -252,8 +252,8 @@ int decomp_open(int fd, const char *name, decomp **dp, int *read_fd, char *err, 
     if (kind == PARQUET) {
         snprintf(err, errlen,
                  "%s: a Parquet file: ordo reads CSV (plain, gzip or zstd); from Python, with "
-                 "pyarrow installed: ordo.load(pyarrow.parquet.read_table(\"%s\"), DB, key=...)",
-                 name, name);
+                 "pyarrow installed: ordo.load(\"%s\", DB, key=...) (read batch by batch)",
+                 name, *name == '<' ? "FILE" : name); /* (<stdin>: no path to give) */
         return 0;
     }
     if (!built_with(kind)) {

@@ -391,6 +391,7 @@ def test_streams_same_table_as_ordo_load(client, tmp_path):
     # batches the client spools into the load's folder, a row group a task
     import polars
     import pyarrow as pa
+    import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
     rows = make_rows(900, seed=8)
@@ -401,7 +402,15 @@ def test_streams_same_table_as_ordo_load(client, tmp_path):
         "reader": lambda: pa.RecordBatchReader.from_batches(t.schema, t.to_batches(200)),
         "ParquetFile": lambda: pq.ParquetFile(str(tmp_path / "pq" / "part-0.parquet")),
         "LazyFrame": lambda: polars.scan_parquet(str(tmp_path / "pq" / "part-0.parquet")),
+        "Dataset": lambda: ds.dataset(str(tmp_path / "pq")),
+        "glob": lambda: str(tmp_path / "pq" / "*.parquet"),
+        "capsule": lambda: Stream(),
     }
+
+    class Stream:  # nothing but the PyCapsule interface
+        def __arrow_c_stream__(self, requested_schema=None):
+            return t.__arrow_c_stream__(requested_schema)
+
     for name, src in sources.items():
         db = tmp_path / name
         summary = ordo.dask.load(src(), str(db), key=KEY, client=client)

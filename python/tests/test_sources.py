@@ -262,3 +262,53 @@ def test_a_row_group_larger_than_memory_is_the_csv_table(tmp_path):
     write_csv(tmp_path / "rows.csv", rows)
     cli_load(tmp_path / "rows.csv", tmp_path / "cli")
     assert_same_table(tmp_path / "db", tmp_path / "cli")
+
+
+def test_every_source_loads_the_table_of_its_rows_as_csv(tmp_path):
+    # each source's table is byte for byte the one `ordo load` makes of the
+    # same rows as CSV, read within memory='1M'
+    from cluster_common import KEY, SCHEMA, assert_same_table, cli_load, make_rows, write_csv, \
+        write_parquet
+
+    rows = make_rows(1000, seed=11)
+    parts = tmp_path / "parts"
+    t = write_parquet(parts, rows, files=4, row_group_size=100)
+    one = tmp_path / "one.parquet"
+    pq.write_table(t, one, row_group_size=128)
+    noext = tmp_path / "data.bin"
+    pq.write_table(t, noext)
+    write_csv(tmp_path / "rows.csv", rows)
+    cli_load(tmp_path / "rows.csv", tmp_path / "cli")
+
+    class Stream:  # nothing but the PyCapsule interface
+        def __arrow_c_stream__(self, requested_schema=None):
+            return t.__arrow_c_stream__(requested_schema)
+
+    srcs = {
+        "file": str(one), "pathlib": one, "magic": str(noext), "folder": str(parts),
+        "list": sorted(str(p) for p in parts.glob("*.parquet")),
+        "glob": str(parts / "part-*.parquet"), "dataset": ds.dataset(str(one)),
+        "dataset of files": ds.dataset(str(parts)), "ParquetFile": pq.ParquetFile(str(one)),
+        "reader": pa.RecordBatchReader.from_batches(t.schema, t.to_batches(max_chunksize=100)),
+        "capsule": Stream(), "generator": (b for b in t.to_batches(max_chunksize=64)),
+        "tables": [t.slice(0, 10), t.slice(10, 500), t.slice(510)],
+        "LazyFrame": polars.scan_parquet(str(one)),
+        "polars frames": iter([polars.from_arrow(t.slice(0, 300)), polars.from_arrow(t.slice(300))]),
+    }
+    for i, (name, src) in enumerate(srcs.items()):
+        db = tmp_path / ("db%d" % i)
+        summary = ordo.load(src, db, key=KEY, memory="1M")
+        assert summary["rows"] == 1000, name
+        assert_same_table(db, tmp_path / "cli")
+    # hive partitions: the year column from the folders' names, as a CSV
+    # column of the same rows would give it
+    write_parquet(tmp_path / "hive", rows, files=4, hive=True)
+    years = [2024 + (i // 250) % 2 for i in range(1000)]
+    write_csv(tmp_path / "hive.csv", [r + (y,) for r, y in zip(rows, years)])
+    cli_load(tmp_path / "hive.csv", tmp_path / "cli-hive", schema=SCHEMA + ", year integer",
+             key="year, " + KEY)
+    for i, src in enumerate([str(tmp_path / "hive"),
+                             ds.dataset(str(tmp_path / "hive"), partitioning="hive")]):
+        db = tmp_path / ("hive%d" % i)
+        ordo.load(src, db, key="year, " + KEY, memory="1M")
+        assert_same_table(db, tmp_path / "cli-hive")
