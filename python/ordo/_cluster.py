@@ -134,10 +134,11 @@ def maybe_crash(crash, phase, partition):
         os._exit(70)
 
 
-def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, timestamps="refuse"):
+def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, opts=None):
     """(keys, values, seqs) of a batch of an input partition, as Arrow
-    arrays; the batch's first row is row0 of the partition; timestamps as
-    encode_keys takes it."""
+    arrays; the batch's first row is row0 of the partition; opts: the
+    keywords of encode_keys the load was given (timestamps, nan_as_null,
+    categories)."""
     import numpy as np
     import pyarrow as pa
 
@@ -145,7 +146,7 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, timesta
 
     try:
         keys, values, schema_text, _ = _encode.encode(data, key, schema=schema, format=fmt,
-                                                       values=True, timestamps=timestamps)
+                                                       values=True, **(opts or {}))
     except Error as e:
         if e.line is not None:  # the row within the partition
             e.line += row0
@@ -270,18 +271,23 @@ def _remove_prefixed(dirname, prefix):
 # ------------------------------------------------------------ CSV input
 
 
-def arrow_meta(arrow_schema, key, schema, fmt, timestamps="refuse"):
+def encode_options(timestamps, nan_as_null, categories):
+    """The keywords of encode_keys a cluster load passes to its tasks."""
+    return {"timestamps": timestamps, "nan_as_null": nan_as_null, "categories": categories}
+
+
+def arrow_meta(arrow_schema, key, schema, fmt, opts=None):
     """The table's schema text and key spec: an empty table of the Arrow
     schema encoded on the client, exactly as the tasks' batches are (and
-    timestamps, checked here, for the tasks)."""
+    opts, checked here, for the tasks)."""
     import pyarrow as pa
 
     from . import _encode
 
     empty = pa.Table.from_batches([], schema=arrow_schema)
     _, _, schema_text, key_spec = _encode.encode(empty, key, schema=schema, format=fmt,
-                                                 values=True, timestamps=timestamps)
-    return {"key": key_spec, "schema": schema_text, "timestamps": timestamps}
+                                                 values=True, **(opts or {}))
+    return {"key": key_spec, "schema": schema_text, "opts": opts}
 
 
 def parquet_pieces(data, spooled=False):
@@ -394,7 +400,7 @@ def parquet_part(piece, part, meta, fmt, crash, arrow_schema):
     try:
         keys, values, seqs = encode_batch(t.select(arrow_schema.names), meta["key"],
                                           meta["schema"], fmt, None, part, row0,
-                                          meta["timestamps"])
+                                          meta["opts"])
     except Error as e:
         if e.line is not None and named:  # the row's file; .line is its row there
             e.file = path

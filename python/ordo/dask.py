@@ -46,7 +46,8 @@ from ._ordo import Error
 
 def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error",
          format="ordered", header=False, tmp_dir=None, sst_size=256 << 20, blocksize="64M",
-         partitions=None, memory="256M", timestamps="refuse"):
+         partitions=None, memory="256M", timestamps="refuse", nan_as_null=True,
+         null_placement=None, categories="label"):
     """Loads a Dask DataFrame, or CSV files, as a table of an ordo store.
 
     data: a dask.dataframe.DataFrame; Parquet files (a path, a list, a glob,
@@ -84,6 +85,9 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     timestamps: "refuse" (a time that is not a whole microsecond fails the
     load, naming its row) or "truncate" (floored), as ordo.encode_keys
     takes it (CSV input: its text rounds, as PostgreSQL's).
+    nan_as_null, null_placement, categories: as ordo.encode_keys takes
+    them (a DataFrame's NaN is NULL unless nan_as_null=False; an ordered
+    Categorical sorts by its categories with categories="order").
 
     Returns the summary: rows_in, rows, duplicates, rejected, bytes,
     sst_files, partitions, seconds.
@@ -93,7 +97,8 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     from ._sources import _key_spec
 
     t0 = time.monotonic()
-    key = _key_spec(key)  # a list as pyarrow's sort_by takes it, or the spec
+    key = _key_spec(key, null_placement)  # a list as pyarrow's sort_by takes it, or the spec
+    opts = _cluster.encode_options(timestamps, nan_as_null, categories)
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
@@ -111,11 +116,11 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     stream = _cluster.stream_of(data) if parquet is None else None
     if parquet is not None:  # a task per row group, read on the workers
         pieces, arrow_schema = parquet
-        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, timestamps)
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
         sources = [p[0] for p in pieces]
         inputs = row_groups(pieces, arrow_schema)
     elif stream is not None:  # spooled into the load's folder below
-        meta = _cluster.arrow_meta(stream.schema, key, schema, format, timestamps)
+        meta = _cluster.arrow_meta(stream.schema, key, schema, format, opts)
     elif _cluster.is_paths(data):
         if schema is None:
             raise ValueError("CSV input needs schema= (ordo's schema syntax)")
@@ -129,7 +134,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
         if not hasattr(data, "to_delayed"):
             raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
                             "of Arrow batches, got %s" % type(data).__name__)
-        meta = _frame_meta(data, key, schema, format, timestamps)
+        meta = _frame_meta(data, key, schema, format, opts)
         inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
                                             dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]
@@ -157,7 +162,7 @@ def _empty_rows():
             pa.array([], pa.int64()))
 
 
-def _frame_meta(ddf, key, schema, fmt, timestamps="refuse"):
+def _frame_meta(ddf, key, schema, fmt, opts):
     """The table's schema text and key spec, from the DataFrame's dtypes
     (its non-empty meta: one made-up row per dtype) unless schema is
     given."""
@@ -167,8 +172,8 @@ def _frame_meta(ddf, key, schema, fmt, timestamps="refuse"):
     # parse as the schema's types (a uuid column of strings)
     sample = ddf._meta if schema is not None else ddf._meta_nonempty
     _, _, schema_text, key_spec = _encode.encode(sample, key, schema=schema, format=fmt,
-                                                 values=True, timestamps=timestamps)
-    return {"key": key_spec, "schema": schema_text, "timestamps": timestamps}
+                                                 values=True, **opts)
+    return {"key": key_spec, "schema": schema_text, "opts": opts}
 
 
 def _frame_part(pdf, part, meta, fmt, crash):
@@ -179,7 +184,7 @@ def _frame_part(pdf, part, meta, fmt, crash):
         return _empty_rows()
     # the table's schema text: every partition read as the same types
     return _cluster.encode_batch(pdf, meta["key"], meta["schema"], fmt, None, part, 0,
-                                 meta["timestamps"])
+                                 meta["opts"])
 
 
 def _sample(rows, n):

@@ -58,7 +58,8 @@ _SORTED = "info string, key binary"
 
 def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=None,
          format="ordered", tmp_dir=None, sst_size=256 << 20, memory="256M", plan="runs",
-         header=False, blocksize="64M", spark=None, timestamps="refuse"):
+         header=False, blocksize="64M", spark=None, timestamps="refuse", nan_as_null=True,
+         null_placement=None, categories="label"):
     """Loads the rows of a PySpark DataFrame, or CSV files, as a table of an
     ordo store.
 
@@ -98,6 +99,9 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     timestamps: "refuse" (a time that is not a whole microsecond fails the
     load, naming its row) or "truncate" (floored), as ordo.encode_keys
     takes it (CSV input: its text rounds, as PostgreSQL's).
+    nan_as_null, null_placement, categories: as ordo.encode_keys takes
+    them (Arrow input keeps NaN as NaN; Arrow dictionaries sort by their
+    order with categories="order").
 
     Returns the summary: rows_in, rows, duplicates, rejected, bytes,
     sst_files, partitions, seconds.
@@ -107,7 +111,8 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     from ._sources import _key_spec
 
     t0 = time.monotonic()
-    key = _key_spec(key)  # a list as pyarrow's sort_by takes it, or the spec
+    key = _key_spec(key, null_placement)  # a list as pyarrow's sort_by takes it, or the spec
+    opts = _cluster.encode_options(timestamps, nan_as_null, categories)
     if on_duplicate not in ("error", "first", "last"):
         raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
                          % (on_duplicate,))
@@ -126,7 +131,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
 
             spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
         arrow_schema = parquet[1] if parquet is not None else stream.schema
-        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, timestamps)
+        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
     if parquet is not None:
         pieces = parquet[0]
         sources = [p[0] for p in pieces]
@@ -156,7 +161,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         # types encoded on the driver, exactly as the executors' batches are.
         tz = spark.conf.get("spark.sql.session.timeZone")
         meta = _cluster.arrow_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format,
-                                   timestamps)
+                                   opts)
         if partitions is None:
             try:
                 partitions = max(1, df.rdd.getNumPartitions())
@@ -172,7 +177,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
                 partitions = min(max(1, len(pieces)), 64)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
                    "target_bytes": sst_size, "memory": memory, "sources": sources}
-        encoder = (key, schema, format, meta["schema"], crash, timestamps)
+        encoder = (key, schema, format, meta["schema"], crash, opts)
         if plan == "shuffle":
             parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
         else:
@@ -232,7 +237,7 @@ def _load_shuffle(spark, df, encoder, partitions, options, crash):
         rows.unpersist()
 
 
-def _encoder(key, schema, fmt, expect_schema, crash, timestamps):
+def _encoder(key, schema, fmt, expect_schema, crash, opts):
     """The first mapInArrow: Arrow batches -> (key, value, seq) batches."""
 
     def encode(batches):
@@ -245,7 +250,7 @@ def _encoder(key, schema, fmt, expect_schema, crash, timestamps):
             for b in batches:
                 _cluster.maybe_crash(crash, "encode", part)
                 k, v, s = _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row,
-                                                timestamps)
+                                                opts)
                 row += b.num_rows
                 yield pa.record_batch([_binary(k), _binary(v), s],
                                       names=["key", "value", "seq"])
@@ -290,7 +295,7 @@ def _writer(options, crash):
 SAMPLE_EVERY = 512
 
 
-def _sorter(options, key, schema, fmt, expect_schema, crash, timestamps):
+def _sorter(options, key, schema, fmt, expect_schema, crash, opts):
     """Plan "runs", stage 1 for a DataFrame: an input partition's Arrow
     batches -> sorted run files (_sorted_runs)."""
 
@@ -304,7 +309,7 @@ def _sorter(options, key, schema, fmt, expect_schema, crash, timestamps):
             for b in batches:
                 _cluster.maybe_crash(crash, "encode", part)
                 yield _cluster.encode_batch(b, key, schema, fmt, expect_schema, part, row,
-                                            timestamps)
+                                            opts)
                 row += b.num_rows
 
         yield from _sorted_runs(rows(), part, options)

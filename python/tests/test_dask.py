@@ -8,8 +8,8 @@ import pytest
 
 import ordo
 import ordo.dask
-from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, write_csv, write_parquet)
+from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, cli_scan, leftovers,
+                            make_rows, raw, seeded_db, write_csv, write_parquet)
 
 
 @pytest.fixture(scope="module")
@@ -446,3 +446,35 @@ def test_timestamps_refused_or_truncated(client, tmp_path):
         ordo.dask.load(src(), str(db), key="id", client=client, timestamps="truncate")
         got = ordo.scan(db).column("ts").cast(pa.int64()).to_pylist()
         assert got == [0, 1, 3], (name, got)  # microseconds, floored
+
+
+def test_pandas_conventions_as_ordo_load(client, tmp_path):
+    # nan_as_null, null_placement and categories as ordo.load takes them:
+    # the same table as ordo.load of the same frame, and not the default's
+    import dask.dataframe as dd
+    import numpy as np
+    import pandas as pd
+
+    sizes = pd.Categorical([("small", "large", "medium")[i % 3] for i in range(300)],
+                           categories=["small", "medium", "large"], ordered=True)
+    pdf = pd.DataFrame({"id": np.arange(300, dtype=np.int64),
+                        "score": [np.nan if i % 7 == 0 else float(i % 11) for i in range(300)],
+                        "size": sizes})
+    ddf = dd.from_pandas(pdf, npartitions=4)
+    cases = [dict(key=[("score", "descending"), "id"], null_placement="at_start"),
+             dict(key="score, id", nan_as_null=False),
+             dict(key="size, id", categories="order")]
+    scans = []
+    for i, kw in enumerate(cases):
+        ordo.dask.load(ddf, str(tmp_path / ("dask%d" % i)), client=client, **kw)
+        ordo.load(pdf, tmp_path / ("local%d" % i), **kw)
+        # (the bytes and `ordo scan`'s text: a table of NaNs never equals itself)
+        assert raw(tmp_path / ("dask%d" % i)) == raw(tmp_path / ("local%d" % i))
+        assert cli_scan(tmp_path / ("dask%d" % i)) == cli_scan(tmp_path / ("local%d" % i))
+        scans.append(ordo.scan(str(tmp_path / ("dask%d" % i))))
+    assert scans[0].column("score")[0].as_py() is None  # NULLs first, DESC
+    assert scans[1].column("score").null_count == 0
+    assert np.isnan(scans[1].column("score").to_numpy()).sum() == 43  # NaN kept, sorted last
+    assert scans[2].column("id").to_pylist()[:3] == [0, 3, 6]  # "small" first: category order
+    with pytest.raises(ValueError, match="categories"):
+        ordo.dask.load(ddf, str(tmp_path / "bad"), key="id", client=client, categories="codes")

@@ -381,3 +381,33 @@ def test_a_stream_same_table_as_ordo_load(spark, tmp_path):
         assert summary["rows"] == 700, name
         assert_same_table(db, tmp_path / "ref")
         assert leftovers(db) == [], name
+
+
+def test_key_lists_and_categories_as_ordo_load(spark, tmp_path):
+    # a key list with null_placement, and Arrow dictionaries in their order
+    # with categories="order": ordo.load's tables of the same rows
+    import pyarrow as pa
+
+    rows = make_rows(400, seed=4)
+    t = write_parquet(tmp_path / "pq", rows, files=1)
+    kw = dict(key=[("score", "descending"), "id"], null_placement="at_start")
+    ordo.spark.load(spark.createDataFrame(t.to_pandas()), str(tmp_path / "spark"), spark=spark,
+                    **kw)
+    ordo.load(t, tmp_path / "ref", **kw)
+    assert_same_table(tmp_path / "spark", tmp_path / "ref")
+    assert ordo.scan(str(tmp_path / "spark")).column("score")[0].as_py() is None
+    labels = pa.array(["zeta", "alpha", "mid"])
+
+    def batches():
+        for i in range(4):
+            idx = pa.array([(i + j) % 3 for j in range(50)], pa.int32())
+            yield pa.record_batch([pa.array(range(i * 50, (i + 1) * 50), pa.int64()),
+                                   pa.DictionaryArray.from_arrays(idx, labels)],
+                                  names=["id", "c"])
+
+    ordo.spark.load(batches(), str(tmp_path / "cats"), key="c, id", categories="order",
+                    spark=spark)
+    ordo.load(batches(), tmp_path / "cats-ref", key="c, id", categories="order")
+    assert_same_table(tmp_path / "cats", tmp_path / "cats-ref")
+    first = ordo.scan(str(tmp_path / "cats")).column("id").to_pylist()[:2]
+    assert first == [0, 3]  # index 0 ("zeta") first: the dictionary's order
