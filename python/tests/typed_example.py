@@ -40,6 +40,38 @@ def load_and_read(folder: pathlib.Path) -> list[dict[str, object]]:
     return tables
 
 
+def sorting() -> list[int]:
+    import pyarrow as pa  # type: ignore[import-untyped]  # (pyarrow ships no stubs)
+
+    t = pa.table({"score": [3.5, None, 9.0], "id": [1, 2, 3]})
+    order: pa.UInt64Array = ordo.sort_indices(t, [("score", "descending"), "id"],
+                                              null_placement="at_end")
+    ranked: pa.Table = ordo.sort(t, "score DESC NULLS LAST, id")
+    assert ranked.column("id").to_pylist() == [3, 1, 2]
+    keys = ordo.encode_keys(t, "score, id")
+    by_key: pa.UInt64Array = keys.argsort(threads=1)
+    arrow: pa.Array = keys.to_arrow()
+    offsets: memoryview = keys.offsets
+    assert len(arrow) == len(keys) and len(offsets) == len(keys) + 1
+    assert by_key.to_pylist() == [0, 2, 1]  # NULLs last, ASC
+    ids: list[int] = order.to_pylist()
+    return ids
+
+
+def scans(folder: pathlib.Path) -> int:
+    ordo.load({"k": [2, 1, 3]}, str(folder), key="k", schema="k int", tag=4)
+    with ordo.open(folder) as db:
+        table = db.scan(tag=4, reverse=True, limit=2)
+        batches = db.scan(tag=4, batch_size=2)
+        n: int = sum(b.num_rows for b in batches)
+        assert table.column("k").to_pylist() == [3, 2]
+    decoded = ordo.decode_keys([bytes(k) for k in ordo.encode_keys({"k": [4]}, "k",
+                                                                   schema="k int")],
+                               "k int", "k")
+    assert decoded.column("k").to_pylist() == [4]
+    return n
+
+
 def failure() -> str | None:
     try:
         ordo.encode_keys({"a": [1]}, "a", schema="a nosuchtype")
@@ -56,6 +88,8 @@ if __name__ == "__main__":
     assert keys_of([2, 1])[1] < keys_of([2, 1])[0]
     assert len(csv_keys(work / "in.csv")) == 2
     assert load_and_read(work / "db")[0]["tag"] == 3
+    assert sorting() == [2, 0, 1]
+    assert scans(work / "db2") == 3
     status = failure()
     assert status is not None and status.startswith("ORDO_ERR_"), status
     print(ordo.impl_name(), version)
