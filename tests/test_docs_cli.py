@@ -11,10 +11,11 @@ block may use the files an earlier block of its file made:
              text (times, rates)
   python     run by the build's interpreter with the built package on
              PYTHONPATH
-  c          statements, wrapped in main() with the block's #include lines
-             first, compiled against the source include/ alone with
-             warnings as errors, linked against the built libraries, run; a
-             printf line whose comment is /* TEXT */ must print TEXT
+  c          a whole program (a line starts "int main("), or statements,
+             wrapped in main() with the block's #include lines first;
+             compiled against the source include/ alone with warnings as
+             errors, linked against the built libraries, run; a printf
+             line whose comment is /* TEXT */ must print TEXT
   text       output, usage lines, declarations: not run
   LANG norun a block of any language above (or sql) that needs what a test
              cannot have (sudo, a PostgreSQL server, a cluster, an hour):
@@ -155,12 +156,15 @@ def c_block(args, text, work, env, n):
     src = os.path.join(work, f"block{n}.c")
     lines = text.splitlines()
     with open(src, "w") as f:
-        f.write("#include <stdbool.h>\n#include <stdio.h>\n")
-        f.writelines(l + "\n" for l in lines if l.startswith("#include"))
-        f.write("__attribute__((unused)) static void use(const void *k, size_t n, unsigned long long line)\n"
-                "{ (void)k, (void)n, (void)line; }\nint main(void) {\n")
-        f.writelines(l + "\n" for l in lines if not l.startswith("#include"))
-        f.write("return 0; }\n")
+        if any(l.startswith("int main(") for l in lines):  # a whole program: as written
+            f.write(text)
+        else:
+            f.write("#include <stdbool.h>\n#include <stdio.h>\n")
+            f.writelines(l + "\n" for l in lines if l.startswith("#include"))
+            f.write("__attribute__((unused)) static void use(const void *k, size_t n, unsigned long long line)\n"
+                    "{ (void)k, (void)n, (void)line; }\nint main(void) {\n")
+            f.writelines(l + "\n" for l in lines if not l.startswith("#include"))
+            f.write("return 0; }\n")
     exe = os.path.join(work, f"block{n}")
     libs = ["-lordo_table", "-lordo_ingest", "-lordo"]
     r = run([args.cc, "-std=c11", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I", args.include,
