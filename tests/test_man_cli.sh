@@ -3,9 +3,11 @@
 # ("ordo COMMAND") for every command of the tool's own list (`ordo help`)
 # and none other, and names there every option that `ordo COMMAND --help`
 # prints: a command or option added without its manual entry fails here.
-# usage: test_man_cli.sh ORDO PAGE
+# docs/cli.md (MD) likewise names every command ("ordo COMMAND") and each of
+# its options.
+# usage: test_man_cli.sh ORDO PAGE MD
 set -u
-tool=$1 page=$2
+tool=$1 page=$2 md=$3
 work=$(mktemp -d /tmp/ordo-man-XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -42,9 +44,12 @@ for c in $commands; do
         fi
         echo "ordo $c --help failed:"; cat "$work/$c.help"; fail=1; continue
     fi
+    grep -q "ordo $c\b" "$md" || { echo "command '$c' is not in $md"; fail=1; }
     for o in $(grep -oE '(^|[][ |(])--?[a-z][a-z-]*' "$work/$c.help" | sed -E 's/^[][ |(]//' | sort -u); do
         grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$work/$c.txt" ||
             { echo "option $o of '$c' (ordo $c --help) is not in the page's section 'ordo $c'"; fail=1; }
+        grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$md" ||
+            { echo "option $o of '$c' (ordo $c --help) is not in $md"; fail=1; }
     done
 done
 [ $fail -eq 0 ] && echo "ok: $(echo $commands | wc -w) commands"
