@@ -53,21 +53,6 @@ PyObject *ordo__py_key_bytes(const ordo_table_keys *k, size_t i)
     return PyBytes_FromStringAndSize(p, (Py_ssize_t)(k->off[i + 1] - k->off[i]));
 }
 
-static PyObject *keys_subscript(PyObject *self, PyObject *index)
-{
-    if (!PyIndex_Check(index)) {
-        PyErr_Format(PyExc_TypeError, "Keys indices must be integers, not %.100s",
-                     Py_TYPE(index)->tp_name);
-        return NULL;
-    }
-    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    if (i < 0)
-        i += keys_len(self);
-    return keys_item(self, i);
-}
-
 /* The buffer protocol gives the key bytes, read-only. */
 static int keys_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
@@ -252,9 +237,8 @@ static PyGetSetDef keys_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* (keys[i]: Python adds len(keys) to a negative i and reads __index__) */
 static PySequenceMethods keys_as_sequence = {.sq_length = keys_len, .sq_item = keys_item};
-static PyMappingMethods keys_as_mapping = {.mp_length = keys_len,
-                                           .mp_subscript = keys_subscript};
 
 static PyTypeObject keys_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo.Keys",
@@ -262,7 +246,6 @@ static PyTypeObject keys_type = {
     .tp_dealloc = keys_dealloc,
     .tp_repr = keys_repr,
     .tp_as_sequence = &keys_as_sequence,
-    .tp_as_mapping = &keys_as_mapping,
     .tp_as_buffer = &keys_as_buffer,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Keys made by ordo: len(keys), keys[i] -> bytes (negative indexes too), "
