@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -295,6 +296,32 @@ static void parse_threads(void *dst, const char *what, const char *s)
     *(int *)dst = t;
 }
 
+/* --memory's default: a quarter of the memory this process may use (the
+ * machine's; its cgroup's limit, or half an address-space or data limit,
+ * when lower), at least 256M: as GNU sort and DuckDB size their buffers by
+ * the machine, a file that fits sorts in memory. The arena is reserved
+ * whole but its pages are only touched as rows fill them. */
+static uint64_t default_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t total = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    unsigned long long cg;
+    FILE *f = fopen("/sys/fs/cgroup/memory.max", "re"); /* "max": none */
+    if (f) {
+        if (fscanf(f, "%llu", &cg) == 1 && cg < total)
+            total = cg;
+        fclose(f);
+    }
+    const int limits[] = {RLIMIT_AS, RLIMIT_DATA};
+    for (size_t i = 0; i < 2; i++) {
+        struct rlimit rl;
+        if (!getrlimit(limits[i], &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < total)
+            total = (uint64_t)rl.rlim_cur / 2;
+    }
+    uint64_t floor = 256ull << 20;
+    return total / 4 > floor ? total / 4 : floor;
+}
+
 static const char *usage =
     "usage: ordo sort --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
     "                 [--format ordered|lexkey|lexkey-legacy] [--header] [--memory SIZE]\n"
@@ -305,7 +332,7 @@ static void parse_args(int argc, char **argv, sort_options *o)
 {
     memset(o, 0, sizeof *o);
     o->format = "ordered";
-    o->memory = 256ull << 20;
+    o->memory = default_memory();
     o->threads = 1;
     const char *dup = "keep";
     const opt opts[] = {
@@ -320,7 +347,11 @@ static void parse_args(int argc, char **argv, sort_options *o)
         {"--header", OPT_FLAG, &o->header, NULL},
         {"--keys-only", OPT_FLAG, &o->keys_only, NULL},
     };
-    const opt_spec spec = {"sort", usage, "unknown option", OPT_POS_NOT_DASH, 0, opts,
+    char help[1024]; /* the usage, and what the default budget is here */
+    snprintf(help, sizeof help, "%s\n  (--memory by default: %lluM here, a quarter of the memory "
+             "this process may use, at least 256M)", usage,
+             (unsigned long long)(o->memory >> 20));
+    const opt_spec spec = {"sort", help, "unknown option", OPT_POS_NOT_DASH, 0, opts,
                            sizeof opts / sizeof opts[0]};
     o->inputs = cli_positional(argc);
     o->ninputs = cli_options(&spec, argc, argv, o->inputs);
