@@ -67,6 +67,31 @@ def write_parquet(folder, rows, files=3, row_group_size=64, hive=False):
     return t
 
 
+def stream_sources(t, folder):
+    """The streams a cluster load takes, each of the rows of t, which
+    write_parquet wrote into folder as one file: name -> a function making
+    a fresh one."""
+    import polars
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    class Stream:  # nothing but the PyCapsule interface
+        def __arrow_c_stream__(self, requested_schema=None):
+            return t.__arrow_c_stream__(requested_schema)
+
+    part = os.path.join(folder, "part-0.parquet")
+    return {
+        "generator": lambda: (b for b in t.to_batches(max_chunksize=70)),
+        "reader": lambda: pa.RecordBatchReader.from_batches(t.schema, t.to_batches(200)),
+        "ParquetFile": lambda: pq.ParquetFile(part),
+        "LazyFrame": lambda: polars.scan_parquet(part),
+        "Dataset": lambda: ds.dataset(str(folder)),
+        "glob": lambda: os.path.join(folder, "*.parquet"),
+        "capsule": Stream,
+    }
+
+
 def cli():
     return os.environ["ORDO_CLI"]  # set by ctest; a missing one is an error, not a skip
 

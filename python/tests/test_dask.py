@@ -9,7 +9,7 @@ import pytest
 import ordo
 import ordo.dask
 from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, cli_scan, leftovers,
-                            make_rows, raw, seeded_db, write_csv, write_parquet)
+                            make_rows, raw, seeded_db, stream_sources, write_csv, write_parquet)
 
 
 @pytest.fixture(scope="module")
@@ -389,28 +389,10 @@ def test_an_open_db_stays_open(client, tmp_path):
 
 def test_streams_same_table_as_ordo_load(client, tmp_path):
     # batches the client spools into the load's folder, a row group a task
-    import polars
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-    import pyarrow.parquet as pq
-
     rows = make_rows(900, seed=8)
     t = write_parquet(tmp_path / "pq", rows, files=1, row_group_size=100)
     ordo.load(t, tmp_path / "ref", key=KEY)
-    sources = {
-        "generator": lambda: (b for b in t.to_batches(max_chunksize=70)),
-        "reader": lambda: pa.RecordBatchReader.from_batches(t.schema, t.to_batches(200)),
-        "ParquetFile": lambda: pq.ParquetFile(str(tmp_path / "pq" / "part-0.parquet")),
-        "LazyFrame": lambda: polars.scan_parquet(str(tmp_path / "pq" / "part-0.parquet")),
-        "Dataset": lambda: ds.dataset(str(tmp_path / "pq")),
-        "glob": lambda: str(tmp_path / "pq" / "*.parquet"),
-        "capsule": lambda: Stream(),
-    }
-
-    class Stream:  # nothing but the PyCapsule interface
-        def __arrow_c_stream__(self, requested_schema=None):
-            return t.__arrow_c_stream__(requested_schema)
-
+    sources = stream_sources(t, tmp_path / "pq")
     for name, src in sources.items():
         db = tmp_path / name
         summary = ordo.dask.load(src(), str(db), key=KEY, client=client)

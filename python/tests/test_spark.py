@@ -11,7 +11,7 @@ import pytest
 import ordo
 import ordo.spark
 from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, write_csv, write_parquet)
+                            seeded_db, stream_sources, write_csv, write_parquet)
 
 SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
 
@@ -352,29 +352,10 @@ def test_csv_input_refusals(spark, tmp_path):
 
 
 def test_a_stream_same_table_as_ordo_load(spark, tmp_path):
-    import polars
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-    import pyarrow.parquet as pq
-
     rows = make_rows(700, seed=9)
     t = write_parquet(tmp_path / "pq", rows, files=1)
     ordo.load(t, tmp_path / "ref", key=KEY)
-    part = str(tmp_path / "pq" / "part-0.parquet")
-
-    class Stream:  # nothing but the PyCapsule interface
-        def __arrow_c_stream__(self, requested_schema=None):
-            return t.__arrow_c_stream__(requested_schema)
-
-    sources = {
-        "generator": lambda: (b for b in t.to_batches(max_chunksize=90)),
-        "reader": lambda: pa.RecordBatchReader.from_batches(t.schema, t.to_batches(200)),
-        "ParquetFile": lambda: pq.ParquetFile(part),
-        "LazyFrame": lambda: polars.scan_parquet(part),
-        "Dataset": lambda: ds.dataset(str(tmp_path / "pq")),
-        "glob": lambda: str(tmp_path / "pq" / "*.parquet"),
-        "capsule": lambda: Stream(),
-    }
+    sources = stream_sources(t, tmp_path / "pq")
     for name, src in sources.items():
         db = tmp_path / name
         summary = ordo.spark.load(src(), str(db), key=KEY, spark=spark)
