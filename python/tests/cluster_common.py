@@ -92,6 +92,17 @@ def stream_sources(t, folder):
     }
 
 
+def assert_each_loads(load, sources, tmp_path, rows):
+    """load(source, db) of each of sources (stream_sources') gives the table
+    at tmp_path / "ref", of that many rows, and leaves no folder behind."""
+    for name, src in sources.items():
+        db = tmp_path / name
+        summary = load(src(), str(db))
+        assert summary["rows"] == rows, name
+        assert_same_table(db, tmp_path / "ref")
+        assert leftovers(db) == [], name
+
+
 def cli():
     return os.environ["ORDO_CLI"]  # set by ctest; a missing one is an error, not a skip
 

@@ -8,8 +8,9 @@ import pytest
 
 import ordo
 import ordo.dask
-from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, cli_scan, leftovers,
-                            make_rows, raw, seeded_db, stream_sources, write_csv, write_parquet)
+from cluster_common import (KEY, SCHEMA, assert_each_loads, assert_same_table, cli_load, cli_scan,
+                            leftovers, make_rows, raw, seeded_db, stream_sources, write_csv,
+                            write_parquet)
 
 
 @pytest.fixture(scope="module")
@@ -392,13 +393,8 @@ def test_streams_same_table_as_ordo_load(client, tmp_path):
     rows = make_rows(900, seed=8)
     t = write_parquet(tmp_path / "pq", rows, files=1, row_group_size=100)
     ordo.load(t, tmp_path / "ref", key=KEY)
-    sources = stream_sources(t, tmp_path / "pq")
-    for name, src in sources.items():
-        db = tmp_path / name
-        summary = ordo.dask.load(src(), str(db), key=KEY, client=client)
-        assert summary["rows"] == 900, name
-        assert_same_table(db, tmp_path / "ref")
-        assert leftovers(db) == [], name
+    assert_each_loads(lambda src, db: ordo.dask.load(src, db, key=KEY, client=client), stream_sources(t, tmp_path / "pq"),
+                      tmp_path, 900)
     # the iterable's own exception, and nothing left behind
     def broken():
         yield t.to_batches(100)[0]

@@ -10,8 +10,8 @@ import pytest
 
 import ordo
 import ordo.spark
-from cluster_common import (KEY, SCHEMA, assert_same_table, cli_load, leftovers, make_rows, raw,
-                            seeded_db, stream_sources, write_csv, write_parquet)
+from cluster_common import (KEY, SCHEMA, assert_each_loads, assert_same_table, cli_load, leftovers,
+                            make_rows, raw, seeded_db, stream_sources, write_csv, write_parquet)
 
 SPARK_SCHEMA = "id long, grp int, name string, score double, day date"
 
@@ -355,13 +355,8 @@ def test_a_stream_same_table_as_ordo_load(spark, tmp_path):
     rows = make_rows(700, seed=9)
     t = write_parquet(tmp_path / "pq", rows, files=1)
     ordo.load(t, tmp_path / "ref", key=KEY)
-    sources = stream_sources(t, tmp_path / "pq")
-    for name, src in sources.items():
-        db = tmp_path / name
-        summary = ordo.spark.load(src(), str(db), key=KEY, spark=spark)
-        assert summary["rows"] == 700, name
-        assert_same_table(db, tmp_path / "ref")
-        assert leftovers(db) == [], name
+    assert_each_loads(lambda src, db: ordo.spark.load(src, db, key=KEY, spark=spark), stream_sources(t, tmp_path / "pq"),
+                      tmp_path, 700)
 
 
 def test_key_lists_and_categories_as_ordo_load(spark, tmp_path):
