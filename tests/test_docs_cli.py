@@ -24,8 +24,8 @@ block may use the files an earlier block of its file made:
 Any other info string (or none) fails the test. Blocks that need what this
 build lacks (the tool: a block that runs `ordo `, RocksDB, the Python package) are listed as not run.
 python/README.md's blocks run too. Also: README.md stays under 12 KB, and
-every relative link of README.md, SPEC.md, python/README.md and docs/*.md resolves (files, and #anchors of
-Markdown headings).
+every relative link of README.md, SPEC.md, python/README.md and docs/*.md
+resolves (files, and #anchors of Markdown headings).
 
 usage: test_docs_cli.py --root SRC --include DIR --build DIR --cc CC
                         [--ordo PATH] [--rocksdb 0|1] [--pythonpath DIR]
