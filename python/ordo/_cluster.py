@@ -144,9 +144,20 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, opts=No
 
     from . import _encode
 
+    opts = dict(opts or {})
+    want = opts.pop("dictionaries", None)
+    if want is not None:  # categories="order": codes mean one thing only under one dictionary
+        got = dictionaries_of(data)
+        for name, labels in want.items():
+            if got.get(name, labels) != labels:
+                raise error("ORDO_ERR_INVALID_ARG",
+                            "partition %d: column '%s' changes its dictionary (categories='order' "
+                            "needs one dictionary for the whole input; a Dask Categorical: "
+                            "known categories, ddf.categorize())" % (partition, name),
+                            partition=partition)
     try:
         keys, values, schema_text, _ = _encode.encode(data, key, schema=schema, format=fmt,
-                                                       values=True, **(opts or {}))
+                                                       values=True, **opts)
     except Error as e:
         if e.line is not None:  # the row within the partition
             e.line += row0
@@ -274,6 +285,54 @@ def _remove_prefixed(dirname, prefix):
 def encode_options(timestamps, nan_as_null, categories):
     """The keywords of encode_keys a cluster load passes to its tasks."""
     return {"timestamps": timestamps, "nan_as_null": nan_as_null, "categories": categories}
+
+
+def dictionaries_of(data):
+    """The labels of each dictionary column (a pyarrow Table or RecordBatch:
+    its first chunk's) or Categorical (a pandas DataFrame) of data, by name."""
+    out = {}
+    if hasattr(data, "schema") and hasattr(data, "column"):
+        import pyarrow as pa
+
+        for i, f in enumerate(data.schema):
+            col = data.column(i)
+            chunks = getattr(col, "chunks", [col])
+            if pa.types.is_dictionary(f.type) and chunks:
+                out[f.name] = tuple(chunks[0].dictionary.to_pylist())
+    elif hasattr(data, "dtypes") and hasattr(data, "columns"):
+        import pandas as pd
+
+        for c in data.columns:
+            if isinstance(data[c].dtype, pd.CategoricalDtype):
+                out[str(c)] = tuple(data[c].cat.categories.tolist())
+    return out
+
+
+def check_dictionaries(opts, sample):
+    """With categories="order", the dictionaries every task's batches must
+    have: those of sample (the first row group, or a DataFrame's meta)."""
+    if opts.get("categories") == "order":
+        opts["dictionaries"] = dictionaries_of(sample)
+
+
+def stream_codes(stream, opts):
+    """A stream (stream_of's) with its dictionary columns as their codes
+    when categories="order", each batch checked to keep the first one's
+    dictionaries as ordo.load checks them, before the client spools it."""
+    if stream is None or opts.get("categories") != "order":
+        return stream
+    from . import _sources
+
+    s = _sources._stream_codes(stream)
+    return s.reader if isinstance(s, _sources._Stream) else s
+
+
+def first_row_group(pieces):
+    """The first row group of parquet_pieces' pieces, as a pyarrow Table
+    (None for none), read on the client."""
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(pieces[0][0]).read_row_group(pieces[0][1]) if pieces else None
 
 
 def arrow_meta(arrow_schema, key, schema, fmt, opts=None):

@@ -113,10 +113,11 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
                 for i, piece in enumerate(pieces)]
 
     parquet = _cluster.parquet_pieces(data)
-    stream = _cluster.stream_of(data) if parquet is None else None
+    stream = _cluster.stream_codes(_cluster.stream_of(data) if parquet is None else None, opts)
     if parquet is not None:  # a task per row group, read on the workers
         pieces, arrow_schema = parquet
         meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
+        _cluster.check_dictionaries(opts, _cluster.first_row_group(pieces))
         sources = [p[0] for p in pieces]
         inputs = row_groups(pieces, arrow_schema)
     elif stream is not None:  # spooled into the load's folder below
@@ -135,6 +136,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
             raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
                             "of Arrow batches, got %s" % type(data).__name__)
         meta = _frame_meta(data, key, schema, format, opts)
+        _cluster.check_dictionaries(opts, data._meta)
         inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
                                             dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]

@@ -122,7 +122,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     crash = _cluster.crash_point()
     sources = None
     parquet = _cluster.parquet_pieces(df)
-    stream = _cluster.stream_of(df) if parquet is None else None
+    stream = _cluster.stream_codes(_cluster.stream_of(df) if parquet is None else None, opts)
     if parquet is not None or stream is not None:  # a task per row group
         if plan != "runs":
             raise ValueError("Parquet input takes plan='runs', got %r" % (plan,))
@@ -134,6 +134,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
     if parquet is not None:
         pieces = parquet[0]
+        _cluster.check_dictionaries(opts, _cluster.first_row_group(pieces))
         sources = [p[0] for p in pieces]
         if partitions is None:
             partitions = max(1, len(pieces))

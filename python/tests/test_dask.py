@@ -429,6 +429,7 @@ def test_timestamps_refused_or_truncated(client, tmp_path):
 def test_pandas_conventions_as_ordo_load(client, tmp_path):
     # nan_as_null, null_placement and categories as ordo.load takes them:
     # the same table as ordo.load of the same frame, and not the default's
+    import dask
     import dask.dataframe as dd
     import numpy as np
     import pandas as pd
@@ -439,7 +440,7 @@ def test_pandas_conventions_as_ordo_load(client, tmp_path):
                         "score": [np.nan if i % 7 == 0 else float(i % 11) for i in range(300)],
                         "size": sizes})
     ddf = dd.from_pandas(pdf, npartitions=4)
-    cases = [dict(key=[("score", "descending"), "id"], null_placement="at_start"),
+    cases = [dict(key=[("score", "ascending"), "id"], null_placement="at_start"),
              dict(key="score, id", nan_as_null=False),
              dict(key="size, id", categories="order")]
     scans = []
@@ -450,9 +451,30 @@ def test_pandas_conventions_as_ordo_load(client, tmp_path):
         assert raw(tmp_path / ("dask%d" % i)) == raw(tmp_path / ("local%d" % i))
         assert cli_scan(tmp_path / ("dask%d" % i)) == cli_scan(tmp_path / ("local%d" % i))
         scans.append(ordo.scan(str(tmp_path / ("dask%d" % i))))
-    assert scans[0].column("score")[0].as_py() is None  # NULLs first, DESC
+    assert scans[0].column("score")[0].as_py() is None  # NULLs first (ASC puts them last)
     assert scans[1].column("score").null_count == 0
     assert np.isnan(scans[1].column("score").to_numpy()).sum() == 43  # NaN kept, sorted last
     assert scans[2].column("id").to_pylist()[:3] == [0, 3, 6]  # "small" first: category order
     with pytest.raises(ValueError, match="categories"):
         ordo.dask.load(ddf, str(tmp_path / "bad"), key="id", client=client, categories="codes")
+    # codes mean one thing only under one dictionary: partitions whose
+    # categories differ are refused, as ordo.load refuses a stream's change
+    parts = [pd.DataFrame({"id": np.arange(i * 3, i * 3 + 3, dtype=np.int64),
+                           "c": pd.Categorical(["x", "y", "x"], categories=cats)})
+             for i, cats in enumerate((["x", "y"], ["y", "x"]))]
+    mixed = dd.from_delayed([dask.delayed(p) for p in parts], meta=parts[0].iloc[:0])
+    with pytest.raises(ordo.Error, match="changes its dictionary"):
+        ordo.dask.load(mixed, str(tmp_path / "mixed"), key="c, id", client=client,
+                       categories="order")
+    assert not (tmp_path / "mixed").exists() or leftovers(tmp_path / "mixed") == []
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (tmp_path / "dicts").mkdir()
+    for i, labels in enumerate((["x", "y"], ["y", "x"])):  # a file a dictionary
+        c = pa.DictionaryArray.from_arrays(pa.array([0], pa.int32()), pa.array(labels))
+        pq.write_table(pa.table({"id": pa.array([i], pa.int64()), "c": c}),
+                       tmp_path / "dicts" / ("%d.parquet" % i))
+    with pytest.raises(ordo.Error, match="changes its dictionary"):
+        ordo.dask.load(str(tmp_path / "dicts"), str(tmp_path / "dicts-db"), key="c, id",
+                       client=client, categories="order")

@@ -366,7 +366,7 @@ def test_key_lists_and_categories_as_ordo_load(spark, tmp_path):
 
     rows = make_rows(400, seed=4)
     t = write_parquet(tmp_path / "pq", rows, files=1)
-    kw = dict(key=[("score", "descending"), "id"], null_placement="at_start")
+    kw = dict(key=[("score", "ascending"), "id"], null_placement="at_start")  # (ASC: NULLs last)
     ordo.spark.load(spark.createDataFrame(t.to_pandas()), str(tmp_path / "spark"), spark=spark,
                     **kw)
     ordo.load(t, tmp_path / "ref", **kw)
@@ -387,3 +387,14 @@ def test_key_lists_and_categories_as_ordo_load(spark, tmp_path):
     assert_same_table(tmp_path / "cats", tmp_path / "cats-ref")
     first = ordo.scan(str(tmp_path / "cats")).column("id").to_pylist()[:2]
     assert first == [0, 3]  # index 0 ("zeta") first: the dictionary's order
+
+    def changing():  # the second batch's dictionary in another order
+        for i, labels in enumerate((["x", "y"], ["y", "x"])):
+            yield pa.record_batch([pa.array([i], pa.int64()), pa.DictionaryArray.from_arrays(
+                pa.array([0], pa.int32()), pa.array(labels))], names=["id", "c"])
+
+    with pytest.raises(ValueError, match="changes its dictionary"):
+        ordo.load(changing(), tmp_path / "local-changing", key="c, id", categories="order")
+    with pytest.raises(Exception, match="changes its dictionary"):
+        ordo.spark.load(changing(), str(tmp_path / "changing"), key="c, id", categories="order",
+                        spark=spark)
