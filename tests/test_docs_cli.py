@@ -120,7 +120,7 @@ def env_for(args, work):
 
 
 def run(cmd, work, env, stdin=None):
-    return subprocess.run(cmd, cwd=work, env=env, input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(cmd, cwd=work, env=env, input=stdin, capture_output=True, text=True, timeout=300)
 
 
 def console(text, work, env):

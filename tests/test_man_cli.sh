@@ -3,8 +3,8 @@
 # ("ordo COMMAND") for every command of the tool's own list (`ordo help`)
 # and none other, and names there every option that `ordo COMMAND --help`
 # prints: a command or option added without its manual entry fails here.
-# docs/cli.md (MD) likewise names every command ("ordo COMMAND") and each of
-# its options.
+# docs/cli.md (MD) likewise: its synopsis (the first text block) has lines
+# "ordo COMMAND ..." for every command, naming each of its options.
 # usage: test_man_cli.sh ORDO PAGE MD
 set -u
 tool=$1 page=$2 md=$3
@@ -44,12 +44,18 @@ for c in $commands; do
         fi
         echo "ordo $c --help failed:"; cat "$work/$c.help"; fail=1; continue
     fi
-    grep -q "ordo $c\b" "$md" || { echo "command '$c' is not in $md"; fail=1; }
+    # the command's synopsis lines in MD: "ordo COMMAND ..." and their continuations
+    awk -v c="ordo $c" '
+        /^```text/ && !done { inb = 1; next }
+        inb && /^```/ { inb = 0; done = 1; next }
+        inb && /^ordo / { on = index($0 " ", c " ") == 1 }
+        inb && on { print }' "$md" > "$work/$c.md"
+    [ -s "$work/$c.md" ] || { echo "command '$c' has no synopsis line in $md"; fail=1; }
     for o in $(grep -oE '(^|[][ |(])--?[a-z][a-z-]*' "$work/$c.help" | sed -E 's/^[][ |(]//' | sort -u); do
         grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$work/$c.txt" ||
             { echo "option $o of '$c' (ordo $c --help) is not in the page's section 'ordo $c'"; fail=1; }
-        grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$md" ||
-            { echo "option $o of '$c' (ordo $c --help) is not in $md"; fail=1; }
+        grep -qE -- "(^|[^a-z-])$o([^a-z-]|\$)" "$work/$c.md" ||
+            { echo "option $o of '$c' (ordo $c --help) is not in its synopsis in $md"; fail=1; }
     done
 done
 [ $fail -eq 0 ] && echo "ok: $(echo $commands | wc -w) commands"

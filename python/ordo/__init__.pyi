@@ -4,7 +4,7 @@
 import os
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, SupportsIndex, TypeVar, overload
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
@@ -41,7 +41,7 @@ class Error(Exception):
 class Keys:
     """Keys in one buffer: key i is buffer[offsets[i]:offsets[i + 1]]."""
     def __len__(self) -> int: ...
-    def __getitem__(self, index: int) -> bytes: ...
+    def __getitem__(self, index: SupportsIndex) -> bytes: ...
     def __iter__(self) -> Iterator[bytes]: ...
     @property
     def buffer(self) -> memoryview: ...

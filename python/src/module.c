@@ -122,7 +122,7 @@ static void release_named(const char *name, void *p)
         ORDO__PY_RELEASE((struct ArrowSchema *)p);
     else if (!strcmp(name, "arrow_array"))
         ORDO__PY_RELEASE((struct ArrowArray *)p);
-    else
+    else if (!strcmp(name, "arrow_array_stream"))
         ORDO__PY_RELEASE((struct ArrowArrayStream *)p);
 }
 
