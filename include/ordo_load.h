@@ -129,8 +129,17 @@ typedef struct ordo_run_writer ordo_run_writer;
 typedef struct ordo_run_options {
     const char *dir;    /* where run files go (an existing folder) */
     const char *prefix; /* file names start with it (NULL: ""), so writers can share dir */
-    uint64_t memory;    /* rows held in memory before a run is written; at least 1 MiB */
+    uint64_t memory;    /* rows held in memory before a run is written; at least 1 MiB, or 0:
+                           ordo_run_memory_default(), halved down to 256 MiB while the system
+                           will not reserve it */
 } ordo_run_options;
+
+/* A budget by the machine: a quarter of the memory this process may use
+ * (the machine's; its cgroup's or an ancestor's limit, or half an
+ * address-space or data limit, when lower), at least 256 MiB and at most an
+ * eighth of the address space. The arena is reserved whole, but its pages
+ * are touched only as rows fill them. */
+ORDO_API uint64_t ordo_run_memory_default(void);
 
 /* The folder's rules are the SST writer's (ordo_sst_writer_open): a prefix
  * with '/' or ".." is ORDO_ERR_INVALID_ARG, a RocksDB database's folder

@@ -42,30 +42,37 @@ ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **ou
 {
     if (!o || !o->dir || !out)
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no run folder");
-    if (o->memory < ((uint64_t)1 << 20) || o->memory > SIZE_MAX / 2)
+    if ((o->memory && o->memory < ((uint64_t)1 << 20)) || o->memory > SIZE_MAX / 2)
         return ordo__load_refuse(err, "memory", o->memory < ((uint64_t)1 << 20)
                                                     ? "at least 1M"
                                                     : "more than this machine can address");
+    uint64_t memory = o->memory ? o->memory : ordo_run_memory_default();
     int dirfd;
     ordo_status st = ordo__out_dir_open(o->dir, o->prefix ? o->prefix : "", "run", &dirfd, err);
     if (st != ORDO_OK)
         return st;
     ordo_run_writer *w = calloc(1, sizeof *w);
     void *arena = NULL;
+    int refused = 1;
+    const uint64_t least = 256ull << 20;
+    while (w && (refused = posix_memalign(&arena, 2u << 20, (size_t)memory)) && !o->memory &&
+           memory > least) /* a default the system will not reserve: smaller */
+        memory = memory / 2 > least ? memory / 2 : least;
     if (!w || !(w->dir = strdup(o->dir)) || !(w->prefix = strdup(o->prefix ? o->prefix : "")) ||
-        posix_memalign(&arena, 2u << 20, (size_t)o->memory)) {
+        refused) {
         if (w)
             free(w->dir), free(w->prefix);
         free(w);
+        free(refused ? NULL : arena);
         close(dirfd);
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0,
                                "cannot allocate the memory budget (%llu bytes)",
-                               (unsigned long long)o->memory);
+                               (unsigned long long)memory);
     }
     /* huge pages: the sort reads records all over the arena */
-    madvise(arena, (size_t)o->memory, MADV_HUGEPAGE);
+    madvise(arena, (size_t)memory, MADV_HUGEPAGE);
     w->arena = arena;
-    w->arena_cap = (size_t)o->memory;
+    w->arena_cap = (size_t)memory;
     w->dirfd = dirfd;
     *out = w;
     return ORDO_OK;

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,7 +34,7 @@ typedef enum dup_mode { DUP_KEEP, DUP_ERROR, DUP_FIRST, DUP_LAST } dup_mode;
 typedef struct sort_options {
     const char *schema, *key, *format, *out, *runs;
     uint64_t memory;
-    int memory_default; /* --memory not given: the default, which may shrink */
+    int memory_default; /* --memory not given: the run writer's default */
     int threads, header, keys_only;
     dup_mode dup;
     char **inputs;
@@ -297,67 +296,6 @@ static void parse_threads(void *dst, const char *what, const char *s)
     *(int *)dst = t;
 }
 
-/* The lowest memory limit of the cgroup this process is in and its
- * ancestors (v2 memory.max, v1 memory.limit_in_bytes), from
- * /proc/self/cgroup; UINT64_MAX for none found. */
-static uint64_t cgroup_limit(void)
-{
-    uint64_t lim = UINT64_MAX;
-    FILE *f = fopen("/proc/self/cgroup", "re");
-    char line[4096];
-    while (f && fgets(line, sizeof line, f)) {
-        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2)
-            continue;
-        *c1 = *c2 = 0;
-        c2[1 + strcspn(c2 + 1, "\n")] = 0;
-        int v2 = !c1[1], v1 = !v2 && strstr(c1 + 1, "memory") != NULL;
-        if (!v1 && !v2)
-            continue;
-        char path[4200];
-        for (char *dir = c2 + 1;;) { /* the cgroup, then each parent up to the root */
-            snprintf(path, sizeof path, "/sys/fs/cgroup%s%s/%s", v1 ? "/memory" : "",
-                     strcmp(dir, "/") ? dir : "", v1 ? "memory.limit_in_bytes" : "memory.max");
-            FILE *m = fopen(path, "re");
-            unsigned long long n;
-            if (m && fscanf(m, "%llu", &n) == 1 && n < lim) /* "max": no limit */
-                lim = n;
-            if (m)
-                fclose(m);
-            char *slash = strrchr(dir, '/');
-            if (!slash || slash == dir)
-                break;
-            *slash = 0;
-        }
-    }
-    if (f)
-        fclose(f);
-    return lim;
-}
-
-/* --memory's default: a quarter of the memory this process may use (the
- * machine's; its cgroup's limit, or half an address-space or data limit,
- * when lower), at least 256M and at most an eighth of the address space:
- * as GNU sort and DuckDB size their buffers by the machine, a file that
- * fits sorts in memory. The arena is reserved whole but its pages are only
- * touched as rows fill them; a reservation refused is retried smaller. */
-static uint64_t default_memory(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t total = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
-    uint64_t cg = cgroup_limit();
-    total = cg < total ? cg : total;
-    const int limits[] = {RLIMIT_AS, RLIMIT_DATA};
-    for (size_t i = 0; i < 2; i++) {
-        struct rlimit rl;
-        if (!getrlimit(limits[i], &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < total)
-            total = (uint64_t)rl.rlim_cur / 2;
-    }
-    uint64_t floor = 256ull << 20, m = total / 4;
-    m = m < (uint64_t)(SIZE_MAX / 8) ? m : (uint64_t)(SIZE_MAX / 8);
-    return m > floor ? m : floor;
-}
-
 static const char *usage =
     "usage: ordo sort --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
     "                 [--format ordered|lexkey|lexkey-legacy] [--header] [--memory SIZE]\n"
@@ -368,7 +306,7 @@ static void parse_args(int argc, char **argv, sort_options *o)
 {
     memset(o, 0, sizeof *o);
     o->format = "ordered";
-    const uint64_t dflt = default_memory();
+    const uint64_t dflt = ordo_run_memory_default();
     o->memory = dflt;
     o->threads = 1;
     const char *dup = "keep";
@@ -559,15 +497,10 @@ int cmd_sort(int argc, char **argv)
     make_tmp(&o);
 
     ordo_error e;
-    ordo_run_options ro = {o.runs ? o.runs : g_tmp, NULL, o.memory};
-    ordo_status opened;
-    /* a default budget the system will not reserve: halved, down to 256M */
-    while ((opened = ordo_run_writer_open(&ro, &S->runs, &e)) == ORDO_ERR_OUT_OF_MEMORY &&
-           o.memory_default && ro.memory > (256ull << 20))
-        ro.memory = ro.memory / 2 > (256ull << 20) ? ro.memory / 2 : 256ull << 20;
-    if (opened != ORDO_OK)
+    /* (0: the writer's default, which it shrinks when the system will not reserve it) */
+    ordo_run_options ro = {o.runs ? o.runs : g_tmp, NULL, o.memory_default ? 0 : o.memory};
+    if (ordo_run_writer_open(&ro, &S->runs, &e) != ORDO_OK)
         lib_fail(&e);
-    o.memory = ro.memory;
     for (int i = 0; i < n; i++) {
         read_input(S, (size_t)i, fds[i]);
         if (fds[i] > 0)

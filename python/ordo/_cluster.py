@@ -310,9 +310,10 @@ def dictionaries_of(data):
 
 def check_dictionaries(opts, sample):
     """With categories="order", the dictionaries every task's batches must
-    have: those of sample (the first row group, or a DataFrame's meta)."""
+    have: those of sample() (the first row group, or a DataFrame's meta),
+    read only then."""
     if opts.get("categories") == "order":
-        opts["dictionaries"] = dictionaries_of(sample)
+        opts["dictionaries"] = dictionaries_of(sample())
 
 
 def stream_codes(stream, opts):
@@ -327,12 +328,17 @@ def stream_codes(stream, opts):
     return s.reader if isinstance(s, _sources._Stream) else s
 
 
-def first_row_group(pieces):
-    """The first row group of parquet_pieces' pieces, as a pyarrow Table
-    (None for none), read on the client."""
+def first_dictionaries(pieces):
+    """The dictionary columns of the first row group of parquet_pieces'
+    pieces, as a pyarrow Table (None for none), read on the client."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    return pq.ParquetFile(pieces[0][0]).read_row_group(pieces[0][1]) if pieces else None
+    if not pieces:
+        return None
+    f = pq.ParquetFile(pieces[0][0])
+    names = [c.name for c in f.schema_arrow if pa.types.is_dictionary(c.type)]
+    return f.read_row_group(pieces[0][1], columns=names)
 
 
 def arrow_meta(arrow_schema, key, schema, fmt, opts=None):

@@ -117,7 +117,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     if parquet is not None:  # a task per row group, read on the workers
         pieces, arrow_schema = parquet
         meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
-        _cluster.check_dictionaries(opts, _cluster.first_row_group(pieces))
+        _cluster.check_dictionaries(opts, lambda: _cluster.first_dictionaries(pieces))
         sources = [p[0] for p in pieces]
         inputs = row_groups(pieces, arrow_schema)
     elif stream is not None:  # spooled into the load's folder below
@@ -136,7 +136,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
             raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
                             "of Arrow batches, got %s" % type(data).__name__)
         meta = _frame_meta(data, key, schema, format, opts)
-        _cluster.check_dictionaries(opts, data._meta)
+        _cluster.check_dictionaries(opts, lambda: data._meta)
         inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
                                             dask_key_name=name % ("encode", i))
                   for i, d in enumerate(data.to_delayed())]

@@ -134,7 +134,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
         meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
     if parquet is not None:
         pieces = parquet[0]
-        _cluster.check_dictionaries(opts, _cluster.first_row_group(pieces))
+        _cluster.check_dictionaries(opts, lambda: _cluster.first_dictionaries(pieces))
         sources = [p[0] for p in pieces]
         if partitions is None:
             partitions = max(1, len(pieces))
