@@ -143,6 +143,8 @@ def _columns(data, nan_as_null=True, dropped=None):
 
 # As `ordo encode --threads` takes them (ORDO_TABLE_THREADS_MAX).
 _MAX_THREADS = _ordo.MAX_THREADS
+# rows per range of the threaded encoder (0: the library's 16384; tests lower it)
+_range_rows = 0
 
 
 def _threads(threads):
@@ -200,7 +202,8 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     dropped = {} if not values and key is not None else None
     source = _source(data, nan_as_null, dropped)
     try:
-        return _ordo.encode(source, key, schema, format, values, threads, timestamps)
+        return _ordo.encode(source, key, schema, format, values, threads, timestamps, False, 0,
+                            _range_rows)
     except (_ordo.Error, TypeError, ValueError) as e:
         for name, exc in (dropped or {}).items():
             if "'%s'" % name in str(e):  # the key (or schema) names it

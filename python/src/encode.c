@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t ordo__py_range_rows = 16384; /* >= 1 */
 #define DEBUG_COLS 64
 static const void *last_values[DEBUG_COLS];
 static size_t last_ncols;
@@ -53,11 +52,11 @@ int ordo__py_timestamps_arg(PyObject *obj, void *out)
 typedef struct spec {
     const char *key, *schema, *format;
     int values;
-    Py_ssize_t threads;
+    Py_ssize_t threads, range_rows; /* (rows per range: tests lower it) */
     ordo_table_timestamps ts;
 } spec;
 
-static const spec spec_defaults = {NULL, NULL, NULL, 0, 1, ORDO_TABLE_TIMESTAMPS_REFUSE};
+static const spec spec_defaults = {NULL, NULL, NULL, 0, 1, 0, ORDO_TABLE_TIMESTAMPS_REFUSE};
 
 static ordo_table_encode_options options(job *j, const spec *a)
 {
@@ -65,7 +64,8 @@ static ordo_table_encode_options options(job *j, const spec *a)
     j->values = a->values;
     return (ordo_table_encode_options){a->schema, a->key, a->format, a->values,
                                        a->threads > 1 ? (size_t)a->threads : 1,
-                                       ordo__py_range_rows, unlock, lock, &j->ts, {a->ts}};
+                                       a->range_rows > 0 ? (size_t)a->range_rows : 0, unlock,
+                                       lock, &j->ts, {a->ts}};
 }
 
 /* 0, or -1 with the exception for s (f: the library's fault). */
@@ -165,8 +165,9 @@ static PyObject *py_encode(PyObject *self, PyObject *args)
     PyObject *srco, *res = NULL;
     spec a = spec_defaults;
     int header = 0, bench = 0;
-    if (!PyArg_ParseTuple(args, "Ozzsp|nO&pi:encode", &srco, &a.key, &a.schema, &a.format,
-                          &a.values, &a.threads, ordo__py_timestamps_arg, &a.ts, &header, &bench))
+    if (!PyArg_ParseTuple(args, "Ozzsp|nO&pin:encode", &srco, &a.key, &a.schema, &a.format,
+                          &a.values, &a.threads, ordo__py_timestamps_arg, &a.ts, &header, &bench,
+                          &a.range_rows))
         return NULL;
     job j = {0};
     ordo__py_source src;
@@ -191,24 +192,11 @@ static PyObject *py_last_values(PyObject *self, PyObject *noargs)
     return ordo__py_items(last_ncols, 1, last_value, NULL);
 }
 
-/* _set_range_rows(n) -> the old value: for tests, many ranges of few rows. */
-static PyObject *py_set_range_rows(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    long long n;
-    if (ordo__py_int_arg(arg, "range rows", 1, PY_SSIZE_T_MAX, &n) < 0)
-        return NULL;
-    size_t old = ordo__py_range_rows;
-    ordo__py_range_rows = (size_t)n;
-    return PyLong_FromSize_t(old);
-}
-
 static PyMethodDef methods[] = {
     {"encode", py_encode, METH_VARARGS,
-     "encode(source, key, schema, format, values[, threads[, timestamps[, header[, bench]]]]): "
+     "encode(source, key, schema, format, values[, threads[, timestamps[, header[, bench[, "
+     "range_rows]]]]]): "
      "see ordo._encode.encode."},
-    {"_set_range_rows", py_set_range_rows, METH_O,
-     "For tests: _set_range_rows(n) -> old: the threaded encoder's rows per range."},
     {"_last_key_values", py_last_values, METH_NOARGS,
      "For tests: the values pointer of each key column of the last batch encoded (proof that a "
      "column was read in place)."},

@@ -17,10 +17,6 @@
  * or NULL with an exception. */
 PyObject *ordo__py_keys_take(ordo_table_keys *b);
 
-/* Rows per range of the threaded encoder (16384; tests lower it to cut
- * small tables into many ranges). Read and written with the GIL. */
-extern size_t ordo__py_range_rows;
-
 /* A Python sequence column: a tuple of its items when it was read (a
  * snapshot: code run while it is read may change a list, not this). */
 typedef struct ordo__py_seq {

@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The stored-text bytes of a batch (ordo_table_scan_options.batch_bytes;
- * tests lower it: _set_scan_chunk_bytes). */
-static size_t chunk_bytes = 256u << 20;
-
 /* A stream handed to Arrow through ordo_table_guard (the library's lock
  * against a close while another thread reads it), and what it reads: the
  * Db held (busy) for a scan, the keys' memory for decode_keys; both let go
@@ -211,25 +207,26 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     static char *names[] = {"db", "tag", "prefix", "start", "stop", "reverse", "limit",
-                            "columns", "accept_collation_version", "batch_rows", NULL};
+                            "columns", "accept_collation_version", "batch_rows", "batch_bytes",
+                            NULL};
     PyObject *dbo, *tago = Py_None, *prefix = Py_None, *start = Py_None, *stop = Py_None,
-                   *limito = Py_None, *columns = Py_None, *rowso = Py_None;
+                   *limito = Py_None, *columns = Py_None, *rowso = Py_None, *byteso = Py_None;
     int reverse = 0, accept = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOOpO:scan_table", names, &dbo, &tago,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOpOOpOO:scan_table", names, &dbo, &tago,
                                      &prefix, &start, &stop, &reverse, &limito, &columns,
-                                     &accept, &rowso))
+                                     &accept, &rowso, &byteso))
         return NULL;
     ordo_table_scan_options o = {0};
     unsigned long long limit = ~0ull;
     if (limito != Py_None && ordo__py_uint_arg(limito, "limit", ~0ull, &limit) < 0)
         return NULL;
     o.has_limit = limito != Py_None, o.limit = limit;
-    long long rows = 0; /* rows per batch (0: the library's 65536) */
-    if (rowso != Py_None && ordo__py_int_arg(rowso, "batch_size", 1, INT32_MAX, &rows) < 0)
+    long long rows = 0, bytes = 0; /* a batch's rows and stored bytes (0: the library's) */
+    if ((rowso != Py_None && ordo__py_int_arg(rowso, "batch_size", 1, INT32_MAX, &rows) < 0) ||
+        (byteso != Py_None && ordo__py_int_arg(byteso, "batch_bytes", 1, INT32_MAX, &bytes) < 0))
         return NULL;
-    o.batch_rows = (size_t)rows;
+    o.batch_rows = (size_t)rows, o.batch_bytes = (size_t)bytes;
     o.reverse = reverse, o.accept_collation_version = accept;
-    o.batch_bytes = chunk_bytes;
     PyObject *keep = NULL;
     const char **colnames = NULL;
     bound_arg ba[3];
@@ -296,29 +293,14 @@ static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
     return list;
 }
 
-/* _set_scan_chunk_bytes(n) -> the old value: for tests, batches cut by
- * bytes at a few bytes rather than 256 MiB. */
-static PyObject *py_set_scan_chunk_bytes(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    long long n;
-    if (ordo__py_int_arg(arg, "chunk bytes", 1, INT32_MAX, &n) < 0)
-        return NULL;
-    size_t old = chunk_bytes;
-    chunk_bytes = (size_t)n;
-    return PyLong_FromSize_t(old);
-}
-
 static PyMethodDef functions[] = {
-    {"_set_scan_chunk_bytes", py_set_scan_chunk_bytes, METH_O,
-     "For tests: _set_scan_chunk_bytes(n) -> old: the stored bytes of one batch of "
-     "scan_table (256 MiB)."},
     {"scan_raw", (PyCFunction)(void (*)(void))py_scan_raw, METH_VARARGS | METH_KEYWORDS,
      "scan_raw(db, *, lo=b'', hi=None) -> list[(key, value)]: every stored pair in [lo, hi) "
      "(hi None: to the end, system keys included), as bytes."},
     {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
      "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
-     "columns=None, accept_collation_version=False, batch_rows=None) -> TableScan: the rows "
+     "columns=None, accept_collation_version=False, batch_rows=None, batch_bytes=None) -> "
+     "TableScan: the rows "
      "of [prefix, start, stop) as an Arrow C stream (__arrow_c_stream__), holding db until "
      "close(); bounds are raw key bytes (without the tag) or lists of the leading key "
      "columns' texts (None: NULL). ordo.scan is the way to call it."},

@@ -170,24 +170,16 @@ HELD(writer_add_batch, 1, add_many)
 HELD_NOARGS(writer_finish, 1, finish)
 HELD_NOARGS(writer_files, 0, file_list)
 
-/* A new writer object of type for w (opened with status s; a refused
- * option: ValueError, the library's words), or NULL with an exception. */
-static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e)
+/* A writer object of type for w, opened with status s (a refused option:
+ * ValueError, in the library's words). */
+static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_error *e,
+                            PyObject *dir)
 {
+    Py_DECREF(dir);
     if (s != ORDO_OK)
         return ordo__py_raise_table(s, e, ORDO_TABLE_FAULT_NONE, 0);
     return ordo__py_handle_new(type, type == &sst_type ? &sst_kind : &run_kind, w);
 }
-
-#define WRITER_METHODS                                                                           \
-    {"finish", (PyCFunction)writer_finish, METH_NOARGS, NULL},                                   \
-    {"close", ordo__py_handle_close, METH_NOARGS, NULL},                                         \
-    {"__enter__", ordo__py_handle_enter, METH_NOARGS, NULL},                                     \
-    {"__exit__", ordo__py_handle_close, METH_VARARGS, NULL},                                     \
-    {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS, NULL},        \
-    {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch, METH_VARARGS | METH_KEYWORDS, NULL}
-
-/* -------------------------------------------------------- SstWriter */
 
 static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -199,57 +191,13 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                                      ordo__py_tag_arg, &o.tag, ordo__py_dup_arg, &o.on_duplicate))
         return NULL;
     o.dir = PyBytes_AS_STRING(dir);
-    /* target_bytes: a size as ordo load takes it ("256M"), or 0 (None): the default */
-    int over = 0, zero = targeto == Py_None ||
-                         (PyLong_CheckExact(targeto) &&
-                          !PyLong_AsLongLongAndOverflow(targeto, &over) && !over);
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
-    int bad = !zero && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0;
-    ordo_status s = bad ? ORDO_OK : ordo_sst_writer_open(&o, &w, &e);
-    Py_DECREF(dir);
-    return bad ? NULL : writer_new(type, s, w, &e);
+    if (targeto != Py_None && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0)
+        return Py_DECREF(dir), NULL;
+    ordo_status s = ordo_sst_writer_open(&o, &w, &e); /* (before w is read) */
+    return writer_new(type, s, w, &e, dir);
 }
-
-static PyObject *sst_stats(writer_object *so, PyObject *unused)
-{
-    (void)unused;
-    if (!usable((PyObject *)so, &sst_kind, 0))
-        return NULL;
-    ordo_load_stats st;
-    ordo_sst_writer_stats(so->base.h, &st);
-    return Py_BuildValue("{s:K,s:K,s:K,s:K}", "rows_in", (unsigned long long)st.rows_in, "rows",
-                         (unsigned long long)st.rows, "duplicates",
-                         (unsigned long long)st.duplicates, "bytes",
-                         (unsigned long long)st.bytes);
-}
-
-static PyMethodDef sst_methods[] = {
-    WRITER_METHODS,
-    {"stats", (PyCFunction)sst_stats, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject sst_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.SstWriter",
-    .tp_basicsize = sizeof(writer_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "SstWriter(dir, *, prefix='', target_bytes=0, tag=0, on_duplicate='error'): a "
-              "sorted stream of rows to SST files in dir (tag -1 or None: untagged; "
-              "on_duplicate 'error', 'first' or 'last'), the order checked as rows come. "
-              "add(key, value, seq): one row; keys must not decrease, equal keys come in seq "
-              "order. add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow binary "
-              "arrays (read in place); seqs an int64 buffer or Arrow array, or None: the "
-              "writer's row count + 1, + 2, ... finish() -> list[dict(path, smallest, largest, "
-              "rows, bytes)]: the SST files, in key order. stats() -> dict(rows_in, rows, "
-              "duplicates, bytes). close(): frees the writer; unfinished files are removed, "
-              "finished ones stay.",
-    .tp_new = sst_new,
-    .tp_dealloc = ordo__py_handle_dealloc,
-    .tp_methods = sst_methods,
-};
-
-/* -------------------------------------------------------- RunWriter */
 
 static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -263,39 +211,62 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     ordo_run_writer *w = NULL;
     ordo_error e = {0};
     ordo_status s = ordo_run_writer_open(&o, &w, &e);
-    Py_DECREF(dir);
-    return writer_new(type, s, w, &e);
+    return writer_new(type, s, w, &e, dir);
 }
 
-static PyObject *run_rows(writer_object *ro, PyObject *unused)
+/* stats() (SstWriter) and rows() (RunWriter). */
+static PyObject *counts(writer_object *o, PyObject *args, PyObject *kw)
 {
-    (void)unused;
-    if (!usable((PyObject *)ro, &run_kind, 0))
-        return NULL;
-    return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(ro->base.h));
+    (void)args, (void)kw;
+    if (!IS_SST(o))
+        return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(o->base.h));
+    ordo_load_stats st;
+    ordo_sst_writer_stats(o->base.h, &st);
+    return Py_BuildValue("{s:K,s:K,s:K,s:K}", "rows_in", (unsigned long long)st.rows_in, "rows",
+                         (unsigned long long)st.rows, "duplicates",
+                         (unsigned long long)st.duplicates, "bytes",
+                         (unsigned long long)st.bytes);
 }
+HELD_NOARGS(writer_counts, 0, counts)
 
-static PyMethodDef run_methods[] = {
-    WRITER_METHODS,
-    {"rows", (PyCFunction)run_rows, METH_NOARGS, NULL},
-    {"files", (PyCFunction)writer_files, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};
+#define WRITER_TYPE(var, name, new, counts_name, doc)                                            \
+    static PyMethodDef var##_methods[] = {                                                       \
+        {"finish", (PyCFunction)writer_finish, METH_NOARGS, NULL},                               \
+        {"close", ordo__py_handle_close, METH_NOARGS, NULL},                                     \
+        {"__enter__", ordo__py_handle_enter, METH_NOARGS, NULL},                                 \
+        {"__exit__", ordo__py_handle_close, METH_VARARGS, NULL},                                 \
+        {"add", (PyCFunction)(void (*)(void))writer_add, METH_VARARGS | METH_KEYWORDS, NULL},    \
+        {"add_batch", (PyCFunction)(void (*)(void))writer_add_batch,                             \
+         METH_VARARGS | METH_KEYWORDS, NULL},                                                    \
+        {"files", (PyCFunction)writer_files, METH_NOARGS, NULL},                                 \
+        {counts_name, (PyCFunction)writer_counts, METH_NOARGS, NULL},                            \
+        {NULL, NULL, 0, NULL}};                                                                  \
+    static PyTypeObject var = {PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo." name,      \
+                               .tp_basicsize = sizeof(writer_object),                            \
+                               .tp_flags = Py_TPFLAGS_DEFAULT,                                   \
+                               .tp_doc = doc,                                                    \
+                               .tp_new = new,                                                    \
+                               .tp_dealloc = ordo__py_handle_dealloc,                            \
+                               .tp_methods = var##_methods}
 
-static PyTypeObject run_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.RunWriter",
-    .tp_basicsize = sizeof(writer_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
-              "files in dir, within the memory budget (an int or '256M', '1G', ...). add and "
-              "add_batch as SstWriter's, in any order. finish() -> list[str]: writes what is "
-              "held in memory as the last run; the run files, in input order. rows() -> int: "
-              "rows added so far. files() -> list[str]: the run files written so far (the "
-              "caller's to remove). close(): frees the writer; its files stay.",
-    .tp_new = run_new,
-    .tp_dealloc = ordo__py_handle_dealloc,
-    .tp_methods = run_methods,
-};
+WRITER_TYPE(sst_type, "SstWriter", sst_new, "stats",
+            "SstWriter(dir, *, prefix='', target_bytes=None, tag=0, on_duplicate='error'): a "
+            "sorted stream of rows to SST files in dir (target_bytes a size, None: 256M; tag -1 "
+            "or None: untagged; on_duplicate 'error', 'first' or 'last'), the order checked as "
+            "rows come. add(key, value, seq): one row; keys must not decrease, equal keys come "
+            "in seq order. add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow "
+            "binary arrays (read in place); seqs an int64 buffer or Arrow array, or None: the "
+            "writer's row count + 1, + 2, ... finish() -> list[dict(path, smallest, largest, "
+            "rows, bytes)]: the SST files, in key order (files(): the same after finish). "
+            "stats() -> dict(rows_in, rows, duplicates, bytes). close(): frees the writer; "
+            "unfinished files are removed, finished ones stay.");
+WRITER_TYPE(run_type, "RunWriter", run_new, "rows",
+            "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
+            "files in dir, within the memory budget (an int or '256M', '1G', ...). add and "
+            "add_batch as SstWriter's, in any order. finish() -> list[str]: writes what is "
+            "held in memory as the last run; the run files, in input order. rows() -> int: "
+            "rows added so far. files() -> list[str]: the run files written so far (the "
+            "caller's to remove). close(): frees the writer; its files stay.");
 
 /* ------------------------------------------------------ merge_runs */
 
@@ -323,13 +294,9 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args)
     const char **pp = calloc(n ? (size_t)n : 1, sizeof *pp);
     if (!pp)
         return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!PyBytes_Check(PyTuple_GET_ITEM(paths, i)) ||
-            !(pp[i] = PyBytes_AS_STRING(PyTuple_GET_ITEM(paths, i))) ||
-            strlen(pp[i]) != (size_t)PyBytes_GET_SIZE(PyTuple_GET_ITEM(paths, i))) {
-            free(pp);
-            return PyErr_Format(PyExc_TypeError, "_merge_runs: expected a tuple of bytes paths");
-        }
+    for (Py_ssize_t i = 0; i < n; i++) /* ("y": bytes without a NUL) */
+        if (!PyArg_Parse(PyTuple_GET_ITEM(paths, i), "y:_merge_runs", &pp[i]))
+            return free(pp), NULL;
     /* then the writers, checked and held */
     writer_object *so = (writer_object *)swo;
     ordo_sst_writer *w = usable(swo, &sst_kind, 1);

@@ -142,7 +142,7 @@ def test_collated_text_gives_the_clis_keys(coll):
     # text COLLATE "x" from lists and Arrow strings, cut into many ranges on
     # two threads (each range computes its sort keys once): the CLI's keys
     words = ["zed", "b\u00e4r", "Baz", "bar", "", None, "e\u0301", "\u00e9", "apple", "Apple"] * 7
-    old = ordo._ordo._set_range_rows(5)
+    old, ordo._encode._range_rows = ordo._encode._range_rows, 5
     try:
         for order in ORDERS:
             schema = 'name text COLLATE "%s"' % coll
@@ -151,7 +151,7 @@ def test_collated_text_gives_the_clis_keys(coll):
                 got = ordo.encode_keys(data, "name " + order, schema=schema, threads=2).to_list()
                 assert got == want, (coll, order)
     finally:
-        ordo._ordo._set_range_rows(old)
+        ordo._encode._range_rows = old
 
 
 def test_a_schema_reads_columns_as_its_types():

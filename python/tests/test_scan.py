@@ -2,6 +2,7 @@
 key order, within the bounds `ordo scan` takes (--prefix, --from, --to)."""
 import datetime
 import decimal
+import functools
 
 import pyarrow as pa
 import pytest
@@ -269,7 +270,7 @@ def test_collated_table(tmp_path):
         assert t.column("name").to_pylist() == ["bar", "Baz", "bär", "zed"]
 
 
-def test_chunks_are_cut_by_bytes_for_bytea_and_text(tmp_path):
+def test_chunks_are_cut_by_bytes_for_bytea_and_text(tmp_path, monkeypatch):
     # issue 24, item 9: bytea values over 2 GiB in one 65,536-row chunk wrapped
     # its int32 offsets; chunks are cut by the bytes of every text and bytea
     # column, here at 1000 bytes (the stored text: bytea's \x hex, 2 + 2 per byte)
@@ -278,25 +279,24 @@ def test_chunks_are_cut_by_bytes_for_bytea_and_text(tmp_path):
     blobs = [bytes([i]) * 300 for i in range(n)]
     ordo.load(pa.table({"id": list(range(n)), "b": blobs, "s": ["x" * 100] * n}), db, key="id",
               tag=1)
-    old = _ordo._set_scan_chunk_bytes(1000)
-    try:
-        t = ordo.scan(db, tag=1)
-    finally:
-        _ordo._set_scan_chunk_bytes(old)
+    scan_table = _ordo.scan_table
+    monkeypatch.setattr(_ordo, "scan_table", functools.partial(scan_table, batch_bytes=1000))
+    t = ordo.scan(db, tag=1)
     assert t.column("b").to_pylist() == blobs
     assert t.column("s").to_pylist() == ["x" * 100] * n
     # 602 stored bytes a row: one row a chunk
     assert t.column("b").num_chunks == n
     assert all(len(c.buffers()[2]) == 300 for c in t.column("b").chunks)
     # and a text column alone: ten 100-byte texts a chunk
-    old = _ordo._set_scan_chunk_bytes(1000)
-    try:
-        t = ordo.scan(db, tag=1, columns=["s"])
-    finally:
-        _ordo._set_scan_chunk_bytes(old)
+    t = ordo.scan(db, tag=1, columns=["s"])
     assert [len(c) for c in t.column("s").chunks] == [10, 2]
-    with pytest.raises(TypeError):
-        _ordo._set_scan_chunk_bytes(True)
+    monkeypatch.undo()
+    assert ordo.scan(db, tag=1).column("b").num_chunks == 1
+    with _ordo.Db(str(db), read_only=True) as d:
+        with pytest.raises(TypeError):
+            scan_table(d, 1, batch_bytes=True)
+        with pytest.raises(ValueError):
+            scan_table(d, 1, batch_bytes=0)
 
 
 def test_scan_table_is_an_arrow_stream(tmp_path):
@@ -307,11 +307,7 @@ def test_scan_table_is_an_arrow_stream(tmp_path):
     ordo.load(pa.table({"id": list(range(10)), "s": [str(i) * 50 for i in range(10)]}), db,
               key="id", tag=1)
     with _ordo.Db(db, read_only=True) as d:
-        old = _ordo._set_scan_chunk_bytes(200)
-        try:
-            s = _ordo.scan_table(d, 1, reverse=True)
-        finally:
-            _ordo._set_scan_chunk_bytes(old)
+        s = _ordo.scan_table(d, 1, reverse=True, batch_bytes=200)
         with pytest.raises(ordo.Error):
             s.__arrow_c_stream__(pa.schema([("id", pa.int64())]))
         reader = pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__())

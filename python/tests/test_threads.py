@@ -13,12 +13,9 @@ ORDERS = ["ASC", "ASC NULLS FIRST", "DESC", "DESC NULLS LAST"]
 
 
 @pytest.fixture
-def range_rows():
+def range_rows(monkeypatch):
     """Sets the rows per range for the test (restored after)."""
-    old = ordo._ordo._set_range_rows(16384)
-    ordo._ordo._set_range_rows(old)
-    yield ordo._ordo._set_range_rows
-    ordo._ordo._set_range_rows(old)
+    return lambda n: monkeypatch.setattr(ordo._encode, "_range_rows", n)
 
 
 def same_keys(a, b):
@@ -29,11 +26,11 @@ def same_keys(a, b):
 
 def one_thread(data, key, **kw):
     """The keys on the calling thread in a single range."""
-    old = ordo._ordo._set_range_rows(1 << 40)
+    old, ordo._encode._range_rows = ordo._encode._range_rows, 1 << 40
     try:
         return ordo.encode_keys(data, key, threads=1, **kw)
     finally:
-        ordo._ordo._set_range_rows(old)
+        ordo._encode._range_rows = old
 
 
 @pytest.mark.parametrize("seed", range(3))
