@@ -137,6 +137,15 @@ typedef struct ordo_table_load_options {
     ordo_table_import_options import;
 } ordo_table_load_options;
 
+/* What an encoder error was about. */
+typedef enum ordo_table_fault {
+    ORDO_TABLE_FAULT_NONE = 0,
+    ORDO_TABLE_FAULT_OPTION = 1, /* the schema ("schema: ..."), key ("key: ...") or format */
+    ORDO_TABLE_FAULT_SHAPE = 2,  /* the inputs: names missing, extra or twice, lengths */
+    ORDO_TABLE_FAULT_TYPE = 3,   /* an input's type: none, or not readable as its column's */
+    ORDO_TABLE_FAULT_VALUE = 4   /* a value: err->line its row, err->column its column (1-based) */
+} ordo_table_fault;
+
 /* What a load did. */
 typedef struct ordo_table_summary {
     uint64_t rows_in;    /* rows read (rejected ones included) */
@@ -152,6 +161,7 @@ typedef struct ordo_table_summary {
      * removed (0: the next writable open of the database removes them). */
     ordo_table_phase failed_phase;
     int unchanged;
+    ordo_table_fault fault; /* what an encoding error was about (ordo_table_loader_fault) */
 } ordo_table_summary;
 
 /* Checks the options a load would refuse before it touches anything: the
@@ -164,8 +174,10 @@ ORDO_API ordo_status ordo_table_load_check(const ordo_table_load_options *o, ord
 
 /* Where a load's rows come from. */
 typedef enum ordo_table_source_kind {
-    ORDO_TABLE_SOURCE_CSV = 1,         /* PostgreSQL's COPY CSV (SPEC.md §14) */
-    ORDO_TABLE_SOURCE_ARROW_STREAM = 2 /* an Arrow C stream of struct (record) batches */
+    ORDO_TABLE_SOURCE_CSV = 1,          /* PostgreSQL's COPY CSV (SPEC.md §14) */
+    ORDO_TABLE_SOURCE_ARROW_STREAM = 2, /* an Arrow C stream of struct (record) batches */
+    ORDO_TABLE_SOURCE_ARROW_BATCH = 3,  /* one record batch (ordo_table_loader_push) */
+    ORDO_TABLE_SOURCE_INPUTS = 4        /* input columns (ordo_table_loader_add) */
 } ordo_table_source_kind;
 
 typedef struct ordo_table_source {
@@ -184,6 +196,12 @@ typedef struct ordo_table_source {
     /* The input's name in errors (NULL: the path, "<stdin>" for fd 0,
      * "<input>", "<arrow>"). */
     const char *name;
+    /* ARROW_BATCH: the batch and its schema; INPUTS: n inputs of `rows`
+     * rows each (borrowed for the call). */
+    const struct ArrowSchema *schema;
+    const struct ArrowArray *array;
+    const struct ordo_table_input *inputs;
+    size_t n, rows;
 } ordo_table_source;
 
 /* Loads a source into a new table under o->tag of db (opened writable,
@@ -551,15 +569,6 @@ typedef struct ordo_table_encode_options {
     void *lock_ctx;
     ordo_table_import_options import; /* how the inputs' columns are read */
 } ordo_table_encode_options;
-
-/* What an encoder error was about. */
-typedef enum ordo_table_fault {
-    ORDO_TABLE_FAULT_NONE = 0,
-    ORDO_TABLE_FAULT_OPTION = 1, /* the schema ("schema: ..."), key ("key: ...") or format */
-    ORDO_TABLE_FAULT_SHAPE = 2,  /* the inputs: names missing, extra or twice, lengths */
-    ORDO_TABLE_FAULT_TYPE = 3,   /* an input's type: none, or not readable as its column's */
-    ORDO_TABLE_FAULT_VALUE = 4   /* a value: err->line its row, err->column its column (1-based) */
-} ordo_table_fault;
 
 /* Batches of input columns to keys (and values): open with the inputs'
  * names and types (the first batch's inputs will do), add batches (inputs

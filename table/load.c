@@ -314,7 +314,9 @@ ordo_status ordo_table_load(ordo_db *db, const ordo_table_source *src,
         return fail(err, ORDO_ERR_NULL_ARG, "no source or no options");
     switch (src->kind) {
     case ORDO_TABLE_SOURCE_CSV: return ordo__table_load_csv(db, src, o, s, err);
-    case ORDO_TABLE_SOURCE_ARROW_STREAM: return ordo__table_load_arrow(db, src, o, s, err);
+    case ORDO_TABLE_SOURCE_ARROW_STREAM:
+    case ORDO_TABLE_SOURCE_ARROW_BATCH:
+    case ORDO_TABLE_SOURCE_INPUTS: return ordo__table_load_arrow(db, src, o, s, err);
     }
     return fail(err, ORDO_ERR_INVALID_ARG, "source: unknown kind %d", (int)src->kind);
 }

@@ -230,22 +230,31 @@ ordo_status ordo__table_load_arrow(ordo_db *db, const ordo_table_source *src,
                                    ordo_error *err)
 {
     struct ArrowArrayStream *st = src->stream;
-    if (!st)
-        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "source: no Arrow stream");
+    int stream = src->kind == ORDO_TABLE_SOURCE_ARROW_STREAM;
+    if (stream ? !st
+               : src->kind == ORDO_TABLE_SOURCE_ARROW_BATCH ? !src->schema || !src->array
+                                                           : !src->inputs && src->n)
+        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "source: no Arrow stream, batch or inputs");
     struct ArrowSchema schema = {0};
     struct ArrowArray batch = {0};
     ordo_table_loader *L = NULL;
-    ordo_status s = ordo_arrow_stream_schema(st, &schema, err); /* the input checked first */
+    /* (a stream's schema checked first) */
+    ordo_status s = stream ? ordo_arrow_stream_schema(st, &schema, err) : ORDO_OK;
     if (s == ORDO_OK)
         s = ordo_table_loader_open(db, o, &L, err);
     if (L && src->name)
         L->k.name = src->name;
-    while (s == ORDO_OK) {
+    if (s == ORDO_OK && !stream) /* one batch, or the inputs */
+        s = src->kind == ORDO_TABLE_SOURCE_ARROW_BATCH
+                ? ordo_table_loader_push(L, src->schema, src->array, err)
+                : ordo_table_loader_add(L, src->inputs, src->n, src->rows, err);
+    while (s == ORDO_OK && stream) {
         if ((s = ordo_arrow_stream_next(st, &schema, &batch, err)) != ORDO_OK || !batch.release)
             break;
         s = ordo_table_loader_push(L, &schema, &batch, err);
         batch.release(&batch);
     }
+    ordo_table_fault fault = ordo_table_loader_fault(L);
     if (s == ORDO_OK) {
         s = ordo_table_loader_finish(L, sum, err);
     } else if (L) { /* undone now, so that the summary says how that went */
@@ -253,10 +262,11 @@ ordo_status ordo__table_load_arrow(ordo_db *db, const ordo_table_source *src,
         L->finished = 1;
         *sum = L->sum;
     }
+    sum->fault = fault;
     ordo_table_loader_close(L);
     if (schema.release)
         schema.release(&schema);
-    if (st->release)
+    if (stream && st->release)
         st->release(st);
     return s;
 }

@@ -59,7 +59,8 @@ static ordo_status load(const char *db, const char *csv, size_t len, uint64_t me
     memset(&o, 0, sizeof o);
     o.schema = "k bigint, v bigint", o.key = "k", o.db_path = db, o.memory = memory;
     o.progress = on_progress, o.progress_ctx = s;
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, NULL, -1, csv, len, NULL, "rows.csv"};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = csv, .size = len,
+                             .name = "rows.csv"};
     ordo_table_summary sum;
     return ordo_table_load(NULL, &src, &o, &sum, e);
 }

@@ -15,7 +15,8 @@ static const char CSV[] = "3,c\n1,a\n2,\n1,\"x\ny\"\n";
 
 static ordo_table_source mem(void)
 {
-    ordo_table_source s = {ORDO_TABLE_SOURCE_CSV, NULL, -1, CSV, sizeof CSV - 1, NULL, "rows"};
+    ordo_table_source s = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = CSV,
+                           .size = sizeof CSV - 1, .name = "rows"};
     return s;
 }
 
@@ -56,8 +57,8 @@ static void test_keys(void **state)
     assert_true(keys_equal(&ref, &threaded));
     /* the orders in the schema, no key: every column in order */
     static const char swapped[] = "c,3\na,1\n,2\n\"x\ny\",1\n";
-    ordo_table_source src2 = {ORDO_TABLE_SOURCE_CSV, NULL, -1, swapped, sizeof swapped - 1,
-                              NULL, NULL};
+    ordo_table_source src2 = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = swapped,
+                              .size = sizeof swapped - 1};
     ordo_table_load_options s = {.schema = "b text DESC, a int"};
     assert_int_equal(ordo_table_csv_keys(&src2, &s, &ordered, &e), ORDO_OK);
     ordo_table_load_options as_csv = {.schema = "b text, a int", .key = "b DESC, a"};
@@ -76,7 +77,8 @@ static void test_keys(void **state)
     assert_int_not_equal(ordo_table_csv_keys(&src, &o, &none, &e), ORDO_OK);
     assert_non_null(strstr(e.message, "nosuchtype"));
     o.schema = "a smallint, b text";
-    ordo_table_source bad = {ORDO_TABLE_SOURCE_CSV, NULL, -1, "1,a\n99999,b\n", 12, NULL, "bad"};
+    ordo_table_source bad = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = "1,a\n99999,b\n",
+                             .size = 12, .name = "bad"};
     assert_int_not_equal(ordo_table_csv_keys(&bad, &o, &none, &e), ORDO_OK);
     assert_string_equal(e.file, "bad");
     assert_int_equal(e.line, 2);

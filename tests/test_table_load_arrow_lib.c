@@ -201,7 +201,8 @@ static void test_stream_equals_csv(void **state)
     memset(&o, 0, sizeof o);
     o.schema = "id bigint, name text", o.key = "id DESC", o.tag = 1;
     ordo_table_summary sum;
-    ordo_table_source csv_src = {ORDO_TABLE_SOURCE_CSV, NULL, -1, csv, strlen(csv), NULL, NULL};
+    ordo_table_source csv_src = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = csv,
+                                 .size = strlen(csv)};
     assert_int_equal(ordo_table_load(db, &csv_src, &o, &sum, &e), ORDO_OK);
     /* the stream, its schema made from its types, on two threads */
     struct ArrowArrayStream st;
@@ -230,17 +231,33 @@ static void test_stream_equals_csv(void **state)
     open_stream(&st, &src);
     struct ArrowSchema sch;
     get_schema(&st, &sch);
-    for (;;) {
+    for (int first = 1;;) {
         struct ArrowArray arr;
         get_next(&st, &arr);
         if (!arr.release)
             break;
         assert_int_equal(ordo_table_loader_push(L, &sch, &arr, &e), ORDO_OK);
+        if (first) { /* the first batch alone as a source: borrowed, its rows a table */
+            ordo_table_load_options one = o;
+            one.tag = 4;
+            ordo_table_source batch = {.kind = ORDO_TABLE_SOURCE_ARROW_BATCH, .schema = &sch,
+                                       .array = &arr};
+            assert_int_equal(ordo_table_load(db, &batch, &one, &sum, &e), ORDO_OK);
+            assert_non_null(arr.release);
+            assert_int_equal(sum.rows, (uint64_t)arr.length);
+            batch.array = NULL;
+            assert_int_equal(ordo_table_load(db, &batch, &one, &sum, &e), ORDO_ERR_NULL_ARG);
+            first = 0;
+        }
+        arr.release(&arr);
     }
     assert_int_equal(ordo_table_loader_finish(L, &sum, &e), ORDO_OK);
     ordo_table_loader_close(L);
     assert_int_equal(table_rows(db, 3, b, sizeof b), ROWS);
     assert_string_equal(a, b);
+    assert_int_equal(ordo_table_read(db, 4, &m, &e), ORDO_OK);
+    assert_true(m.rows > 0 && m.rows < ROWS);
+    ordo_table_meta_free(&m);
     ordo_db_close(db);
     free(csv);
 }
@@ -345,7 +362,8 @@ static void test_inputs_pushed(void **state)
     memset(&o, 0, sizeof o);
     o.schema = "id bigint, name text", o.key = "id DESC", o.tag = 1;
     ordo_table_summary sum;
-    ordo_table_source csv_src = {ORDO_TABLE_SOURCE_CSV, NULL, -1, csv, strlen(csv), NULL, NULL};
+    ordo_table_source csv_src = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = csv,
+                                 .size = strlen(csv)};
     assert_int_equal(ordo_table_load(db, &csv_src, &o, &sum, &e), ORDO_OK);
     /* the same rows as plain int64 ids and names converted by the caller,
      * three batches of PER_BATCH rows and the rest; the schema from the
@@ -386,6 +404,26 @@ static void test_inputs_pushed(void **state)
     assert_int_equal(m.rows, 0);
     assert_string_equal(m.schema, "id bigint");
     ordo_table_meta_free(&m);
+    /* every row's inputs at once as a source: the CSV's table; a key the
+     * inputs lack: the fault in the summary, nothing stored */
+    size_t whole[2] = {0, ROWS};
+    ordo_table_input all[2] = {
+        {.kind = ORDO_TABLE_INPUT_CONVERT, .name = "name", .convert = names_convert,
+         .ctx = whole, .type = "text", .length = ROWS},
+        {.kind = ORDO_TABLE_INPUT_PLAIN, .name = "id", .length = ROWS,
+         .plain = {'i', 8, ORDO_TABLE_UNIT_NS, 1, g_ids, ROWS}},
+    };
+    ordo_table_source inputs = {.kind = ORDO_TABLE_SOURCE_INPUTS, .inputs = all, .n = 2,
+                                .rows = ROWS};
+    o.tag = 5;
+    assert_int_equal(ordo_table_load(db, &inputs, &o, &sum, &e), ORDO_OK);
+    assert_int_equal(table_rows(db, 5, b, sizeof b), ROWS);
+    assert_string_equal(a, b);
+    o.tag = 6, o.key = "nope";
+    assert_int_equal(ordo_table_load(db, &inputs, &o, &sum, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(sum.fault, ORDO_TABLE_FAULT_OPTION);
+    assert_int_equal(ordo_table_check_free(db, 6, &e), ORDO_OK);
+    o.key = "id DESC";
     /* the faults: a column the key lacks (an option), an input's type, a
      * value (its row of all batches, no file) */
     o.tag = 4, o.key = "nope";

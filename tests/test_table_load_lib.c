@@ -98,7 +98,7 @@ static void test_sources_give_one_table(void **state)
     assert_int_equal(ordo_db_open(dbp, 0, &db, &e), ORDO_OK);
     ordo_table_load_options o = opts("id int, v text", "id DESC", 1);
     ordo_table_summary sum;
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, NULL};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .path = csv, .fd = -1};
     assert_int_equal(ordo_table_load(db, &src, &o, &sum, &e), ORDO_OK);
     assert_int_equal(sum.rows_in, 3);
     assert_int_equal(sum.rows, 3);
@@ -107,11 +107,12 @@ static void test_sources_give_one_table(void **state)
     assert_true(sum.bytes > 0);
     int fd = open(csv, O_RDONLY);
     assert_true(fd >= 0);
-    ordo_table_source by_fd = {ORDO_TABLE_SOURCE_CSV, NULL, fd, NULL, 0, NULL, "in"};
+    ordo_table_source by_fd = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = fd, .name = "in"};
     o.tag = 2;
     assert_int_equal(ordo_table_load(db, &by_fd, &o, &sum, &e), ORDO_OK);
     close(fd);
-    ordo_table_source mem = {ORDO_TABLE_SOURCE_CSV, NULL, -1, text, strlen(text), NULL, NULL};
+    ordo_table_source mem = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = text,
+                             .size = strlen(text)};
     o.tag = 3;
     assert_int_equal(ordo_table_load(db, &mem, &o, &sum, &e), ORDO_OK);
     char a[4096], b[4096];
@@ -166,7 +167,7 @@ static void test_options_refused_first(void **state)
     const char *more_want[] = {"format: unknown format 'json' (ordered, packed, lexkey",
                                "memory: at least 1M", "on_duplicate first needs via sst",
                                "threads: expected 1 to 1024"};
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, NULL};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .path = csv, .fd = -1};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0] + 4; i++) {
         ordo_table_load_options o = i < 6 ? cases[i].o : more[i - 6];
         const char *want = i < 6 ? cases[i].want : more_want[i - 6];
@@ -190,7 +191,7 @@ static void test_options_refused_first(void **state)
     /* a folder as the input: refused before the database is made */
     ordo_table_load_options o = opts("a int", "a", 0);
     o.db_path = dbp;
-    ordo_table_source dir = {ORDO_TABLE_SOURCE_CSV, g_dir, -1, NULL, 0, NULL, NULL};
+    ordo_table_source dir = {.kind = ORDO_TABLE_SOURCE_CSV, .path = g_dir, .fd = -1};
     ordo_error e = {0};
     ordo_table_summary sum;
     assert_int_equal(ordo_table_load(NULL, &dir, &o, &sum, &e), ORDO_ERR_IO);
@@ -254,7 +255,7 @@ static void test_callbacks(void **state)
     ordo_db *db;
     ordo_error e = {0};
     assert_int_equal(ordo_db_open(dbp, 0, &db, &e), ORDO_OK);
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, NULL};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .path = csv, .fd = -1};
     for (int spill = 0; spill < 2; spill++) {
         calls c = {0};
         ordo_table_load_options o = opts("a int, b text", "a", spill);
@@ -329,7 +330,8 @@ static void test_failures_name_rows(void **state)
     ordo_db *db;
     ordo_error e = {0};
     assert_int_equal(ordo_db_open(dbp, 0, &db, &e), ORDO_OK);
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, "in.csv"};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .path = csv, .fd = -1,
+                             .name = "in.csv"};
     ordo_table_summary sum;
     write_file(csv, "1\n2\nzz\n");
     ordo_table_load_options o = opts("a int", "a", 0);
@@ -377,7 +379,7 @@ static void test_collations_recorded(void **state)
     assert_int_equal(ordo_db_open(dbp, 0, &db, &e), ORDO_OK);
     const char *schema = "t text COLLATE \"sv_SE.utf8\"";
     ordo_table_load_options o = opts(schema, "t", 1);
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, NULL};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .path = csv, .fd = -1};
     ordo_table_summary sum;
     for (int via = 0; via < 2; via++) {
         o.tag = 1 + via;
@@ -448,7 +450,7 @@ static void test_csv_rows_over_parts(void **state)
     close(fd);
     assert_true(n > 3);
     ordo_table_load_options o = opts("a int, b text", "a", 0);
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, csv, -1, NULL, 0, NULL, NULL};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .path = csv, .fd = -1};
     size_t total = 0;
     uint64_t next_line = 1;
     for (size_t i = 0; i < n; i++) {
@@ -463,7 +465,7 @@ static void test_csv_rows_over_parts(void **state)
     assert_int_equal(ordo_table_csv_rows(&src, NULL, &o, gather, &all, &e), ORDO_OK);
     assert_int_equal(all.rows, 5000);
     /* a part without a path, and a bad key, are refused */
-    ordo_table_source mem = {ORDO_TABLE_SOURCE_CSV, NULL, -1, "1\n", 2, NULL, NULL};
+    ordo_table_source mem = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = "1\n", .size = 2};
     assert_int_equal(ordo_table_csv_rows(&mem, &parts[0], &o, gather, &all, &e),
                      ORDO_ERR_INVALID_ARG);
     o.key = "nope";

@@ -379,7 +379,7 @@ int cmd_load(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     atexit(cleanup);
 
-    ordo_table_source src = {ORDO_TABLE_SOURCE_CSV, NULL, L.rfd, NULL, 0, NULL, L.name};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_CSV, .fd = L.rfd, .name = L.name};
     ordo_table_summary sum;
     ordo_status s = ordo_table_load(NULL, &src, &lo, &sum, &e);
     progress_end(&L);

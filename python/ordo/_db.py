@@ -204,12 +204,12 @@ def decode_keys(keys: Any, schema: str, key: Optional[str], *,
         raise TypeError("format: expected a str, got %s" % type(format).__name__)
     if isinstance(keys, pa.ChunkedArray):
         keys = keys.combine_chunks()
-    elif isinstance(keys, (list, tuple)):
-        try:
+    try:  # keys that are no bytes: as every other fault of the keys
+        if isinstance(keys, (list, tuple)):
             keys = _phases._Joined(keys, "keys")
-        except TypeError as e:
-            raise _cluster.error("ORDO_ERR_INVALID_ARG", str(e)) from None
-    s = _ordo.decode_keys(keys, schema, key, format)
+        s = _ordo.decode_keys(keys, schema, key, format)
+    except (TypeError, ValueError) as e:
+        raise _cluster.error("ORDO_ERR_INVALID_ARG", str(e)) from None
     try:
         return pa.RecordBatchReader._import_from_c_capsule(s.__arrow_c_stream__()).read_all()
     except Exception:

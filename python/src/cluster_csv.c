@@ -9,7 +9,6 @@
 
 static PyObject *py_csv_rows(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *src, *part = Py_None, *po, *lo, *fo, *path = NULL, *r = NULL;
     ordo_table_load_options o = {0};
     unsigned long long offset = 0, length = 0, first_line = 0;
@@ -27,8 +26,10 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
         return NULL;
     /* the table library reads the input (bytes: the args hold them; or the part of the file) */
     const char *p = path ? PyBytes_AS_STRING(path) : NULL;
-    ordo_table_source in = {ORDO_TABLE_SOURCE_CSV, p, -1, p ? NULL : PyBytes_AS_STRING(src),
-                            p ? 0 : (size_t)PyBytes_GET_SIZE(src), NULL, p ? p : "<input>"};
+    ordo_table_source in = {.kind = ORDO_TABLE_SOURCE_CSV, .path = p, .fd = -1,
+                            .data = p ? NULL : PyBytes_AS_STRING(src),
+                            .size = p ? 0 : (size_t)PyBytes_GET_SIZE(src),
+                            .name = p ? p : "<input>"};
     ordo_csv_part cp = {offset, length, first_line};
     ordo_table_keys keys = {0}, vals = {0};
     ordo_buf lines = {0};
@@ -62,7 +63,6 @@ static PyObject *part_tuple(void *parts, size_t i)
 
 static PyObject *py_csv_split(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *patho, *path_obj, *targeto;
     unsigned long long target;
     if (!PyArg_ParseTuple(args, "OO:csv_split", &patho, &targeto) ||

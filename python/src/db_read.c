@@ -27,7 +27,6 @@ static PyObject *table_dict(void *tables, size_t i)
 
 static PyObject *py_table_list(PyObject *self, PyObject *dbo)
 {
-    (void)self;
     ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db)
         return NULL;
@@ -54,7 +53,6 @@ static PyObject *col_name(void *schema, size_t i)
 /* table_columns(format, schema, key) -> (columns, key_columns): the names. */
 static PyObject *py_table_columns(PyObject *self, PyObject *args)
 {
-    (void)self;
     const char *format, *schema, *key;
     if (!PyArg_ParseTuple(args, "sss:table_columns", &format, &schema, &key))
         return NULL;
@@ -77,7 +75,6 @@ static PyObject *py_table_columns(PyObject *self, PyObject *args)
  * capsule, array capsule) | None. */
 static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
 {
-    (void)self;
     static char *names[] = {"db", "tag", "key", "accept_collation_version", NULL};
     PyObject *dbo;
     Py_buffer key = {0};
@@ -116,28 +113,13 @@ static PyObject *py_table_get(PyObject *self, PyObject *args, PyObject *kw)
  * place, their offsets checked as they are copied. */
 static PyObject *py_decode_keys(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *keys;
     ordo_table_decode_options o = {0};
     if (!PyArg_ParseTuple(args, "Oszs:decode_keys", &keys, &o.schema, &o.key, &o.format))
         return NULL;
-    if (!PyObject_HasAttrString(keys, "__arrow_c_array__") &&
-        !PyObject_HasAttrString(keys, "offsets"))
-        return ordo__py_raisef(ORDO_ERR_INVALID_ARG, "keys: expected ordo.Keys, an Arrow binary "
-                               "array or a list of bytes, got %.200s", Py_TYPE(keys)->tp_name);
-    ordo__py_bin b;
-    if (ordo__py_bin_get(keys, "keys", &b) < 0) {
-        ordo__py_bin_release(&b);
-        if (!PyErr_ExceptionMatches(PyExc_ValueError) && !PyErr_ExceptionMatches(PyExc_TypeError))
-            return NULL;
-        PyObject *et, *ev, *tb; /* the keys' own fault: as every other fault of the keys */
-        PyErr_Fetch(&et, &ev, &tb);
-        PyObject *msg = ev ? PyObject_Str(ev) : NULL;
-        const char *m = msg ? PyUnicode_AsUTF8(msg) : NULL;
-        ordo__py_raisef(ORDO_ERR_INVALID_ARG, "%s", m ? m : "keys: not readable");
-        Py_XDECREF(msg), Py_XDECREF(et), Py_XDECREF(ev), Py_XDECREF(tb);
-        return NULL;
-    }
+    ordo__py_bin b; /* (its TypeError and ValueError: ordo.Error in ordo/_db.py) */
+    if (ordo__py_bin_get(keys, "keys", &b) < 0)
+        return ordo__py_bin_release(&b), NULL;
     struct ArrowArrayStream st;
     ordo_error e = {0};
     ordo_status s = ordo_table_decode_bins(&o, &b.b, &st, &e);

@@ -153,7 +153,7 @@ static int job_open(job *j, const spec *a, ordo__py_source *src)
 }
 
 /* encode(source, key, schema, format, values, threads=1, timestamps=None,
- * header=False, bench=0): source as ordo._encode describes it (header: a
+ * header=False, bench=0, range_rows=0): source as ordo._encode describes it (header: a
  * CSV file's first line names its columns). bench > 0 (a stream, for the
  * benchmarks: ordo._encode._bench_stream): the best (warm, fresh) seconds
  * of ordo_batch_encode over the stream's key columns in that many rounds
@@ -161,7 +161,6 @@ static int job_open(job *j, const spec *a, ordo__py_source *src)
  * ordo_table_bench_batches) instead of the keys. */
 static PyObject *py_encode(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *srco, *res = NULL;
     spec a = spec_defaults;
     int header = 0, bench = 0;
@@ -182,21 +181,16 @@ static PyObject *py_encode(PyObject *self, PyObject *args)
 
 static PyObject *last_value(void *unused, size_t k)
 {
-    (void)unused;
     return PyLong_FromVoidPtr((void *)(uintptr_t)last_values[k]);
 }
 
 static PyObject *py_last_values(PyObject *self, PyObject *noargs)
 {
-    (void)self, (void)noargs;
     return ordo__py_items(last_ncols, 1, last_value, NULL);
 }
 
 static PyMethodDef methods[] = {
-    {"encode", py_encode, METH_VARARGS,
-     "encode(source, key, schema, format, values[, threads[, timestamps[, header[, bench[, "
-     "range_rows]]]]]): "
-     "see ordo._encode.encode."},
+    {"encode", py_encode, METH_VARARGS, "See the comment on py_encode, and ordo._encode."},
     {"_last_key_values", py_last_values, METH_NOARGS,
      "For tests: the values pointer of each key column of the last batch encoded (proof that a "
      "column was read in place)."},

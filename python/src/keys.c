@@ -112,13 +112,11 @@ static PyTypeObject offsets_type = {
 
 static PyObject *keys_buffer(PyObject *self, void *closure)
 {
-    (void)closure;
     return PyMemoryView_FromObject(self);
 }
 
 static PyObject *keys_offsets(PyObject *self, void *closure)
 {
-    (void)closure;
     offsets_object *o = PyObject_New(offsets_object, &offsets_type);
     if (!o)
         return NULL;
@@ -133,7 +131,6 @@ static PyObject *key_at(void *self, size_t i) { return keys_item(self, (Py_ssize
 
 static PyObject *keys_to_list(PyObject *self, PyObject *noargs)
 {
-    (void)noargs;
     return ordo__py_items(((keys_object *)self)->k.n, 0, key_at, self);
 }
 
@@ -165,7 +162,6 @@ static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw
 
 static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)
 {
-    (void)noargs;
     PyObject *pa = PyImport_ImportModule("pyarrow");
     if (!pa)
         return NULL;
@@ -180,7 +176,6 @@ static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)
  * elsewhere. */
 static PyObject *py_keys_from(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer data, offs;
     if (!PyArg_ParseTuple(args, "y*y*:_keys_from", &data, &offs))
         return NULL;
@@ -203,7 +198,6 @@ static PyObject *keys_repr(PyObject *self)
 
 static PyObject *keys_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    (void)type, (void)args, (void)kw;
     PyErr_SetString(PyExc_TypeError, "ordo.Keys are made by ordo.encode_keys and encode_csv");
     return NULL;
 }

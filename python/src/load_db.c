@@ -50,7 +50,6 @@ static void db_dealloc(PyObject *d)
 
 static PyObject *db_temp_dir(PyObject *d, PyObject *unused)
 {
-    (void)unused;
     ordo_db *db = ordo__py_handle_get(d, &ordo__py_db_kind);
     if (!db)
         return NULL;
@@ -70,7 +69,6 @@ static PyObject *db_enter(PyObject *d, PyObject *unused)
 
 static PyObject *db_get_path(PyObject *d, void *unused)
 {
-    (void)unused;
     return PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(((db_object *)d)->path));
 }
 
@@ -108,7 +106,6 @@ static PyTypeObject db_type = {
 
 static PyObject *py_table_meta(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *dbo;
     int tag;
     ordo_db *db;
@@ -137,7 +134,6 @@ static PyObject *py_table_meta(PyObject *self, PyObject *args)
 
 static PyObject *py_table_check_free(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *dbo;
     int tag;
     ordo_db *db;
@@ -158,7 +154,6 @@ static PyObject *py_table_check_free(PyObject *self, PyObject *args)
  * makes them of SstWriter.finish's dicts (every call into Python made). */
 static PyObject *py_ingest(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *dbo, *files;
     const char *fmt, *key, *schema;
     unsigned long long rows;

@@ -73,7 +73,6 @@ void ordo__py_handle_dealloc(PyObject *obj)
 
 PyObject *ordo__py_handle_close(PyObject *self, PyObject *unused)
 {
-    (void)unused;
     ordo__py_handle *o = (ordo__py_handle *)self;
     if (o->busy && !ordo__py_handle_get(self, o->kind))
         return NULL;
@@ -83,13 +82,11 @@ PyObject *ordo__py_handle_close(PyObject *self, PyObject *unused)
 
 PyObject *ordo__py_handle_enter(PyObject *self, PyObject *unused)
 {
-    (void)unused;
     return Py_NewRef(self);
 }
 
 PyObject *ordo__py_handle_closed(PyObject *self, void *unused)
 {
-    (void)unused;
     const ordo__py_handle *o = (const ordo__py_handle *)self;
     return PyBool_FromLong(o->h == NULL && !o->closing);
 }

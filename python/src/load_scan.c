@@ -58,7 +58,6 @@ static PyObject *scan_export(scan_object *S, PyObject *args, PyObject *kw)
 /* raise_failure(): ordo.Error for the stream's failure, if it failed. */
 static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
 {
-    (void)unused;
     ordo_error e = {0};
     ordo_status s = ordo_table_guard_error(S->g, &e);
     if (s != ORDO_OK)
@@ -205,7 +204,6 @@ static int columns_arg(PyObject *columns, ordo_table_scan_options *o, PyObject *
 
 static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
 {
-    (void)self;
     static char *names[] = {"db", "tag", "prefix", "start", "stop", "reverse", "limit",
                             "columns", "accept_collation_version", "batch_rows", "batch_bytes",
                             NULL};
@@ -255,18 +253,15 @@ done:
     return r;
 }
 
-/* ctx: {keys, values}, as ordo_table_scan_pairs gathered them */
+/* ctx: {keys, values} */
 static PyObject *pair_at(void *ctx, size_t i)
 {
     const ordo_table_keys *k = ((ordo_table_keys **)ctx)[0], *v = ((ordo_table_keys **)ctx)[1];
     return Py_BuildValue("(NN)", ordo__py_key_bytes(k, i), ordo__py_key_bytes(v, i));
 }
 
-/* Every stored pair in [lo, hi), system keys included: for tests and
- * tools that compare stores byte for byte. */
 static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
 {
-    (void)self;
     static char *names[] = {"db", "lo", "hi", NULL};
     PyObject *dbo, *list = NULL;
     Py_buffer lo = {0}, hi = {0};

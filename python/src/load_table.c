@@ -1,7 +1,7 @@
 /* ordo._ordo.load: any source (source.c) into a table through the table
- * library (ordo_table_load, the same call `ordo load` makes, so the table
- * is byte for byte the tool's; ordo_table_loader for a batch or columns). The load runs without the GIL; its files are named
- * with a prefix of their own in the database's temporary folder. Ctrl-C:
+ * library (ordo_table_load, the call `ordo load` makes: the table is byte
+ * for byte the tool's; ordo_table_loader for a batch or columns), without
+ * the GIL, its files named with a prefix of their own. Ctrl-C:
  * the progress callback takes the GIL back now and then to run Python's
  * signal handlers; one that raises (KeyboardInterrupt) cancels the load,
  * which undoes itself. */
@@ -18,12 +18,10 @@ typedef struct py_load {
     volatile sig_atomic_t cancel;
     int interrupted; /* a handler raised: its exception is set */
     ordo__py_source src;
-    ordo_table_fault fault; /* a pushed batch's or columns' encoding error */
 } py_load;
 
 static void progress(void *ctx, const ordo_table_progress *p)
 {
-    (void)p;
     py_load *L = ctx;
     if (L->interrupted)
         return;
@@ -32,29 +30,6 @@ static void progress(void *ctx, const ordo_table_progress *p)
     L->ts = PyEval_SaveThread(); /* a raised exception stays set for the return */
     if (raised)
         L->interrupted = 1, L->cancel = 1;
-}
-
-/* A CSV file or a stream read by the load; else one record batch or the
- * columns pushed into a loader: open (the options and the tag checked
- * before any row is encoded), one batch, finish. */
-static ordo_status load_source(py_load *L, ordo_db *db, const ordo_table_load_options *o,
-                               ordo_table_summary *sum, ordo_error *e)
-{
-    const ordo__py_source *src = &L->src;
-    const ordo__py_columns *c = &src->cols;
-    if (src->kind == ORDO__PY_SOURCE_CSV || src->kind == ORDO__PY_SOURCE_STREAM)
-        return ordo_table_load(db, &src->table, o, sum, e);
-    ordo_table_loader *T = NULL;
-    ordo_status s = ordo_table_loader_open(db, o, &T, e);
-    if (s == ORDO_OK)
-        s = src->kind == ORDO__PY_SOURCE_BATCH
-                ? ordo_table_loader_push(T, &src->batch.schema, &src->batch.array, e)
-                : ordo_table_loader_add(T, c->in, c->n, c->rows, e);
-    L->fault = ordo_table_loader_fault(T);
-    if (s == ORDO_OK)
-        s = ordo_table_loader_finish(T, sum, e);
-    ordo_table_loader_close(T);
-    return s;
 }
 
 /* The load into dbo (a Db, or a folder opened and closed by the load)
@@ -79,7 +54,7 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     ordo_table_summary sum = {0};
     ordo_error e = {0};
     L->ts = PyEval_SaveThread();
-    ordo_status s = load_source(L, db, o, &sum, &e);
+    ordo_status s = ordo_table_load(db, &L->src.table, o, &sum, &e);
     PyEval_RestoreThread(L->ts);
     L->ts = NULL;
     if (!own)
@@ -88,8 +63,8 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     if (L->interrupted) /* the handler's exception, the load undone */
         return NULL;
     if (s != ORDO_OK) /* a bad argument ValueError, the rest ordo.Error */
-        return ordo__py_raise_table(s, &e, L->fault, L->src.kind != ORDO__PY_SOURCE_COLUMNS &&
-                                                         !sum.failed_phase);
+        return ordo__py_raise_table(s, &e, sum.fault, L->src.kind != ORDO__PY_SOURCE_COLUMNS &&
+                                                          !sum.failed_phase);
     r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:n,s:d,s:d,s:d,s:d}", "rows_in",
                       (unsigned long long)sum.rows_in, "rows", (unsigned long long)sum.rows,
                       "duplicates", (unsigned long long)sum.duplicates, "rejected",
@@ -100,14 +75,8 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     return r;
 }
 
-/* load(source, db, *, schema=None, key=None, tag=0, format='ordered',
- * on_duplicate='error', memory='256M', sst_size='256M', header=False,
- * threads=1, timestamps=None): source as ordo._encode describes it (a
- * stream consumed by the load; a batch or columns pushed into the table
- * library's loader, the tag checked free before any row is encoded). */
 static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 {
-    (void)self;
     static char *names[] = {"source", "db", "schema", "key", "tag", "format", "on_duplicate",
                             "memory", "sst_size", "header", "threads", "timestamps", NULL};
     PyObject *src, *dbo, *ssto = NULL;
@@ -137,9 +106,9 @@ static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 static PyMethodDef functions[] = {
     {"load", (PyCFunction)(void (*)(void))py_load_any, METH_VARARGS | METH_KEYWORDS,
      "load(source, db, *, schema=None, key=None, tag=0, format='ordered', "
-     "on_duplicate='error', memory='256M', sst_size='256M', header=False, threads=1) -> dict: "
-     "a source as ordo._encode describes it (a CSV file: `ordo load`, the same table byte for "
-     "byte) into a table of db (a Db or a folder), through the table library; atomic."},
+     "on_duplicate='error', memory='256M', sst_size='256M', header=False, threads=1, "
+     "timestamps=None) -> dict: a source as ordo._encode describes it into a table of db (a Db "
+     "or a folder); atomic, the tag checked free before any row is encoded."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -122,7 +122,6 @@ static PyObject *run_file_path(void *w, size_t i)
 
 static PyObject *file_list(writer_object *o, PyObject *args, PyObject *kw)
 {
-    (void)args, (void)kw;
     void *w = o->base.h;
     return IS_SST(o) ? ordo__py_items(ordo_sst_writer_files(w), 0, sst_file_dict, w)
                      : ordo__py_items(ordo_run_writer_files(w), 0, run_file_path, w);
@@ -217,7 +216,6 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 /* stats() (SstWriter) and rows() (RunWriter). */
 static PyObject *counts(writer_object *o, PyObject *args, PyObject *kw)
 {
-    (void)args, (void)kw;
     if (!IS_SST(o))
         return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(o->base.h));
     ordo_load_stats st;
@@ -276,7 +274,6 @@ WRITER_TYPE(run_type, "RunWriter", run_new, "rows",
  * them (every call into Python made: no Python code runs from here). */
 static PyObject *py_merge_runs(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *paths, *swo;
     const char *lo, *hi, *tmp;
     Py_ssize_t lo_len = 0, hi_len = 0;
@@ -339,7 +336,6 @@ static PyObject *split_key(void *ctx, size_t i)
  * ordo__py_bin_get reads them (ordo/_phases.py joins lists of bytes). */
 static PyObject *py_split_keys(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *ko, *no;
     long long nsplit;
     if (!PyArg_ParseTuple(args, "OO:split_keys", &ko, &no) ||
@@ -365,7 +361,6 @@ static PyObject *py_split_keys(PyObject *self, PyObject *args)
 
 static PyObject *py_key_ranges(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *ko, *so;
     if (!PyArg_ParseTuple(args, "OO:key_ranges", &ko, &so))
         return NULL;
@@ -389,7 +384,6 @@ static PyObject *py_key_ranges(PyObject *self, PyObject *args)
 
 static PyObject *py_parse_size(PyObject *self, PyObject *args)
 {
-    (void)self;
     PyObject *v;
     const char *what = "size";
     if (!PyArg_ParseTuple(args, "O|s:parse_size", &v, &what))

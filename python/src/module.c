@@ -227,8 +227,6 @@ int ordo__py_uint_arg(PyObject *obj, const char *what, unsigned long long max,
 
 static PyObject *py_impl_name(PyObject *self, PyObject *args)
 {
-    (void)self;
-    (void)args;
     ordo_status st = ORDO_OK;
     const char *name = ordo_impl_name(&st);
     if (st != ORDO_OK)

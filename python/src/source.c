@@ -149,7 +149,7 @@ int ordo__py_source_get(PyObject *desc, int typed, PyThreadState **released, ord
         PyErr_SetString(PyExc_TypeError, "internal: a bad source description");
         return -1;
     }
-    s->table = (ordo_table_source){ORDO_TABLE_SOURCE_CSV, NULL, -1, NULL, 0, NULL, NULL};
+    s->table = (ordo_table_source){.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1};
     if (!strcmp(kind, "csv")) {
         if (!PyUnicode_FSConverter(a, &s->path))
             return -1;
@@ -162,12 +162,15 @@ int ordo__py_source_get(PyObject *desc, int typed, PyThreadState **released, ord
         return stream_take(a, &s->stream);
     }
     if (!strcmp(kind, "batch") && b) {
-        s->kind = ORDO__PY_SOURCE_BATCH;
+        s->kind = ORDO__PY_SOURCE_BATCH, s->table.kind = ORDO_TABLE_SOURCE_ARROW_BATCH;
+        s->table.schema = &s->batch.schema, s->table.array = &s->batch.array;
         return ordo__py_arrow_take(a, b, NULL, &s->batch);
     }
     if (!strcmp(kind, "columns") && b) {
-        s->kind = ORDO__PY_SOURCE_COLUMNS;
-        return columns_get(a, b, typed, released, &s->cols);
+        s->kind = ORDO__PY_SOURCE_COLUMNS, s->table.kind = ORDO_TABLE_SOURCE_INPUTS;
+        int rc = columns_get(a, b, typed, released, &s->cols);
+        s->table.inputs = s->cols.in, s->table.n = s->cols.n, s->table.rows = s->cols.rows;
+        return rc;
     }
     PyErr_SetString(PyExc_TypeError, "internal: a bad source description");
     return -1;
