@@ -11,10 +11,9 @@
 #include "ordo.h"
 #include "ordo_table.h"
 
-/* Raises ordo.Error for status s: the message from err (may be NULL) or the
- * status's own, with .status (the status name, e.g. "ORDO_ERR_BAD_INPUT"),
- * .code (its pinned value) and .file/.line/.column from err where known
- * (else None). Returns NULL, for `return ordo__py_raise(...)`. */
+/* Raises ordo.Error for s (NULL, for `return ordo__py_raise(...)`): err's
+ * message (err may be NULL) or the status's, .status ("ORDO_ERR_BAD_INPUT"),
+ * .code, and .file/.line/.column from err where known (else None). */
 PyObject *ordo__py_raise(ordo_status s, const ordo_error *err);
 /* The same with a message of its own (printf-style). */
 PyObject *ordo__py_raisef(ordo_status s, const char *fmt, ...);
@@ -43,10 +42,8 @@ int ordo__py_int_arg(PyObject *obj, const char *what, long long min, long long m
 int ordo__py_uint_arg(PyObject *obj, const char *what, unsigned long long max,
                       unsigned long long *out);
 
-/* Calls an Arrow producer's release callback (which may run Python code)
- * with the error indicator saved and restored around it, so that a pending
- * exception survives and the callback does not run with one set; release
- * is NULL afterwards whatever the producer did. */
+/* Runs an Arrow producer's release callback (it may run Python code) with
+ * a pending exception kept aside; release is NULL afterwards. */
 #define ORDO__PY_RELEASE(obj)                                                                    \
     do {                                                                                         \
         if ((obj)->release) {                                                                    \
@@ -58,31 +55,27 @@ int ordo__py_uint_arg(PyObject *obj, const char *what, unsigned long long max,
         }                                                                                        \
     } while (0)
 
-/* An Arrow schema and array moved out of their PyCapsules (the consumer's
- * part of the PyCapsule interface: the capsules are left released). What is
- * read stays the extension's until ordo__py_arrow_release, whatever Python
- * code runs meanwhile (a value's __str__, another argument's
- * __arrow_c_array__ that imports the same capsules and frees their
- * buffers). */
+/* An Arrow schema and array moved out of their PyCapsules (left released):
+ * the extension's until ordo__py_arrow_release, whatever Python code runs
+ * meanwhile (a __str__, another argument's __arrow_c_array__ that imports
+ * the same capsules and frees their buffers). */
 typedef struct ordo__py_arrow {
     struct ArrowSchema schema;
     struct ArrowArray array;
 } ordo__py_arrow;
 
-/* Moves the structs out of an "arrow_schema" and an "arrow_array" capsule
- * into *out, checked first (ordo_arrow_check). 0, or -1 with ordo.Error (its
- * message after "what: " when what is not NULL);
- * release *out either way (it is zeroed first). */
+/* Moves the structs of an "arrow_schema" and an "arrow_array" capsule into
+ * *out (zeroed first), checked (ordo_arrow_check): 0, or -1 with ordo.Error
+ * ("what: " first when what is given); release *out either way. */
 int ordo__py_arrow_take(PyObject *schema_capsule, PyObject *array_capsule, const char *what,
                         ordo__py_arrow *out);
 /* Releases what ordo__py_arrow_take moved (the producer's callbacks, run
  * with a pending exception kept aside). */
 void ordo__py_arrow_release(ordo__py_arrow *a);
 
-/* A capsule named name ("arrow_schema", "arrow_array",
- * "arrow_array_stream") owning the Arrow struct at p (size bytes) from now
- * on, moved (the caller then sets its release NULL), or NULL with an
- * exception (p released). */
+/* A capsule named name ("arrow_schema", "arrow_array", "arrow_array_stream")
+ * owning the Arrow struct at p (size bytes, moved: the caller sets its
+ * release NULL); or NULL with an exception, p released. */
 PyObject *ordo__py_capsule_take(const char *name, void *p, size_t size);
 /* (schema capsule, array capsule) owning *s and *a (moved), or NULL with an
  * exception; both are left released either way. */
