@@ -15,8 +15,8 @@
 struct ordo_runs {
     char **files;
     size_t nfiles;
-    const ordo__keysort_item *mem; /* a writer's sorted in-memory run, after the files */
-    size_t nmem;
+    const ordo__keysort_item *mem; /* a writer's in-memory rows, after the files: */
+    size_t nmem, msplit;           /* [0, msplit) and [msplit, nmem) each sorted */
     int has_mem;
     char *tmp_dir;
 };
@@ -38,9 +38,9 @@ ordo_status ordo_runs_open(const char *const *paths, size_t n, ordo_runs **out, 
 }
 
 ordo_status ordo__runs_add_memory(ordo_runs *r, const ordo__keysort_item *items, size_t n,
-                                  const char *tmp_dir, ordo_error *err)
+                                  size_t split, const char *tmp_dir, ordo_error *err)
 {
-    r->mem = items, r->nmem = n, r->has_mem = 1;
+    r->mem = items, r->nmem = n, r->msplit = split, r->has_mem = 1;
     if (!(r->tmp_dir = strdup(tmp_dir)))
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     return ORDO_OK;
@@ -286,7 +286,10 @@ static ordo_status merge_into(ordo_runs *r, const ordo_merge_options *opt, sink 
                               ordo_error *err)
 {
     ordo_merge_options o = opt ? *opt : (ordo_merge_options){0};
-    size_t k = r->nfiles + (size_t)r->has_mem;
+    /* the in-memory runs: none when empty (a writer given no rows: its
+     * NULL items would make it look like a file), one, or two halves */
+    size_t mem = !r->has_mem || !r->nmem ? 0 : r->msplit < r->nmem ? 2 : 1;
+    size_t k = r->nfiles + mem;
     uint64_t memory = o.memory ? o.memory : (uint64_t)64 << 20;
     uint64_t per = memory / (MERGE_FANIN + 2);
     size_t buffer = per > (4u << 20) ? 4u << 20 : per < (64u << 10) ? 64u << 10 : (size_t)per;
@@ -307,23 +310,22 @@ static ordo_status merge_into(ordo_runs *r, const ordo_merge_options *opt, sink 
     if (nfiles) /* r->files is NULL when there are none */
         memcpy(files, r->files, nfiles * sizeof *files);
     ordo_status st = ORDO_OK;
-    for (size_t pass = 0; st == ORDO_OK && nfiles + (size_t)r->has_mem > MERGE_FANIN; pass++) {
+    for (size_t pass = 0; st == ORDO_OK && nfiles + mem > MERGE_FANIN; pass++) {
         st = merge_pass(files, made, &nfiles, &o, dir, pass, buffer, err);
         if (st == ORDO_OK && o.cancel && *o.cancel)
             st = ordo__load_fail(err, ORDO_ERR_INTERRUPTED, 0, "interrupted by signal %d",
                                  (int)*o.cancel);
     }
-    /* an empty in-memory run (a writer given no rows) is no source: its
-     * NULL items would make it look like a file */
-    int mem = r->has_mem && r->nmem;
-    k = nfiles + (size_t)mem;
+    k = nfiles + mem;
     source *src = st == ORDO_OK ? calloc(k ? k : 1, sizeof *src) : NULL;
     if (st == ORDO_OK && !src)
         st = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     if (st == ORDO_OK)
         st = open_sources(src, files, made, nfiles, 0, buffer, err);
-    if (st == ORDO_OK && mem)
-        src[nfiles] = (source){.items = r->mem, .n = r->nmem, .index = nfiles};
+    for (size_t i = 0; st == ORDO_OK && i < mem; i++) /* (i 1: the second half) */
+        src[nfiles + i] = (source){.items = r->mem + (i ? r->msplit : 0),
+                                   .n = mem == 1 ? r->nmem : i ? r->nmem - r->msplit : r->msplit,
+                                   .index = nfiles + i};
     if (st == ORDO_OK)
         st = merge_sources(src, k, &o, out, err);
     if (src)

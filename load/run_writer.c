@@ -7,6 +7,7 @@
 #include "outfiles.h"
 #include "runs.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,16 +79,48 @@ ordo_status ordo_run_writer_open(const ordo_run_options *o, ordo_run_writer **ou
     return ORDO_OK;
 }
 
-/* Sorts the records in the arena: NULL when out of memory. */
-static ordo__keysort_item *sort_arena(ordo_run_writer *w)
+/* Half of the items, sorted on a thread of its own. */
+typedef struct half_sort {
+    ordo__keysort_item *items, *tmp;
+    size_t n;
+    int ok;
+} half_sort;
+
+static void *sort_half(void *p)
+{
+    half_sort *h = p;
+    h->ok = ordo__keysort(h->items, h->tmp, h->n);
+    return NULL;
+}
+
+/* Rows from which the last in-memory run is sorted as two halves on two
+ * threads (the merge reads them as two runs): fewer, and a thread costs
+ * more than it saves. */
+#define HALVES_MIN 65536
+
+/* Sorts the records in the arena: NULL when out of memory. split NULL: as
+ * one run; else, with two CPUs and HALVES_MIN rows, the two halves at once,
+ * *split the first one's rows (nrec: one run). */
+static ordo__keysort_item *sort_arena(ordo_run_writer *w, size_t *split)
 {
     ordo__keysort_item *items = (ordo__keysort_item *)(void *)(w->arena + align16(w->arena_used));
-    size_t at = 0;
-    for (size_t i = 0; i < w->nrec; i++) {
+    size_t at = 0, n = w->nrec;
+    for (size_t i = 0; i < n; i++) {
         items[i].rec = w->arena + at;
         at += ordo__rec_size(w->arena + at);
     }
-    return ordo__keysort(items, items + w->nrec, w->nrec) ? items : NULL;
+    size_t h = split && n >= HALVES_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1 ? n / 2 : n;
+    half_sort rest = {items + h, items + n + h, n - h, 1}; /* tmp: the items' scratch too */
+    pthread_t t;
+    int threaded = h < n && pthread_create(&t, NULL, sort_half, &rest) == 0;
+    if (!threaded)
+        h = n;
+    int ok = ordo__keysort(items, items + n, h);
+    if (threaded)
+        ok &= !pthread_join(t, NULL) && rest.ok;
+    if (split)
+        *split = h;
+    return ok ? items : NULL;
 }
 
 /* Sorts the records in the arena and writes them as the next run. */
@@ -95,7 +128,7 @@ static ordo_status spill(ordo_run_writer *w, ordo_error *err)
 {
     if (!w->nrec)
         return ORDO_OK;
-    ordo__keysort_item *items = sort_arena(w);
+    ordo__keysort_item *items = sort_arena(w, NULL);
     if (!items)
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory sorting");
     char msg[512];
@@ -204,12 +237,13 @@ ordo_status ordo_run_writer_runs(ordo_run_writer *w, ordo_runs **r, ordo_error *
         remove_files(w);
         return w->ferr.status;
     }
-    if (w->nrec && !(w->sorted = sort_arena(w)))
+    size_t split = 0;
+    if (w->nrec && !(w->sorted = sort_arena(w, &split)))
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory sorting");
     ordo_status s = ordo_runs_open((const char *const *)w->files, w->nfiles, r, err);
     if (s != ORDO_OK)
         return s;
-    s = ordo__runs_add_memory(*r, w->sorted, w->nrec, w->dir, err);
+    s = ordo__runs_add_memory(*r, w->sorted, w->nrec, split, w->dir, err);
     if (s != ORDO_OK) {
         ordo_runs_close(*r);
         *r = NULL;

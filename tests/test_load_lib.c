@@ -209,6 +209,54 @@ static void test_phases_in_one_process(void **state)
     }
 }
 
+/* Rows that all stay in memory, enough of them that the writer sorts two
+ * halves at once on a machine with two CPUs (the merge reads them as two
+ * runs): the same table as the model, equal keys in seq order across the
+ * halves, the first or last kept by the policy. */
+static void test_memory_run_in_halves(void **state)
+{
+    (void)state;
+    uint64_t seed = t_seed();
+    size_t n = 150000;
+    for (int p = ORDO_DUP_FIRST; p <= ORDO_DUP_LAST; p++) {
+        row *r = make_rows(n, &seed, 30000);
+        char name[32];
+        snprintf(name, sizeof name, "db-halves-%d", p);
+        ordo_db *db = open_db(name, 0);
+        const char *tmp;
+        ordo_error e;
+        assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
+        ordo_run_options ro = {tmp, "w0-", 64 << 20};
+        ordo_run_writer *rw;
+        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, r[i].val, strlen(r[i].val),
+                                                 r[i].seq, &e),
+                             ORDO_OK);
+        ordo_runs *runs;
+        assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
+        assert_int_equal(ordo_run_writer_files(rw), 0);
+        ordo_sst_writer *w = sst_writer(tmp, NULL, 3, (ordo_dup_policy)p, 64 << 20, 1);
+        assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_OK);
+        ordo_load_stats st;
+        ordo_sst_writer_stats(w, &st);
+        size_t m = model(r, n, (ordo_dup_policy)p);
+        assert_int_equal(st.rows_in, n);
+        assert_int_equal(st.rows, m);
+        assert_int_equal(ingest_writer(db, 3, &w, 1, st.rows, &e), ORDO_OK);
+        expect_table(db, 3, r, m);
+        ordo_sst_writer_close(w);
+        /* the same runs again, into a writer that refuses duplicates */
+        w = sst_writer(tmp, "again-", 4, ORDO_DUP_ERROR, 64 << 20, 1);
+        assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_ERR_DUPLICATE_KEY);
+        ordo_sst_writer_close(w);
+        ordo_runs_close(runs);
+        ordo_run_writer_close(rw);
+        ordo_db_close(db);
+        free(r);
+    }
+}
+
 /* A writer given no rows: its empty in-memory run merges to nothing (it
  * was once read as a file), and the empty table is ingested. */
 static void test_empty_load(void **state)
@@ -874,6 +922,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phases_in_one_process),
+        cmocka_unit_test(test_memory_run_in_halves),
         cmocka_unit_test(test_empty_load),
         cmocka_unit_test(test_ranges_and_passes),
         cmocka_unit_test(test_range_merges_seek),
