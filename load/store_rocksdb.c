@@ -175,6 +175,7 @@ ordo__sst_file *ordo__sst_file_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     f->opts = rocksdb_options_create();
+    rocksdb_options_set_compression(f->opts, rocksdb_lz4_compression);
     f->env = rocksdb_envoptions_create();
     f->w = rocksdb_sstfilewriter_create(f->env, f->opts);
     char *e = NULL;
