@@ -223,6 +223,18 @@ typedef ordo_status (*ordo_merge_emit)(void *ctx, const uint8_t *key, size_t key
 ORDO_API ordo_status ordo_runs_merge_to(ordo_runs *r, const ordo_merge_options *o,
                                         ordo_merge_emit emit, void *ctx, ordo_error *err);
 
+/* ordo_runs_merge into n SST writers at once, each range on a thread of its
+ * own (the caller's the first): the rows split by key into up to n ranges
+ * of about equal counts, outs[i] the i-th (its files after outs[i - 1]'s in
+ * key order, equal keys in one range). The splits come from the rows held
+ * in memory: with run files, a range in o, or few distinct keys, fewer
+ * ranges (the writers past them get no rows). Each merge runs to its end
+ * or its error; the result is the first range's failure (its err), else
+ * ORDO_OK. o->progress is called by the first range's merge only. */
+ORDO_API ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
+                                          ordo_sst_writer *const *outs, size_t n,
+                                          ordo_error *err);
+
 /* ---------------------------------------------------- 3. SST writer */
 
 typedef struct ordo_sst_options {

@@ -3,6 +3,7 @@
 #include "merge.h"
 #include "runs.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,89 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o, ordo_sst_
     if (!r || !out)
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writer");
     return merge_into(r, o, (sink){out, NULL, NULL, NULL}, err);
+}
+
+/* One range of ordo_runs_merge_split. */
+typedef struct range_job {
+    ordo_runs *r;
+    ordo_merge_options o;
+    ordo_sst_writer *out;
+    ordo_status st;
+    ordo_error err;
+} range_job;
+
+static void *range_merge(void *p)
+{
+    range_job *j = p;
+    j->st = merge_into(j->r, &j->o, (sink){j->out, NULL, NULL, NULL}, &j->err);
+    return NULL;
+}
+
+/* Ranges of about equal counts: split keys from the larger in-memory run
+ * (the other, when there are two, holds rows of the same input, so of
+ * about the same keys), strictly increasing. Returns the ranges (>= 1). */
+static size_t split_ranges(const ordo_runs *r, const ordo_merge_options *o, size_t n,
+                           const uint8_t **keys, size_t *lens)
+{
+    size_t part = r->msplit >= r->nmem - r->msplit ? r->msplit : r->nmem - r->msplit;
+    const ordo__keysort_item *items = r->mem + (part == r->msplit ? 0 : r->msplit);
+    if (r->nfiles || !r->has_mem || o->lo || o->hi || part < n)
+        return 1;
+    size_t got = 1;
+    for (size_t i = 1; i < n; i++) {
+        const uint8_t *rec = items[part * i / n].rec;
+        const uint8_t *k = ordo__rec_key(rec);
+        size_t len = ordo__rec_key_len(rec);
+        if (got > 1 && ordo_compare(keys[got - 2], lens[got - 2], k, len) >= 0)
+            continue; /* equal keys stay in one range */
+        keys[got - 1] = k, lens[got - 1] = len, got++;
+    }
+    return got;
+}
+
+ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
+                                  ordo_sst_writer *const *outs, size_t n, ordo_error *err)
+{
+    if (!r || !outs || !n)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writers");
+    for (size_t i = 0; i < n; i++)
+        if (!outs[i])
+            return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no SST writer %zu", i);
+    ordo_merge_options base = o ? *o : (ordo_merge_options){0};
+    const uint8_t **keys = calloc(n, sizeof *keys);
+    size_t *lens = calloc(n, sizeof *lens);
+    range_job *jobs = calloc(n, sizeof *jobs);
+    pthread_t *threads = calloc(n, sizeof *threads);
+    int *started = calloc(n, sizeof *started);
+    ordo_status st = ORDO_OK;
+    if (!keys || !lens || !jobs || !threads || !started) {
+        st = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        goto done;
+    }
+    size_t m = split_ranges(r, &base, n, keys, lens);
+    /* the buffers' memory shared among the ranges */
+    if (base.memory && m > 1)
+        base.memory /= m;
+    for (size_t i = 0; i < m; i++) {
+        jobs[i] = (range_job){r, base, outs[i], ORDO_OK, {0}};
+        if (i) /* [split i - 1, split i) */
+            jobs[i].o.lo = keys[i - 1], jobs[i].o.lo_len = lens[i - 1], jobs[i].o.progress = NULL;
+        if (i + 1 < m)
+            jobs[i].o.hi = keys[i], jobs[i].o.hi_len = lens[i];
+        started[i] = i && pthread_create(&threads[i], NULL, range_merge, &jobs[i]) == 0;
+    }
+    for (size_t i = 0; i < m; i++) /* the caller's thread: the first, and any not started */
+        if (!started[i])
+            range_merge(&jobs[i]);
+    for (size_t i = 0; i < m; i++)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+    for (size_t i = 0; i < m && st == ORDO_OK; i++)
+        if ((st = jobs[i].st) != ORDO_OK && err)
+            *err = jobs[i].err;
+done:
+    free(keys), free(lens), free(jobs), free(threads), free(started);
+    return st;
 }
 
 ordo_status ordo_runs_merge_to(ordo_runs *r, const ordo_merge_options *o, ordo_merge_emit emit,

@@ -133,7 +133,7 @@ static void merge_progress(void *ctx, uint64_t rows)
     (void)rows;
     ordo__table_sink *k = ctx;
     ordo_load_stats st;
-    ordo_sst_writer_stats(k->sst, &st);
+    ordo_sst_writer_stats(k->sst[0], &st); /* (only the first range's merge calls it) */
     progress(k, st.rows, st.bytes);
 }
 
@@ -183,22 +183,35 @@ static ordo_status finish_put(ordo__table_sink *k, ordo_error *err)
     return s;
 }
 
+/* Rows from which a load held in memory is written by two SST writers at
+ * once (ordo_runs_merge_split), with a second CPU. */
+#define SPLIT_MIN (1u << 17)
+
 /* --via sst: the runs merged into SST files (from memory when nothing was
- * spilled), then ingested. */
+ * spilled: two key ranges at once when there are enough rows), then
+ * ingested. */
 static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
 {
     const ordo_table_load_options *o = k->o;
     ordo_runs *runs = NULL;
     int spilled = ordo_run_writer_files(k->runs) > 0;
+    size_t nw = !spilled && k->sum->rows_in >= SPLIT_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1
+                    ? 2
+                    : 1;
     /* merge/write counts rows kept from 0; sort (in memory) the rows it sorts */
     phase(k, spilled ? ORDO_TABLE_PHASE_MERGE : ORDO_TABLE_PHASE_SORT, spilled ? 0 : k->sum->rows_in,
           0);
     ordo_status s = ordo_run_writer_runs(k->runs, &runs, err);
     if (s != ORDO_OK)
         return s;
-    ordo_sst_options so = {k->tmp, o->prefix, o->sst_size ? o->sst_size : SIZE_DEFAULT,
-                           o->tag, o->on_duplicate, 1};
-    if ((s = ordo_sst_writer_open(&so, &k->sst, err)) != ORDO_OK) {
+    char prefix[2][300]; /* the second writer's files: names of their own */
+    for (size_t i = 0; i < nw && s == ORDO_OK; i++) {
+        snprintf(prefix[i], sizeof prefix[i], "%s%s", o->prefix ? o->prefix : "", i ? "r1-" : "");
+        ordo_sst_options so = {k->tmp, prefix[i], o->sst_size ? o->sst_size : SIZE_DEFAULT,
+                               o->tag, o->on_duplicate, 1};
+        s = ordo_sst_writer_open(&so, &k->sst[i], err);
+    }
+    if (s != ORDO_OK) {
         ordo_runs_close(runs);
         return s;
     }
@@ -210,30 +223,44 @@ static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
     mo.cancel = o->cancel;
     mo.progress = merge_progress;
     mo.progress_ctx = k;
-    s = ordo_runs_merge(runs, &mo, k->sst, err);
+    s = ordo_runs_merge_split(runs, &mo, k->sst, nw, err);
     ordo_runs_close(runs);
-    ordo_load_stats st;
-    ordo_sst_writer_stats(k->sst, &st);
+    ordo_load_stats st = {0};
+    for (size_t i = 0; i < nw; i++) { /* the ranges' counts together */
+        ordo_load_stats one;
+        ordo_sst_writer_stats(k->sst[i], &one);
+        st.rows_in += one.rows_in, st.rows += one.rows;
+        st.duplicates += one.duplicates, st.bytes += one.bytes;
+    }
     take_stats(k, &st);
     if (s == ORDO_OK) /* the phase's last count: every row written */
         progress(k, st.rows, st.bytes);
-    if (s == ORDO_OK)
-        s = ordo_sst_writer_finish(k->sst, err);
+    for (size_t i = 0; i < nw && s == ORDO_OK; i++)
+        s = ordo_sst_writer_finish(k->sst[i], err);
     if (s != ORDO_OK) {
         if (err && (s == ORDO_ERR_DUPLICATE_KEY || s == ORDO_ERR_RESERVED_KEY))
             err->file = k->name, err->column = 0; /* err->line: the row's seq */
         return s;
     }
-    k->nsst = ordo_sst_writer_files(k->sst);
+    for (size_t i = 0; i < nw; i++)
+        k->nsst[i] = ordo_sst_writer_files(k->sst[i]);
+    size_t nfiles = k->nsst[0] + k->nsst[1];
+    ordo_sst_file *files = malloc((nfiles ? nfiles : 1) * sizeof *files);
+    if (!files)
+        return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0, at = 0; i < nw; at += k->nsst[i++]) /* in key order */
+        if (k->nsst[i])
+            memcpy(files + at, ordo_sst_writer_file(k->sst[i], 0), k->nsst[i] * sizeof *files);
     remove_runs(k); /* and the writer's memory, before the ingestion */
-    if ((s = commit(k, err)) != ORDO_OK)
-        return s;
-    k->t_written = ordo__table_now();
-    phase(k, ORDO_TABLE_PHASE_INGEST, st.rows, st.bytes);
-    s = ordo_table_ingest_files(k->db, o->tag, ordo_sst_writer_file(k->sst, 0), k->nsst,
-                                k->format, k->key, k->schema, st.rows, err);
+    if ((s = commit(k, err)) == ORDO_OK) {
+        k->t_written = ordo__table_now();
+        phase(k, ORDO_TABLE_PHASE_INGEST, st.rows, st.bytes);
+        s = ordo_table_ingest_files(k->db, o->tag, files, nfiles, k->format, k->key, k->schema,
+                                    st.rows, err);
+    }
+    free(files);
     if (s == ORDO_OK)
-        k->sum->sst_files = k->nsst;
+        k->sum->sst_files = nfiles;
     return s;
 }
 
@@ -278,9 +305,12 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     ordo_put_load_close(k->put);
     /* this load's files: run files, and SST files not ingested (or copied in) */
     remove_runs(k);
-    for (size_t i = 0; k->sst && i < k->nsst; i++)
-        unlink(ordo_sst_writer_file(k->sst, i)->path);
-    ordo_sst_writer_close(k->sst);
+    for (size_t w = 0; w < 2; w++) {
+        for (size_t i = 0; k->sst[w] && i < k->nsst[w]; i++)
+            unlink(ordo_sst_writer_file(k->sst[w], i)->path);
+        ordo_sst_writer_close(k->sst[w]);
+        k->sst[w] = NULL;
+    }
     if (k->own_db && result != ORDO_OK) {
         /* the folder this load made goes with all in it */
         if (ordo_db_discard(k->db) && k->sum)
@@ -288,7 +318,7 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     } else if (k->own_db) {
         ordo_db_close(k->db); /* and its temporary folder */
     }
-    k->put = NULL, k->sst = NULL, k->runs = NULL, k->db = NULL;
+    k->put = NULL, k->runs = NULL, k->db = NULL;
 }
 
 /* ---------------------------------------------------------- dispatch */

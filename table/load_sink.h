@@ -20,8 +20,11 @@ typedef struct ordo__table_sink {
     const char *tmp;
     ordo_run_writer *runs;
     ordo_put_load *put;
-    ordo_sst_writer *sst;
-    size_t nsst; /* finished SST files to remove after the ingestion */
+    /* one SST writer a range of the merge (the second with two CPUs and
+     * the rows in memory), their finished files to remove after the
+     * ingestion */
+    ordo_sst_writer *sst[2];
+    size_t nsst[2];
     ordo_table_summary *sum;
     ordo_table_phase phase;
     double t0, t_read, t_written;

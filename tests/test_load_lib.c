@@ -212,7 +212,8 @@ static void test_phases_in_one_process(void **state)
 /* Rows that all stay in memory, enough of them that the writer sorts two
  * halves at once on a machine with two CPUs (the merge reads them as two
  * runs): the same table as the model, equal keys in seq order across the
- * halves, the first or last kept by the policy. */
+ * halves, the first or last kept by the policy; the same rows merged into
+ * three SST writers at once (ordo_runs_merge_split). */
 static void test_memory_run_in_halves(void **state)
 {
     (void)state;
@@ -250,6 +251,37 @@ static void test_memory_run_in_halves(void **state)
         w = sst_writer(tmp, "again-", 4, ORDO_DUP_ERROR, 64 << 20, 1);
         assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_ERR_DUPLICATE_KEY);
         ordo_sst_writer_close(w);
+        /* and split into three ranges at once: the same table from three
+         * writers' files in key order, each writer some of the rows */
+        ordo_sst_writer *ws[3];
+        for (int i = 0; i < 3; i++) {
+            char pre[16];
+            snprintf(pre, sizeof pre, "split%d-", i);
+            ws[i] = sst_writer(tmp, pre, 5, (ordo_dup_policy)p, 64 << 20, 1);
+        }
+        assert_int_equal(ordo_runs_merge_split(runs, NULL, ws, 3, &e), ORDO_OK);
+        size_t sum = 0;
+        for (int i = 0; i < 3; i++) {
+            ordo_sst_writer_stats(ws[i], &st);
+            assert_true(st.rows > m / 6);
+            sum += st.rows;
+        }
+        assert_int_equal(sum, m);
+        assert_int_equal(ingest_writer(db, 5, ws, 3, m, &e), ORDO_OK);
+        expect_table(db, 5, r, m);
+        for (int i = 0; i < 3; i++)
+            ordo_sst_writer_close(ws[i]);
+        /* a range given: one merge, into the first writer only */
+        for (int i = 0; i < 2; i++)
+            ws[i] = sst_writer(tmp, i ? "lo1-" : "lo0-", 6, (ordo_dup_policy)p, 64 << 20, 1);
+        ordo_merge_options lo = {.lo = r[m / 2].key, .lo_len = r[m / 2].kn};
+        assert_int_equal(ordo_runs_merge_split(runs, &lo, ws, 2, &e), ORDO_OK);
+        ordo_sst_writer_stats(ws[0], &st);
+        assert_int_equal(st.rows, m - m / 2);
+        ordo_sst_writer_stats(ws[1], &st);
+        assert_int_equal(st.rows, 0);
+        ordo_sst_writer_close(ws[0]), ordo_sst_writer_close(ws[1]);
+        assert_int_equal(ordo_runs_merge_split(runs, NULL, ws, 0, &e), ORDO_ERR_NULL_ARG);
         ordo_runs_close(runs);
         ordo_run_writer_close(rw);
         ordo_db_close(db);
