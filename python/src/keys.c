@@ -196,12 +196,6 @@ static PyObject *keys_repr(PyObject *self)
     return PyUnicode_FromFormat("<ordo.Keys: %zu keys, %zu bytes>", k->n, k->len);
 }
 
-static PyObject *keys_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-    PyErr_SetString(PyExc_TypeError, "ordo.Keys are made by ordo.encode_keys and encode_csv");
-    return NULL;
-}
-
 const ordo_table_keys *ordo__py_keys_of(PyObject *self) { return &((keys_object *)self)->k; }
 
 static PyMethodDef keys_methods[] = {
@@ -241,12 +235,11 @@ static PyTypeObject keys_type = {
     .tp_repr = keys_repr,
     .tp_as_sequence = &keys_as_sequence,
     .tp_as_buffer = &keys_as_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, /* ordo makes them */
     .tp_doc = "Keys made by ordo: len(keys), keys[i] -> bytes (negative indexes too), "
               "iteration, .buffer, .offsets, .to_list(), .to_arrow().",
     .tp_methods = keys_methods,
     .tp_getset = keys_getset,
-    .tp_new = keys_new,
 };
 
 static PyMethodDef functions[] = {
