@@ -373,9 +373,9 @@ static size_t split_ranges(const ordo_runs *r, const ordo_merge_options *o, size
                            const uint8_t **keys, size_t *lens)
 {
     size_t part = r->msplit >= r->nmem - r->msplit ? r->msplit : r->nmem - r->msplit;
-    const ordo__keysort_item *items = r->mem + (part == r->msplit ? 0 : r->msplit);
     if (r->nfiles || !r->has_mem || o->lo || o->hi || part < n)
         return 1;
+    const ordo__keysort_item *items = r->mem + (part == r->msplit ? 0 : r->msplit);
     size_t got = 1;
     for (size_t i = 1; i < n; i++) {
         const uint8_t *rec = items[part * i / n].rec;
