@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MERGE_FANIN 64
@@ -229,9 +230,10 @@ static void close_sources(source *src, size_t k)
             ordo__run_reader_close(&src[i].rd);
 }
 
-/* One pass: files[0..MERGE_FANIN) merged (within the range) into a new run
- * file in dir, which takes their place; files earlier passes made are
- * removed once merged (the caller's run files stay). */
+/* One pass: files[0..MERGE_FANIN) (all, when fewer) merged (within the
+ * range) into a new run file in dir, which takes their place; files
+ * earlier passes made are removed once merged (the caller's run files
+ * stay). */
 static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
                               const ordo_merge_options *o, const char *dir, size_t pass,
                               size_t buffer, ordo_error *err)
@@ -251,34 +253,36 @@ static ordo_status merge_pass(char **files, unsigned char *made, size_t *nfiles,
     snprintf(path, plen, "%s/merge-%ld-%u-%06zu", dir, (long)getpid(),
              atomic_fetch_add(&merges, 1u), pass);
     ordo__run_out out;
-    ordo_status st = open_sources(src, files, made, MERGE_FANIN, 0, buffer, err);
+    /* (fewer than MERGE_FANIN when the in-memory runs fill the last pass) */
+    size_t t = *nfiles < MERGE_FANIN ? *nfiles : MERGE_FANIN;
+    ordo_status st = open_sources(src, files, made, t, 0, buffer, err);
     if (st == ORDO_OK && !ordo__run_out_open(&out, path, buffer, &iobuf, 0, msg, sizeof msg)) {
         st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
     } else if (st == ORDO_OK) {
-        st = merge_sources(src, MERGE_FANIN, o, (sink){NULL, &out, NULL, NULL}, err);
+        st = merge_sources(src, t, o, (sink){NULL, &out, NULL, NULL}, err);
         if (!ordo__run_out_close(&out, msg, sizeof msg) && st == ORDO_OK)
             st = ordo__load_fail(err, ORDO_ERR_IO, 0, "%s", msg);
         if (st != ORDO_OK)
             unlink(path);
     }
     free(iobuf);
-    close_sources(src, MERGE_FANIN);
+    close_sources(src, t);
     free(src);
     if (st != ORDO_OK) {
         free(path);
         return st;
     }
-    for (size_t i = 0; i < MERGE_FANIN; i++) {
+    for (size_t i = 0; i < t; i++) {
         if (made[i]) {
             unlink(files[i]);
             free(files[i]);
         }
     }
     files[0] = path, made[0] = 1;
-    size_t rest = *nfiles - MERGE_FANIN;
-    memmove(files + 1, files + MERGE_FANIN, rest * sizeof *files);
-    memmove(made + 1, made + MERGE_FANIN, rest);
-    *nfiles -= MERGE_FANIN - 1;
+    size_t rest = *nfiles - t;
+    memmove(files + 1, files + t, rest * sizeof *files);
+    memmove(made + 1, made + t, rest);
+    *nfiles -= t - 1;
     return ORDO_OK;
 }
 
@@ -357,13 +361,32 @@ typedef struct range_job {
     ordo_sst_writer *out;
     ordo_status st;
     ordo_error err;
+    atomic_int done;
+    /* the first range: the caller's progress, and the rows it last said */
+    void (*progress)(void *ctx, uint64_t rows);
+    void *progress_ctx;
+    uint64_t rows;
 } range_job;
 
 static void *range_merge(void *p)
 {
     range_job *j = p;
     j->st = merge_into(j->r, &j->o, (sink){j->out, NULL, NULL, NULL}, &j->err);
+    atomic_store(&j->done, 1);
     return NULL;
+}
+
+static void first_progress(void *ctx, uint64_t rows)
+{
+    range_job *j = ctx;
+    j->rows = rows;
+    j->progress(j->progress_ctx, rows);
+}
+
+/* An item's key against key k (ordo_compare's sign). */
+static int item_cmp(const ordo__keysort_item *it, const uint8_t *k, size_t len)
+{
+    return ordo_compare(ordo__rec_key(it->rec), ordo__rec_key_len(it->rec), k, len);
 }
 
 /* Ranges of about equal counts: split keys from the larger in-memory run
@@ -376,14 +399,28 @@ static size_t split_ranges(const ordo_runs *r, const ordo_merge_options *o, size
     if (r->nfiles || !r->has_mem || o->lo || o->hi || part < n)
         return 1;
     const ordo__keysort_item *items = r->mem + (part == r->msplit ? 0 : r->msplit);
-    size_t got = 1;
+    /* each split above the one before, the first above the part's first
+     * key (no range is empty; equal keys stay in one range): where the
+     * quantile's key is not, the first key past it */
+    const uint8_t *prev = ordo__rec_key(items[0].rec);
+    size_t prev_len = ordo__rec_key_len(items[0].rec), got = 1;
     for (size_t i = 1; i < n; i++) {
-        const uint8_t *rec = items[part * i / n].rec;
-        const uint8_t *k = ordo__rec_key(rec);
-        size_t len = ordo__rec_key_len(rec);
-        if (got > 1 && ordo_compare(keys[got - 2], lens[got - 2], k, len) >= 0)
-            continue; /* equal keys stay in one range */
-        keys[got - 1] = k, lens[got - 1] = len, got++;
+        size_t at = part * i / n;
+        if (item_cmp(&items[at], prev, prev_len) <= 0) {
+            size_t a = at + 1, b = part; /* the first key above prev, in (at, part) */
+            while (a < b) {
+                size_t m = a + (b - a) / 2;
+                if (item_cmp(&items[m], prev, prev_len) <= 0)
+                    a = m + 1;
+                else
+                    b = m;
+            }
+            if (a == part)
+                break;
+            at = a;
+        }
+        keys[got - 1] = prev = ordo__rec_key(items[at].rec);
+        lens[got - 1] = prev_len = ordo__rec_key_len(items[at].rec), got++;
     }
     return got;
 }
@@ -393,9 +430,14 @@ ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
 {
     if (!r || !outs || !n)
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writers");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (!outs[i])
             return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no SST writer %zu", i);
+        for (size_t j = 0; j < i; j++) /* (one writer, two threads) */
+            if (outs[j] == outs[i])
+                return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
+                                       "SST writers %zu and %zu are the same writer", j, i);
+    }
     ordo_merge_options base = o ? *o : (ordo_merge_options){0};
     const uint8_t **keys = calloc(n, sizeof *keys);
     size_t *lens = calloc(n, sizeof *lens);
@@ -412,9 +454,13 @@ ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
     if (base.memory && m > 1)
         base.memory /= m;
     for (size_t i = 0; i < m; i++) {
-        jobs[i] = (range_job){r, base, outs[i], ORDO_OK, {0}};
+        jobs[i].r = r, jobs[i].o = base, jobs[i].out = outs[i], jobs[i].st = ORDO_OK;
+        atomic_init(&jobs[i].done, 0);
         if (i) /* [split i - 1, split i) */
             jobs[i].o.lo = keys[i - 1], jobs[i].o.lo_len = lens[i - 1], jobs[i].o.progress = NULL;
+        else if (base.progress) /* the first: its count kept for the wait below */
+            jobs[0].progress = base.progress, jobs[0].progress_ctx = base.progress_ctx,
+            jobs[0].o.progress = first_progress, jobs[0].o.progress_ctx = &jobs[0];
         if (i + 1 < m)
             jobs[i].o.hi = keys[i], jobs[i].o.hi_len = lens[i];
         started[i] = i && pthread_create(&threads[i], NULL, range_merge, &jobs[i]) == 0;
@@ -422,6 +468,14 @@ ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
     for (size_t i = 0; i < m; i++) /* the caller's thread: the first, and any not started */
         if (!started[i])
             range_merge(&jobs[i]);
+    /* while the others run, progress now and then all the same: a
+     * binding's signal handlers run from it, and may cancel the merges */
+    for (size_t i = 1; i < m; i++)
+        while (started[i] && !atomic_load(&jobs[i].done)) {
+            nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+            if (base.progress)
+                base.progress(base.progress_ctx, jobs[0].rows);
+        }
     for (size_t i = 0; i < m; i++)
         if (started[i])
             pthread_join(threads[i], NULL);

@@ -235,15 +235,14 @@ static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
     take_stats(k, &st);
     if (s == ORDO_OK) /* the phase's last count: every row written */
         progress(k, st.rows, st.bytes);
-    for (size_t i = 0; i < nw && s == ORDO_OK; i++)
-        s = ordo_sst_writer_finish(k->sst[i], err);
+    for (size_t i = 0; i < nw && s == ORDO_OK; i++) /* (each one's files removed on failure) */
+        if ((s = ordo_sst_writer_finish(k->sst[i], err)) == ORDO_OK)
+            k->nsst[i] = ordo_sst_writer_files(k->sst[i]);
     if (s != ORDO_OK) {
         if (err && (s == ORDO_ERR_DUPLICATE_KEY || s == ORDO_ERR_RESERVED_KEY))
             err->file = k->name, err->column = 0; /* err->line: the row's seq */
         return s;
     }
-    for (size_t i = 0; i < nw; i++)
-        k->nsst[i] = ordo_sst_writer_files(k->sst[i]);
     size_t nfiles = k->nsst[0] + k->nsst[1];
     ordo_sst_file *files = malloc((nfiles ? nfiles : 1) * sizeof *files);
     if (!files)

@@ -289,6 +289,99 @@ static void test_memory_run_in_halves(void **state)
     }
 }
 
+static void count_call(void *ctx, uint64_t rows)
+{
+    (void)rows;
+    ++*(int *)ctx;
+}
+
+/* Three quarters of the rows under one key, the smallest: no range of the
+ * split is empty (the first split above the first key), each writer gets
+ * rows, and the first range's merge calls progress. The same writer twice
+ * is refused. */
+static void test_split_of_skewed_keys(void **state)
+{
+    (void)state;
+    ordo_run_options ro = {g_dir, "skew-", 64u << 20};
+    ordo_run_writer *rw;
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    size_t n = 200000;
+    for (size_t i = 0; i < n; i++) {
+        char k[16];
+        int kn = i % 4 ? 1 : snprintf(k, sizeof k, "b%07zu", i);
+        k[0] = i % 4 ? 'a' : 'b';
+        assert_int_equal(ordo_run_writer_add(rw, k, (size_t)kn, "v", 1, i + 1, &e), ORDO_OK);
+    }
+    ordo_runs *runs;
+    assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
+    ordo_sst_writer *ws[2] = {sst_writer(g_dir, "skew0-", 1, ORDO_DUP_LAST, 64 << 20, 1),
+                              sst_writer(g_dir, "skew1-", 1, ORDO_DUP_LAST, 64 << 20, 1)};
+    int calls = 0;
+    ordo_merge_options mo = {.progress = count_call, .progress_ctx = &calls};
+    ordo_sst_writer *same[2] = {ws[0], ws[0]};
+    assert_int_equal(ordo_runs_merge_split(runs, &mo, same, 2, &e), ORDO_ERR_INVALID_ARG);
+    assert_int_equal(ordo_runs_merge_split(runs, &mo, ws, 2, &e), ORDO_OK);
+    ordo_load_stats a, b;
+    ordo_sst_writer_stats(ws[0], &a);
+    ordo_sst_writer_stats(ws[1], &b);
+    assert_int_equal(a.rows_in + b.rows_in, n);
+    assert_true(a.rows_in > 0 && b.rows_in > 0);
+    assert_int_equal(a.rows + b.rows, 1 + n / 4); /* "a" once, every "b..." */
+    assert_true(calls > 0);
+    ordo_sst_writer_close(ws[0]), ordo_sst_writer_close(ws[1]);
+    ordo_runs_close(runs);
+    ordo_run_writer_close(rw);
+}
+
+static ordo_status in_order(void *ctx, const uint8_t *key, size_t key_len, const uint8_t *value,
+                            size_t value_len, uint64_t seq, ordo_error *err)
+{
+    (void)value, (void)value_len, (void)seq, (void)err;
+    uint64_t *st = ctx; /* {rows, the last key as a number} */
+    uint64_t k = 0;
+    for (size_t i = 0; i < key_len; i++)
+        k = k << 8 | key[i];
+    assert_true(!st[0] || k >= st[1]);
+    st[0]++, st[1] = k;
+    return ORDO_OK;
+}
+
+/* 63 run files and an in-memory run sorted in two halves: 65 sources, one
+ * pass of the 63 files (a pass once read 64 of them), then the rest. */
+static void test_passes_with_halves_in_memory(void **state)
+{
+    (void)state;
+    /* 4-byte keys, no values: 20 bytes a record, 52 with its items; 4 MiB
+     * hold 80,659 of them, so the last run (70,000) is sorted in halves */
+    ordo_run_options ro = {g_dir, "p63-", 4u << 20};
+    ordo_run_writer *rw;
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    uint64_t seed = t_seed(), n = 0;
+    while (ordo_run_writer_files(rw) < 63) {
+        uint32_t k = (uint32_t)t_rand(&seed);
+        uint8_t kb[4] = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
+        assert_int_equal(ordo_run_writer_add(rw, kb, 4, "", 0, ++n, &e), ORDO_OK);
+    }
+    for (int i = 0; i < 70000; i++) {
+        uint32_t k = (uint32_t)t_rand(&seed);
+        uint8_t kb[4] = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
+        assert_int_equal(ordo_run_writer_add(rw, kb, 4, "", 0, ++n, &e), ORDO_OK);
+    }
+    assert_int_equal(ordo_run_writer_files(rw), 63);
+    ordo_runs *runs;
+    assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
+    uint64_t st[2] = {0, 0};
+    ordo_merge_options mo = {.tmp_dir = g_dir};
+    assert_int_equal(ordo_runs_merge_to(runs, &mo, in_order, st, &e), ORDO_OK);
+    assert_int_equal(st[0], n);
+    ordo_runs_close(runs);
+    for (size_t i = 0; i < ordo_run_writer_files(rw); i++)
+        unlink(ordo_run_writer_file(rw, i));
+    ordo_run_writer_close(rw);
+}
+
 /* A writer given no rows: its empty in-memory run merges to nothing (it
  * was once read as a file), and the empty table is ingested. */
 static void test_empty_load(void **state)
@@ -955,6 +1048,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phases_in_one_process),
         cmocka_unit_test(test_memory_run_in_halves),
+        cmocka_unit_test(test_split_of_skewed_keys),
+        cmocka_unit_test(test_passes_with_halves_in_memory),
         cmocka_unit_test(test_empty_load),
         cmocka_unit_test(test_ranges_and_passes),
         cmocka_unit_test(test_range_merges_seek),

@@ -192,7 +192,11 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     o.dir = PyBytes_AS_STRING(dir);
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
-    if (targeto != Py_None && ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0)
+    /* (None or 0: the default) */
+    int zero = PyLong_CheckExact(targeto) && PyLong_AsLong(targeto) == 0 && !PyErr_Occurred();
+    PyErr_Clear();
+    if (targeto != Py_None && !zero &&
+        ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0)
         return Py_DECREF(dir), NULL;
     ordo_status s = ordo_sst_writer_open(&o, &w, &e); /* (before w is read) */
     return writer_new(type, s, w, &e, dir);
@@ -249,7 +253,7 @@ HELD_NOARGS(writer_counts, 0, counts)
 
 WRITER_TYPE(sst_type, "SstWriter", sst_new, "stats",
             "SstWriter(dir, *, prefix='', target_bytes=None, tag=0, on_duplicate='error'): a "
-            "sorted stream of rows to SST files in dir (target_bytes a size, None: 256M; tag -1 "
+            "sorted stream of rows to SST files in dir (target_bytes a size, None or 0: 256M; tag -1 "
             "or None: untagged; on_duplicate 'error', 'first' or 'last'), the order checked as "
             "rows come. add(key, value, seq): one row; keys must not decrease, equal keys come "
             "in seq order. add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow "

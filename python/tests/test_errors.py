@@ -121,3 +121,11 @@ def test_dictionaries_through_the_capsule_interface_alone_are_read():
     assert ordo.encode_keys(Stream(), "a", schema="a text").to_list() == want
     by_code = ordo.encode_keys(Stream(), "a", categories="order").to_list()
     assert by_code == ordo.encode_keys(t, "a", categories="order").to_list()
+
+def test_a_streams_bad_column_is_an_ordo_error(tmp_path):
+    # the library says what a stream's fault was about (a type here); a
+    # stream's faults stay ordo.Error, as ordo.load documents them
+    with pytest.raises(ordo.Error):
+        ordo.load(pa.table({"id": [[1]]}), tmp_path / "db", schema="id bigint", key="id")
+    with pytest.raises(ordo.Error):
+        ordo.load(pa.table({"id": ["x"]}), tmp_path / "db", schema="id bigint", key="id")

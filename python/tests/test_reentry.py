@@ -164,6 +164,8 @@ def test_integer_arguments_refuse_bools_and_negative_sizes(tmp_path):
     with pytest.raises(TypeError, match="target_bytes"):
         _ordo.SstWriter(str(tmp_path), target_bytes=True)
     assert _ordo.SstWriter(str(tmp_path), prefix="m-", target_bytes="1M", tag=1) is not None
+    for default in (None, 0):  # the default size (ordo.dask.load(sst_size=0) passes 0)
+        assert _ordo.SstWriter(str(tmp_path), prefix="d%s-" % default, target_bytes=default)
     with pytest.raises(TypeError, match="memory"):
         _ordo.RunWriter(str(tmp_path), memory=True)
     with pytest.raises(TypeError, match="seq"):
