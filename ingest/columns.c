@@ -169,18 +169,22 @@ const ordo_column *ordo__batchbuf_view(ordo__batchbuf *b)
     return b->view;
 }
 
+void ordo__batchbuf_drop_cell(ordo__batchbuf *b, size_t c, size_t r)
+{
+    ordo__colvec *v = &b->cols[c];
+    ordo_type t = b->s->cols[c].type;
+    if (!(v->validity[r / 8] >> (r % 8) & 1)) {
+        v->validity[r / 8] |= (uint8_t)(1u << (r % 8));
+        v->nulls--;
+    }
+    if (ordo__batchbuf_variable(t))
+        v->values_len = (size_t)v->offsets[r];
+    else if (t == ORDO_TYPE_BOOL)
+        v->values[r / 8] &= (uint8_t) ~(1u << (r % 8));
+}
+
 void ordo__batchbuf_drop_row(ordo__batchbuf *b, size_t r)
 {
-    for (size_t c = 0; c < b->s->ncols; c++) {
-        ordo__colvec *v = &b->cols[c];
-        ordo_type t = b->s->cols[c].type;
-        if (!(v->validity[r / 8] >> (r % 8) & 1)) {
-            v->validity[r / 8] |= (uint8_t)(1u << (r % 8));
-            v->nulls--;
-        }
-        if (ordo__batchbuf_variable(t))
-            v->values_len = (size_t)v->offsets[r];
-        else if (t == ORDO_TYPE_BOOL)
-            v->values[r / 8] &= (uint8_t) ~(1u << (r % 8));
-    }
+    for (size_t c = 0; c < b->s->ncols; c++)
+        ordo__batchbuf_drop_cell(b, c, r);
 }

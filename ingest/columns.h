@@ -53,6 +53,8 @@ uint8_t *ordo__batchbuf_reserve_bytes(ordo__batchbuf *b, size_t c, size_t r, siz
 /* Forgets whatever row r (the one after the last complete row) holds, so
  * that a rejected row leaves nothing behind. */
 void ordo__batchbuf_drop_row(ordo__batchbuf *b, size_t r);
+/* The same for column c alone (a field checked by putting it, then dropped). */
+void ordo__batchbuf_drop_cell(ordo__batchbuf *b, size_t c, size_t r);
 /* The ordo_column array describing the current rows. */
 const ordo_column *ordo__batchbuf_view(ordo__batchbuf *b);
 /* The same with each collated column's sort keys computed once for all the

@@ -213,7 +213,7 @@ static int take_all(const ordo__job *j, ordo__chunk *ch, const ordo__csv_reader 
         const ordo_csv_field *f = &rd->fields[c];
         if (!j->is_key[c]) {
             const char *why = ordo__field_put(&ch->vb, c, 0, f->p, f->n, f->quoted);
-            ordo__batchbuf_drop_row(&ch->vb, 0);
+            ordo__batchbuf_drop_cell(&ch->vb, c, 0); /* (the other cells hold nothing) */
             if (why) {
                 ordo__field_error(f, &t->cols[c], why, e);
                 ordo__batchbuf_drop_row(&ch->kb, r);
