@@ -162,6 +162,21 @@ static ordo_sst_writer *sst_writer(const char *dir, const char *prefix, int tag,
     return w;
 }
 
+/* A run writer in dir within memory, given rows r[0..n). */
+static ordo_run_writer *writer_of(const char *dir, const row *r, size_t n, uint64_t memory)
+{
+    ordo_run_options ro = {dir, "w0-", memory};
+    ordo_run_writer *rw;
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, r[i].val, strlen(r[i].val),
+                                             r[i].seq, &e),
+                         ORDO_OK);
+    assert_int_equal(ordo_run_writer_rows(rw), n);
+    return rw;
+}
+
 /* Phases 1-4 in one process: rows spilled in runs of 1 MiB, merged (the
  * last run in memory), split into SST files of 64 KiB, ingested; every
  * duplicate policy. */
@@ -178,15 +193,8 @@ static void test_phases_in_one_process(void **state)
         const char *tmp;
         ordo_error e;
         assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
-        ordo_run_options ro = {tmp, "w0-", 1 << 20};
-        ordo_run_writer *rw;
-        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
         /* 24-byte values make each row ~40 bytes: 60000 rows spill */
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, r[i].val, strlen(r[i].val),
-                                                 r[i].seq, &e),
-                             ORDO_OK);
-        assert_int_equal(ordo_run_writer_rows(rw), n);
+        ordo_run_writer *rw = writer_of(tmp, r, n, 1 << 20);
         assert_true(ordo_run_writer_files(rw) >= 1);
         ordo_runs *runs;
         assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
@@ -227,13 +235,7 @@ static void test_memory_run_in_halves(void **state)
         const char *tmp;
         ordo_error e;
         assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
-        ordo_run_options ro = {tmp, "w0-", 64 << 20};
-        ordo_run_writer *rw;
-        assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
-        for (size_t i = 0; i < n; i++)
-            assert_int_equal(ordo_run_writer_add(rw, r[i].key, r[i].kn, r[i].val, strlen(r[i].val),
-                                                 r[i].seq, &e),
-                             ORDO_OK);
+        ordo_run_writer *rw = writer_of(tmp, r, n, 64 << 20);
         ordo_runs *runs;
         assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
         assert_int_equal(ordo_run_writer_files(rw), 0);
