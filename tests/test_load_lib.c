@@ -177,28 +177,65 @@ static ordo_run_writer *writer_of(const char *dir, const row *r, size_t n, uint6
     return rw;
 }
 
-/* Phases 1-4 in one process: rows spilled in runs of 1 MiB, merged (the
- * last run in memory), split into SST files of 64 KiB, ingested; every
- * duplicate policy. */
-static void test_phases_in_one_process(void **state)
+/* Rows merged into ranges at once (ordo_runs_merge_split): into three
+ * writers, the same table from their files in key order, each writer some
+ * of the rows; with a range given, one merge into the first writer only. */
+static void check_split(ordo_db *db, const char *tmp, ordo_runs *runs, const row *r, size_t m,
+                        ordo_dup_policy p)
 {
-    (void)state;
+    ordo_sst_writer *ws[3];
+    ordo_error e;
+    ordo_load_stats st;
+    for (int i = 0; i < 3; i++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "split%d-", i);
+        ws[i] = sst_writer(tmp, pre, 5, p, 64 << 20, 1);
+    }
+    assert_int_equal(ordo_runs_merge_split(runs, NULL, ws, 3, &e), ORDO_OK);
+    size_t sum = 0;
+    for (int i = 0; i < 3; i++) {
+        ordo_sst_writer_stats(ws[i], &st);
+        assert_true(st.rows > m / 6);
+        sum += st.rows;
+    }
+    assert_int_equal(sum, m);
+    assert_int_equal(ingest_writer(db, 5, ws, 3, m, &e), ORDO_OK);
+    expect_table(db, 5, r, m);
+    for (int i = 0; i < 3; i++)
+        ordo_sst_writer_close(ws[i]);
+    for (int i = 0; i < 2; i++)
+        ws[i] = sst_writer(tmp, i ? "lo1-" : "lo0-", 6, p, 64 << 20, 1);
+    ordo_merge_options lo = {.lo = r[m / 2].key, .lo_len = r[m / 2].kn};
+    assert_int_equal(ordo_runs_merge_split(runs, &lo, ws, 2, &e), ORDO_OK);
+    ordo_sst_writer_stats(ws[0], &st);
+    assert_int_equal(st.rows, m - m / 2);
+    ordo_sst_writer_stats(ws[1], &st);
+    assert_int_equal(st.rows, 0);
+    ordo_sst_writer_close(ws[0]), ordo_sst_writer_close(ws[1]);
+    assert_int_equal(ordo_runs_merge_split(runs, NULL, ws, 0, &e), ORDO_ERR_NULL_ARG);
+}
+
+/* Phases 1-4 in one process for every duplicate policy: n rows of
+ * key_space keys in a run writer within memory, merged (the last run in
+ * memory), written as SST files of sst bytes, ingested, against the model;
+ * the same runs again into a writer that refuses duplicates; and, when
+ * nothing was spilled, check_split. */
+static void phases(const char *name, size_t n, size_t key_space, uint64_t memory, uint64_t sst)
+{
     uint64_t seed = t_seed();
-    size_t n = 60000;
     for (int p = ORDO_DUP_FIRST; p <= ORDO_DUP_LAST; p++) {
-        row *r = make_rows(n, &seed, 20000);
-        char name[32];
-        snprintf(name, sizeof name, "db-phases-%d", p);
-        ordo_db *db = open_db(name, 0);
+        row *r = make_rows(n, &seed, key_space);
+        char dbname[32];
+        snprintf(dbname, sizeof dbname, "%s-%d", name, p);
+        ordo_db *db = open_db(dbname, 0);
         const char *tmp;
         ordo_error e;
         assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
-        /* 24-byte values make each row ~40 bytes: 60000 rows spill */
-        ordo_run_writer *rw = writer_of(tmp, r, n, 1 << 20);
-        assert_true(ordo_run_writer_files(rw) >= 1);
+        ordo_run_writer *rw = writer_of(tmp, r, n, memory);
+        int spilled = ordo_run_writer_files(rw) > 0;
         ordo_runs *runs;
         assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
-        ordo_sst_writer *w = sst_writer(tmp, NULL, 3, (ordo_dup_policy)p, 64 << 10, p == 1);
+        ordo_sst_writer *w = sst_writer(tmp, NULL, 3, (ordo_dup_policy)p, sst, p == 1);
         assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_OK);
         ordo_load_stats st;
         ordo_sst_writer_stats(w, &st);
@@ -207,9 +244,14 @@ static void test_phases_in_one_process(void **state)
         assert_int_equal(st.rows, m);
         assert_int_equal(st.duplicates, n - m);
         assert_int_equal(ingest_writer(db, 3, &w, 1, st.rows, &e), ORDO_OK);
-        assert_true(ordo_sst_writer_files(w) > 1);
+        assert_true(ordo_sst_writer_files(w) > (sst < 1 << 20));
         expect_table(db, 3, r, m);
         ordo_sst_writer_close(w);
+        w = sst_writer(tmp, "again-", 4, ORDO_DUP_ERROR, sst, 1);
+        assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_ERR_DUPLICATE_KEY);
+        ordo_sst_writer_close(w);
+        if (!spilled)
+            check_split(db, tmp, runs, r, m, (ordo_dup_policy)p);
         ordo_runs_close(runs);
         ordo_run_writer_close(rw);
         ordo_db_close(db);
@@ -217,78 +259,22 @@ static void test_phases_in_one_process(void **state)
     }
 }
 
+/* Rows spilled in runs of 1 MiB (24-byte values make each row ~40 bytes:
+ * 60000 rows spill), SST files of 64 KiB. */
+static void test_phases_in_one_process(void **state)
+{
+    (void)state;
+    phases("db-phases", 60000, 20000, 1 << 20, 64 << 10);
+}
+
 /* Rows that all stay in memory, enough of them that the writer sorts two
  * halves at once on a machine with two CPUs (the merge reads them as two
- * runs): the same table as the model, equal keys in seq order across the
- * halves, the first or last kept by the policy; the same rows merged into
- * three SST writers at once (ordo_runs_merge_split). */
+ * runs): equal keys in seq order across the halves, the first or last kept
+ * by the policy; check_split over them. */
 static void test_memory_run_in_halves(void **state)
 {
     (void)state;
-    uint64_t seed = t_seed();
-    size_t n = 150000;
-    for (int p = ORDO_DUP_FIRST; p <= ORDO_DUP_LAST; p++) {
-        row *r = make_rows(n, &seed, 30000);
-        char name[32];
-        snprintf(name, sizeof name, "db-halves-%d", p);
-        ordo_db *db = open_db(name, 0);
-        const char *tmp;
-        ordo_error e;
-        assert_int_equal(ordo_db_temp_dir(db, &tmp, &e), ORDO_OK);
-        ordo_run_writer *rw = writer_of(tmp, r, n, 64 << 20);
-        ordo_runs *runs;
-        assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
-        assert_int_equal(ordo_run_writer_files(rw), 0);
-        ordo_sst_writer *w = sst_writer(tmp, NULL, 3, (ordo_dup_policy)p, 64 << 20, 1);
-        assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_OK);
-        ordo_load_stats st;
-        ordo_sst_writer_stats(w, &st);
-        size_t m = model(r, n, (ordo_dup_policy)p);
-        assert_int_equal(st.rows_in, n);
-        assert_int_equal(st.rows, m);
-        assert_int_equal(ingest_writer(db, 3, &w, 1, st.rows, &e), ORDO_OK);
-        expect_table(db, 3, r, m);
-        ordo_sst_writer_close(w);
-        /* the same runs again, into a writer that refuses duplicates */
-        w = sst_writer(tmp, "again-", 4, ORDO_DUP_ERROR, 64 << 20, 1);
-        assert_int_equal(ordo_runs_merge(runs, NULL, w, &e), ORDO_ERR_DUPLICATE_KEY);
-        ordo_sst_writer_close(w);
-        /* and split into three ranges at once: the same table from three
-         * writers' files in key order, each writer some of the rows */
-        ordo_sst_writer *ws[3];
-        for (int i = 0; i < 3; i++) {
-            char pre[16];
-            snprintf(pre, sizeof pre, "split%d-", i);
-            ws[i] = sst_writer(tmp, pre, 5, (ordo_dup_policy)p, 64 << 20, 1);
-        }
-        assert_int_equal(ordo_runs_merge_split(runs, NULL, ws, 3, &e), ORDO_OK);
-        size_t sum = 0;
-        for (int i = 0; i < 3; i++) {
-            ordo_sst_writer_stats(ws[i], &st);
-            assert_true(st.rows > m / 6);
-            sum += st.rows;
-        }
-        assert_int_equal(sum, m);
-        assert_int_equal(ingest_writer(db, 5, ws, 3, m, &e), ORDO_OK);
-        expect_table(db, 5, r, m);
-        for (int i = 0; i < 3; i++)
-            ordo_sst_writer_close(ws[i]);
-        /* a range given: one merge, into the first writer only */
-        for (int i = 0; i < 2; i++)
-            ws[i] = sst_writer(tmp, i ? "lo1-" : "lo0-", 6, (ordo_dup_policy)p, 64 << 20, 1);
-        ordo_merge_options lo = {.lo = r[m / 2].key, .lo_len = r[m / 2].kn};
-        assert_int_equal(ordo_runs_merge_split(runs, &lo, ws, 2, &e), ORDO_OK);
-        ordo_sst_writer_stats(ws[0], &st);
-        assert_int_equal(st.rows, m - m / 2);
-        ordo_sst_writer_stats(ws[1], &st);
-        assert_int_equal(st.rows, 0);
-        ordo_sst_writer_close(ws[0]), ordo_sst_writer_close(ws[1]);
-        assert_int_equal(ordo_runs_merge_split(runs, NULL, ws, 0, &e), ORDO_ERR_NULL_ARG);
-        ordo_runs_close(runs);
-        ordo_run_writer_close(rw);
-        ordo_db_close(db);
-        free(r);
-    }
+    phases("db-halves", 150000, 30000, 64 << 20, 64 << 20);
 }
 
 static void count_call(void *ctx, uint64_t rows)
