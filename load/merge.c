@@ -120,6 +120,22 @@ static int key_below(const uint8_t *rec, const void *bound, size_t bn)
     return ordo_compare(ordo__rec_key(rec), ordo__rec_key_len(rec), bound, bn) < 0;
 }
 
+/* The first of items[a, b) (sorted) whose key is not below k (above k,
+ * when past_equal). */
+static size_t items_from(const ordo__keysort_item *items, size_t a, size_t b, const void *k,
+                         size_t len, int past_equal)
+{
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        int c = ordo_compare(ordo__rec_key(items[m].rec), ordo__rec_key_len(items[m].rec), k, len);
+        if (c < 0 || (past_equal && c == 0))
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
 /* Where a merge's records go: the SST writer, or a run file of a pass. */
 typedef struct sink {
     ordo_sst_writer *sst;
@@ -131,17 +147,8 @@ typedef struct sink {
 /* The first record of s at or after lo: 1, 0 (none), -1 (error). */
 static int source_start(source *s, const ordo_merge_options *o, char *err, size_t errlen)
 {
-    if (s->items && o->lo) { /* binary search in memory */
-        size_t a = 0, b = s->n;
-        while (a < b) {
-            size_t m = a + (b - a) / 2;
-            if (key_below(s->items[m].rec, o->lo, o->lo_len))
-                a = m + 1;
-            else
-                b = m;
-        }
-        s->at = a;
-    }
+    if (s->items && o->lo) /* binary search in memory */
+        s->at = items_from(s->items, 0, s->n, o->lo, o->lo_len, 0);
     if (!s->items && !ordo__run_reader_range(&s->rd, o->lo, o->lo_len, o->hi, o->hi_len, err,
                                              errlen))
         return -1;
@@ -329,7 +336,7 @@ static ordo_status merge_into(ordo_runs *r, const ordo_merge_options *opt, sink 
         st = open_sources(src, files, made, nfiles, 0, buffer, err);
     for (size_t i = 0; st == ORDO_OK && i < mem; i++) /* (i 1: the second half) */
         src[nfiles + i] = (source){.items = r->mem + (i ? r->msplit : 0),
-                                   .n = mem == 1 ? r->nmem : i ? r->nmem - r->msplit : r->msplit,
+                                   .n = i ? r->nmem - r->msplit : r->msplit, /* (one: nmem) */
                                    .index = nfiles + i};
     if (st == ORDO_OK)
         st = merge_sources(src, k, &o, out, err);
@@ -357,10 +364,12 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o, ordo_sst_
 /* One range of ordo_runs_merge_split. */
 typedef struct range_job {
     ordo_runs *r;
-    ordo_merge_options o;
+    ordo_merge_options o; /* the caller's, with the range's bounds */
     ordo_sst_writer *out;
     ordo_status st;
     ordo_error err;
+    pthread_t thread;
+    int started;
     atomic_int done;
     /* the first range: the caller's progress, and the rows it last said */
     void (*progress)(void *ctx, uint64_t rows);
@@ -383,44 +392,29 @@ static void first_progress(void *ctx, uint64_t rows)
     j->progress(j->progress_ctx, rows);
 }
 
-/* An item's key against key k (ordo_compare's sign). */
-static int item_cmp(const ordo__keysort_item *it, const uint8_t *k, size_t len)
-{
-    return ordo_compare(ordo__rec_key(it->rec), ordo__rec_key_len(it->rec), k, len);
-}
-
-/* Ranges of about equal counts: split keys from the larger in-memory run
- * (the other, when there are two, holds rows of the same input, so of
- * about the same keys), strictly increasing. Returns the ranges (>= 1). */
+/* Up to n ranges of about equal counts, their bounds set in jobs[0..):
+ * split keys from the larger in-memory run (the other, when there are
+ * two, holds rows of the same input, so of about the same keys), each
+ * above the one before and the first above the run's first key (no range
+ * is empty; equal keys stay in one range): where a quantile's key is not,
+ * the first key past it. Returns the ranges (>= 1). */
 static size_t split_ranges(const ordo_runs *r, const ordo_merge_options *o, size_t n,
-                           const uint8_t **keys, size_t *lens)
+                           range_job *jobs)
 {
     size_t part = r->msplit >= r->nmem - r->msplit ? r->msplit : r->nmem - r->msplit;
     if (r->nfiles || !r->has_mem || o->lo || o->hi || part < n)
         return 1;
     const ordo__keysort_item *items = r->mem + (part == r->msplit ? 0 : r->msplit);
-    /* each split above the one before, the first above the part's first
-     * key (no range is empty; equal keys stay in one range): where the
-     * quantile's key is not, the first key past it */
     const uint8_t *prev = ordo__rec_key(items[0].rec);
     size_t prev_len = ordo__rec_key_len(items[0].rec), got = 1;
     for (size_t i = 1; i < n; i++) {
-        size_t at = part * i / n;
-        if (item_cmp(&items[at], prev, prev_len) <= 0) {
-            size_t a = at + 1, b = part; /* the first key above prev, in (at, part) */
-            while (a < b) {
-                size_t m = a + (b - a) / 2;
-                if (item_cmp(&items[m], prev, prev_len) <= 0)
-                    a = m + 1;
-                else
-                    b = m;
-            }
-            if (a == part)
-                break;
-            at = a;
-        }
-        keys[got - 1] = prev = ordo__rec_key(items[at].rec);
-        lens[got - 1] = prev_len = ordo__rec_key_len(items[at].rec), got++;
+        size_t at = items_from(items, part * i / n, part, prev, prev_len, 1);
+        if (at == part)
+            break;
+        prev = ordo__rec_key(items[at].rec), prev_len = ordo__rec_key_len(items[at].rec);
+        jobs[got - 1].o.hi = jobs[got].o.lo = prev; /* [split i - 1, split i) */
+        jobs[got - 1].o.hi_len = jobs[got].o.lo_len = prev_len;
+        got++;
     }
     return got;
 }
@@ -439,51 +433,42 @@ ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
                                        "SST writers %zu and %zu are the same writer", j, i);
     }
     ordo_merge_options base = o ? *o : (ordo_merge_options){0};
-    const uint8_t **keys = calloc(n, sizeof *keys);
-    size_t *lens = calloc(n, sizeof *lens);
     range_job *jobs = calloc(n, sizeof *jobs);
-    pthread_t *threads = calloc(n, sizeof *threads);
-    int *started = calloc(n, sizeof *started);
-    ordo_status st = ORDO_OK;
-    if (!keys || !lens || !jobs || !threads || !started) {
-        st = ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
-        goto done;
-    }
-    size_t m = split_ranges(r, &base, n, keys, lens);
-    /* the buffers' memory shared among the ranges */
-    if (base.memory && m > 1)
-        base.memory /= m;
+    if (!jobs)
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        jobs[i].r = r, jobs[i].o = base, jobs[i].out = outs[i];
+    size_t m = split_ranges(r, &base, n, jobs);
     for (size_t i = 0; i < m; i++) {
-        jobs[i].r = r, jobs[i].o = base, jobs[i].out = outs[i], jobs[i].st = ORDO_OK;
-        atomic_init(&jobs[i].done, 0);
-        if (i) /* [split i - 1, split i) */
-            jobs[i].o.lo = keys[i - 1], jobs[i].o.lo_len = lens[i - 1], jobs[i].o.progress = NULL;
+        if (m > 1 && base.memory) /* the buffers' memory shared among the ranges */
+            jobs[i].o.memory = base.memory / m;
+        if (i)
+            jobs[i].o.progress = NULL;
         else if (base.progress) /* the first: its count kept for the wait below */
             jobs[0].progress = base.progress, jobs[0].progress_ctx = base.progress_ctx,
             jobs[0].o.progress = first_progress, jobs[0].o.progress_ctx = &jobs[0];
-        if (i + 1 < m)
-            jobs[i].o.hi = keys[i], jobs[i].o.hi_len = lens[i];
-        started[i] = i && pthread_create(&threads[i], NULL, range_merge, &jobs[i]) == 0;
+        atomic_init(&jobs[i].done, 0);
+        jobs[i].started = i && pthread_create(&jobs[i].thread, NULL, range_merge, &jobs[i]) == 0;
     }
     for (size_t i = 0; i < m; i++) /* the caller's thread: the first, and any not started */
-        if (!started[i])
+        if (!jobs[i].started)
             range_merge(&jobs[i]);
     /* while the others run, progress now and then all the same: a
      * binding's signal handlers run from it, and may cancel the merges */
     for (size_t i = 1; i < m; i++)
-        while (started[i] && !atomic_load(&jobs[i].done)) {
+        while (jobs[i].started && !atomic_load(&jobs[i].done)) {
             nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
             if (base.progress)
                 base.progress(base.progress_ctx, jobs[0].rows);
         }
-    for (size_t i = 0; i < m; i++)
-        if (started[i])
-            pthread_join(threads[i], NULL);
-    for (size_t i = 0; i < m && st == ORDO_OK; i++)
-        if ((st = jobs[i].st) != ORDO_OK && err)
+    ordo_status st = ORDO_OK;
+    for (size_t i = 0; i < m; i++) {
+        if (jobs[i].started)
+            pthread_join(jobs[i].thread, NULL);
+        if (st == ORDO_OK && (st = jobs[i].st) != ORDO_OK && err)
             *err = jobs[i].err;
-done:
-    free(keys), free(lens), free(jobs), free(threads), free(started);
+    }
+    free(jobs);
     return st;
 }
 

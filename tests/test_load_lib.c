@@ -335,6 +335,15 @@ static ordo_status in_order(void *ctx, const uint8_t *key, size_t key_len, const
     return ORDO_OK;
 }
 
+/* A row of a random 4-byte key and no value, as row seq. */
+static void add_random_key(ordo_run_writer *rw, uint64_t *seed, uint64_t seq)
+{
+    uint32_t k = (uint32_t)t_rand(seed);
+    uint8_t kb[4] = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_add(rw, kb, 4, "", 0, seq, &e), ORDO_OK);
+}
+
 /* 63 run files and an in-memory run sorted in two halves: 65 sources, one
  * pass of the 63 files (a pass once read 64 of them), then the rest. */
 static void test_passes_with_halves_in_memory(void **state)
@@ -347,16 +356,10 @@ static void test_passes_with_halves_in_memory(void **state)
     ordo_error e;
     assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
     uint64_t seed = t_seed(), n = 0;
-    while (ordo_run_writer_files(rw) < 63) {
-        uint32_t k = (uint32_t)t_rand(&seed);
-        uint8_t kb[4] = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
-        assert_int_equal(ordo_run_writer_add(rw, kb, 4, "", 0, ++n, &e), ORDO_OK);
-    }
-    for (int i = 0; i < 70000; i++) {
-        uint32_t k = (uint32_t)t_rand(&seed);
-        uint8_t kb[4] = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
-        assert_int_equal(ordo_run_writer_add(rw, kb, 4, "", 0, ++n, &e), ORDO_OK);
-    }
+    while (ordo_run_writer_files(rw) < 63)
+        add_random_key(rw, &seed, ++n);
+    for (int i = 0; i < 70000; i++)
+        add_random_key(rw, &seed, ++n);
     assert_int_equal(ordo_run_writer_files(rw), 63);
     ordo_runs *runs;
     assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);

@@ -62,9 +62,11 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
     Py_XDECREF(dbpath);
     if (L->interrupted) /* the handler's exception, the load undone */
         return NULL;
-    if (s != ORDO_OK) /* a bad argument ValueError, the rest ordo.Error */
-        return ordo__py_raise_table(s, &e, L->src.kind == ORDO__PY_SOURCE_STREAM ? 0 : sum.fault,
-                                    L->src.kind != ORDO__PY_SOURCE_COLUMNS && !sum.failed_phase);
+    /* a bad argument ValueError, the rest ordo.Error (a stream's faults too) */
+    ordo_table_fault f = L->src.kind == ORDO__PY_SOURCE_STREAM ? ORDO_TABLE_FAULT_NONE : sum.fault;
+    if (s != ORDO_OK)
+        return ordo__py_raise_table(s, &e, f, L->src.kind != ORDO__PY_SOURCE_COLUMNS &&
+                                                  !sum.failed_phase);
     r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:n,s:d,s:d,s:d,s:d}", "rows_in",
                       (unsigned long long)sum.rows_in, "rows", (unsigned long long)sum.rows,
                       "duplicates", (unsigned long long)sum.duplicates, "rejected",

@@ -192,9 +192,8 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     o.dir = PyBytes_AS_STRING(dir);
     ordo_sst_writer *w = NULL;
     ordo_error e = {0};
-    /* (None or 0: the default) */
-    int zero = PyLong_CheckExact(targeto) && PyLong_AsLong(targeto) == 0 && !PyErr_Occurred();
-    PyErr_Clear();
+    /* (None or 0: the default; an exact int's truth cannot fail) */
+    int zero = PyLong_CheckExact(targeto) && PyObject_Not(targeto) == 1;
     if (targeto != Py_None && !zero &&
         ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0)
         return Py_DECREF(dir), NULL;
