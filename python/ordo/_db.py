@@ -26,7 +26,19 @@ class Db(_ordo.Db):
     ``ordo.scan``) also takes a Db.
     """
 
-    __slots__ = ()
+    __slots__ = ("_path",)
+
+    def __new__(cls, path: Union[str, bytes, "os.PathLike[str]"],
+                read_only: bool = False) -> "Db":
+        path = os.fspath(path)  # once: what is opened is what .path says
+        db = super().__new__(cls, path, read_only)
+        db._path = os.fsdecode(path)
+        return db
+
+    @property
+    def path(self) -> str:
+        """The database folder."""
+        return self._path
 
     def tables(self) -> list[dict[str, Any]]:
         """The database's tables, the untagged one first, then by tag.

@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    ordo__py_handle base; /* an ordo_db */
-    PyObject *path;
-} db_object;
-
 static PyTypeObject db_type;
 
 static void db_close(void *db) { ordo_db_close(db); }
@@ -33,19 +28,10 @@ static PyObject *db_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     Py_BEGIN_ALLOW_THREADS
     s = ordo_db_open(p, read_only ? ORDO_DB_READ_ONLY : 0, &db, &e);
     Py_END_ALLOW_THREADS
-    PyObject *d = s == ORDO_OK ? ordo__py_handle_new(type, &ordo__py_db_kind, db) : NULL;
-    if (!d) {
-        Py_DECREF(path);
-        return s == ORDO_OK ? NULL : ordo__py_raise(s, &e);
-    }
-    ((db_object *)d)->path = path;
+    PyObject *d = s == ORDO_OK ? ordo__py_handle_new(type, &ordo__py_db_kind, db)
+                               : ordo__py_raise(s, &e); /* (e.file may point into path) */
+    Py_DECREF(path);
     return d;
-}
-
-static void db_dealloc(PyObject *d)
-{
-    Py_CLEAR(((db_object *)d)->path);
-    ordo__py_handle_dealloc(d);
 }
 
 static PyObject *db_temp_dir(PyObject *d, PyObject *unused)
@@ -67,11 +53,6 @@ static PyObject *db_enter(PyObject *d, PyObject *unused)
     return ordo__py_handle_get(d, &ordo__py_db_kind) ? ordo__py_handle_enter(d, unused) : NULL;
 }
 
-static PyObject *db_get_path(PyObject *d, void *unused)
-{
-    return PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(((db_object *)d)->path));
-}
-
 static PyMethodDef db_methods[] = {
     {"temp_dir", db_temp_dir, METH_NOARGS,
      "temp_dir() -> str: this process's temporary folder inside the database (removed by "
@@ -84,20 +65,19 @@ static PyMethodDef db_methods[] = {
 };
 
 static PyGetSetDef db_getset[] = {
-    {"path", db_get_path, NULL, "the database folder", NULL},
     {"closed", ordo__py_handle_closed, NULL, "whether close() was called", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject db_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ordo._ordo.Db",
-    .tp_basicsize = sizeof(db_object),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* ordo.Db */
+    .tp_basicsize = sizeof(ordo__py_handle),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* ordo.Db (with .path) */
     .tp_doc = "Db(path, read_only=False): a RocksDB database, opened as `ordo load` opens it "
               "(the folder checked first; a writable open holds its lock and undoes what "
               "killed loads left).",
     .tp_new = db_new,
-    .tp_dealloc = db_dealloc,
+    .tp_dealloc = ordo__py_handle_dealloc,
     .tp_methods = db_methods,
     .tp_getset = db_getset,
 };

@@ -1,8 +1,7 @@
 /* ordo._ordo.scan_table: a table's rows (as `ordo scan` reads them,
  * SPEC.md §15.5) as an Arrow C stream of record batches made by
  * ordo_table_scan, exported through the PyCapsule interface
- * (__arrow_c_stream__); ordo.scan reads it into a pyarrow.Table. Also
- * scan_raw, every stored pair for tests. */
+ * (__arrow_c_stream__); ordo.scan reads it into a pyarrow.Table. */
 #include "load.h"
 
 #include <ordo_table.h>
@@ -253,45 +252,7 @@ done:
     return r;
 }
 
-/* ctx: {keys, values} */
-static PyObject *pair_at(void *ctx, size_t i)
-{
-    const ordo_table_keys *k = ((ordo_table_keys **)ctx)[0], *v = ((ordo_table_keys **)ctx)[1];
-    return Py_BuildValue("(NN)", ordo__py_key_bytes(k, i), ordo__py_key_bytes(v, i));
-}
-
-static PyObject *py_scan_raw(PyObject *self, PyObject *args, PyObject *kw)
-{
-    static char *names[] = {"db", "lo", "hi", NULL};
-    PyObject *dbo, *list = NULL;
-    Py_buffer lo = {0}, hi = {0};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$y*y*:scan_raw", names, &dbo, &lo, &hi))
-        return NULL;
-    ordo_table_keys keys = {0}, values = {0};
-    ordo_error e = {0};
-    ordo_status s;
-    ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
-    ordo_table_keys *kv[2] = {&keys, &values};
-    if (db) { /* the pairs copied without the GIL, then made bytes */
-        Py_BEGIN_ALLOW_THREADS
-        s = ordo_table_scan_pairs(db, lo.buf, (size_t)lo.len, hi.obj ? hi.buf : NULL,
-                                  (size_t)hi.len, &keys, &values, &e);
-        Py_END_ALLOW_THREADS
-        ordo__py_handle_release(dbo);
-        list = s != ORDO_OK ? ordo__py_raise(s, &e)
-                            : ordo__py_items(keys.n, 0, pair_at, kv);
-    }
-    ordo_table_keys_free(&keys);
-    ordo_table_keys_free(&values);
-    PyBuffer_Release(&lo); /* (nothing when not given: obj NULL) */
-    PyBuffer_Release(&hi);
-    return list;
-}
-
 static PyMethodDef functions[] = {
-    {"scan_raw", (PyCFunction)(void (*)(void))py_scan_raw, METH_VARARGS | METH_KEYWORDS,
-     "scan_raw(db, *, lo=b'', hi=None) -> list[(key, value)]: every stored pair in [lo, hi) "
-     "(hi None: to the end, system keys included), as bytes."},
     {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
      "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
      "columns=None, accept_collation_version=False, batch_rows=None, batch_bytes=None) -> "

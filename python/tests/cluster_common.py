@@ -6,7 +6,7 @@ import random
 import subprocess
 
 import ordo
-from ordo import _ordo
+from load_util import raw
 
 SCHEMA = "id bigint, grp integer, name text, score double precision, day date"
 KEY = "grp DESC, name NULLS FIRST, id"
@@ -121,12 +121,6 @@ def cli_scan(db, tag=0):
     if tag is not None:
         args += ["--tag", str(tag)]
     return subprocess.run(args, check=True, capture_output=True).stdout
-
-
-def raw(db):
-    """Every stored pair of the database, system keys included."""
-    with _ordo.Db(str(db), read_only=True) as d:
-        return _ordo.scan_raw(d)
 
 
 def assert_same_table(db, expected_db, tag=0):

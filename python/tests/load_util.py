@@ -7,7 +7,6 @@ import subprocess
 
 import pytest
 
-from ordo import _ordo
 
 
 def cli():
@@ -24,10 +23,17 @@ def run_cli(*args, ok=True):
     return r
 
 
-def raw(db):
-    """Every (key, value) of a database folder, system keys included."""
-    with _ordo.Db(str(db), read_only=True) as d:
-        return _ordo.scan_raw(d)
+def raw(db, lo=b"", hi=None):
+    """Every (key, value) of a database folder in [lo, hi) (hi None: to the
+    end, system keys included), read by tests/db_pairs.c (ORDO_DB_PAIRS,
+    set by ctest) in a process of its own: the folder may be open here."""
+    path = os.environ.get("ORDO_DB_PAIRS")
+    if not path:
+        pytest.fail("ORDO_DB_PAIRS is not set: it is tests/db_pairs.c's path (ctest sets it)")
+    bounds = [lo.hex()] + ([] if hi is None else [hi.hex()])
+    r = subprocess.run([path, os.fspath(db), *bounds], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return [tuple(bytes.fromhex(h) for h in line.split(" ")) for line in r.stdout.splitlines()]
 
 
 def temp_folders(db):

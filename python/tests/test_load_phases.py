@@ -9,6 +9,7 @@ import pytest
 
 import ordo
 from ordo import _ordo
+from load_util import raw
 
 META = dict(format="ordered", key="k", schema="k bytea", rows=0)
 
@@ -83,7 +84,7 @@ def test_ingested_tables_record_their_bytes(db, tmp_path):
     _ordo.ingest(db, 7, files, meta(2))
     files = write(db.temp_dir(), [b"a", b"bb"], [b"x", b""], tag=8)
     _ordo.ingest(db, 8, [{k: v for k, v in f.items() if k != "bytes"} for f in files], meta(2))
-    stored = dict(_ordo.scan_raw(db))
+    stored = dict(raw(tmp_path / "db"))
     assert stored[b"\xffordo/table/007/bytes"] == b"6"
     assert b"\xffordo/table/008/bytes" not in stored
     with ordo.open(tmp_path / "db") as d:

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pytest
 
 import ordo
-from ordo import _ordo
+from load_util import raw
 
 ICU = "sv-SE-x-icu"
 LIBC = "sv_SE.utf8"
@@ -142,11 +142,6 @@ def cli():
     if not path:
         pytest.fail("ORDO_CLI is not set: it is the ordo tool's path (ctest sets it)")
     return path
-
-
-def raw(db):
-    with _ordo.Db(str(db), read_only=True) as d:
-        return _ordo.scan_raw(d)
 
 
 def cli_load(csv_path, db, tag, dup, memory="256M"):

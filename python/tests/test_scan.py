@@ -9,7 +9,7 @@ import pytest
 
 import ordo
 from ordo import _ordo
-from load_util import read_csv_rows, run_cli, write_csv
+from load_util import raw, read_csv_rows, run_cli, write_csv
 
 TYPES = ("id bigint, b bytea, n numeric, iv interval, u uuid, tz timestamptz, ts timestamp, "
          "t time, s smallint, ok boolean, r real, d date, x text, i integer, ti tinyint, "
@@ -130,8 +130,7 @@ def test_prefix_start_stop_as_the_cli(scores):
 def test_raw_key_bounds(scores):
     # the key of (score 300, id 3): bytes as the encoder makes them, without the tag
     all_rows = ordo.scan(scores, tag=3)
-    with _ordo.Db(str(scores), read_only=True) as d:
-        pairs = _ordo.scan_raw(d, lo=b"\x03", hi=b"\x04")
+    pairs = raw(scores, lo=b"\x03", hi=b"\x04")
     keys = [k[1:] for k, _ in pairs]
     assert len(keys) == all_rows.num_rows
     t = ordo.scan(scores, tag=3, start=keys[10], stop=keys[20])
