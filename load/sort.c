@@ -75,9 +75,36 @@ static void insertion_sort(entry *a, size_t n, size_t depth, size_t wd)
 static void refill(entry *r, size_t n, size_t depth)
 {
     for (size_t i = 0; i < n; i++) {
-        if (i + 8 < n) /* the keys are all over memory: asked for ahead */
-            __builtin_prefetch(r[i + 8].key + depth);
+        if (i + 20 < n) /* the keys are all over memory: asked for ahead */
+            __builtin_prefetch(r[i + 20].key + depth);
         r[i].win = ordo__sort_window(r[i].key, r[i].len, depth);
+    }
+}
+
+/* A small range: insertion sorted by the windows' bytes from depth (a
+ * fresh window only when none is left), then each run of equal windows by
+ * its keys past them: the keys' memory, scattered by the passes before, is
+ * read only where the windows tie. */
+static void small_sort(entry *r, size_t n, size_t depth, size_t wd)
+{
+    if (depth >= wd + 8)
+        refill(r, n, wd = depth);
+    for (size_t i = 1; i < n; i++) { /* stable: past strictly greater windows only */
+        entry x = r[i];
+        uint64_t w = rest(&x, depth, wd);
+        size_t j = i;
+        while (j > 0 && w < rest(&r[j - 1], depth, wd)) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = x;
+    }
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t w = rest(&r[i], depth, wd);
+        for (j = i + 1; j < n && rest(&r[j], depth, wd) == w; j++)
+            ;
+        if (j - i > 1)
+            insertion_sort(r + i, j - i, depth, wd);
     }
 }
 
@@ -164,13 +191,9 @@ static int msd_sort(entry *a, entry *t, task k)
     int ok = stack_push(&st, k);
     while (ok && st.top) {
         task x = st.v[--st.top];
-        if (x.n <= SMALL) {
-            /* half the window or more used up: a fresh one, read once a key,
-             * so that the comparisons seldom follow the pointers */
-            if (x.depth >= x.wd + 4)
-                refill(a + x.at, x.n, x.wd = x.depth);
-            insertion_sort(a + x.at, x.n, x.depth, x.wd);
-        } else
+        if (x.n <= SMALL)
+            small_sort(a + x.at, x.n, x.depth, x.wd);
+        else
             ok = radix_pass(a, t, x, stack_push, &st);
     }
     free(st.v);
@@ -271,14 +294,15 @@ int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, u
     if (!a)
         return 0;
     const size_t *o = p->offsets;
+    const uint8_t *base = p->keys + o[0]; /* keys of one length: the stride's */
     const uint64_t *w = p->win + (ids - p->ids);
     /* the offsets are far apart: asked for ahead (within the bucket: the
      * next one may be another thread's) */
     for (size_t i = 0; i < m; i++) {
-        if (i + 16 < m)
+        if (i + 16 < m && !p->stride)
             __builtin_prefetch(o + (uint32_t)ids[i + 16]);
         uint32_t id = (uint32_t)ids[i], len = (uint32_t)(ids[i] >> 32);
-        a[i] = (entry){w[i], p->keys + o[id], len, id};
+        a[i] = (entry){w[i], p->stride ? base + (size_t)id * p->stride : p->keys + o[id], len, id};
     }
     size_t depth = p->depth;
     int ok = sort_threads(a, a + m, m, depth, threads);
@@ -334,7 +358,8 @@ ordo_status ordo_key_argsort(const uint8_t *keys, const size_t *offsets, size_t 
     size_t len = offsets[1] - offsets[0];
     ordo__sort_plan p = {.n = n, .threads = threads, .ids = ids};
     if (!one_len || !ordo__sort_plan_fixed(&p, len ? keys + offsets[0] : NULL, len, n)) {
-        p.keys = keys, p.offsets = offsets, p.depth = shared_prefix(keys, offsets, n);
+        p.keys = keys, p.offsets = offsets, p.stride = one_len ? len : 0;
+        p.depth = one_len && len <= 64 ? p.from : shared_prefix(keys, offsets, n);
         p.top = n >= ((size_t)1 << 16) ? 2 : 1; /* 257^2 digits where they pay */
         p.ndigits = p.top == 2 ? 257 * 257 : 257;
     } else if (p.bits == 0) { /* every key the same: input order */

@@ -20,6 +20,7 @@
 typedef struct ordo__sort_plan {
     const uint8_t *keys; /* key i: keys + offsets[i], or keys + i * len when fixed */
     const size_t *offsets;
+    size_t stride;      /* general: keys of one length, back to back (0: not) */
     const uint8_t *end; /* past the last key's last byte */
     size_t n, threads;
     uint64_t *ids;
@@ -102,7 +103,7 @@ int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, u
 
 /* A fixed plan for n keys of len bytes back to back at keys (NULL when len
  * is 0): 1 when their differing bytes span at most 8 (*p filled; all equal:
- * bits 0), 0 when not. */
+ * bits 0), 0 when not (len 64 or less: p->from the bytes all keys share). */
 int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, size_t n);
 
 #endif

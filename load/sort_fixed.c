@@ -138,6 +138,7 @@ int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, s
     size_t from = 0, width = 0;
     if (len && n > 1)
         differing(keys, len, n, &from, &width);
+    p->from = from; /* (the bytes all keys share, for a general plan) */
     if (width > 8)
         return 0;
     p->fixed = 1, p->keys = keys, p->end = keys ? keys + n * len : NULL, p->len = len;

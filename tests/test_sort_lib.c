@@ -59,14 +59,20 @@ static int ref_cmp(const void *pa, const void *pb)
     return c ? c : (a > b) - (a < b);
 }
 
-/* The sort of s, keys in separate allocations, against the reference. */
-static void check(const keyset *s, const char *what)
+/* The sort of s, keys in separate allocations (shift bytes into their
+ * buffer, the offsets shifted with them), against the reference. */
+static void check_at(const keyset *s, const char *what, size_t shift)
 {
     size_t n = s->n;
-    uint8_t *own = malloc(s->len ? s->len : 1);
+    uint8_t *own = malloc(s->len + shift ? s->len + shift : 1);
+    size_t *offs = malloc((n + 1) * sizeof *offs);
     assert_non_null(own);
+    assert_non_null(offs);
+    memset(own, 0xff, shift);
     if (s->len)
-        memcpy(own, s->bytes, s->len);
+        memcpy(own + shift, s->bytes, s->len);
+    for (size_t i = 0; i <= n; i++)
+        offs[i] = s->offsets[i] + shift;
     uint64_t *got = malloc((n ? n : 1) * sizeof *got), *want = malloc((n ? n : 1) * sizeof *want);
     assert_non_null(got);
     assert_non_null(want);
@@ -80,15 +86,17 @@ static void check(const keyset *s, const char *what)
     for (size_t th = 0; th < sizeof threads / sizeof threads[0]; th++) {
         for (size_t i = 0; i < n; i++)
             got[i] = UINT64_MAX;
-        assert_int_equal(ordo_key_argsort(own, s->offsets, n, threads[th], got, &e), ORDO_OK);
+        assert_int_equal(ordo_key_argsort(own, offs, n, threads[th], got, &e), ORDO_OK);
         for (size_t i = 0; i < n; i++)
             if (got[i] != want[i])
                 fail_msg("%s (n %zu, %zu threads): position %zu holds row %llu, expected %llu",
                          what, n, threads[th], i, (unsigned long long)got[i],
                          (unsigned long long)want[i]);
     }
-    free(own), free(got), free(want);
+    free(own), free(offs), free(got), free(want);
 }
+
+static void check(const keyset *s, const char *what) { check_at(s, what, 0); }
 
 typedef void (*shape_fn)(uint8_t *k, size_t *kn, size_t i);
 
@@ -222,6 +230,21 @@ static void len65(uint8_t *k, size_t *kn, size_t i)
     k[64] = (uint8_t)(rnd() % 2);
     *kn = 65;
 }
+/* Two texts of digits as the ordered format writes them (a presence byte,
+ * "k%07u", two terminator bytes): keys of one length differing in more
+ * than 8 bytes, few values a byte, windows that tie. */
+static void digits22(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    for (int c = 0; c < 2; c++) {
+        char t[16];
+        snprintf(t, sizeof t, "k%07u", (unsigned)(rnd() % (c ? 65536 : 300)));
+        k[11 * c] = 0;
+        memcpy(k + 11 * c + 1, t, 8);
+        k[11 * c + 9] = k[11 * c + 10] = 0;
+    }
+    *kn = 22;
+}
 /* One byte differing, its bits set from the top: at most 8 bits to sort. */
 static void one_bit(uint8_t *k, size_t *kn, size_t i)
 {
@@ -268,6 +291,29 @@ static void test_shapes(void **state)
     run_shape("len64", len64);
     run_shape("len65", len65);
     run_shape("one_bit", one_bit);
+    run_shape("digits22", digits22);
+}
+
+/* Keys of one length (the general sort finds them by their stride, not
+ * their offsets) that start past their buffer's start, in numbers that
+ * take every thread and bucket; and keys of more than 64 bytes. */
+static void test_one_length_keys(void **state)
+{
+    (void)state;
+    rng_state = 99;
+    for (int shape = 0; shape < 2; shape++) {
+        size_t n = 200000;
+        keyset s;
+        ks_init(&s, n);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t k[1024];
+            size_t kn = 0;
+            (shape ? len65 : digits22)(k, &kn, i);
+            ks_add(&s, k, kn);
+        }
+        check_at(&s, shape ? "len65 from byte 5" : "digits22 from byte 5", 5);
+        ks_free(&s);
+    }
 }
 
 /* Keys of one length in numbers large enough for the fixed-width path's
@@ -512,6 +558,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_one_length_keys),
         cmocka_unit_test(test_all_shapes_together),
         cmocka_unit_test(test_threads_skewed),
         cmocka_unit_test(test_fixed_width_many),
