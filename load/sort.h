@@ -25,9 +25,15 @@ typedef struct ordo__sort_plan {
     size_t n, threads;
     uint64_t *ids;
     int fixed;
-    /* fixed: keys of len bytes differing in [from, from + bits / 8) */
+    /* fixed: keys of len bytes differing in [from, from + bits / 8); or,
+     * gathered (ngather > 0), in more bytes but bits bits in all: the
+     * number is those bits, each byte gpos[q]'s through gbits[q] (the bits
+     * that differ, in their order), made once a key into num by the first
+     * pass's count */
     size_t len, from;
-    unsigned bits;
+    unsigned bits, ngather;
+    uint8_t gpos[64], gwidth[64], gbits[64][256];
+    uint64_t *num;
     /* the first pass's buckets: fixed, the number's top `top` bits; else
      * the `top` (1 or 2) bytes at depth (the bytes all keys share), each
      * 1 + the byte, 0 past the key's end, a *digit*, and the buckets
@@ -53,9 +59,21 @@ static inline uint64_t ordo__sort_be64(const uint8_t *q)
     return v;
 }
 
+/* Key i of a gathered plan as its number. */
+static inline uint64_t ordo__sort_gather(const ordo__sort_plan *p, size_t i)
+{
+    const uint8_t *k = p->keys + i * p->len;
+    uint64_t v = 0;
+    for (unsigned q = 0; q < p->ngather; q++)
+        v = v << p->gwidth[q] | p->gbits[q][k[p->gpos[q]]];
+    return v;
+}
+
 /* Key i of a fixed plan as the number of its differing bytes. */
 static inline uint64_t ordo__sort_number(const ordo__sort_plan *p, size_t i)
 {
+    if (p->num)
+        return p->num[i];
     const uint8_t *q = p->keys + i * p->len + p->from;
     if (p->end - q >= 8) /* a whole word at once, the bytes past the number dropped */
         return ordo__sort_be64(q) >> (64 - p->bits);
@@ -102,8 +120,9 @@ int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, u
                               size_t m, size_t threads);
 
 /* A fixed plan for n keys of len bytes back to back at keys (NULL when len
- * is 0): 1 when their differing bytes span at most 8 (*p filled; all equal:
- * bits 0), 0 when not (len 64 or less: p->from the bytes all keys share). */
+ * is 0): 1 when their differing bytes span at most 8, or their differing
+ * bits are 64 or fewer (gathered) (*p filled; all equal: bits 0), 0 when
+ * not (len 64 or less: p->from the bytes all keys share). */
 int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, size_t n);
 
 #endif

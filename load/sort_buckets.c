@@ -51,8 +51,11 @@ static size_t slice_hi(const ordo__sort_plan *p, size_t t)
 static void count_slice(ordo__sort_plan *p, size_t t)
 {
     size_t *c = p->pos + t * p->ndigits;
-    for (size_t i = slice_lo(p, t), hi = slice_hi(p, t); i < hi; i++)
+    for (size_t i = slice_lo(p, t), hi = slice_hi(p, t); i < hi; i++) {
+        if (p->num) /* a gathered plan's numbers, made once */
+            p->num[i] = ordo__sort_gather(p, i);
         c[digit(p, i)]++;
+    }
 }
 
 static void place_slice(ordo__sort_plan *p, size_t t)
@@ -181,8 +184,9 @@ int ordo__sort_buckets(ordo__sort_plan *p)
     p->pos = calloc(p->threads * nd + nd + 1, sizeof *p->pos);
     p->win = p->fixed ? NULL : malloc(p->n * sizeof *p->win);
     p->group = p->fixed ? NULL : malloc(nd * sizeof *p->group);
-    if (!p->pos || (!p->fixed && (!p->win || !p->group))) {
-        free(p->pos), free(p->win), free(p->group);
+    p->num = p->ngather ? malloc(p->n * sizeof *p->num) : NULL;
+    if (!p->pos || (!p->fixed && (!p->win || !p->group)) || (p->ngather && !p->num)) {
+        free(p->pos), free(p->win), free(p->group), free(p->num);
         return 0;
     }
     run_step(p, 0);
@@ -217,6 +221,6 @@ int ordo__sort_buckets(ordo__sort_plan *p)
         if (m > p->big)
             ok = ordo__sort_bucket_general(p, NULL, p->ids + at, m, p->threads);
     }
-    free(p->pos), free(p->win), free(p->group);
+    free(p->pos), free(p->win), free(p->group), free(p->num);
     return ok;
 }

@@ -94,7 +94,8 @@ int ordo__sort_bucket_fixed(const ordo__sort_plan *p, ordo__sort_scratch *sc, ui
         return 0;
     for (size_t i = 0; i < m; i++) {
         if (i + 16 < m) /* the keys are far apart: asked for ahead */
-            __builtin_prefetch(p->keys + ids[i + 16] * p->len + p->from);
+            __builtin_prefetch(p->num ? (const void *)(p->num + ids[i + 16])
+                                      : p->keys + ids[i + 16] * p->len + p->from);
         s[i] = (fent){ordo__sort_number(p, ids[i]), ids[i]};
     }
     sort_range(s, s + m, m, p->bits - p->top, ids);
@@ -102,9 +103,11 @@ int ordo__sort_bucket_fixed(const ordo__sort_plan *p, ordo__sort_scratch *sc, ui
 }
 
 /* The bytes at which keys of length len (1 to 64) differ from the first
- * key: [*from, *from + *width); *width 0 when all are equal. Compared a
- * word at a time, the words' bytes in memory order. */
-static void differing(const uint8_t *keys, size_t len, size_t n, size_t *from, size_t *width)
+ * key: [*from, *from + *width); *width 0 when all are equal; d[j] the bits
+ * of byte j that differ somewhere. Compared a word at a time, the words'
+ * bytes in memory order. */
+static void differing(const uint8_t *keys, size_t len, size_t n, size_t *from, size_t *width,
+                      uint8_t d[64])
 {
     uint64_t first[8] = {0}, diff[8] = {0};
     size_t words = len / 8, tail = len % 8;
@@ -120,7 +123,6 @@ static void differing(const uint8_t *keys, size_t len, size_t n, size_t *from, s
         for (size_t b = 0; b < tail; b++)
             tdiff[b] |= (uint8_t)(k[8 * words + b] ^ keys[8 * words + b]);
     }
-    uint8_t d[64];
     memcpy(d, diff, 8 * words);
     memcpy(d + 8 * words, tdiff, tail);
     size_t lo = 0, hi = len;
@@ -136,13 +138,32 @@ int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, s
     if (len > 64)
         return 0;
     size_t from = 0, width = 0;
+    uint8_t d[64] = {0};
     if (len && n > 1)
-        differing(keys, len, n, &from, &width);
+        differing(keys, len, n, &from, &width, d);
     p->from = from; /* (the bytes all keys share, for a general plan) */
-    if (width > 8)
+    unsigned bits = 0;
+    for (size_t j = from; j < from + width; j++)
+        bits += (unsigned)__builtin_popcount(d[j]);
+    if (width > 8 && bits > 64)
         return 0;
+    p->ngather = 0;
+    if (width > 8) /* the differing bits of each byte that has some, packed */
+        for (size_t j = from; j < from + width; j++) {
+            if (!d[j])
+                continue;
+            unsigned q = p->ngather++;
+            p->gpos[q] = (uint8_t)j, p->gwidth[q] = (uint8_t)__builtin_popcount(d[j]);
+            for (unsigned v = 0; v < 256; v++) {
+                unsigned out = 0;
+                for (int b = 7; b >= 0; b--)
+                    if (d[j] >> b & 1)
+                        out = out << 1 | (v >> b & 1);
+                p->gbits[q][v] = (uint8_t)out;
+            }
+        }
     p->fixed = 1, p->keys = keys, p->end = keys ? keys + n * len : NULL, p->len = len;
-    p->from = from, p->bits = (unsigned)(8 * width), p->n = n;
+    p->bits = width > 8 ? bits : (unsigned)(8 * width), p->n = n;
     /* buckets of about a thousand rows: two of them fit a core's cache */
     unsigned top = 8;
     while (top < 16 && ((size_t)1024 << top) < n)

@@ -245,6 +245,38 @@ static void digits22(uint8_t *k, size_t *kn, size_t i)
     }
     *kn = 22;
 }
+/* Three such texts of any 7 digits: more than 64 differing bits, the
+ * general sort over keys of one length. */
+static void digits33(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    for (int c = 0; c < 3; c++) {
+        char t[16];
+        snprintf(t, sizeof t, "k%07u", (unsigned)(rnd() % 10000000));
+        k[11 * c] = 0;
+        memcpy(k + 11 * c + 1, t, 8);
+        k[11 * c + 9] = k[11 * c + 10] = 0;
+    }
+    *kn = 33;
+}
+/* 16 bytes of which only the top and bottom bit differ (0x40 | 0x81
+ * bits), and one random byte after them: 40 bits gathered from 17 bytes. */
+static void sparse_bits(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    for (int j = 0; j < 16; j++)
+        k[j] = (uint8_t)(0x40 | (rnd() & 0x81));
+    k[16] = (uint8_t)rnd();
+    *kn = 17;
+}
+/* 8 random bytes between constant ones: exactly 64 bits gathered. */
+static void bits64(uint8_t *k, size_t *kn, size_t i)
+{
+    (void)i;
+    for (int j = 0; j < 16; j++)
+        k[j] = j % 2 ? (uint8_t)rnd() : 0x77;
+    *kn = 16;
+}
 /* One byte differing, its bits set from the top: at most 8 bits to sort. */
 static void one_bit(uint8_t *k, size_t *kn, size_t i)
 {
@@ -292,26 +324,32 @@ static void test_shapes(void **state)
     run_shape("len65", len65);
     run_shape("one_bit", one_bit);
     run_shape("digits22", digits22);
+    run_shape("digits33", digits33);
+    run_shape("sparse_bits", sparse_bits);
+    run_shape("bits64", bits64);
 }
 
-/* Keys of one length (the general sort finds them by their stride, not
- * their offsets) that start past their buffer's start, in numbers that
- * take every thread and bucket; and keys of more than 64 bytes. */
+/* Keys of one length that start past their buffer's start, in numbers
+ * that take every thread and bucket: their differing bits gathered into
+ * numbers (digits22, sparse_bits), the general sort finding them by their
+ * stride, not their offsets (digits33), and keys of more than 64 bytes. */
 static void test_one_length_keys(void **state)
 {
     (void)state;
     rng_state = 99;
-    for (int shape = 0; shape < 2; shape++) {
+    static const shape_fn fs[] = {digits22, sparse_bits, digits33, len65};
+    static const char *names[] = {"digits22", "sparse_bits", "digits33", "len65"};
+    for (int shape = 0; shape < 4; shape++) {
         size_t n = 200000;
         keyset s;
         ks_init(&s, n);
         for (size_t i = 0; i < n; i++) {
             uint8_t k[1024];
             size_t kn = 0;
-            (shape ? len65 : digits22)(k, &kn, i);
+            fs[shape](k, &kn, i);
             ks_add(&s, k, kn);
         }
-        check_at(&s, shape ? "len65 from byte 5" : "digits22 from byte 5", 5);
+        check_at(&s, names[shape], 5);
         ks_free(&s);
     }
 }
