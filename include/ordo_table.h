@@ -645,6 +645,15 @@ ORDO_API ordo_status ordo_table_encoder_batch(const ordo_table_encode_options *o
                                               const struct ArrowArray *batch,
                                               ordo_table_encoder **E, ordo_table_fault *fault,
                                               ordo_error *err);
+/* A new encoder over any source but CSV (ordo_table_csv_keys makes a CSV
+ * input's keys): an Arrow stream read to its end (the encoder keeps its
+ * schema; the stream stays the caller's to release), one record batch or
+ * input columns (borrowed until finish), as ordo_table_encoder_stream,
+ * _batch, or _open then _add make them; *fault and *E as theirs. */
+ORDO_API ordo_status ordo_table_encoder_source(const ordo_table_encode_options *o,
+                                               const ordo_table_source *src,
+                                               ordo_table_encoder **E, ordo_table_fault *fault,
+                                               ordo_error *err);
 /* What the loader's last encoding error was about (its encoder's fault). */
 ORDO_API ordo_table_fault ordo_table_loader_fault(const ordo_table_loader *L);
 

@@ -37,6 +37,7 @@ struct ordo_table_encoder {
     const void *last[LAST_MAX];
     size_t nlast;
     struct ArrowArray *held; /* ordo_table_encoder_hold's, released at close */
+    struct ArrowSchema schema; /* a source stream's (ordo_table_encoder_source), after them */
     size_t nheld, capheld;
     /* keys only, no schema given: inputs of no ordo type left out of the
      * table (no key column reads them), by name */
@@ -683,10 +684,18 @@ void ordo_table_encoder_close(ordo_table_encoder *E)
         if (E->held[i].release)
             E->held[i].release(&E->held[i]);
     free(E->held);
+    if (E->schema.release) /* the held batches' inputs name its children */
+        E->schema.release(&E->schema);
     for (size_t i = 0; i < E->nskipped; i++)
         free(E->skipped[i]);
     free(E->skipped);
     free(E);
+}
+
+void ordo__table_encoder_own_schema(ordo_table_encoder *E, struct ArrowSchema *schema)
+{
+    E->schema = *schema;
+    schema->release = NULL;
 }
 
 ordo_status ordo_table_encoder_hold(ordo_table_encoder *E, struct ArrowArray *batch,

@@ -44,4 +44,7 @@ ordo_status ordo__table_csv_open(const ordo_table_source *src, const ordo_csv_pa
 int ordo__table_parallel(size_t n, size_t threads, int (*fn)(void *ctx, size_t item, size_t slot),
                          void *ctx);
 
+/* Keeps a stream's schema (moved in) until E closes, after its batches. */
+void ordo__table_encoder_own_schema(ordo_table_encoder *E, struct ArrowSchema *schema);
+
 #endif

@@ -1866,6 +1866,9 @@ static const char *os_error(struct ArrowArrayStream *st)
 
 static void os_release(struct ArrowArrayStream *st) { st->release = NULL; }
 
+static int schemas_released;
+static void counted_release(struct ArrowSchema *s) { s->release = NULL, schemas_released++; }
+
 /* ordo_table_encoder_stream and _batch: the keys of every batch, as the
  * encoder makes them from the same inputs added by hand; what they refuse,
  * with its fault. */
@@ -1907,6 +1910,35 @@ static void test_encoder_arrow(void **state)
         assert_memory_equal(got->data, want->data, want->len);
         ordo_table_encoder_close(E);
     }
+    /* the same through ordo_table_encoder_source: a stream (the encoder
+     * keeps its schema to its close), the inputs, a batch; CSV refused */
+    struct ArrowSchema counted = sch;
+    counted.release = counted_release;
+    one_stream os = {&counted, &arr, 2};
+    struct ArrowArrayStream st = {os_schema, os_next, os_error, os_release, &os};
+    ordo_table_source src = {.kind = ORDO_TABLE_SOURCE_ARROW_STREAM, .fd = -1, .stream = &st};
+    schemas_released = 0;
+    for (int kind = 0; kind < 3; kind++) {
+        if (kind == 1)
+            src = (ordo_table_source){.kind = ORDO_TABLE_SOURCE_INPUTS, .fd = -1, .inputs = in,
+                                      .n = 1, .rows = 3};
+        if (kind == 2)
+            src = (ordo_table_source){.kind = ORDO_TABLE_SOURCE_ARROW_BATCH, .fd = -1,
+                                      .schema = &sch, .array = &arr};
+        o.values = kind == 1;
+        assert_int_equal(ordo_table_encoder_source(&o, &src, &E, &f, &e), ORDO_OK);
+        assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
+        const ordo_table_keys *got = ordo_table_encoder_keys(E);
+        assert_int_equal(got->n, kind ? 3 : 6);
+        assert_memory_equal(got->data, want->data, (size_t)got->off[got->n]);
+        assert_int_equal(schemas_released, kind ? 1 : 0); /* kept while open */
+        ordo_table_encoder_close(E);
+        assert_int_equal(schemas_released, 1); /* the stream's, at the first close only */
+    }
+    assert_non_null(st.release); /* the caller's to release */
+    src = (ordo_table_source){.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = "1\n", .size = 2};
+    assert_int_equal(ordo_table_encoder_source(&o, &src, &E, &f, &e), ORDO_ERR_INVALID_ARG);
+    assert_null(E);
     o.values = 0;
     assert_int_equal(ordo_table_encoder_batch(&o, &sch, &arr, &E, &f, &e), ORDO_OK);
     assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);

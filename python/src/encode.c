@@ -17,20 +17,18 @@ static void lock(void *ctx) { PyEval_RestoreThread(*(PyThreadState **)ctx); }
 
 typedef struct job {
     ordo_table_encoder *E;
-    struct ArrowSchema schema; /* a stream's */
     PyThreadState *ts;
     int values;
 } job;
 
-/* (the batches the encoder holds are released with a pending exception
- * kept aside: their callbacks may run Python code) */
+/* (the batches and the schema the encoder holds are released with a
+ * pending exception kept aside: their callbacks may run Python code) */
 static void job_free(job *j)
 {
     PyObject *t, *v, *tb;
     PyErr_Fetch(&t, &v, &tb);
     ordo_table_encoder_close(j->E);
     PyErr_Restore(t, v, tb);
-    ORDO__PY_RELEASE(&j->schema); /* after the encoder: its inputs name the children */
     memset(j, 0, sizeof *j);
 }
 
@@ -134,21 +132,8 @@ static int job_open(job *j, const spec *a, ordo__py_source *src)
 {
     ordo_table_encode_options o = options(j, a);
     ordo_error e;
-    ordo_table_fault f = ORDO_TABLE_FAULT_NONE;
-    ordo_status s = ORDO_OK;
-    const ordo__py_columns *c = &src->cols;
-    if (src->kind == ORDO__PY_SOURCE_STREAM) {
-        if ((s = ordo_arrow_stream_schema(&src->stream, &j->schema, &e)) != ORDO_OK)
-            return ordo__py_raise(s, &e), -1;
-        s = ordo_table_encoder_stream(&o, &src->stream, &j->schema, &j->E, &f, &e);
-    } else if (src->kind == ORDO__PY_SOURCE_BATCH) {
-        s = ordo_table_encoder_batch(&o, &src->batch.schema, &src->batch.array, &j->E, &f, &e);
-    } else {
-        s = ordo_table_encoder_open(&o, c->in, c->n, &j->E, &e);
-        if (s == ORDO_OK && c->rows)
-            s = ordo_table_encoder_add(j->E, c->in, c->n, c->rows, &e);
-        f = j->E ? ordo_table_encoder_fault(j->E) : ORDO_TABLE_FAULT_NONE;
-    }
+    ordo_table_fault f;
+    ordo_status s = ordo_table_encoder_source(&o, &src->table, &j->E, &f, &e);
     return check(j, s, &e, f);
 }
 
