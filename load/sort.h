@@ -2,8 +2,8 @@
  * makes a plan, the first pass (load/sort_buckets.c) writes the row ids
  * into the caller's ids bucketed by the keys' first differing bits, and
  * each bucket is then sorted in a scratch of its own size, in cache: as
- * numbers when the keys have one length and differ in at most 8 bytes
- * (load/sort_fixed.c), else by the MSD radix sort over key windows
+ * numbers when the keys have one length and differ in at most 8 bytes or
+ * at most 64 bits (load/sort_fixed.c), else by the MSD radix sort over key windows
  * (load/sort.c). So the sort touches the keys, the ids and a few buckets'
  * worth of memory per thread, never a buffer the size of the input (whose
  * first touch, on a VM, costs as much as the sort). */
@@ -18,7 +18,8 @@
 #define ORDO__SORT_MAX_THREADS 256
 
 typedef struct ordo__sort_plan {
-    const uint8_t *keys; /* key i: keys + offsets[i], or keys + i * len when fixed */
+    const uint8_t *keys; /* key i: keys + offsets[i]; keys + i * len when fixed (keys
+                          * + offsets[0] + i * stride for a general plan's, the same) */
     const size_t *offsets;
     size_t stride;      /* general: keys of one length, back to back (0: not) */
     const uint8_t *end; /* past the last key's last byte */

@@ -1,7 +1,8 @@
 /* The key sort's buckets of keys of one length whose differing bytes span
  * at most 8 (any keys of fixed-width columns: a bigint's 9 bytes differ in
- * 8 at most, a date and an int's in 8; load/sort.h): each key is read as
- * the number those bytes make, big-endian, so that a comparison is one
+ * 8 at most, a date and an int's in 8; load/sort.h), or whose differing
+ * bits are 64 at most: each key is read as the number those bytes make,
+ * big-endian (or those bits, gathered in key order), so that a comparison is one
  * integer compare and no pointer is followed. A bucket's ids become
  * 16-byte entries (number, id) in a scratch, sorted there in cache (radix
  * passes between it and a second scratch, insertion sort for small
