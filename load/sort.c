@@ -42,28 +42,21 @@ static uint64_t rest(const entry *e, size_t depth, size_t wd)
 }
 
 /* a before b, both agreeing on their first depth bytes: memcmp order, a
- * key before every longer key it is a prefix of. Where the windows differ
- * they decide (a byte past a key's end is 0 there, and a real byte that
- * differs from it is greater: the shorter key first, as memcmp orders). */
-static int entry_less(const entry *a, const entry *b, size_t depth, size_t wd)
+ * key before every longer key it is a prefix of. */
+static int entry_less(const entry *a, const entry *b, size_t depth)
 {
-    if (depth < wd + 8) {
-        uint64_t x = rest(a, depth, wd), y = rest(b, depth, wd);
-        if (x != y)
-            return x < y;
-    }
     size_t an = a->len - depth, bn = b->len - depth, m = an < bn ? an : bn;
     int c = m ? memcmp(a->key + depth, b->key + depth, m) : 0;
     return c ? c < 0 : an < bn;
 }
 
 /* Stable: an entry moves only past ones strictly greater. */
-static void insertion_sort(entry *a, size_t n, size_t depth, size_t wd)
+static void insertion_sort(entry *a, size_t n, size_t depth)
 {
     for (size_t i = 1; i < n; i++) {
         entry x = a[i];
         size_t j = i;
-        while (j > 0 && entry_less(&x, &a[j - 1], depth, wd)) {
+        while (j > 0 && entry_less(&x, &a[j - 1], depth)) {
             a[j] = a[j - 1];
             j--;
         }
@@ -83,8 +76,10 @@ static void refill(entry *r, size_t n, size_t depth)
 
 /* A small range: insertion sorted by the windows' bytes from depth (a
  * fresh window only when none is left), then each run of equal windows by
- * its keys past them: the keys' memory, scattered by the passes before, is
- * read only where the windows tie. */
+ * its keys: the keys' memory, scattered by the passes before, is read only
+ * where the windows tie. Where they differ they decide: a byte past a
+ * key's end is 0 there, and a real byte that differs from it is greater,
+ * so the shorter key comes first, as memcmp orders. */
 static void small_sort(entry *r, size_t n, size_t depth, size_t wd)
 {
     if (depth >= wd + 8)
@@ -104,7 +99,7 @@ static void small_sort(entry *r, size_t n, size_t depth, size_t wd)
         for (j = i + 1; j < n && rest(&r[j], depth, wd) == w; j++)
             ;
         if (j - i > 1)
-            insertion_sort(r + i, j - i, depth, wd);
+            insertion_sort(r + i, j - i, depth);
     }
 }
 

@@ -122,7 +122,7 @@ int ordo__sort_bucket_general(const ordo__sort_plan *p, ordo__sort_scratch *s, u
 
 /* A fixed plan for n keys of len bytes back to back at keys (NULL when len
  * is 0): 1 when their differing bytes span at most 8, or their differing
- * bits are 64 or fewer (gathered) (*p filled; all equal: bits 0), 0 when
+ * bits are 64 or fewer (gathered; 256 keys or more) (*p filled; all equal: bits 0), 0 when
  * not (len 64 or less: p->from the bytes all keys share). */
 int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, size_t n);
 

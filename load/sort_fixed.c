@@ -146,7 +146,8 @@ int ordo__sort_plan_fixed(ordo__sort_plan *p, const uint8_t *keys, size_t len, s
     unsigned bits = 0;
     for (size_t j = from; j < from + width; j++)
         bits += (unsigned)__builtin_popcount(d[j]);
-    if (width > 8 && bits > 64)
+    /* (gathering builds a 256-entry table a byte: not for fewer keys) */
+    if (width > 8 && (bits > 64 || n < 256))
         return 0;
     p->ngather = 0;
     if (width > 8) /* the differing bits of each byte that has some, packed */

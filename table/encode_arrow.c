@@ -107,6 +107,20 @@ ordo_status ordo_table_encoder_batch(const ordo_table_encode_options *o,
     return s;
 }
 
+ordo_status ordo__table_source_check(const ordo_table_source *src, ordo_error *err)
+{
+    int k = src->kind;
+    if (k != ORDO_TABLE_SOURCE_ARROW_STREAM && k != ORDO_TABLE_SOURCE_ARROW_BATCH &&
+        k != ORDO_TABLE_SOURCE_INPUTS)
+        return ordo__table_fail(err, ORDO_ERR_INVALID_ARG,
+                                "source: not an Arrow stream, batch or inputs");
+    if (k == ORDO_TABLE_SOURCE_ARROW_STREAM ? !src->stream
+        : k == ORDO_TABLE_SOURCE_ARROW_BATCH ? !src->schema || !src->array
+                                             : !src->inputs && src->n)
+        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "source: no Arrow stream, batch or inputs");
+    return ORDO_OK;
+}
+
 ordo_status ordo_table_encoder_source(const ordo_table_encode_options *o,
                                       const ordo_table_source *src, ordo_table_encoder **E,
                                       ordo_table_fault *fault, ordo_error *err)
@@ -114,25 +128,24 @@ ordo_status ordo_table_encoder_source(const ordo_table_encode_options *o,
     if (!o || !src || !E || !fault)
         return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "no options, source or encoder");
     *E = NULL, *fault = ORDO_TABLE_FAULT_NONE;
+    if (src->kind == ORDO_TABLE_SOURCE_CSV) /* (CSV keys: no encoder) */
+        return ordo__table_fail(err, ORDO_ERR_INVALID_ARG,
+                                "source: CSV keys are ordo_table_csv_keys'");
+    ordo_status s = ordo__table_source_check(src, err);
+    if (s != ORDO_OK)
+        return s;
     if (src->kind == ORDO_TABLE_SOURCE_ARROW_BATCH)
         return ordo_table_encoder_batch(o, src->schema, src->array, E, fault, err);
     if (src->kind == ORDO_TABLE_SOURCE_INPUTS) {
-        if (!src->inputs && src->n)
-            return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "source: no inputs");
-        ordo_status s = ordo_table_encoder_open(o, src->inputs, src->n, E, err);
+        s = ordo_table_encoder_open(o, src->inputs, src->n, E, err);
         if (s == ORDO_OK && src->rows)
             s = ordo_table_encoder_add(*E, src->inputs, src->n, src->rows, err);
         if (s != ORDO_OK && *E)
             *fault = ordo_table_encoder_fault(*E);
         return s;
     }
-    if (src->kind != ORDO_TABLE_SOURCE_ARROW_STREAM)
-        return ordo__table_fail(err, ORDO_ERR_INVALID_ARG,
-                                "source: CSV keys are ordo_table_csv_keys'");
-    if (!src->stream)
-        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "source: no Arrow stream");
     struct ArrowSchema schema = {0};
-    ordo_status s = ordo_arrow_stream_schema(src->stream, &schema, err);
+    s = ordo_arrow_stream_schema(src->stream, &schema, err);
     if (s == ORDO_OK)
         s = ordo_table_encoder_stream(o, src->stream, &schema, E, fault, err);
     if (*E)

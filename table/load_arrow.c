@@ -231,15 +231,14 @@ ordo_status ordo__table_load_arrow(ordo_db *db, const ordo_table_source *src,
 {
     struct ArrowArrayStream *st = src->stream;
     int stream = src->kind == ORDO_TABLE_SOURCE_ARROW_STREAM;
-    if (stream ? !st
-               : src->kind == ORDO_TABLE_SOURCE_ARROW_BATCH ? !src->schema || !src->array
-                                                           : !src->inputs && src->n)
-        return ordo__table_fail(err, ORDO_ERR_NULL_ARG, "source: no Arrow stream, batch or inputs");
+    ordo_status s = ordo__table_source_check(src, err);
+    if (s != ORDO_OK)
+        return s;
     struct ArrowSchema schema = {0};
     struct ArrowArray batch = {0};
     ordo_table_loader *L = NULL;
     /* (a stream's schema checked first) */
-    ordo_status s = stream ? ordo_arrow_stream_schema(st, &schema, err) : ORDO_OK;
+    s = stream ? ordo_arrow_stream_schema(st, &schema, err) : ORDO_OK;
     if (s == ORDO_OK)
         s = ordo_table_loader_open(db, o, &L, err);
     if (L && src->name)

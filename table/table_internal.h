@@ -44,6 +44,9 @@ ordo_status ordo__table_csv_open(const ordo_table_source *src, const ordo_csv_pa
 int ordo__table_parallel(size_t n, size_t threads, int (*fn)(void *ctx, size_t item, size_t slot),
                          void *ctx);
 
+/* An Arrow stream, batch or inputs source with what its kind needs
+ * (ORDO_ERR_NULL_ARG else); ORDO_ERR_INVALID_ARG for any other kind. */
+ordo_status ordo__table_source_check(const ordo_table_source *src, ordo_error *err);
 /* Keeps a stream's schema (moved in) until E closes, after its batches. */
 void ordo__table_encoder_own_schema(ordo_table_encoder *E, struct ArrowSchema *schema);
 
