@@ -1939,6 +1939,10 @@ static void test_encoder_arrow(void **state)
     src = (ordo_table_source){.kind = ORDO_TABLE_SOURCE_CSV, .fd = -1, .data = "1\n", .size = 2};
     assert_int_equal(ordo_table_encoder_source(&o, &src, &E, &f, &e), ORDO_ERR_INVALID_ARG);
     assert_null(E);
+    src = (ordo_table_source){.kind = ORDO_TABLE_SOURCE_ARROW_STREAM, .fd = -1};
+    assert_int_equal(ordo_table_encoder_source(&o, &src, &E, &f, &e), ORDO_ERR_NULL_ARG);
+    assert_string_equal(e.message, "source: no Arrow stream, batch or inputs");
+    assert_null(E);
     o.values = 0;
     assert_int_equal(ordo_table_encoder_batch(&o, &sch, &arr, &E, &f, &e), ORDO_OK);
     assert_int_equal(ordo_table_encoder_finish(E, &e), ORDO_OK);
