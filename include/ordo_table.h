@@ -671,8 +671,8 @@ typedef enum ordo_table_bound_kind {
 
 typedef struct ordo_table_bound {
     ordo_table_bound_kind kind;
-    const void *raw; /* RAW: the bytes; CSV: the row (NUL-terminated text) */
-    size_t raw_len;  /* RAW */
+    const void *raw; /* RAW: the bytes; CSV: the row */
+    size_t raw_len;  /* RAW; CSV: the row's bytes (0: up to its NUL) */
     /* TEXTS: n values, value i texts[i] of lens[i] bytes, or NULL where
      * nulls[i] (nulls NULL: none); n 0 is the empty tuple */
     const char *const *texts;

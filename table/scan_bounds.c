@@ -10,7 +10,7 @@
  * one value NULL. A line end outside quotes would start a second row:
  * refused, never dropped. */
 static ordo_status csv_bound(ordo_table_reader *T, const char *name, const char *text,
-                             int prefix, ordo_buf *out, ordo_error *err)
+                             size_t len, int prefix, ordo_buf *out, ordo_error *err)
 {
     static char empty[1];
     static const ordo_csv_field null_field = {empty, 0, 0, 1, 1};
@@ -19,7 +19,7 @@ static ordo_status csv_bound(ordo_table_reader *T, const char *name, const char 
     ordo_error e;
     size_t k = 0;
     int quoted = 0;
-    for (const char *c = text; *c; c++) {
+    for (const char *c = text; c < text + len; c++) {
         quoted ^= *c == '"';
         if (!quoted && (*c == '\n' || *c == '\r'))
             return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG,
@@ -27,10 +27,10 @@ static ordo_status csv_bound(ordo_table_reader *T, const char *name, const char 
                                    "row (quote a value that holds one)",
                                    name);
     }
-    if (!*text) {
+    if (!len) {
         fields = &null_field, k = 1;
     } else {
-        ordo_status s = ordo_csv_open_mem(text, strlen(text), name, &rd, &e);
+        ordo_status s = ordo_csv_open_mem(text, len, name, &rd, &e);
         if (s != ORDO_OK)
             return ordo__scan_fail(err, s, "%s: %s", name, e.message);
         if ((s = ordo_csv_next(rd, &fields, &k, &e)) != ORDO_OK) {
@@ -94,7 +94,8 @@ ordo_status ordo__scan_bound(ordo_table_reader *T, int tag, const ordo_table_bou
     case ORDO_TABLE_BOUND_CSV:
         if (!b->raw)
             return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no CSV row", name);
-        return csv_bound(T, name, b->raw, prefix, out, err);
+        return csv_bound(T, name, b->raw, b->raw_len ? b->raw_len : strlen(b->raw), prefix, out,
+                         err);
     default:
         return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "%s: unknown bound kind %d", name,
                                (int)b->kind);

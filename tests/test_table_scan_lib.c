@@ -299,7 +299,8 @@ static void test_bounds(void **state)
     ordo_table_scan_options o = opts(1);
     o.columns = id, o.ncolumns = 1;
     o.from = (ordo_table_bound){.kind = ORDO_TABLE_BOUND_CSV, .raw = "10"};
-    o.to = (ordo_table_bound){.kind = ORDO_TABLE_BOUND_CSV, .raw = "20"};
+    /* (a row of raw_len bytes: "20", not "205") */
+    o.to = (ordo_table_bound){.kind = ORDO_TABLE_BOUND_CSV, .raw = "205", .raw_len = 2};
     open_stream(&o, &s);
     assert_int_equal(read_ids(&s, ids, NULL, NULL), 10);
     assert_int_equal(ids[0], 10), assert_int_equal(ids[9], 19);

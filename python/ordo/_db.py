@@ -218,7 +218,7 @@ def decode_keys(keys: Any, schema: str, key: Optional[str], *,
         keys = keys.combine_chunks()
     try:  # keys that are no bytes: as every other fault of the keys
         if isinstance(keys, (list, tuple)):
-            keys = _phases._Joined(keys, "keys")
+            keys = _phases._joined(keys, "keys")
         s = _ordo.decode_keys(keys, schema, key, format)
     except (TypeError, ValueError) as e:
         raise _cluster.error("ORDO_ERR_INVALID_ARG", str(e)) from None

@@ -116,14 +116,17 @@ def _text(v):
 
 def _bound(v):
     """None; raw key bytes (without the tag); or the leading key columns'
-    values (a tuple/list, or one value for the first column) as texts."""
+    values (a tuple/list, or one value for the first column) as one CSV row
+    of their texts, as `ordo scan --from` takes it (every text quoted, NULL
+    an empty field)."""
     if v is None:
         return None
     if isinstance(v, (bytes, bytearray, memoryview)):
         return bytes(v)
-    if isinstance(v, (tuple, list)):
-        return [_text(x) for x in v]
-    return [_text(v)]
+    texts = [_text(x) for x in (v if isinstance(v, (tuple, list)) else [v])]
+    if not texts:
+        return None  # no leading columns: no bound
+    return ",".join("" if t is None else '"%s"' % t.replace('"', '""') for t in texts)
 
 
 def _collation_hint(e):

@@ -79,16 +79,15 @@ def merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None
                       0 if memory is None else _ordo.parse_size(memory, "memory"))
 
 
-class _Joined:
-    """A list or tuple of bytes in ordo.Keys' shape: .buffer, .offsets."""
-
-    def __init__(self, items, what):
-        items = tuple(items)  # a copy: nothing can change it while read
-        for i, k in enumerate(items):
-            if not isinstance(k, bytes):
-                raise TypeError("%s: item %d is %s, not bytes" % (what, i, type(k).__name__))
-        self.buffer = b"".join(items)
-        self.offsets = array.array("q", itertools.accumulate(map(len, items), initial=0))
+def _joined(items, what):
+    """A list or tuple of bytes as ordo.Keys (a copy: nothing can change it
+    while it is read)."""
+    items = tuple(items)
+    for i, k in enumerate(items):
+        if not isinstance(k, bytes):
+            raise TypeError("%s: item %d is %s, not bytes" % (what, i, type(k).__name__))
+    offsets = array.array("q", itertools.accumulate(map(len, items), initial=0))
+    return _ordo._keys_from(b"".join(items), offsets)
 
 
 class _Taken:
@@ -107,7 +106,7 @@ def split_keys(keys, n):
     array), so that the n + 1 ranges (-inf, s0), [s0, s1), ... [s_last,
     +inf) hold about as many sample keys each."""
     if isinstance(keys, (list, tuple)):
-        keys = _Joined(keys, "split_keys: keys")
+        keys = _joined(keys, "split_keys: keys")
     return _ordo._split_keys(keys, n)
 
 
@@ -120,7 +119,7 @@ def key_ranges(keys, splits):
         raise TypeError("key_ranges: splits must be a list, got %s" % type(splits).__name__)
     if hasattr(keys, "__arrow_c_array__"):  # the keys first: their code may change the list
         keys = _Taken(keys)
-    return _ordo._key_ranges(keys, _Joined(splits, "key_ranges: splits"))
+    return _ordo._key_ranges(keys, _joined(splits, "key_ranges: splits"))
 
 
 _ordo.ingest, _ordo.merge_runs = ingest, merge_runs

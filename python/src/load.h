@@ -79,15 +79,12 @@ int ordo__py_memory_arg(PyObject *obj, void *out);
  * their memory alive. */
 typedef struct ordo__py_bin {
     ordo_bins b;
-    Py_buffer views[2];
-    int nviews;
     ordo__py_arrow arrow; /* moved out of its capsules */
 } ordo__py_bin;
 
 /* An Arrow binary/large_binary (or string) array through
- * __arrow_c_array__, or an object with .buffer (bytes-like) and .offsets
- * (n + 1 int64 or int32) such as ordo.Keys. The offsets are checked
- * (ordo_bins_check; a NULL element is refused). -1 with an exception set;
+ * __arrow_c_array__ (ordo.Keys has one). The offsets are checked
+ * (ordo_bins_from_arrow; a NULL element is refused). -1 with an exception set;
  * release with ordo__py_bin_release either way. */
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);

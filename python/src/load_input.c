@@ -1,6 +1,6 @@
 /* What the load bindings take from Python: tags, sizes, duplicate
  * policies, and rows of byte strings read in place (Arrow arrays through
- * the C Data Interface, or .buffer/.offsets objects such as ordo.Keys). */
+ * the C Data Interface: ordo.Keys exports itself so). */
 #include "load.h"
 
 #include <limits.h>
@@ -103,54 +103,12 @@ static int arrow_import(PyObject *obj, ordo__py_arrow *own)
     return rc;
 }
 
-/* 64 or 32 for a buffer of native int64 or int32 (signed or not), else 0. */
-static int int_bits(const Py_buffer *v)
+/* Whether a buffer holds native int64s (signed or not). */
+static int int64s(const Py_buffer *v)
 {
     const char *f = v->format ? v->format : "B";
     f += *f == '@' || *f == '=' || *f == '<';
-    if (!*f || f[1])
-        return 0;
-    return v->itemsize == 8 && strchr("qQlLnN", *f)   ? 64
-           : v->itemsize == 4 && strchr("iIlL", *f) ? 32
-                                                    : 0;
-}
-
-/* .buffer and .offsets (ordo.Keys, or alike). */
-static int bin_from_buffers(ordo__py_bin *b, PyObject *obj, const char *what)
-{
-    PyObject *buf = PyObject_GetAttrString(obj, "buffer");
-    PyObject *offs = buf ? PyObject_GetAttrString(obj, "offsets") : NULL;
-    int rc = -1;
-    if (!offs) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "%s: expected ordo.Keys, an Arrow binary array (__arrow_c_array__) or an "
-                     "object with .buffer and .offsets, got %.200s", what, Py_TYPE(obj)->tp_name);
-        goto done;
-    }
-    if (PyObject_GetBuffer(buf, &b->views[0], PyBUF_SIMPLE) < 0)
-        goto done;
-    b->nviews = 1;
-    if (PyObject_GetBuffer(offs, &b->views[1], PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        goto done;
-    b->nviews = 2;
-    Py_buffer *o = &b->views[1];
-    int bits = int_bits(o);
-    size_t count = o->itemsize ? (size_t)(o->len / o->itemsize) : 0;
-    if (!bits || count == 0) {
-        PyErr_Format(PyExc_ValueError, "%s: .offsets must hold N + 1 int64 offsets", what);
-        goto done;
-    }
-    b->b = (ordo_bins){b->views[0].buf, (size_t)b->views[0].len, o->buf, bits, count - 1};
-    ordo_error e; /* the offsets are the caller's: every one must lie in the buffer */
-    if (ordo_bins_check(&b->b, &e) != ORDO_OK)
-        PyErr_Format(PyExc_ValueError, "%s: %s", what, e.message);
-    else
-        rc = 0;
-done:
-    Py_XDECREF(buf);
-    Py_XDECREF(offs);
-    return rc;
+    return *f && !f[1] && v->itemsize == 8 && strchr("qQlLnN", *f);
 }
 
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
@@ -160,14 +118,14 @@ int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b)
     ordo_error e;
     if (rc == 0 && ordo_bins_from_arrow(&b->arrow.schema, &b->arrow.array, &b->b, &e) != ORDO_OK)
         return ordo__py_raisef(e.status, "%s: %s", what, e.message), -1;
-    return rc <= 0 ? rc : bin_from_buffers(b, obj, what);
+    if (rc == 1)
+        PyErr_Format(PyExc_TypeError, "%s: expected ordo.Keys or an Arrow binary array "
+                     "(__arrow_c_array__), got %.200s", what, Py_TYPE(obj)->tp_name);
+    return rc == 0 ? 0 : -1;
 }
 
 void ordo__py_bin_release(ordo__py_bin *b)
 {
-    for (int i = 0; i < b->nviews; i++)
-        PyBuffer_Release(&b->views[i]);
-    b->nviews = 0;
     ordo__py_arrow_release(&b->arrow);
 }
 
@@ -184,7 +142,7 @@ int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
         return 0;
     if (PyObject_GetBuffer(obj, &s->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
         return -1;
-    if (int_bits(&s->view) != 64 || (size_t)(s->view.len / 8) != n) {
+    if (!int64s(&s->view) || (size_t)(s->view.len / 8) != n) {
         PyErr_Format(PyExc_ValueError, "seqs: expected %zu int64 values", n);
         return -1;
     }

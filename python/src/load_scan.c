@@ -121,58 +121,25 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
 
 /* ------------------------------------------------------ scan_table */
 
-/* What a bound given as an argument points into. */
-typedef struct bound_arg {
-    PyObject *keep; /* a tuple of the texts, ours: no code run later changes it */
-    Py_buffer view;
-    const char **texts;
-    size_t *lens;
-    int *nulls;
-} bound_arg;
-
-static void bound_free(bound_arg *a)
-{
-    if (a->view.obj)
-        PyBuffer_Release(&a->view);
-    Py_XDECREF(a->keep);
-    free(a->texts), free(a->lens), free(a->nulls);
-}
-
-/* A bound: None, raw key bytes (without the tag), or a list of texts
- * (None: NULL). */
-static int bound(PyObject *o, const char *name, ordo_table_bound *b, bound_arg *a)
+/* A bound: None, raw key bytes (without the tag: any bytes-like object),
+ * or the leading key columns' texts as one CSV row (a str, as `ordo scan
+ * --from` takes them); kept in *view, or the str *keep. */
+static int bound(PyObject *o, const char *name, ordo_table_bound *b, Py_buffer *view,
+                 PyObject **keep)
 {
     b->name = name;
     if (o == Py_None)
         return 0;
-    if (!PyList_Check(o) && !PyTuple_Check(o)) {
-        if (PyObject_GetBuffer(o, &a->view, PyBUF_SIMPLE) < 0)
+    if (PyUnicode_Check(o)) {
+        Py_ssize_t n;
+        if (!(b->raw = PyUnicode_AsUTF8AndSize(o, &n)))
             return -1;
-        b->kind = ORDO_TABLE_BOUND_RAW;
-        b->raw = a->view.buf;
-        b->raw_len = (size_t)a->view.len;
+        b->kind = ORDO_TABLE_BOUND_CSV, b->raw_len = (size_t)n, *keep = Py_NewRef(o);
         return 0;
     }
-    if (!(a->keep = PySequence_Tuple(o)))
+    if (PyObject_GetBuffer(o, view, PyBUF_SIMPLE) < 0)
         return -1;
-    size_t k = (size_t)PyTuple_GET_SIZE(a->keep);
-    a->texts = calloc(k + 1, sizeof *a->texts);
-    a->lens = calloc(k + 1, sizeof *a->lens);
-    a->nulls = calloc(k + 1, sizeof *a->nulls);
-    if (!a->texts || !a->lens || !a->nulls) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t c = 0; c < k; c++) {
-        PyObject *v = PyTuple_GET_ITEM(a->keep, (Py_ssize_t)c);
-        Py_ssize_t n = 0;
-        a->nulls[c] = v == Py_None;
-        if (!a->nulls[c] && !(a->texts[c] = PyUnicode_AsUTF8AndSize(v, &n)))
-            return -1;
-        a->lens[c] = (size_t)n;
-    }
-    b->kind = ORDO_TABLE_BOUND_TEXTS;
-    b->texts = a->texts, b->lens = a->lens, b->nulls = a->nulls, b->n = k;
+    b->kind = ORDO_TABLE_BOUND_RAW, b->raw = view->buf, b->raw_len = (size_t)view->len;
     return 0;
 }
 
@@ -226,15 +193,16 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     o.reverse = reverse, o.accept_collation_version = accept;
     PyObject *keep = NULL;
     const char **colnames = NULL;
-    bound_arg ba[3];
-    memset(ba, 0, sizeof ba);
+    Py_buffer views[3] = {0};
+    PyObject *texts[3] = {0};
     PyObject *r = NULL;
     /* held (busy) to the scan's close: the arguments' conversions run
      * Python code, which must not close it */
     ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep, &colnames) < 0 ||
-        bound(prefix, "prefix", &o.prefix, &ba[0]) < 0 ||
-        bound(start, "start", &o.from, &ba[1]) < 0 || bound(stop, "stop", &o.to, &ba[2]) < 0)
+        bound(prefix, "prefix", &o.prefix, &views[0], &texts[0]) < 0 ||
+        bound(start, "start", &o.from, &views[1], &texts[1]) < 0 ||
+        bound(stop, "stop", &o.to, &views[2], &texts[2]) < 0)
         goto done;
     struct ArrowArrayStream st;
     ordo_error e = {0};
@@ -245,8 +213,11 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
 done:
     if (db)
         ordo__py_handle_release(dbo);
-    for (int i = 0; i < 3; i++)
-        bound_free(&ba[i]);
+    for (int i = 0; i < 3; i++) {
+        if (views[i].obj)
+            PyBuffer_Release(&views[i]);
+        Py_XDECREF(texts[i]);
+    }
     Py_XDECREF(keep);
     free(colnames);
     return r;
@@ -256,10 +227,10 @@ static PyMethodDef functions[] = {
     {"scan_table", (PyCFunction)(void (*)(void))py_scan_table, METH_VARARGS | METH_KEYWORDS,
      "scan_table(db, tag, *, prefix=None, start=None, stop=None, reverse=False, limit=None, "
      "columns=None, accept_collation_version=False, batch_rows=None, batch_bytes=None) -> "
-     "TableScan: the rows "
-     "of [prefix, start, stop) as an Arrow C stream (__arrow_c_stream__), holding db until "
-     "close(); bounds are raw key bytes (without the tag) or lists of the leading key "
-     "columns' texts (None: NULL). ordo.scan is the way to call it."},
+     "TableScan: the rows of [prefix, start, stop) as an Arrow C stream (__arrow_c_stream__), "
+     "holding db until close(); bounds are raw key bytes (without the tag) or the leading key "
+     "columns' texts as one CSV row (a str, as `ordo scan --from` takes it). ordo.scan is the "
+     "way to call it."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,12 +14,18 @@ from load_util import raw
 META = dict(format="ordered", key="k", schema="k bytea", rows=0)
 
 
-class KeysLike:
-    """What add_batch takes besides Arrow arrays: .buffer and .offsets."""
+def keys_of(items):
+    """ordo.Keys of items: what add_batch takes besides Arrow arrays."""
+    return _ordo._keys_from(b"".join(items), np.cumsum([0] + [len(k) for k in items]))
 
-    def __init__(self, items, dtype="int64"):
-        self.buffer = b"".join(items)
-        self.offsets = np.cumsum([0] + [len(k) for k in items]).astype(dtype)
+
+def arrow_over(items, dtype="int64"):
+    """An Arrow binary array over NumPy offsets the caller can change."""
+    offsets = np.cumsum([0] + [len(k) for k in items]).astype(dtype)
+    t = pa.large_binary() if dtype == "int64" else pa.binary()
+    a = pa.Array.from_buffers(t, len(items), [None, pa.py_buffer(offsets),
+                                              pa.py_buffer(b"".join(items))])
+    return a, offsets
 
 
 def meta(rows):
@@ -146,8 +152,8 @@ def test_add_batch_inputs(db):
     vals = [b"1", b"", b"22", b"333"]
     for k, v in ((pa.array(keys, pa.binary()), pa.array(vals, pa.binary())),
                  (pa.array(keys, pa.large_binary()), pa.array(vals, pa.large_binary())),
-                 (KeysLike(keys), KeysLike(vals)),
-                 (KeysLike(keys, "int32"), pa.array(vals, pa.binary())),
+                 (keys_of(keys), keys_of(vals)),
+                 (arrow_over(keys, "int32")[0], pa.array(vals, pa.binary())),
                  (pa.array([b"x"] + keys, pa.binary()).slice(1), pa.array(vals))):
         w = _ordo.SstWriter(db.temp_dir(), tag=1)
         w.add_batch(k, v)
@@ -166,18 +172,17 @@ def test_add_batch_refuses_bad_input(db):
         w.add_batch(pa.array([b"a", None]), pa.array([b"1", b"2"]))
     with pytest.raises(ordo.Error):
         w.add_batch(pa.array([1, 2]), pa.array([b"1", b"2"]))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="expected ordo.Keys or an Arrow binary array"):
         w.add_batch([b"a"], [b"1"])
-    bad = KeysLike([b"a", b"b"])
-    bad.offsets[2] = 100  # past the buffer
-    with pytest.raises(ValueError):
-        w.add_batch(bad, None)
-    bad.offsets = np.array([0, 1, 0], dtype=np.int64)  # decreasing
-    with pytest.raises(ValueError):
-        w.add_batch(bad, None)
-    bad.offsets = np.array([0, 1, 2], dtype=np.float64)
-    with pytest.raises(ValueError):
-        w.add_batch(bad, None)
+    with pytest.raises(TypeError):
+        w.add_batch(memoryview(b"ab"), None)
+    for dtype in ("int64", "int32"):  # (Arrow gives no buffer sizes: an offset past the
+        bad, offsets = arrow_over([b"a", b"b"], dtype)  # data cannot be seen)
+        offsets[1:] = [2, 1]  # decreasing, after pyarrow's checks
+        with _ordo.SstWriter(db.temp_dir(), prefix=dtype) as w2:
+            with pytest.raises(ordo.Error, match="offsets of row 1"):
+                w2.add_batch(bad, None)
+            assert w2.stats()["rows_in"] == 1  # row 0 went in, row 1 was refused
     with pytest.raises(ValueError):
         w.add_batch(pa.array([b"a"]), None, np.array([1, 2], dtype=np.int64))
     with pytest.raises(ValueError):
@@ -267,7 +272,7 @@ def test_merge_refuses_duplicates_under_error(db):
 def test_split_keys_inputs():
     sample = [bytes([i]) for i in range(100)]
     s = _ordo.split_keys(sample, 3)
-    assert s == _ordo.split_keys(pa.array(sample), 3) == _ordo.split_keys(KeysLike(sample), 3)
+    assert s == _ordo.split_keys(pa.array(sample), 3) == _ordo.split_keys(keys_of(sample), 3)
     assert len(s) == 3 and s == sorted(s) and len(set(s)) == 3
     assert _ordo.split_keys([b"a"] * 10, 4) == [b"a"]  # one distinct key: one split
     assert _ordo.split_keys([], 4) == []
@@ -286,12 +291,12 @@ def test_key_ranges():
     splits = _ordo.split_keys(keys, 7)
     got = np.frombuffer(_ordo.key_ranges(pa.array(keys, pa.binary()), splits), dtype=np.int64)
     assert got.tolist() == [sum(s <= k for s in splits) for k in keys]
-    assert np.frombuffer(_ordo.key_ranges(KeysLike(keys), []), dtype=np.int64).tolist() == \
+    assert np.frombuffer(_ordo.key_ranges(keys_of(keys), []), dtype=np.int64).tolist() == \
         [0] * len(keys)
     with pytest.raises(ValueError):
-        _ordo.key_ranges(KeysLike(keys), [b"b", b"a"])  # not increasing
+        _ordo.key_ranges(keys_of(keys), [b"b", b"a"])  # not increasing
     with pytest.raises(TypeError):
-        _ordo.key_ranges(KeysLike(keys), ["a"])
+        _ordo.key_ranges(keys_of(keys), ["a"])
 
 
 def test_parse_size():

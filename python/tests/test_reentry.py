@@ -191,20 +191,15 @@ def test_integer_arguments_refuse_bools_and_negative_sizes(tmp_path):
 def test_offsets_changed_after_their_check_are_refused(tmp_path):
     import numpy as np
 
-    class KeysLike:  # ordo.Keys' shape, with offsets the caller can change
-        def __init__(self, items):
-            self.buffer = b"".join(items)
-            self.offsets = np.cumsum([0] + [len(k) for k in items]).astype("int64")
+    # an Arrow array over offsets the caller can change
+    offsets = np.array([0, 1, 2], dtype="int64")
+    keys = pa.Array.from_buffers(pa.large_binary(), 2, [None, pa.py_buffer(offsets),
+                                                        pa.py_buffer(b"ab")])
 
-    keys = KeysLike([b"a", b"b"])
-
-    class Values:  # its .buffer runs after the keys' offsets were checked
-        @property
-        def buffer(self):
-            keys.offsets[2] = 1 << 40
-            return b"xy"
-
-        offsets = np.array([0, 1, 2], dtype="int64")
+    class Values:  # its export runs after the keys' offsets were taken
+        def __arrow_c_array__(self, requested_schema=None):
+            offsets[2] = 0
+            return pa.array([b"x", b"y"]).__arrow_c_array__()
 
     w = _ordo.SstWriter(str(tmp_path), tag=1)
     with pytest.raises(ordo.Error) as e:

@@ -167,6 +167,19 @@ def test_python_values_as_bounds(tmp_path):
     assert t.column("name").to_pylist() == ["n5", "n6"]
 
 
+def test_text_bounds_with_quotes_commas_line_ends_and_nul(tmp_path):
+    """The bounds go to the library as one CSV row: every text is quoted
+    there, whatever it holds, and None is NULL."""
+    texts = ["a\x00b", "a\"b", "a,b", "a\nb", '"', "", None]
+    db = tmp_path / "db"
+    ordo.load(pa.table({"s": texts, "n": list(range(len(texts)))}), db, key="s, n")
+    for t in texts:  # (prefix=None: no bound; [None]: NULL)
+        assert ordo.scan(db, prefix=[t]).column("s").to_pylist() == [t]
+        assert ordo.scan(db, prefix=[t, texts.index(t)]).num_rows == 1
+    assert ordo.scan(db, start='a"b', stop="a,c").column("s").to_pylist() == ['a"b', "a,b"]
+    assert ordo.scan(db, prefix=[]).num_rows == len(texts)  # no leading columns: every row
+
+
 def test_lexkey_table_prefix(tmp_path):
     rows = [["1", "a"], ["2", ""], ["3", None], ["4", "b"]]
     db = tmp_path / "db"
