@@ -597,11 +597,8 @@ ORDO_API ordo_status ordo_table_encoder_hold(ordo_table_encoder *E, struct Arrow
 /* The outputs, the caller's to take over (move the struct out, zero it). */
 ORDO_API ordo_table_keys *ordo_table_encoder_keys(ordo_table_encoder *E);
 ORDO_API ordo_table_keys *ordo_table_encoder_values(ordo_table_encoder *E);
-/* What the last error was about; the key columns' values pointers of the
- * last batch (tests: proof of reading in place). */
+/* What the last error was about. */
 ORDO_API ordo_table_fault ordo_table_encoder_fault(const ordo_table_encoder *E);
-ORDO_API size_t ordo_table_encoder_last_values(const ordo_table_encoder *E, const void **vals,
-                                               size_t cap);
 /* For benchmarks: ordo_table_bench_batches over the pending keys-only batches. */
 ORDO_API ordo_status ordo_table_encoder_bench(ordo_table_encoder *E, int rounds, double secs[2]);
 ORDO_API void ordo_table_encoder_close(ordo_table_encoder *E);

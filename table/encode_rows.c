@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LAST_MAX 64
-
 struct ordo_table_encoder {
     ordo_format fmt;
     int values;
@@ -34,8 +32,6 @@ struct ordo_table_encoder {
     size_t **part_tcol; /* each part's columns -> table columns (in sx) */
     size_t nparts, capparts;
     ordo_table_fault fault;
-    const void *last[LAST_MAX];
-    size_t nlast;
     struct ArrowArray *held; /* ordo_table_encoder_hold's, released at close */
     struct ArrowSchema schema; /* a source stream's (ordo_table_encoder_source), after them */
     size_t nheld, capheld;
@@ -299,13 +295,6 @@ const ordo_schema *ordo_table_encoder_table(const ordo_table_encoder *E) { retur
 ordo_table_fault ordo_table_encoder_fault(const ordo_table_encoder *E) { return E ? E->fault : 0; }
 ordo_table_keys *ordo_table_encoder_keys(ordo_table_encoder *E) { return &E->keys; }
 ordo_table_keys *ordo_table_encoder_values(ordo_table_encoder *E) { return &E->vals; }
-
-size_t ordo_table_encoder_last_values(const ordo_table_encoder *E, const void **vals, size_t cap)
-{
-    for (size_t k = 0; k < E->nlast && k < cap; k++)
-        vals[k] = E->last[k];
-    return E->nlast;
-}
 
 /* Input in's column for schema column sc; errors with the table column's
  * number (1-based). */
@@ -607,11 +596,6 @@ ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input
         size_t c = E->key.cols[k].source;
         tcol[k] = c;
         s = input_column(E, &in[E->src_of[c]], &E->key.cols[k], c, rows, sx, &cols[k], err);
-    }
-    if (s == ORDO_OK) {
-        E->nlast = nk < LAST_MAX ? nk : LAST_MAX;
-        for (size_t k = 0; k < E->nlast; k++)
-            E->last[k] = cols[k].values;
     }
     if (s == ORDO_OK && !E->values) {
         s = add_part(E, cols, rows, tcol);

@@ -13,12 +13,6 @@
 /* A Python exception is set: the status says only that. */
 static ordo_status raised(void) { return ORDO_ERR_INVALID_VALUE; }
 
-static ordo_status oom(void)
-{
-    PyErr_NoMemory();
-    return ORDO_ERR_OUT_OF_MEMORY;
-}
-
 static PyObject *decimal_type; /* decimal.Decimal (ordo__py_columns_init) */
 
 const char *ordo__py_seq_type(const ordo__py_seq *q)
@@ -76,11 +70,6 @@ static int value_refused(void)
     return 1;
 }
 
-static ordo_status not_utf8(const ordo__py_seq *q, size_t i, ordo_error *err)
-{
-    return fail(err, ORDO_ERR_INVALID_VALUE, q, i, "not valid UTF-8 text");
-}
-
 static ordo_status bad(const ordo__py_seq *q, size_t i, PyObject *o, const char *type,
                        ordo_error *err)
 {
@@ -130,7 +119,9 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     const char *p = PyUnicode_AsUTF8AndSize(str, &len);
     if (!p) {
         Py_DECREF(str);
-        return value_refused() ? not_utf8(t->q, i, t->err) : raised(); /* surrogates */
+        return value_refused() /* surrogates */
+                   ? fail(t->err, ORDO_ERR_INVALID_VALUE, t->q, i, "not valid UTF-8 text")
+                   : raised();
     }
     *s = p, *n = (size_t)len, t->keep = str;
     return ORDO_OK;
@@ -280,7 +271,7 @@ ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc,
         PyEval_RestoreThread(ts);
     ordo_status s = convert(q, sc, io, sx, col, err);
     if (s == ORDO_ERR_OUT_OF_MEMORY && !PyErr_Occurred())
-        oom();
+        PyErr_NoMemory();
     if (ts)
         *q->released = PyEval_SaveThread();
     return s;

@@ -1,5 +1,5 @@
 /* Reading tables back (ordo.open, Db.tables, Db.get, ordo.decode_keys):
- * glue over ordo_table_list, ordo_table_get and ordo_table_decode_keys,
+ * glue over ordo_table_read, _list, _get and ordo_table_decode_keys,
  * their Arrow structs handed to pyarrow as PyCapsules. */
 #include "load.h"
 
@@ -43,6 +43,28 @@ static PyObject *py_table_list(PyObject *self, PyObject *dbo)
     PyObject *list = ordo__py_items(n, 0, table_dict, t);
     ordo_table_list_free(t, n);
     return list;
+}
+
+static PyObject *py_table_meta(PyObject *self, PyObject *args)
+{
+    PyObject *dbo;
+    int tag;
+    ordo_db *db;
+    if (!PyArg_ParseTuple(args, "OO&:table_meta", &dbo, ordo__py_tag_arg, &tag) ||
+        !(db = ordo__py_handle_get(dbo, &ordo__py_db_kind)))
+        return NULL;
+    ordo_table_meta m;
+    ordo_error e = {0};
+    ordo_status s = ordo_table_read(db, tag, &m, &e);
+    if (s == ORDO_ERR_NO_TABLE)
+        Py_RETURN_NONE;
+    if (s != ORDO_OK)
+        return ordo__py_raise(s, &e);
+    PyObject *r = Py_BuildValue("{s:s,s:s,s:s,s:K,s:N}", "format", m.format, "key", m.key,
+                                "schema", m.schema, "rows", (unsigned long long)m.rows,
+                                "collations", opt_str(m.collations));
+    ordo_table_meta_free(&m);
+    return r;
 }
 
 static PyObject *col_name(void *schema, size_t i)
@@ -130,6 +152,9 @@ static PyObject *py_decode_keys(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef functions[] = {
+    {"table_meta", py_table_meta, METH_VARARGS,
+     "table_meta(db, tag) -> dict | None: the table under tag (-1 or None: untagged) as "
+     "dict(format, key, schema, rows, collations), None when there is none."},
     {"table_list", py_table_list, METH_O,
      "table_list(db) -> list[dict]: the tables (tag, format, schema, key, rows, bytes, "
      "collations) of db."},

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEBUG_COLS 64
-static const void *last_values[DEBUG_COLS];
-static size_t last_ncols;
-
 static void unlock(void *ctx) { *(PyThreadState **)ctx = PyEval_SaveThread(); }
 static void lock(void *ctx) { PyEval_RestoreThread(*(PyThreadState **)ctx); }
 
@@ -55,25 +51,6 @@ typedef struct spec {
 } spec;
 
 static const spec spec_defaults = {NULL, NULL, NULL, 0, 1, 0, ORDO_TABLE_TIMESTAMPS_REFUSE};
-
-static ordo_table_encode_options options(job *j, const spec *a)
-{
-    memset(j, 0, sizeof *j);
-    j->values = a->values;
-    return (ordo_table_encode_options){a->schema, a->key, a->format, a->values,
-                                       a->threads > 1 ? (size_t)a->threads : 1,
-                                       a->range_rows > 0 ? (size_t)a->range_rows : 0, unlock,
-                                       lock, &j->ts, {a->ts}};
-}
-
-/* 0, or -1 with the exception for s (f: the library's fault). */
-static int check(job *j, ordo_status s, ordo_error *e, ordo_table_fault f)
-{
-    last_ncols = j->E ? ordo_table_encoder_last_values(j->E, last_values, DEBUG_COLS) : 0;
-    if (last_ncols > DEBUG_COLS)
-        last_ncols = DEBUG_COLS;
-    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, e, f, 0), -1);
-}
 
 /* (keys, values or None, schema_text, key_text), taking what j holds; or,
  * bench_rounds > 0, the benchmark's (warm, fresh) seconds. */
@@ -130,11 +107,15 @@ static PyObject *csv_keys(const ordo__py_source *src, const spec *a, int header)
  * thread, into one output allocated once). */
 static int job_open(job *j, const spec *a, ordo__py_source *src)
 {
-    ordo_table_encode_options o = options(j, a);
+    ordo_table_encode_options o = {a->schema, a->key, a->format, a->values,
+                                   a->threads > 1 ? (size_t)a->threads : 1,
+                                   a->range_rows > 0 ? (size_t)a->range_rows : 0, unlock, lock,
+                                   &j->ts, {a->ts}};
+    j->values = a->values;
     ordo_error e;
     ordo_table_fault f;
     ordo_status s = ordo_table_encoder_source(&o, &src->table, &j->E, &f, &e);
-    return check(j, s, &e, f);
+    return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, f, 0), -1);
 }
 
 /* encode(source, key, schema, format, values, threads=1, timestamps=None,
@@ -164,21 +145,8 @@ static PyObject *py_encode(PyObject *self, PyObject *args)
     return res;
 }
 
-static PyObject *last_value(void *unused, size_t k)
-{
-    return PyLong_FromVoidPtr((void *)(uintptr_t)last_values[k]);
-}
-
-static PyObject *py_last_values(PyObject *self, PyObject *noargs)
-{
-    return ordo__py_items(last_ncols, 1, last_value, NULL);
-}
-
 static PyMethodDef methods[] = {
     {"encode", py_encode, METH_VARARGS, "See the comment on py_encode, and ordo._encode."},
-    {"_last_key_values", py_last_values, METH_NOARGS,
-     "For tests: the values pointer of each key column of the last batch encoded (proof that a "
-     "column was read in place)."},
     {NULL, NULL, 0, NULL},
 };
 

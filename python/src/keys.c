@@ -162,12 +162,7 @@ static PyObject *keys_arrow_c_array(PyObject *self, PyObject *args, PyObject *kw
 
 static PyObject *keys_to_arrow(PyObject *self, PyObject *noargs)
 {
-    PyObject *pa = PyImport_ImportModule("pyarrow");
-    if (!pa)
-        return NULL;
-    PyObject *a = PyObject_CallMethod(pa, "array", "O", self);
-    Py_DECREF(pa);
-    return a;
+    return ordo__py_call("pyarrow", "array", self);
 }
 
 /* _keys_from(data, offsets): Keys holding a copy of the bytes of data and of

@@ -1,5 +1,5 @@
-/* ordo._ordo.Db (a database, opened as ordo_db_open does), table_meta and
- * ingest (ordo_ingest: SST files and a table's metadata, atomically). */
+/* ordo._ordo.Db (a database, opened as ordo_db_open does), table_check_free
+ * and ingest (ordo_ingest: SST files and a table's metadata, atomically). */
 #include "load.h"
 
 #include <ordo_table.h>
@@ -84,34 +84,6 @@ static PyTypeObject db_type = {
 
 /* ------------------------------------------------------------ tables */
 
-static PyObject *py_table_meta(PyObject *self, PyObject *args)
-{
-    PyObject *dbo;
-    int tag;
-    ordo_db *db;
-    if (!PyArg_ParseTuple(args, "OO&:table_meta", &dbo, ordo__py_tag_arg, &tag) ||
-        !(db = ordo__py_handle_get(dbo, &ordo__py_db_kind)))
-        return NULL;
-    ordo_table_meta m;
-    ordo_error e = {0};
-    ordo_status s = ordo_table_read(db, tag, &m, &e);
-    if (s == ORDO_ERR_NO_TABLE)
-        Py_RETURN_NONE;
-    if (s != ORDO_OK)
-        return ordo__py_raise(s, &e);
-    PyObject *r = Py_BuildValue("{s:s,s:s,s:s,s:K}", "format", m.format, "key", m.key, "schema",
-                                m.schema, "rows", (unsigned long long)m.rows);
-    /* the collations' versions the keys were made with, when there are any */
-    if (r && m.collations && *m.collations) {
-        PyObject *c = PyUnicode_FromString(m.collations);
-        if (!c || PyDict_SetItemString(r, "collations", c) < 0)
-            Py_CLEAR(r);
-        Py_XDECREF(c);
-    }
-    ordo_table_meta_free(&m);
-    return r;
-}
-
 static PyObject *py_table_check_free(PyObject *self, PyObject *args)
 {
     PyObject *dbo;
@@ -177,9 +149,6 @@ static PyObject *py_ingest(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef functions[] = {
-    {"table_meta", py_table_meta, METH_VARARGS,
-     "table_meta(db, tag) -> dict | None: the table under tag (-1 or None: untagged) as "
-     "dict(format, key, schema, rows), None when there is none."},
     {"table_check_free", py_table_check_free, METH_VARARGS,
      "table_check_free(db, tag): None when a new table may be loaded under tag; else "
      "ordo.Error ORDO_ERR_TABLE_EXISTS with the reason."},

@@ -177,6 +177,14 @@ PyObject *ordo__py_items(size_t n, int tuple, PyObject *(*item)(void *ctx, size_
     return r;
 }
 
+PyObject *ordo__py_call(const char *module, const char *fn, PyObject *arg)
+{
+    PyObject *m = PyImport_ImportModule(module);
+    PyObject *r = m ? PyObject_CallMethod(m, fn, "O", arg) : NULL;
+    Py_XDECREF(m);
+    return r;
+}
+
 void ordo__py_arrow_release(ordo__py_arrow *a)
 {
     ORDO__PY_RELEASE(&a->array);

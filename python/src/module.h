@@ -86,6 +86,9 @@ PyObject *ordo__py_key_bytes(const ordo_table_keys *k, size_t i);
  * or NULL with an exception: the whole is then NULL). */
 PyObject *ordo__py_items(size_t n, int tuple, PyObject *(*item)(void *ctx, size_t i), void *ctx);
 
+/* module.fn(arg) (the module imported), or NULL with an exception. */
+PyObject *ordo__py_call(const char *module, const char *fn, PyObject *arg);
+
 /* Each part adds its functions and types to the module; 0 on success, -1
  * with a Python exception set. */
 typedef int (*ordo__py_part)(PyObject *module);

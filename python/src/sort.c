@@ -12,9 +12,7 @@ PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
         return NULL;
     /* the package's one rule for thread counts (ordo._encode._threads):
      * None is one per CPU; the library uses at most 256 */
-    PyObject *enc = PyImport_ImportModule("ordo._encode");
-    PyObject *count = enc ? PyObject_CallMethod(enc, "_threads", "O", threads_arg) : NULL;
-    Py_XDECREF(enc);
+    PyObject *count = ordo__py_call("ordo._encode", "_threads", threads_arg);
     if (!count)
         return NULL;
     size_t threads = PyLong_AsSize_t(count);
@@ -38,9 +36,7 @@ PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw)
         Py_DECREF(ids);
         return s == ORDO_ERR_OUT_OF_MEMORY ? PyErr_NoMemory() : ordo__py_raise(s, &err);
     }
-    PyObject *mod = PyImport_ImportModule("ordo._sort");
-    PyObject *arr = mod ? PyObject_CallMethod(mod, "_ids_array", "O", ids) : NULL;
-    Py_XDECREF(mod);
+    PyObject *arr = ordo__py_call("ordo._sort", "_ids_array", ids);
     Py_DECREF(ids);
     return arr;
 }

@@ -53,7 +53,8 @@ def test_same_table_as_ordo_load(client, tmp_path):
     assert_same_table(tmp_path / "dask", tmp_path / "cli")
     with ordo._ordo.Db(str(tmp_path / "dask"), read_only=True) as d:
         assert ordo._ordo.table_meta(d, 0) == {"format": "ordered", "key": KEY,
-                                               "schema": SCHEMA, "rows": 600}
+                                               "schema": SCHEMA, "rows": 600,
+                                               "collations": None}
     assert (summary["rows_in"], summary["rows"], summary["duplicates"], summary["rejected"]) == \
         (600, 600, 0, 0)
     assert leftovers(tmp_path / "dask") == []

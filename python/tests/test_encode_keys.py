@@ -167,30 +167,63 @@ def test_a_schema_reads_columns_as_its_types():
     assert got[0][-5:] == got[1][-5:]  # char(n): trailing spaces do not count
 
 
-def test_arrow_columns_in_place():
-    a = pa.array(np.arange(1000, dtype=np.int64))
-    s = pa.array(["k%d" % i for i in range(1000)])
-    f = pa.array(np.linspace(0, 1, 1000))
-    ordo.encode_keys(pa.table({"a": a, "s": s, "f": f}), "f DESC, a, s")
-    assert ordo._ordo._last_key_values() == (f.buffers()[1].address, a.buffers()[1].address,
-                                             s.buffers()[2].address)
-    # a slice is read in place too (the offset goes to the encoder)
-    t = pa.table({"a": a, "s": s}).slice(100, 10)
-    ordo.encode_keys(t, "a, s")
-    assert ordo._ordo._last_key_values() == (a.buffers()[1].address, s.buffers()[2].address)
+def _keys(data, key, schema=None):
+    return ordo.encode_keys(data, key, schema=schema).to_list()
+
+
+def test_stream_batches_are_read_in_place():
+    """A stream's batches are kept, not copied, until the keys of all are
+    made: a batch's memory changed after it was handed over (while the
+    stream makes the next one) gives the keys of the new values."""
+    n = 8
+    a = np.arange(n, dtype=np.int64)
+    f = np.linspace(0, 1, n)
+    text = np.frombuffer(bytearray(b"".join(b"k%d" % i for i in range(n))), dtype=np.uint8)
+    offsets = np.arange(0, 2 * n + 1, 2, dtype=np.int32)
+    s = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(text)])
+    first = pa.record_batch({"a": pa.array(a), "f": pa.array(f), "s": s}).slice(2, 5)
+
+    def batches():
+        yield first
+        a[:] += 100  # the first batch's memory, after the library took it
+        f[:] *= -1
+        text[1::2] = ord("z")
+        yield pa.record_batch({"a": [7], "f": [0.5], "s": ["x"]})
+
+    got = _keys(batches(), "f DESC, a, s")
+    want = _keys({"a": a[2:7].tolist() + [7], "f": f[2:7].tolist() + [0.5],
+                  "s": ["kz"] * 5 + ["x"]}, "f DESC, a, s")
+    assert got == want
 
 
 def test_numpy_and_pandas_columns_in_place():
+    """Plain columns are read where they are: a value of another column (a
+    Python list, converted first) changes their memory while the keys are
+    made, and the keys follow."""
     import pandas as pd
 
-    a = np.arange(1000, dtype=np.int32)
-    b = np.linspace(-1, 1, 1000)
-    ordo.encode_keys({"a": a, "b": b}, "b, a")
-    assert ordo._ordo._last_key_values() == (b.ctypes.data, a.ctypes.data)
-    df = pd.DataFrame({"a": a, "b": b})
-    ordo.encode_keys(df, "a DESC, b")
-    assert ordo._ordo._last_key_values() == (df["a"].to_numpy().ctypes.data,
-                                             df["b"].to_numpy().ctypes.data)
+    class Bump:  # numeric from its text; the first str() changes the columns
+        def __init__(self, *arrays):
+            self.arrays, self.done = arrays, False
+
+        def __str__(self):
+            if not self.done:
+                for x in self.arrays:
+                    x += 100
+                self.done = True
+            return "1"
+
+    def series(a, b):
+        sa, sb = pd.Series(a, copy=False), pd.Series(b, copy=False)
+        assert np.shares_memory(sa.to_numpy(), a) and np.shares_memory(sb.to_numpy(), b)
+        return sa, sb
+
+    schema = "a bigint, b double precision, n numeric"
+    want = _keys({"a": [100, 101, 102], "b": [100.5] * 3, "n": ["1"] * 3}, "b, a, n", schema)
+    for make in (lambda a, b: (a, b), lambda a, b: (pa.array(a), b), series):
+        a, b = np.arange(3, dtype=np.int64), np.full(3, 0.5)
+        ca, cb = make(a, b)
+        assert _keys({"a": ca, "b": cb, "n": [Bump(a, b)] * 3}, "b, a, n", schema) == want
     # the proof the other way round: change the source after wrapping it
     # in Arrow (no copy there either): the keys follow the new values
     buf = np.arange(10, dtype=np.int64)

@@ -117,7 +117,8 @@ def test_load_into_an_open_db_and_a_second_tag(tmp_path):
         s0 = ordo.load(csv_path, d, schema=SCHEMA, key=KEY, tag=0)
         s1 = ordo.load(csv_path, d, schema=SCHEMA, key="id", tag=1)
         assert s0["rows"] == s1["rows"] == 100
-        assert _ordo.table_meta(d, 1) == dict(format="ordered", key="id", schema=SCHEMA, rows=100)
+        assert _ordo.table_meta(d, 1) == dict(format="ordered", key="id", schema=SCHEMA, rows=100,
+                                                   collations=None)
         assert [n for n in os.listdir(d.temp_dir()) if n.startswith("load-")] == []
     assert not temp_folders(tmp_path / "db")
 

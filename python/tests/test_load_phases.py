@@ -11,7 +11,7 @@ import ordo
 from ordo import _ordo
 from load_util import raw
 
-META = dict(format="ordered", key="k", schema="k bytea", rows=0)
+META = dict(format="ordered", key="k", schema="k bytea", rows=0, collations=None)
 
 
 def keys_of(items):

@@ -177,7 +177,7 @@ def test_tables_match_what_was_loaded(loaded):
         assert t["bytes"] == summaries[t["tag"]]["bytes"]
         assert (t["format"], t["key"], t["schema"]) == (meta["format"], meta["key"],
                                                         meta["schema"])
-        assert t["collations"] == meta.get("collations")
+        assert t["collations"] == meta["collations"]
     assert tables[0]["collations"].startswith("sv_SE.utf8\t")
     assert tables[1]["collations"] is None and tables[2]["format"] == "lexkey"
     assert ordo.open(db).tables() == tables  # without a with: closed when collected

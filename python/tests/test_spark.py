@@ -63,7 +63,7 @@ def test_same_table_as_ordo_load(spark, tmp_path):
     cli_load(tmp_path / "rows.csv", tmp_path / "cli")
     assert_same_table(tmp_path / "spark", tmp_path / "cli")
     assert ordo._ordo.table_meta(ordo._ordo.Db(str(tmp_path / "spark"), read_only=True), 0) == {
-        "format": "ordered", "key": KEY, "schema": SCHEMA, "rows": 600}
+        "format": "ordered", "key": KEY, "schema": SCHEMA, "rows": 600, "collations": None}
     assert (summary["rows_in"], summary["rows"], summary["duplicates"], summary["rejected"]) == \
         (600, 600, 0, 0)
     assert summary["sst_files"] >= 1 and summary["bytes"] > 0
