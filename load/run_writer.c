@@ -5,6 +5,7 @@
 #include "load_internal.h"
 #include "merge.h"
 #include "outfiles.h"
+#include "prefault.h"
 #include "runs.h"
 
 #include <pthread.h>
@@ -22,6 +23,8 @@ struct ordo_run_writer {
     uint8_t *arena;
     size_t arena_cap, arena_used, nrec;
     ordo__keysort_item *sorted; /* the arena's items once sorted in memory */
+    ordo__prefault *pf;         /* the arena's pages faulted in ahead (NULL: none) */
+    int pf_tried;
     char **files;
     size_t nfiles;
     uint64_t rows;
@@ -180,6 +183,11 @@ static void remove_files(ordo_run_writer *w)
         ordo__out_remove(w->dirfd, w->files[i] + dlen + 1, &w->ids[i]);
 }
 
+/* The arena's pages are faulted in by a thread of their own from this many
+ * bytes of records on, this far ahead of the records and the items. */
+#define PREFAULT_FROM ((size_t)4 << 20)
+#define PREFAULT_AHEAD ((size_t)32 << 20)
+
 static ordo_status add(ordo_run_writer *w, const void *key, size_t kn, const void *val, size_t vn,
                        uint64_t seq, ordo_error *err)
 {
@@ -198,6 +206,11 @@ static ordo_status add(ordo_run_writer *w, const void *key, size_t kn, const voi
     w->arena_used += n;
     w->nrec++;
     w->rows++;
+    if (!w->pf_tried && w->arena_used > PREFAULT_FROM) /* (a small writer: no thread) */
+        w->pf_tried = 1, w->pf = ordo__prefault_start(w->arena, w->arena_cap);
+    /* the pages of the records to come and of the sort's items after them */
+    ordo__prefault_ask(w->pf, align16(w->arena_used) + w->nrec * 2 * sizeof(ordo__keysort_item) +
+                                  PREFAULT_AHEAD);
     return ORDO_OK;
 }
 
@@ -223,6 +236,7 @@ ordo_status ordo_run_writer_finish(ordo_run_writer *w, ordo_error *err)
 {
     if (w->taken)
         return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the runs were taken");
+    ordo__prefault_stop(w->pf), w->pf = NULL; /* no more rows */
     ordo_status s = w->ferr.status == ORDO_OK ? spill(w, &w->ferr) : w->ferr.status;
     if (s != ORDO_OK)
         remove_files(w);
@@ -237,6 +251,7 @@ ordo_status ordo_run_writer_runs(ordo_run_writer *w, ordo_runs **r, ordo_error *
         remove_files(w);
         return w->ferr.status;
     }
+    ordo__prefault_stop(w->pf), w->pf = NULL; /* no more rows: both CPUs sort */
     size_t split = 0;
     if (w->nrec && !(w->sorted = sort_arena(w, &split)))
         return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory sorting");
@@ -257,6 +272,7 @@ void ordo_run_writer_close(ordo_run_writer *w)
 {
     if (!w)
         return;
+    ordo__prefault_stop(w->pf);
     for (size_t i = 0; i < w->nfiles; i++)
         free(w->files[i]);
     free(w->files), free(w->ids);
