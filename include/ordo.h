@@ -721,6 +721,11 @@ ORDO_API ordo_status ordo_parse_rfc3339(const char *s, size_t n, int64_t *unix_n
 /* Seconds + nanoseconds (any sign, normalised) to Unix nanoseconds, with
  * ORDO_ERR_OUT_OF_RANGE instead of a wrap. */
 ORDO_API ordo_status ordo_time_from_unix(int64_t sec, int64_t nsec, int64_t *unix_ns);
+/* Days and microseconds from 1970-01-01 to 2000-01-01: the epoch of ordo's
+ * dates and timestamps (PostgreSQL's), where Unix time and Arrow count from
+ * 1970. */
+#define ORDO_PG_EPOCH_DAYS 10957
+#define ORDO_PG_EPOCH_US INT64_C(946684800000000)
 /* Days since 1970-01-01 of year y, month m (1-12), day d (1-31) in the
  * proleptic Gregorian calendar (year 0 is 1 BC); a day past its month's end
  * counts on into the next month. Exact for |y| below 2^40. */
@@ -881,6 +886,9 @@ ORDO_API ordo_status ordo_batch_encode_impl(const char *impl, ordo_format fmt,
 ORDO_API ordo_status ordo_sort_keys_compute(const ordo_column *c, size_t nrows, void *bytes,
                                             size_t cap, size_t *offsets, ordo_sort_keys *out,
                                             size_t *need, ordo_batch_error *where);
+/* Whether c's keys come from sort keys: STRING under a collation other
+ * than "C" (what ordo_sort_keys_compute takes). */
+ORDO_API int ordo_column_collated(const ordo_column *c);
 
 /* ------------------------------------------- Arrow C Data Interface */
 

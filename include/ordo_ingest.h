@@ -135,6 +135,16 @@ ORDO_API ordo_status ordo_schema_check_collations(const ordo_schema *s, const ch
                                                   ordo_error *err);
 /* "ASC NULLS LAST", ...: the name of a column's order. */
 ORDO_API const char *ordo_order_name(ordo_order o);
+/* ordo_sort_keys_compute for a collated column (ordo_column_collated) into
+ * a buffer grown as its keys need: *bytes is malloc'd memory of *cap bytes
+ * (NULL and 0 at first: sized from the text, a few bytes a character; or
+ * an earlier call's, reused), grown to the keys' size and a quarter more
+ * (the next batch is likely alike) when they do not fit; offsets as
+ * ordo_sort_keys_compute's. Out of memory: ORDO_ERR_OUT_OF_MEMORY, *bytes
+ * still the caller's to free. */
+ORDO_API ordo_status ordo_sort_keys_fill(const ordo_column *c, size_t nrows, uint8_t **bytes,
+                                         size_t *cap, size_t *offsets, ordo_sort_keys *out,
+                                         ordo_batch_error *where);
 
 /* -------------------------------------------------------- CSV reader */
 

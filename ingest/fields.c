@@ -161,7 +161,7 @@ static const char *put_pg_date(const char *s, size_t n, void *slot)
         return e;
     int64_t d = t.infinite > 0   ? ORDO_DATE_INFINITY
                 : t.infinite < 0 ? ORDO_DATE_NEG_INFINITY
-                                 : t.days - ORDO__PG_EPOCH_DAYS;
+                                 : t.days - ORDO_PG_EPOCH_DAYS;
     if (!t.infinite && (d < ORDO_DATE_MIN || d >= ORDO_DATE_END))
         return "date out of range";
     int32_t d32 = (int32_t)d;
@@ -179,7 +179,7 @@ static const char *put_pg_timestamp(const char *s, size_t n, int tz, void *slot)
     int64_t us = t.infinite > 0 ? ORDO_TIMESTAMP_INFINITY : ORDO_TIMESTAMP_NEG_INFINITY;
     if (!t.infinite) {
         /* microseconds since 2000-01-01; PostgreSQL rounds to microseconds */
-        if (__builtin_mul_overflow(t.days - ORDO__PG_EPOCH_DAYS, INT64_C(86400000000), &us) ||
+        if (__builtin_mul_overflow(t.days - ORDO_PG_EPOCH_DAYS, INT64_C(86400000000), &us) ||
             __builtin_add_overflow(us, t.micros + (t.nanos >= 500), &us) ||
             us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)
             return "timestamp out of range";

@@ -21,10 +21,6 @@ const char *ordo__pg_parse_bytea(const char *s, size_t n, uint8_t *out, size_t *
 /* 8-4-4-4-12 hex digits, or 32 hex digits, optionally in braces. */
 const char *ordo__pg_parse_uuid(const char *s, size_t n, uint8_t out[16]);
 
-/* Days from 1970-01-01 (the Unix epoch) to 2000-01-01, PostgreSQL's epoch:
- * its dates count days, its timestamps microseconds, from there. */
-#define ORDO__PG_EPOCH_DAYS 10957
-
 /* Dates and timestamps: proleptic Gregorian, "BC" suffix, infinities. */
 typedef struct ordo__pg_instant {
     int infinite;     /* 0, 1 (infinity) or -1 (-infinity) */

@@ -18,7 +18,7 @@ int ordo__date_text(int64_t days2000, char *out, size_t cap, int *bc)
 {
     int64_t y;
     int m, d;
-    ordo_civil_from_days(days2000 + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
+    ordo_civil_from_days(days2000 + ORDO_PG_EPOCH_DAYS, &y, &m, &d);
     *bc = y <= 0;
     return snprintf(out, cap, "%04lld-%02d-%02d", (long long)(*bc ? 1 - y : y), m, d);
 }

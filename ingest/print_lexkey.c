@@ -30,7 +30,7 @@ static int time_text(const ordo_schema_column *c, int64_t ns, char *out, size_t 
     int bc, n;
     if (c->time_unit == ORDO_UNIT_DAY32 && rem)
         return 0;
-    n = ordo__date_text(days - ORDO__PG_EPOCH_DAYS, out, cap, &bc);
+    n = ordo__date_text(days - ORDO_PG_EPOCH_DAYS, out, cap, &bc);
     if (c->time_unit != ORDO_UNIT_DAY32) {
         n += snprintf(out + n, cap - (size_t)n, " %02lld:%02lld:%02lld",
                       (long long)(rem / INT64_C(3600000000000)),

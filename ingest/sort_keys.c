@@ -1,5 +1,6 @@
-/* The batch's collated columns with their sort keys computed once
- * (ordo_sort_keys_compute), into scratch the batch buffer owns and keeps
+/* A collated column's sort keys into a buffer grown as they need
+ * (ordo_sort_keys_fill), and the batch's collated columns with their sort
+ * keys computed once, into scratch the batch buffer owns and keeps
  * between batches: then ordo_batch_size and ordo_batch_encode copy each
  * key rather than computing it in each pass. */
 #include "columns.h"
@@ -15,10 +16,52 @@ struct ordo__colkeys {
     ordo_sort_keys sk;
 };
 
-static int is_collated(const ordo_column *c)
+static int64_t offset_at(const ordo_column *c, size_t i)
 {
-    return c->type == ORDO_TYPE_STRING && c->collator &&
-           strcmp(ordo_collator_provider(c->collator), "c") != 0;
+    int32_t v32;
+    int64_t v64;
+    if (c->offset_bits == 32)
+        return memcpy(&v32, (const int32_t *)c->offsets + i, 4), v32;
+    return memcpy(&v64, (const int64_t *)c->offsets + i, 8), v64;
+}
+
+/* A first size for the keys of rows [offset, offset + nrows): a few bytes a
+ * character (most fit, and a key computed twice costs twice); 0 when the
+ * offsets say nothing sound (the call then measures and grows). */
+static size_t first_guess(const ordo_column *c, size_t nrows)
+{
+    if (!nrows || !c->offsets || (c->offset_bits != 32 && c->offset_bits != 64) ||
+        c->offset > SIZE_MAX - nrows)
+        return 0;
+    int64_t a = offset_at(c, c->offset), b = offset_at(c, c->offset + nrows);
+    size_t text = b > a ? (size_t)(b - a) : 0, g;
+    if (__builtin_mul_overflow(text, 6, &g) || __builtin_add_overflow(g, 16 * (nrows + 1), &g))
+        return 0;
+    return g;
+}
+
+ordo_status ordo_sort_keys_fill(const ordo_column *c, size_t nrows, uint8_t **bytes, size_t *cap,
+                                size_t *offsets, ordo_sort_keys *out, ordo_batch_error *where)
+{
+    if (!bytes || !cap || !c)
+        return ORDO_ERR_NULL_ARG;
+    size_t g = !*cap && ordo_column_collated(c) && nrows < SIZE_MAX / 32 ? first_guess(c, nrows) : 0;
+    if (g) {
+        uint8_t *b = realloc(*bytes, g);
+        if (!b)
+            return ORDO_ERR_OUT_OF_MEMORY;
+        *bytes = b, *cap = g;
+    }
+    size_t need = 0;
+    ordo_status s = ordo_sort_keys_compute(c, nrows, *bytes, *cap, offsets, out, &need, where);
+    if (s != ORDO_ERR_DST_TOO_SMALL)
+        return s;
+    size_t n = need + need / 4 >= need ? need + need / 4 : need; /* the next batch is likely alike */
+    uint8_t *b = realloc(*bytes, n);
+    if (!b)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    *bytes = b, *cap = n;
+    return ordo_sort_keys_compute(c, nrows, *bytes, *cap, offsets, out, &need, where);
 }
 
 /* Column c's keys into k, the scratch grown to what the call asks for. 0
@@ -32,17 +75,7 @@ static int keys_of(struct ordo__colkeys *k, const ordo_column *c, size_t nrows)
             return 0;
         k->offs = o, k->offs_cap = nrows + 1;
     }
-    size_t need = 0;
-    ordo_status s = ordo_sort_keys_compute(c, nrows, k->bytes, k->cap, k->offs, &k->sk, &need, NULL);
-    if (s == ORDO_ERR_DST_TOO_SMALL) {
-        size_t cap = need + need / 4; /* the next batch is likely alike */
-        uint8_t *b = realloc(k->bytes, cap);
-        if (!b)
-            return 0;
-        k->bytes = b, k->cap = cap;
-        s = ordo_sort_keys_compute(c, nrows, k->bytes, k->cap, k->offs, &k->sk, &need, NULL);
-    }
-    return s == ORDO_OK;
+    return ordo_sort_keys_fill(c, nrows, &k->bytes, &k->cap, k->offs, &k->sk, NULL) == ORDO_OK;
 }
 
 const ordo_column *ordo__batchbuf_view_keyed(ordo__batchbuf *b)
@@ -50,7 +83,7 @@ const ordo_column *ordo__batchbuf_view_keyed(ordo__batchbuf *b)
     ordo__batchbuf_view(b);
     for (size_t c = 0; c < b->s->ncols; c++) {
         ordo_column *col = &b->view[c];
-        if (!is_collated(col))
+        if (!ordo_column_collated(col))
             continue;
         if (!b->keys && !(b->keys = calloc(b->s->ncols, sizeof *b->keys)))
             return b->view;

@@ -18,10 +18,6 @@
 
 #include <string.h>
 
-/* PostgreSQL's epoch (2000-01-01) from the Unix epoch. */
-#define DAYS_1970_2000 INT64_C(10957)
-#define MICROS_1970_2000 (DAYS_1970_2000 * INT64_C(86400000000))
-
 typedef struct lexkey_call {
     int nvalues; /* the arguments'; a VARIADIC array's elements vary */
     bool variadic;
@@ -87,7 +83,7 @@ static const lexkey_call *setup(FunctionCallInfo fcinfo)
 static ordo_status unix_ns(int64_t micros_2000, int64_t *ns)
 {
     int64_t us;
-    if (__builtin_add_overflow(micros_2000, MICROS_1970_2000, &us) ||
+    if (__builtin_add_overflow(micros_2000, ORDO_PG_EPOCH_US, &us) ||
         __builtin_mul_overflow(us, INT64_C(1000), ns))
         return ORDO_ERR_OUT_OF_RANGE;
     return ORDO_OK;

@@ -48,13 +48,6 @@ static void scaled_at(const ordo_column *c, size_t r, int64_t *hi, uint64_t *lo)
     scaled_word(c->values, c->numeric_layout == ORDO_NUMERIC_DECIMAL128, c->offset + r, hi, lo);
 }
 
-/* A text column under a collation other than "C": its fields go through
- * ordo_key_text_collated. */
-static int collated(const ordo_column *c)
-{
-    return c->type == ORDO_TYPE_STRING && c->collator && c->collator->provider != ORDO_COLL_C;
-}
-
 /* Row r of a collated column whose sort keys the caller computed: the key
  * copied, not computed again. The plan checked the text and the key
  * (field_size), so they are not checked again here. */
@@ -129,9 +122,9 @@ ordo_status ordo__ordered_put(ordo_key *k, const ordo_column *c, size_t r)
             return ordo_key_bit_string(k, o, text, (size_t)(b - a));
         if (c->type == ORDO_TYPE_ENCODED)
             return ordo__key_append(k, text, (size_t)(b - a));
-        if (collated(c) && c->sort_keys)
+        if (ordo__collated(c) && c->sort_keys)
             return put_with_key(k, c, r, text, (size_t)(b - a));
-        if (collated(c))
+        if (ordo__collated(c))
             return ordo_key_text_collated(k, o, c->collator, text, (size_t)(b - a));
         return ordo_key_bytes(k, o, text, (size_t)(b - a));
     }
@@ -161,7 +154,7 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
     if (variable(c->type)) {
         size_t j = c->offset + r;
         int64_t a = ordo__col_offset_at(c, j), b = ordo__col_offset_at(c, j + 1);
-        if (collated(c) && c->sort_keys) {
+        if (ordo__collated(c) && c->sort_keys) {
             const uint8_t *key;
             size_t keylen;
             ordo_status st = ordo__sort_key_at(c, r, &key, &keylen);
@@ -171,7 +164,7 @@ static ordo_status field_size(const ordo_column *c, size_t r, size_t *size)
                 return ORDO_ERR_INVALID_UTF8;
             return ordo__text_collated_size(keylen, (size_t)(b - a), size);
         }
-        if (collated(c))
+        if (ordo__collated(c))
             return ordo_key_text_collated_size(c->collator, (const char *)c->values + a,
                                                (size_t)(b - a), size);
         return ordo_key_field_size(c->type, (const uint8_t *)c->values + a, (size_t)(b - a), size);
@@ -209,7 +202,7 @@ static int column_path(ordo_type t, int *op, size_t *w)
 static int col_path(const ordo_column *c, int *op, size_t *w)
 {
     int path = column_path(c->type, op, w);
-    if (path == PATH_TEXT && collated(c))
+    if (path == PATH_TEXT && ordo__collated(c))
         return c->sort_keys ? PATH_KEYED : PATH_BUILDER;
     return scaled_numeric(c) ? PATH_NUMERIC : path;
 }
@@ -1533,7 +1526,7 @@ void ordo__ordered_encode(const ordo__kernels *k, const ordo__batch_plan *pl, ui
 {
     int any_collated = 0;
     for (size_t c = 0; c < pl->ncols; c++)
-        any_collated |= collated(&pl->cols[c]) && !pl->cols[c].sort_keys;
+        any_collated |= ordo__collated(&pl->cols[c]) && !pl->cols[c].sort_keys;
     /* Collated text without its sort keys: row by row, so that each sort
      * key is computed once here (the tiles would compute it for the rows'
      * starts, then again to write it); the sort keys cost far more than

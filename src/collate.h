@@ -43,6 +43,12 @@ ordo_status ordo__sort_keys_check(const ordo_column *c, size_t nrows);
  * 00 in the key: ORDO_ERR_INVALID_VALUE). */
 ordo_status ordo__sort_key_at(const ordo_column *c, size_t r, const uint8_t **key, size_t *len);
 
+/* ordo_column_collated, inline for the batch kernels. */
+static inline int ordo__collated(const ordo_column *c)
+{
+    return c->type == ORDO_TYPE_STRING && c->collator && c->collator->provider != ORDO_COLL_C;
+}
+
 /* The bytes of a column with sort keys and no NULLs over rows 0 ..
  * nrows, checked in a few passes over its spans; any status but ORDO_OK
  * means: go row by row (which finds the row at fault). */

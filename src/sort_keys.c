@@ -36,6 +36,8 @@ static int rows_utf8_at_once(const ordo_column *c, size_t nrows)
     return ordo__utf8_ok(v + lo, (size_t)(hi - lo));
 }
 
+int ordo_column_collated(const ordo_column *c) { return c && ordo__collated(c); }
+
 ordo_status ordo_sort_keys_compute(const ordo_column *c, size_t nrows, void *bytes, size_t cap,
                                    size_t *offsets, ordo_sort_keys *out, size_t *need,
                                    ordo_batch_error *where)
@@ -43,7 +45,7 @@ ordo_status ordo_sort_keys_compute(const ordo_column *c, size_t nrows, void *byt
     if (!c || !offsets || !out || !need || (!bytes && cap))
         return fail_at(where, 0, ORDO_ERR_NULL_ARG);
     *need = 0;
-    if (c->type != ORDO_TYPE_STRING || !c->collator || c->collator->provider == ORDO_COLL_C)
+    if (!ordo__collated(c))
         return fail_at(where, 0, ORDO_ERR_BAD_TYPE);
     if (!ordo__col_span_ok(c, nrows))
         return fail_at(where, 0, ORDO_ERR_SIZE_OVERFLOW);

@@ -84,7 +84,7 @@ ordo_status ordo__arrow_time_value(const char *f, const void *vals, size_t j,
 {
     int frac = 0;
     if (!strcmp(f, "tdD") || !strcmp(f, "tdm")) {
-        int64_t d = unix_days(f, vals, j) - ORDO__PG_EPOCH_DAYS;
+        int64_t d = unix_days(f, vals, j) - ORDO_PG_EPOCH_DAYS;
         if (d < ORDO_DATE_MIN || d >= ORDO_DATE_END)
             return ordo__imp_fail(err, ORDO_ERR_OUT_OF_RANGE, name, row, "date out of range");
         *type = ORDO_TYPE_DATE, *out = d;

@@ -53,20 +53,6 @@ static void shift_cols(const engine *e, const range *r, ordo_column *cols)
     }
 }
 
-static int is_collated(const ordo_column *c)
-{
-    return c->type == ORDO_TYPE_STRING && c->collator &&
-           strcmp(ordo_collator_provider(c->collator), "c") != 0;
-}
-
-/* The text bytes of the column's rows: a first guess at their sort keys'. */
-static size_t text_span(const ordo_column *c, size_t n)
-{
-    int64_t a = ordo__offset_at(c->offsets, c->offset_bits == 64, c->offset),
-            b = ordo__offset_at(c->offsets, c->offset_bits == 64, c->offset + n);
-    return b > a ? (size_t)(b - a) : 0;
-}
-
 /* Sort keys for the range's collated columns (cols shifted to it), kept in
  * r->keys for pass 2 and pointed at by cols. A column whose keys cannot be
  * had (bad text) is left without: the batch calls then report the error. */
@@ -74,26 +60,17 @@ static ordo_status compute_keys(const engine *e, range *r, ordo_column *cols)
 {
     size_t ncols = e->parts[r->part].ncols;
     for (size_t c = 0; c < ncols; c++) {
-        if (!is_collated(&cols[c]) || !r->n)
+        if (!ordo_column_collated(&cols[c]) || !r->n)
             continue;
         if (!r->keys && !(r->keys = calloc(ncols, sizeof *r->keys)))
             return ORDO_ERR_OUT_OF_MEMORY;
         range_keys *k = &r->keys[c];
-        size_t cap = 6 * text_span(&cols[c], r->n) + 16 * r->n + 1, need = 0; /* most fit */
-        k->bytes = malloc(cap);
-        k->offs = malloc((r->n + 1) * sizeof *k->offs);
-        if (!k->bytes || !k->offs)
+        size_t cap = 0;
+        if (!(k->offs = malloc((r->n + 1) * sizeof *k->offs)))
             return ORDO_ERR_OUT_OF_MEMORY;
-        ordo_status s = ordo_sort_keys_compute(&cols[c], r->n, k->bytes, cap, k->offs, &k->sk,
-                                               &need, NULL);
-        if (s == ORDO_ERR_DST_TOO_SMALL) {
-            uint8_t *grown = realloc(k->bytes, need);
-            if (!grown)
-                return ORDO_ERR_OUT_OF_MEMORY;
-            k->bytes = grown;
-            s = ordo_sort_keys_compute(&cols[c], r->n, k->bytes, need, k->offs, &k->sk, &need,
-                                       NULL);
-        }
+        ordo_status s = ordo_sort_keys_fill(&cols[c], r->n, &k->bytes, &cap, k->offs, &k->sk, NULL);
+        if (s == ORDO_ERR_OUT_OF_MEMORY)
+            return s;
         if (s != ORDO_OK) {
             free(k->bytes), free(k->offs);
             k->bytes = NULL, k->offs = NULL;

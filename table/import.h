@@ -8,10 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Microseconds and days from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch). */
-#define ORDO__PG_EPOCH_US INT64_C(946684800000000)
-#define ORDO__PG_EPOCH_DAYS 10957
-
 /* A numeric kind of a source: 'i', 'u', 'f' (width 2: IEEE halfs, read as
  * the floats they are), 'b' a bitmap of bools, 'B' one byte per bool;
  * width in bytes. */

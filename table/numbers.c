@@ -311,7 +311,7 @@ ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_co
         return ORDO_ERR_OUT_OF_RANGE;
     int64_t days = ordo_days_from_civil(v->year, v->month, v->day);
     if (date) { /* days since 2000 (ordered), since 1970 (LexKey's day unit) */
-        int64_t d = pg ? days - ORDO__PG_EPOCH_DAYS : days;
+        int64_t d = pg ? days - ORDO_PG_EPOCH_DAYS : days;
         if (pg ? d < ORDO_DATE_MIN || d >= ORDO_DATE_END : d < INT32_MIN || d > INT32_MAX)
             return ORDO_ERR_OUT_OF_RANGE;
         ((int32_t *)values)[row] = (int32_t)d;
@@ -324,7 +324,7 @@ ordo_status ordo_table_civil_put(const ordo_table_civil *v, const ordo_schema_co
     if (__builtin_mul_overflow(days, INT64_C(86400000000), &us) ||
         __builtin_add_overflow(us, tod, &us) ||
         __builtin_sub_overflow(us, v->utc_offset_us, &us) ||
-        (pg && __builtin_sub_overflow(us, ORDO__PG_EPOCH_US, &us)) ||
+        (pg && __builtin_sub_overflow(us, ORDO_PG_EPOCH_US, &us)) ||
         (pg && (us < ORDO_TIMESTAMP_MIN || us >= ORDO_TIMESTAMP_END)))
         return ORDO_ERR_OUT_OF_RANGE;
     ((int64_t *)values)[row] = us; /* LexKey's nanoseconds are checked by the batch API */
@@ -397,7 +397,7 @@ ordo_status ordo_table_civil_column(const ordo_schema_column *sc, size_t length,
                                                            "out of range for %s", sc->sql_name);
         if (!is_null && v.nano && sc->sql != ORDO_SQL_DATE) { /* dropped by civil_put: floored */
             int64_t us = ((const int64_t *)dst)[i]; /* LexKey's since 1970 */
-            us -= sc->type == ORDO_TYPE_TIME ? ORDO__PG_EPOCH_US : 0;
+            us -= sc->type == ORDO_TYPE_TIME ? ORDO_PG_EPOCH_US : 0;
             if ((s = ordo__sub_micro(io, err, name, i, sc->sql == ORDO_SQL_TIMESTAMPTZ ? 'z' : 't',
                                      us, v.nano)) != ORDO_OK)
                 return s;

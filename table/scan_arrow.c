@@ -3,7 +3,6 @@
  * column of a type Arrow holds natively is parsed from that text by the
  * ingest library's own parsers (ordo_rows) and copied out in Arrow's
  * layout, the others stay PostgreSQL text (utf8). */
-#include "import.h" /* ORDO__PG_EPOCH_*: ordo counts from 2000, Arrow from 1970 */
 #include "scan.h"
 
 #include <errno.h>
@@ -299,7 +298,7 @@ static ordo_status take_column(scan_stream *T, size_t i, const ordo_column *nat,
             int32_t d;
             memcpy(&d, p + 4 * r, 4);
             if (d != INT32_MAX && d != INT32_MIN)
-                d += ORDO__PG_EPOCH_DAYS;
+                d += ORDO_PG_EPOCH_DAYS;
             memcpy(p + 4 * r, &d, 4);
         }
         for (size_t r = 0;
@@ -308,7 +307,7 @@ static ordo_status take_column(scan_stream *T, size_t i, const ordo_column *nat,
             int64_t t;
             memcpy(&t, p + 8 * r, 8);
             if (t != INT64_MAX && t != INT64_MIN)
-                t += ORDO__PG_EPOCH_US;
+                t += ORDO_PG_EPOCH_US;
             memcpy(p + 8 * r, &t, 8);
         }
     }

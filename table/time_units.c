@@ -58,7 +58,7 @@ ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err
     } else {
         int64_t y;
         int m, d;
-        ordo_civil_from_days(day + ORDO__PG_EPOCH_DAYS, &y, &m, &d);
+        ordo_civil_from_days(day + ORDO_PG_EPOCH_DAYS, &y, &m, &d);
         snprintf(text, sizeof text, "%04lld-%02d-%02d %02lld:%02lld:%02lld.%09lld%s",
                  (long long)y, m, d, s / 3600, s / 60 % 60, s % 60, ns, what == 'z' ? "+00" : "");
     }
@@ -72,7 +72,7 @@ int ordo__pg_micros(int64_t v, int unit, int64_t *out, int *frac)
 {
     int64_t us;
     if (!ordo__unit_micros(v, unit, &us, frac) ||
-        __builtin_sub_overflow(us, ORDO__PG_EPOCH_US, &us) || us < ORDO_TIMESTAMP_MIN ||
+        __builtin_sub_overflow(us, ORDO_PG_EPOCH_US, &us) || us < ORDO_TIMESTAMP_MIN ||
         us >= ORDO_TIMESTAMP_END)
         return 0;
     *out = us;

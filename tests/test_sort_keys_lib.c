@@ -3,9 +3,11 @@
  * byte for byte the batch without them and the row API, for libc and ICU,
  * NULLs, empty strings, all four orders, several collated columns; scratch
  * that is too small, or made for another batch, is a status and nothing is
- * written. */
+ * written; ordo_sort_keys_fill grows its buffer as the keys need. */
 #include "collate_strings.h"
 #include "ordo_test.h"
+
+#include <ordo_ingest.h>
 
 enum { N = COLL_NSTRINGS, SHIFT = 1 }; /* the collated columns start at row SHIFT */
 
@@ -158,6 +160,50 @@ static void icu_batches(void **state)
     same_bytes_case("de-DE-u-co-phonebk-x-icu", "en_US.utf8");
 }
 
+/* ordo_sort_keys_fill (ingest): sized from the text at first, reused,
+ * grown from a buffer too small; the keys are ordo_sort_keys_compute's. */
+static void fill_grows(void **state)
+{
+    (void)state;
+    ordo_collator *a;
+    assert_status(ordo_collator_open("en_US.utf8", &a), ORDO_OK);
+    ordo_column col = {.type = ORDO_TYPE_STRING, .values = text, .offsets = offs,
+                       .validity = valid, .offset = SHIFT, .offset_bits = 32, .collator = a};
+    static uint8_t want[N * 400];
+    static size_t wo[N + 1], so[N + 1];
+    ordo_sort_keys sk, wsk;
+    size_t need;
+    assert_status(ordo_sort_keys_compute(&col, N, want, sizeof want, wo, &wsk, &need, NULL),
+                  ORDO_OK);
+    uint8_t *bytes = NULL;
+    size_t cap = 0;
+    assert_status(ordo_sort_keys_fill(&col, N, &bytes, &cap, so, &sk, NULL), ORDO_OK);
+    assert_true(cap >= need);
+    assert_memory_equal(so, wo, sizeof wo);
+    assert_memory_equal(bytes, want, wo[N]);
+    uint8_t *first = bytes;
+    size_t first_cap = cap;
+    assert_status(ordo_sort_keys_fill(&col, N, &bytes, &cap, so, &sk, NULL), ORDO_OK);
+    assert_ptr_equal(bytes, first); /* big enough: reused */
+    assert_int_equal(cap, first_cap);
+    free(bytes);
+    bytes = malloc(4), cap = 4; /* too small: grown, a quarter more */
+    assert_non_null(bytes);
+    assert_status(ordo_sort_keys_fill(&col, N, &bytes, &cap, so, &sk, NULL), ORDO_OK);
+    assert_int_equal(cap, need + need / 4);
+    assert_memory_equal(bytes, want, wo[N]);
+    free(bytes);
+    ordo_column ints_col = {.type = ORDO_TYPE_INT64, .values = ints};
+    bytes = NULL, cap = 0;
+    assert_status(ordo_sort_keys_fill(&ints_col, N, &bytes, &cap, so, &sk, NULL),
+                  ORDO_ERR_BAD_TYPE);
+    assert_null(bytes);
+    assert_false(ordo_column_collated(&ints_col));
+    assert_true(ordo_column_collated(&col));
+    assert_false(ordo_column_collated(NULL));
+    ordo_collator_close(a);
+}
+
 /* Sort keys that do not belong to the batch: a status from both passes,
  * and nothing written. */
 static void refused(void **state)
@@ -255,6 +301,7 @@ int main(void)
         cmocka_unit_test(libc_batches),
         cmocka_unit_test(icu_batches),
         cmocka_unit_test(refused),
+        cmocka_unit_test(fill_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
