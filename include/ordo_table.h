@@ -279,6 +279,12 @@ typedef enum ordo_table_unit {
     ORDO_TABLE_UNIT_US, ORDO_TABLE_UNIT_NS
 } ordo_table_unit;
 
+/* The unit of NumPy's name for it ("Y", "M", "W", "D", "h", "m", "s",
+ * "ms", "us", "ns"); another (NumPy's "ps", "fs", "as") is
+ * ORDO_ERR_BAD_TYPE naming it and column (may be NULL). */
+ORDO_API ordo_status ordo_table_unit_parse(const char *unit, const char *column,
+                                           ordo_table_unit *out, ordo_error *err);
+
 typedef struct ordo_table_plain {
     char kind;
     int itemsize;

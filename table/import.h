@@ -84,6 +84,8 @@ ordo_status ordo__schema_name(ordo_buf *b, const char *name);
 #define ORDO__ARROW_NAME_MAX 256
 
 /* Errors: ordo_table_column_fail (ordo_table.h). */
+/* NumPy's name of a unit ("Y" ... "ns"; table/time_units.c). */
+const char *ordo__unit_name(ordo_table_unit u);
 #define ordo__imp_fail ordo_table_column_fail
 ordo_status ordo__imp_unsupported(ordo_error *err, const char *name, const char *what,
                                   const ordo_schema_column *sc);

@@ -16,6 +16,11 @@ static int plain_ok(const ordo_table_plain *p)
 
 static ordo_status bad_plain(const ordo_table_plain *p, const char *name, ordo_error *err)
 {
+    if (p && p->kind == 'm' && p->itemsize == 8 && p->unit < ORDO_TABLE_UNIT_W)
+        return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
+                              "no ordo type for NumPy timedelta64[%s] (ordo takes weeks to "
+                              "nanoseconds: a year or a month has no fixed length)",
+                              ordo__unit_name(p->unit));
     return ordo__imp_fail(err, ORDO_ERR_BAD_TYPE, name, SIZE_MAX,
                           "no ordo type for NumPy kind '%c%d'", p && p->kind ? p->kind : '?',
                           p ? p->itemsize : 0);

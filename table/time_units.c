@@ -19,6 +19,26 @@ ordo_status ordo_table_timestamps_parse(const char *text, ordo_table_timestamps 
     return ORDO_OK;
 }
 
+/* NumPy's names of the units, in ORDO_TABLE_UNIT_* order */
+static const char *const unit_names[] = {"Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"};
+
+const char *ordo__unit_name(ordo_table_unit u)
+{
+    return (size_t)u < sizeof unit_names / sizeof *unit_names ? unit_names[u] : "?";
+}
+
+ordo_status ordo_table_unit_parse(const char *unit, const char *column, ordo_table_unit *out,
+                                  ordo_error *err)
+{
+    for (size_t u = 0; unit && out && u < sizeof unit_names / sizeof *unit_names; u++)
+        if (!strcmp(unit, unit_names[u]))
+            return *out = (ordo_table_unit)u, ORDO_OK;
+    return ordo__imp_fail(err, out ? ORDO_ERR_BAD_TYPE : ORDO_ERR_NULL_ARG, column ? column : "?",
+                          SIZE_MAX, "no ordo type for NumPy's time unit '%.20s' (ordo takes "
+                          "years to nanoseconds: Y, M, W, D, h, m, s, ms, us, ns)",
+                          unit ? unit : "");
+}
+
 int ordo__unit_micros(int64_t v, int unit, int64_t *us, int *frac)
 {
     *frac = 0;

@@ -161,8 +161,9 @@ int cmd_encode(int argc, char **argv)
         if (threads) {
             char *end;
             nthreads = strtol(threads, &end, 10);
-            if (*end || end == threads || nthreads < 1 || nthreads > 1024)
-                cli_fail("encode: --threads: expected 1 to 1024, got '%s'", threads);
+            if (*end || end == threads || nthreads < 1 || nthreads > ORDO_TABLE_THREADS_MAX)
+                cli_fail("encode: --threads: expected 1 to %d, got '%s'", ORDO_TABLE_THREADS_MAX,
+                         threads);
         }
         /* PostgreSQL's own limit on a field: 1 GB */
         unsigned long long max_bytes = (unsigned long long)1 << 30;

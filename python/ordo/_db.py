@@ -50,8 +50,9 @@ class Db(_ordo.Db):
             ``format`` ("ordered", "packed", "lexkey", "lexkey-legacy"),
             ``schema`` and ``key`` (the texts the load stored), ``rows``
             (int), ``bytes`` (the stored key and value bytes, tag bytes
-            included: the load summary's ``bytes``; counted from the rows,
-            so this reads every table), ``collations`` (the collation
+            included: the load summary's ``bytes``, as the load recorded
+            them; counted from the rows for a table of an older ordo that
+            recorded none), ``collations`` (the collation
             versions the keys were made with, "NAME\\tVERSION" lines, or
             None).
         """

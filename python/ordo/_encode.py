@@ -16,11 +16,6 @@ import os
 
 from . import _ordo, _sources
 
-# NumPy datetime64 units, numbered as the extension's ORDO__PY_DT_*: it
-# converts each exactly or refuses it (NumPy's own casts wrap silently).
-_UNITS = {u: i for i, u in enumerate(["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"])}
-
-
 def _numpy_column(arr):
     """A NumPy array as a column description: numbers and bools, datetime64
     and timedelta64 (NaT NULL) as buffers, the library converting them."""
@@ -33,16 +28,15 @@ def _numpy_column(arr):
         arr = arr.astype(arr.dtype.newbyteorder("="))
     if kind in "iufb":
         arr = np.ascontiguousarray(arr)
-        return ("buffer", arr, kind, arr.dtype.itemsize, 0, 1)
+        return ("buffer", arr, kind, arr.dtype.itemsize, "", 1)
+    # datetime64 and timedelta64 by NumPy's unit name: the library converts
+    # each exactly or refuses it (NumPy's own casts wrap silently)
     if kind == "M":
         unit, ticks = np.datetime_data(arr.dtype)
         if unit == "generic":  # holds NaT only
             arr, unit = arr.astype("datetime64[ns]"), "ns"
-        if unit not in _UNITS:
-            raise TypeError("no ordo type for NumPy dtype %s (ordo takes units from years to "
-                            "nanoseconds)" % arr.dtype)
         i8 = np.ascontiguousarray(arr).view(np.int64)
-        return ("buffer", i8, "M", 8, _UNITS[unit], ticks)
+        return ("buffer", i8, "M", 8, unit, ticks)
     if kind == "m":  # an interval of microseconds, as an Arrow duration
         unit, ticks = np.datetime_data(arr.dtype)
         if unit == "generic":  # numbers of no unit, unless all NaT
@@ -50,11 +44,8 @@ def _numpy_column(arr):
                 raise TypeError("no ordo type for NumPy dtype %s: a timedelta64 without a unit "
                                 "(give it one: .astype('timedelta64[us]'))" % arr.dtype)
             arr, unit = arr.astype("timedelta64[ns]"), "ns"
-        if unit not in _UNITS or _UNITS[unit] < _UNITS["W"]:
-            raise TypeError("no ordo type for NumPy dtype %s (ordo takes units from weeks to "
-                            "nanoseconds: a year or a month has no fixed length)" % arr.dtype)
         i8 = np.ascontiguousarray(arr).view(np.int64)
-        return ("buffer", i8, "m", 8, _UNITS[unit], ticks)
+        return ("buffer", i8, "m", 8, unit, ticks)
     if kind in "OUS":
         return ("seq", arr.tolist())
     raise TypeError("no ordo type for NumPy dtype %s" % arr.dtype)
@@ -310,7 +301,8 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     Decimal -> numeric.
 
     format: "ordered" (each key column with its ASC/DESC and NULLS order),
-    "lexkey" or "lexkey-legacy".
+    "packed" (RockLake's fixed-width keys, SPEC.md §16), "lexkey" or
+    "lexkey-legacy".
 
     NULLs: None, Arrow nulls, NumPy NaT and pandas' missing values (NA,
     None, NaN, NaT) are NULL: a NaN in a pandas float column is NULL, as

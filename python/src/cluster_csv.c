@@ -1,6 +1,7 @@
 /* csv_rows: the rows of one CSV input as ordo load makes them (key, value
- * in the value form of SPEC.md §15.2, input line), for ordo.dask.load, which
- * turns each file into one partition of (key, value, seq) rows. */
+ * in the value form of SPEC.md §15.2, input line), for ordo.dask.load and
+ * ordo.spark.load, which turn each file or part into a partition of (key,
+ * value, seq) rows. */
 #include "encode.h"
 
 #include <ordo_table.h>

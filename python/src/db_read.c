@@ -34,7 +34,7 @@ static PyObject *py_table_list(PyObject *self, PyObject *dbo)
     size_t n = 0;
     ordo_error e = {0};
     ordo_status s;
-    Py_BEGIN_ALLOW_THREADS /* the bytes are counted from the rows */
+    Py_BEGIN_ALLOW_THREADS /* (an older table's bytes are counted from its rows) */
     s = ordo_table_list(db, &t, &n, &e);
     Py_END_ALLOW_THREADS
     ordo__py_handle_release(dbo);

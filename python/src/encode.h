@@ -82,7 +82,7 @@ const ordo_table_keys *ordo__py_keys_of(PyObject *self);
  * in key order, a pyarrow.UInt64Array. */
 PyObject *ordo__py_keys_argsort(PyObject *self, PyObject *args, PyObject *kw);
 int ordo__py_encode_part(PyObject *m);
-/* cluster_csv.c: what ordo.dask.load needs beyond the load bindings. */
+/* cluster_csv.c: what ordo.dask and ordo.spark need beyond the load bindings. */
 int ordo__py_cluster_part(PyObject *m);
 
 #endif

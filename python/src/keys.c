@@ -40,15 +40,11 @@ static Py_ssize_t keys_len(PyObject *self) { return (Py_ssize_t)((keys_object *)
 
 static PyObject *keys_item(PyObject *self, Py_ssize_t i)
 {
+    const ordo_table_keys *k = &((keys_object *)self)->k;
     if (i < 0 || i >= keys_len(self)) {
         PyErr_SetString(PyExc_IndexError, "key index out of range");
         return NULL;
     }
-    return ordo__py_key_bytes(&((keys_object *)self)->k, (size_t)i);
-}
-
-PyObject *ordo__py_key_bytes(const ordo_table_keys *k, size_t i)
-{
     const char *p = k->data ? (const char *)k->data + k->off[i] : ""; /* no bytes: no data */
     return PyBytes_FromStringAndSize(p, (Py_ssize_t)(k->off[i + 1] - k->off[i]));
 }

@@ -83,8 +83,9 @@ typedef struct ordo__py_bin {
 } ordo__py_bin;
 
 /* An Arrow binary/large_binary (or string) array through
- * __arrow_c_array__ (ordo.Keys has one). The offsets are checked
- * (ordo_bins_from_arrow; a NULL element is refused). -1 with an exception set;
+ * __arrow_c_array__ (ordo.Keys has one): its type checked and a NULL
+ * element refused (ordo_bins_from_arrow); the offsets are checked as the
+ * calls read them. -1 with an exception set;
  * release with ordo__py_bin_release either way. */
 int ordo__py_bin_get(PyObject *obj, const char *what, ordo__py_bin *b);
 void ordo__py_bin_release(ordo__py_bin *b);

@@ -80,8 +80,6 @@ PyObject *ordo__py_capsule_take(const char *name, void *p, size_t size);
 /* (schema capsule, array capsule) owning *s and *a (moved), or NULL with an
  * exception; both are left released either way. */
 PyObject *ordo__py_arrow_pair(struct ArrowSchema *s, struct ArrowArray *a);
-/* Key (or value) i of k as bytes (keys.c), or NULL with an exception. */
-PyObject *ordo__py_key_bytes(const ordo_table_keys *k, size_t i);
 /* A list (tuple: a tuple) of n items item(ctx, i) makes (a new reference,
  * or NULL with an exception: the whole is then NULL). */
 PyObject *ordo__py_items(size_t n, int tuple, PyObject *(*item)(void *ctx, size_t i), void *ctx);

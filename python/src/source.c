@@ -17,8 +17,9 @@ struct ordo__py_src {
 };
 
 /* An input from one column description (see _encode.py): ("arrow",
- * schema capsule, array capsule), ("buffer", buffer, kind, itemsize, unit,
- * ticks) or ("seq", items); the plain kinds are checked by the library. */
+ * schema capsule, array capsule), ("buffer", buffer, kind, itemsize, unit
+ * (NumPy's name, "" for numbers), ticks) or ("seq", items); the plain
+ * kinds are checked by the library. */
 static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo_table_input *in)
 {
     if (!PyUnicode_Check(name)) {
@@ -32,8 +33,8 @@ static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo
         return PyErr_Format(PyExc_ValueError, "column name '%s\\0...': a column name cannot "
                             "hold a NUL character", in->name), -1;
     PyObject *a, *b;
-    const char *kind = "", *bk;
-    int isize, unit;
+    const char *kind = "", *bk, *unit;
+    int isize;
     long long ticks;
     if (PyTuple_Check(desc) && PyTuple_GET_SIZE(desc) && PyUnicode_Check(PyTuple_GET_ITEM(desc, 0)))
         kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(desc, 0));
@@ -49,14 +50,18 @@ static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo
         return 0;
     }
     if (kind && !strcmp(kind, "buffer") &&
-        PyArg_ParseTuple(desc, "sOsiiL", &kind, &a, &bk, &isize, &unit, &ticks)) {
+        PyArg_ParseTuple(desc, "sOsisL", &kind, &a, &bk, &isize, &unit, &ticks)) {
         in->kind = ORDO_TABLE_INPUT_PLAIN;
+        ordo_table_unit u = ORDO_TABLE_UNIT_NS; /* ("": a number's) */
+        ordo_error e;
+        if (*unit && ordo_table_unit_parse(unit, in->name, &u, &e) != ORDO_OK)
+            return PyErr_SetString(PyExc_TypeError, e.message), -1;
         if (PyObject_GetBuffer(a, &s->view, PyBUF_C_CONTIGUOUS) < 0)
             return -1;
         if (isize > 0 && s->view.len % isize)
             return PyErr_Format(PyExc_ValueError, "column '%s': a buffer of a partial value",
                                 in->name), -1;
-        in->plain = (ordo_table_plain){bk[0], isize, (ordo_table_unit)unit, ticks, s->view.buf,
+        in->plain = (ordo_table_plain){bk[0], isize, u, ticks, s->view.buf,
                                        isize > 0 ? (size_t)(s->view.len / isize) : 0};
         in->length = in->plain.length;
         return 0;
