@@ -1,6 +1,8 @@
 /* ordo encode: one key from PART arguments. */
 #include "cli.h"
 
+#include <ordo_table.h>
+
 
 #include <errno.h>
 #include <stdio.h>
