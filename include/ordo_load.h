@@ -235,6 +235,17 @@ ORDO_API ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_option
                                           ordo_sst_writer *const *outs, size_t n,
                                           ordo_error *err);
 
+/* ordo_runs_merge_to into n functions at once, as ordo_runs_merge_split
+ * splits the rows: range i's rows go to emit(ctxs[i], ...) on a thread of
+ * its own (the caller's the first), in key order, equal keys in seq order
+ * and in one range; with run files, a range in o, or few distinct keys,
+ * fewer ranges (the contexts past them get no rows). emit must be safe to
+ * run on several threads at once for different contexts. The result is
+ * the first failing range's (in key order), else ORDO_OK. */
+ORDO_API ordo_status ordo_runs_merge_split_to(ordo_runs *r, const ordo_merge_options *o,
+                                             ordo_merge_emit emit, void *const *ctxs, size_t n,
+                                             ordo_error *err);
+
 /* ---------------------------------------------------- 3. SST writer */
 
 typedef struct ordo_sst_options {

@@ -361,11 +361,11 @@ ordo_status ordo_runs_merge(ordo_runs *r, const ordo_merge_options *o, ordo_sst_
     return merge_into(r, o, (sink){out, NULL, NULL, NULL}, err);
 }
 
-/* One range of ordo_runs_merge_split. */
+/* One range of ordo_runs_merge_split and _split_to. */
 typedef struct range_job {
     ordo_runs *r;
     ordo_merge_options o; /* the caller's, with the range's bounds */
-    ordo_sst_writer *out;
+    sink out;
     ordo_status st;
     ordo_error err;
     pthread_t thread;
@@ -380,7 +380,7 @@ typedef struct range_job {
 static void *range_merge(void *p)
 {
     range_job *j = p;
-    j->st = merge_into(j->r, &j->o, (sink){j->out, NULL, NULL, NULL}, &j->err);
+    j->st = merge_into(j->r, &j->o, j->out, &j->err);
     atomic_store(&j->done, 1);
     return NULL;
 }
@@ -419,25 +419,14 @@ static size_t split_ranges(const ordo_runs *r, const ordo_merge_options *o, size
     return got;
 }
 
-ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
-                                  ordo_sst_writer *const *outs, size_t n, ordo_error *err)
+/* The merges of jobs[0..n) (their sinks set), each range on a thread of
+ * its own. */
+static ordo_status merge_ranges(ordo_runs *r, const ordo_merge_options *o, range_job *jobs,
+                                size_t n, ordo_error *err)
 {
-    if (!r || !outs || !n)
-        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writers");
-    for (size_t i = 0; i < n; i++) {
-        if (!outs[i])
-            return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no SST writer %zu", i);
-        for (size_t j = 0; j < i; j++) /* (one writer, two threads) */
-            if (outs[j] == outs[i])
-                return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
-                                       "SST writers %zu and %zu are the same writer", j, i);
-    }
     ordo_merge_options base = o ? *o : (ordo_merge_options){0};
-    range_job *jobs = calloc(n, sizeof *jobs);
-    if (!jobs)
-        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
     for (size_t i = 0; i < n; i++)
-        jobs[i].r = r, jobs[i].o = base, jobs[i].out = outs[i];
+        jobs[i].r = r, jobs[i].o = base;
     size_t m = split_ranges(r, &base, n, jobs);
     for (size_t i = 0; i < m; i++) {
         if (m > 1 && base.memory) /* the buffers' memory shared among the ranges */
@@ -468,6 +457,44 @@ ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
         if (st == ORDO_OK && (st = jobs[i].st) != ORDO_OK && err)
             *err = jobs[i].err;
     }
+    return st;
+}
+
+ordo_status ordo_runs_merge_split(ordo_runs *r, const ordo_merge_options *o,
+                                  ordo_sst_writer *const *outs, size_t n, ordo_error *err)
+{
+    if (!r || !outs || !n)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs or no SST writers");
+    for (size_t i = 0; i < n; i++) {
+        if (!outs[i])
+            return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no SST writer %zu", i);
+        for (size_t j = 0; j < i; j++) /* (one writer, two threads) */
+            if (outs[j] == outs[i])
+                return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0,
+                                       "SST writers %zu and %zu are the same writer", j, i);
+    }
+    range_job *jobs = calloc(n, sizeof *jobs);
+    if (!jobs)
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        jobs[i].out = (sink){outs[i], NULL, NULL, NULL};
+    ordo_status st = merge_ranges(r, o, jobs, n, err);
+    free(jobs);
+    return st;
+}
+
+ordo_status ordo_runs_merge_split_to(ordo_runs *r, const ordo_merge_options *o,
+                                     ordo_merge_emit emit, void *const *ctxs, size_t n,
+                                     ordo_error *err)
+{
+    if (!r || !emit || !ctxs || !n)
+        return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no runs, function or contexts");
+    range_job *jobs = calloc(n, sizeof *jobs);
+    if (!jobs)
+        return ordo__load_fail(err, ORDO_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        jobs[i].out = (sink){NULL, NULL, emit, ctxs[i]};
+    ordo_status st = merge_ranges(r, o, jobs, n, err);
     free(jobs);
     return st;
 }

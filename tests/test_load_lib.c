@@ -344,6 +344,81 @@ static void add_random_key(ordo_run_writer *rw, uint64_t *seed, uint64_t seq)
     assert_int_equal(ordo_run_writer_add(rw, kb, 4, "", 0, seq, &e), ORDO_OK);
 }
 
+/* What a range of ordo_runs_merge_split_to saw: its rows' keys (4-byte
+ * numbers) and seqs in order; stop_at: fail at that row. */
+typedef struct range_rows {
+    uint64_t keys[140000], seqs[140000];
+    size_t n, stop_at;
+} range_rows;
+
+static ordo_status collect(void *ctx, const uint8_t *key, size_t key_len, const uint8_t *value,
+                           size_t value_len, uint64_t seq, ordo_error *err)
+{
+    (void)value, (void)value_len;
+    range_rows *r = ctx;
+    if (r->n == r->stop_at) {
+        snprintf(err->message, sizeof err->message, "stopped at %zu", r->n);
+        return ORDO_ERR_IO;
+    }
+    uint64_t k = 0;
+    for (size_t i = 0; i < key_len; i++)
+        k = k << 8 | key[i];
+    r->keys[r->n] = k, r->seqs[r->n++] = seq;
+    return ORDO_OK;
+}
+
+/* Three ranges at once from an in-memory run in halves, with repeated
+ * keys: in order, each after the one before, equal keys in one range and
+ * in seq order, together every row; a failing range's error is the
+ * result. */
+static void test_merge_split_to(void **state)
+{
+    (void)state;
+    ordo_run_options ro = {g_dir, "msto-", 64u << 20};
+    ordo_run_writer *rw;
+    ordo_error e;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    uint64_t seed = t_seed();
+    size_t n = 120000;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)(t_rand(&seed) % 5000); /* ~24 rows a key */
+        uint8_t kb[4] = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
+        assert_int_equal(ordo_run_writer_add(rw, kb, 4, "v", 1, i + 1, &e), ORDO_OK);
+    }
+    ordo_runs *runs;
+    assert_int_equal(ordo_run_writer_runs(rw, &runs, &e), ORDO_OK);
+    range_rows *parts = calloc(3, sizeof *parts);
+    assert_non_null(parts);
+    void *ctxs[3] = {&parts[0], &parts[1], &parts[2]};
+    for (int i = 0; i < 3; i++)
+        parts[i].stop_at = SIZE_MAX;
+    assert_int_equal(ordo_runs_merge_split_to(runs, NULL, collect, ctxs, 3, &e), ORDO_OK);
+    size_t total = 0;
+    uint64_t last = 0, last_seq = 0;
+    for (int i = 0; i < 3; i++) {
+        assert_true(parts[i].n > n / 6); /* about a third each */
+        for (size_t j = 0; j < parts[i].n; j++, total++) {
+            uint64_t k = parts[i].keys[j], q = parts[i].seqs[j];
+            if (total)
+                assert_true(k > last || (k == last && q > last_seq && j > 0));
+            last = k, last_seq = q;
+        }
+    }
+    assert_int_equal(total, n);
+    /* the second range fails: its error comes back, the others run on */
+    memset(parts, 0, 3 * sizeof *parts);
+    parts[0].stop_at = parts[2].stop_at = SIZE_MAX, parts[1].stop_at = 10;
+    assert_int_equal(ordo_runs_merge_split_to(runs, NULL, collect, ctxs, 3, &e), ORDO_ERR_IO);
+    assert_string_equal(e.message, "stopped at 10");
+    assert_true(parts[0].n > n / 6 && parts[2].n > n / 6);
+    assert_int_equal(ordo_runs_merge_split_to(runs, NULL, NULL, ctxs, 3, &e), ORDO_ERR_NULL_ARG);
+    assert_int_equal(ordo_runs_merge_split_to(runs, NULL, collect, ctxs, 0, &e),
+                     ORDO_ERR_NULL_ARG);
+    free(parts);
+    ordo_runs_close(runs);
+    ordo_run_writer_close(rw);
+}
+
 /* 63 run files and an in-memory run sorted in two halves: 65 sources, one
  * pass of the 63 files (a pass once read 64 of them), then the rest. */
 static void test_passes_with_halves_in_memory(void **state)
@@ -1041,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_memory_run_in_halves),
         cmocka_unit_test(test_split_of_skewed_keys),
         cmocka_unit_test(test_passes_with_halves_in_memory),
+        cmocka_unit_test(test_merge_split_to),
         cmocka_unit_test(test_empty_load),
         cmocka_unit_test(test_ranges_and_passes),
         cmocka_unit_test(test_range_merges_seek),

@@ -311,6 +311,74 @@ static void test_duplicates(void **state)
     table_free(&t);
 }
 
+/* --threads 3: the rows in memory merged as key ranges at once, each after
+ * the first through a file of its own: to a pipe as to -o; keys only; the
+ * first duplicate in key order named, also when it lies in a later range. */
+static void test_ranges_at_once(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    char in[300], outp[300];
+    path_in(in, sizeof in, "ranges.csv");
+    path_in(outp, sizeof outp, "ranges.out");
+    size_t cap = N * 32 + 64, len = 0;
+    char *csv = malloc(cap), *want = malloc(cap);
+    assert_non_null(csv), assert_non_null(want);
+    for (int i = 0; i < N; i++) /* a: a permutation of 0 .. N - 1 */
+        len += (size_t)snprintf(csv + len, cap - len, "%d,r%d,,,\n", (i * 7919) % N, i);
+    write_bytes(in, csv, len);
+    size_t wl = 0;
+    for (int a = 0; a < N; a++) /* the row holding a: i = a * 7919^-1 mod N */
+        for (int i = 0; i < N; i++)
+            if ((i * 7919) % N == a) {
+                wl += (size_t)snprintf(want + wl, cap - wl, "%d,r%d,,,\n", a, i);
+                break;
+            }
+    run r;
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--threads", "3", in, NULL);
+    assert_int_equal(r.status, 0);
+    assert_text_equal(r.out, want); /* to a pipe: the ranges' files copied through a buffer */
+    run_free(&r);
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--threads", "3", "-o", outp, in,
+         NULL);
+    assert_int_equal(r.status, 0);
+    char *got = slurp(outp, NULL);
+    assert_text_equal(got, want);
+    free(got);
+    run_free(&r);
+    run one;
+    ordo(&one, NULL, "sort", "--schema", SCHEMA, "--key", "a DESC", "--keys-only", in, NULL);
+    ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a DESC", "--keys-only", "--threads",
+         "3", in, NULL);
+    assert_int_equal(r.status, 0), assert_int_equal(one.status, 0);
+    assert_text_equal(r.out, one.out);
+    run_free(&r), run_free(&one);
+    /* a duplicate of the largest key (the last range), then also of the smallest */
+    len += (size_t)snprintf(csv + len, cap - len, "%d,late,,,\n", N - 1);
+    write_bytes(in, csv, len);
+    for (int round = 0; round < 2; round++) {
+        ordo(&r, NULL, "sort", "--schema", SCHEMA, "--key", "a", "--on-duplicate", "error",
+             "--threads", "3", "-o", outp, in, NULL);
+        assert_int_equal(r.status, 2);
+        int first_of = round ? 0 : N - 1; /* the line of the key's first row */
+        int line = 0;
+        for (int i = 0; i < N; i++)
+            if ((i * 7919) % N == first_of)
+                line = i + 1;
+        char w[1400];
+        snprintf(w, sizeof w, "%s:%d: duplicate key: the same key as %s:%d", in,
+                 round ? N + 2 : N + 1, in, line);
+        if (!strstr(r.err, w))
+            fail_msg("err '%s', wanted '%s'", r.err, w);
+        run_free(&r);
+        len += (size_t)snprintf(csv + len, cap - len, "0,early,,,\n");
+        write_bytes(in, csv, len);
+    }
+    assert_int_equal(t_sh("ls -a %s | grep -q '^.ordo-sort-'", g_dir), 1); /* none left */
+    free(csv), free(want);
+    unlink(in), unlink(outp);
+}
+
 /* Inputs many times --memory: many runs, merged in several passes (over
  * 64 runs). The key is unique-ish and small: the expected order is
  * computed here, without the oracle. */
@@ -656,7 +724,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orders),      cmocka_unit_test(test_lexkey),
         cmocka_unit_test(test_collation),
-        cmocka_unit_test(test_duplicates),  cmocka_unit_test(test_many_runs),
+        cmocka_unit_test(test_duplicates),  cmocka_unit_test(test_ranges_at_once),
+        cmocka_unit_test(test_many_runs),
         cmocka_unit_test(test_inputs),      cmocka_unit_test(test_output),
         cmocka_unit_test(test_runs_dir),    cmocka_unit_test(test_compressed),
         cmocka_unit_test(test_sigterm),

@@ -6,7 +6,10 @@
  * the rows back in key order (ordo_runs_merge_to), equal keys in input
  * order. Runs, merge passes and the -o output being written live in a
  * temporary folder next to the output (.ordo-sort-XXXXXX), removed on every
- * exit but a SIGKILL; the output is renamed into place at the end. */
+ * exit but a SIGKILL; the output is renamed into place at the end. With
+ * --threads N the rows held in memory are merged as N key ranges at once,
+ * each after the first into a file of its own, appended in order. */
+#define _GNU_SOURCE /* copy_file_range */
 #include "cli.h"
 #include "decompress.h"
 
@@ -28,6 +31,8 @@
 #define SEQ_LINE_BITS 40
 #define SEQ_LINE_MASK ((UINT64_C(1) << SEQ_LINE_BITS) - 1)
 #define MAX_INPUTS (1u << 20)
+/* At most this many key ranges are merged at once (--threads). */
+#define PARTS_MAX 8
 
 typedef enum dup_mode { DUP_KEEP, DUP_ERROR, DUP_FIRST, DUP_LAST } dup_mode;
 
@@ -109,8 +114,19 @@ typedef struct sorter {
     uint8_t *header;    /* the first input's header row */
     size_t header_len;
     int bom;            /* the first input starts with a byte-order mark: so does the output */
-    uint64_t rows_in, rows_out;
-    /* the duplicate policies: the previous key, and for last its row */
+    uint64_t rows_in;
+} sorter;
+
+/* Where one key range of the merge goes (ordo_runs_merge_split_to), with
+ * its duplicate policy's state: the first range to the output, each other
+ * to a file of its own in the temporary folder, appended to the output in
+ * order at the end. A range's thread never exits: its failure is kept
+ * here and reported by the main thread. */
+typedef struct part {
+    const sorter *S;
+    FILE *out;
+    char *path; /* (ranges after the first) */
+    /* the previous key, and for --on-duplicate last its row */
     uint8_t *prev;
     size_t prev_len, prev_cap;
     uint64_t prev_seq;
@@ -119,33 +135,47 @@ typedef struct sorter {
     size_t held_len, held_cap;
     uint8_t *held_key;
     size_t held_key_len, held_key_cap;
-} sorter;
+    int failed, bad_row; /* a write failed (status 1), or a duplicate with error (2) */
+    char why[2600];
+} part;
 
-static void out_write(sorter *S, const void *p, size_t n)
+/* 0, or -1 with the failure kept in P. */
+static int out_write(part *P, const void *p, size_t n)
 {
-    if (n && fwrite(p, 1, n, S->out) != n) {
-        check_signal();
-        sort_fail("cannot write %s: %s", S->o->out ? S->o->out : "standard output",
-                  strerror(errno));
-    }
+    if (!n || fwrite(p, 1, n, P->out) == n)
+        return 0;
+    P->failed = 1;
+    snprintf(P->why, sizeof P->why, "cannot write %s: %s",
+             P->S->o->out ? P->S->o->out : "standard output", strerror(errno));
+    return -1;
 }
 
-/* A row as it was read, with a line end when the input's last row had none. */
-static void put_row(sorter *S, const uint8_t *key, size_t kn, const uint8_t *row, size_t n)
+/* Reports P's failure, if it has one (on the main thread). */
+static void part_check(const part *P)
 {
-    if (S->o->keys_only) {
+    if (!P->failed)
+        return;
+    check_signal();
+    if (P->bad_row)
+        sort_fail_at("%s", P->why);
+    sort_fail("%s", P->why);
+}
+
+/* A row as it was read, with a line end when the input's last row had
+ * none; 0, or -1 (P failed). */
+static int put_row(part *P, const uint8_t *key, size_t kn, const uint8_t *row, size_t n)
+{
+    if (P->S->o->keys_only) {
         char *text = cli_alloc(2 * kn + 1);
         size_t len = 0;
         ordo_hex_encode(key, kn, text, 2 * kn, &len);
         text[len++] = '\n';
-        out_write(S, text, len);
+        int rc = out_write(P, text, len);
         free(text);
-    } else {
-        out_write(S, row, n);
-        if (!n || row[n - 1] != '\n')
-            out_write(S, "\n", 1);
+        return rc;
     }
-    S->rows_out++;
+    return out_write(P, row, n) || ((!n || row[n - 1] != '\n') && out_write(P, "\n", 1)) ? -1
+                                                                                          : 0;
 }
 
 static void copy_into(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size_t n)
@@ -164,43 +194,46 @@ static const char *seq_where(const sorter *S, uint64_t seq, char *buf, size_t ca
     return buf;
 }
 
-/* The merge's rows, in key order: the duplicate policy, then the output. */
+/* The merge's rows of one range, in key order: the duplicate policy, then
+ * the range's output. */
 static ordo_status emit(void *ctx, const uint8_t *key, size_t kn, const uint8_t *row, size_t n,
                         uint64_t seq, ordo_error *err)
 {
     (void)err;
-    sorter *S = ctx;
+    part *P = ctx;
     if (g_signal)
         return ORDO_ERR_INTERRUPTED;
-    int same = S->have_prev && !ordo_compare(S->prev, S->prev_len, key, kn);
-    switch (S->o->dup) {
+    int same = P->have_prev && !ordo_compare(P->prev, P->prev_len, key, kn), rc = 0;
+    switch (P->S->o->dup) {
     case DUP_KEEP:
-        put_row(S, key, kn, row, n);
-        return ORDO_OK;
+        return put_row(P, key, kn, row, n) ? ORDO_ERR_IO : ORDO_OK;
     case DUP_ERROR:
         if (same) {
             char a[1200], b[1200];
-            sort_fail_at("%s: duplicate key: the same key as %s (--on-duplicate keep|first|last "
-                         "writes them)",
-                         seq_where(S, seq, a, sizeof a), seq_where(S, S->prev_seq, b, sizeof b));
+            snprintf(P->why, sizeof P->why,
+                     "%s: duplicate key: the same key as %s (--on-duplicate keep|first|last "
+                     "writes them)",
+                     seq_where(P->S, seq, a, sizeof a), seq_where(P->S, P->prev_seq, b, sizeof b));
+            P->failed = P->bad_row = 1;
+            return ORDO_ERR_DUPLICATE_KEY;
         }
-        put_row(S, key, kn, row, n);
+        rc = put_row(P, key, kn, row, n);
         break;
     case DUP_FIRST:
         if (!same)
-            put_row(S, key, kn, row, n);
+            rc = put_row(P, key, kn, row, n);
         break;
     case DUP_LAST:
-        if (S->have_prev && !same)
-            put_row(S, S->held_key, S->held_key_len, S->held, S->held_len);
-        copy_into(&S->held, &S->held_len, &S->held_cap, row, n);
-        copy_into(&S->held_key, &S->held_key_len, &S->held_key_cap, key, kn);
+        if (P->have_prev && !same)
+            rc = put_row(P, P->held_key, P->held_key_len, P->held, P->held_len);
+        copy_into(&P->held, &P->held_len, &P->held_cap, row, n);
+        copy_into(&P->held_key, &P->held_key_len, &P->held_key_cap, key, kn);
         break;
     }
     if (!same) /* equal keys: the group's first stays the one named */
-        copy_into(&S->prev, &S->prev_len, &S->prev_cap, key, kn), S->prev_seq = seq;
-    S->have_prev = 1;
-    return ORDO_OK;
+        copy_into(&P->prev, &P->prev_len, &P->prev_cap, key, kn), P->prev_seq = seq;
+    P->have_prev = 1;
+    return rc ? ORDO_ERR_IO : ORDO_OK;
 }
 
 /* The encoder's error: a bad header or row (status 2), else the machine's. */
@@ -422,6 +455,48 @@ static void open_output(sorter *S)
         sort_fail("cannot create '%s': %s", S->out_tmp, strerror(errno));
 }
 
+/* A range's own file in the temporary folder (ranges after the first). */
+static void open_part(part *P, size_t i)
+{
+    size_t n = strlen(g_tmp) + 32;
+    P->path = cli_alloc(n);
+    snprintf(P->path, n, "%s/part-%zu", g_tmp, i);
+    int fd = open(P->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || !(P->out = fdopen(fd, "w+")))
+        sort_fail("cannot create '%s': %s", P->path, strerror(errno));
+}
+
+/* Appends a range's file to the output, in the kernel where it can
+ * (copy_file_range), else through a buffer (standard output a pipe). */
+static void append_part(sorter *S, part *P)
+{
+    const char *name = S->o->out ? S->o->out : "standard output";
+    if (fflush(P->out))
+        sort_fail("cannot write '%s': %s", P->path, strerror(errno));
+    if (fflush(S->out)) {
+        check_signal();
+        sort_fail("cannot write %s: %s", name, strerror(errno));
+    }
+    int in = fileno(P->out), out = fileno(S->out);
+    off_t at = 0, end = lseek(in, 0, SEEK_END);
+    if (end < 0)
+        sort_fail("cannot read '%s': %s", P->path, strerror(errno));
+    while (at < end && copy_file_range(in, &at, out, NULL, (size_t)(end - at), 0) > 0)
+        ;
+    static char buf[1 << 20];
+    while (at < end) { /* what copy_file_range would not copy (a pipe) */
+        ssize_t got = pread(in, buf, sizeof buf, at);
+        if (got <= 0)
+            sort_fail("cannot read '%s': %s", P->path, got ? strerror(errno) : "it shrank");
+        for (ssize_t put = 0, w; put < got; put += w)
+            if ((w = write(out, buf + put, (size_t)(got - put))) < 0) {
+                check_signal();
+                sort_fail("cannot write %s: %s", name, strerror(errno));
+            }
+        at += got;
+    }
+}
+
 static void finish_output(sorter *S)
 {
     if (S->out == stdout)
@@ -522,28 +597,57 @@ int cmd_sort(int argc, char **argv)
     }
     check_signal();
     open_output(S);
-    if (S->bom && !o.keys_only)
-        out_write(S, "\xef\xbb\xbf", 3);
-    if (o.header && S->header && !o.keys_only) {
-        out_write(S, S->header, S->header_len);
-        if (!S->header_len || S->header[S->header_len - 1] != '\n')
-            out_write(S, "\n", 1);
+    /* key ranges merged at once, one a thread (fewer when the rows spilled,
+     * or hold few keys: ordo_runs_merge_split_to) */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nparts = (size_t)(o.threads < cpus ? o.threads : cpus);
+    nparts = nparts < 1 ? 1 : nparts > PARTS_MAX ? PARTS_MAX : nparts;
+    part *parts = cli_alloc(nparts * sizeof *parts);
+    void **ctxs = cli_alloc(nparts * sizeof *ctxs);
+    memset(parts, 0, nparts * sizeof *parts);
+    for (size_t i = 0; i < nparts; i++) {
+        parts[i].S = S, ctxs[i] = &parts[i];
+        if (i)
+            open_part(&parts[i], i);
     }
+    parts[0].out = S->out;
+    if (S->bom && !o.keys_only)
+        out_write(&parts[0], "\xef\xbb\xbf", 3);
+    if (o.header && S->header && !o.keys_only) {
+        out_write(&parts[0], S->header, S->header_len);
+        if (!S->header_len || S->header[S->header_len - 1] != '\n')
+            out_write(&parts[0], "\n", 1);
+    }
+    part_check(&parts[0]);
     ordo_merge_options mo = {0};
     mo.tmp_dir = g_tmp;
     mo.memory = o.memory;
     mo.cancel = &g_signal;
-    if (ordo_runs_merge_to(runs, &mo, emit, S, &e) != ORDO_OK)
+    ordo_status ms = ordo_runs_merge_split_to(runs, &mo, emit, ctxs, nparts, &e);
+    for (size_t i = 0; i < nparts; i++) /* the first failure in key order */
+        part_check(&parts[i]);
+    if (ms != ORDO_OK)
         lib_fail(&e);
-    if (o.dup == DUP_LAST && S->have_prev)
-        put_row(S, S->held_key, S->held_key_len, S->held, S->held_len);
+    for (size_t i = 0; i < nparts; i++) {
+        part *P = &parts[i];
+        if (o.dup == DUP_LAST && P->have_prev)
+            put_row(P, P->held_key, P->held_key_len, P->held, P->held_len);
+        part_check(P);
+        if (i) {
+            append_part(S, P);
+            fclose(P->out);
+            unlinkat(g_tmp_fd, strrchr(P->path, '/') + 1, 0);
+        }
+        free(P->prev), free(P->held), free(P->held_key), free(P->path);
+    }
+    free(parts), free(ctxs);
     ordo_runs_close(runs);
     ordo_run_writer_close(S->runs);
     check_signal();
     finish_output(S);
     cleanup();
     ordo_schema_free(&S->table);
-    free(S->header), free(S->prev), free(S->held), free(S->held_key), free(S->out_tmp);
+    free(S->header), free(S->out_tmp);
     free(S->names), free(fds), free(o.inputs);
     free(S);
     return 0;
