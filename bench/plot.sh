@@ -14,6 +14,10 @@
 #       The same script's CPU-time lines: rows per CPU second of DuckDB's
 #       sort key and of ordo --threads 1 (the steadier figure on a shared
 #       machine).
+#   bench/plot.sh sort OUT.png [TITLE] < SORT_SH_OUTPUT
+#       The lines bench/sort.sh prints: seconds of ordo and each peer (DuckDB,
+#       polars, pyarrow, GNU sort) per case, one group of bars per CSV file
+#       and per Arrow table (log scale: GNU sort and pyarrow take 10-40x).
 #   bench/plot.sh all [ORDO_BINARY] [MAX_ROWS] [CSV_VS_DUCKDB_OUTPUT]
 #       Runs the sweeps (64 ... MAX_ROWS rows, default 10000000; ORDO_BINARY
 #       defaults to build/ordo, a Release build) for the schemas below in the
@@ -154,6 +158,35 @@ GP
     rm -f "$data"
 }
 
+plot_sort() { # OUT TITLE, bench/sort.sh output on stdin
+    local out=$1 title=${2:-"ordo sort and ordo.sort_indices against their peers (seconds, best of 3; lower is better)"} data
+    data=$(mktemp /tmp/ordo-plot.XXXXXX)
+    awk '
+    # "csv  10000000 rows  504 MiB  ordo 3.04 s  duckdb 3.57 s  gnu sort 23.48 s ..."
+    $3 == "rows" && $6 == "ordo" && $2 >= 100000 {
+        printf "%s-%sM %s %s NaN NaN %s\n", $1, $2 / 1000000, $7, $10, $14; got++
+    }
+    # "int64  ordo 0.300 s  pyarrow 1.905 s  polars 0.477 s  duckdb 0.330 s ..."
+    $2 == "ordo" && $5 == "pyarrow" && $8 == "polars" && $11 == "duckdb" {
+        printf "sort_indices-%s %s %s %s %s NaN\n", $1, $3, $12, $9, $6; got++
+    }
+    END { if (!got) { print "plot.sh: no bench/sort.sh lines on standard input" > "/dev/stderr"; exit 2 } }
+    ' >"$data"
+    { bars_preamble "$out" "$title" "seconds (log scale)"; cat <<GP
+set logscale y
+set yrange [0.05:*]
+set format y "%g"
+set datafile missing "NaN"
+plot "$data" using 2:xtic(1) title "ordo" lc rgb "#1b9e77", \
+     "" using 3 title "DuckDB" lc rgb "#d95f02", \
+     "" using 4 title "polars" lc rgb "#7570b3", \
+     "" using 5 title "pyarrow" lc rgb "#e7298a", \
+     "" using 6 title "GNU sort" lc rgb "#666666"
+GP
+    } | gnuplot
+    rm -f "$data"
+}
+
 plot_all() {
     local ordo=${1:-$here/build/ordo} max=${2:-10000000} csv=${3:-}
     [ -x "$ordo" ] || die "no tool at $ordo"
@@ -184,6 +217,7 @@ case ${1:-} in
 sweep) [ $# -ge 2 ] || die "usage: plot.sh sweep OUT.png [TITLE] < SERIES.jsonl"; plot_sweep "$2" "${3:-}" ;;
 csv) [ $# -ge 2 ] || die "usage: plot.sh csv OUT.png [TITLE] < CSV_VS_DUCKDB_OUTPUT"; plot_csv "$2" "${3:-}" ;;
 csv-cpu) [ $# -ge 2 ] || die "usage: plot.sh csv-cpu OUT.png [TITLE] < CSV_VS_DUCKDB_OUTPUT"; plot_csv_cpu "$2" "${3:-}" ;;
+sort) [ $# -ge 2 ] || die "usage: plot.sh sort OUT.png [TITLE] < SORT_SH_OUTPUT"; plot_sort "$2" "${3:-}" ;;
 all) shift; plot_all "$@" ;;
-*) die "usage: plot.sh sweep|csv OUT.png [TITLE] < INPUT, or plot.sh all [ORDO] [MAX_ROWS] [CSV_OUTPUT]" ;;
+*) die "usage: plot.sh sweep|csv|csv-cpu|sort OUT.png [TITLE] < INPUT, or plot.sh all [ORDO] [MAX_ROWS] [CSV_OUTPUT]" ;;
 esac
