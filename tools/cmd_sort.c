@@ -597,10 +597,12 @@ int cmd_sort(int argc, char **argv)
     }
     check_signal();
     open_output(S);
-    /* key ranges merged at once, one a thread (fewer when the rows spilled,
-     * or hold few keys: ordo_runs_merge_split_to) */
+    /* key ranges merged at once, one a thread, when every row is in memory
+     * (fewer when they hold few keys: ordo_runs_merge_split_to) */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t nparts = (size_t)(o.threads < cpus ? o.threads : cpus);
+    if (o.runs || ordo_run_writer_files(S->runs))
+        nparts = 1;
     nparts = nparts < 1 ? 1 : nparts > PARTS_MAX ? PARTS_MAX : nparts;
     part *parts = cli_alloc(nparts * sizeof *parts);
     void **ctxs = cli_alloc(nparts * sizeof *ctxs);
