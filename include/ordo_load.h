@@ -425,6 +425,9 @@ ORDO_API ordo_status ordo_parse_size(const char *s, uint64_t *out);
  * when not NULL, names the option "on_duplicate" and what came). */
 ORDO_API ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out,
                                            ordo_error *err);
+/* Whether a key of a table under tag is refused: untagged, it starts
+ * with byte ff, which ordo keeps for its system keys (SPEC.md §15.3). */
+ORDO_API int ordo_key_reserved(int tag, const void *key, size_t len);
 /* A table's tag: 0 to 254 (255 is for system keys) or ORDO_UNTAGGED; else
  * ORDO_ERR_INVALID_ARG, err (when not NULL) naming the option "tag". */
 ORDO_API ordo_status ordo_tag_check(long long tag, ordo_error *err);

@@ -57,7 +57,7 @@ ordo_status ordo_put_load_add(ordo_put_load *p, const void *key, size_t kn, cons
     size_t tag = p->tag != ORDO_UNTAGGED;
     if (!p->begun)
         return ordo__load_fail(err, ORDO_ERR_INVALID_ARG, 0, "the load is finished");
-    if (!tag && kn && ((const uint8_t *)key)[0] == 0xff)
+    if (ordo_key_reserved(p->tag, key, kn))
         return ordo__load_fail(err, ORDO_ERR_RESERVED_KEY, 0,
                                "the key starts with byte ff, kept for system keys");
     if (tag + kn > p->key_cap) {

@@ -63,6 +63,11 @@ ordo_status ordo_dup_policy_parse(const char *s, ordo_dup_policy *out, ordo_erro
     return ordo__load_refuse(err, "on_duplicate", why);
 }
 
+int ordo_key_reserved(int tag, const void *key, size_t len)
+{
+    return tag == ORDO_UNTAGGED && len && ((const uint8_t *)key)[0] == 0xff;
+}
+
 ordo_status ordo_tag_check(long long tag, ordo_error *err)
 {
     if (tag == ORDO_UNTAGGED || (tag >= 0 && tag <= 254))

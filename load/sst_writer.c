@@ -297,7 +297,7 @@ static ordo_status add(ordo_sst_writer *w, const uint8_t *key, size_t kn, const 
                        size_t vn, uint64_t seq, ordo_error *err)
 {
     size_t tag = w->tag != ORDO_UNTAGGED;
-    if (!tag && kn && key[0] == 0xff)
+    if (ordo_key_reserved(w->tag, key, kn))
         return ordo__load_fail(err, ORDO_ERR_RESERVED_KEY, seq,
                                "the key starts with byte ff, kept for system keys");
     w->stats.rows_in++;

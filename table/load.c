@@ -106,7 +106,7 @@ ordo_status ordo__table_sink_add(ordo__table_sink *k, const uint8_t *key, size_t
                                  uint64_t line, uint64_t column, ordo_error *err)
 {
     ordo_status s;
-    if (k->o->tag == ORDO_UNTAGGED && key_len && key[0] == 0xff) {
+    if (ordo_key_reserved(k->o->tag, key, key_len)) {
         s = fail(err, ORDO_ERR_RESERVED_KEY, "the key starts with byte ff, which ordo keeps for "
                  "its system keys: load this table with a tag");
     } else {

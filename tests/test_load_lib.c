@@ -721,6 +721,11 @@ static void test_sst_writer_checks(void **state)
     w = sst_writer(dir, "a-", ORDO_UNTAGGED, ORDO_DUP_ERROR, 0, 1);
     assert_int_equal(ordo_sst_writer_add(w, "\xff" "x", 2, "", 0, 8, &e), ORDO_ERR_RESERVED_KEY);
     ordo_sst_writer_close(w);
+    /* the rule: untagged keys starting with ff only */
+    assert_true(ordo_key_reserved(ORDO_UNTAGGED, "\xff", 1));
+    assert_false(ordo_key_reserved(ORDO_UNTAGGED, "\xfe\xff", 2));
+    assert_false(ordo_key_reserved(ORDO_UNTAGGED, "", 0));
+    assert_false(ordo_key_reserved(0, "\xff", 1));
     assert_int_not_equal(t_sh("ls %s/a-* > /dev/null 2>&1", dir), 0);
     ordo_sst_options bad = {dir, NULL, 1000, 3, ORDO_DUP_ERROR, 0};
     assert_int_equal(ordo_sst_writer_open(&bad, &w, &e), ORDO_ERR_INVALID_ARG);
