@@ -364,6 +364,14 @@ ORDO_API ordo_format ordo_table_reader_format(const ordo_table_reader *r);
 ORDO_API ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *texts,
                                              const size_t *lens, const int *nulls, size_t n,
                                              int prefix, ordo_buf *out, ordo_error *err);
+/* The same from the values themselves: cols[i] the batch column (row 0)
+ * of key column i for i < n, as the batch API takes it for that column's
+ * type and order (a table import makes them); a NULL where its validity
+ * says so. ORDO_ERR_INVALID_ARG for more values than key columns or a
+ * column of another type. */
+ORDO_API ordo_status ordo_table_reader_bound_columns(ordo_table_reader *r, const ordo_column *cols,
+                                                     size_t n, int prefix, ordo_buf *out,
+                                                     ordo_error *err);
 /* The columns of the stored row key -> value into fields[0 .. table
  * ncols), in table order, valid until the next call or the key and value
  * change; *matches 0 for a row outside the last LexKey prefix after all

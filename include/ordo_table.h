@@ -668,8 +668,10 @@ typedef enum ordo_table_bound_kind {
     ORDO_TABLE_BOUND_NONE = 0,  /* not given (prefix: every row) */
     ORDO_TABLE_BOUND_RAW = 1,   /* raw key bytes, without the tag byte (put first here) */
     ORDO_TABLE_BOUND_TEXTS = 2, /* PostgreSQL text forms of the first n key columns */
-    ORDO_TABLE_BOUND_CSV = 3    /* those texts as one CSV row, as `ordo scan --from` takes
+    ORDO_TABLE_BOUND_CSV = 3,   /* those texts as one CSV row, as `ordo scan --from` takes
                                    it: an unquoted empty field is NULL, "" the one NULL */
+    ORDO_TABLE_BOUND_INPUTS = 4 /* the values themselves: inputs[i] (one row) of key column
+                                   i, read as an encoder reads it (a binding's own values) */
 } ordo_table_bound_kind;
 
 typedef struct ordo_table_bound {
@@ -681,7 +683,8 @@ typedef struct ordo_table_bound {
     const char *const *texts;
     const size_t *lens;
     const int *nulls;
-    size_t n;
+    size_t n; /* (also INPUTS': the inputs) */
+    const ordo_table_input *inputs; /* INPUTS: n, named in errors as their key columns */
     /* The bound's name in errors ("NAME: column 'x' (integer): ..."); NULL:
      * "prefix", "from", "to". */
     const char *name;

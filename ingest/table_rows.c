@@ -102,7 +102,25 @@ const ordo_schema *ordo_table_reader_key(const ordo_table_reader *r)
 
 ordo_format ordo_table_reader_format(const ordo_table_reader *r) { return r ? r->fmt : 0; }
 
-/* The leading columns' key bytes after what out holds (the tag byte). */
+/* The leading columns' key bytes (cols: row 0 of each) after what out
+ * holds (the tag byte). */
+static ordo_status encode_cols(ordo_table_reader *r, const ordo_column *cols, size_t n,
+                               ordo_buf *out, ordo_error *err)
+{
+    size_t total = 0, offs[2];
+    ordo_status s = ordo_batch_size(r->fmt, cols, n, 1, &total, NULL, NULL);
+    if (s == ORDO_OK && !ordo__buf_reserve(out, total + 1))
+        s = ORDO_ERR_OUT_OF_MEMORY;
+    if (s == ORDO_OK)
+        s = ordo_batch_encode(r->fmt, cols, n, 1, (uint8_t *)out->data + out->len, total, offs,
+                              NULL);
+    if (s != ORDO_OK)
+        return fail(err, s, "%s", ordo_status_message(s));
+    out->len += total;
+    return ORDO_OK;
+}
+
+/* The same from the leading columns' texts. */
 static ordo_status encode_lead(ordo_table_reader *r, const char *const *texts,
                                const size_t *lens, const int *nulls, size_t n, ordo_buf *out,
                                ordo_error *err)
@@ -124,32 +142,45 @@ static ordo_status encode_lead(ordo_table_reader *r, const char *const *texts,
             fail(err, s, "column '%s' (%s): %s: '%.*s'", lead.cols[c].name, lead.cols[c].sql_name,
                  e.message, (int)tn, t);
     }
-    size_t total = 0, offs[2];
-    const ordo_column *cols = NULL;
     if (s == ORDO_OK) {
         ordo_rows_end_row(b);
-        cols = ordo__rows_columns_keyed(b);
-        s = ordo_batch_size(r->fmt, cols, n, 1, &total, NULL, NULL);
-        if (s == ORDO_OK && !ordo__buf_reserve(out, total + 1))
-            s = ORDO_ERR_OUT_OF_MEMORY;
-        if (s == ORDO_OK)
-            s = ordo_batch_encode(r->fmt, cols, n, 1, (uint8_t *)out->data + out->len, total,
-                                  offs, NULL);
-        if (s != ORDO_OK)
-            fail(err, s, "%s", ordo_status_message(s));
-        else
-            out->len += total;
+        s = encode_cols(r, ordo__rows_columns_keyed(b), n, out, err);
     }
     ordo_rows_close(b);
     return s;
 }
 
-ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *texts,
-                                    const size_t *lens, const int *nulls, size_t n, int prefix,
-                                    ordo_buf *out, ordo_error *err)
+/* Whether row 0 of c is NULL. */
+static int null_at0(const ordo_column *c)
 {
-    if (!r || !out || (n && (!texts || !lens)))
-        return fail(err, ORDO_ERR_NULL_ARG, "%s", ordo_status_message(ORDO_ERR_NULL_ARG));
+    return c->validity && !(c->validity[c->offset >> 3] >> (c->offset & 7) & 1);
+}
+
+/* What both bounds share: the tag byte, the values' bytes (encode), then
+ * for a LexKey prefix the separator and the NULLs the rows must match. */
+static ordo_status bound_of(ordo_table_reader *r, size_t n, int prefix, const int *nulls,
+                            const ordo_column *cols, ordo_status encoded, ordo_buf *out)
+{
+    if (encoded != ORDO_OK) {
+        out->len = 0;
+        out->data[0] = 0;
+        return encoded;
+    }
+    if (prefix && r->value_all) {
+        /* the separator the next part follows: a prefix of longer keys */
+        if (n && n < r->key.ncols)
+            out->data[out->len++] = 0;
+        for (size_t c = 0; c < n; c++)
+            r->lead_null[c] = cols ? null_at0(&cols[c]) : nulls && nulls[c];
+        r->nlead = n;
+    }
+    out->data[out->len] = 0;
+    return ORDO_OK;
+}
+
+/* out emptied, then the tag byte; checks n. */
+static ordo_status bound_start(ordo_table_reader *r, size_t n, ordo_buf *out, ordo_error *err)
+{
     if (n > r->key.ncols)
         return fail(err, ORDO_ERR_INVALID_ARG, "%zu values, the key has %zu columns", n,
                     r->key.ncols);
@@ -158,22 +189,37 @@ ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *tex
         return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
     if (r->tag >= 0)
         out->data[out->len++] = (char)r->tag;
-    ordo_status s = n ? encode_lead(r, texts, lens, nulls, n, out, err) : ORDO_OK;
-    if (s != ORDO_OK) {
-        out->len = 0;
-        out->data[0] = 0;
-        return s;
-    }
-    if (prefix && r->value_all) {
-        /* the separator the next part follows: a prefix of longer keys */
-        if (n && n < r->key.ncols)
-            out->data[out->len++] = 0;
-        for (size_t c = 0; c < n; c++)
-            r->lead_null[c] = nulls && nulls[c];
-        r->nlead = n;
-    }
-    out->data[out->len] = 0;
     return ORDO_OK;
+}
+
+ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *texts,
+                                    const size_t *lens, const int *nulls, size_t n, int prefix,
+                                    ordo_buf *out, ordo_error *err)
+{
+    if (!r || !out || (n && (!texts || !lens)))
+        return fail(err, ORDO_ERR_NULL_ARG, "%s", ordo_status_message(ORDO_ERR_NULL_ARG));
+    ordo_status s = bound_start(r, n, out, err);
+    if (s != ORDO_OK)
+        return s;
+    s = n ? encode_lead(r, texts, lens, nulls, n, out, err) : ORDO_OK;
+    return bound_of(r, n, prefix, nulls, NULL, s, out);
+}
+
+ordo_status ordo_table_reader_bound_columns(ordo_table_reader *r, const ordo_column *cols,
+                                            size_t n, int prefix, ordo_buf *out, ordo_error *err)
+{
+    if (!r || !out || (n && !cols))
+        return fail(err, ORDO_ERR_NULL_ARG, "%s", ordo_status_message(ORDO_ERR_NULL_ARG));
+    ordo_status s = bound_start(r, n, out, err);
+    if (s != ORDO_OK)
+        return s;
+    for (size_t c = 0; c < n && s == ORDO_OK; c++)
+        if (cols[c].type != r->key.cols[c].type)
+            s = fail(err, ORDO_ERR_INVALID_ARG, "column '%s' (%s): a value of another type",
+                     r->key.cols[c].name, r->key.cols[c].sql_name);
+    if (s == ORDO_OK && n)
+        s = encode_cols(r, cols, n, out, err);
+    return bound_of(r, n, prefix, NULL, cols, s, out);
 }
 
 /* LexKey writes NULL as byte 00 and "" as nothing before the 00 that ends

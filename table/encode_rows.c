@@ -298,23 +298,22 @@ ordo_table_keys *ordo_table_encoder_values(ordo_table_encoder *E) { return &E->v
 
 /* Input in's column for schema column sc; errors with the table column's
  * number (1-based). */
-static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *in,
-                                const ordo_schema_column *sc, size_t tcol, size_t rows,
-                                ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+ordo_status ordo__table_input_column(const ordo_table_input *in, const ordo_schema_column *sc,
+                                     size_t rows, const ordo_table_import_options *io,
+                                     ordo_table_scratch *sx, ordo_column *col, int *shape,
+                                     ordo_error *err)
 {
-    ordo_status s;
+    *shape = 0;
     switch (in->kind) {
     case ORDO_TABLE_INPUT_ARROW:
-        s = ordo_table_arrow_column(in->schema, in->array, in->offset, rows, sc, in->name,
-                                    &E->import, sx, col, err);
-        break;
+        return ordo_table_arrow_column(in->schema, in->array, in->offset, rows, sc, in->name, io,
+                                       sx, col, err);
     case ORDO_TABLE_INPUT_PLAIN:
-        s = in->plain.length != rows
-                ? fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG,
-                        "column '%s' has %zu rows, the batch %zu", in->name, in->plain.length,
-                        rows)
-                : ordo_table_plain_column(&in->plain, sc, in->name, &E->import, sx, col, err);
-        break;
+        if (in->plain.length != rows)
+            return *shape = 1, ordo__table_fail(err, ORDO_ERR_INVALID_ARG,
+                                                "column '%s' has %zu rows, the batch %zu",
+                                                in->name, in->plain.length, rows);
+        return ordo_table_plain_column(&in->plain, sc, in->name, io, sx, col, err);
     case ORDO_TABLE_INPUT_CONVERT:
         memset(col, 0, sizeof *col); /* the type's fields set, the buffers the callback's */
         col->type = sc->type;
@@ -323,13 +322,22 @@ static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *i
         col->collator = sc->collator;
         if (err)
             err->line = 0;
-        s = in->convert(in->ctx, sc, &E->import, sx, col, err);
-        break;
-    default: return fault(E, ORDO_TABLE_FAULT_SHAPE, err, ORDO_ERR_INVALID_ARG, "bad input kind");
+        return in->convert(in->ctx, sc, io, sx, col, err);
+    default: return *shape = 1, ordo__table_fail(err, ORDO_ERR_INVALID_ARG, "bad input kind");
     }
+}
+
+static ordo_status input_column(ordo_table_encoder *E, const ordo_table_input *in,
+                                const ordo_schema_column *sc, size_t tcol, size_t rows,
+                                ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
+{
+    int shape;
+    ordo_status s = ordo__table_input_column(in, sc, rows, &E->import, sx, col, &shape, err);
     if (s == ORDO_OK || s == ORDO_ERR_OUT_OF_MEMORY)
         return s;
-    if (s == ORDO_ERR_BAD_TYPE && !(err && err->line))
+    if (shape)
+        E->fault = ORDO_TABLE_FAULT_SHAPE;
+    else if (s == ORDO_ERR_BAD_TYPE && !(err && err->line))
         E->fault = ORDO_TABLE_FAULT_TYPE;
     else if (err && err->line)
         E->fault = ORDO_TABLE_FAULT_VALUE, err->column = tcol + 1;

@@ -1,7 +1,9 @@
-/* A scan's bounds as key bytes: raw bytes behind the tag byte, or the
+/* A scan's bounds as key bytes: raw bytes behind the tag byte, the
  * leading key columns' texts (given one by one, or as one CSV row, as
- * `ordo scan --from` takes them) through ordo_table_reader_bound. */
+ * `ordo scan --from` takes them) through ordo_table_reader_bound, or
+ * their values as input columns (ordo_table_reader_bound_columns). */
 #include "scan.h"
+#include "table_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,36 @@ static ordo_status csv_bound(ordo_table_reader *T, const char *name, const char 
     return s;
 }
 
+/* Inputs of one row, each read as an encoder reads it for its key column
+ * (named as that column in errors), then encoded as texts would be. */
+static ordo_status inputs_bound(ordo_table_reader *T, const char *name, const ordo_table_bound *b,
+                                int prefix, ordo_buf *out, ordo_error *err)
+{
+    const ordo_schema *key = ordo_table_reader_key(T);
+    if (b->n > key->ncols)
+        return ordo__scan_fail(err, ORDO_ERR_INVALID_ARG, "%s: %zu values, the key has %zu "
+                               "columns", name, b->n, key->ncols);
+    ordo_table_scratch *sx = NULL;
+    ordo_column *cols = calloc(b->n ? b->n : 1, sizeof *cols);
+    ordo_status s = cols ? ordo_table_scratch_open(&sx) : ORDO_ERR_OUT_OF_MEMORY;
+    ordo_table_import_options io = {0};
+    ordo_error e = {0};
+    for (size_t c = 0; c < b->n && s == ORDO_OK; c++) {
+        ordo_table_input in = b->inputs[c];
+        in.name = key->cols[c].name;
+        int shape;
+        s = ordo__table_input_column(&in, &key->cols[c], 1, &io, sx, &cols[c], &shape, &e);
+    }
+    if (s == ORDO_OK)
+        s = ordo_table_reader_bound_columns(T, cols, b->n, prefix, out, &e);
+    if (s != ORDO_OK)
+        ordo__scan_fail(err, s, "%s: %s", name,
+                        s == ORDO_ERR_OUT_OF_MEMORY && !e.message[0] ? "out of memory" : e.message);
+    ordo_table_scratch_close(sx);
+    free(cols);
+    return s;
+}
+
 ordo_status ordo__scan_bound(ordo_table_reader *T, int tag, const ordo_table_bound *b,
                              const char *name, int prefix, ordo_buf *out, ordo_error *err)
 {
@@ -91,6 +123,10 @@ ordo_status ordo__scan_bound(ordo_table_reader *T, int tag, const ordo_table_bou
             return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no texts", name);
         s = ordo_table_reader_bound(T, b->texts, b->lens, b->nulls, b->n, prefix, out, &e);
         break;
+    case ORDO_TABLE_BOUND_INPUTS:
+        if (b->n && !b->inputs)
+            return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no inputs", name);
+        return inputs_bound(T, name, b, prefix, out, err);
     case ORDO_TABLE_BOUND_CSV:
         if (!b->raw)
             return ordo__scan_fail(err, ORDO_ERR_NULL_ARG, "%s: no CSV row", name);

@@ -49,5 +49,12 @@ int ordo__table_parallel(size_t n, size_t threads, int (*fn)(void *ctx, size_t i
 ordo_status ordo__table_source_check(const ordo_table_source *src, ordo_error *err);
 /* Keeps a stream's schema (moved in) until E closes, after its batches. */
 void ordo__table_encoder_own_schema(ordo_table_encoder *E, struct ArrowSchema *schema);
+/* Input in's column for schema column sc (rows rows), as an encoder reads
+ * it (table/encode_rows.c); *shape set when the input itself is wrong (a
+ * plain column of another length, an unknown kind). */
+ordo_status ordo__table_input_column(const ordo_table_input *in, const ordo_schema_column *sc,
+                                     size_t rows, const ordo_table_import_options *io,
+                                     ordo_table_scratch *sx, ordo_column *col, int *shape,
+                                     ordo_error *err);
 
 #endif

@@ -335,6 +335,25 @@ static void test_bounds(void **state)
     s.release(&s);
     ordo_buf_free(&k);
     ordo_table_reader_close(T);
+    /* values as input columns of one row: a NumPy-layout int64 for the
+     * integer column, named as the key column in errors */
+    int64_t v42 = 42, big = INT64_C(1) << 40;
+    ordo_table_input in = {.kind = ORDO_TABLE_INPUT_PLAIN, .name = "0", .length = 1,
+                           .plain = {'i', 8, ORDO_TABLE_UNIT_NS, 1, &v42, 1}};
+    o = opts(1), o.columns = id, o.ncolumns = 1;
+    o.prefix = (ordo_table_bound){.kind = ORDO_TABLE_BOUND_INPUTS, .inputs = &in, .n = 1};
+    open_stream(&o, &s);
+    assert_int_equal(read_ids(&s, ids, NULL, NULL), 1);
+    assert_int_equal(ids[0], 42);
+    s.release(&s);
+    ordo_table_input two[2] = {in, in};
+    o.prefix.inputs = two, o.prefix.n = 2;
+    assert_int_equal(ordo_table_scan(g_db, &o, &s, &e), ORDO_ERR_INVALID_ARG);
+    assert_string_equal(e.message, "prefix: 2 values, the key has 1 columns");
+    in.plain.data = &big; /* past an integer: the column's own error, named */
+    o.prefix.inputs = &in, o.prefix.n = 1;
+    assert_int_not_equal(ordo_table_scan(g_db, &o, &s, &e), ORDO_OK);
+    assert_non_null(strstr(e.message, "prefix: column 'id'"));
     /* an empty range: no batch */
     o = opts(1), o.columns = id, o.ncolumns = 1;
     o.from = (ordo_table_bound){.kind = ORDO_TABLE_BOUND_CSV, .raw = "50"};

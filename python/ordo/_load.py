@@ -1,11 +1,7 @@
 """ordo.load and ordo.scan: tables in RocksDB, as `ordo load` and `ordo scan`
 make and read them (SPEC.md §15)."""
 import contextlib
-import datetime
-import decimal
-import math
 import os
-import uuid
 
 from . import _ordo
 from ._ordo import Error
@@ -89,44 +85,19 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as
 
 # ------------------------------------------------------------------ scan
 
-def _text(v):
-    """A Python value as PostgreSQL's text form of it (None: NULL)."""
-    if v is None or isinstance(v, str):
-        return v
-    if hasattr(v, "item") and not isinstance(v, (bytes, bytearray, memoryview)):
-        v = v.item()  # NumPy scalars
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "Infinity" if v > 0 else "-Infinity"
-        return repr(v)
-    if isinstance(v, datetime.datetime):
-        return v.isoformat(sep=" ")
-    if isinstance(v, (datetime.date, datetime.time)):
-        return v.isoformat()
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return "\\x" + bytes(v).hex()
-    if isinstance(v, (int, decimal.Decimal, uuid.UUID)):
-        return str(v)
-    return str(v)
-
-
 def _bound(v):
     """None; raw key bytes (without the tag); or the leading key columns'
-    values (a tuple/list, or one value for the first column) as one CSV row
-    of their texts, as `ordo scan --from` takes it (every text quoted, NULL
-    an empty field)."""
+    values (a tuple/list, or one value for the first column) as a source of
+    one row, each value read as encode_keys reads a list's (so a bound is
+    the key Db.get makes of the same values)."""
     if v is None:
         return None
     if isinstance(v, (bytes, bytearray, memoryview)):
         return bytes(v)
-    texts = [_text(x) for x in (v if isinstance(v, (tuple, list)) else [v])]
-    if not texts:
+    values = list(v) if isinstance(v, (tuple, list)) else [v]
+    if not values:
         return None  # no leading columns: no bound
-    return ",".join("" if t is None else '"%s"' % t.replace('"', '""') for t in texts)
+    return ("columns", [str(i) for i in range(len(values))], [("seq", [x]) for x in values])
 
 
 def _collation_hint(e):
@@ -148,10 +119,10 @@ def scan(db, *, tag=0, prefix=None, start=None, stop=None, reverse=False, limit=
     come before stop, in key order (with `score DESC`, start=900 stop=100
     gives 900 down to 101). Each is either the leading key columns' values
     (a tuple or list of them, or one value for the first key column; None
-    is NULL; str, int, float, bool, Decimal, date/datetime/time, bytes for
-    bytea, ...: their PostgreSQL text forms are parsed as the column's type)
-    or bytes: raw key bytes, the key as ordo.encode_keys makes it, without
-    the tag byte.
+    is NULL), read as ``ordo.encode_keys`` reads a list's values for the
+    column's type (so a bound is the key ``Db.get`` makes of the same
+    values), or bytes: raw key bytes, the key as ordo.encode_keys makes it,
+    without the tag byte.
 
     Column types: bool, integers (signed and unsigned, by width), real and
     double precision (float32/64), bytea (binary), date (date32), time

@@ -7,8 +7,9 @@
 #include <datetime.h>
 #include <string.h>
 
-/* A value's error, as the library words them. */
-#define fail(err, s, q, row, ...) ordo_table_column_fail(err, s, (q)->name, row, __VA_ARGS__)
+/* A value's error, as the library words them, naming the schema column sc
+ * it is for (a scan bound's values are named by position only). */
+#define fail(err, s, sc, row, ...) ordo_table_column_fail(err, s, (sc)->name, row, __VA_ARGS__)
 
 /* A Python exception is set: the status says only that. */
 static ordo_status raised(void) { return ORDO_ERR_INVALID_VALUE; }
@@ -70,12 +71,11 @@ static int value_refused(void)
     return 1;
 }
 
-static ordo_status bad(const ordo__py_seq *q, size_t i, PyObject *o, const char *type,
-                       ordo_error *err)
+static ordo_status bad(const ordo_schema_column *sc, size_t i, PyObject *o, ordo_error *err)
 {
     PyErr_Clear();
-    return fail(err, ORDO_ERR_INVALID_VALUE, q, i, "a Python %.100s is not a %s value",
-                Py_TYPE(o)->tp_name, type);
+    return fail(err, ORDO_ERR_INVALID_VALUE, sc, i, "a Python %.100s is not a %s value",
+                Py_TYPE(o)->tp_name, sc->sql_name);
 }
 
 /* Row texts for ordo_table_text_column, kept until the next row: the
@@ -87,7 +87,7 @@ typedef struct texts {
     PyObject *keep;
     int mode;
     ordo_error *err;
-    const char *type;
+    const ordo_schema_column *sc;
 } texts;
 
 static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *raw)
@@ -99,14 +99,14 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     if (o == Py_None)
         return ORDO_OK;
     if (t->mode == TEXTS_TEXT && !PyUnicode_Check(o))
-        return bad(t->q, i, o, t->type, t->err);
+        return bad(t->sc, i, o, t->err);
     *raw = t->mode == TEXTS_TEXT;
     if (t->mode == TEXTS_BYTEA && !PyUnicode_Check(o)) {
         PyObject *b = PyObject_CheckBuffer(o) ? PyBytes_FromObject(o) : NULL;
         if (!b) {
             if (PyErr_Occurred() && !value_refused())
                 return raised();
-            return fail(t->err, ORDO_ERR_INVALID_VALUE, t->q, i,
+            return fail(t->err, ORDO_ERR_INVALID_VALUE, t->sc, i,
                         "a Python %.100s is not a bytea value", Py_TYPE(o)->tp_name);
         }
         *s = PyBytes_AS_STRING(b), *n = (size_t)PyBytes_GET_SIZE(b), *raw = 1, t->keep = b;
@@ -120,7 +120,7 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
     if (!p) {
         Py_DECREF(str);
         return value_refused() /* surrogates */
-                   ? fail(t->err, ORDO_ERR_INVALID_VALUE, t->q, i, "not valid UTF-8 text")
+                   ? fail(t->err, ORDO_ERR_INVALID_VALUE, t->sc, i, "not valid UTF-8 text")
                    : raised();
     }
     *s = p, *n = (size_t)len, t->keep = str;
@@ -130,8 +130,8 @@ static ordo_status text_at(void *ctx, size_t i, const char **s, size_t *n, int *
 static ordo_status via_text(const ordo__py_seq *q, const ordo_schema_column *sc, int mode,
                             ordo_table_scratch *sx, ordo_column *col, ordo_error *err)
 {
-    texts t = {q, NULL, mode, err, sc->sql_name};
-    ordo_status s = ordo_table_text_column(sc, q->length, text_at, &t, q->name, sx, col, err);
+    texts t = {q, NULL, mode, err, sc};
+    ordo_status s = ordo_table_text_column(sc, q->length, text_at, &t, sc->name, sx, col, err);
     Py_CLEAR(t.keep);
     return s;
 }
@@ -176,7 +176,7 @@ static ordo_status number_at(void *ctx, size_t i, ordo_table_number *v, int *is_
         return ORDO_OK;
     /* (a bool only for a boolean column: the CLI refuses "True" for a number) */
     int got = PyBool_Check(o) && r->sc->type != ORDO_TYPE_BOOL ? 0 : py_num(o, v);
-    return got > 0 ? ORDO_OK : got < 0 ? raised() : bad(r->q, i, o, r->sc->sql_name, r->err);
+    return got > 0 ? ORDO_OK : got < 0 ? raised() : bad(r->sc, i, o, r->err);
 }
 
 /* Dates and datetimes read from the objects (ordo_table_civil_column). */
@@ -212,8 +212,9 @@ static ordo_status civil_at(void *ctx, size_t i, ordo_table_civil *v, int *is_nu
                            PyDateTime_DELTA_GET_SECONDS(off) * INT64_C(1000000) +
                            PyDateTime_DELTA_GET_MICROSECONDS(off);
     Py_DECREF(off);
-    return delta ? ORDO_OK
-                 : fail(r->err, ORDO_ERR_INVALID_VALUE, r->q, i, "a datetime without a UTC offset");
+    if (!delta)
+        return fail(r->err, ORDO_ERR_INVALID_VALUE, r->sc, i, "a datetime without a UTC offset");
+    return ORDO_OK;
 }
 
 /* Whether every value is a date (a datetime, naive or aware as the type
@@ -250,13 +251,13 @@ static ordo_status convert(const ordo__py_seq *q, const ordo_schema_column *sc,
         strings = !(o == Py_None || PyLong_Check(o) || PyFloat_Check(o) || PyIndex_Check(o));
     }
     if (ordo_table_number_width(sc->type) && !strings)
-        return ordo_table_number_column(sc, q->length, number_at, &r, q->name, sx, col, err);
+        return ordo_table_number_column(sc, q->length, number_at, &r, sc->name, sx, col, err);
     if (sc->type == ORDO_TYPE_BYTES) /* bytes-like as they are, str as the CLI reads it */
         return via_text(q, sc, TEXTS_BYTEA, sx, col, err);
     if (sc->type == ORDO_TYPE_STRING && sc->sql != ORDO_SQL_BPCHAR) /* str as it is */
         return via_text(q, sc, TEXTS_TEXT, sx, col, err);
     if (instants(q, sc))
-        return ordo_table_civil_column(sc, q->length, civil_at, &r, q->name, io, sx, col, err);
+        return ordo_table_civil_column(sc, q->length, civil_at, &r, sc->name, io, sx, col, err);
     /* every other type from str(value), as the CLI reads a CSV field */
     return via_text(q, sc, TEXTS_STR, sx, col, err);
 }

@@ -2,6 +2,7 @@
  * SPEC.md §15.5) as an Arrow C stream of record batches made by
  * ordo_table_scan, exported through the PyCapsule interface
  * (__arrow_c_stream__); ordo.scan reads it into a pyarrow.Table. */
+#include "encode.h"
 #include "load.h"
 
 #include <ordo_table.h>
@@ -122,20 +123,20 @@ PyObject *ordo__py_stream_new(struct ArrowArrayStream *st, PyObject *dbo, ordo__
 /* ------------------------------------------------------ scan_table */
 
 /* A bound: None, raw key bytes (without the tag: any bytes-like object),
- * or the leading key columns' texts as one CSV row (a str, as `ordo scan
- * --from` takes them); kept in *view, or the str *keep. */
+ * or the leading key columns' values as ("columns", names, descs) of one
+ * row, read as encode reads them (source.c); kept in *view or *src. */
 static int bound(PyObject *o, const char *name, ordo_table_bound *b, Py_buffer *view,
-                 PyObject **keep)
+                 ordo__py_source *src)
 {
     b->name = name;
     if (o == Py_None)
         return 0;
-    if (PyUnicode_Check(o)) {
-        Py_ssize_t n;
-        if (!(b->raw = PyUnicode_AsUTF8AndSize(o, &n)))
-            return -1;
-        b->kind = ORDO_TABLE_BOUND_CSV, b->raw_len = (size_t)n, *keep = Py_NewRef(o);
-        return 0;
+    if (PyTuple_Check(o)) {
+        int rc = ordo__py_source_get(o, 0, NULL, src);
+        b->kind = ORDO_TABLE_BOUND_INPUTS, b->inputs = src->cols.in, b->n = src->cols.n;
+        return rc == 0 && src->kind != ORDO__PY_SOURCE_COLUMNS
+                   ? (PyErr_SetString(PyExc_TypeError, "internal: a bound's values"), -1)
+                   : rc;
     }
     if (PyObject_GetBuffer(o, view, PyBUF_SIMPLE) < 0)
         return -1;
@@ -194,29 +195,30 @@ static PyObject *py_scan_table(PyObject *self, PyObject *args, PyObject *kw)
     PyObject *keep = NULL;
     const char **colnames = NULL;
     Py_buffer views[3] = {0};
-    PyObject *texts[3] = {0};
+    ordo__py_source values[3] = {0};
     PyObject *r = NULL;
     /* held (busy) to the scan's close: the arguments' conversions run
      * Python code, which must not close it */
     ordo_db *db = ordo__py_handle_hold(dbo, &ordo__py_db_kind);
     if (!db || ordo__py_tag(tago, &o.tag) < 0 || columns_arg(columns, &o, &keep, &colnames) < 0 ||
-        bound(prefix, "prefix", &o.prefix, &views[0], &texts[0]) < 0 ||
-        bound(start, "start", &o.from, &views[1], &texts[1]) < 0 ||
-        bound(stop, "stop", &o.to, &views[2], &texts[2]) < 0)
+        bound(prefix, "prefix", &o.prefix, &views[0], &values[0]) < 0 ||
+        bound(start, "start", &o.from, &views[1], &values[1]) < 0 ||
+        bound(stop, "stop", &o.to, &views[2], &values[2]) < 0)
         goto done;
     struct ArrowArrayStream st;
     ordo_error e = {0};
     ordo_status s = ordo_table_scan(db, &o, &st, &e);
     db = NULL; /* the hold goes with the stream, or here */
-    r = s != ORDO_OK ? (ordo__py_handle_release(dbo), ordo__py_raise(s, &e))
-                     : ordo__py_stream_new(&st, dbo, NULL);
+    r = s == ORDO_OK       ? ordo__py_stream_new(&st, dbo, NULL)
+        : PyErr_Occurred() ? (ordo__py_handle_release(dbo), NULL) /* a bound value's own */
+                           : (ordo__py_handle_release(dbo), ordo__py_raise(s, &e));
 done:
     if (db)
         ordo__py_handle_release(dbo);
     for (int i = 0; i < 3; i++) {
         if (views[i].obj)
             PyBuffer_Release(&views[i]);
-        Py_XDECREF(texts[i]);
+        ordo__py_source_release(&values[i]);
     }
     Py_XDECREF(keep);
     free(colnames);
@@ -229,8 +231,8 @@ static PyMethodDef functions[] = {
      "columns=None, accept_collation_version=False, batch_rows=None, batch_bytes=None) -> "
      "TableScan: the rows of [prefix, start, stop) as an Arrow C stream (__arrow_c_stream__), "
      "holding db until close(); bounds are raw key bytes (without the tag) or the leading key "
-     "columns' texts as one CSV row (a str, as `ordo scan --from` takes it). ordo.scan is the "
-     "way to call it."},
+     "columns' values as a source of one row (ordo._load._bound). ordo.scan is the way to call "
+     "it."},
     {NULL, NULL, 0, NULL},
 };
 

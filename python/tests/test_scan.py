@@ -141,11 +141,18 @@ def test_raw_key_bounds(scores):
 
 
 def test_bound_values_are_checked(scores):
-    with pytest.raises(ordo.Error) as e:
-        ordo.scan(scores, tag=3, prefix="abc")
+    with pytest.raises(ordo.Error, match="prefix: column 'score'") as e:
+        ordo.scan(scores, tag=3, prefix="abc")  # named as the key column it is for
     assert e.value.status == "ORDO_ERR_INVALID_VALUE"
-    with pytest.raises(ordo.Error):
+    with pytest.raises(ordo.Error, match="3 values, the key has 2 columns"):
         ordo.scan(scores, tag=3, prefix=(1, 2, 3))
+    with pytest.raises(ZeroDivisionError):  # a value's own error propagates
+
+        class Bad:
+            def __str__(self):
+                raise ZeroDivisionError
+
+        ordo.scan(scores, tag=3, start=Bad())
     with pytest.raises(ordo.Error) as e:
         ordo.scan(scores, tag=4)
     assert e.value.status == "ORDO_ERR_NO_TABLE"
@@ -167,9 +174,29 @@ def test_python_values_as_bounds(tmp_path):
     assert t.column("name").to_pylist() == ["n5", "n6"]
 
 
+def test_bounds_are_the_keys_db_get_makes(tmp_path):
+    """A bound's values are read as encode_keys (and Db.get) read them: a
+    NumPy float32 by its text, a pandas Timestamp's nanoseconds refused."""
+    import numpy as np
+    import pandas as pd
+
+    db = tmp_path / "db"
+    ordo.load(pa.table({"d": [0.1, float(np.float32(0.1))], "n": [1, 2]}), db, key="d", tag=1)
+    with ordo.open(db) as d:
+        got = d.get(1, np.float32(0.1))
+    assert ordo.scan(db, tag=1, prefix=np.float32(0.1)).to_pylist() == [got]
+    db2 = tmp_path / "db2"
+    ordo.load(pa.table({"t": pa.array([0], pa.timestamp("us"))}), db2, key="t", tag=1)
+    late = pd.Timestamp("2024-01-01 00:00:00.000000001")
+    with pytest.raises(ordo.Error, match="not a whole number of microseconds"):
+        ordo.scan(db2, tag=1, start=late)
+    with ordo.open(db2) as d, pytest.raises(ordo.Error, match="not a whole number"):
+        d.get(1, late)
+
+
 def test_text_bounds_with_quotes_commas_line_ends_and_nul(tmp_path):
-    """The bounds go to the library as one CSV row: every text is quoted
-    there, whatever it holds, and None is NULL."""
+    """Text bounds hold anything a text does (they go as values, never as
+    text to parse), and None is NULL."""
     texts = ["a\x00b", "a\"b", "a,b", "a\nb", '"', "", None]
     db = tmp_path / "db"
     ordo.load(pa.table({"s": texts, "n": list(range(len(texts)))}), db, key="s, n")
