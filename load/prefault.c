@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /* Asked for in steps of STEP (a huge page), populated a step at a time. */
@@ -20,6 +21,7 @@ struct ordo__prefault {
     size_t asked;     /* the asking thread's own: the last want it set */
     size_t want, done; /* under mu: [done, want) is still to populate */
     int stop;
+    pid_t pid; /* the process whose thread it is: a forked child has none */
 };
 
 static void *populate(void *arg)
@@ -59,6 +61,7 @@ ordo__prefault *ordo__prefault_start(void *base, size_t cap)
         return NULL;
     p->base = base;
     p->cap = cap / (size_t)page * (size_t)page; /* whole pages of the region only */
+    p->pid = getpid();
     if (pthread_mutex_init(&p->mu, NULL)) {
         free(p);
         return NULL;
@@ -80,7 +83,7 @@ ordo__prefault *ordo__prefault_start(void *base, size_t cap)
 
 void ordo__prefault_ask(ordo__prefault *p, size_t upto)
 {
-    if (!p || upto <= p->asked || p->asked >= p->cap)
+    if (!p || upto <= p->asked || p->asked >= p->cap || p->pid != getpid())
         return;
     upto = (upto + STEP - 1) / STEP * STEP;
     p->asked = upto < p->cap ? upto : p->cap;
@@ -94,6 +97,10 @@ void ordo__prefault_stop(ordo__prefault *p)
 {
     if (!p)
         return;
+    if (p->pid != getpid()) { /* a forked child's copy: no thread, its lock maybe held */
+        free(p);
+        return;
+    }
     pthread_mutex_lock(&p->mu);
     p->stop = 1;
     pthread_cond_signal(&p->cv);

@@ -17,7 +17,9 @@ ordo__prefault *ordo__prefault_start(void *base, size_t cap);
  * their contents (MADV_POPULATE_WRITE). Called by one thread; cheap when
  * they were asked for already. p may be NULL. */
 void ordo__prefault_ask(ordo__prefault *p, size_t upto);
-/* Ends the thread (after its current step of a few MB); p may be NULL. */
+/* Ends the thread (after its current step of a few MB); p may be NULL. In
+ * a process forked while it ran (which has no thread), ask does nothing and
+ * stop only frees p. */
 void ordo__prefault_stop(ordo__prefault *p);
 
 #endif

@@ -1,11 +1,14 @@
 /* load/prefault.c: pages faulted in ahead keep what was written to them,
- * before and while the thread runs; NULL and a stopped thread are safe. */
+ * before and while the thread runs; NULL, a stopped thread and a forked
+ * child are safe. */
 #include "ordo_test.h"
 #include "prefault.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -48,11 +51,36 @@ static void test_unaligned_region_is_refused(void **state)
     free(buf);
 }
 
+/* A child forked while the thread runs has none: its ask and stop return
+ * (they once waited on the parent's thread forever). */
+static void test_forked_child(void **state)
+{
+    (void)state;
+    uint8_t *buf = NULL;
+    assert_int_equal(posix_memalign((void **)&buf, 2u << 20, SIZE), 0);
+    ordo__prefault *p = ordo__prefault_start(buf, SIZE);
+    ordo__prefault_ask(p, SIZE / 2);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20); /* a hang fails the test, not the run */
+        ordo__prefault_ask(p, SIZE);
+        ordo__prefault_stop(p);
+        _exit(0);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ordo__prefault_stop(p);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contents_stay),
         cmocka_unit_test(test_unaligned_region_is_refused),
+        cmocka_unit_test(test_forked_child),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -375,6 +375,20 @@ static void test_ranges_at_once(void **state)
         write_bytes(in, csv, len);
     }
     assert_int_equal(t_sh("ls -a %s | grep -q '^.ordo-sort-'", g_dir), 1); /* none left */
+    /* standard output closed: a range's file is never taken for it */
+    assert_int_equal(t_sh("%s sort --schema '%s' --key a --threads 3 %s >&- 2>/dev/null",
+                          ORDO_TOOL_PATH, SCHEMA, in),
+                     1);
+    /* the reader goes away (SIGPIPE): the ranges' files go too */
+    for (int i = 0; i < 40; i++) /* past a pipe's buffer */
+        write_bytes(outp, csv, len), t_sh("cat %s >> %s.big", outp, in);
+    assert_int_equal(t_sh("{ TMPDIR=%s %s sort --schema '%s' --key a --threads 3 %s.big; "
+                          "echo $? > %s.status; } | head -c 1 >/dev/null; "
+                          "test \"$(cat %s.status)\" = 141",
+                          g_dir, ORDO_TOOL_PATH, SCHEMA, in, in, in),
+                     0);
+    assert_int_equal(t_sh("ls -a %s | grep -q '^.ordo-sort-'", g_dir), 1);
+    t_sh("rm -f %s.big %s.status", in, in);
     free(csv), free(want);
     unlink(in), unlink(outp);
 }

@@ -98,6 +98,11 @@ static int g_stdout_used; /* rows went to standard output already */
 
 static void check_signal(void)
 {
+    if (g_signal == SIGPIPE) { /* the reader went away: its temporary files go, then as GNU sort */
+        cleanup();
+        signal(SIGPIPE, SIG_DFL);
+        raise(SIGPIPE);
+    }
     if (g_signal)
         sort_fail("interrupted by signal %d; %s", (int)g_signal,
                   g_stdout_used ? "the output is incomplete" : "no output written");
@@ -135,19 +140,26 @@ typedef struct part {
     size_t held_len, held_cap;
     uint8_t *held_key;
     size_t held_key_len, held_key_cap;
+    char *hex; /* --keys-only: a key's text */
+    size_t hex_cap;
     int failed, bad_row; /* a write failed (status 1), or a duplicate with error (2) */
     char why[2600];
 } part;
 
+/* -1, P's failure kept: why (an errno, or 0: out of memory). */
+static int part_fail(part *P, int err)
+{
+    const char *name = P->path ? P->path : P->S->o->out ? P->S->o->out : "standard output";
+    P->failed = 1; /* (glibc's strerror is thread-safe) */
+    snprintf(P->why, sizeof P->why, "cannot write %s: %s", name,
+             err ? strerror(err) : "out of memory");
+    return -1;
+}
+
 /* 0, or -1 with the failure kept in P. */
 static int out_write(part *P, const void *p, size_t n)
 {
-    if (!n || fwrite(p, 1, n, P->out) == n)
-        return 0;
-    P->failed = 1;
-    snprintf(P->why, sizeof P->why, "cannot write %s: %s",
-             P->S->o->out ? P->S->o->out : "standard output", strerror(errno));
-    return -1;
+    return !n || fwrite(p, 1, n, P->out) == n ? 0 : part_fail(P, errno);
 }
 
 /* Reports P's failure, if it has one (on the main thread). */
@@ -165,25 +177,36 @@ static void part_check(const part *P)
  * none; 0, or -1 (P failed). */
 static int put_row(part *P, const uint8_t *key, size_t kn, const uint8_t *row, size_t n)
 {
-    if (P->S->o->keys_only) {
-        char *text = cli_alloc(2 * kn + 1);
+    if (P->S->o->keys_only) { /* (no exit on a range's thread: its own buffer, grown) */
+        if (P->hex_cap < 2 * kn + 1) {
+            char *h = realloc(P->hex, 2 * kn + 1);
+            if (!h)
+                return part_fail(P, 0);
+            P->hex = h, P->hex_cap = 2 * kn + 1;
+        }
         size_t len = 0;
-        ordo_hex_encode(key, kn, text, 2 * kn, &len);
-        text[len++] = '\n';
-        int rc = out_write(P, text, len);
-        free(text);
-        return rc;
+        ordo_hex_encode(key, kn, P->hex, 2 * kn, &len);
+        P->hex[len++] = '\n';
+        return out_write(P, P->hex, len);
     }
     return out_write(P, row, n) || ((!n || row[n - 1] != '\n') && out_write(P, "\n", 1)) ? -1
                                                                                           : 0;
 }
 
-static void copy_into(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size_t n)
+/* p's n bytes into *buf (grown, without exiting: a range's thread); 0,
+ * or -1 out of memory. */
+static int copy_into(uint8_t **buf, size_t *len, size_t *cap, const uint8_t *p, size_t n)
 {
-    *buf = cli_grow(*buf, cap, n ? n : 1, 64);
+    if (*cap < n || !*buf) {
+        uint8_t *b = realloc(*buf, n > 64 ? 2 * n : 64);
+        if (!b)
+            return -1;
+        *buf = b, *cap = n > 64 ? 2 * n : 64;
+    }
     if (n)
         memcpy(*buf, p, n);
     *len = n;
+    return 0;
 }
 
 /* Where seq says a row is: "FILE:LINE". */
@@ -226,12 +249,16 @@ static ordo_status emit(void *ctx, const uint8_t *key, size_t kn, const uint8_t 
     case DUP_LAST:
         if (P->have_prev && !same)
             rc = put_row(P, P->held_key, P->held_key_len, P->held, P->held_len);
-        copy_into(&P->held, &P->held_len, &P->held_cap, row, n);
-        copy_into(&P->held_key, &P->held_key_len, &P->held_key_cap, key, kn);
+        if (!rc && (copy_into(&P->held, &P->held_len, &P->held_cap, row, n) ||
+                    copy_into(&P->held_key, &P->held_key_len, &P->held_key_cap, key, kn)))
+            rc = part_fail(P, 0);
         break;
     }
-    if (!same) /* equal keys: the group's first stays the one named */
-        copy_into(&P->prev, &P->prev_len, &P->prev_cap, key, kn), P->prev_seq = seq;
+    if (!rc && !same) { /* equal keys: the group's first stays the one named */
+        if (copy_into(&P->prev, &P->prev_len, &P->prev_cap, key, kn))
+            rc = part_fail(P, 0);
+        P->prev_seq = seq;
+    }
     P->have_prev = 1;
     return rc ? ORDO_ERR_IO : ORDO_OK;
 }
@@ -462,6 +489,11 @@ static void open_part(part *P, size_t i)
     P->path = cli_alloc(n);
     snprintf(P->path, n, "%s/part-%zu", g_tmp, i);
     int fd = open(P->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 && fd <= 2) { /* standard output closed: never written through as a range's */
+        int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        close(fd);
+        fd = moved;
+    }
     if (fd < 0 || !(P->out = fdopen(fd, "w+")))
         sort_fail("cannot create '%s': %s", P->path, strerror(errno));
 }
@@ -568,6 +600,7 @@ int cmd_sort(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL); /* (the write fails with EPIPE: check_signal) */
     atexit(cleanup);
     make_tmp(&o);
 
@@ -640,7 +673,7 @@ int cmd_sort(int argc, char **argv)
             fclose(P->out);
             unlinkat(g_tmp_fd, strrchr(P->path, '/') + 1, 0);
         }
-        free(P->prev), free(P->held), free(P->held_key), free(P->path);
+        free(P->prev), free(P->held), free(P->held_key), free(P->path), free(P->hex);
     }
     free(parts), free(ctxs);
     ordo_runs_close(runs);
