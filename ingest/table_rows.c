@@ -102,76 +102,37 @@ const ordo_schema *ordo_table_reader_key(const ordo_table_reader *r)
 
 ordo_format ordo_table_reader_format(const ordo_table_reader *r) { return r ? r->fmt : 0; }
 
-/* The leading columns' key bytes (cols: row 0 of each) after what out
- * holds (the tag byte). */
-static ordo_status encode_cols(ordo_table_reader *r, const ordo_column *cols, size_t n,
-                               ordo_buf *out, ordo_error *err)
-{
-    size_t total = 0, offs[2];
-    ordo_status s = ordo_batch_size(r->fmt, cols, n, 1, &total, NULL, NULL);
-    if (s == ORDO_OK && !ordo__buf_reserve(out, total + 1))
-        s = ORDO_ERR_OUT_OF_MEMORY;
-    if (s == ORDO_OK)
-        s = ordo_batch_encode(r->fmt, cols, n, 1, (uint8_t *)out->data + out->len, total, offs,
-                              NULL);
-    if (s != ORDO_OK)
-        return fail(err, s, "%s", ordo_status_message(s));
-    out->len += total;
-    return ORDO_OK;
-}
-
-/* The same from the leading columns' texts. */
-static ordo_status encode_lead(ordo_table_reader *r, const char *const *texts,
-                               const size_t *lens, const int *nulls, size_t n, ordo_buf *out,
-                               ordo_error *err)
-{
-    ordo_schema lead = {r->key.cols, n};
-    ordo_rows *b = NULL;
-    if (ordo_rows_open(&lead, 1, &b) != ORDO_OK)
-        return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
-    ordo_status s = ORDO_OK;
-    for (size_t c = 0; c < n && s == ORDO_OK; c++) {
-        const char *t = nulls && nulls[c] ? "" : texts[c];
-        size_t tn = nulls && nulls[c] ? 0 : lens[c];
-        ordo_error e;
-        /* quoted unless NULL: "" is the empty string, as in a CSV field */
-        s = ordo_rows_put_text(b, c, t, tn, !(nulls && nulls[c]), &e);
-        if (s == ORDO_ERR_OUT_OF_MEMORY)
-            fail(err, s, "out of memory");
-        else if (s != ORDO_OK)
-            fail(err, s, "column '%s' (%s): %s: '%.*s'", lead.cols[c].name, lead.cols[c].sql_name,
-                 e.message, (int)tn, t);
-    }
-    if (s == ORDO_OK) {
-        ordo_rows_end_row(b);
-        s = encode_cols(r, ordo__rows_columns_keyed(b), n, out, err);
-    }
-    ordo_rows_close(b);
-    return s;
-}
-
 /* Whether row 0 of c is NULL. */
 static int null_at0(const ordo_column *c)
 {
     return c->validity && !(c->validity[c->offset >> 3] >> (c->offset & 7) & 1);
 }
 
-/* What both bounds share: the tag byte, the values' bytes (encode), then
- * for a LexKey prefix the separator and the NULLs the rows must match. */
-static ordo_status bound_of(ordo_table_reader *r, size_t n, int prefix, const int *nulls,
-                            const ordo_column *cols, ordo_status encoded, ordo_buf *out)
+/* After the tag byte out holds: the key bytes of the leading columns
+ * (cols: row 0 of each), then for a LexKey prefix the separator and the
+ * NULLs the rows must match. A failure empties out. */
+static ordo_status from_cols(ordo_table_reader *r, const ordo_column *cols, size_t n, int prefix,
+                             ordo_buf *out, ordo_error *err)
 {
-    if (encoded != ORDO_OK) {
+    size_t total = 0, offs[2];
+    ordo_status s = n ? ordo_batch_size(r->fmt, cols, n, 1, &total, NULL, NULL) : ORDO_OK;
+    if (s == ORDO_OK && !ordo__buf_reserve(out, total + 2))
+        s = ORDO_ERR_OUT_OF_MEMORY;
+    if (s == ORDO_OK && n)
+        s = ordo_batch_encode(r->fmt, cols, n, 1, (uint8_t *)out->data + out->len, total, offs,
+                              NULL);
+    if (s != ORDO_OK) {
         out->len = 0;
         out->data[0] = 0;
-        return encoded;
+        return fail(err, s, "%s", ordo_status_message(s));
     }
+    out->len += total;
     if (prefix && r->value_all) {
         /* the separator the next part follows: a prefix of longer keys */
         if (n && n < r->key.ncols)
             out->data[out->len++] = 0;
         for (size_t c = 0; c < n; c++)
-            r->lead_null[c] = cols ? null_at0(&cols[c]) : nulls && nulls[c];
+            r->lead_null[c] = null_at0(&cols[c]);
         r->nlead = n;
     }
     out->data[out->len] = 0;
@@ -199,10 +160,34 @@ ordo_status ordo_table_reader_bound(ordo_table_reader *r, const char *const *tex
     if (!r || !out || (n && (!texts || !lens)))
         return fail(err, ORDO_ERR_NULL_ARG, "%s", ordo_status_message(ORDO_ERR_NULL_ARG));
     ordo_status s = bound_start(r, n, out, err);
-    if (s != ORDO_OK)
-        return s;
-    s = n ? encode_lead(r, texts, lens, nulls, n, out, err) : ORDO_OK;
-    return bound_of(r, n, prefix, nulls, NULL, s, out);
+    if (s != ORDO_OK || !n)
+        return s == ORDO_OK ? from_cols(r, NULL, 0, prefix, out, err) : s;
+    /* the texts parsed into a row of the leading columns, then as columns */
+    ordo_schema lead = {r->key.cols, n};
+    ordo_rows *b = NULL;
+    if (ordo_rows_open(&lead, 1, &b) != ORDO_OK)
+        s = fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t c = 0; c < n && s == ORDO_OK; c++) {
+        const char *t = nulls && nulls[c] ? "" : texts[c];
+        size_t tn = nulls && nulls[c] ? 0 : lens[c];
+        ordo_error e;
+        /* quoted unless NULL: "" is the empty string, as in a CSV field */
+        s = ordo_rows_put_text(b, c, t, tn, !(nulls && nulls[c]), &e);
+        if (s == ORDO_ERR_OUT_OF_MEMORY)
+            fail(err, s, "out of memory");
+        else if (s != ORDO_OK)
+            fail(err, s, "column '%s' (%s): %s: '%.*s'", lead.cols[c].name, lead.cols[c].sql_name,
+                 e.message, (int)tn, t);
+    }
+    if (s == ORDO_OK) {
+        ordo_rows_end_row(b);
+        s = from_cols(r, ordo__rows_columns_keyed(b), n, prefix, out, err);
+    } else {
+        out->len = 0;
+        out->data[0] = 0;
+    }
+    ordo_rows_close(b);
+    return s;
 }
 
 ordo_status ordo_table_reader_bound_columns(ordo_table_reader *r, const ordo_column *cols,
@@ -211,15 +196,15 @@ ordo_status ordo_table_reader_bound_columns(ordo_table_reader *r, const ordo_col
     if (!r || !out || (n && !cols))
         return fail(err, ORDO_ERR_NULL_ARG, "%s", ordo_status_message(ORDO_ERR_NULL_ARG));
     ordo_status s = bound_start(r, n, out, err);
-    if (s != ORDO_OK)
-        return s;
     for (size_t c = 0; c < n && s == ORDO_OK; c++)
         if (cols[c].type != r->key.cols[c].type)
             s = fail(err, ORDO_ERR_INVALID_ARG, "column '%s' (%s): a value of another type",
                      r->key.cols[c].name, r->key.cols[c].sql_name);
-    if (s == ORDO_OK && n)
-        s = encode_cols(r, cols, n, out, err);
-    return bound_of(r, n, prefix, NULL, cols, s, out);
+    if (s != ORDO_OK) {
+        out->len = 0;
+        return s;
+    }
+    return from_cols(r, cols, n, prefix, out, err);
 }
 
 /* LexKey writes NULL as byte 00 and "" as nothing before the 00 that ends
