@@ -102,7 +102,7 @@ typedef struct ordo_table_load_options {
     int tag;            /* 0..254, or ORDO_UNTAGGED */
     ordo_dup_policy on_duplicate;
     ordo_table_via via;
-    uint64_t memory;    /* the sort's budget (0: 256 MiB; at least 1 MiB) */
+    uint64_t memory;    /* the sort's budget (0: ordo_run_memory_default(); at least 1 MiB) */
     uint64_t sst_size;  /* SST file target (0: 256 MiB; at least 64 KiB) */
     size_t threads;     /* encoding threads for Arrow input (0: 1; at most
                            ORDO_TABLE_THREADS_MAX); CSV one worker */
@@ -235,6 +235,63 @@ ORDO_API void ordo_table_loader_close(ordo_table_loader *L);
 ORDO_API ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_sst_file *files,
                                              size_t n, const char *format, const char *key,
                                              const char *schema, uint64_t rows, ordo_error *err);
+
+/* A part of a table (table/part.c): encoded rows, or run files' key ranges,
+ * written as SST files in a folder, as ordo_table_load writes its own:
+ * the task a worker of an engine runs (the Spark and Dask loads), the files
+ * then ingested together by ordo_table_ingest_files. Rows that come in key
+ * order (equal keys in seq order; `sorted`) go straight to an SST writer;
+ * others are sorted within `memory` (run files in dir beyond it, named
+ * PREFIXrun-000000..., removed by finish and close) and merged at finish, two
+ * key ranges at once when they stayed in memory. One thread at a time. */
+typedef struct ordo_table_part ordo_table_part;
+
+typedef struct ordo_table_part_options {
+    const char *dir;    /* the folder (an existing one, not a database's) */
+    const char *prefix; /* its file names start with it (NULL: ""; at most 200 bytes) */
+    int tag;            /* 0..254, or ORDO_UNTAGGED */
+    ordo_dup_policy on_duplicate;
+    int sorted;         /* 1: rows in key order; 0: in any order */
+    uint64_t memory;    /* unsorted rows' budget (0: ordo_run_memory_default()), and the
+                           merge's read buffers (0: 256 MiB) */
+    uint64_t sst_size;  /* SST file target (0: 256 MiB) */
+    const volatile sig_atomic_t *cancel; /* set non-zero: finish is ORDO_ERR_INTERRUPTED */
+    /* Called at finish as the rows are sorted, merged and written (phases
+     * SORT or MERGE, then WRITE), as a load's progress. May be NULL. */
+    void (*progress)(void *ctx, const ordo_table_progress *p);
+    void *progress_ctx;
+} ordo_table_part_options;
+
+/* The folder's and the files' rules are the SST writer's
+ * (ordo_sst_writer_open, ordo_run_writer_open). */
+ORDO_API ordo_status ordo_table_part_open(const ordo_table_part_options *o,
+                                          ordo_table_part **p, ordo_error *err);
+/* One row, or rows from key and value columns (seqs NULL: the part's row
+ * count + 1, + 2, ...), as the SST and run writers' add and add_bins take
+ * them; the first error sticks. */
+ORDO_API ordo_status ordo_table_part_add(ordo_table_part *p, const void *key, size_t key_len,
+                                         const void *value, size_t value_len, uint64_t seq,
+                                         ordo_error *err);
+ORDO_API ordo_status ordo_table_part_add_bins(ordo_table_part *p, const ordo_bins *keys,
+                                              const ordo_bins *values, const int64_t *seqs,
+                                              ordo_error *err);
+/* A sorted part: the runs' rows in mo's key range merged in (ordo_runs_merge;
+ * keys after any added before). An unsorted part is ORDO_ERR_BAD_STATE. */
+ORDO_API ordo_status ordo_table_part_merge(ordo_table_part *p, ordo_runs *runs,
+                                           const ordo_merge_options *mo, ordo_error *err);
+/* Sorts and merges what is held, writes the last rows, finishes the files;
+ * after it (or a failure) no more rows. On failure no file is left. */
+ORDO_API ordo_status ordo_table_part_finish(ordo_table_part *p, ordo_error *err);
+/* The counts so far (rows_in: rows given; rows, duplicates, bytes: written). */
+ORDO_API void ordo_table_part_stats(const ordo_table_part *p, ordo_load_stats *st);
+/* After finish: the SST files in key order, one array (valid until close). */
+ORDO_API size_t ordo_table_part_files(const ordo_table_part *p);
+ORDO_API const ordo_sst_file *ordo_table_part_file(const ordo_table_part *p, size_t i);
+/* Removes the finished files (those that were not ingested, or were copied). */
+ORDO_API void ordo_table_part_remove(ordo_table_part *p);
+/* Frees the part: its run files and unfinished files are removed, finished
+ * ones stay. */
+ORDO_API void ordo_table_part_close(ordo_table_part *p);
 
 /* A CSV input's rows encoded as a load stores them (keys, values in the
  * value form of SPEC.md §15.2, lines), handed to fn batch by batch in input

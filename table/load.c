@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SIZE_DEFAULT (256ull << 20)
 double ordo__table_now(void)
 {
     struct timespec ts;
@@ -65,6 +64,12 @@ static void phase(ordo__table_sink *k, ordo_table_phase p, uint64_t rows, uint64
     progress(k, rows, bytes);
 }
 
+/* The part's progress (its sort, merge and write phases). */
+static void part_progress(void *ctx, const ordo_table_progress *p)
+{
+    phase(ctx, p->phase, p->rows, p->bytes);
+}
+
 ordo_status ordo__table_sink_check_cancel(const ordo__table_sink *k, ordo_error *err)
 {
     if (k->o->cancel && *k->o->cancel)
@@ -93,8 +98,9 @@ ordo_status ordo__table_sink_open(ordo__table_sink *k, ordo_db *db, ordo_table_s
     if (o->via == ORDO_TABLE_VIA_WRITEBATCH) {
         s = ordo_put_load_open(db, o->tag, o->on_duplicate, &k->put, err);
     } else if ((s = ordo_db_temp_dir(db, &k->tmp, err)) == ORDO_OK) {
-        ordo_run_options ro = {k->tmp, o->prefix, o->memory ? o->memory : SIZE_DEFAULT};
-        s = ordo_run_writer_open(&ro, &k->runs, err);
+        ordo_table_part_options po = {k->tmp, o->prefix, o->tag, o->on_duplicate, 0, o->memory,
+                                      o->sst_size, o->cancel, part_progress, k};
+        s = ordo_table_part_open(&po, &k->part, err);
     }
     if (s == ORDO_OK)
         phase(k, ORDO_TABLE_PHASE_READ, 0, 0);
@@ -111,7 +117,7 @@ ordo_status ordo__table_sink_add(ordo__table_sink *k, const uint8_t *key, size_t
                  "its system keys: load this table with a tag");
     } else {
         s = k->put ? ordo_put_load_add(k->put, key, key_len, value, value_len, err)
-                   : ordo_run_writer_add(k->runs, key, key_len, value, value_len, seq, err);
+                   : ordo_table_part_add(k->part, key, key_len, value, value_len, seq, err);
         if (s != ORDO_ERR_NO_ROOM) /* a row over the memory budget is named */
             return s;
         column = 0;
@@ -127,31 +133,11 @@ void ordo__table_sink_progress(ordo__table_sink *k, uint64_t rows_in, uint64_t b
     progress(k, rows_in, bytes);
 }
 
-/* The merge's progress: rows kept so far, every 65536 rows merged. */
-static void merge_progress(void *ctx, uint64_t rows)
-{
-    (void)rows;
-    ordo__table_sink *k = ctx;
-    ordo_load_stats st;
-    ordo_sst_writer_stats(k->sst[0], &st); /* (only the first range's merge calls it) */
-    progress(k, st.rows, st.bytes);
-}
-
 static void take_stats(ordo__table_sink *k, const ordo_load_stats *st)
 {
     k->sum->rows = st->rows;
     k->sum->duplicates = st->duplicates;
     k->sum->bytes = st->bytes;
-}
-
-/* The run files (merged, or of a failed load) removed, the writer freed:
- * a next load of this process may use the same names. */
-static void remove_runs(ordo__table_sink *k)
-{
-    for (size_t i = 0; k->runs && i < ordo_run_writer_files(k->runs); i++)
-        unlink(ordo_run_writer_file(k->runs, i));
-    ordo_run_writer_close(k->runs);
-    k->runs = NULL;
 }
 
 static ordo_status commit(ordo__table_sink *k, ordo_error *err)
@@ -183,81 +169,27 @@ static ordo_status finish_put(ordo__table_sink *k, ordo_error *err)
     return s;
 }
 
-/* Rows from which a load held in memory is written by two SST writers at
- * once (ordo_runs_merge_split), with a second CPU. */
-#define SPLIT_MIN (1u << 17)
-
-/* --via sst: the runs merged into SST files (from memory when nothing was
- * spilled: two key ranges at once when there are enough rows), then
+/* --via sst: the part's rows sorted, merged and written as SST files, then
  * ingested. */
 static ordo_status finish_sorted(ordo__table_sink *k, ordo_error *err)
 {
     const ordo_table_load_options *o = k->o;
-    ordo_runs *runs = NULL;
-    int spilled = ordo_run_writer_files(k->runs) > 0;
-    size_t nw = !spilled && k->sum->rows_in >= SPLIT_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1
-                    ? 2
-                    : 1;
-    /* merge/write counts rows kept from 0; sort (in memory) the rows it sorts */
-    phase(k, spilled ? ORDO_TABLE_PHASE_MERGE : ORDO_TABLE_PHASE_SORT, spilled ? 0 : k->sum->rows_in,
-          0);
-    ordo_status s = ordo_run_writer_runs(k->runs, &runs, err);
-    if (s != ORDO_OK)
-        return s;
-    char prefix[2][300]; /* the second writer's files: names of their own */
-    for (size_t i = 0; i < nw && s == ORDO_OK; i++) {
-        snprintf(prefix[i], sizeof prefix[i], "%s%s", o->prefix ? o->prefix : "", i ? "r1-" : "");
-        ordo_sst_options so = {k->tmp, prefix[i], o->sst_size ? o->sst_size : SIZE_DEFAULT,
-                               o->tag, o->on_duplicate, 1};
-        s = ordo_sst_writer_open(&so, &k->sst[i], err);
-    }
-    if (s != ORDO_OK) {
-        ordo_runs_close(runs);
-        return s;
-    }
-    if (!spilled)
-        phase(k, ORDO_TABLE_PHASE_WRITE, 0, 0);
-    ordo_merge_options mo = {0};
-    mo.tmp_dir = k->tmp;
-    mo.memory = o->memory ? o->memory : SIZE_DEFAULT;
-    mo.cancel = o->cancel;
-    mo.progress = merge_progress;
-    mo.progress_ctx = k;
-    s = ordo_runs_merge_split(runs, &mo, k->sst, nw, err);
-    ordo_runs_close(runs);
-    ordo_load_stats st = {0};
-    for (size_t i = 0; i < nw; i++) { /* the ranges' counts together */
-        ordo_load_stats one;
-        ordo_sst_writer_stats(k->sst[i], &one);
-        st.rows_in += one.rows_in, st.rows += one.rows;
-        st.duplicates += one.duplicates, st.bytes += one.bytes;
-    }
+    ordo_status s = ordo_table_part_finish(k->part, err);
+    ordo_load_stats st;
+    ordo_table_part_stats(k->part, &st);
     take_stats(k, &st);
-    if (s == ORDO_OK) /* the phase's last count: every row written */
-        progress(k, st.rows, st.bytes);
-    for (size_t i = 0; i < nw && s == ORDO_OK; i++) /* (each one's files removed on failure) */
-        if ((s = ordo_sst_writer_finish(k->sst[i], err)) == ORDO_OK)
-            k->nsst[i] = ordo_sst_writer_files(k->sst[i]);
     if (s != ORDO_OK) {
         if (err && (s == ORDO_ERR_DUPLICATE_KEY || s == ORDO_ERR_RESERVED_KEY))
             err->file = k->name, err->column = 0; /* err->line: the row's seq */
         return s;
     }
-    size_t nfiles = k->nsst[0] + k->nsst[1];
-    ordo_sst_file *files = malloc((nfiles ? nfiles : 1) * sizeof *files);
-    if (!files)
-        return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
-    for (size_t i = 0, at = 0; i < nw; at += k->nsst[i++]) /* in key order */
-        if (k->nsst[i])
-            memcpy(files + at, ordo_sst_writer_file(k->sst[i], 0), k->nsst[i] * sizeof *files);
-    remove_runs(k); /* and the writer's memory, before the ingestion */
+    size_t nfiles = ordo_table_part_files(k->part);
     if ((s = commit(k, err)) == ORDO_OK) {
         k->t_written = ordo__table_now();
         phase(k, ORDO_TABLE_PHASE_INGEST, st.rows, st.bytes);
-        s = ordo_table_ingest_files(k->db, o->tag, files, nfiles, k->format, k->key, k->schema,
-                                    st.rows, err);
+        s = ordo_table_ingest_files(k->db, o->tag, ordo_table_part_file(k->part, 0), nfiles,
+                                    k->format, k->key, k->schema, st.rows, err);
     }
-    free(files);
     if (s == ORDO_OK)
         k->sum->sst_files = nfiles;
     return s;
@@ -303,13 +235,8 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     }
     ordo_put_load_close(k->put);
     /* this load's files: run files, and SST files not ingested (or copied in) */
-    remove_runs(k);
-    for (size_t w = 0; w < 2; w++) {
-        for (size_t i = 0; k->sst[w] && i < k->nsst[w]; i++)
-            unlink(ordo_sst_writer_file(k->sst[w], i)->path);
-        ordo_sst_writer_close(k->sst[w]);
-        k->sst[w] = NULL;
-    }
+    ordo_table_part_remove(k->part);
+    ordo_table_part_close(k->part);
     if (k->own_db && result != ORDO_OK) {
         /* the folder this load made goes with all in it */
         if (ordo_db_discard(k->db) && k->sum)
@@ -317,7 +244,7 @@ void ordo__table_sink_close(ordo__table_sink *k, ordo_status result, ordo_error 
     } else if (k->own_db) {
         ordo_db_close(k->db); /* and its temporary folder */
     }
-    k->put = NULL, k->runs = NULL, k->db = NULL;
+    k->put = NULL, k->part = NULL, k->db = NULL;
 }
 
 /* ---------------------------------------------------------- dispatch */

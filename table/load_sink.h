@@ -18,13 +18,8 @@ typedef struct ordo__table_sink {
     ordo_db *db;
     int own_db; /* opened here from o->db_path */
     const char *tmp;
-    ordo_run_writer *runs;
+    ordo_table_part *part; /* rows -> SST files (table/part.c) */
     ordo_put_load *put;
-    /* one SST writer a range of the merge (the second with two CPUs and
-     * the rows in memory), their finished files to remove after the
-     * ingestion */
-    ordo_sst_writer *sst[2];
-    size_t nsst[2];
     ordo_table_summary *sum;
     ordo_table_phase phase;
     double t0, t_read, t_written;

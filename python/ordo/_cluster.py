@@ -112,8 +112,7 @@ class Target:
             rows += s["rows"]
             dups += s["duplicates"]
             nbytes += s["bytes"]
-        files.sort(key=lambda f: f["smallest"])
-        m = dict(meta, format=fmt, rows=rows)
+        m = dict(meta, format=fmt, rows=rows)  # (the files in any order)
         _phases.ingest(self.db, self.tag, files, meta=m)
         return {"rows_in": rows_in, "rows": rows, "duplicates": dups, "rejected": 0,
                 "bytes": nbytes, "sst_files": len(files), "partitions": len(parts)}
@@ -171,71 +170,38 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, opts=No
     return keys.to_arrow(), values.to_arrow(), pa.array(seqs)
 
 
-def write_partition(batches, partition, prefix, options, crash=None, runs=None):
-    """Writes a sorted partition's (keys, values, seqs) batches as SST files
-    in options["dir"], or the rows of runs merged: an unfinished RunWriter,
-    or (run file paths, lo, hi) for the keys in [lo, hi) of those files;
-    returns dict(partition, files, stats). On failure every file this writer
-    made is removed and the ordo.Error names the partition (and the row as
-    input partition and row)."""
-    dirname = options["dir"]
-    w = None
-
-    def writer():
-        return _ordo.SstWriter(dirname, prefix=prefix, target_bytes=options["target_bytes"],
-                               tag=options["tag"], on_duplicate=options["on_duplicate"])
-
+def write_part(batches, partition, prefix, options, crash=None, runs=None, sorted=True):
+    """A part of the table (ordo_table_part, through SstWriter): a partition's
+    (keys, values, seqs) batches, sorted by (key, seq), or in any order with
+    sorted=False (then sorted within options["memory"] as ``ordo load``
+    sorts, run files in options["dir"] beyond it), or the keys in [lo, hi)
+    of run files (runs=(paths, lo, hi)), written as SST files in
+    options["dir"]; returns dict(partition, files, stats). On failure every
+    file of the part is removed and the ordo.Error names the partition (and
+    the row as input partition and row)."""
+    w = _ordo.SstWriter(options["dir"], prefix=prefix, target_bytes=options["target_bytes"],
+                        tag=options["tag"], on_duplicate=options["on_duplicate"],
+                        sorted=sorted, memory=options["memory"])
     try:
         for keys, values, seqs in batches:
-            if w is None:
-                w = writer()
             w.add_batch(keys, values, seqs)
             maybe_crash(crash, "write", partition)
-        if isinstance(runs, tuple):  # (run files, lo, hi): keys in [lo, hi) of the files
+        if runs is not None:
             paths, lo, hi = runs
-            w = writer()
-            _phases.merge_runs(paths, w, lo=lo, hi=hi, tmp_dir=dirname, memory=options["memory"])
-            maybe_crash(crash, "write", partition)
-        elif runs is not None and runs.rows():
-            w = writer()
-            # as `ordo load`: the last run merged straight from memory
-            _phases.merge_runs(runs, w, tmp_dir=dirname, memory=options["memory"])
-            maybe_crash(crash, "write", partition)
-        if w is None:
-            return {"partition": partition, "files": [],
-                    "stats": {"rows_in": 0, "rows": 0, "duplicates": 0, "bytes": 0}}
+            _phases.merge_runs(paths, w, lo=lo, hi=hi, tmp_dir=options["dir"],
+                               memory=options["memory"])
         files = w.finish()
-        stats = w.stats()
-        w.close()
-        return {"partition": partition, "files": files, "stats": stats}
+        maybe_crash(crash, "write", partition)
+        return {"partition": partition, "files": files, "stats": w.stats()}
     except BaseException as e:
-        if w is not None:
-            w.close()
-        _remove_prefixed(dirname, prefix)
+        w.close()
+        _remove_prefixed(options["dir"], prefix)
         if isinstance(e, Error):
             _name_row(e, options.get("sources"))
             raise with_partition(e, partition)
         raise
-
-
-def write_unsorted(batches, partition, prefix, options, crash=None):
-    """Writes (keys, values, seqs) batches in any order as SST files, as
-    ``ordo load`` does: sorted by ordo's run writer within options["memory"]
-    (run files beyond it, in options["dir"]), then merged; as
-    write_partition otherwise. The run files are removed either way."""
-    rw = _ordo.RunWriter(options["dir"], prefix=prefix + "run-", memory=options["memory"])
-    try:
-        for keys, values, seqs in batches:
-            rw.add_batch(keys, values, seqs)
-        return write_partition([], partition, prefix, options, crash, runs=rw)
     finally:
-        runs = rw.files()
-        rw.close()
-        for p in runs:
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+        w.close()
 
 
 def _name_row(e, sources):

@@ -226,7 +226,8 @@ def _write_range(pieces, rng, options, crash):
     writes (ordo's run writer within the memory budget, then the merge)."""
     # a retried task (its worker lost) writes files of its own names
     prefix = "p%05d-%s-" % (rng, uuid.uuid4().hex[:8])
-    return _cluster.write_unsorted([p for p in pieces if len(p[0])], rng, prefix, options, crash)
+    return _cluster.write_part([p for p in pieces if len(p[0])], rng, prefix, options, crash,
+                               sorted=False)
 
 
 def _client(client):

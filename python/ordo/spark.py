@@ -283,7 +283,7 @@ def _writer(options, crash):
         prefix = "p%05d-a%d-" % (part, ctx.attemptNumber())
         cols = ((b.column(0), b.column(1), b.column(2)) for b in batches)
         try:
-            info = _cluster.write_partition(cols, part, prefix, options, crash)
+            info = _cluster.write_part(cols, part, prefix, options, crash)
         except Error as e:
             raise Error(_cluster.error_text(e)) from None
         yield pa.record_batch([pa.array([_info_text(info)])], names=["info"])
@@ -395,8 +395,7 @@ def _merger(paths, splits, options, crash):
         lo = splits[r - 1] if r > 0 else None
         hi = splits[r] if r < len(splits) else None
         try:
-            info = _cluster.write_partition([], r, prefix, options, crash,
-                                            runs=(paths, lo, hi))
+            info = _cluster.write_part([], r, prefix, options, crash, runs=(paths, lo, hi))
         except Error as e:
             raise Error(_cluster.error_text(e)) from None
         yield pa.record_batch([pa.array([_info_text(info)])], names=["info"])

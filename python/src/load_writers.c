@@ -1,8 +1,9 @@
-/* The load phases as Python objects: SstWriter (phase 3), RunWriter
+/* The load phases as Python objects: SstWriter (a part of a table,
+ * ordo_table_part: phase 3, or phases 1-3 with sorted=False), RunWriter
  * (phase 1), _merge_runs (phase 2; ordo/_phases.py reads its arguments),
  * split_keys and key_ranges (sampling), so that a cluster engine's workers
- * can each write their part of a table. The rows go in through the load
- * library (ordo_*_writer_add_bins). */
+ * can each write their part of a table. The rows go in through the
+ * libraries (ordo_table_part_add_bins, ordo_run_writer_add_bins). */
 #include "load.h"
 
 #include <limits.h>
@@ -11,13 +12,13 @@
 
 /* A writer of either kind (by its type), one call at a time (load.h). */
 typedef struct {
-    ordo__py_handle base; /* an ordo_sst_writer (SstWriter) or ordo_run_writer (RunWriter) */
+    ordo__py_handle base; /* an ordo_table_part (SstWriter) or ordo_run_writer (RunWriter) */
     int finished;
 } writer_object;
 
 static PyTypeObject sst_type, run_type;
 
-static void sst_close(void *w) { ordo_sst_writer_close(w); }
+static void sst_close(void *w) { ordo_table_part_close(w); }
 static void run_close(void *w) { ordo_run_writer_close(w); }
 
 static const ordo__py_handle_kind sst_kind = {&sst_type, "an SstWriter", "SST writer", sst_close,
@@ -52,7 +53,7 @@ static PyObject *add_one(writer_object *o, PyObject *args, PyObject *kw)
     int bad = ordo__py_uint_arg(seqo, "add: seq", ULLONG_MAX, &seq) < 0;
     void *w = o->base.h;
     if (!bad)
-        s = IS_SST(o) ? ordo_sst_writer_add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e)
+        s = IS_SST(o) ? ordo_table_part_add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e)
                       : ordo_run_writer_add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
     PyBuffer_Release(&v);
@@ -80,16 +81,12 @@ static PyObject *add_many(writer_object *o, PyObject *args, PyObject *kw)
         (so != Py_None && ordo__py_seqs_get(so, keys.b.n, &seqs) < 0))
         goto done;
     void *w = o->base.h;
-    ordo_load_stats st = {0};
-    if (IS_SST(o))
-        ordo_sst_writer_stats(w, &st);
-    uint64_t first = 1 + (IS_SST(o) ? st.rows_in : ordo_run_writer_rows(w));
     const ordo_bins *v = vo != Py_None ? &vals.b : NULL;
     ordo_error e = {0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = IS_SST(o) ? ordo_sst_writer_add_bins(w, &keys.b, v, seqs.v, first, &e)
-                  : ordo_run_writer_add_bins(w, &keys.b, v, seqs.v, first, &e);
+    s = IS_SST(o) ? ordo_table_part_add_bins(w, &keys.b, v, seqs.v, &e)
+                  : ordo_run_writer_add_bins(w, &keys.b, v, seqs.v, 1 + ordo_run_writer_rows(w), &e);
     Py_END_ALLOW_THREADS
     if (s != ORDO_OK) /* a bad count of values or seqs: ValueError */
         ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
@@ -106,7 +103,7 @@ done:
  * the caller holds the writer busy). */
 static PyObject *sst_file_dict(void *w, size_t i)
 {
-    const ordo_sst_file *f = ordo_sst_writer_file(w, i);
+    const ordo_sst_file *f = ordo_table_part_file(w, i);
     PyObject *path = PyUnicode_DecodeFSDefault(f->path);
     return !path ? NULL : Py_BuildValue("{s:N,s:y#,s:y#,s:K,s:K}", "path", path, "smallest",
                                         f->smallest, (Py_ssize_t)f->smallest_len, "largest",
@@ -123,7 +120,7 @@ static PyObject *run_file_path(void *w, size_t i)
 static PyObject *file_list(writer_object *o, PyObject *args, PyObject *kw)
 {
     void *w = o->base.h;
-    return IS_SST(o) ? ordo__py_items(ordo_sst_writer_files(w), 0, sst_file_dict, w)
+    return IS_SST(o) ? ordo__py_items(ordo_table_part_files(w), 0, sst_file_dict, w)
                      : ordo__py_items(ordo_run_writer_files(w), 0, run_file_path, w);
 }
 
@@ -134,7 +131,7 @@ static PyObject *finish(writer_object *o, PyObject *args, PyObject *kw)
     ordo_error e = {0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
-    s = IS_SST(o) ? ordo_sst_writer_finish(w, &e) : ordo_run_writer_finish(w, &e);
+    s = IS_SST(o) ? ordo_table_part_finish(w, &e) : ordo_run_writer_finish(w, &e);
     Py_END_ALLOW_THREADS
     o->finished = 1;
     return s != ORDO_OK ? ordo__py_raise_row(s, &e) : file_list(o, args, kw);
@@ -182,22 +179,24 @@ static PyObject *writer_new(PyTypeObject *type, ordo_status s, void *w, ordo_err
 
 static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"dir", "prefix", "target_bytes", "tag", "on_duplicate", NULL};
+    static char *names[] = {"dir",    "prefix", "target_bytes", "tag", "on_duplicate",
+                            "sorted", "memory", NULL};
     PyObject *dir = NULL, *targeto = Py_None;
-    ordo_sst_options o = {NULL, "", 0, 0, ORDO_DUP_ERROR, 1};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sOO&O&:SstWriter", names,
+    ordo_table_part_options o = {.prefix = "", .on_duplicate = ORDO_DUP_ERROR, .sorted = 1};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sOO&O&pO&:SstWriter", names,
                                      PyUnicode_FSConverter, &dir, &o.prefix, &targeto,
-                                     ordo__py_tag_arg, &o.tag, ordo__py_dup_arg, &o.on_duplicate))
+                                     ordo__py_tag_arg, &o.tag, ordo__py_dup_arg, &o.on_duplicate,
+                                     &o.sorted, ordo__py_memory_arg, &o.memory))
         return NULL;
     o.dir = PyBytes_AS_STRING(dir);
-    ordo_sst_writer *w = NULL;
+    ordo_table_part *w = NULL;
     ordo_error e = {0};
     /* (None or 0: the default; an exact int's truth cannot fail) */
     int zero = PyLong_CheckExact(targeto) && PyObject_Not(targeto) == 1;
     if (targeto != Py_None && !zero &&
-        ordo__py_size(targeto, "target_bytes", &o.target_bytes) < 0)
+        ordo__py_size(targeto, "target_bytes", &o.sst_size) < 0)
         return Py_DECREF(dir), NULL;
-    ordo_status s = ordo_sst_writer_open(&o, &w, &e); /* (before w is read) */
+    ordo_status s = ordo_table_part_open(&o, &w, &e); /* (before w is read) */
     return writer_new(type, s, w, &e, dir);
 }
 
@@ -222,7 +221,7 @@ static PyObject *counts(writer_object *o, PyObject *args, PyObject *kw)
     if (!IS_SST(o))
         return PyLong_FromUnsignedLongLong(ordo_run_writer_rows(o->base.h));
     ordo_load_stats st;
-    ordo_sst_writer_stats(o->base.h, &st);
+    ordo_table_part_stats(o->base.h, &st);
     return Py_BuildValue("{s:K,s:K,s:K,s:K}", "rows_in", (unsigned long long)st.rows_in, "rows",
                          (unsigned long long)st.rows, "duplicates",
                          (unsigned long long)st.duplicates, "bytes",
@@ -251,16 +250,19 @@ HELD_NOARGS(writer_counts, 0, counts)
                                .tp_methods = var##_methods}
 
 WRITER_TYPE(sst_type, "SstWriter", sst_new, "stats",
-            "SstWriter(dir, *, prefix='', target_bytes=None, tag=0, on_duplicate='error'): a "
-            "sorted stream of rows to SST files in dir (target_bytes a size, None or 0: 256M; tag -1 "
-            "or None: untagged; on_duplicate 'error', 'first' or 'last'), the order checked as "
-            "rows come. add(key, value, seq): one row; keys must not decrease, equal keys come "
-            "in seq order. add_batch(keys, values, seqs=None): rows from ordo.Keys or Arrow "
-            "binary arrays (read in place); seqs an int64 buffer or Arrow array, or None: the "
-            "writer's row count + 1, + 2, ... finish() -> list[dict(path, smallest, largest, "
-            "rows, bytes)]: the SST files, in key order (files(): the same after finish). "
-            "stats() -> dict(rows_in, rows, duplicates, bytes). close(): frees the writer; "
-            "unfinished files are removed, finished ones stay.");
+            "SstWriter(dir, *, prefix='', target_bytes=None, tag=0, on_duplicate='error', "
+            "sorted=True, memory=...): a part of a table: rows to SST files in dir (target_bytes "
+            "a size, None or 0: 256M; tag -1 or None: untagged; on_duplicate 'error', 'first' or "
+            "'last'). sorted: keys must not decrease and equal keys come in seq order, checked as "
+            "rows come; sorted=False: rows in any order, sorted as ordo.load sorts them, within "
+            "memory (a size; omitted: by the machine's memory) and run files in dir beyond it, "
+            "merged by finish. add(key, value, seq): one row. add_batch(keys, values, "
+            "seqs=None): rows from ordo.Keys or Arrow binary arrays (read in place); seqs an "
+            "int64 buffer or Arrow array, or None: the writer's row count + 1, + 2, ... finish() "
+            "-> list[dict(path, smallest, largest, rows, bytes)]: the SST files, in key order "
+            "(files(): the same after finish). stats() -> dict(rows_in, rows, duplicates, "
+            "bytes). close(): frees the writer; unfinished files and run files are removed, "
+            "finished ones stay.");
 WRITER_TYPE(run_type, "RunWriter", run_new, "rows",
             "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
             "files in dir, within the memory budget (an int or '256M', '1G', ...). add and "
@@ -299,7 +301,7 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args)
             return free(pp), NULL;
     /* then the writers, checked and held */
     writer_object *so = (writer_object *)swo;
-    ordo_sst_writer *w = usable(swo, &sst_kind, 1);
+    ordo_table_part *w = usable(swo, &sst_kind, 1);
     if (!w || (rw && !usable(paths, &run_kind, 1))) {
         free(pp);
         return NULL;
@@ -313,7 +315,7 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     s = rw ? ordo_run_writer_runs(rw->base.h, &runs, &e) : ordo_runs_open(pp, (size_t)n, &runs, &e);
     if (s == ORDO_OK)
-        s = ordo_runs_merge(runs, &mo, w, &e);
+        s = ordo_table_part_merge(w, runs, &mo, &e);
     ordo_runs_close(runs);
     Py_END_ALLOW_THREADS
     so->base.busy = 0;

@@ -376,3 +376,58 @@ def test_add_batch_of_ordo_keys(db):
     sorted_keys = pa.array(sorted(keys.to_list()), pa.binary())
     w.add_batch(sorted_keys, keys.to_arrow())  # any binary arrays: values are bytes
     assert w.stats()["rows"] == 3
+
+
+def test_unsorted_sst_writer_is_the_loads_sort(db):
+    """SstWriter(sorted=False) sorts rows in any order as ordo.load does
+    (ordo_table_part): within memory, run files beyond it, merged at finish;
+    the files equal a sorted writer's, and no run file stays."""
+    tmp = db.temp_dir()
+    rng = np.random.default_rng(7)
+    keys = [b"%06d" % v for v in rng.integers(0, 4000, size=5000)]
+    seqs = np.arange(1, len(keys) + 1, dtype=np.int64)
+    vals = [b"v%d" % i + b"." * 300 for i in range(len(keys))]
+    order = sorted(range(len(keys)), key=lambda i: (keys[i], seqs[i]))
+    w = _ordo.SstWriter(tmp, prefix="s-", tag=3, on_duplicate="last")
+    w.add_batch(pa.array([keys[i] for i in order]), pa.array([vals[i] for i in order]),
+                seqs[order])
+    want_stats, want = w.stats(), w.finish()
+    for memory in ("1M", "64M"):  # spilled runs, and rows held in memory
+        u = _ordo.SstWriter(tmp, prefix="u%s-" % memory, tag=3, on_duplicate="last",
+                            sorted=False, memory=memory)
+        for a in range(0, len(keys), 1000):  # in input order, batch by batch
+            u.add_batch(pa.array(keys[a:a + 1000]), pa.array(vals[a:a + 1000]),
+                        seqs[a:a + 1000])
+        runs = [n for n in os.listdir(tmp) if n.startswith("u%s-run-" % memory)]
+        assert bool(runs) == (memory == "1M")
+        assert u.stats()["rows_in"] == len(keys)
+        got = u.finish()
+        assert u.stats() == want_stats and want_stats["duplicates"] > 0
+        assert [(f["smallest"], f["largest"], f["rows"], f["bytes"]) for f in got] == \
+            [(f["smallest"], f["largest"], f["rows"], f["bytes"]) for f in want]
+        assert not [n for n in os.listdir(tmp) if "-run-" in n]
+        u.close()
+    _ordo.ingest(db, 3, got, meta(want_stats["rows"]))
+    assert _ordo.table_meta(db, 3)["rows"] == len(set(keys))
+
+
+def test_unsorted_sst_writer_failures_leave_no_file(db):
+    tmp = db.temp_dir()
+    u = _ordo.SstWriter(tmp, prefix="d-", sorted=False, memory="1M")
+    u.add_batch(pa.array([b"%05d" % (i % 700) for i in range(3000)]),
+                pa.array([b"." * 1000] * 3000))
+    mine = lambda p: [n for n in os.listdir(tmp) if n.startswith(p)]  # noqa: E731
+    assert any("-run-" in n for n in mine("d-"))
+    with pytest.raises(ordo.Error) as e:  # runs merge into a sorted part only
+        _ordo.merge_runs([], u)
+    assert e.value.status == "ORDO_ERR_BAD_STATE"
+    with pytest.raises(ordo.Error) as e:  # equal keys under on_duplicate="error"
+        u.finish()
+    assert e.value.status == "ORDO_ERR_DUPLICATE_KEY"
+    assert mine("d-") == []
+    u.close()
+    u = _ordo.SstWriter(tmp, prefix="c-", sorted=False, memory="1M")
+    u.add_batch(pa.array([b"%05d" % i for i in range(3000)]), pa.array([b"." * 1000] * 3000))
+    assert mine("c-")
+    u.close()  # unfinished: its run files go
+    assert mine("c-") == []
