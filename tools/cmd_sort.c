@@ -38,6 +38,7 @@ typedef enum dup_mode { DUP_KEEP, DUP_ERROR, DUP_FIRST, DUP_LAST } dup_mode;
 
 typedef struct sort_options {
     const char *schema, *key, *format, *out, *runs;
+    ordo_format fmt;
     uint64_t memory;
     int memory_default; /* --memory not given: the run writer's default */
     int threads, header, keys_only;
@@ -358,7 +359,7 @@ static void parse_threads(void *dst, const char *what, const char *s)
 
 static const char *usage =
     "usage: ordo sort --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
-    "                 [--format ordered|lexkey|lexkey-legacy] [--header] [--memory SIZE]\n"
+    "                 [--format ordered|packed|lexkey|lexkey-legacy] [--header] [--memory SIZE]\n"
     "                 [--threads N] [--on-duplicate keep|error|first|last] [-o FILE]\n"
     "                 [--keys-only] [--runs DIR] [FILE...|-]";
 
@@ -392,19 +393,17 @@ static void parse_args(int argc, char **argv, sort_options *o)
     o->ninputs = cli_options(&spec, argc, argv, o->inputs);
     if (!o->schema || !o->key)
         cli_fail("sort: needs --schema and --key\n%s", usage);
+    ordo_error e;
+    ordo_dup_policy policy; /* the library's names, and "keep" (sort only) */
     if (!strcmp(dup, "keep"))
         o->dup = DUP_KEEP;
-    else if (!strcmp(dup, "error"))
-        o->dup = DUP_ERROR;
-    else if (!strcmp(dup, "first"))
-        o->dup = DUP_FIRST;
-    else if (!strcmp(dup, "last"))
-        o->dup = DUP_LAST;
-    else
+    else if (ordo_dup_policy_parse(dup, &policy, &e) != ORDO_OK)
         cli_fail("sort: --on-duplicate: expected keep, error, first or last, got '%s'", dup);
-    if (strcmp(o->format, "ordered") && strcmp(o->format, "lexkey") &&
-        strcmp(o->format, "lexkey-legacy"))
-        cli_fail("sort: --format: expected ordered, lexkey or lexkey-legacy, got '%s'", o->format);
+    else
+        o->dup = policy == ORDO_DUP_ERROR ? DUP_ERROR : policy == ORDO_DUP_FIRST ? DUP_FIRST
+                                                                                 : DUP_LAST;
+    if (ordo_format_parse(o->format, &o->fmt, &e) != ORDO_OK)
+        cli_fail("sort: --%s", e.message);
     if (o->memory < (1u << 20))
         cli_fail("sort: --memory: at least 1M");
     o->memory_default = o->memory == dflt;
@@ -548,7 +547,7 @@ static void setup(sorter *S)
 {
     const sort_options *o = S->o;
     ordo_error e;
-    S->fmt = ordo_format_from_name(o->format);
+    S->fmt = o->fmt;
     if (ordo_schema_parse(o->schema, ORDO_FORMAT_ORDERED, &S->table, &e) != ORDO_OK)
         cli_fail("sort: --schema: %s", e.message);
     for (size_t c = 0; c < S->table.ncols; c++)

@@ -39,7 +39,7 @@ const char cli_usage[] =
     "       [--sst-size SIZE] [--via sst|writebatch] [FILE|-]\n"
     "                                      sort CSV rows by key into the RocksDB at DIR\n"
     "  sort --schema SCHEMA --key \"COL [ASC|DESC] [NULLS FIRST|LAST], ...\"\n"
-    "       [--format ordered|lexkey|lexkey-legacy] [--header] [--memory SIZE] [--threads N]\n"
+    "       [--format ordered|packed|lexkey|lexkey-legacy] [--header] [--memory SIZE] [--threads N]\n"
     "       [--on-duplicate keep|error|first|last] [-o FILE] [--keys-only] [--runs DIR]\n"
     "       [FILE...|-]                    CSV rows, unchanged, in the key's order\n"
     "  scan --db DIR [--tag N] [--prefix CSV] [--from CSV] [--to CSV] [--reverse]\n"

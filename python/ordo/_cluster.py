@@ -39,6 +39,13 @@ def error(status, message, *, partition=None, line=None, file=None, column=None,
     return e
 
 
+def check_options(on_duplicate, memory):
+    """The options every task takes, refused by the libraries' rules before
+    the engine runs anything (ValueError naming the option)."""
+    _ordo.parse_option(on_duplicate, "on_duplicate")
+    _ordo.parse_option(memory, "memory")
+
+
 def with_partition(e, partition):
     """e (an ordo.Error) naming the partition it happened in."""
     if getattr(e, "partition", None) is None:
@@ -471,7 +478,7 @@ def csv_pieces(paths, blocksize):
     else (offset, length, first_line) of a file over blocksize."""
     if blocksize is None:
         return [(p, None) for p in paths]
-    target = _ordo.parse_size(blocksize, "blocksize")
+    target = _ordo.parse_option(blocksize, "blocksize")
     pieces = []
     for p in paths:
         try:

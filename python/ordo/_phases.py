@@ -76,7 +76,7 @@ def merge_runs(paths, sst_writer, *, lo=None, hi=None, tmp_dir=None, memory=None
     # which may close or use a writer) before the extension takes the writers
     _ordo._merge_runs(runs, sst_writer, _bytes(lo, "lo"), _bytes(hi, "hi"),
                       os.fsencode(tmp_dir) if tmp_dir is not None else b"",
-                      0 if memory is None else _ordo.parse_size(memory, "memory"))
+                      0 if memory is None else _ordo.parse_option(memory, "memory"))
 
 
 def _joined(items, what):

@@ -99,9 +99,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     t0 = time.monotonic()
     key = _key_spec(key, null_placement)  # a list as pyarrow's sort_by takes it, or the spec
     opts = _cluster.encode_options(timestamps, nan_as_null, categories)
-    if on_duplicate not in ("error", "first", "last"):
-        raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
-                         % (on_duplicate,))
+    _cluster.check_options(on_duplicate, memory)
     crash = _cluster.crash_point()
     # task names that say the partition (a lost worker's error names its task)
     name = "ordo-%s-%%s-%%d" % uuid.uuid4().hex

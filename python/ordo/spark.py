@@ -113,12 +113,9 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     t0 = time.monotonic()
     key = _key_spec(key, null_placement)  # a list as pyarrow's sort_by takes it, or the spec
     opts = _cluster.encode_options(timestamps, nan_as_null, categories)
-    if on_duplicate not in ("error", "first", "last"):
-        raise ValueError("on_duplicate: expected 'error', 'first' or 'last', got %r"
-                         % (on_duplicate,))
+    _cluster.check_options(on_duplicate, memory)
     if plan not in ("runs", "shuffle"):
         raise ValueError("plan: expected 'runs' or 'shuffle', got %r" % (plan,))
-    _ordo.parse_size(memory)  # a bad size refused before Spark runs
     crash = _cluster.crash_point()
     sources = None
     parquet = _cluster.parquet_pieces(df)

@@ -1,7 +1,6 @@
 /* csv_rows: the rows of one CSV input as ordo load makes them (key, value
  * in the value form of SPEC.md §15.2, input line), for ordo.dask.load and
- * ordo.spark.load, which turn each file or part into a partition of (key,
- * value, seq) rows. */
+ * ordo.spark.load (each file or part a partition of (key, value, seq) rows). */
 #include "encode.h"
 
 #include <ordo_table.h>
@@ -40,7 +39,8 @@ static PyObject *py_csv_rows(PyObject *self, PyObject *args)
     s = ordo_table_csv_collect(&in, part != Py_None ? &cp : NULL, &o, &keys, &vals, &lines, &e);
     Py_END_ALLOW_THREADS
     size_t n = keys.n;
-    PyObject *lb = s != ORDO_OK ? ordo__py_raise(s, &e)
+    /* (a refused option: ValueError, as ordo.load raises it) */
+    PyObject *lb = s != ORDO_OK ? ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0)
                                 : PyBytes_FromStringAndSize(lines.data ? lines.data : "",
                                                             (Py_ssize_t)lines.len);
     PyObject *ko = lb ? ordo__py_keys_take(&keys) : NULL;
@@ -78,11 +78,7 @@ static PyObject *py_csv_split(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     s = ordo_table_csv_split_path(path, target, &parts, &n, &e);
     Py_END_ALLOW_THREADS
-    PyObject *r = NULL;
-    if (s != ORDO_OK)
-        ordo__py_raise(s, &e);
-    else
-        r = ordo__py_items(n, 0, part_tuple, parts);
+    PyObject *r = s != ORDO_OK ? ordo__py_raise(s, &e) : ordo__py_items(n, 0, part_tuple, parts);
     free(parts);
     Py_DECREF(path_obj);
     return r;

@@ -387,16 +387,17 @@ static PyObject *py_key_ranges(PyObject *self, PyObject *args)
     return r;
 }
 
-static PyObject *py_parse_size(PyObject *self, PyObject *args)
+static PyObject *py_parse_option(PyObject *self, PyObject *args)
 {
     PyObject *v;
     const char *what = "size";
-    if (!PyArg_ParseTuple(args, "O|s:parse_size", &v, &what))
+    if (!PyArg_ParseTuple(args, "O|s:parse_option", &v, &what))
         return NULL;
     uint64_t n;
-    if (ordo__py_size(v, what, &n) < 0)
-        return NULL;
-    return PyLong_FromUnsignedLongLong(n);
+    ordo_dup_policy d;
+    if (!strcmp(what, "on_duplicate")) /* the library's names */
+        return ordo__py_dup_arg(v, &d) ? PyLong_FromLong((long)d) : NULL;
+    return ordo__py_size(v, what, &n) < 0 ? NULL : PyLong_FromUnsignedLongLong(n);
 }
 
 static PyMethodDef functions[] = {
@@ -404,9 +405,10 @@ static PyMethodDef functions[] = {
      "For ordo._phases.merge_runs (ordo._ordo.merge_runs): its arguments converted."},
     {"_split_keys", py_split_keys, METH_VARARGS, "For ordo._phases.split_keys."},
     {"_key_ranges", py_key_ranges, METH_VARARGS, "For ordo._phases.key_ranges."},
-    {"parse_size", py_parse_size, METH_VARARGS,
-     "parse_size(value, what='size') -> int: a size as `ordo load --memory` takes it (an int, "
-     "or a string such as '256M', '1.5G', '65536'); ValueError naming `what` otherwise."},
+    {"parse_option", py_parse_option, METH_VARARGS,
+     "parse_option(value, what='size') -> int: a size as `ordo load --memory` takes it (an int, "
+     "or a string such as '256M', '1.5G', '65536'), or with what='on_duplicate' a duplicate "
+     "policy ('error', 'first', 'last': 0, 1, 2); ValueError naming `what` otherwise."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -146,6 +146,16 @@ def test_duplicates_kept_in_input_order(client, tmp_path, policy):
     assert (summary["rows_in"], summary["rows"], summary["duplicates"]) == (21, 7, 14)
 
 
+def test_bad_options_refused_before_dask_runs(client, tmp_path):
+    """on_duplicate and memory, by the libraries' rules, before any task."""
+    for bad, match in ((dict(on_duplicate="never"), "on_duplicate: expected error, first or last"),
+                       (dict(memory="lots"), "memory: expected a size")):
+        with pytest.raises(ValueError, match=match):
+            ordo.dask.load(frame(dup_rows()), str(tmp_path / "db"), key="grp", client=client,
+                           **bad)
+    assert not (tmp_path / "db").exists()
+
+
 def test_duplicates_across_partitions_refused(client, tmp_path):
     db = seeded_db(tmp_path)
     before = raw(db)

@@ -299,13 +299,13 @@ def test_key_ranges():
         _ordo.key_ranges(keys_of(keys), ["a"])
 
 
-def test_parse_size():
-    assert _ordo.parse_size("64M") == 64 << 20
-    assert _ordo.parse_size("1.5K") == 1536
-    assert _ordo.parse_size(4096) == 4096
+def test_parse_option():
+    assert _ordo.parse_option("64M") == 64 << 20
+    assert _ordo.parse_option("1.5K") == 1536
+    assert _ordo.parse_option(4096) == 4096
     for bad in ("", "-1", "1 M", "1e3", 0, 1.5):
         with pytest.raises(ValueError, match="blocksize"):
-            _ordo.parse_size(bad, "blocksize")
+            _ordo.parse_option(bad, "blocksize")
 
 
 def test_csv_split_and_parts(tmp_path):

@@ -176,8 +176,8 @@ def test_integer_arguments_refuse_bools_and_negative_sizes(tmp_path):
         _ordo.split_keys([b"a", b"b"], True)
     with pytest.raises(ValueError, match="split_keys"):
         _ordo.split_keys([b"a", b"b"], -1)
-    with pytest.raises(TypeError, match="parse_size|size"):
-        _ordo.parse_size(True)
+    with pytest.raises(TypeError, match="parse_option|size"):
+        _ordo.parse_option(True)
     db = str(tmp_path / "db")
     ordo.load(pa.table({"id": [1, 2]}), db, key="id", tag=1)
     with _ordo.Db(db) as d:

@@ -234,6 +234,9 @@ def test_bad_plan_or_memory_refused_before_spark_runs(spark, tmp_path):
         ordo.spark.load(frame(spark, make_rows(5)), str(tmp_path / "a"), key=KEY, plan="sort")
     with pytest.raises(ValueError):
         ordo.spark.load(frame(spark, make_rows(5)), str(tmp_path / "b"), key=KEY, memory="lots")
+    with pytest.raises(ValueError, match="on_duplicate: expected error, first or last"):
+        ordo.spark.load(frame(spark, make_rows(5)), str(tmp_path / "a"), key=KEY,
+                        on_duplicate="keep")
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
