@@ -1,7 +1,8 @@
 """One table, every front end (issue #28's parity test): the same random
 rows of every type (NULLs, collated text, duplicates under each policy,
-tags) loaded by ``ordo load`` from CSV, by ``ordo.load`` from CSV and from a
-pyarrow Table, by ``ordo.dask.load`` and ``ordo.spark.load`` give
+tags) loaded by ``ordo load`` from CSV, by a C program from an Arrow C
+stream of the rows (tests/parity_arrow_load.c), by ``ordo.load`` from CSV
+and from a pyarrow Table, by ``ordo.dask.load`` and ``ordo.spark.load`` give
 byte-identical databases (every stored pair, metadata included), and the
 Arrow scan of each equals the table that went in where ``ordo.scan`` gives
 the column's Arrow type back.
@@ -9,6 +10,7 @@ the column's Arrow type back.
 The rows are made here with their PostgreSQL text forms written
 independently of ordo (as its output prints them, so that a CSV field and an
 Arrow value of one row store the same value bytes)."""
+import ctypes
 import datetime
 import decimal
 import os
@@ -153,6 +155,43 @@ def cli_load(csv_path, db, tag, dup, memory="256M"):
     assert r.returncode == 0, r.stderr
 
 
+def arrow_format(t):
+    """The Arrow C Data Interface format string of a pyarrow type."""
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    cap = t.__arrow_c_schema__()
+    schema = get(cap, b"arrow_schema")  # struct ArrowSchema: its format comes first
+    return ctypes.cast(ctypes.c_void_p.from_address(schema).value, ctypes.c_char_p).value.decode()
+
+
+def c_arrow_load(table, tmp, db, tag, dup, memory, batches=3):
+    """The C leg: the table's buffers written for tests/parity_arrow_load.c,
+    which streams them (in batches) into ordo_table_load."""
+    path = os.environ.get("ORDO_PARITY_ARROW")
+    if not path:
+        pytest.fail("ORDO_PARITY_ARROW is not set: the C leg's path (ctest sets it)")
+    table = table.combine_chunks()
+    lines = ["%d %d %d" % (table.num_rows, batches, table.num_columns)]
+    with open(tmp / "arrow.data", "wb") as f:
+        for name, col in zip(table.column_names, table.columns):
+            arr = col.chunk(0)
+            assert arr.offset == 0 and arr.type.num_fields == 0, name  # flat, unsliced
+            where = []
+            for b in arr.buffers():
+                f.write(b"\0" * (-f.tell() % 64))
+                where.append("%d:%d" % (f.tell(), 0 if b is None else b.size))
+                if b is not None:
+                    f.write(b)
+            lines.append("%s %s %d %s" % (name, arrow_format(arr.type), len(where),
+                                          " ".join(where)))
+    (tmp / "arrow.manifest").write_text("\n".join(lines) + "\n")
+    r = subprocess.run([path, str(tmp / "arrow.manifest"), str(tmp / "arrow.data"), str(db),
+                        SCHEMA, KEY, "none" if tag is None else str(tag), dup, memory],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return [int(x) for x in r.stdout.split()]
+
+
 CASES = [(0, "error", True), (None, "first", False), (7, "last", False)]
 
 
@@ -170,6 +209,10 @@ def test_csv_and_arrow_loads_are_byte_identical(tmp_path, tag, dup, unique):
     t = ordo.load(table, tmp_path / "py-arrow", schema=SCHEMA, key=KEY, tag=tag, on_duplicate=dup,
                   memory="1M")
     dbs["ordo.load(pyarrow)"] = tmp_path / "py-arrow"
+    # a C program's Arrow C stream, in three batches, spilled runs
+    c = c_arrow_load(table, tmp_path, tmp_path / "c-arrow", tag, dup, "1M")
+    assert c == [n, s["rows"], s["duplicates"]]
+    dbs["C ordo_table_load(Arrow stream)"] = tmp_path / "c-arrow"
     assert s["rows_in"] == t["rows_in"] == n
     assert s["rows"] == t["rows"] and s["duplicates"] == t["duplicates"]
     assert (s["duplicates"] == 0) == unique
