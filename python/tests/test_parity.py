@@ -32,7 +32,8 @@ SCHEMA = ("id bigint, grp integer, small smallint, d double precision, r real, "
           "tiny tinyint, u8 utinyint, u16 usmallint, u32 uinteger, u64 ubigint, h hugeint, "
           "tm time, ttz timetz, ch char(4), vc varchar(8), net cidr, mac macaddr, "
           "mac8 macaddr8, bits bit(5), vb bit varying, mood enum('sad', 'ok', 'happy'), "
-          "rec record(a integer, b text), rng int4range, arr integer[], tags text[]"
+          "rec record(a integer, b text), rng int4range, arr integer[], tags text[], lsn pg_lsn, "
+          "nr numrange, dr daterange, tsr tsrange, i8r int8range"
           % (ICU, LIBC))
 KEY = "grp DESC NULLS FIRST, c, id"
 EPOCH = datetime.datetime(1970, 1, 1)
@@ -147,7 +148,12 @@ def make_rows(n, seed, unique):
             ("rec", ["(1,a)", "(,b)", "(2,)", '(3,"x y")', "(,)"]),
             ("rng", ["[1,5)", "empty", "(,3)", "[2,)", "(,)", "[-4,-1)"]),
             ("arr", ["{}", "{1,NULL,3}", "{5}", "{-2147483648,2147483647}"]),
-            ("tags", ["{}", "{a,b}", '{"x y",NULL}', '{"",z}'])):
+            ("tags", ["{}", "{a,b}", '{"x y",NULL}', '{"",z}']),
+            ("lsn", ["0/0", "16/B374D848", "FFFFFFFF/FFFFFFFF"]),
+            ("nr", ["[1.5,2.25)", "empty", "(,3)", "(-1,)"]),
+            ("dr", ["[2024-01-01,2024-02-01)", "empty", "(,2000-01-01)"]),
+            ("tsr", ['["2024-01-01 00:00:00","2024-01-02 12:00:00")', "empty"]),
+            ("i8r", ["[-9223372036854775807,0)", "empty", "[5,)"])):
         v = pick(options)
         cols[name] = (v, list(v), pa.string())
     return cols
