@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     ordo_table_meta meta = {"ordered", "score DESC, id", "id bigint, score integer, name text",
                             st.rows, NULL, NULL};
     size_t n = ordo_sst_writer_files(sst);
-    CHECK(ordo_ingest(db, 1, ordo_sst_writer_file(sst, 0), n, &meta, &e)); /* 4. all at once */
+    CHECK(ordo_sst_ingest(db, 1, ordo_sst_writer_file(sst, 0), n, &meta, &e)); /* 4. all at once */
     printf("%llu rows in %zu SST files\n", (unsigned long long)st.rows, n);
     ordo_sst_writer_close(sst), ordo_runs_close(runs), ordo_run_writer_close(rw);
     ordo_db_close(db);

@@ -311,8 +311,16 @@ ORDO_API void ordo_sst_writer_close(ordo_sst_writer *w);
  * leaves the database as it was). The tag must be free (ORDO_ERR_TABLE_EXISTS)
  * and every key must lie in the tag's range. Files are moved into the
  * database (linked when on its file system, else copied). */
+ORDO_API ordo_status ordo_sst_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
+                                     const ordo_table_meta *meta, ordo_error *err);
+/* The old name of ordo_sst_ingest (ordo_ingest is the text library's
+ * name too: ordo_ingest.h), kept for programs built against it. */
 ORDO_API ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
-                                 const ordo_table_meta *meta, ordo_error *err);
+                                 const ordo_table_meta *meta, ordo_error *err)
+#if defined(__GNUC__)
+    __attribute__((deprecated("use ordo_sst_ingest")))
+#endif
+    ;
 
 /* --------------------------------------------------------- sampling */
 

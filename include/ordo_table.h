@@ -229,7 +229,7 @@ ORDO_API ordo_status ordo_table_loader_finish(ordo_table_loader *L, ordo_table_s
                                               ordo_error *err);
 ORDO_API void ordo_table_loader_close(ordo_table_loader *L);
 
-/* Ingests SST files (ordo_ingest) as a table of this schema, key and
+/* Ingests SST files (ordo_sst_ingest) as a table of this schema, key and
  * format: the metadata made here, the collation versions of the schema's
  * collations included, so that no caller stores a table without them. */
 ORDO_API ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_sst_file *files,

@@ -79,8 +79,8 @@ static ordo_status write_meta(const char *path, int tag, const ordo_table_meta *
     return ORDO_OK;
 }
 
-ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
-                        const ordo_table_meta *meta, ordo_error *err)
+ordo_status ordo_sst_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
+                            const ordo_table_meta *meta, ordo_error *err)
 {
     if (!db || !meta || !meta->format || !meta->key || !meta->schema || (n && !files))
         return ordo__load_fail(err, ORDO_ERR_NULL_ARG, 0, "no database, files or metadata");
@@ -126,4 +126,11 @@ ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t
 done:
     free(sorted), free(paths), free(meta_path);
     return st;
+}
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+ordo_status ordo_ingest(ordo_db *db, int tag, const ordo_sst_file *files, size_t n,
+                        const ordo_table_meta *meta, ordo_error *err)
+{
+    return ordo_sst_ingest(db, tag, files, n, meta, err);
 }

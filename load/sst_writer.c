@@ -52,7 +52,7 @@ struct ordo_sst_writer {
     size_t tail_len, tail_cap;
     ordo_error werr;      /* the file writer's first error */
     int finished;
-    ordo_sst_file *pub;   /* after finish: the files, one array (for ordo_ingest) */
+    ordo_sst_file *pub;   /* after finish: the files, one array (for ordo_sst_ingest) */
 };
 
 /* The file writer's failure, kept for the feeding side (under the thread's

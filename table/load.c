@@ -42,7 +42,7 @@ ordo_status ordo_table_ingest_files(ordo_db *db, int tag, const ordo_sst_file *f
     if (s != ORDO_OK)
         return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
     ordo_table_meta m = {format, key, schema, rows, NULL, collations};
-    s = ordo_ingest(db, tag, files, n, &m, err);
+    s = ordo_sst_ingest(db, tag, files, n, &m, err);
     free(collations);
     return s;
 }

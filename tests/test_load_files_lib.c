@@ -183,7 +183,7 @@ static void test_writers_refuse_database_folders(void **state)
     add_keys(w, 0, 20000);
     assert_int_equal(ordo_sst_writer_finish(w, &e), ORDO_OK);
     ordo_table_meta m = {"ordered", "k", "k bytea", 20000, NULL, NULL};
-    assert_int_equal(ordo_ingest(db, 1, ordo_sst_writer_file(w, 0), ordo_sst_writer_files(w), &m, &e),
+    assert_int_equal(ordo_sst_ingest(db, 1, ordo_sst_writer_file(w, 0), ordo_sst_writer_files(w), &m, &e),
                      ORDO_OK);
     ordo_sst_writer_close(w);
 

@@ -147,8 +147,8 @@ static ordo_status ingest_writer(ordo_db *db, int tag, ordo_sst_writer **ws, siz
     ordo_table_meta m = meta;
     m.rows = rows;
     if (nw == 1) /* one writer's files are one array */
-        return ordo_ingest(db, tag, ordo_sst_writer_file(ws[0], 0), n, &m, e);
-    return ordo_ingest(db, tag, files, n, &m, e);
+        return ordo_sst_ingest(db, tag, ordo_sst_writer_file(ws[0], 0), n, &m, e);
+    return ordo_sst_ingest(db, tag, files, n, &m, e);
 }
 
 static ordo_sst_writer *sst_writer(const char *dir, const char *prefix, int tag,
@@ -787,10 +787,10 @@ static void test_ingest_all_or_nothing(void **state)
     gone.largest = (const uint8_t *)"\x04\x0a", gone.largest_len = 2;
     ordo_sst_file two[2] = {f, gone};
     ordo_table_meta m = meta;
-    assert_int_equal(ordo_ingest(db, 4, two, 2, &m, &e), ORDO_ERR_IO);
+    assert_int_equal(ordo_sst_ingest(db, 4, two, 2, &m, &e), ORDO_ERR_IO);
     expect_no_table(db, 4);
     /* and the tag is still free: the good file alone goes in */
-    assert_int_equal(ordo_ingest(db, 4, &f, 1, &(ordo_table_meta){"ordered", "k", "k bytea", 3, NULL, NULL}, &e),
+    assert_int_equal(ordo_sst_ingest(db, 4, &f, 1, &(ordo_table_meta){"ordered", "k", "k bytea", 3, NULL, NULL}, &e),
                      ORDO_OK);
     expect_table(db, 4, r, 3);
     ordo_sst_writer_close(a), ordo_sst_writer_close(b);

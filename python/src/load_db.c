@@ -1,5 +1,5 @@
 /* ordo._ordo.Db (a database, opened as ordo_db_open does), table_check_free
- * and ingest (ordo_ingest: SST files and a table's metadata, atomically). */
+ * and ingest (ordo_table_ingest_files: SST files and a table's metadata, atomically). */
 #include "load.h"
 
 #include <ordo_table.h>
