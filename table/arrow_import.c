@@ -58,6 +58,13 @@ static int is_arrow_string(const char *f)
            !strcmp(f, "vu") || !strcmp(f, "vz");
 }
 
+long ordo__arrow_fixed_width(const char *f)
+{
+    char *end;
+    long w = strncmp(f, "w:", 2) ? 0 : strtol(f + 2, &end, 10);
+    return w > 0 && !*end ? w : 0;
+}
+
 int ordo__arrow_is_time(const char *f)
 {
     return !strcmp(f, "tdD") || !strcmp(f, "tdm") || is_timestamp(f) || is_time(f) ||
@@ -135,8 +142,8 @@ static const char *scalar_type(const char *f)
         return "time";
     if (!strncmp(f, "d:", 2))
         return "numeric";
-    if (!strncmp(f, "w:", 2)) /* pa.uuid() is w:16 with its extension's name */
-        return strcmp(f, "w:16") ? "bytea" : "uuid";
+    if (ordo__arrow_fixed_width(f))
+        return ordo__arrow_fixed_width(f) == ORDO__ARROW_UUID_WIDTH ? "uuid" : "bytea";
     if (is_duration(f))
         return "interval";
     return NULL;
@@ -486,11 +493,11 @@ static ordo_status column(const src *c, const ordo_schema_column *sc, ordo_table
         col->values = dst;
         return own_validity(validity, off, n, sx, col);
     }
-    if (!strncmp(f, "w:", 2)) { /* fixed_size_binary: 16 bytes a uuid, in place; else bytea */
-        long w = strtol(f + 2, NULL, 10);
-        if (sc->type == ORDO_TYPE_UUID && w == 16)
+    if (ordo__arrow_fixed_width(f)) { /* fixed_size_binary: a uuid in place, else bytea */
+        long w = ordo__arrow_fixed_width(f);
+        if (sc->type == ORDO_TYPE_UUID && w == ORDO__ARROW_UUID_WIDTH)
             return in_place(col, a->buffers[1], validity, off);
-        if (sc->type != ORDO_TYPE_BYTES || w < 0)
+        if (sc->type != ORDO_TYPE_BYTES)
             return unsupported(c, sc);
         ordo__varcol v;
         if (!ordo__var_open(&v, n, n * (size_t)w))

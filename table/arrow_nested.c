@@ -127,10 +127,10 @@ static int value_text(nest *c, const struct ArrowSchema *s, const struct ArrowAr
         size_t n = ordo_decimal_text((const uint8_t *)a->buffers[1] + w * j, w, scale, d, sizeof d);
         return n ? add(out, d, n) : (c->why = ORDO_ERR_BAD_TYPE, 0);
     }
-    if (!strncmp(f, "w:", 2)) { /* fixed_size_binary: 16 bytes a uuid (the mapping's), else bytea */
-        size_t w = (size_t)strtol(f + 2, NULL, 10); /* (nestable: 1 or more) */
+    if (ordo__arrow_fixed_width(f)) { /* fixed_size_binary: a uuid (the mapping's), else bytea */
+        size_t w = (size_t)ordo__arrow_fixed_width(f); /* (nestable: 1 or more) */
         const uint8_t *p = (const uint8_t *)a->buffers[1] + w * j;
-        if (w == 16) {
+        if (w == ORDO__ARROW_UUID_WIDTH) {
             ordo_column one = {.type = ORDO_TYPE_UUID, .values = p};
             ordo_schema_column sc = {.type = ORDO_TYPE_UUID};
             bool unused;
@@ -196,11 +196,8 @@ static int nestable(const struct ArrowSchema *s, int depth)
         return 1;
     if (!strncmp(f, "d:", 2))
         return ordo_arrow_decimal(f, NULL, NULL, NULL) == ORDO_OK;
-    if (!strncmp(f, "w:", 2)) {
-        char *end;
-        long w = strtol(f + 2, &end, 10);
-        return w > 0 && !*end;
-    }
+    if (ordo__arrow_fixed_width(f))
+        return 1;
     int list = !strcmp(f, "+l") || !strcmp(f, "+L");
     if (!list && strcmp(f, "+s"))
         return 0;

@@ -49,6 +49,10 @@ ordo_status ordo__sub_micro(const ordo_table_import_options *io, ordo_error *err
 
 /* The numeric kind of an Arrow format ({0, 0}: none; table/arrow_import.c). */
 ordo__numkind ordo__arrow_numkind(const char *format);
+/* A fixed_size_binary's width ("w:N", N > 0), else 0; the one rule of what
+ * it holds: 16 bytes are a uuid (pa.uuid() is w:16), other widths bytea. */
+long ordo__arrow_fixed_width(const char *format);
+#define ORDO__ARROW_UUID_WIDTH 16
 /* Whether an Arrow format is a date, timestamp, time or duration; and
  * element j of such an array's values buffer as the ordered format keeps
  * it (arrow_import.c, the one conversion of each): *type DATE (*out
