@@ -42,7 +42,7 @@ def main(cli, n=1000000, rounds=3):
                 if name == "ordo load":
                     subprocess.run([cli, "load", "--db", db, "--schema", SCHEMA, "--key", "id",
                                     "--quiet", "--on-duplicate", "first", csv], check=True,
-                                   stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.DEVNULL)
                 else:
                     ordo.load(table, db, schema=SCHEMA, key="id", on_duplicate="first")
                 times[name].append(time.perf_counter() - t0)
