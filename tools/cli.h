@@ -61,6 +61,9 @@ const char *cli_nearest(const char *word, const char *const *names, size_t n);
  * (atoi and strtoul also take spaces and signs), or fails with "CMD: OPTION:
  * expected 0 to 254, got 'VALUE'". */
 int cli_tag(const char *cmd, const char *option, const char *value);
+/* A command's usage and what --memory is by default here (dflt, the run
+ * writer's), in buf. */
+const char *cli_memory_usage(char *buf, size_t cap, const char *usage, uint64_t dflt);
 /* The format named by --format; the library's message otherwise. */
 ordo_format cli_format(const char *cmd, const char *name);
 /* Room for the positional arguments of argc arguments (cli_alloc). */

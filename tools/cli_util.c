@@ -268,6 +268,13 @@ int cli_tag(const char *cmd, const char *option, const char *value)
     return tag;
 }
 
+const char *cli_memory_usage(char *buf, size_t cap, const char *usage, uint64_t dflt)
+{
+    snprintf(buf, cap, "%s\n  (--memory by default: %lluM here, a quarter of the memory this "
+             "process may use, at least 256M)", usage, (unsigned long long)(dflt >> 20));
+    return buf;
+}
+
 ordo_format cli_format(const char *cmd, const char *name)
 {
     ordo_format f;

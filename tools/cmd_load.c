@@ -199,7 +199,7 @@ static void parse_args(int argc, char **argv, load_options *o)
     memset(o, 0, sizeof *o);
     o->format = "ordered";
     o->tag = ORDO_UNTAGGED;
-    o->memory = 256ull << 20;
+    o->memory = ordo_run_memory_default(); /* (as ordo sort's) */
     o->sst_size = 256ull << 20;
     o->path = "-";
     o->via = "sst";
@@ -218,7 +218,9 @@ static void parse_args(int argc, char **argv, load_options *o)
         {"--header", OPT_FLAG, &o->header, NULL},
         {"--quiet", OPT_FLAG, &o->quiet, NULL},
     };
-    const opt_spec spec = {"load", usage, "unknown option", OPT_POS_NOT_DASH, 0, opts,
+    char help[1024];
+    const opt_spec spec = {"load", cli_memory_usage(help, sizeof help, usage, o->memory),
+                           "unknown option", OPT_POS_NOT_DASH, 0, opts,
                            sizeof opts / sizeof opts[0]};
     char **pos = cli_positional(argc);
     int npos = cli_options(&spec, argc, argv, pos);

@@ -383,11 +383,8 @@ static void parse_args(int argc, char **argv, sort_options *o)
         {"--header", OPT_FLAG, &o->header, NULL},
         {"--keys-only", OPT_FLAG, &o->keys_only, NULL},
     };
-    char help[1024]; /* the usage, and what the default budget is here */
-    snprintf(help, sizeof help, "%s\n  (--memory by default: %lluM here, a quarter of the memory "
-             "this process may use, at least 256M)", usage,
-             (unsigned long long)(o->memory >> 20));
-    const opt_spec spec = {"sort", help, "unknown option", OPT_POS_NOT_DASH, 0, opts,
+    char help[1024];
+    const opt_spec spec = {"sort", cli_memory_usage(help, sizeof help, usage, dflt), "unknown option", OPT_POS_NOT_DASH, 0, opts,
                            sizeof opts / sizeof opts[0]};
     o->inputs = cli_positional(argc);
     o->ninputs = cli_options(&spec, argc, argv, o->inputs);
@@ -402,8 +399,7 @@ static void parse_args(int argc, char **argv, sort_options *o)
     else
         o->dup = policy == ORDO_DUP_ERROR ? DUP_ERROR : policy == ORDO_DUP_FIRST ? DUP_FIRST
                                                                                  : DUP_LAST;
-    if (ordo_format_parse(o->format, &o->fmt, &e) != ORDO_OK)
-        cli_fail("sort: --%s", e.message);
+    o->fmt = cli_format("sort", o->format);
     if (o->memory < (1u << 20))
         cli_fail("sort: --memory: at least 1M");
     o->memory_default = o->memory == dflt;

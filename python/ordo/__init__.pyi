@@ -93,7 +93,7 @@ def decode_keys(keys: Keys | Sequence[bytes] | pa.Array, schema: str, key: str |
 
 def load(data: _Data | _StrPath | Sequence[_StrPath], db: _StrPath | Db, *, key: _Key,
          schema: str | None = None, tag: int | None = 0, format: _Format = "ordered",
-         on_duplicate: _OnDuplicate = "error", memory: str = "256M", header: bool = False,
+         on_duplicate: _OnDuplicate = "error", memory: str | int | None = None, header: bool = False,
          nan_as_null: bool = True, null_placement: _Placement | None = None,
          categories: _Categories = "label",
          timestamps: _Timestamps = "refuse") -> dict[str, Any]: ...

@@ -21,7 +21,7 @@ def _opened(db, read_only=False):
 
 
 def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="error",
-         memory="256M", header=False, nan_as_null=True, null_placement=None,
+         memory=None, header=False, nan_as_null=True, null_placement=None,
          categories="label", timestamps="refuse"):
     """Loads rows into a new table of the RocksDB database db (a folder or an
     ordo Db) under tag (0 to 254; None: untagged, alone in its database).
@@ -34,8 +34,10 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
     RecordBatchReader, any ``__arrow_c_stream__`` object, a polars
     LazyFrame, an iterable of batches (see encode_keys). key is the key
     spec ("score DESC, id") or a list as encode_keys takes it (with
-    null_placement), memory the sort's budget ("256M"): a streamed source
-    is sorted within it, spilling sorted runs, never held whole.
+    null_placement), memory the sort's budget (an int or "256M", "1G"; None:
+    a quarter of the memory this process may use, at least 256M, as `ordo
+    load`'s and `ordo sort`'s): a streamed source is sorted within it,
+    spilling sorted runs, never held whole.
     nan_as_null, categories, timestamps: as encode_keys' (timestamps:
     "refuse" a time that is not a whole microsecond, or "truncate" it).
     The table appears whole in one atomic step, or not at all; a CSV load

@@ -81,7 +81,9 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     number of input partitions, at most 64 (every input partition sends a
     piece to every range: partitions x ranges pieces in Dask's graph).
     memory: each range writer's sort budget, as ``ordo load --memory``
-    (rows beyond it go through run files in the load's folder).
+    (rows beyond it go through run files in the load's folder); 256M
+    rather than ordo.load's machine-sized default, since several tasks
+    share a worker.
     timestamps: "refuse" (a time that is not a whole microsecond fails the
     load, naming its row) or "truncate" (floored), as ordo.encode_keys
     takes it (CSV input: its text rounds, as PostgreSQL's).

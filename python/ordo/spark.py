@@ -92,7 +92,8 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     file, line by line).
     tmp_dir: a shared folder for the run and SST files on a real cluster.
     memory: plan "runs": each input partition's sort budget and each range
-    merge's read buffers, as ``ordo load --memory``.
+    merge's read buffers, as ``ordo load --memory`` (256M rather than
+    ordo.load's machine-sized default: several tasks share an executor).
     plan: "runs" or "shuffle" (the module's text says how they differ;
     CSV input takes "runs").
     spark: the SparkSession for CSV input (default: the active one).

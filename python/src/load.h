@@ -67,8 +67,8 @@ PyObject *ordo__py_handle_closed(PyObject *self, void *unused);
 int ordo__py_tag(PyObject *obj, int *tag);
 /* The same as a PyArg "O&" converter (out: an int). */
 int ordo__py_tag_arg(PyObject *obj, void *out);
-/* A size: an int, or a string, as ordo_parse_size (`ordo load --memory`)
- * takes its digits. -1 with ValueError (TypeError) set. */
+/* A size: an int or a string ordo_parse_size takes (`ordo load --memory`);
+ * None: 0 (the library's default). -1 with ValueError (TypeError) set. */
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out);
 /* PyArg "O&" converters: a str ordo_dup_policy_parse takes (out: an
  * ordo_dup_policy; ValueError else); ordo__py_size of "memory". */

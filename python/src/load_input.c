@@ -36,6 +36,8 @@ int ordo__py_tag_arg(PyObject *obj, void *out) { return ordo__py_tag(obj, out) =
 
 int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 {
+    if (obj == Py_None) /* the default: the library's 0 */
+        return *out = 0, 0;
     if (PyBool_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a size such as 256M, 1.5G or 65536, got a "
                      "bool", what);

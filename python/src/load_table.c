@@ -108,7 +108,7 @@ static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 static PyMethodDef functions[] = {
     {"load", (PyCFunction)(void (*)(void))py_load_any, METH_VARARGS | METH_KEYWORDS,
      "load(source, db, *, schema=None, key=None, tag=0, format='ordered', "
-     "on_duplicate='error', memory='256M', sst_size='256M', header=False, threads=1, "
+     "on_duplicate='error', memory=None, sst_size='256M', header=False, threads=1, "
      "timestamps=None) -> dict: a source as ordo._encode describes it into a table of db (a Db "
      "or a folder); atomic, the tag checked free before any row is encoded."},
     {NULL, NULL, 0, NULL},

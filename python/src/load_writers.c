@@ -85,8 +85,9 @@ static PyObject *add_many(writer_object *o, PyObject *args, PyObject *kw)
     ordo_error e = {0};
     ordo_status s;
     Py_BEGIN_ALLOW_THREADS
+    uint64_t first = IS_SST(o) ? 0 : 1 + ordo_run_writer_rows(w); /* (a part counts its own) */
     s = IS_SST(o) ? ordo_table_part_add_bins(w, &keys.b, v, seqs.v, &e)
-                  : ordo_run_writer_add_bins(w, &keys.b, v, seqs.v, 1 + ordo_run_writer_rows(w), &e);
+                  : ordo_run_writer_add_bins(w, &keys.b, v, seqs.v, first, &e);
     Py_END_ALLOW_THREADS
     if (s != ORDO_OK) /* a bad count of values or seqs: ValueError */
         ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
@@ -193,8 +194,7 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     ordo_error e = {0};
     /* (None or 0: the default; an exact int's truth cannot fail) */
     int zero = PyLong_CheckExact(targeto) && PyObject_Not(targeto) == 1;
-    if (targeto != Py_None && !zero &&
-        ordo__py_size(targeto, "target_bytes", &o.sst_size) < 0)
+    if (!zero && ordo__py_size(targeto, "target_bytes", &o.sst_size) < 0)
         return Py_DECREF(dir), NULL;
     ordo_status s = ordo_table_part_open(&o, &w, &e); /* (before w is read) */
     return writer_new(type, s, w, &e, dir);
@@ -204,7 +204,7 @@ static PyObject *run_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"dir", "prefix", "memory", NULL};
     PyObject *dir = NULL;
-    ordo_run_options o = {NULL, "", 256ull << 20};
+    ordo_run_options o = {NULL, "", 0}; /* (memory 0: ordo_run_memory_default) */
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$sO&:RunWriter", names, PyUnicode_FSConverter,
                                      &dir, &o.prefix, ordo__py_memory_arg, &o.memory))
         return NULL;
@@ -264,12 +264,12 @@ WRITER_TYPE(sst_type, "SstWriter", sst_new, "stats",
             "bytes). close(): frees the writer; unfinished files and run files are removed, "
             "finished ones stay.");
 WRITER_TYPE(run_type, "RunWriter", run_new, "rows",
-            "RunWriter(dir, *, prefix='', memory='256M'): rows in any order to sorted run "
-            "files in dir, within the memory budget (an int or '256M', '1G', ...). add and "
-            "add_batch as SstWriter's, in any order. finish() -> list[str]: writes what is "
-            "held in memory as the last run; the run files, in input order. rows() -> int: "
-            "rows added so far. files() -> list[str]: the run files written so far (the "
-            "caller's to remove). close(): frees the writer; its files stay.");
+            "RunWriter(dir, *, prefix='', memory=None): rows in any order to sorted run files "
+            "in dir, within memory (a size; None: by the machine's, as ordo.load). add, add_batch "
+            "as SstWriter's, in any order. finish() -> list[str]: writes what is held in memory "
+            "as the last run; the run files, in input order. rows() -> int: rows added so far. "
+            "files() -> list[str]: the run files written so far (the caller's to remove). "
+            "close(): frees the writer; its files stay.");
 
 /* ------------------------------------------------------ merge_runs */
 
