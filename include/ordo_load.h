@@ -44,6 +44,15 @@ extern "C" {
 
 /* The tag of a table alone in its store: its keys have no tag byte. */
 #define ORDO_UNTAGGED (-1)
+/* The highest tag: byte ff begins the system keys (SPEC.md §15.3). */
+#define ORDO_TAG_MAX 254
+/* The rule of a table's tag, 0 to ORDO_TAG_MAX or ORDO_UNTAGGED, for every
+ * library (inline: the table library checks options without this one);
+ * ordo_tag_check is it with an error. */
+static inline int ordo_tag_valid(long long tag)
+{
+    return tag == ORDO_UNTAGGED || (tag >= 0 && tag <= ORDO_TAG_MAX);
+}
 
 /* What to do with rows whose keys are equal. */
 typedef enum ordo_dup_policy {

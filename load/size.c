@@ -70,7 +70,7 @@ int ordo_key_reserved(int tag, const void *key, size_t len)
 
 ordo_status ordo_tag_check(long long tag, ordo_error *err)
 {
-    if (tag == ORDO_UNTAGGED || (tag >= 0 && tag <= 254))
+    if (ordo_tag_valid(tag))
         return ORDO_OK;
     char why[160];
     snprintf(why, sizeof why, "expected 0 to 254 (255 is for system keys), or -1 (untagged), "

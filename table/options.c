@@ -73,7 +73,7 @@ ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_for
     ordo_status s = ordo__table_format(o->format, fmt, err);
     if (s != ORDO_OK)
         return s;
-    if (o->tag != ORDO_UNTAGGED && (o->tag < 0 || o->tag > 254))
+    if (!ordo_tag_valid(o->tag))
         return refuse(err, "tag", "expected 0 to 254 (255 is for system keys), or untagged, "
                       "got %d", o->tag);
     if (o->on_duplicate != ORDO_DUP_ERROR && o->on_duplicate != ORDO_DUP_FIRST &&

@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <ordo_load.h> /* ORDO_TAG_MAX, ordo_tag_valid (inline) */
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -262,8 +264,8 @@ int cli_options(const opt_spec *s, int argc, char **argv, char **pos)
 int cli_tag(const char *cmd, const char *option, const char *value)
 {
     size_t n = strspn(value, "0123456789");
-    int tag = n && n <= 3 && !value[n] ? atoi(value) : 255;
-    if (tag > 254)
+    int tag = n && n <= 3 && !value[n] ? atoi(value) : ORDO_TAG_MAX + 1;
+    if (!ordo_tag_valid(tag)) /* (digits: never ORDO_UNTAGGED) */
         cli_fail("%s: %s: expected 0 to 254, got '%s'", cmd, option, value);
     return tag;
 }
