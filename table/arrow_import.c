@@ -32,16 +32,15 @@ static int timestamp_unit(const char *f)
 
 static int is_timestamp(const char *f) { return timestamp_unit(f) >= 0; }
 
-/* time32 and time64 (time of day, no column of the core's): "tt" + unit. */
+/* The unit letter of time32/time64 ("tt" + unit: a time of day, no column
+ * of the core's) and duration ("tD" + unit) formats, read from the core's
+ * one table of Arrow formats (ordo_arrow_format's durations); -1: none. */
 static int time_unit(char c)
 {
-    switch (c) {
-    case 's': return ORDO_UNIT_S;
-    case 'm': return ORDO_UNIT_MS;
-    case 'u': return ORDO_UNIT_US;
-    case 'n': return ORDO_UNIT_NS;
-    default: return -1;
-    }
+    const char f[4] = {'t', 'D', c, 0};
+    ordo_type t;
+    uint8_t unit;
+    return c && ordo_arrow_format(f, &t, &unit) == ORDO_OK ? unit : -1;
 }
 
 static int is_time(const char *f) { return !strncmp(f, "tt", 2) && time_unit(f[2]) >= 0 && !f[3]; }
