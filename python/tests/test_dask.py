@@ -144,6 +144,8 @@ def test_duplicates_kept_in_input_order(client, tmp_path, policy):
     cli_load(tmp_path / "rows.csv", tmp_path / "cli", key="grp", on_duplicate=policy)
     assert_same_table(tmp_path / "dask", tmp_path / "cli")
     assert (summary["rows_in"], summary["rows"], summary["duplicates"]) == (21, 7, 14)
+    assert 0 < summary["write_seconds"] < summary["seconds"]
+    assert 0 < summary["ingest_seconds"] < summary["seconds"]
 
 
 def test_bad_options_refused_before_dask_runs(client, tmp_path):

@@ -66,6 +66,8 @@ def test_same_table_as_ordo_load(spark, tmp_path):
         "format": "ordered", "key": KEY, "schema": SCHEMA, "rows": 600, "collations": None}
     assert (summary["rows_in"], summary["rows"], summary["duplicates"], summary["rejected"]) == \
         (600, 600, 0, 0)
+    assert 0 < summary["write_seconds"] < summary["seconds"]
+    assert 0 < summary["ingest_seconds"] < summary["seconds"]
     assert summary["sst_files"] >= 1 and summary["bytes"] > 0
     assert leftovers(tmp_path / "spark") == []
 
