@@ -412,6 +412,15 @@ static void packed_tool(void **state)
     assert_non_null(strstr(r.err, "<stdin>:1:6: column 'ver' (ubigint): NULL in a packed key"));
     BAD("column 'n': the packed format holds fixed-width types only, not text", "encode",
         "--format", "packed", "--schema", "a integer, n text", "/dev/null");
+    /* with --key, only the key's columns need fit (the table read as ordo load
+     * and ordo sort read it): a packed key beside a text column */
+    tool_run(TOOL, (const char *const[]){"ordo", "encode", "--format", "packed", "--schema",
+                                         "a integer, n text", "--key", "a DESC", NULL},
+             "5,x\n", &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "7ffffffa\n");
+    BAD("--key: column 'n': the packed format holds fixed-width types only, not text", "encode",
+        "--format", "packed", "--schema", "a integer, n text", "--key", "a, n", "/dev/null");
     BAD("decode: key 1, column 'd' at byte 19: malformed key", "decode", "--format", "packed",
         "--schema", schema, "8007000000000000002afffffffffffffffa01800000");
     BAD("bytes left after the last column", "decode", "--format", "packed", "--schema", schema,

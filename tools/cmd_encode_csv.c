@@ -67,7 +67,9 @@ int encode_csv(const char *format, const char *schema_text, const char *key, int
         cli_fail("encode: ORDO_IMPL: %s", ordo_status_message(impl));
     ordo_schema s;
     ordo_error e;
-    if (ordo_schema_parse(schema_text, fmt, &s, &e) != ORDO_OK)
+    /* with --key, the table as ordo load and ordo sort read it (its other
+     * columns need not fit the key's format: a packed key beside text) */
+    if (ordo_schema_parse(schema_text, key ? ORDO_FORMAT_ORDERED : fmt, &s, &e) != ORDO_OK)
         cli_fail("encode: --schema: %s", e.message);
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
