@@ -86,7 +86,7 @@ ORDO_API void ordo_db_close(ordo_db *db);
 ORDO_API int ordo_db_discard(ordo_db *db);
 /* This process's temporary folder inside the database (made on first call,
  * mode 0700, with a marker): for run and SST files, moved into the database
- * by ordo_ingest. Valid until ordo_db_close. */
+ * by ordo_sst_ingest. Valid until ordo_db_close. */
 ORDO_API ordo_status ordo_db_temp_dir(ordo_db *db, const char **path, ordo_error *err);
 
 /* ------------------------------------------------------------ tables */
@@ -107,7 +107,7 @@ typedef struct ordo_table_meta {
 ORDO_API ordo_status ordo_table_read(ordo_db *db, int tag, ordo_table_meta *m, ordo_error *err);
 ORDO_API void ordo_table_meta_free(ordo_table_meta *m);
 /* 1 and *bytes: the stored key and value bytes a table read by
- * ordo_table_read records (ordo_ingest sums its files', a writebatch load
+ * ordo_table_read records (ordo_sst_ingest sums its files', a writebatch load
  * its rows' when none was a duplicate); 0 when it records none (tables of
  * an ordo before 2026-12, files whose bytes were not known). */
 ORDO_API int ordo_table_recorded_bytes(const ordo_table_meta *m, uint64_t *bytes);
@@ -306,7 +306,7 @@ ORDO_API ordo_status ordo_sst_writer_add(ordo_sst_writer *w, const void *key, si
 ORDO_API ordo_status ordo_sst_writer_finish(ordo_sst_writer *w, ordo_error *err);
 ORDO_API void ordo_sst_writer_stats(const ordo_sst_writer *w, ordo_load_stats *s);
 /* After finish: the files, in key order (valid until close), one array:
- * ordo_sst_writer_file(w, 0) can be given to ordo_ingest with the count. */
+ * ordo_sst_writer_file(w, 0) can be given to ordo_sst_ingest with the count. */
 ORDO_API size_t ordo_sst_writer_files(const ordo_sst_writer *w);
 ORDO_API const ordo_sst_file *ordo_sst_writer_file(const ordo_sst_writer *w, size_t i);
 /* Frees the writer; unfinished files are removed, finished ones stay. */

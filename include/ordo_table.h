@@ -248,7 +248,7 @@ typedef struct ordo_table_part ordo_table_part;
 
 typedef struct ordo_table_part_options {
     const char *dir;    /* the folder (an existing one, not a database's) */
-    const char *prefix; /* its file names start with it (NULL: ""; at most 200 bytes) */
+    const char *prefix; /* its file names start with it (NULL: "") */
     int tag;            /* 0..254, or ORDO_UNTAGGED */
     ordo_dup_policy on_duplicate;
     int sorted;         /* 1: rows in key order; 0: in any order */
@@ -262,8 +262,8 @@ typedef struct ordo_table_part_options {
     void *progress_ctx;
 } ordo_table_part_options;
 
-/* The folder's and the files' rules are the SST writer's
- * (ordo_sst_writer_open, ordo_run_writer_open). */
+/* The folder's and the files' rules, and the options', are the SST
+ * writer's (ordo_sst_writer_open, ordo_run_writer_open): refused here. */
 ORDO_API ordo_status ordo_table_part_open(const ordo_table_part_options *o,
                                           ordo_table_part **p, ordo_error *err);
 /* One row, or rows from key and value columns (seqs NULL: the part's row
@@ -276,13 +276,15 @@ ORDO_API ordo_status ordo_table_part_add_bins(ordo_table_part *p, const ordo_bin
                                               const ordo_bins *values, const int64_t *seqs,
                                               ordo_error *err);
 /* A sorted part: the runs' rows in mo's key range merged in (ordo_runs_merge;
- * keys after any added before). An unsorted part is ORDO_ERR_BAD_STATE. */
+ * keys after any added before). An unsorted part is ORDO_ERR_BAD_STATE. A
+ * failed merge sticks: later calls, finish too, return its error. */
 ORDO_API ordo_status ordo_table_part_merge(ordo_table_part *p, ordo_runs *runs,
                                            const ordo_merge_options *mo, ordo_error *err);
 /* Sorts and merges what is held, writes the last rows, finishes the files;
  * after it (or a failure) no more rows. On failure no file is left. */
 ORDO_API ordo_status ordo_table_part_finish(ordo_table_part *p, ordo_error *err);
-/* The counts so far (rows_in: rows given; rows, duplicates, bytes: written). */
+/* The counts so far (rows_in: rows given; rows, duplicates, bytes: written),
+ * after finish (or its failure) those it reached. */
 ORDO_API void ordo_table_part_stats(const ordo_table_part *p, ordo_load_stats *st);
 /* After finish: the SST files in key order, one array (valid until close). */
 ORDO_API size_t ordo_table_part_files(const ordo_table_part *p);

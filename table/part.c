@@ -18,7 +18,7 @@
 
 struct ordo_table_part {
     ordo_table_part_options o;
-    char *dir, *prefix;
+    char *dir, *prefix, *prefix2; /* prefix2: the second writer's, PREFIXr1- */
     ordo_run_writer *runs; /* unsorted rows */
     ordo_sst_writer *sst[2];
     size_t nw; /* writers opened */
@@ -26,9 +26,13 @@ struct ordo_table_part {
     size_t nfiles;
     ordo_table_phase phase; /* the merge's: write (from memory) or merge (spilled runs) */
     int finished;
+    ordo_load_stats final; /* the counts at finish (its failure's too) */
+    ordo_error broken;      /* a failed merge's error: it sticks (status 0: none) */
 };
 
 #define fail ordo__table_fail
+
+static void live_stats(const ordo_table_part *p, ordo_load_stats *st);
 
 static void progress(const ordo_table_part *p, ordo_table_phase phase, uint64_t rows,
                      uint64_t bytes)
@@ -43,10 +47,10 @@ static ordo_status open_writers(ordo_table_part *p, size_t n, ordo_error *err)
 {
     ordo_status s = ORDO_OK;
     for (size_t i = p->nw; i < n && s == ORDO_OK; i++, p->nw++) {
-        char prefix[300]; /* the second writer's files: names of their own */
-        snprintf(prefix, sizeof prefix, "%s%s", p->prefix, i ? "r1-" : "");
-        ordo_sst_options so = {p->dir, prefix, p->o.sst_size ? p->o.sst_size : SST_SIZE_DEFAULT,
-                               p->o.tag, p->o.on_duplicate, 1};
+        /* the second writer's files: names of their own */
+        ordo_sst_options so = {p->dir, i ? p->prefix2 : p->prefix,
+                               p->o.sst_size ? p->o.sst_size : SST_SIZE_DEFAULT, p->o.tag,
+                               p->o.on_duplicate, 1};
         if ((s = ordo_sst_writer_open(&so, &p->sst[i], err)) != ORDO_OK)
             break;
     }
@@ -67,17 +71,18 @@ ordo_status ordo_table_part_open(const ordo_table_part_options *o, ordo_table_pa
         p->o = *o;
         p->dir = strdup(o->dir);
         p->prefix = strdup(prefix);
+        p->prefix2 = malloc(strlen(prefix) + 4);
         p->phase = ORDO_TABLE_PHASE_WRITE;
     }
-    if (!p || !p->dir || !p->prefix || strlen(prefix) > 200) {
+    if (!p || !p->dir || !p->prefix || !p->prefix2) {
         ordo_table_part_close(p);
-        return p ? fail(err, ORDO_ERR_INVALID_ARG, "part: the prefix is over 200 bytes")
-                 : fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+        return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    ordo_status s;
-    if (o->sorted) {
-        s = open_writers(p, 1, err);
-    } else {
+    memcpy(p->prefix2, prefix, strlen(prefix));
+    memcpy(p->prefix2 + strlen(prefix), "r1-", 4);
+    /* the first SST writer now, unsorted too: its options refused before any row */
+    ordo_status s = open_writers(p, 1, err);
+    if (s == ORDO_OK && !o->sorted) {
         ordo_run_options ro = {p->dir, prefix, o->memory}; /* (PREFIXrun-000000, ...) */
         s = ordo_run_writer_open(&ro, &p->runs, err);
     }
@@ -93,6 +98,11 @@ static ordo_status usable(const ordo_table_part *p, ordo_error *err)
 {
     if (!p)
         return fail(err, ORDO_ERR_NULL_ARG, "part: a NULL argument");
+    if (p->broken.status) {
+        if (err)
+            *err = p->broken;
+        return p->broken.status;
+    }
     if (p->finished)
         return fail(err, ORDO_ERR_BAD_STATE, "part: finished");
     return ORDO_OK;
@@ -131,7 +141,16 @@ ordo_status ordo_table_part_merge(ordo_table_part *p, ordo_runs *runs,
     if (s == ORDO_OK && p->runs)
         s = fail(err, ORDO_ERR_BAD_STATE, "part: merge: the part takes its rows in any order "
                                           "(sorted 0): runs merge into a sorted part");
-    return s == ORDO_OK ? ordo_runs_merge(runs, mo, p->sst[0], err) : s;
+    if (s != ORDO_OK)
+        return s;
+    ordo_error e = {0};
+    if ((s = ordo_runs_merge(runs, mo, p->sst[0], &e)) != ORDO_OK) {
+        e.status = s; /* the part cannot be finished with a range cut short */
+        p->broken = e;
+        if (err)
+            *err = e;
+    }
+    return s;
 }
 
 /* The merge's progress: rows kept so far (of the first range). */
@@ -182,32 +201,45 @@ static void remove_runs(ordo_table_part *p)
     p->runs = NULL;
 }
 
+/* After a failed finish: every file of the part removed (finished ones
+ * unlinked, unfinished ones by their writers' close), the writers freed. */
+static void discard(ordo_table_part *p, const size_t *finished)
+{
+    remove_runs(p);
+    for (size_t i = 0; i < p->nw; i++) {
+        for (size_t j = 0; j < finished[i]; j++)
+            unlink(ordo_sst_writer_file(p->sst[i], j)->path);
+        ordo_sst_writer_close(p->sst[i]);
+        p->sst[i] = NULL;
+    }
+    p->nw = 0;
+}
+
 ordo_status ordo_table_part_finish(ordo_table_part *p, ordo_error *err)
 {
     ordo_status s = usable(p, err);
     if (s != ORDO_OK)
         return s;
     p->finished = 1;
-    if (p->o.cancel && *p->o.cancel)
-        return fail(err, ORDO_ERR_INTERRUPTED, "interrupted");
-    if (p->runs)
-        s = merge_held(p, err);
-    ordo_load_stats st;
-    ordo_table_part_stats(p, &st);
-    if (s == ORDO_OK) /* the phase's last count: every row written */
-        progress(p, p->phase, st.rows, st.bytes);
     size_t n[2] = {0, 0};
+    if (p->o.cancel && *p->o.cancel)
+        s = fail(err, ORDO_ERR_INTERRUPTED, "interrupted");
+    else if (p->runs)
+        s = merge_held(p, err);
+    live_stats(p, &p->final);
+    if (s == ORDO_OK) /* the phase's last count: every row written */
+        progress(p, p->phase, p->final.rows, p->final.bytes);
     for (size_t i = 0; i < p->nw && s == ORDO_OK; i++) /* (each one's files removed on failure) */
         if ((s = ordo_sst_writer_finish(p->sst[i], err)) == ORDO_OK)
             n[i] = ordo_sst_writer_files(p->sst[i]);
+    live_stats(p, &p->final);
     remove_runs(p); /* and the run writer's memory */
-    for (size_t i = 0; s != ORDO_OK && i < p->nw; i++) /* the first range's, finished */
-        for (size_t j = 0; j < n[i]; j++)
-            unlink(ordo_sst_writer_file(p->sst[i], j)->path);
-    if (s != ORDO_OK)
+    if (s == ORDO_OK && !(p->files = malloc((n[0] + n[1] + 1) * sizeof *p->files)))
+        s = fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    if (s != ORDO_OK) {
+        discard(p, n);
         return s;
-    if (!(p->files = malloc((n[0] + n[1] + 1) * sizeof *p->files)))
-        return fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+    }
     for (size_t i = 0; i < p->nw; p->nfiles += n[i++]) /* in key order */
         if (n[i])
             memcpy(p->files + p->nfiles, ordo_sst_writer_file(p->sst[i], 0),
@@ -215,11 +247,10 @@ ordo_status ordo_table_part_finish(ordo_table_part *p, ordo_error *err)
     return ORDO_OK;
 }
 
-void ordo_table_part_stats(const ordo_table_part *p, ordo_load_stats *st)
+/* The counts as the writers have them now. */
+static void live_stats(const ordo_table_part *p, ordo_load_stats *st)
 {
     memset(st, 0, sizeof *st);
-    if (!p)
-        return;
     if (p->runs)
         st->rows_in = ordo_run_writer_rows(p->runs);
     for (size_t i = 0; i < p->nw; i++) { /* the ranges' counts together */
@@ -229,6 +260,16 @@ void ordo_table_part_stats(const ordo_table_part *p, ordo_load_stats *st)
             st->rows_in += one.rows_in;
         st->rows += one.rows, st->duplicates += one.duplicates, st->bytes += one.bytes;
     }
+}
+
+void ordo_table_part_stats(const ordo_table_part *p, ordo_load_stats *st)
+{
+    if (p && p->finished) /* (kept at finish: its writers may be gone) */
+        *st = p->final;
+    else if (p)
+        live_stats(p, st);
+    else
+        memset(st, 0, sizeof *st);
 }
 
 size_t ordo_table_part_files(const ordo_table_part *p) { return p ? p->nfiles : 0; }
@@ -254,5 +295,6 @@ void ordo_table_part_close(ordo_table_part *p)
     free(p->files);
     free(p->dir);
     free(p->prefix);
+    free(p->prefix2);
     free(p);
 }

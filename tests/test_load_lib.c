@@ -788,6 +788,10 @@ static void test_ingest_all_or_nothing(void **state)
     ordo_sst_file two[2] = {f, gone};
     ordo_table_meta m = meta;
     assert_int_equal(ordo_sst_ingest(db, 4, two, 2, &m, &e), ORDO_ERR_IO);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    assert_int_equal(ordo_ingest(db, 4, two, 2, &m, &e), ORDO_ERR_IO); /* the old name: the same */
+#pragma GCC diagnostic pop
     expect_no_table(db, 4);
     /* and the tag is still free: the good file alone goes in */
     assert_int_equal(ordo_sst_ingest(db, 4, &f, 1, &(ordo_table_meta){"ordered", "k", "k bytea", 3, NULL, NULL}, &e),

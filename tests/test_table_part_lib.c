@@ -267,22 +267,29 @@ static void test_failures_leave_no_file(void **state)
     ordo_error e;
     char key[16], value[32];
     ordo_table_part *p = (ordo_table_part *)&e;
-    /* refused: NULLs, a long prefix, a prefix leaving the folder */
+    /* refused at open, sorted or not: NULLs, a prefix leaving the folder, the
+     * SST writer's options (before any row is sorted) */
     assert_int_equal(ordo_table_part_open(NULL, &p, &e), ORDO_ERR_NULL_ARG);
     assert_null(p);
-    char long_prefix[260];
-    memset(long_prefix, 'p', sizeof long_prefix - 1);
-    long_prefix[sizeof long_prefix - 1] = 0;
-    ordo_table_part_options o = part_options(long_prefix, 1, 0);
-    assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_ERR_INVALID_ARG);
-    o = part_options("../f-", 0, 0);
-    assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_ERR_INVALID_ARG);
-    /* a duplicate under "error" found by the merge: no file stays */
+    ordo_table_part_options o;
+    for (int sorted = 0; sorted < 2; sorted++) {
+        o = part_options("../f-", sorted, 0);
+        assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_ERR_INVALID_ARG);
+        o = part_options("t-", sorted, 0);
+        o.tag = 999;
+        assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_ERR_INVALID_ARG);
+        o = part_options("t-", sorted, 0);
+        o.sst_size = 1000;
+        assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_ERR_INVALID_ARG);
+        assert_null(p);
+    }
+    /* a duplicate under "error" found by the merge (held in memory: two
+     * writers of several files each; spilled): no file stays, before close */
     for (int spill = 0; spill < 2; spill++) {
         o = part_options("d-", 0, spill ? 1u << 20 : 0);
-        o.on_duplicate = ORDO_DUP_ERROR;
+        o.on_duplicate = ORDO_DUP_ERROR, o.sst_size = 64u << 10;
         assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_OK);
-        for (size_t i = 0; i < 40000; i++) {
+        for (size_t i = 0; i < (spill ? 40000 : ROWS); i++) {
             size_t kn = row_of(i, key, value);
             assert_int_equal(ordo_table_part_add(p, key, kn, value, strlen(value), i + 1, &e),
                              ORDO_OK);
@@ -309,6 +316,38 @@ static void test_failures_leave_no_file(void **state)
     assert_int_equal(ordo_table_part_finish(p, &e), ORDO_ERR_INTERRUPTED);
     ordo_table_part_close(p);
     assert_int_equal(files_named("c-"), 0);
+    /* a merge that fails (a damaged run file) sticks: finish fails with it,
+     * no file stays */
+    ordo_run_options ro = {g_tmp, "bad-", 1u << 20};
+    ordo_run_writer *rw;
+    assert_int_equal(ordo_run_writer_open(&ro, &rw, &e), ORDO_OK);
+    for (size_t i = 0; i < 40000; i++) {
+        size_t kn = row_of(i, key, value);
+        assert_int_equal(ordo_run_writer_add(rw, key, kn, value, strlen(value), i + 1, &e),
+                         ORDO_OK);
+    }
+    assert_int_equal(ordo_run_writer_finish(rw, &e), ORDO_OK);
+    const char *first = ordo_run_writer_file(rw, 0);
+    FILE *f = fopen(first, "r+b");
+    assert_non_null(f);
+    fseek(f, 100, SEEK_SET); /* a record block's bytes: its CRC32C no longer matches */
+    fputc(fgetc(f) ^ 0x55, f);
+    fclose(f);
+    o = part_options("m-", 1, 0);
+    assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_OK);
+    ordo_runs *runs;
+    assert_int_equal(ordo_runs_open(&first, 1, &runs, &e), ORDO_OK);
+    ordo_merge_options mo = {0};
+    ordo_status bad = ordo_table_part_merge(p, runs, &mo, &e);
+    ordo_runs_close(runs);
+    assert_int_equal(bad, ORDO_ERR_BAD_INPUT);
+    assert_int_equal(ordo_table_part_add(p, "zz", 2, "", 0, 1, &e), bad);
+    assert_int_equal(ordo_table_part_finish(p, &e), bad);
+    assert_int_equal(files_named("m-"), 0);
+    ordo_table_part_close(p);
+    for (size_t i = 0; i < ordo_run_writer_files(rw); i++)
+        unlink(ordo_run_writer_file(rw, i));
+    ordo_run_writer_close(rw);
     /* finished files stay after close until removed */
     o = part_options("f-", 1, 0);
     assert_int_equal(ordo_table_part_open(&o, &p, &e), ORDO_OK);

@@ -186,10 +186,11 @@ def write_part(batches, partition, prefix, options, crash=None, runs=None, sorte
     options["dir"]; returns dict(partition, files, stats). On failure every
     file of the part is removed and the ordo.Error names the partition (and
     the row as input partition and row)."""
-    w = _ordo.SstWriter(options["dir"], prefix=prefix, target_bytes=options["target_bytes"],
-                        tag=options["tag"], on_duplicate=options["on_duplicate"],
-                        sorted=sorted, memory=options["memory"])
+    w = None
     try:
+        w = _ordo.SstWriter(options["dir"], prefix=prefix, target_bytes=options["target_bytes"],
+                            tag=options["tag"], on_duplicate=options["on_duplicate"],
+                            sorted=sorted, memory=options["memory"])
         for keys, values, seqs in batches:
             w.add_batch(keys, values, seqs)
             maybe_crash(crash, "write", partition)
@@ -201,14 +202,16 @@ def write_part(batches, partition, prefix, options, crash=None, runs=None, sorte
         maybe_crash(crash, "write", partition)
         return {"partition": partition, "files": files, "stats": w.stats()}
     except BaseException as e:
-        w.close()
+        if w is not None:
+            w.close()
         _remove_prefixed(options["dir"], prefix)
         if isinstance(e, Error):
             _name_row(e, options.get("sources"))
             raise with_partition(e, partition)
         raise
     finally:
-        w.close()
+        if w is not None:
+            w.close()
 
 
 def _name_row(e, sources):

@@ -192,8 +192,7 @@ static PyObject *sst_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     o.dir = PyBytes_AS_STRING(dir);
     ordo_table_part *w = NULL;
     ordo_error e = {0};
-    /* (None or 0: the default; an exact int's truth cannot fail) */
-    int zero = PyLong_CheckExact(targeto) && PyObject_Not(targeto) == 1;
+    int zero = PyLong_CheckExact(targeto) && PyObject_Not(targeto) == 1; /* 0, None: default */
     if (!zero && ordo__py_size(targeto, "target_bytes", &o.sst_size) < 0)
         return Py_DECREF(dir), NULL;
     ordo_status s = ordo_table_part_open(&o, &w, &e); /* (before w is read) */
@@ -391,13 +390,16 @@ static PyObject *py_parse_option(PyObject *self, PyObject *args)
 {
     PyObject *v;
     const char *what = "size";
+    ordo_table_load_options o = {0}; /* a load's memory and policy: the library's checks */
+    ordo_error e = {0};
     if (!PyArg_ParseTuple(args, "O|s:parse_option", &v, &what))
         return NULL;
-    uint64_t n;
-    ordo_dup_policy d;
-    if (!strcmp(what, "on_duplicate")) /* the library's names */
-        return ordo__py_dup_arg(v, &d) ? PyLong_FromLong((long)d) : NULL;
-    return ordo__py_size(v, what, &n) < 0 ? NULL : PyLong_FromUnsignedLongLong(n);
+    if (!strcmp(what, "on_duplicate"))
+        return ordo__py_dup_arg(v, &o.on_duplicate) ? PyLong_FromLong((long)o.on_duplicate) : NULL;
+    if (ordo__py_size(v, what, &o.memory) < 0 || (!strcmp(what, "memory") &&
+                                                  ordo_table_load_check(&o, &e) != ORDO_OK))
+        return PyErr_Occurred() ? NULL : ordo__py_raise_table(e.status, &e, 0, 1);
+    return PyLong_FromUnsignedLongLong(o.memory);
 }
 
 static PyMethodDef functions[] = {

@@ -237,9 +237,7 @@ static PyObject *py_impl_name(PyObject *self, PyObject *args)
 {
     ordo_status st = ORDO_OK;
     const char *name = ordo_impl_name(&st);
-    if (st != ORDO_OK)
-        return ordo__py_raise(st, NULL);
-    return PyUnicode_FromString(name);
+    return st != ORDO_OK ? ordo__py_raise(st, NULL) : PyUnicode_FromString(name);
 }
 
 static PyMethodDef methods[] = {

@@ -151,7 +151,8 @@ def test_duplicates_kept_in_input_order(client, tmp_path, policy):
 def test_bad_options_refused_before_dask_runs(client, tmp_path):
     """on_duplicate and memory, by the libraries' rules, before any task."""
     for bad, match in ((dict(on_duplicate="never"), "on_duplicate: expected error, first or last"),
-                       (dict(memory="lots"), "memory: expected a size")):
+                       (dict(memory="lots"), "memory: expected a size"),
+                       (dict(memory="1K"), "memory: at least 1M")):
         with pytest.raises(ValueError, match=match):
             ordo.dask.load(frame(dup_rows()), str(tmp_path / "db"), key="grp", client=client,
                            **bad)

@@ -413,6 +413,9 @@ def test_unsorted_sst_writer_is_the_loads_sort(db):
 
 def test_unsorted_sst_writer_failures_leave_no_file(db):
     tmp = db.temp_dir()
+    for bad in (dict(target_bytes=1000), dict(tag=300)):  # refused at once, as a sorted one's
+        with pytest.raises(ValueError):
+            _ordo.SstWriter(tmp, prefix="x-", sorted=False, **bad)
     u = _ordo.SstWriter(tmp, prefix="d-", sorted=False, memory="1M")
     u.add_batch(pa.array([b"%05d" % (i % 700) for i in range(3000)]),
                 pa.array([b"." * 1000] * 3000))
