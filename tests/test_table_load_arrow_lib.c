@@ -7,6 +7,7 @@
  * (plain columns and converted ones) make the same table, and their faults
  * are told apart. */
 #include "ordo_test.h"
+#include "table_rows.h"
 
 #include <ordo_table.h>
 
@@ -25,33 +26,6 @@ static int teardown(void **state)
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-/* The table's rows as "key-hex=value-hex" lines without the tag byte. */
-static size_t table_rows(ordo_db *db, int tag, char *out, size_t cap)
-{
-    uint8_t lo[1], hi[1];
-    size_t lo_len, hi_len, n = 0, at = 0;
-    ordo_table_range(tag, lo, &lo_len, hi, &hi_len);
-    ordo_scan *s;
-    ordo_error e;
-    out[0] = 0;
-    assert_int_equal(ordo_scan_open(db, lo, lo_len, hi, hi_len, 0, &s, &e), ORDO_OK);
-    for (;;) {
-        const uint8_t *k, *v;
-        size_t kn, vn;
-        int found;
-        assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
-        if (!found)
-            break;
-        char kh[1025], vh[1025];
-        t_hex(k + 1, kn - 1 > 512 ? 512 : kn - 1, kh);
-        t_hex(v, vn > 512 ? 512 : vn, vh);
-        at += (size_t)snprintf(out + at, at < cap ? cap - at : 0, "%s=%s\n", kh, vh);
-        n++;
-    }
-    ordo_scan_close(s);
-    return n;
 }
 
 /* ----------------------------------------- a stream of record batches */
@@ -215,8 +189,8 @@ static void test_stream_equals_csv(void **state)
     assert_int_equal(sum.rows_in, ROWS);
     assert_int_equal(sum.rows, ROWS);
     static char a[ROWS * 64], b[ROWS * 64];
-    assert_int_equal(table_rows(db, 1, a, sizeof a), ROWS);
-    assert_int_equal(table_rows(db, 2, b, sizeof b), ROWS);
+    assert_int_equal(t_table_hex(db, 1, 1, a, sizeof a), ROWS);
+    assert_int_equal(t_table_hex(db, 2, 1, b, sizeof b), ROWS);
     assert_string_equal(a, b);
     ordo_table_meta m;
     assert_int_equal(ordo_table_read(db, 2, &m, &e), ORDO_OK);
@@ -253,7 +227,7 @@ static void test_stream_equals_csv(void **state)
     }
     assert_int_equal(ordo_table_loader_finish(L, &sum, &e), ORDO_OK);
     ordo_table_loader_close(L);
-    assert_int_equal(table_rows(db, 3, b, sizeof b), ROWS);
+    assert_int_equal(t_table_hex(db, 3, 1, b, sizeof b), ROWS);
     assert_string_equal(a, b);
     assert_int_equal(ordo_table_read(db, 4, &m, &e), ORDO_OK);
     assert_true(m.rows > 0 && m.rows < ROWS);
@@ -385,8 +359,8 @@ static void test_inputs_pushed(void **state)
     ordo_table_loader_close(L);
     assert_int_equal(sum.rows_in, ROWS);
     static char a[ROWS * 64], b[ROWS * 64];
-    assert_int_equal(table_rows(db, 1, a, sizeof a), ROWS);
-    assert_int_equal(table_rows(db, 2, b, sizeof b), ROWS);
+    assert_int_equal(t_table_hex(db, 1, 1, a, sizeof a), ROWS);
+    assert_int_equal(t_table_hex(db, 2, 1, b, sizeof b), ROWS);
     assert_string_equal(a, b);
     ordo_table_meta m;
     assert_int_equal(ordo_table_read(db, 2, &m, &e), ORDO_OK);
@@ -417,7 +391,7 @@ static void test_inputs_pushed(void **state)
                                 .rows = ROWS};
     o.tag = 5;
     assert_int_equal(ordo_table_load(db, &inputs, &o, &sum, &e), ORDO_OK);
-    assert_int_equal(table_rows(db, 5, b, sizeof b), ROWS);
+    assert_int_equal(t_table_hex(db, 5, 1, b, sizeof b), ROWS);
     assert_string_equal(a, b);
     o.tag = 6, o.key = "nope";
     assert_int_equal(ordo_table_load(db, &inputs, &o, &sum, &e), ORDO_ERR_INVALID_ARG);

@@ -5,6 +5,7 @@
  * metadata (collation versions recorded inside), ordo_table_csv_rows over
  * parts of a file, ordo_table_ingest_files. */
 #include "ordo_test.h"
+#include "table_rows.h"
 
 #include <ordo_table.h>
 
@@ -51,34 +52,6 @@ static int exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
-/* The table's rows as "key-hex=value-hex" lines, and its row count. */
-static size_t table_rows(ordo_db *db, int tag, char *out, size_t cap)
-{
-    uint8_t lo[1], hi[1];
-    size_t lo_len, hi_len, n = 0, at = 0;
-    ordo_table_range(tag, lo, &lo_len, hi, &hi_len);
-    ordo_scan *s;
-    ordo_error e;
-    assert_int_equal(ordo_scan_open(db, lo, lo_len, hi, hi_len, 0, &s, &e), ORDO_OK);
-    for (;;) {
-        const uint8_t *k, *v;
-        size_t kn, vn;
-        int found;
-        assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
-        if (!found)
-            break;
-        if (kn && k[kn - 1] == 0xff && tag == ORDO_UNTAGGED)
-            continue;
-        char kh[1025], vh[1025];
-        t_hex(k, kn > 512 ? 512 : kn, kh);
-        t_hex(v, vn > 512 ? 512 : vn, vh);
-        at += (size_t)snprintf(out + at, at < cap ? cap - at : 0, "%s=%s\n", kh, vh);
-        n++;
-    }
-    ordo_scan_close(s);
-    return n;
-}
-
 static ordo_table_load_options opts(const char *schema, const char *key, int tag)
 {
     ordo_table_load_options o;
@@ -120,7 +93,7 @@ static void test_sources_give_one_table(void **state)
     assert_int_equal(ordo_table_load(db, &mem, &o, &sum, &e), ORDO_OK);
     char a[4096], b[4096];
     for (int tag = 1; tag <= 3; tag++) {
-        assert_int_equal(table_rows(db, tag, tag == 1 ? a : b, sizeof a), 3);
+        assert_int_equal(t_table_hex(db, tag, 0, tag == 1 ? a : b, sizeof a), 3);
         if (tag > 1) { /* the same rows but for the tag byte */
             char *p = a, *q = b;
             for (int line = 0; line < 3; line++) {
@@ -298,7 +271,7 @@ static void test_callbacks(void **state)
         assert_true(sum.unchanged);
         assert_int_equal(ordo_table_check_free(db, 5, &e), ORDO_OK);
         char buf[64];
-        assert_int_equal(table_rows(db, 5, buf, sizeof buf), 0);
+        assert_int_equal(t_table_hex(db, 5, 0, buf, sizeof buf), 0);
     }
     /* cancelled in each phase */
     ordo_table_phase at[] = {ORDO_TABLE_PHASE_READ, ORDO_TABLE_PHASE_MERGE};

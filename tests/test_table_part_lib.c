@@ -4,6 +4,7 @@
  * its counts and progress phases; failures, cancel and close leave no file
  * of the part. */
 #include "ordo_test.h"
+#include "table_rows.h"
 
 #include <ordo_table.h>
 
@@ -86,31 +87,20 @@ static void record_phase(void *ctx, const ordo_table_progress *p)
 }
 
 /* An FNV-1a hash of a table's rows (keys without their tag byte). */
+static void hash_row(void *ctx, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
+{
+    uint64_t *h = ctx;
+    for (size_t i = 1; i < kn; i++)
+        *h = (*h ^ k[i]) * 1099511628211ull;
+    *h = (*h ^ 0x100) * 1099511628211ull;
+    for (size_t i = 0; i < vn; i++)
+        *h = (*h ^ v[i]) * 1099511628211ull;
+}
+
 static uint64_t table_hash(int tag, uint64_t *rows)
 {
-    uint8_t lo[1], hi[1];
-    size_t lo_len, hi_len;
-    ordo_table_range(tag, lo, &lo_len, hi, &hi_len);
-    ordo_scan *s;
-    ordo_error e;
-    assert_int_equal(ordo_scan_open(g_db, lo, lo_len, hi, hi_len, 0, &s, &e), ORDO_OK);
     uint64_t h = 14695981039346656037ull;
-    *rows = 0;
-    for (;;) {
-        const uint8_t *k, *v;
-        size_t kn, vn;
-        int found;
-        assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
-        if (!found)
-            break;
-        for (size_t i = 1; i < kn; i++)
-            h = (h ^ k[i]) * 1099511628211ull;
-        h = (h ^ 0x100) * 1099511628211ull;
-        for (size_t i = 0; i < vn; i++)
-            h = (h ^ v[i]) * 1099511628211ull;
-        ++*rows;
-    }
-    ordo_scan_close(s);
+    *rows = t_table_each(g_db, tag, hash_row, &h);
     return h;
 }
 

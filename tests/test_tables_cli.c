@@ -13,9 +13,16 @@
 
 #include <cmocka.h>
 
+#include "table_rows.h"
 #include "tool_run.h"
 
 static char g_dir[64], g_db[96];
+
+static void add_bytes(void *ctx, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
+{
+    (void)k, (void)v;
+    *(unsigned long long *)ctx += kn + vn;
+}
 
 /* The rows and stored bytes of tag's range, read from the store. */
 static void stored(int tag, unsigned long long *rows, unsigned long long *bytes)
@@ -23,22 +30,8 @@ static void stored(int tag, unsigned long long *rows, unsigned long long *bytes)
     ordo_db *db;
     ordo_error e = {0};
     assert_int_equal(ordo_db_open(g_db, ORDO_DB_READ_ONLY, &db, &e), ORDO_OK);
-    uint8_t lo[1], hi[1];
-    size_t ln, hn;
-    ordo_table_range(tag, lo, &ln, hi, &hn);
-    ordo_scan *it;
-    assert_int_equal(ordo_scan_open(db, lo, ln, hi, hn, 0, &it, &e), ORDO_OK);
-    *rows = *bytes = 0;
-    for (;;) {
-        const uint8_t *k, *v;
-        size_t kn, vn;
-        int more;
-        assert_int_equal(ordo_scan_next(it, &k, &kn, &v, &vn, &more, &e), ORDO_OK);
-        if (!more)
-            break;
-        ++*rows, *bytes += kn + vn;
-    }
-    ordo_scan_close(it);
+    *bytes = 0;
+    *rows = t_table_each(db, tag, add_bytes, bytes);
     ordo_db_close(db);
 }
 
