@@ -2,6 +2,7 @@
  * together, checked against a model (the rows sorted by key and seq, one
  * kept per key by the policy) through scans of real RocksDB databases. */
 #include "ordo_test.h"
+#include "table_rows.h"
 
 #include <ordo_load.h>
 #include <sys/stat.h>
@@ -78,34 +79,32 @@ static ordo_db *open_db(const char *name, unsigned flags)
 }
 
 /* The table under tag is exactly want[0..n) (key with the tag byte). */
+typedef struct expected {
+    int tag;
+    const row *want;
+    size_t n, i;
+} expected;
+
+static void expect_row(void *ctx, const uint8_t *k, size_t kn, const uint8_t *v, size_t vn)
+{
+    expected *x = ctx;
+    assert_true(x->i < x->n);
+    const row *w = &x->want[x->i++];
+    size_t t = x->tag != ORDO_UNTAGGED;
+    assert_int_equal(kn, w->kn + t);
+    if (t)
+        assert_int_equal(k[0], x->tag);
+    assert_memory_equal(k + t, w->key, w->kn);
+    assert_int_equal(vn, strlen(w->val));
+    assert_memory_equal(v, w->val, vn);
+}
+
 static void expect_table(ordo_db *db, int tag, const row *want, size_t n)
 {
-    uint8_t lo[1], hi[1];
-    size_t ln, hn, i = 0;
-    ordo_table_range(tag, lo, &ln, hi, &hn);
-    ordo_scan *s;
-    ordo_error e;
-    assert_int_equal(ordo_scan_open(db, lo, ln, hi, hn, 0, &s, &e), ORDO_OK);
-    for (;;) {
-        const uint8_t *k, *v;
-        size_t kn, vn;
-        int found;
-        assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
-        if (!found)
-            break;
-        assert_true(i < n);
-        size_t t = tag != ORDO_UNTAGGED;
-        assert_int_equal(kn, want[i].kn + t);
-        if (t)
-            assert_int_equal(k[0], tag);
-        assert_memory_equal(k + t, want[i].key, want[i].kn);
-        assert_int_equal(vn, strlen(want[i].val));
-        assert_memory_equal(v, want[i].val, vn);
-        i++;
-    }
-    assert_int_equal(i, n);
-    ordo_scan_close(s);
+    expected x = {tag, want, n, 0};
+    assert_int_equal(t_table_each(db, tag, expect_row, &x), n);
     ordo_table_meta m;
+    ordo_error e;
     assert_int_equal(ordo_table_read(db, tag, &m, &e), ORDO_OK);
     assert_int_equal(m.rows, n);
     assert_string_equal(m.format, "ordered");
@@ -115,18 +114,9 @@ static void expect_table(ordo_db *db, int tag, const row *want, size_t n)
 /* Nothing under tag: no keys, no table. */
 static void expect_no_table(ordo_db *db, int tag)
 {
-    uint8_t lo[1], hi[1];
-    size_t ln, hn;
-    ordo_table_range(tag, lo, &ln, hi, &hn);
-    ordo_scan *s;
+    expected none = {tag, NULL, 0, 0}; /* (a row fails expect_row) */
+    assert_int_equal(t_table_each(db, tag, expect_row, &none), 0);
     ordo_error e;
-    const uint8_t *k, *v;
-    size_t kn, vn;
-    int found = 1;
-    assert_int_equal(ordo_scan_open(db, lo, ln, hi, hn, 0, &s, &e), ORDO_OK);
-    assert_int_equal(ordo_scan_next(s, &k, &kn, &v, &vn, &found, &e), ORDO_OK);
-    assert_false(found);
-    ordo_scan_close(s);
     ordo_table_meta m;
     assert_int_equal(ordo_table_read(db, tag, &m, &e), ORDO_ERR_NO_TABLE);
 }
