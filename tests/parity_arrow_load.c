@@ -7,6 +7,7 @@
  * a number or "none"; exit 0, or 1 with the library's message. */
 #include <ordo_table.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,26 @@ typedef struct rows {
     column cols[MAX_COLS];
     struct ArrowSchema kids[MAX_COLS];
     struct ArrowSchema *kidp[MAX_COLS];
-    struct ArrowArray arrays[MAX_COLS]; /* the current batch's */
-    struct ArrowArray *arrayp[MAX_COLS];
 } rows;
+
+/* A batch's children, its own (a consumer may keep a batch past the next
+ * get_next): freed by its release. */
+typedef struct batch {
+    struct ArrowArray arrays[MAX_COLS];
+    struct ArrowArray *arrayp[MAX_COLS];
+} batch;
 
 static void done_schema(struct ArrowSchema *s) { s->release = NULL; }
 static void done_array(struct ArrowArray *a) { a->release = NULL; }
+static void free_batch(struct ArrowArray *a)
+{
+    batch *b = a->private_data;
+    for (int64_t i = 0; i < a->n_children; i++)
+        if (b->arrays[i].release)
+            b->arrays[i].release(&b->arrays[i]);
+    free(b);
+    a->release = NULL;
+}
 static const void *no_bufs[] = {NULL};
 
 static int get_schema(struct ArrowArrayStream *st, struct ArrowSchema *out)
@@ -49,16 +64,21 @@ static int get_next(struct ArrowArrayStream *st, struct ArrowArray *out)
     if (r->sent == r->batches)
         return 0;
     long long lo = r->n * r->sent / r->batches, hi = r->n * (r->sent + 1) / r->batches;
+    batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return ENOMEM;
     r->sent++;
-    for (int i = 0; i < r->ncols; i++)
-        r->arrays[i] = (struct ArrowArray){.length = hi - lo, .offset = lo,
+    for (int i = 0; i < r->ncols; i++) {
+        b->arrays[i] = (struct ArrowArray){.length = hi - lo, .offset = lo,
                                            /* (unknown in a slice; none without a bitmap) */
                                            .null_count = r->cols[i].bufs[0] ? -1 : 0,
                                            .n_buffers = r->cols[i].nbuf,
                                            .buffers = r->cols[i].bufs, .release = done_array};
+        b->arrayp[i] = &b->arrays[i];
+    }
     *out = (struct ArrowArray){.length = hi - lo, .n_buffers = 1, .buffers = no_bufs,
-                               .n_children = r->ncols, .children = r->arrayp,
-                               .release = done_array};
+                               .n_children = r->ncols, .children = b->arrayp,
+                               .release = free_batch, .private_data = b};
     return 0;
 }
 
@@ -106,7 +126,6 @@ static int read_manifest(const char *path, const unsigned char *data, size_t len
         r->kids[i] = (struct ArrowSchema){.format = c->format, .name = c->name,
                                           .flags = ARROW_FLAG_NULLABLE, .release = done_schema};
         r->kidp[i] = &r->kids[i];
-        r->arrayp[i] = &r->arrays[i];
     }
     fclose(f);
     return 0;
