@@ -98,8 +98,10 @@ ordo_status ordo__table_sink_open(ordo__table_sink *k, ordo_db *db, ordo_table_s
     if (o->via == ORDO_TABLE_VIA_WRITEBATCH) {
         s = ordo_put_load_open(db, o->tag, o->on_duplicate, &k->put, err);
     } else if ((s = ordo_db_temp_dir(db, &k->tmp, err)) == ORDO_OK) {
-        ordo_table_part_options po = {k->tmp, o->prefix, o->tag, o->on_duplicate, 0, o->memory,
-                                      o->sst_size, o->cancel, part_progress, k};
+        ordo_table_part_options po = {.dir = k->tmp, .prefix = o->prefix, .tag = o->tag,
+                                      .on_duplicate = o->on_duplicate, .memory = o->memory,
+                                      .sst_size = o->sst_size, .cancel = o->cancel,
+                                      .progress = part_progress, .progress_ctx = k};
         s = ordo_table_part_open(&po, &k->part, err);
     }
     if (s == ORDO_OK)

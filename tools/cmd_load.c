@@ -199,7 +199,7 @@ static void parse_args(int argc, char **argv, load_options *o)
     memset(o, 0, sizeof *o);
     o->format = "ordered";
     o->tag = ORDO_UNTAGGED;
-    o->memory = ordo_run_memory_default(); /* (as ordo sort's) */
+    o->memory = 0; /* the run writer's own default (it halves it while none is reserved) */
     o->sst_size = 256ull << 20;
     o->path = "-";
     o->via = "sst";
@@ -219,7 +219,8 @@ static void parse_args(int argc, char **argv, load_options *o)
         {"--quiet", OPT_FLAG, &o->quiet, NULL},
     };
     char help[1024];
-    const opt_spec spec = {"load", cli_memory_usage(help, sizeof help, usage, o->memory),
+    const opt_spec spec = {"load",
+                           cli_memory_usage(help, sizeof help, usage, ordo_run_memory_default()),
                            "unknown option", OPT_POS_NOT_DASH, 0, opts,
                            sizeof opts / sizeof opts[0]};
     char **pos = cli_positional(argc);
