@@ -81,12 +81,41 @@ typedef enum ordo_table_timestamps {
 ORDO_API ordo_status ordo_table_timestamps_parse(const char *text, ordo_table_timestamps *out,
                                                  ordo_error *err);
 
+/* What an import keys an Arrow dictionary column by (a pandas Categorical
+ * arrives as one). */
+typedef enum ordo_table_categories {
+    /* its values: the rows sort by label, the column of the values' type */
+    ORDO_TABLE_CATEGORIES_LABEL = 0,
+    /* its indices (codes), so that the rows sort in category order; the
+     * column of the indices' integer type. Codes mean one thing only under
+     * one dictionary: every batch's dictionary of the column must hold the
+     * entries of the first batch's (or of the one the options give),
+     * compared value by value, else ORDO_ERR_INVALID_VALUE "column 'c'
+     * changes its dictionary ..." (table/categories.c) */
+    ORDO_TABLE_CATEGORIES_ORDER = 1
+} ordo_table_categories;
+/* "label" (NULL too) or "order" into *out; else ORDO_ERR_INVALID_ARG
+ * "categories: expected 'label' or 'order', got 'x'" (err->option
+ * "categories"). */
+ORDO_API ordo_status ordo_table_categories_parse(const char *text, ordo_table_categories *out,
+                                                 ordo_error *err);
+
 /* How the imports below read values whose rule is the caller's choice
  * (NULL, or zeroed: the defaults): the Arrow, plain and caller's
  * columns of encoders and loads (table/arrow_import.c, plain_import.c,
- * numbers.c; the rules of time units in table/time_units.c). */
+ * numbers.c; the rules of time units in table/time_units.c, of
+ * categories in table/categories.c). */
 typedef struct ordo_table_import_options {
     ordo_table_timestamps timestamps;
+    ordo_table_categories categories;
+    /* With categories ORDER, optionally: a record batch (a struct array and
+     * its schema, borrowed for the encoder's or load's life) whose
+     * dictionary children fix what the codes of the input of the same name
+     * mean (the workers of one load given its first batch, read once);
+     * NULL: each column's first batch's dictionary. Refused (the option
+     * "dictionaries") without ORDER, or when it is no valid struct. */
+    const struct ArrowSchema *dictionaries_schema;
+    const struct ArrowArray *dictionaries;
 } ordo_table_import_options;
 
 /* A row skipped by ordo_table_load_options.on_reject (CSV only). */

@@ -718,5 +718,17 @@ ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
     col->time_unit = sc->time_unit;
     col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
     src c = {schema, array, offset, length, name, io, err};
+    struct ArrowSchema codes;
+    struct ArrowArray indices;
+    if (ordo__arrow_codes_schema(schema, io, &codes) != schema) {
+        /* the indices are the column: each one within its dictionary */
+        int64_t at;
+        for (size_t i = 0; i < length; i++)
+            if ((s = dictionary_index(&c, i, &at)) != ORDO_OK)
+                return s;
+        indices = *array;
+        indices.dictionary = NULL;
+        c.schema = &codes, c.array = &indices;
+    }
     return column(&c, sc, sx, col);
 }

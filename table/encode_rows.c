@@ -39,6 +39,8 @@ struct ordo_table_encoder {
      * table (no key column reads them), by name */
     char **skipped;
     size_t nskipped;
+    /* categories order: each table column's dictionary, held to its first */
+    ordo__dict_keys *dicts;
 };
 
 static ordo_status fault(ordo_table_encoder *E, ordo_table_fault f, ordo_error *err,
@@ -80,7 +82,12 @@ static ordo_status input_type(ordo_table_encoder *E, const ordo_table_input *in,
     ordo_status s = ORDO_ERR_INVALID_ARG;
     const char *t = NULL;
     switch (in->kind) {
-    case ORDO_TABLE_INPUT_ARROW: s = ordo_table_arrow_type(in->schema, in->name, text, err); break;
+    case ORDO_TABLE_INPUT_ARROW: {
+        struct ArrowSchema codes; /* categories order: a dictionary column's indices */
+        s = ordo_table_arrow_type(ordo__arrow_codes_schema(in->schema, &E->import, &codes),
+                                  in->name, text, err);
+        break;
+    }
     case ORDO_TABLE_INPUT_PLAIN:
         if ((s = ordo_table_plain_type(&in->plain, in->name, &t, err)) == ORDO_OK)
             s = append(text, t);
@@ -186,6 +193,52 @@ static const ordo_table_input *skipped_keyed(ordo_table_encoder *E,
     return keyed;
 }
 
+/* With categories order, a dictionary for each table column, those of the
+ * options' record batch set now. */
+static ordo_status open_dictionaries(ordo_table_encoder *E, ordo_error *err)
+{
+    const ordo_table_import_options *io = &E->import;
+    if (io->categories != ORDO_TABLE_CATEGORIES_ORDER)
+        return ORDO_OK;
+    if (!(E->dicts = calloc(E->table.ncols + 1, sizeof *E->dicts)))
+        return ORDO_ERR_OUT_OF_MEMORY;
+    const struct ArrowSchema *ds = io->dictionaries_schema;
+    for (size_t i = 0; ds && i < (size_t)ds->n_children; i++)
+        for (size_t c = 0; c < E->table.ncols; c++) {
+            const struct ArrowSchema *f = ds->children[i];
+            if (!f->name || strcmp(f->name, E->table.cols[c].name))
+                continue;
+            ordo_status s = ordo__dict_check(&E->dicts[c], f, io->dictionaries->children[i],
+                                             f->name, err);
+            if (s != ORDO_OK) {
+                E->fault = s == ORDO_ERR_OUT_OF_MEMORY ? E->fault : ORDO_TABLE_FAULT_OPTION;
+                return s;
+            }
+        }
+    return ORDO_OK;
+}
+
+/* Each dictionary column the batch reads held to its first dictionary. */
+static ordo_status check_dictionaries(ordo_table_encoder *E, const ordo_table_input *in,
+                                      ordo_error *err)
+{
+    for (size_t c = 0; E->dicts && c < E->table.ncols; c++) {
+        const ordo_table_input *x = &in[E->src_of[c]];
+        if ((!E->values && !E->is_key[c]) || x->kind != ORDO_TABLE_INPUT_ARROW || !x->schema ||
+            !x->schema->dictionary)
+            continue;
+        ordo_status s = ordo__dict_check(&E->dicts[c], x->schema, x->array, x->name, err);
+        if (s != ORDO_OK) {
+            if (s != ORDO_ERR_OUT_OF_MEMORY)
+                E->fault = ORDO_TABLE_FAULT_VALUE;
+            if (err && s != ORDO_ERR_OUT_OF_MEMORY)
+                err->column = c + 1;
+            return s;
+        }
+    }
+    return ORDO_OK;
+}
+
 ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
                                     const ordo_table_input *in, size_t n,
                                     ordo_table_encoder **out, ordo_error *err)
@@ -200,10 +253,9 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
     E->range_rows = o->range_rows;
     E->unlock = o->unlock, E->lock = o->lock, E->lock_ctx = o->lock_ctx;
     E->import = o->import;
-    if (o->import.timestamps != ORDO_TABLE_TIMESTAMPS_REFUSE &&
-        o->import.timestamps != ORDO_TABLE_TIMESTAMPS_TRUNCATE) {
+    if (ordo__table_import_check(&o->import, err) != ORDO_OK) {
         E->fault = ORDO_TABLE_FAULT_OPTION;
-        return ordo__table_refuse(err, "timestamps", "expected refuse or truncate");
+        return ORDO_ERR_INVALID_ARG;
     }
     if (ordo__table_format(o->format, &E->fmt, err) != ORDO_OK) {
         E->fault = ORDO_TABLE_FAULT_OPTION;
@@ -272,6 +324,8 @@ ordo_status ordo_table_encoder_open(const ordo_table_encode_options *o,
         return s;
     for (size_t k = 0; k < E->key.ncols; k++)
         E->is_key[E->key.cols[k].source] = 1;
+    if ((s = open_dictionaries(E, err)) != ORDO_OK)
+        return s;
     if (o->key) {
         E->key_text = strdup(o->key);
     } else { /* every column, in order */
@@ -588,7 +642,9 @@ ordo_status ordo_table_encoder_add(ordo_table_encoder *E, const ordo_table_input
         return ORDO_ERR_NULL_ARG;
     E->fault = ORDO_TABLE_FAULT_NONE;
     ordo_status s = match(E, in, n, err);
-    if (s != ORDO_OK || !rows)
+    if (s != ORDO_OK || !rows) /* (no rows, no codes: a dictionary not held to the first) */
+        return s;
+    if ((s = check_dictionaries(E, in, err)) != ORDO_OK)
         return s;
     size_t nk = E->key.ncols, nt = E->table.ncols;
     ordo_table_scratch *own = NULL, *sx = E->sx; /* keys only: kept until finish */
@@ -659,6 +715,9 @@ void ordo_table_encoder_close(ordo_table_encoder *E)
 {
     if (!E)
         return;
+    for (size_t c = 0; E->dicts && c < E->table.ncols; c++) /* (before the table) */
+        ordo__dict_free(&E->dicts[c]);
+    free(E->dicts);
     if (E->have_table)
         ordo_schema_free(&E->table);
     if (E->have_key)

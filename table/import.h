@@ -77,6 +77,34 @@ ordo_status ordo__arrow_nested(const struct ArrowSchema *schema, const struct Ar
                                const char *name, const ordo_table_import_options *io,
                                ordo_table_scratch *sx, ordo_column *col, ordo_error *err);
 
+/* Categories (table/categories.c). The import options checked, as every
+ * encoder and load checks them (the option named, ORDO_ERR_INVALID_ARG). */
+ordo_status ordo__table_import_check(const ordo_table_import_options *io, ordo_error *err);
+/* An Arrow column as io reads it: with categories ORDER a dictionary column
+ * as its indices (*tmp: schema without its dictionary), else schema itself. */
+static inline const struct ArrowSchema *ordo__arrow_codes_schema(
+    const struct ArrowSchema *schema, const ordo_table_import_options *io,
+    struct ArrowSchema *tmp)
+{
+    if (!schema || !io || io->categories != ORDO_TABLE_CATEGORIES_ORDER || !schema->dictionary)
+        return schema;
+    *tmp = *schema;
+    tmp->dictionary = NULL;
+    return tmp;
+}
+/* A column's dictionary, as its entries' keys, once a batch has set it. */
+typedef struct ordo__dict_keys {
+    ordo_table_keys keys;
+    int set;
+} ordo__dict_keys;
+/* The dictionary of an Arrow column (schema and array checked first; none:
+ * nothing to do) held to *d, or taken as *d when none is set yet; a
+ * different one is ORDO_ERR_INVALID_VALUE "column 'NAME' changes its
+ * dictionary ...". */
+ordo_status ordo__dict_check(ordo__dict_keys *d, const struct ArrowSchema *schema,
+                             const struct ArrowArray *array, const char *name, ordo_error *err);
+void ordo__dict_free(ordo__dict_keys *d);
+
 /* A name as a schema writes it (arrow_import.c; the derived schemas'
  * columns and record fields): bare when it is an identifier, else in double
  * quotes; ORDO_ERR_INVALID_ARG (nothing appended) when it holds a double

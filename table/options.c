@@ -1,6 +1,7 @@
 /* The options of a load, checked once for every front end: the format,
  * the tag, the policies, the sizes, the schema ("orders belong in key") and
  * the key, each refusal naming its option. */
+#include "import.h"
 #include "table_internal.h"
 
 #include <stdarg.h>
@@ -96,9 +97,8 @@ ordo_status ordo__table_options_check(const ordo_table_load_options *o, ordo_for
             err->option = "on_duplicate";
         return ORDO_ERR_INVALID_ARG;
     }
-    if (o->import.timestamps != ORDO_TABLE_TIMESTAMPS_REFUSE &&
-        o->import.timestamps != ORDO_TABLE_TIMESTAMPS_TRUNCATE)
-        return refuse(err, "timestamps", "expected refuse or truncate");
+    if (ordo__table_import_check(&o->import, err) != ORDO_OK)
+        return ORDO_ERR_INVALID_ARG;
     if (o->prefix && (strchr(o->prefix, '/') || strstr(o->prefix, "..")))
         return refuse(err, "prefix", "no '/' or '..'");
     ordo_status impl;

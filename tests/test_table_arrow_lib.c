@@ -1812,7 +1812,7 @@ static void test_row_columns(void **state)
     /* nanoseconds past the microsecond: refused, or dropped (floored); a date has none */
     int64_t nanos[] = {0, 999, 1000};
     by_row nr = {nanos, nul, SIZE_MAX};
-    ordo_table_import_options trunc = {ORDO_TABLE_TIMESTAMPS_TRUNCATE};
+    ordo_table_import_options trunc = {.timestamps = ORDO_TABLE_TIMESTAMPS_TRUNCATE};
     for (int lex = 0; lex < 2; lex++) {
         sc = col_of(&t, "timestamptz", lex ? ORDO_FORMAT_LEXKEY : ORDO_FORMAT_ORDERED);
         assert_int_equal(ordo_table_civil_column(sc, 2, nano_row, &nr, "t", NULL, sx, &col, &e),

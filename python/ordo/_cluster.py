@@ -144,23 +144,13 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, opts=No
     """(keys, values, seqs) of a batch of an input partition, as Arrow
     arrays; the batch's first row is row0 of the partition; opts: the
     keywords of encode_keys the load was given (timestamps, nan_as_null,
-    categories)."""
+    categories, and with categories="order" the dictionaries every task's
+    batches must have)."""
     import numpy as np
     import pyarrow as pa
 
     from . import _encode
 
-    opts = dict(opts or {})
-    want = opts.pop("dictionaries", None)
-    if want is not None:  # categories="order": codes mean one thing only under one dictionary
-        got = dictionaries_of(data)
-        for name, labels in want.items():
-            if got.get(name, labels) != labels:
-                raise error("ORDO_ERR_INVALID_ARG",
-                            "partition %d: column '%s' changes its dictionary (categories='order' "
-                            "needs one dictionary for the whole input; a Dask Categorical: "
-                            "known categories, ddf.categorize())" % (partition, name),
-                            partition=partition)
     try:
         keys, values, schema_text, _ = _encode.encode(data, key, schema=schema, format=fmt,
                                                        values=True, **opts)
@@ -263,55 +253,35 @@ def encode_options(timestamps, nan_as_null, categories):
     return {"timestamps": timestamps, "nan_as_null": nan_as_null, "categories": categories}
 
 
-def dictionaries_of(data):
-    """The labels of each dictionary column (a pyarrow Table or RecordBatch:
-    its first chunk's) or Categorical (a pandas DataFrame) of data, by name."""
-    out = {}
-    if hasattr(data, "schema") and hasattr(data, "column"):
-        import pyarrow as pa
+def check_dictionaries(opts, sample):
+    """With categories="order", the dictionary columns of sample() (the
+    first row group or batch, or a DataFrame's meta) as the record batch
+    every task's batches are held to (the library's check: codes mean one
+    thing only under one dictionary), read only then."""
+    if opts.get("categories") != "order":
+        return
+    import pyarrow as pa
 
-        for i, f in enumerate(data.schema):
-            col = data.column(i)
-            chunks = getattr(col, "chunks", [col])
-            if pa.types.is_dictionary(f.type) and chunks:
-                out[f.name] = tuple(chunks[0].dictionary.to_pylist())
-    elif hasattr(data, "dtypes") and hasattr(data, "columns"):
+    data = sample()
+    if type(data).__module__.startswith("pandas"):  # its Categorical columns
         import pandas as pd
 
-        for c in data.columns:
-            if isinstance(data[c].dtype, pd.CategoricalDtype):
-                out[str(c)] = tuple(data[c].cat.categories.tolist())
-    return out
-
-
-def check_dictionaries(opts, sample):
-    """With categories="order", the dictionaries every task's batches must
-    have: those of sample() (the first row group, or a DataFrame's meta),
-    read only then."""
-    if opts.get("categories") == "order":
-        opts["dictionaries"] = dictionaries_of(sample())
-
-
-def stream_codes(stream, opts):
-    """A stream (stream_of's) with its dictionary columns as their codes
-    when categories="order", each batch checked to keep the first one's
-    dictionaries as ordo.load checks them, before the client spools it."""
-    if stream is None or opts.get("categories") != "order":
-        return stream
-    from . import _sources
-
-    s = _sources._stream_codes(stream)
-    return s.reader if isinstance(s, _sources._Stream) else s
+        cats = [c for c in data.columns if isinstance(data[c].dtype, pd.CategoricalDtype)]
+        data = pa.RecordBatch.from_pandas(data[cats], preserve_index=False)
+    names = [f.name for f in data.schema if pa.types.is_dictionary(f.type)]
+    cols = [data.column(n) for n in names]
+    opts["dictionaries"] = pa.RecordBatch.from_arrays(
+        [c.combine_chunks() if hasattr(c, "combine_chunks") else c for c in cols], names=names)
 
 
 def first_dictionaries(pieces):
     """The dictionary columns of the first row group of parquet_pieces'
-    pieces, as a pyarrow Table (None for none), read on the client."""
+    pieces, as a pyarrow Table, read on the client."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     if not pieces:
-        return None
+        return pa.table({})
     f = pq.ParquetFile(pieces[0][0])
     names = [c.name for c in f.schema_arrow if pa.types.is_dictionary(c.type)]
     return f.read_row_group(pieces[0][1], columns=names)
@@ -380,15 +350,34 @@ def stream_of(data):
     return pa.RecordBatchReader.from_stream(stream)
 
 
-def spool(reader, folder, group_bytes=16 << 20, file_bytes=64 << 20):
+def _codes(batch, dictionaries):
+    """A batch with its dictionary columns as their codes, to be spooled
+    (Parquet would merge a changed dictionary into the first one, remapping
+    the codes); each dictionary held first to the first batch's by the
+    library (the key of one row: the check)."""
+    import pyarrow as pa
+
+    from . import _encode
+
+    names = dictionaries.schema.names
+    _encode.encode(batch.select(names).slice(0, 1), None, categories="order",
+                   dictionaries=dictionaries)
+    cols = [c.indices if n in names else c for n, c in zip(batch.schema.names, batch.columns)]
+    return pa.RecordBatch.from_arrays(cols, names=batch.schema.names)
+
+
+def spool(reader, folder, opts, group_bytes=16 << 20, file_bytes=64 << 20):
     """A stream's batches written, as they are read, into Parquet files of
     the load's folder (created O_EXCL|O_NOFOLLOW) in row groups of about
     group_bytes, files of about file_bytes, so that the tasks read them as
-    row groups and the client holds no more than a row group; the paths."""
+    row groups and the client holds no more than a row group; the paths.
+    With categories="order" the first batch's dictionaries go into opts
+    (check_dictionaries) and every batch is written as its codes (_codes)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     paths, pending, state = [], [], {"writer": None, "file": None, "bytes": 0}
+    schema = reader.schema
 
     def close():
         if state["writer"] is not None:
@@ -403,8 +392,8 @@ def spool(reader, folder, group_bytes=16 << 20, file_bytes=64 << 20):
                          os.O_CLOEXEC, 0o644)
             paths.append(path)
             state["file"] = os.fdopen(fd, "wb")
-            state["writer"] = pq.ParquetWriter(state["file"], reader.schema)
-        t = pa.Table.from_batches(pending, schema=reader.schema)
+            state["writer"] = pq.ParquetWriter(state["file"], schema)
+        t = pa.Table.from_batches(pending, schema=schema)
         state["writer"].write_table(t, row_group_size=max(1, t.num_rows))
         state["bytes"] += t.nbytes
         pending.clear()
@@ -414,6 +403,11 @@ def spool(reader, folder, group_bytes=16 << 20, file_bytes=64 << 20):
     try:
         size = 0
         for batch in reader:
+            if not paths and not pending:
+                check_dictionaries(opts, lambda: batch)
+            if opts.get("dictionaries") is not None:
+                batch = _codes(batch, opts["dictionaries"])
+                schema = batch.schema
             pending.append(batch)
             size += batch.nbytes
             if size >= group_bytes:

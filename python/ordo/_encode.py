@@ -155,7 +155,8 @@ def _threads(threads):
 
 
 def encode(data, key, *, schema=None, format="ordered", values=False, threads=None,
-           nan_as_null=True, null_placement=None, categories="label", timestamps="refuse"):
+           nan_as_null=True, null_placement=None, categories="label", timestamps="refuse",
+           dictionaries=None):
     """Encodes the rows of data; the entry of encode_keys and of the loaders.
 
     Returns ``(keys, values, schema_text, key_spec)``:
@@ -178,7 +179,9 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     - ``key_spec``: ``key`` as given, or every column in order when key is
       None.
 
-    threads, timestamps: as encode_keys'.
+    threads, timestamps, categories: as encode_keys'; dictionaries (with
+    categories="order"): a record batch whose dictionary columns the data's
+    must have (a cluster load's first batch), else the data's first batch's.
     """
     key = _sources._key_spec(key, null_placement)
     _check_texts(key, schema, format)
@@ -187,14 +190,13 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     stream = _sources._stream(data)
     if stream is not None:
         data = stream
-    data = _sources._categories(data, categories)
     # keys only: columns outside the key are not read (the library leaves
     # out those of no ordo type; here those pandas cannot give)
     dropped = {} if not values and key is not None else None
     source = _source(data, nan_as_null, dropped)
     try:
-        return _ordo.encode(source, key, schema, format, values, threads, timestamps, False, 0,
-                            _range_rows)
+        return _ordo.encode(source, key, schema, format, values, threads,
+                            read_as(timestamps, categories, dictionaries), False, 0, _range_rows)
     except (_ordo.Error, TypeError, ValueError) as e:
         for name, exc in (dropped or {}).items():
             if "'%s'" % name in str(e):  # the key (or schema) names it
@@ -202,6 +204,13 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
         if source[0] == "stream" and isinstance(e, _ordo.Error):
             _sources._reraise(data, e)
         raise
+
+
+def read_as(timestamps, categories, dictionaries=None):
+    """The library's import options (categories: the rule of
+    ORDO_TABLE_CATEGORIES_ORDER, the dictionaries' check included)."""
+    return (timestamps, categories,
+            None if dictionaries is None else dictionaries.__arrow_c_array__())
 
 
 def _source(data, nan_as_null=True, dropped=None):
@@ -314,8 +323,10 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     Categories: a pandas Categorical or an Arrow dictionary column sorts by
     its labels (the dictionary's values); ``categories="order"`` keys it by
     its codes instead, so rows sort in category order (the column's type is
-    then the codes' integer type; chunks or batches must share one
-    dictionary).
+    then the codes' integer type; every batch of a stream must have the
+    first one's dictionary, compared by value, else ordo.Error "...
+    changes its dictionary"; a chunked column of a dict is combined first,
+    pyarrow unifying differing dictionaries).
 
     Timestamps: the ordered format keeps PostgreSQL's microseconds. A
     time that is not a whole microsecond (an Arrow timestamp[ns] or

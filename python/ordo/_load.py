@@ -51,7 +51,7 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
     key = _sources._key_spec(key, null_placement)
     stream = _sources._stream(data)
     if stream is not None:
-        data = _sources._categories(stream, categories)
+        data = stream
     elif isinstance(data, (str, bytes, os.PathLike)):
         if schema is None:
             raise ValueError("load: a CSV file needs schema=")
@@ -59,14 +59,12 @@ def load(data, db, *, key, schema=None, tag=0, format="ordered", on_duplicate="e
             raise TypeError("load: a CSV file needs key=")
         return _ordo.load(("csv", data), db, schema=schema, key=key, tag=tag, format=format,
                           on_duplicate=on_duplicate, memory=memory, header=header)
-    else:
-        data = _sources._categories(data, categories)
     return _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null,
-                       timestamps)
+                       timestamps, categories)
 
 
 def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as_null=True,
-                timestamps="refuse"):
+                timestamps="refuse", categories="label"):
     from . import _encode, _sources
 
     _encode._check_texts(key, schema, format)
@@ -78,7 +76,8 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as
     try:
         return _ordo.load(source, db, schema=schema, key=key, tag=tag, format=format,
                           on_duplicate=on_duplicate, memory=memory,
-                          threads=_encode._threads(None), timestamps=timestamps)
+                          threads=_encode._threads(None),
+                          read_as=_encode.read_as(timestamps, categories))
     except Error as e:
         if source[0] == "stream":
             _sources._reraise(data, e)

@@ -115,7 +115,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
                 for i, piece in enumerate(pieces)]
 
     parquet = _cluster.parquet_pieces(data)
-    stream = _cluster.stream_codes(_cluster.stream_of(data) if parquet is None else None, opts)
+    stream = _cluster.stream_of(data) if parquet is None else None
     if parquet is not None:  # a task per row group, read on the workers
         pieces, arrow_schema = parquet
         meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
@@ -145,7 +145,7 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
 
     with _cluster.Target(db, tag, tmp_dir) as target:
         if stream is not None:
-            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir),
+            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir, opts),
                                                            spooled=True)
             inputs = row_groups(pieces, arrow_schema)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,

@@ -122,7 +122,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     crash = _cluster.crash_point()
     sources = None
     parquet = _cluster.parquet_pieces(df)
-    stream = _cluster.stream_codes(_cluster.stream_of(df) if parquet is None else None, opts)
+    stream = _cluster.stream_of(df) if parquet is None else None
     if parquet is not None or stream is not None:  # a task per row group
         if plan != "runs":
             raise ValueError("Parquet input takes plan='runs', got %r" % (plan,))
@@ -171,7 +171,7 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
 
     with _cluster.Target(db, tag, tmp_dir) as target:
         if stream is not None:  # written batch by batch into the load's folder
-            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir),
+            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir, opts),
                                                            spooled=True)
             parquet = pieces, arrow_schema
             if partitions is None:

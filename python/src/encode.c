@@ -28,17 +28,33 @@ static void job_free(job *j)
     memset(j, 0, sizeof *j);
 }
 
-int ordo__py_timestamps_arg(PyObject *obj, void *out)
+/* A str option's text (None: NULL), else TypeError. */
+static int text_arg(PyObject *obj, const char *what, const char **out)
 {
     if (obj != Py_None && !PyUnicode_Check(obj))
-        return PyErr_Format(PyExc_TypeError, "timestamps: expected a str, got %.200s",
+        return PyErr_Format(PyExc_TypeError, "%s: expected a str, got %.200s", what,
                             Py_TYPE(obj)->tp_name), 0;
-    const char *s = obj == Py_None ? NULL : PyUnicode_AsUTF8(obj);
+    *out = obj == Py_None ? NULL : PyUnicode_AsUTF8(obj);
+    return obj == Py_None || *out;
+}
+
+int ordo__py_read_as_arg(PyObject *obj, void *out)
+{
+    ordo__py_read_as *r = out;
+    PyObject *ts = Py_None, *cats = Py_None, *dicts = Py_None, *sc, *ac;
+    const char *t, *c;
     ordo_error e = {0};
-    if (obj != Py_None && !s)
+    if ((obj != Py_None && !PyArg_ParseTuple(obj, "|OOO:read_as", &ts, &cats, &dicts)) ||
+        !text_arg(ts, "timestamps", &t) || !text_arg(cats, "categories", &c))
         return 0;
-    if (ordo_table_timestamps_parse(s, out, &e) != ORDO_OK)
+    if (ordo_table_timestamps_parse(t, &r->io.timestamps, &e) != ORDO_OK ||
+        ordo_table_categories_parse(c, &r->io.categories, &e) != ORDO_OK)
         return PyErr_SetString(PyExc_ValueError, e.message), 0;
+    if (dicts != Py_None && (!PyArg_ParseTuple(dicts, "OO:dictionaries", &sc, &ac) ||
+                             ordo__py_arrow_take(sc, ac, "dictionaries", &r->dicts) < 0))
+        return 0;
+    if (dicts != Py_None) /* ours: no Python code run meanwhile can release them */
+        r->io.dictionaries_schema = &r->dicts.schema, r->io.dictionaries = &r->dicts.array;
     return 1;
 }
 
@@ -47,10 +63,8 @@ typedef struct spec {
     const char *key, *schema, *format;
     int values;
     Py_ssize_t threads, range_rows; /* (rows per range: tests lower it) */
-    ordo_table_timestamps ts;
+    ordo__py_read_as read_as;
 } spec;
-
-static const spec spec_defaults = {NULL, NULL, NULL, 0, 1, 0, ORDO_TABLE_TIMESTAMPS_REFUSE};
 
 /* (keys, values or None, schema_text, key_text), taking what j holds; or,
  * bench_rounds > 0, the benchmark's (warm, fresh) seconds. */
@@ -110,7 +124,7 @@ static int job_open(job *j, const spec *a, ordo__py_source *src)
     ordo_table_encode_options o = {a->schema, a->key, a->format, a->values,
                                    a->threads > 1 ? (size_t)a->threads : 1,
                                    a->range_rows > 0 ? (size_t)a->range_rows : 0, unlock, lock,
-                                   &j->ts, {a->ts}};
+                                   &j->ts, a->read_as.io};
     j->values = a->values;
     ordo_error e;
     ordo_table_fault f;
@@ -118,7 +132,7 @@ static int job_open(job *j, const spec *a, ordo__py_source *src)
     return s == ORDO_OK ? 0 : (ordo__py_raise_table(s, &e, f, 0), -1);
 }
 
-/* encode(source, key, schema, format, values, threads=1, timestamps=None,
+/* encode(source, key, schema, format, values, threads=1, read_as=None,
  * header=False, bench=0, range_rows=0): source as ordo._encode describes it (header: a
  * CSV file's first line names its columns). bench > 0 (a stream, for the
  * benchmarks: ordo._encode._bench_stream): the best (warm, fresh) seconds
@@ -128,12 +142,12 @@ static int job_open(job *j, const spec *a, ordo__py_source *src)
 static PyObject *py_encode(PyObject *self, PyObject *args)
 {
     PyObject *srco, *res = NULL;
-    spec a = spec_defaults;
+    spec a = {.threads = 1};
     int header = 0, bench = 0;
     if (!PyArg_ParseTuple(args, "Ozzsp|nO&pin:encode", &srco, &a.key, &a.schema, &a.format,
-                          &a.values, &a.threads, ordo__py_timestamps_arg, &a.ts, &header, &bench,
-                          &a.range_rows))
-        return NULL;
+                          &a.values, &a.threads, ordo__py_read_as_arg, &a.read_as, &header,
+                          &bench, &a.range_rows))
+        return ordo__py_arrow_release(&a.read_as.dicts), NULL;
     job j = {0};
     ordo__py_source src;
     if (ordo__py_source_get(srco, !a.schema, NULL, &src) == 0)
@@ -142,6 +156,7 @@ static PyObject *py_encode(PyObject *self, PyObject *args)
                                               : NULL;
     job_free(&j); /* before the sources: the encoder's inputs name their children */
     ordo__py_source_release(&src);
+    ordo__py_arrow_release(&a.read_as.dicts);
     return res;
 }
 

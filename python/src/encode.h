@@ -38,10 +38,16 @@ const char *ordo__py_seq_type(const ordo__py_seq *q);
 ordo_status ordo__py_seq_convert(void *ctx, const ordo_schema_column *sc,
                                  const ordo_table_import_options *io, ordo_table_scratch *sx,
                                  ordo_column *col, ordo_error *err);
-/* A PyArg "O&" converter (out: an ordo_table_timestamps): a str
- * ordo_table_timestamps_parse takes, or None (its default); ValueError
- * (TypeError) set else. */
-int ordo__py_timestamps_arg(PyObject *obj, void *out);
+/* read_as as a PyArg "O&" converter reads it (out: zeroed first; release
+ * its dicts after the parse either way): None (the defaults) or
+ * (timestamps, categories, dictionaries), strs the parsers take or None,
+ * a (schema, array) capsule pair moved out (ordo__py_arrow_take) or None;
+ * ValueError (TypeError, ordo.Error) set else. */
+typedef struct ordo__py_read_as {
+    ordo_table_import_options io;
+    ordo__py_arrow dicts;
+} ordo__py_read_as;
+int ordo__py_read_as_arg(PyObject *obj, void *out);
 /* The datetime C API, once. 0, or -1 with an exception. */
 int ordo__py_columns_init(void);
 

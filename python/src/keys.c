@@ -16,17 +16,12 @@ static PyTypeObject keys_type;
 
 PyObject *ordo__py_keys_take(ordo_table_keys *b)
 {
-    if (!b->off && ordo_table_keys_reserve(b, 0, 0) != ORDO_OK) {
+    int room = b->off || ordo_table_keys_reserve(b, 0, 0) == ORDO_OK;
+    keys_object *k = room ? PyObject_New(keys_object, &keys_type) : (PyErr_NoMemory(), NULL);
+    if (k)
+        k->k = *b, memset(b, 0, sizeof *b);
+    else
         ordo_table_keys_free(b);
-        return PyErr_NoMemory();
-    }
-    keys_object *k = PyObject_New(keys_object, &keys_type);
-    if (!k) {
-        ordo_table_keys_free(b);
-        return NULL;
-    }
-    k->k = *b;
-    memset(b, 0, sizeof *b);
     return (PyObject *)k;
 }
 
@@ -41,10 +36,8 @@ static Py_ssize_t keys_len(PyObject *self) { return (Py_ssize_t)((keys_object *)
 static PyObject *keys_item(PyObject *self, Py_ssize_t i)
 {
     const ordo_table_keys *k = &((keys_object *)self)->k;
-    if (i < 0 || i >= keys_len(self)) {
-        PyErr_SetString(PyExc_IndexError, "key index out of range");
-        return NULL;
-    }
+    if (i < 0 || i >= keys_len(self))
+        return PyErr_SetString(PyExc_IndexError, "key index out of range"), NULL;
     const char *p = k->data ? (const char *)k->data + k->off[i] : ""; /* no bytes: no data */
     return PyBytes_FromStringAndSize(p, (Py_ssize_t)(k->off[i + 1] - k->off[i]));
 }
@@ -76,10 +69,8 @@ static void offsets_dealloc(PyObject *self)
 static int offsets_getbuffer(PyObject *self, Py_buffer *view, int flags)
 {
     const ordo_table_keys *k = &((keys_object *)((offsets_object *)self)->keys)->k;
-    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE) {
-        PyErr_SetString(PyExc_BufferError, "Keys.offsets is read-only");
-        return -1;
-    }
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE)
+        return PyErr_SetString(PyExc_BufferError, "Keys.offsets is read-only"), -1;
     view->obj = Py_NewRef(self);
     view->buf = k->off;
     view->len = (Py_ssize_t)((k->n + 1) * sizeof(int64_t));

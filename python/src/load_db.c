@@ -94,9 +94,7 @@ static PyObject *py_table_check_free(PyObject *self, PyObject *args)
         return NULL;
     ordo_error e = {0};
     ordo_status s = ordo_table_check_free(db, tag, &e);
-    if (s != ORDO_OK)
-        return ordo__py_raise(s, &e);
-    Py_RETURN_NONE;
+    return s != ORDO_OK ? ordo__py_raise(s, &e) : Py_NewRef(Py_None);
 }
 
 /* ---------------------------------------------------------- ingest */
@@ -143,9 +141,8 @@ static PyObject *py_ingest(PyObject *self, PyObject *args)
         ordo__py_handle_release(dbo);
     }
     free(f);
-    if (!db || s != ORDO_OK) /* a refused format: ValueError */
-        return db ? ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0) : NULL;
-    Py_RETURN_NONE;
+    return !db ? NULL : s != ORDO_OK ? ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0)
+                                     : Py_NewRef(Py_None); /* a refused format: ValueError */
 }
 
 static PyMethodDef functions[] = {

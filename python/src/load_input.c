@@ -38,11 +38,9 @@ int ordo__py_size(PyObject *obj, const char *what, uint64_t *out)
 {
     if (obj == Py_None) /* the default: the library's 0 */
         return *out = 0, 0;
-    if (PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s: expected a size such as 256M, 1.5G or 65536, got a "
-                     "bool", what);
-        return -1;
-    }
+    if (PyBool_Check(obj))
+        return PyErr_Format(PyExc_TypeError, "%s: expected a size such as 256M, 1.5G or 65536, "
+                            "got a bool", what), -1;
     /* an int as its digits: the library's parser decides for both */
     PyObject *text = PyLong_Check(obj)      ? PyNumber_ToBase(obj, 10)
                      : PyUnicode_Check(obj) ? Py_NewRef(obj)
@@ -144,10 +142,8 @@ int ordo__py_seqs_get(PyObject *obj, size_t n, ordo__py_seqs *s)
         return 0;
     if (PyObject_GetBuffer(obj, &s->view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
         return -1;
-    if (!int64s(&s->view) || (size_t)(s->view.len / 8) != n) {
-        PyErr_Format(PyExc_ValueError, "seqs: expected %zu int64 values", n);
-        return -1;
-    }
+    if (!int64s(&s->view) || (size_t)(s->view.len / 8) != n)
+        return PyErr_Format(PyExc_ValueError, "seqs: expected %zu int64 values", n), -1;
     s->v = s->view.buf;
     return 0;
 }

@@ -60,9 +60,7 @@ static PyObject *scan_raise_failure(scan_object *S, PyObject *unused)
 {
     ordo_error e = {0};
     ordo_status s = ordo_table_guard_error(S->g, &e);
-    if (s != ORDO_OK)
-        return ordo__py_raise(s, &e);
-    Py_RETURN_NONE;
+    return s != ORDO_OK ? ordo__py_raise(s, &e) : Py_NewRef(Py_None);
 }
 
 static void scan_dealloc(PyObject *self)
@@ -158,10 +156,8 @@ static int columns_arg(PyObject *columns, ordo_table_scan_options *o, PyObject *
         return -1;
     }
     size_t n = (size_t)PyTuple_GET_SIZE(*keep); /* (none: refused by the library) */
-    if (!(*names = calloc(n + 1, sizeof **names))) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    if (!(*names = calloc(n + 1, sizeof **names)))
+        return PyErr_NoMemory(), -1;
     for (size_t i = 0; i < n; i++)
         if (!((*names)[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(*keep, (Py_ssize_t)i))))
             return -1;

@@ -80,9 +80,10 @@ static PyObject *run_load(py_load *L, PyObject *dbo, ordo_table_load_options *o)
 static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"source", "db", "schema", "key", "tag", "format", "on_duplicate",
-                            "memory", "sst_size", "header", "threads", "timestamps", NULL};
+                            "memory", "sst_size", "header", "threads", "read_as", NULL};
     PyObject *src, *dbo, *ssto = NULL;
     Py_ssize_t threads = 1;
+    ordo__py_read_as ra = {.io = {0}};
     ordo_table_load_options o;
     memset(&o, 0, sizeof o);
     o.format = "ordered";
@@ -91,16 +92,17 @@ static PyObject *py_load_any(PyObject *self, PyObject *args, PyObject *kw)
                                      &o.schema, &o.key, ordo__py_tag_arg, &o.tag, &o.format,
                                      ordo__py_dup_arg, &o.on_duplicate, ordo__py_memory_arg,
                                      &o.memory, &ssto, &o.header, &threads,
-                                     ordo__py_timestamps_arg, &o.import.timestamps) ||
+                                     ordo__py_read_as_arg, &ra) ||
         (ssto && ordo__py_size(ssto, "sst_size", &o.sst_size) < 0))
-        return NULL;
-    o.threads = (size_t)threads;
+        return ordo__py_arrow_release(&ra.dicts), NULL;
+    o.threads = (size_t)threads, o.import = ra.io;
     py_load L = {0};
     PyObject *r = NULL;
     Py_INCREF(dbo); /* the columns' reading runs Python code */
     if (ordo__py_source_get(src, !o.schema, &L.ts, &L.src) == 0)
         r = run_load(&L, dbo, &o);
     ordo__py_source_release(&L.src); /* a stream the load took is released already */
+    ordo__py_arrow_release(&ra.dicts);
     Py_DECREF(dbo);
     return r;
 }
@@ -109,7 +111,7 @@ static PyMethodDef functions[] = {
     {"load", (PyCFunction)(void (*)(void))py_load_any, METH_VARARGS | METH_KEYWORDS,
      "load(source, db, *, schema=None, key=None, tag=0, format='ordered', "
      "on_duplicate='error', memory=None, sst_size='256M', header=False, threads=1, "
-     "timestamps=None) -> dict: a source as ordo._encode describes it into a table of db (a Db "
+     "read_as=None) -> dict: a source as ordo._encode describes it into a table of db (a Db "
      "or a folder); atomic, the tag checked free before any row is encoded."},
     {NULL, NULL, 0, NULL},
 };

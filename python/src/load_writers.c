@@ -57,9 +57,7 @@ static PyObject *add_one(writer_object *o, PyObject *args, PyObject *kw)
                       : ordo_run_writer_add(w, k.buf, (size_t)k.len, v.buf, (size_t)v.len, seq, &e);
     PyBuffer_Release(&k);
     PyBuffer_Release(&v);
-    if (bad || s != ORDO_OK)
-        return bad ? NULL : ordo__py_raise_row(s, &e);
-    Py_RETURN_NONE;
+    return bad ? NULL : s != ORDO_OK ? ordo__py_raise_row(s, &e) : Py_NewRef(Py_None);
 }
 
 /* add_batch(keys, values=None, seqs=None): rows from key and value columns
@@ -89,10 +87,8 @@ static PyObject *add_many(writer_object *o, PyObject *args, PyObject *kw)
     s = IS_SST(o) ? ordo_table_part_add_bins(w, &keys.b, v, seqs.v, &e)
                   : ordo_run_writer_add_bins(w, &keys.b, v, seqs.v, first, &e);
     Py_END_ALLOW_THREADS
-    if (s != ORDO_OK) /* a bad count of values or seqs: ValueError */
-        ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0);
-    else
-        r = Py_NewRef(Py_None);
+    r = s != ORDO_OK ? ordo__py_raise_table(s, &e, ORDO_TABLE_FAULT_NONE, 0) /* ValueError */
+                     : Py_NewRef(Py_None);
 done:
     ordo__py_bin_release(&keys);
     ordo__py_bin_release(&vals);
@@ -321,9 +317,7 @@ static PyObject *py_merge_runs(PyObject *self, PyObject *args)
     if (rw)
         rw->base.busy = 0;
     free(pp);
-    if (s != ORDO_OK)
-        return ordo__py_raise_row(s, &e);
-    Py_RETURN_NONE;
+    return s != ORDO_OK ? ordo__py_raise_row(s, &e) : Py_NewRef(Py_None);
 }
 
 /* ------------------------------------------------------ split_keys */

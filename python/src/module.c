@@ -76,11 +76,9 @@ PyObject *ordo__py_raise_table(ordo_status s, ordo_error *err, ordo_table_fault 
     int table = opt && (!strcmp(opt, "schema") || !strcmp(opt, "key"));
     if (s == ORDO_ERR_INVALID_ARG && !table && (opt || before))
         f = ORDO_TABLE_FAULT_SHAPE;
-    if (f == ORDO_TABLE_FAULT_SHAPE || f == ORDO_TABLE_FAULT_TYPE) {
-        PyErr_SetString(f == ORDO_TABLE_FAULT_TYPE ? PyExc_TypeError : PyExc_ValueError,
-                        err->message);
-        return NULL;
-    }
+    if (f == ORDO_TABLE_FAULT_SHAPE || f == ORDO_TABLE_FAULT_TYPE)
+        return PyErr_SetString(f == ORDO_TABLE_FAULT_TYPE ? PyExc_TypeError : PyExc_ValueError,
+                               err->message), NULL;
     if (f == ORDO_TABLE_FAULT_OPTION)
         err->file = NULL, err->line = err->column = 0;
     return ordo__py_raise_row(s, err);
@@ -209,10 +207,9 @@ int ordo__py_int_arg(PyObject *obj, const char *what, long long min, long long m
     long long v = PyLong_AsLongLongAndOverflow(obj, &over);
     if (v == -1 && PyErr_Occurred())
         return -1;
-    if (over || v < min || v > max) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %lld to %lld, got %R", what, min, max, obj);
-        return -1;
-    }
+    if (over || v < min || v > max)
+        return PyErr_Format(PyExc_ValueError, "%s: expected %lld to %lld, got %R", what, min,
+                            max, obj), -1;
     *out = v;
     return 0;
 }

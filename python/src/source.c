@@ -22,10 +22,8 @@ struct ordo__py_src {
  * kinds are checked by the library. */
 static int src_from(PyObject *name, PyObject *desc, struct ordo__py_src *s, ordo_table_input *in)
 {
-    if (!PyUnicode_Check(name)) {
-        PyErr_SetString(PyExc_TypeError, "column names must be str");
-        return -1;
-    }
+    if (!PyUnicode_Check(name))
+        return PyErr_SetString(PyExc_TypeError, "column names must be str"), -1;
     Py_ssize_t len;
     if (!(in->name = PyUnicode_AsUTF8AndSize(name, &len)))
         return -1;

@@ -440,3 +440,33 @@ def test_writers_refuse_malformed_schemas(tmp_path):
     c.caps = (c.caps[1], c.caps[0])
     refused(w.add_batch, c, None, status="ORDO_ERR_INVALID_ARG", says="'arrow_schema'")
     w.close()
+
+
+def test_the_dictionaries_option_is_checked_by_the_library():
+    # read_as's dictionaries (a cluster load's first batch, borrowed for the
+    # call): a capsule pair the library checks before anything is read
+    t = pa.table({"a": pa.array(["y", "x", "y"]).dictionary_encode()})
+    first = pa.record_batch({"a": pa.array(["x", "y"]).dictionary_encode()})
+
+    def encode(dicts, cats="order"):  # (the source's capsules are taken by each call)
+        src = ("batch",) + t.to_batches()[0].__arrow_c_array__()
+        return _ordo.encode(src, "a", None, "ordered", False, 1, ("refuse", cats, dicts))
+
+    assert encode(None)[0].to_list() == encode(t.to_batches()[0].__arrow_c_array__())[0] \
+        .to_list()
+    refused(encode, first.__arrow_c_array__(), status="ORDO_ERR_INVALID_VALUE",
+            says="column 'a': the batch changes its dictionary")
+    with pytest.raises(ValueError, match="dictionaries: given only with categories order"):
+        encode(t.to_batches()[0].__arrow_c_array__(), "label")
+    released = ArrowSchema(format=b"+s", name=b"")
+    refused(encode, (capsule(released, b"arrow_schema"), capsule(struct_array([]), b"arrow_array")),
+            says="dictionaries: Arrow schema: is released")
+    with pytest.raises(ValueError, match="dictionaries: expected a record batch$"):
+        encode((capsule(schema(b"l"), b"arrow_schema"), capsule(int64_array(), b"arrow_array")))
+    refused(encode, (capsule(int64_array(), b"arrow_array"),) * 2, says="'arrow_schema'")
+    with pytest.raises(TypeError):
+        encode((1,))
+    with pytest.raises(TypeError, match="categories: expected a str"):
+        encode(None, 1)
+    with pytest.raises(ValueError, match="categories: expected 'label' or 'order', got 'x'"):
+        encode(None, "x")

@@ -398,7 +398,7 @@ def test_key_lists_and_categories_as_ordo_load(spark, tmp_path):
             yield pa.record_batch([pa.array([i], pa.int64()), pa.DictionaryArray.from_arrays(
                 pa.array([0], pa.int32()), pa.array(labels))], names=["id", "c"])
 
-    with pytest.raises(ValueError, match="changes its dictionary"):
+    with pytest.raises(ordo.Error, match="changes its dictionary"):
         ordo.load(changing(), tmp_path / "local-changing", key="c, id", categories="order")
     with pytest.raises(Exception, match="changes its dictionary"):
         ordo.spark.load(changing(), str(tmp_path / "changing"), key="c, id", categories="order",
