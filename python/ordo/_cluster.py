@@ -538,3 +538,40 @@ def error_from_text(text):
         return None
     msg = d.pop("message")
     return error(d.pop("status"), msg, **d)
+
+
+class Input:
+    """What a cluster load reads, told apart once for both engines (in this
+    order): kind "parquet" (row groups read on the workers: pieces,
+    arrow_schema; sources the files), "stream" (batches the client spools
+    into the load's folder: spool_into, then read as "parquet"'s are), "csv"
+    (parts of files: pieces, sources; schema= required) or "frame" (the
+    engine's own DataFrame: meta from frame_meta()). meta: the table's
+    schema text, key spec and opts."""
+
+    def __init__(self, data, key, schema, fmt, opts, blocksize, frame_meta):
+        self.pieces = self.arrow_schema = self.sources = None
+        parquet = parquet_pieces(data)
+        self.stream = stream_of(data) if parquet is None else None
+        if parquet is not None:
+            self.kind, (self.pieces, self.arrow_schema) = "parquet", parquet
+            self.meta = arrow_meta(self.arrow_schema, key, schema, fmt, opts)
+            check_dictionaries(opts, lambda: first_dictionaries(self.pieces))
+            self.sources = [p[0] for p in self.pieces]
+        elif self.stream is not None:
+            self.kind = "stream"
+            self.meta = arrow_meta(self.stream.schema, key, schema, fmt, opts)
+        elif is_paths(data):
+            if schema is None:
+                raise ValueError("CSV input needs schema= (ordo's schema syntax)")
+            self.kind, self.meta = "csv", csv_meta(key, schema, fmt)
+            self.pieces = csv_pieces(expand_paths(data), blocksize)
+            self.sources = [p for p, _ in self.pieces]
+        else:
+            self.kind, self.meta = "frame", frame_meta()
+
+    def spool_into(self, folder):
+        """A stream's batches written into Parquet files of folder (spool),
+        then its pieces and arrow_schema those files' row groups."""
+        paths = spool(self.stream, folder, self.meta["opts"])
+        self.pieces, self.arrow_schema = parquet_pieces(paths, spooled=True)

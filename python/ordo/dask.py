@@ -107,49 +107,37 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
     crash = _cluster.crash_point()
     # task names that say the partition (a lost worker's error names its task)
     name = "ordo-%s-%%s-%%d" % uuid.uuid4().hex
-    sources = None
 
-    def row_groups(pieces, arrow_schema):
-        return [dask.delayed(_cluster.parquet_part)(piece, i, meta, format, crash, arrow_schema,
-                                                    dask_key_name=name % ("encode", i))
-                for i, piece in enumerate(pieces)]
-
-    parquet = _cluster.parquet_pieces(data)
-    stream = _cluster.stream_of(data) if parquet is None else None
-    if parquet is not None:  # a task per row group, read on the workers
-        pieces, arrow_schema = parquet
-        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
-        _cluster.check_dictionaries(opts, lambda: _cluster.first_dictionaries(pieces))
-        sources = [p[0] for p in pieces]
-        inputs = row_groups(pieces, arrow_schema)
-    elif stream is not None:  # spooled into the load's folder below
-        meta = _cluster.arrow_meta(stream.schema, key, schema, format, opts)
-    elif _cluster.is_paths(data):
-        if schema is None:
-            raise ValueError("CSV input needs schema= (ordo's schema syntax)")
-        meta = _cluster.csv_meta(key, schema, format)
-        pieces = _cluster.csv_pieces(_cluster.expand_paths(data), blocksize)
-        sources = [p for p, _ in pieces]
-        inputs = [dask.delayed(_cluster.csv_part)(p, i, meta, format, header, crash, piece,
-                                          dask_key_name=name % ("encode", i))
-                  for i, (p, piece) in enumerate(pieces)]
-    else:
+    def frame_meta():
         if not hasattr(data, "to_delayed"):
             raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
                             "of Arrow batches, got %s" % type(data).__name__)
-        meta = _frame_meta(data, key, schema, format, opts)
         _cluster.check_dictionaries(opts, lambda: data._meta)
-        inputs = [dask.delayed(_frame_part)(d, i, meta, format, crash,
-                                            dask_key_name=name % ("encode", i))
-                  for i, d in enumerate(data.to_delayed())]
+        return _frame_meta(data, key, schema, format, opts)
 
+    def tasks(src):  # a task per row group (read on the workers), CSV part or partition
+        meta = src.meta
+        if src.kind in ("parquet", "stream"):
+            return [dask.delayed(_cluster.parquet_part)(piece, i, meta, format, crash,
+                                                        src.arrow_schema,
+                                                        dask_key_name=name % ("encode", i))
+                    for i, piece in enumerate(src.pieces)]
+        if src.kind == "csv":
+            return [dask.delayed(_cluster.csv_part)(p, i, meta, format, header, crash, piece,
+                                                    dask_key_name=name % ("encode", i))
+                    for i, (p, piece) in enumerate(src.pieces)]
+        return [dask.delayed(_frame_part)(d, i, meta, format, crash,
+                                          dask_key_name=name % ("encode", i))
+                for i, d in enumerate(data.to_delayed())]
+
+    src = _cluster.Input(data, key, schema, format, opts, blocksize, frame_meta)
+    meta = src.meta
     with _cluster.Target(db, tag, tmp_dir) as target:
-        if stream is not None:
-            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir, opts),
-                                                           spooled=True)
-            inputs = row_groups(pieces, arrow_schema)
+        if src.kind == "stream":  # spooled into the load's folder
+            src.spool_into(target.dir)
+        inputs = tasks(src)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
-                   "target_bytes": sst_size, "sources": sources, "memory": memory}
+                   "target_bytes": sst_size, "sources": src.sources, "memory": memory}
         nranges = partitions if partitions is not None else min(len(inputs), 64)
         if nranges < 1:
             raise ValueError("partitions: expected at least 1, got %r" % (partitions,))

@@ -120,49 +120,30 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
     if plan not in ("runs", "shuffle"):
         raise ValueError("plan: expected 'runs' or 'shuffle', got %r" % (plan,))
     crash = _cluster.crash_point()
-    sources = None
-    parquet = _cluster.parquet_pieces(df)
-    stream = _cluster.stream_of(df) if parquet is None else None
-    if parquet is not None or stream is not None:  # a task per row group
-        if plan != "runs":
-            raise ValueError("Parquet input takes plan='runs', got %r" % (plan,))
-        if spark is None:
-            from pyspark.sql import SparkSession
 
-            spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
-        arrow_schema = parquet[1] if parquet is not None else stream.schema
-        meta = _cluster.arrow_meta(arrow_schema, key, schema, format, opts)
-    if parquet is not None:
-        pieces = parquet[0]
-        _cluster.check_dictionaries(opts, lambda: _cluster.first_dictionaries(pieces))
-        sources = [p[0] for p in pieces]
-        if partitions is None:
-            partitions = max(1, len(pieces))
-    elif stream is not None:
-        pass  # spooled into the load's folder below
-    elif _cluster.is_paths(df):
-        if schema is None:
-            raise ValueError("CSV input needs schema= (ordo's schema syntax)")
-        if plan != "runs":
-            raise ValueError("CSV input takes plan='runs', got %r" % (plan,))
-        if spark is None:
-            from pyspark.sql import SparkSession
-
-            spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
-        meta = _cluster.csv_meta(key, schema, format)
-        pieces = _cluster.csv_pieces(_cluster.expand_paths(df), blocksize)
-        sources = [p for p, _ in pieces]
-        if partitions is None:
-            partitions = max(1, len(pieces))
-    else:
-        from pyspark.sql.pandas.types import to_arrow_schema
-
-        spark = df.sparkSession
+    def frame_meta():
         # The table's schema text: an empty Arrow table of the DataFrame's
         # types encoded on the driver, exactly as the executors' batches are.
-        tz = spark.conf.get("spark.sql.session.timeZone")
-        meta = _cluster.arrow_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format,
+        from pyspark.sql.pandas.types import to_arrow_schema
+
+        tz = df.sparkSession.conf.get("spark.sql.session.timeZone")
+        return _cluster.arrow_meta(to_arrow_schema(df.schema, timezone=tz), key, schema, format,
                                    opts)
+
+    src = _cluster.Input(df, key, schema, format, opts, blocksize, frame_meta)
+    meta, pieces = src.meta, src.pieces
+    if src.kind != "frame":  # a task per row group or CSV part
+        if plan != "runs":
+            raise ValueError("%s input takes plan='runs', got %r"
+                             % ("CSV" if src.kind == "csv" else "Parquet", plan))
+        if spark is None:
+            from pyspark.sql import SparkSession
+
+            spark = SparkSession.getActiveSession() or SparkSession.builder.getOrCreate()
+        if partitions is None and pieces is not None:
+            partitions = max(1, len(pieces))
+    else:
+        spark = df.sparkSession
         if partitions is None:
             try:
                 partitions = max(1, df.rdd.getNumPartitions())
@@ -170,24 +151,23 @@ def load(df, db, *, key, tag=0, partitions=None, on_duplicate="error", schema=No
                 partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
 
     with _cluster.Target(db, tag, tmp_dir) as target:
-        if stream is not None:  # written batch by batch into the load's folder
-            pieces, arrow_schema = _cluster.parquet_pieces(_cluster.spool(stream, target.dir, opts),
-                                                           spooled=True)
-            parquet = pieces, arrow_schema
+        if src.kind == "stream":  # written batch by batch into the load's folder
+            src.spool_into(target.dir)
+            pieces = src.pieces
             if partitions is None:
                 partitions = min(max(1, len(pieces)), 64)
         options = {"dir": target.dir, "tag": tag, "on_duplicate": on_duplicate,
-                   "target_bytes": sst_size, "memory": memory, "sources": sources}
+                   "target_bytes": sst_size, "memory": memory, "sources": src.sources}
         encoder = (key, schema, format, meta["schema"], crash, opts)
         if plan == "shuffle":
             parts = _load_shuffle(spark, df, encoder, partitions, options, crash)
         else:
-            if parquet is not None:  # a task per row group
-                n = len(pieces)
+            if src.kind in ("parquet", "stream"):  # a task per row group
+                n, arrow_schema = len(pieces), src.arrow_schema
                 stage1 = spark.range(0, n, 1, n).mapInArrow(
                     _piece_sorter(pieces, lambda piece, part: _cluster.parquet_part(
                         piece, part, meta, format, crash, arrow_schema), options), _SORTED)
-            elif sources is not None:  # a task per CSV part
+            elif src.kind == "csv":  # a task per CSV part
                 n = len(pieces)
                 stage1 = spark.range(0, n, 1, n).mapInArrow(
                     _piece_sorter(pieces, lambda piece, part: _cluster.csv_part(
