@@ -51,11 +51,20 @@ static int is_duration(const char *f)
     return !strncmp(f, "tD", 2) && time_unit(f[2]) >= 0 && !f[3];
 }
 
-static int is_arrow_string(const char *f)
+/* A string or binary format: ORDO_TYPE_STRING or _BYTES in the core's one
+ * table of Arrow formats (ordo_arrow_format: small and large offsets), or
+ * a view of either (which the core does not read in place); 0 none. */
+static ordo_type arrow_string_type(const char *f)
 {
-    return !strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "z") || !strcmp(f, "Z") ||
-           !strcmp(f, "vu") || !strcmp(f, "vz");
+    ordo_type t;
+    if (!strcmp(f, "vu") || !strcmp(f, "vz"))
+        return f[1] == 'u' ? ORDO_TYPE_STRING : ORDO_TYPE_BYTES;
+    int text = ordo_arrow_format(f, &t, NULL) == ORDO_OK &&
+               (t == ORDO_TYPE_STRING || t == ORDO_TYPE_BYTES);
+    return text ? t : (ordo_type)0;
 }
+
+static int is_arrow_string(const char *f) { return arrow_string_type(f) != 0; }
 
 long ordo__arrow_fixed_width(const char *f)
 {
@@ -129,9 +138,9 @@ static const char *scalar_type(const char *f)
     const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
     if (t)
         return t;
-    if (!strcmp(f, "u") || !strcmp(f, "U") || !strcmp(f, "vu") || !strcmp(f, "n"))
+    if (arrow_string_type(f) == ORDO_TYPE_STRING || !strcmp(f, "n"))
         return "text";
-    if (!strcmp(f, "z") || !strcmp(f, "Z") || !strcmp(f, "vz"))
+    if (arrow_string_type(f) == ORDO_TYPE_BYTES)
         return "bytea";
     if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
         return "date";
