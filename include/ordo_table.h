@@ -88,10 +88,11 @@ typedef enum ordo_table_categories {
     ORDO_TABLE_CATEGORIES_LABEL = 0,
     /* its indices (codes), so that the rows sort in category order; the
      * column of the indices' integer type. Codes mean one thing only under
-     * one dictionary: every batch's dictionary of the column must hold the
-     * entries of the first batch's (or of the one the options give),
-     * compared value by value, else ORDO_ERR_INVALID_VALUE "column 'c'
-     * changes its dictionary ..." (table/categories.c) */
+     * one dictionary: in an encoder or a load, every batch's dictionary of
+     * the column (a batch with rows) must equal the first such batch's (or
+     * the one the options give), entry for entry (a fixed-width type's as
+     * its bytes, others by value), else ORDO_ERR_INVALID_VALUE "column 'c':
+     * the batch changes its dictionary ..." (table/categories.c) */
     ORDO_TABLE_CATEGORIES_ORDER = 1
 } ordo_table_categories;
 /* "label" (NULL too) or "order" into *out; else ORDO_ERR_INVALID_ARG
@@ -435,7 +436,11 @@ ORDO_API const char *ordo_table_kinds_type(unsigned kinds);
  * (other widths with range checks, timestamps, times and durations to
  * PostgreSQL's microseconds under io's rule, dictionaries and views
  * resolved, decimals and numbers to numeric text, lists and structs and
- * text to any type through PostgreSQL's text forms). Errors name the column
+ * text to any type through PostgreSQL's text forms; with io's categories
+ * ORDER a dictionary column is its indices, each checked within the
+ * dictionary: holding batches to one dictionary is the encoder's, and
+ * ordo_table_arrow_type gives such a column its indices' type when passed
+ * the schema without its dictionary). Errors name the column
  * (name) and, for a value, the row (0-based in the message, err->line
  * 1-based; err->column is left 0): ORDO_ERR_BAD_TYPE when the type cannot
  * be read as sc's, ORDO_ERR_INVALID_ARG for a malformed array the checks

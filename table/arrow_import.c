@@ -66,6 +66,27 @@ static ordo_type arrow_string_type(const char *f)
 
 static int is_arrow_string(const char *f) { return arrow_string_type(f) != 0; }
 
+long ordo__arrow_width(const char *f)
+{
+    ordo__numkind k = ordo__arrow_numkind(f);
+    int bits;
+    if (k.kind && k.kind != 'b')
+        return k.width;
+    if (ordo__arrow_fixed_width(f))
+        return ordo__arrow_fixed_width(f);
+    if (!strncmp(f, "d:", 2) && ordo_arrow_decimal(f, NULL, NULL, &bits) == ORDO_OK)
+        return bits / 8;
+    if (f[0] != 't' || !f[1] || !f[2] || (f[1] != 's' && f[3]) || (f[1] == 's' && f[3] != ':'))
+        return 0;
+    switch (f[1]) { /* (the units' letters are the core's checks: ordo_arrow_check_schema) */
+    case 'd': return f[2] == 'D' ? 4 : 8;                  /* date32, date64 */
+    case 't': return f[2] == 's' || f[2] == 'm' ? 4 : 8;   /* time32, time64 */
+    case 's': case 'D': return 8;                          /* timestamp, duration */
+    case 'i': return f[2] == 'M' ? 4 : f[2] == 'D' ? 8 : 16; /* months, days-ms, m-d-ns */
+    }
+    return 0;
+}
+
 long ordo__arrow_fixed_width(const char *f)
 {
     char *end;

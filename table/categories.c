@@ -42,11 +42,22 @@ ordo_status ordo__table_import_check(const ordo_table_import_options *io, ordo_e
     return ORDO_OK;
 }
 
-/* The dictionary's entries as the ordered format's keys of its values'
- * type, one after another (self-delimiting: equal bytes, equal entries). */
+/* The dictionary's entries as the ordered format's keys, one after another
+ * (self-delimiting: equal bytes, equal entries): a fixed-width type's as
+ * the bytes they are (fixed_size_binary of its width: exact, whatever the
+ * type's range or unit), any other's of its values' type. */
 static ordo_status entry_keys(const struct ArrowSchema *ds, const struct ArrowArray *da,
                               const char *name, ordo_table_keys *out, ordo_error *err)
 {
+    struct ArrowSchema as_bytes;
+    char format[32];
+    long w = ds->format ? ordo__arrow_width(ds->format) : 0;
+    if (w > 0) {
+        as_bytes = *ds;
+        snprintf(format, sizeof format, "w:%ld", w);
+        as_bytes.format = format, as_bytes.metadata = NULL; /* (no extension type) */
+        ds = &as_bytes;
+    }
     ordo_buf type = {0};
     ordo_schema one;
     int parsed = 0;
@@ -58,8 +69,7 @@ static ordo_status entry_keys(const struct ArrowSchema *ds, const struct ArrowAr
         parsed = 1;
     if (s == ORDO_OK)
         s = ordo_table_scratch_open(&sx);
-    /* the entries compared, not keyed: a time finer than the keys' is no refusal */
-    ordo_table_import_options io = {ORDO_TABLE_TIMESTAMPS_TRUNCATE, ORDO_TABLE_CATEGORIES_LABEL,
+    ordo_table_import_options io = {ORDO_TABLE_TIMESTAMPS_REFUSE, ORDO_TABLE_CATEGORIES_LABEL,
                                     NULL, NULL};
     ordo_column col;
     if (s == ORDO_OK)
@@ -101,6 +111,7 @@ ordo_status ordo__dict_check(ordo__dict_keys *d, const struct ArrowSchema *schem
         return ORDO_OK;
     }
     int same = k.n == d->keys.n && k.len == d->keys.len &&
+               (!k.n || !memcmp(k.off, d->keys.off, (k.n + 1) * sizeof *k.off)) &&
                (!k.len || !memcmp(k.data, d->keys.data, k.len));
     ordo_table_keys_free(&k);
     if (same)

@@ -53,6 +53,10 @@ ordo__numkind ordo__arrow_numkind(const char *format);
  * it holds: 16 bytes are a uuid (pa.uuid() is w:16), other widths bytea. */
 long ordo__arrow_fixed_width(const char *format);
 #define ORDO__ARROW_UUID_WIDTH 16
+/* The element width in bytes of a fixed-width Arrow format: numbers (not
+ * bools: a bitmap), dates, times, timestamps, durations, intervals,
+ * decimals, fixed_size_binary; 0 for any other (variable width, nested). */
+long ordo__arrow_width(const char *format);
 /* Whether an Arrow format is a date, timestamp, time or duration; and
  * element j of such an array's values buffer as the ordered format keeps
  * it (arrow_import.c, the one conversion of each): *type DATE (*out

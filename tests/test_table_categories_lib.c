@@ -186,6 +186,38 @@ static void test_every_batch_keeps_the_first_dictionary(void **state)
     ordo_table_encoder_close(E);
 }
 
+/* Dictionaries of a fixed-width type compare as their bytes: a change below
+ * the keys' unit is one, a value the keys cannot hold is none. */
+static void test_fixed_width_entries_as_bytes(void **state)
+{
+    (void)state;
+    int64_t ns1[] = {1001, 1002}, ns2[] = {1002, 1001}, far[] = {-(INT64_C(1) << 62), 0};
+    int8_t codes[] = {0, 1};
+    acol labels[3], c[3];
+    const int64_t *vals[3] = {ns1, ns2, far};
+    const char *formats[3] = {"tsn:", "tsn:", "tss:"};
+    for (int i = 0; i < 3; i++) {
+        mk(&labels[i], formats[i], NULL, 2, 2, NULL, vals[i], NULL);
+        mk(&c[i], "c", "c", 2, 2, NULL, codes, NULL);
+        c[i].s.dictionary = &labels[i].s, c[i].a.dictionary = &labels[i].a;
+    }
+    ordo_table_encode_options o = order_options(1);
+    ordo_table_input in = input_of(&c[0], 2);
+    ordo_table_encoder *E;
+    ordo_error e;
+    assert_int_equal(ordo_table_encoder_open(&o, &in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_OK);
+    in = input_of(&c[1], 2); /* the same microseconds, other nanoseconds */
+    assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_ERR_INVALID_VALUE);
+    assert_non_null(strstr(e.message, "changes its dictionary"));
+    ordo_table_encoder_close(E);
+    in = input_of(&c[2], 2); /* -2^62 s: past PostgreSQL's range, but only its code is keyed */
+    assert_int_equal(ordo_table_encoder_open(&o, &in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_OK);
+    ordo_table_encoder_close(E);
+}
+
 /* A record batch of one dictionary child named "c" (the options'). */
 typedef struct rbatch {
     struct ArrowSchema s, *sc[1];
@@ -281,6 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_codes_are_the_key),
         cmocka_unit_test(test_every_batch_keeps_the_first_dictionary),
+        cmocka_unit_test(test_fixed_width_entries_as_bytes),
         cmocka_unit_test(test_the_options_dictionaries),
         cmocka_unit_test(test_parse),
     };

@@ -153,7 +153,7 @@ def encode_batch(data, key, schema, fmt, expect_schema, partition, row0, opts=No
 
     try:
         keys, values, schema_text, _ = _encode.encode(data, key, schema=schema, format=fmt,
-                                                       values=True, **opts)
+                                                       values=True, **(opts or {}))
     except Error as e:
         if e.line is not None:  # the row within the partition
             e.line += row0
@@ -254,10 +254,11 @@ def encode_options(timestamps, nan_as_null, categories):
 
 
 def check_dictionaries(opts, sample):
-    """With categories="order", the dictionary columns of sample() (the
-    first row group or batch, or a DataFrame's meta) as the record batch
-    every task's batches are held to (the library's check: codes mean one
-    thing only under one dictionary), read only then."""
+    """With categories="order", the dictionaries of sample()'s dictionary
+    columns (the first row group or batch with rows, or a DataFrame's meta;
+    None: none), as the record batch of no rows every task's batches are
+    held to (the library's check: codes mean one thing only under one
+    dictionary), read only then; none set when it has no such column."""
     if opts.get("categories") != "order":
         return
     import pyarrow as pa
@@ -268,23 +269,33 @@ def check_dictionaries(opts, sample):
 
         cats = [c for c in data.columns if isinstance(data[c].dtype, pd.CategoricalDtype)]
         data = pa.RecordBatch.from_pandas(data[cats], preserve_index=False)
-    names = [f.name for f in data.schema if pa.types.is_dictionary(f.type)]
-    cols = [data.column(n) for n in names]
-    opts["dictionaries"] = pa.RecordBatch.from_arrays(
-        [c.combine_chunks() if hasattr(c, "combine_chunks") else c for c in cols], names=names)
+    names, cols = [], []
+    for f in data.schema if data is not None else ():
+        c = data.column(f.name)
+        c = c.chunk(0) if hasattr(c, "chunks") and c.num_chunks else c
+        if pa.types.is_dictionary(f.type) and hasattr(c, "dictionary"):
+            names.append(f.name)
+            cols.append(pa.DictionaryArray.from_arrays(pa.array([], f.type.index_type),
+                                                       c.dictionary))
+    if names:
+        opts["dictionaries"] = pa.RecordBatch.from_arrays(cols, names=names)
 
 
 def first_dictionaries(pieces):
-    """The dictionary columns of the first row group of parquet_pieces'
-    pieces, as a pyarrow Table, read on the client."""
+    """The dictionary columns of the first row group with rows of
+    parquet_pieces' pieces, as a pyarrow Table (None: no such row group),
+    read on the client."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    if not pieces:
-        return pa.table({})
-    f = pq.ParquetFile(pieces[0][0])
-    names = [c.name for c in f.schema_arrow if pa.types.is_dictionary(c.type)]
-    return f.read_row_group(pieces[0][1], columns=names)
+    for path, group, *_ in pieces:
+        f = pq.ParquetFile(path)
+        names = [c.name for c in f.schema_arrow if pa.types.is_dictionary(c.type)]
+        if not names:
+            return None
+        if f.metadata.row_group(group).num_rows:
+            return f.read_row_group(group, columns=names)
+    return None
 
 
 def arrow_meta(arrow_schema, key, schema, fmt, opts=None):
@@ -353,16 +364,16 @@ def stream_of(data):
 def _codes(batch, dictionaries):
     """A batch with its dictionary columns as their codes, to be spooled
     (Parquet would merge a changed dictionary into the first one, remapping
-    the codes); each dictionary held first to the first batch's by the
-    library (the key of one row: the check)."""
+    the codes); each dictionary and every code first checked by the library
+    (the keys of those columns: dictionaries None, none yet)."""
     import pyarrow as pa
 
     from . import _encode
 
-    names = dictionaries.schema.names
-    _encode.encode(batch.select(names).slice(0, 1), None, categories="order",
-                   dictionaries=dictionaries)
-    cols = [c.indices if n in names else c for n, c in zip(batch.schema.names, batch.columns)]
+    if dictionaries is not None and batch.num_rows:
+        _encode.encode(batch.select(dictionaries.schema.names), None, categories="order",
+                       dictionaries=dictionaries)
+    cols = [c.indices if pa.types.is_dictionary(c.type) else c for c in batch.columns]
     return pa.RecordBatch.from_arrays(cols, names=batch.schema.names)
 
 
@@ -371,13 +382,16 @@ def spool(reader, folder, opts, group_bytes=16 << 20, file_bytes=64 << 20):
     the load's folder (created O_EXCL|O_NOFOLLOW) in row groups of about
     group_bytes, files of about file_bytes, so that the tasks read them as
     row groups and the client holds no more than a row group; the paths.
-    With categories="order" the first batch's dictionaries go into opts
-    (check_dictionaries) and every batch is written as its codes (_codes)."""
+    With categories="order" the first batch with rows gives opts its
+    dictionaries (check_dictionaries) and every batch is written as its
+    codes (_codes)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     paths, pending, state = [], [], {"writer": None, "file": None, "bytes": 0}
-    schema = reader.schema
+    codes, sampled = opts.get("categories") == "order", False
+    schema = pa.schema([f.with_type(f.type.index_type) if codes and pa.types.is_dictionary(f.type)
+                        else f for f in reader.schema])
 
     def close():
         if state["writer"] is not None:
@@ -403,11 +417,11 @@ def spool(reader, folder, opts, group_bytes=16 << 20, file_bytes=64 << 20):
     try:
         size = 0
         for batch in reader:
-            if not paths and not pending:
+            if codes and batch.num_rows and not sampled:
                 check_dictionaries(opts, lambda: batch)
-            if opts.get("dictionaries") is not None:
-                batch = _codes(batch, opts["dictionaries"])
-                schema = batch.schema
+                sampled = True
+            if codes:
+                batch = _codes(batch, opts.get("dictionaries"))
             pending.append(batch)
             size += batch.nbytes
             if size >= group_bytes:

@@ -112,6 +112,11 @@ def load(data, db, *, key, schema=None, tag=0, client=None, on_duplicate="error"
         if not hasattr(data, "to_delayed"):
             raise TypeError("data: expected a Dask DataFrame, Parquet or CSV paths, or a stream "
                             "of Arrow batches, got %s" % type(data).__name__)
+        if categories == "order":  # a partition's codes mean its own categories otherwise
+            for c in data.columns:
+                if str(data._meta[c].dtype) == "category" and not data[c].cat.known:
+                    raise ValueError("categories='order': the categories of column %r are "
+                                     "unknown (ddf.categorize() makes them known)" % (c,))
         _cluster.check_dictionaries(opts, lambda: data._meta)
         return _frame_meta(data, key, schema, format, opts)
 

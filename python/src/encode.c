@@ -44,12 +44,16 @@ int ordo__py_read_as_arg(PyObject *obj, void *out)
     PyObject *ts = Py_None, *cats = Py_None, *dicts = Py_None, *sc, *ac;
     const char *t, *c;
     ordo_error e = {0};
+    if (obj != Py_None && !PyTuple_Check(obj))
+        return PyErr_SetString(PyExc_TypeError, "read_as: expected a tuple or None"), 0;
     if ((obj != Py_None && !PyArg_ParseTuple(obj, "|OOO:read_as", &ts, &cats, &dicts)) ||
         !text_arg(ts, "timestamps", &t) || !text_arg(cats, "categories", &c))
         return 0;
     if (ordo_table_timestamps_parse(t, &r->io.timestamps, &e) != ORDO_OK ||
         ordo_table_categories_parse(c, &r->io.categories, &e) != ORDO_OK)
         return PyErr_SetString(PyExc_ValueError, e.message), 0;
+    if (dicts != Py_None && !PyTuple_Check(dicts))
+        return PyErr_SetString(PyExc_TypeError, "dictionaries: expected a capsule pair"), 0;
     if (dicts != Py_None && (!PyArg_ParseTuple(dicts, "OO:dictionaries", &sc, &ac) ||
                              ordo__py_arrow_take(sc, ac, "dictionaries", &r->dicts) < 0))
         return 0;

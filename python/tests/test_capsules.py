@@ -466,6 +466,11 @@ def test_the_dictionaries_option_is_checked_by_the_library():
     refused(encode, (capsule(int64_array(), b"arrow_array"),) * 2, says="'arrow_schema'")
     with pytest.raises(TypeError):
         encode((1,))
+    with pytest.raises(TypeError, match="dictionaries: expected a capsule pair"):
+        encode([1, 2])
+    with pytest.raises(TypeError, match="read_as: expected a tuple or None"):
+        _ordo.encode(("batch",) + t.to_batches()[0].__arrow_c_array__(), "a", None, "ordered",
+                     False, 1, "refuse")
     with pytest.raises(TypeError, match="categories: expected a str"):
         encode(None, 1)
     with pytest.raises(ValueError, match="categories: expected 'label' or 'order', got 'x'"):

@@ -492,3 +492,71 @@ def test_pandas_conventions_as_ordo_load(client, tmp_path):
     with pytest.raises(ordo.Error, match="changes its dictionary"):
         ordo.dask.load(str(tmp_path / "dicts"), str(tmp_path / "dicts-db"), key="c, id",
                        client=client, categories="order")
+
+
+def test_categories_order_edges(client, tmp_path):
+    # categories="order" on the cluster as ordo.load takes it: a stream with
+    # no dictionary column; a first file or batch with no rows (its
+    # dictionary holds no codes: not the reference); a later row's code
+    # past its dictionary refused as the library refuses it; the reference
+    # shipped to the tasks without the sample's rows; unknown categories
+    # refused up front
+    import pickle
+
+    import dask.dataframe as dd
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ordo import _cluster
+
+    plain = pa.record_batch({"id": pa.array([2, 1], pa.int64())})
+    summary = ordo.dask.load(pa.RecordBatchReader.from_batches(plain.schema, [plain]),
+                             str(tmp_path / "plain"), key="id", client=client,
+                             categories="order")
+    assert summary["rows"] == 2
+
+    def dict_batch(ids, codes, labels):
+        return pa.record_batch({"id": pa.array(ids, pa.int64()), "c": pa.DictionaryArray.from_arrays(
+            pa.array(codes, pa.int32()), pa.array(labels))})
+
+    empty_first = [dict_batch([], [], ["q"]), dict_batch([1, 2], [1, 0], ["a", "b"]),
+                   dict_batch([3], [0], ["a", "b"])]
+    (tmp_path / "pq").mkdir()
+    for i, b in enumerate(empty_first):
+        pq.write_table(pa.Table.from_batches([b]), tmp_path / "pq" / ("%d.parquet" % i))
+    want = ordo.load(pa.RecordBatchReader.from_batches(empty_first[0].schema, empty_first),
+                     tmp_path / "local", key="c, id", categories="order")
+    for name, data in (("parquet", str(tmp_path / "pq")),
+                       ("stream", pa.RecordBatchReader.from_batches(empty_first[0].schema,
+                                                                    empty_first))):
+        got = ordo.dask.load(data, str(tmp_path / name), key="c, id", client=client,
+                             categories="order")
+        assert got["rows"] == want["rows"] == 3, name
+        assert_same_table(tmp_path / name, tmp_path / "local")
+    bad = [dict_batch([1, 2], [0, 1], ["a", "b"]),
+           pa.record_batch({"id": pa.array([3, 4], pa.int64()),
+                            "c": pa.DictionaryArray.from_arrays(pa.array([0, 7], pa.int32()),
+                                                                pa.array(["a", "b"]),
+                                                                safe=False)})]
+    with pytest.raises(ordo.Error, match="a dictionary index past the dictionary's 2 entries"):
+        ordo.load(pa.RecordBatchReader.from_batches(bad[0].schema, bad), tmp_path / "bad-local",
+                  key="c, id", categories="order")
+    # (a malformed array: ValueError where the client's check meets it)
+    with pytest.raises((ordo.Error, ValueError),
+                       match="a dictionary index past the dictionary's 2 entries"):
+        ordo.dask.load(pa.RecordBatchReader.from_batches(bad[0].schema, bad),
+                       str(tmp_path / "bad"), key="c, id", client=client, categories="order")
+    assert not (tmp_path / "bad").exists() or leftovers(tmp_path / "bad") == []
+    big = pa.record_batch({"c": pa.array(["x", "y", "z"] * 100000).dictionary_encode()})
+    opts = {"categories": "order"}
+    _cluster.check_dictionaries(opts, lambda: big)
+    assert opts["dictionaries"].num_rows == 0
+    assert opts["dictionaries"].column(0).dictionary.to_pylist() == ["x", "y", "z"]
+    assert len(pickle.dumps(opts["dictionaries"])) < 2000
+    unknown = dd.from_pandas(pd.DataFrame({"id": [1, 2], "c": pd.Categorical(["x", "y"])}),
+                             npartitions=1)
+    unknown["c"] = unknown["c"].cat.as_unknown()
+    with pytest.raises(ValueError, match="categories of column 'c' are unknown.*categorize"):
+        ordo.dask.load(unknown, str(tmp_path / "unknown"), key="c, id", client=client,
+                       categories="order")

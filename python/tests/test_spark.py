@@ -1,6 +1,7 @@
 """ordo.spark.load on local[2]: the table `ordo load` makes of the same
 rows; duplicates across partitions, a bad row and a killed Python worker
 leave the database as it was and no temporary files."""
+import itertools
 import os
 import sys
 
@@ -398,6 +399,16 @@ def test_key_lists_and_categories_as_ordo_load(spark, tmp_path):
             yield pa.record_batch([pa.array([i], pa.int64()), pa.DictionaryArray.from_arrays(
                 pa.array([0], pa.int32()), pa.array(labels))], names=["id", "c"])
 
+    # a stream with no dictionary column, and one whose first batch has no rows
+    plain = pa.record_batch({"id": pa.array([2, 1], pa.int64())})
+    assert ordo.spark.load(pa.RecordBatchReader.from_batches(plain.schema, [plain]),
+                           str(tmp_path / "plain"), key="id", categories="order",
+                           spark=spark)["rows"] == 2
+    empty = pa.record_batch([pa.array([], pa.int64()), pa.DictionaryArray.from_arrays(
+        pa.array([], pa.int32()), pa.array(["q"]))], names=["id", "c"])
+    ordo.spark.load(itertools.chain([empty], batches()), str(tmp_path / "cats-empty"),
+                    key="c, id", categories="order", spark=spark)
+    assert_same_table(tmp_path / "cats-empty", tmp_path / "cats-ref")
     with pytest.raises(ordo.Error, match="changes its dictionary"):
         ordo.load(changing(), tmp_path / "local-changing", key="c, id", categories="order")
     with pytest.raises(Exception, match="changes its dictionary"):
