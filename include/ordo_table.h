@@ -91,7 +91,8 @@ typedef enum ordo_table_categories {
      * one dictionary: in an encoder or a load, every batch's dictionary of
      * the column (a batch with rows) must equal the first such batch's (or
      * the one the options give), entry for entry (a fixed-width type's as
-     * its bytes, others by value), else ORDO_ERR_INVALID_VALUE "column 'c':
+     * its bytes, of the same Arrow format: -0.0 is no 0.0; others by
+     * value), else ORDO_ERR_INVALID_VALUE "column 'c':
      * the batch changes its dictionary ..." (table/categories.c) */
     ORDO_TABLE_CATEGORIES_ORDER = 1
 } ordo_table_categories;

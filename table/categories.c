@@ -106,11 +106,18 @@ ordo_status ordo__dict_check(ordo__dict_keys *d, const struct ArrowSchema *schem
         ordo_table_keys_free(&k);
         return s;
     }
+    const char *f = schema->dictionary->format;
     if (!d->set) { /* the first: every later one is held to it */
+        if (!(d->format = strdup(f))) {
+            ordo_table_keys_free(&k);
+            return ordo__table_fail(err, ORDO_ERR_OUT_OF_MEMORY, "out of memory");
+        }
         d->keys = k, d->set = 1;
         return ORDO_OK;
     }
-    int same = k.n == d->keys.n && k.len == d->keys.len &&
+    /* bytes compared mean the same only in one type (seconds are no milliseconds) */
+    int typed = ordo__arrow_width(f) || ordo__arrow_width(d->format);
+    int same = (!typed || !strcmp(f, d->format)) && k.n == d->keys.n && k.len == d->keys.len &&
                (!k.n || !memcmp(k.off, d->keys.off, (k.n + 1) * sizeof *k.off)) &&
                (!k.len || !memcmp(k.data, d->keys.data, k.len));
     ordo_table_keys_free(&k);
@@ -126,5 +133,6 @@ void ordo__dict_free(ordo__dict_keys *d)
 {
     if (d->set)
         ordo_table_keys_free(&d->keys);
+    free(d->format);
     memset(d, 0, sizeof *d);
 }

@@ -99,6 +99,7 @@ static inline const struct ArrowSchema *ordo__arrow_codes_schema(
 /* A column's dictionary, as its entries' keys, once a batch has set it. */
 typedef struct ordo__dict_keys {
     ordo_table_keys keys;
+    char *format; /* its values' Arrow format */
     int set;
 } ordo__dict_keys;
 /* The dictionary of an Arrow column (schema and array checked first; none:

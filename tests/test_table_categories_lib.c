@@ -211,6 +211,14 @@ static void test_fixed_width_entries_as_bytes(void **state)
     assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_ERR_INVALID_VALUE);
     assert_non_null(strstr(e.message, "changes its dictionary"));
     ordo_table_encoder_close(E);
+    /* the same bytes in another type mean other values: seconds are no nanoseconds */
+    in = input_of(&c[0], 2);
+    assert_int_equal(ordo_table_encoder_open(&o, &in, 1, &E, &e), ORDO_OK);
+    assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_OK);
+    labels[1].s.format = "tss:", labels[1].bufs[1] = ns1;
+    in = input_of(&c[1], 2);
+    assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_ERR_INVALID_VALUE);
+    ordo_table_encoder_close(E);
     in = input_of(&c[2], 2); /* -2^62 s: past PostgreSQL's range, but only its code is keyed */
     assert_int_equal(ordo_table_encoder_open(&o, &in, 1, &E, &e), ORDO_OK);
     assert_int_equal(ordo_table_encoder_add(E, &in, 1, 2, &e), ORDO_OK);

@@ -361,11 +361,12 @@ def stream_of(data):
     return pa.RecordBatchReader.from_stream(stream)
 
 
-def _codes(batch, dictionaries):
-    """A batch with its dictionary columns as their codes, to be spooled
-    (Parquet would merge a changed dictionary into the first one, remapping
-    the codes); each dictionary and every code first checked by the library
-    (the keys of those columns: dictionaries None, none yet)."""
+def _codes(batch, dictionaries, schema):
+    """A batch with its dictionary columns as their codes (of schema: the
+    spool's), to be spooled (Parquet would merge a changed dictionary into
+    the first one, remapping the codes); each dictionary and every code
+    first checked by the library (the keys of those columns: dictionaries
+    None, none yet)."""
     import pyarrow as pa
 
     from . import _encode
@@ -374,7 +375,7 @@ def _codes(batch, dictionaries):
         _encode.encode(batch.select(dictionaries.schema.names), None, categories="order",
                        dictionaries=dictionaries)
     cols = [c.indices if pa.types.is_dictionary(c.type) else c for c in batch.columns]
-    return pa.RecordBatch.from_arrays(cols, names=batch.schema.names)
+    return pa.RecordBatch.from_arrays(cols, schema=schema)
 
 
 def spool(reader, folder, opts, group_bytes=16 << 20, file_bytes=64 << 20):
@@ -421,7 +422,7 @@ def spool(reader, folder, opts, group_bytes=16 << 20, file_bytes=64 << 20):
                 check_dictionaries(opts, lambda: batch)
                 sampled = True
             if codes:
-                batch = _codes(batch, opts.get("dictionaries"))
+                batch = _codes(batch, opts.get("dictionaries"), schema)
             pending.append(batch)
             size += batch.nbytes
             if size >= group_bytes:

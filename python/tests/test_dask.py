@@ -510,7 +510,8 @@ def test_categories_order_edges(client, tmp_path):
 
     from ordo import _cluster
 
-    plain = pa.record_batch({"id": pa.array([2, 1], pa.int64())})
+    plain = pa.record_batch([pa.array([2, 1], pa.int64())],
+                            schema=pa.schema([pa.field("id", pa.int64(), nullable=False)]))
     summary = ordo.dask.load(pa.RecordBatchReader.from_batches(plain.schema, [plain]),
                              str(tmp_path / "plain"), key="id", client=client,
                              categories="order")
