@@ -87,12 +87,13 @@ typedef enum ordo_table_categories {
     /* its values: the rows sort by label, the column of the values' type */
     ORDO_TABLE_CATEGORIES_LABEL = 0,
     /* its indices (codes), so that the rows sort in category order; the
-     * column of the indices' integer type. Codes mean one thing only under
+     * column of the indices' integer type (a row whose entry is NULL is
+     * NULL, as by label). Codes mean one thing only under
      * one dictionary: in an encoder or a load, every batch's dictionary of
      * the column (a batch with rows) must equal the first such batch's (or
-     * the one the options give), entry for entry (a fixed-width type's as
-     * its bytes, of the same Arrow format: -0.0 is no 0.0; others by
-     * value), else ORDO_ERR_INVALID_VALUE "column 'c':
+     * the one the options give): the same Arrow type (format string), entry
+     * for entry (a fixed-width type's as its bytes: -0.0 is no 0.0; others
+     * by value), else ORDO_ERR_INVALID_VALUE "column 'c':
      * the batch changes its dictionary ..." (table/categories.c) */
     ORDO_TABLE_CATEGORIES_ORDER = 1
 } ordo_table_categories;

@@ -724,6 +724,53 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
     return ORDO_OK;
 }
 
+/* Categories ORDER: a dictionary column's indices (their schema: codes) as
+ * the column, each one within its dictionary; a row whose entry is NULL is
+ * NULL, as it is by label. */
+static ordo_status codes_column(const src *c, const struct ArrowSchema *codes,
+                                const ordo_schema_column *sc, ordo_table_scratch *sx,
+                                ordo_column *col)
+{
+    const struct ArrowArray *da = c->array->dictionary;
+    const uint8_t *dv = da->null_count && da->n_buffers > 0 ? da->buffers[0] : NULL;
+    int64_t at;
+    size_t entry_nulls = 0;
+    ordo_status s;
+    for (size_t i = 0; i < c->length; i++) {
+        if ((s = dictionary_index(c, i, &at)) != ORDO_OK)
+            return s;
+        entry_nulls += at >= 0 && dv && !ordo__bit(dv, (size_t)da->offset + (size_t)at);
+    }
+    struct ArrowArray indices = *c->array;
+    indices.dictionary = NULL;
+    src ic = *c;
+    ic.schema = codes, ic.array = &indices;
+    if ((s = column(&ic, sc, sx, col)) == ORDO_ERR_BAD_TYPE) {
+        char t[ORDO__ARROW_NAME_MAX];
+        ordo_table_arrow_type_name(codes, t, sizeof t);
+        return ordo__imp_fail(c->err, s, c->name, SIZE_MAX,
+                              "categories 'order' reads the dictionary column as its codes "
+                              "(Arrow %s), not as %s: give it an integer type, or keep "
+                              "categories 'label'", t, sc->sql_name);
+    }
+    if (s != ORDO_OK || !entry_nulls)
+        return s;
+    /* rows whose entry is NULL: a validity of the column's own (its rows
+     * where the column has them: col->offset on) */
+    size_t off = col->offset;
+    uint8_t *v = ordo__new_validity(sx, off + c->length);
+    if (!v)
+        return ORDO_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < c->length; i++) {
+        dictionary_index(c, i, &at); /* (checked above) */
+        if (at < 0 || (col->validity && !ordo__bit(col->validity, off + i)) ||
+            !ordo__bit(dv, (size_t)da->offset + (size_t)at))
+            ordo__set_null(v, off + i);
+    }
+    col->validity = v;
+    return ORDO_OK;
+}
+
 ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
                                     const struct ArrowArray *array, size_t offset, size_t length,
                                     const ordo_schema_column *sc, const char *name,
@@ -749,16 +796,7 @@ ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
     col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
     src c = {schema, array, offset, length, name, io, err};
     struct ArrowSchema codes;
-    struct ArrowArray indices;
-    if (ordo__arrow_codes_schema(schema, io, &codes) != schema) {
-        /* the indices are the column: each one within its dictionary */
-        int64_t at;
-        for (size_t i = 0; i < length; i++)
-            if ((s = dictionary_index(&c, i, &at)) != ORDO_OK)
-                return s;
-        indices = *array;
-        indices.dictionary = NULL;
-        c.schema = &codes, c.array = &indices;
-    }
-    return column(&c, sc, sx, col);
+    return ordo__arrow_codes_schema(schema, io, &codes) != schema
+               ? codes_column(&c, &codes, sc, sx, col)
+               : column(&c, sc, sx, col);
 }

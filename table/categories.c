@@ -115,9 +115,9 @@ ordo_status ordo__dict_check(ordo__dict_keys *d, const struct ArrowSchema *schem
         d->keys = k, d->set = 1;
         return ORDO_OK;
     }
-    /* bytes compared mean the same only in one type (seconds are no milliseconds) */
-    int typed = ordo__arrow_width(f) || ordo__arrow_width(d->format);
-    int same = (!typed || !strcmp(f, d->format)) && k.n == d->keys.n && k.len == d->keys.len &&
+    /* of one Arrow type: bytes compared mean the same only in one (seconds
+     * are no milliseconds), and one rule for every type */
+    int same = !strcmp(f, d->format) && k.n == d->keys.n && k.len == d->keys.len &&
                (!k.n || !memcmp(k.off, d->keys.off, (k.n + 1) * sizeof *k.off)) &&
                (!k.len || !memcmp(k.data, d->keys.data, k.len));
     ordo_table_keys_free(&k);

@@ -1598,7 +1598,7 @@ static void test_encoder_timestamps(void **state)
     assert_int_equal(ordo_table_encoder_open(&o, in, 1, &E, &e), ORDO_ERR_INVALID_ARG);
     assert_string_equal(e.option, "timestamps");
     ordo_table_encoder_close(E);
-    ordo_table_load_options lo = {.import = {(ordo_table_timestamps)7}}; /* and a load's */
+    ordo_table_load_options lo = {.import = {.timestamps = (ordo_table_timestamps)7}}; /* and a load's */
     assert_int_equal(ordo_table_load_check(&lo, &e), ORDO_ERR_INVALID_ARG);
     assert_string_equal(e.option, "timestamps");
 }

@@ -51,16 +51,23 @@ def _numpy_column(arr):
     raise TypeError("no ordo type for NumPy dtype %s" % arr.dtype)
 
 
-def _arrow_column(obj):
+def _arrow_column(obj, categories="label", name=None):
     """An Arrow array (PyCapsule interface) as a column description; a
-    chunked one is combined first (one copy)."""
+    chunked one is combined first (one copy). With categories="order" the
+    library first holds a chunked dictionary column's chunks to one
+    dictionary, as a stream's batches (combining unifies differing ones,
+    which would change their codes)."""
     if hasattr(obj, "combine_chunks"):  # a pyarrow ChunkedArray
+        if categories == "order" and obj.num_chunks > 1 and hasattr(obj.type, "index_type"):
+            import pyarrow as pa
+
+            encode(pa.table({name or "": obj}), None, categories="order")
         obj = obj.combine_chunks()
     schema, array = obj.__arrow_c_array__()
     return ("arrow", schema, array)
 
 
-def _pandas_column(series, nan_as_null=True):
+def _pandas_column(series, nan_as_null=True, categories="label", name=None):
     """A pandas Series: NumPy dtypes (timedelta64 too) as NumPy arrays,
     datetime64 with a zone as its UTC instants, and the other dtypes (nullable
     Int64/Float64/boolean, string, object, Arrow-backed) through pyarrow,
@@ -84,13 +91,14 @@ def _pandas_column(series, nan_as_null=True):
         return (kind, arr, "T", size, unit, ticks)
     import pyarrow as pa
 
-    return _arrow_column(pa.array(series, from_pandas=True))
+    return _arrow_column(pa.array(series, from_pandas=True), categories, name)
 
 
-def _columns(data, nan_as_null=True, dropped=None):
+def _columns(data, nan_as_null=True, dropped=None, categories="label"):
     """(names, descriptions) of a dict or a pandas DataFrame; nan_as_null
-    as _pandas_column's. With a dict dropped, a pandas column that cannot
-    be read is left out, its exception in dropped by name."""
+    and categories as _pandas_column's. With a dict dropped, a pandas
+    column that cannot be read is left out, its exception in dropped by
+    name."""
     try:
         import pandas as pd
     except ImportError:  # pandas is needed only for its own objects
@@ -108,7 +116,7 @@ def _columns(data, nan_as_null=True, dropped=None):
             raise TypeError("column names must be str, got %r" % (name,))
         if pd is not None and isinstance(col, pd.Series):
             try:
-                desc = _pandas_column(col, nan_as_null)
+                desc = _pandas_column(col, nan_as_null, categories, name)
             except (TypeError, ValueError, NotImplementedError) as e:
                 if dropped is None:
                     raise
@@ -119,7 +127,7 @@ def _columns(data, nan_as_null=True, dropped=None):
             continue
         names.append(name)
         if hasattr(col, "__arrow_c_array__") or hasattr(col, "combine_chunks"):
-            descs.append(_arrow_column(col))
+            descs.append(_arrow_column(col, categories, name))
         elif hasattr(col, "__array_interface__") or type(col).__module__ == "numpy":
             import numpy as np
 
@@ -193,7 +201,7 @@ def encode(data, key, *, schema=None, format="ordered", values=False, threads=No
     # keys only: columns outside the key are not read (the library leaves
     # out those of no ordo type; here those pandas cannot give)
     dropped = {} if not values and key is not None else None
-    source = _source(data, nan_as_null, dropped)
+    source = _source(data, nan_as_null, dropped, categories)
     try:
         return _ordo.encode(source, key, schema, format, values, threads,
                             read_as(timestamps, categories, dictionaries), False, 0, _range_rows)
@@ -213,13 +221,13 @@ def read_as(timestamps, categories, dictionaries=None):
             None if dictionaries is None else dictionaries.__arrow_c_array__())
 
 
-def _source(data, nan_as_null=True, dropped=None):
+def _source(data, nan_as_null=True, dropped=None, categories="label"):
     """data as the extension's source: ("columns", names, descriptions) of a
     dict or a pandas DataFrame (see _columns), ("stream", capsule) of an
     object with __arrow_c_stream__, ("batch", schema, array) of one record
     batch (a struct array through __arrow_c_array__)."""
     if _is_columns(data):
-        return ("columns",) + _columns(data, nan_as_null, dropped)
+        return ("columns",) + _columns(data, nan_as_null, dropped, categories)
     if hasattr(data, "__arrow_c_stream__"):
         return ("stream", data.__arrow_c_stream__())
     if hasattr(data, "__arrow_c_array__"):
@@ -323,10 +331,10 @@ def encode_keys(data, key, *, schema=None, format="ordered", threads=None, nan_a
     Categories: a pandas Categorical or an Arrow dictionary column sorts by
     its labels (the dictionary's values); ``categories="order"`` keys it by
     its codes instead, so rows sort in category order (the column's type is
-    then the codes' integer type; every batch of a stream must have the
-    first one's dictionary, compared by value, else ordo.Error "...
-    changes its dictionary"; a chunked column of a dict is combined first,
-    pyarrow unifying differing dictionaries).
+    then the codes' integer type, a row whose category is null NULL;
+    every batch of a stream, and every chunk of a column, must have the
+    first one's dictionary, else ordo.Error "... changes its
+    dictionary").
 
     Timestamps: the ordered format keeps PostgreSQL's microseconds. A
     time that is not a whole microsecond (an Arrow timestamp[ns] or

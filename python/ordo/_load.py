@@ -72,7 +72,7 @@ def _load_table(data, db, key, schema, tag, format, on_duplicate, memory, nan_as
     # the columns pushed into its loader (which checks the options and the
     # tag first); then encodes on every CPU, sorts and ingests: the same
     # calls as a C program's
-    source = _encode._source(data, nan_as_null)
+    source = _encode._source(data, nan_as_null, None, categories)
     try:
         return _ordo.load(source, db, schema=schema, key=key, tag=tag, format=format,
                           on_duplicate=on_duplicate, memory=memory,

@@ -246,6 +246,24 @@ def test_categories_in_their_order_when_asked(tmp_path):
                          categories="order")
     with pytest.raises(ValueError, match="categories: expected"):
         ordo.encode_keys(df, "id", categories="codes")
+    # the chunks of a column are held to one dictionary however they come
+    # (combining them would unify their dictionaries, changing codes)
+    for data in ({"c": two}, pd.DataFrame({"c": pd.Series(two, dtype=pd.ArrowDtype(two.type))})):
+        with pytest.raises(ordo.Error, match="column 'c': the batch changes its dictionary"):
+            ordo.encode_keys(data, "c", categories="order")
+    one = pa.chunked_array([pa.array(["b", "a"]).dictionary_encode()] * 2)
+    assert ordo.encode_keys({"c": one}, "c", categories="order").to_list() == \
+        ordo.encode_keys({"c": pa.array([0, 1, 0, 1], pa.int32())}, "c").to_list()
+    # a code whose category is null is NULL, as by label
+    nulled = pa.DictionaryArray.from_arrays(pa.array([0, 1, None], pa.int8()),
+                                            pa.array(["a", None]))
+    by_code = ordo.encode_keys({"c": nulled}, "c", categories="order").to_list()
+    assert by_code[1] == by_code[2] == ordo.encode_keys({"c": pa.array([None], pa.int8())},
+                                                        "c").to_list()[0]
+    assert by_code[0] != by_code[1]
+    with pytest.raises(TypeError, match="reads the dictionary column as its codes .Arrow int8., "
+                                        "not as text"):
+        ordo.encode_keys({"c": nulled}, "c", schema="c text", categories="order")
 
 
 def test_a_row_group_larger_than_memory_is_the_csv_table(tmp_path):
