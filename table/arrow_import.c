@@ -159,9 +159,10 @@ static const char *scalar_type(const char *f)
     const char *t = ordo__numkind_sql(ordo__arrow_numkind(f));
     if (t)
         return t;
-    if (arrow_string_type(f) == ORDO_TYPE_STRING || !strcmp(f, "n"))
+    ordo_type st = arrow_string_type(f);
+    if (st == ORDO_TYPE_STRING || !strcmp(f, "n"))
         return "text";
-    if (arrow_string_type(f) == ORDO_TYPE_BYTES)
+    if (st == ORDO_TYPE_BYTES)
         return "bytea";
     if (!strcmp(f, "tdD") || !strcmp(f, "tdm"))
         return "date";
@@ -269,6 +270,7 @@ typedef struct src {
     const char *name;
     const ordo_table_import_options *io;
     ordo_error *err;
+    ordo__numkind index; /* a dictionary column's indices' kind (once a column, not a row) */
 } src;
 
 /* Whether a string, binary or view array is the column's bytes as they
@@ -619,7 +621,7 @@ static ordo_status dictionary_index(const src *c, size_t i, int64_t *at)
     *at = -1;
     if (validity && !ordo__bit(validity, j))
         return ORDO_OK;
-    ordo_table_number x = ordo__number_at(a->buffers[1], ordo__arrow_numkind(c->schema->format), j);
+    ordo_table_number x = ordo__number_at(a->buffers[1], c->index, j);
     int64_t entries = a->dictionary->length;
     if (x.kind == 'u' ? x.u >= (uint64_t)entries : x.i < 0 || x.i >= entries) {
         ordo__imp_fail(c->err, ORDO_ERR_INVALID_ARG, c->name, i,
@@ -655,7 +657,7 @@ static ordo_status dictionary_column(const src *c, const ordo_schema_column *sc,
 {
     const struct ArrowArray *a = c->array, *da = a->dictionary;
     src d = {c->schema->dictionary, da, (size_t)da->offset, (size_t)da->length, c->name, c->io,
-             c->err};
+             c->err, {0, 0}};
     if (is_arrow_string(d.schema->format) && !text_is_plain(d.schema->format, sc)) {
         /* parsed per row from its entry's text: a value of any type */
         src pair[2] = {*c, d};
@@ -761,11 +763,10 @@ static ordo_status codes_column(const src *c, const struct ArrowSchema *codes,
     uint8_t *v = ordo__new_validity(sx, off + c->length);
     if (!v)
         return ORDO_ERR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < c->length; i++) {
-        dictionary_index(c, i, &at); /* (checked above) */
-        if (at < 0 || (col->validity && !ordo__bit(col->validity, off + i)) ||
-            !ordo__bit(dv, (size_t)da->offset + (size_t)at))
-            ordo__set_null(v, off + i);
+    for (size_t i = 0; i < c->length; i++) { /* (the rare case: the indices read again) */
+        dictionary_index(c, i, &at);
+        if (at < 0 || !ordo__bit(dv, (size_t)da->offset + (size_t)at))
+            ordo__set_null(v, off + i); /* (a NULL index is a NULL row of col's too) */
     }
     col->validity = v;
     return ORDO_OK;
@@ -794,7 +795,8 @@ ordo_status ordo_table_arrow_column(const struct ArrowSchema *schema,
     col->order = sc->order;
     col->time_unit = sc->time_unit;
     col->collator = sc->collator; /* text COLLATE "x" (NULL otherwise) */
-    src c = {schema, array, offset, length, name, io, err};
+    src c = {schema, array, offset, length, name, io, err,
+             schema->dictionary ? ordo__arrow_numkind(schema->format) : (ordo__numkind){0, 0}};
     struct ArrowSchema codes;
     return ordo__arrow_codes_schema(schema, io, &codes) != schema
                ? codes_column(&c, &codes, sc, sx, col)

@@ -118,8 +118,7 @@ ordo_status ordo__dict_check(ordo__dict_keys *d, const struct ArrowSchema *schem
     /* of one Arrow type: bytes compared mean the same only in one (seconds
      * are no milliseconds), and one rule for every type */
     int same = !strcmp(f, d->format) && k.n == d->keys.n && k.len == d->keys.len &&
-               (!k.n || !memcmp(k.off, d->keys.off, (k.n + 1) * sizeof *k.off)) &&
-               (!k.len || !memcmp(k.data, d->keys.data, k.len));
+               (!k.len || !memcmp(k.data, d->keys.data, k.len)); /* (keys self-delimit) */
     ordo_table_keys_free(&k);
     if (same)
         return ORDO_OK;

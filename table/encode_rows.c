@@ -210,10 +210,10 @@ static ordo_status open_dictionaries(ordo_table_encoder *E, ordo_error *err)
                 continue;
             ordo_status s = ordo__dict_check(&E->dicts[c], f, io->dictionaries->children[i],
                                              f->name, err);
-            if (s != ORDO_OK) {
-                E->fault = s == ORDO_ERR_OUT_OF_MEMORY ? E->fault : ORDO_TABLE_FAULT_OPTION;
+            if (s != ORDO_OK && s != ORDO_ERR_OUT_OF_MEMORY)
+                E->fault = ORDO_TABLE_FAULT_OPTION;
+            if (s != ORDO_OK)
                 return s;
-            }
         }
     return ORDO_OK;
 }
@@ -228,13 +228,13 @@ static ordo_status check_dictionaries(ordo_table_encoder *E, const ordo_table_in
             !x->schema->dictionary)
             continue;
         ordo_status s = ordo__dict_check(&E->dicts[c], x->schema, x->array, x->name, err);
-        if (s != ORDO_OK) {
-            if (s != ORDO_ERR_OUT_OF_MEMORY)
-                E->fault = ORDO_TABLE_FAULT_VALUE;
-            if (err && s != ORDO_ERR_OUT_OF_MEMORY)
+        if (s != ORDO_OK && s != ORDO_ERR_OUT_OF_MEMORY) {
+            E->fault = ORDO_TABLE_FAULT_VALUE;
+            if (err)
                 err->column = c + 1;
-            return s;
         }
+        if (s != ORDO_OK)
+            return s;
     }
     return ORDO_OK;
 }

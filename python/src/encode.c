@@ -52,13 +52,15 @@ int ordo__py_read_as_arg(PyObject *obj, void *out)
     if (ordo_table_timestamps_parse(t, &r->io.timestamps, &e) != ORDO_OK ||
         ordo_table_categories_parse(c, &r->io.categories, &e) != ORDO_OK)
         return PyErr_SetString(PyExc_ValueError, e.message), 0;
-    if (dicts != Py_None && !PyTuple_Check(dicts))
+    if (dicts == Py_None)
+        return 1;
+    if (!PyTuple_Check(dicts))
         return PyErr_SetString(PyExc_TypeError, "dictionaries: expected a capsule pair"), 0;
-    if (dicts != Py_None && (!PyArg_ParseTuple(dicts, "OO:dictionaries", &sc, &ac) ||
-                             ordo__py_arrow_take(sc, ac, "dictionaries", &r->dicts) < 0))
+    if (!PyArg_ParseTuple(dicts, "OO:dictionaries", &sc, &ac) ||
+        ordo__py_arrow_take(sc, ac, "dictionaries", &r->dicts) < 0)
         return 0;
-    if (dicts != Py_None) /* ours: no Python code run meanwhile can release them */
-        r->io.dictionaries_schema = &r->dicts.schema, r->io.dictionaries = &r->dicts.array;
+    /* ours: no Python code run meanwhile can release them */
+    r->io.dictionaries_schema = &r->dicts.schema, r->io.dictionaries = &r->dicts.array;
     return 1;
 }
 
